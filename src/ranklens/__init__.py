@@ -1,0 +1,37 @@
+"""ranklens: exact, fast evaluation of ranked results.
+
+>>> import ranklens
+>>> r = ranklens.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"a": 2.0, "b": 1.0}}, ["RR", "P@1"])
+>>> r["RR"], r["P@1"]
+(1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from ._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
+from ._evaluate import evaluate
+from ._io._load import load_qrels, load_run
+from ._measures import Measure
+from ._names import parse_measure, parse_measures
+from ._result import Result
+from ._tables import Qrels, Run
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "InputError",
+    "Measure",
+    "MeasureError",
+    "ParameterError",
+    "Qrels",
+    "RanklensError",
+    "RanklensWarning",
+    "Result",
+    "Run",
+    "__version__",
+    "evaluate",
+    "load_qrels",
+    "load_run",
+    "parse_measure",
+    "parse_measures",
+]

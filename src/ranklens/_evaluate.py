@@ -1,0 +1,169 @@
+"""``evaluate``: load -> align -> compute each requested measure -> Result."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ._align import Policies, align
+from ._errors import InputError, ParameterError, RanklensWarning
+from ._io._load import load_qrels, load_run
+from ._measures import Measure
+from ._names import parse_measures
+from ._result import Result, aggregate
+
+__all__ = ["EMPTY", "evaluate"]
+
+EMPTY = ("zero", "skip", "one", "nan", "error")
+_MISSING_UNSET = object()
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    rel: int = 1,
+    missing: str | None = None,
+    duplicates: str = "error",
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: str = "docid",
+    empty: str = "zero",
+    collection_size: int = 0,
+    run_name: str | None = None,
+) -> Result:
+    """Evaluate a run against relevance judgments.
+
+    Defaults are trec_eval 10.0's semantics: scores sorted descending, ties broken by doc
+    id descending (byte-wise), documents without a judgment count as non-relevant, R and
+    the ideal DCG come from every judgment, and queries present only in the run are ignored.
+
+    Parameters
+    ----------
+    qrels : path, mapping, DataFrame or Qrels
+        Judgments: a TREC qrels file, ``{query_id: {doc_id: relevance}}``, or a frame with
+        ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`.
+    run : path, mapping, DataFrame or Run
+        Results: a TREC run file, ``{query_id: {doc_id: score}}``, or a frame with
+        ``query_id, doc_id, score`` columns. See :func:`load_run`.
+    measures : str, Measure or list of them
+        Names such as ``"nDCG@10"``, ``"AP(denom=min)@3"``, ``"map_cut_10"``,
+        ``"ndcg_burges@10"``. Every unknown name is reported at once.
+    rel : int, default 1
+        Minimum judged level counted as relevant (trec_eval ``-l``); a measure's own
+        ``rel=`` parameter overrides it. Graded measures use the grades themselves.
+    missing : {"zero", "skip", "error"}, optional
+        Judged queries absent from the run: scored 0 on an empty ranking (trec_eval
+        ``-c``), left out of the averages, or an error. Default ``"zero"``, with a
+        :class:`RanklensWarning` naming them; pass it explicitly to silence the warning.
+    duplicates : {"error", "first"}, default "error"
+        A document twice in one query's ranking (or judgments): an error naming both, or
+        keep the first (highest-ranked) occurrence.
+    depth : int, optional
+        Keep only the top ``depth`` documents of each query after sorting (trec_eval ``-M``).
+    judged_only : bool, default False
+        Drop documents without a judgment >= 0 before evaluating (trec_eval ``-J``).
+    ties : {"docid", "input"}, default "docid"
+        Order of documents with equal scores: doc id descending (trec_eval) or the order
+        they were given in.
+    empty : {"zero", "skip", "one", "nan", "error"}, default "zero"
+        Queries without any relevant judgment: their value as computed (0 for nearly all
+        measures; trec_eval), left out of the averages, 1, NaN (and left out), or an error.
+        Count measures (NumQ, NumRel, ...) are never changed.
+    collection_size : int, default 0
+        Number of documents in the collection (trec_eval ``-N``; used by Utility only).
+    run_name : str, optional
+        Name reported for the run (default: the TREC tag or "run").
+
+    Returns
+    -------
+    Result
+        ``result["nDCG@10"]`` is the aggregate; ``result.per_query("nDCG@10")`` and
+        ``result.to_polars()`` give per-query values.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}}
+    >>> r = evaluate(qrels, run, ["AP", "P@2", "nDCG@3"])
+    >>> round(r["AP"], 4), r["P@2"]
+    (0.8333, 0.5)
+    """
+    if isinstance(measures, (str, Measure)):
+        measures = [measures]
+    names = [m if isinstance(m, str) else str(m) for m in measures]
+    if not names:
+        raise ParameterError("the 'measures' argument is empty; name at least one measure")
+    parsed = parse_measures(list(measures))
+    if empty not in EMPTY:
+        raise ParameterError(f"the 'empty' option must be one of {', '.join(EMPTY)}; "
+                             f"got {empty!r}")
+    if ties == "average":
+        raise ParameterError("ties='average' is not available yet; use 'docid' or 'input'")
+    policies = Policies(
+        rel=rel,
+        missing=missing if missing is not None else "zero",
+        duplicates=duplicates,
+        depth=depth,
+        judged_only=judged_only,
+        ties=ties,
+        collection_size=collection_size,
+        warn_missing=missing is None,
+    )
+    q = load_qrels(qrels)
+    r = load_run(run, name=run_name)
+    aligned, diagnostics = align(q, r, policies)
+    if diagnostics["ignored_queries"]:
+        ignored = diagnostics["ignored_queries"]
+        warnings.warn(
+            f"{len(ignored)} run queries have no judgments and were ignored: {ignored[:5]}"
+            + (" ..." if len(ignored) > 5 else ""),
+            RanklensWarning,
+            stacklevel=2,
+        )
+
+    empty_mask = aligned.num_rel(rel) == 0
+    if empty == "error" and empty_mask.any():
+        bad = aligned.query_ids[empty_mask][:5].tolist()
+        raise InputError(
+            f"{int(empty_mask.sum())} queries have no relevant judgment (rel >= {rel}), "
+            f"e.g. {bad}; pass empty='zero', 'skip', 'one' or 'nan' to handle them"
+        )
+
+    values: dict[str, np.ndarray] = {}
+    aggregates: dict[str, float] = {}
+    text_values: dict[str, list[str]] = {}
+    by_canonical: dict[Measure, np.ndarray] = {}
+    for name, measure in zip(names, parsed):
+        defn = measure.definition
+        if measure not in by_canonical:
+            by_canonical[measure] = defn.kernel(aligned, measure)
+        v = by_canonical[measure]
+        if defn.text:
+            text_values[name] = list(v)
+            v = np.full(aligned.nq, np.nan)
+        elif defn.aggregate in ("mean", "gmean") and empty != "zero" and empty_mask.any():
+            v = v.copy()
+            v[empty_mask] = {"skip": np.nan, "nan": np.nan, "one": 1.0}[empty]
+        values[name] = v
+        aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate)
+
+    conventions = {
+        "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,
+        "depth": depth, "judged_only": judged_only, "empty": empty,
+    }
+    return Result(
+        names=tuple(names),
+        measures=dict(zip(names, parsed)),
+        query_ids=aligned.query_ids,
+        query_values=values,
+        aggregates=aggregates,
+        conventions=conventions,
+        run_name=r.name,
+        diagnostics=diagnostics,
+        text_values=text_values,
+    )

@@ -1,0 +1,202 @@
+"""Adapters from in-memory forms (nested dicts, pandas / polars / Arrow frames) to tables."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .._errors import InputError
+from .._tables import Qrels, Run
+
+__all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "mapping_to_run"]
+
+#: Accepted column names, canonical name first.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "query_id": ("query_id", "qid", "query", "topic", "topic_id", "user_id", "user"),
+    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "id"),
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "target"),
+    "score": ("score", "sim", "similarity", "prediction", "pred", "preds"),
+}
+
+
+def _pick(columns: list[str], key: str, source: str, required: bool = True) -> str | None:
+    lowered = {c.lower(): c for c in columns}
+    for alias in ALIASES[key]:
+        if alias in lowered:
+            return lowered[alias]
+    if required:
+        raise InputError(
+            f"expected a {key!r} column (or one of {', '.join(ALIASES[key][1:])}), "
+            f"found columns {columns}",
+            source=source,
+        )
+    return None
+
+
+def to_polars(obj: Any) -> pl.DataFrame | None:
+    """A polars DataFrame from polars, pandas, Arrow or any ``__arrow_c_stream__`` object."""
+    if isinstance(obj, pl.DataFrame):
+        return obj
+    if isinstance(obj, pl.LazyFrame):
+        return obj.collect()
+    module = type(obj).__module__
+    if module.startswith("pandas"):
+        import pandas as pd
+
+        if isinstance(obj, pd.DataFrame):
+            return pl.from_pandas(obj.reset_index(drop=True))
+    if hasattr(obj, "__arrow_c_stream__") or module.startswith("pyarrow"):
+        out = pl.DataFrame(obj)
+        return out
+    return None
+
+
+def _ids(series: pl.Series) -> pl.Series:
+    if series.dtype == pl.String:
+        return series
+    return series.cast(pl.String)
+
+
+def _numeric(series: pl.Series, what: str, source: str) -> pl.Series:
+    if series.dtype == pl.Boolean:
+        series = series.cast(pl.Int8)
+    if not series.dtype.is_numeric():
+        cast = series.cast(pl.Float64, strict=False)
+        bad = cast.is_null() & series.is_not_null()
+        if bad.any():
+            row = int(bad.arg_true()[0])
+            raise InputError(f"row {row}: expected a numeric {what}, got {series[row]!r}",
+                             source=source)
+        series = cast
+    return series.cast(pl.Float64)
+
+
+def _no_nulls(df: pl.DataFrame, source: str) -> None:
+    for name in df.columns:
+        nulls = df[name].is_null()
+        if nulls.any():
+            row = int(nulls.arg_true()[0])
+            raise InputError(f"row {row}: missing value in column {name!r}", source=source)
+
+
+def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
+    df = to_polars(obj)
+    if df is None:
+        raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
+    q = _pick(df.columns, "query_id", source)
+    d = _pick(df.columns, "doc_id", source)
+    r = _pick(df.columns, "relevance", source)
+    assert q is not None and d is not None and r is not None  # required=True guarantees
+    frame = pl.DataFrame({
+        "query_id": _ids(df[q]),
+        "doc_id": _ids(df[d]),
+        "relevance": _numeric(df[r], "relevance", source),
+    })
+    _no_nulls(frame, source)
+    if frame["relevance"].is_nan().any():
+        row = int(frame["relevance"].is_nan().arg_true()[0])
+        raise InputError(f"row {row}: relevance is NaN", source=source)
+    return Qrels(frame, source)
+
+
+def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
+    df = to_polars(obj)
+    if df is None:
+        raise InputError(f"cannot read a run from a {type(obj).__name__}", source=source)
+    q = _pick(df.columns, "query_id", source)
+    d = _pick(df.columns, "doc_id", source)
+    s = _pick(df.columns, "score", source)
+    assert q is not None and d is not None and s is not None
+    frame = pl.DataFrame({
+        "query_id": _ids(df[q]),
+        "doc_id": _ids(df[d]),
+        "score": _numeric(df[s], "score", source),
+    })
+    rank_col = next((c for c in df.columns if c.lower() == "rank"), None)
+    rank = (_numeric(df[rank_col], "rank", source).cast(pl.Int64) if rank_col
+            else pl.Series("rank", np.zeros(df.height, dtype=np.int64)))
+    frame = frame.with_columns(rank.alias("rank"),
+                               pl.int_range(pl.len(), dtype=pl.Int64).alias("order"))
+    _no_nulls(frame, source)
+    _check_scores(frame["score"], source)
+    return Run(frame, source, name)
+
+
+def _check_scores(score: pl.Series, source: str) -> None:
+    nan = score.is_nan()
+    if nan.any():
+        row = int(nan.arg_true()[0])
+        raise InputError(f"row {row}: expected a numeric score, got NaN", source=source)
+
+
+def _flatten(mapping: Mapping[Any, Any], source: str, what: str) -> tuple[list, list, list]:
+    qids: list[str] = []
+    dids: list[str] = []
+    vals: list[Any] = []
+    for qid, docs in mapping.items():
+        if not isinstance(docs, Mapping):
+            raise InputError(
+                f"query {qid!r}: expected a mapping of doc id to {what}, "
+                f"got {type(docs).__name__}",
+                source=source,
+            )
+        n = len(docs)
+        qids.extend([str(qid)] * n)
+        dids.extend(map(str, docs.keys()))
+        vals.extend(docs.values())
+    return qids, dids, vals
+
+
+def _values(vals: list[Any], qids: list[str], dids: list[str], what: str,
+            source: str) -> np.ndarray:
+    try:
+        arr = np.asarray(vals, dtype=np.float64)
+    except (TypeError, ValueError):
+        for q, d, v in zip(qids, dids, vals):
+            try:
+                float(v)
+            except (TypeError, ValueError):
+                raise InputError(
+                    f"query {q!r}, doc {d!r}: expected a numeric {what}, got {v!r}",
+                    source=source,
+                ) from None
+        raise
+    if arr.size and np.isnan(arr).any():
+        i = int(np.flatnonzero(np.isnan(arr))[0])
+        raise InputError(f"query {qids[i]!r}, doc {dids[i]!r}: {what} is NaN", source=source)
+    return arr
+
+
+def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -> Qrels:
+    qids, dids, vals = _flatten(mapping, source, "relevance")
+    rel = _values(vals, qids, dids, "relevance", source)
+    frame = pl.DataFrame(
+        {"query_id": qids, "doc_id": dids, "relevance": rel},
+        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
+    )
+    return Qrels(frame, source)
+
+
+def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
+                   name: str = "run") -> Run:
+    qids, dids, vals = _flatten(mapping, source, "score")
+    score = _values(vals, qids, dids, "score", source)
+    n = len(qids)
+    frame = pl.DataFrame(
+        {"query_id": qids, "doc_id": dids, "score": score,
+         "rank": np.zeros(n, dtype=np.int64), "order": np.arange(n, dtype=np.int64)},
+        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
+                "rank": pl.Int64, "order": pl.Int64},
+    )
+    return Run(frame, source, name)
+
+
+def is_finite_number(x: Any) -> bool:
+    try:
+        return math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False

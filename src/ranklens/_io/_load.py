@@ -1,0 +1,117 @@
+"""One ``load_qrels`` and one ``load_run`` that dispatch on what they are given."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .._errors import InputError
+from .._tables import Qrels, Run
+from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
+from ._trec import read_bytes, read_trec_qrels, read_trec_run
+
+__all__ = ["load_qrels", "load_run"]
+
+_COLUMNAR = (".parquet", ".pq", ".csv", ".tsv", ".jsonl", ".ndjson", ".arrow", ".feather")
+
+
+def _strip_compression(name: str) -> str:
+    for ext in (".gz", ".bz2", ".xz"):
+        if name.endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def _columnar(path: str) -> pl.DataFrame | None:
+    """A frame for files whose extension names a columnar format, else None."""
+    name = _strip_compression(path.lower())
+    if not name.endswith(_COLUMNAR):
+        return None
+    import io
+
+    try:
+        if name.endswith((".parquet", ".pq")):
+            return pl.read_parquet(path)
+        if name.endswith((".arrow", ".feather")):
+            return pl.read_ipc(path)
+        data = io.BytesIO(read_bytes(path))
+        if name.endswith((".jsonl", ".ndjson")):
+            return pl.read_ndjson(data)
+        sep = "\t" if name.endswith(".tsv") else ","
+        return pl.read_csv(data, separator=sep, infer_schema_length=10000)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"cannot read as {name.rsplit('.', 1)[-1]}: {exc}", source=path) from exc
+
+
+def load_qrels(qrels: Any) -> Qrels:
+    """Turn any supported qrels form into a :class:`Qrels` table.
+
+    Parameters
+    ----------
+    qrels : Qrels, str, Path, Mapping or DataFrame
+        A TREC qrels file (optionally gzip/bz2/xz compressed; ``-`` is standard input), a
+        CSV/TSV/Parquet/JSON Lines file with ``query_id, doc_id, relevance`` columns, a
+        nested mapping ``{query_id: {doc_id: relevance}}``, or a pandas / polars / Arrow
+        frame with those columns (aliases such as ``qid``, ``docno``, ``rel`` accepted).
+
+    Examples
+    --------
+    >>> load_qrels({"q1": {"d1": 1, "d2": 0}})
+    Qrels('<qrels dict>', 1 queries, 2 judgments)
+    """
+    if isinstance(qrels, Qrels):
+        return qrels
+    if isinstance(qrels, (str, Path)):
+        path = str(qrels)
+        frame = _columnar(path)
+        if frame is not None:
+            return frame_to_qrels(frame, source=path)
+        return read_trec_qrels(path)
+    if isinstance(qrels, Mapping):
+        return mapping_to_qrels(qrels)
+    if to_polars(qrels) is not None:
+        return frame_to_qrels(qrels)
+    raise InputError(
+        f"cannot read qrels from a {type(qrels).__name__}; expected a file path, "
+        "a {query: {doc: relevance}} mapping or a DataFrame"
+    )
+
+
+def load_run(run: Any, *, name: str | None = None) -> Run:
+    """Turn any supported run form into a :class:`Run` table.
+
+    Parameters
+    ----------
+    run : Run, str, Path, Mapping or DataFrame
+        A TREC run file (optionally compressed; ``-`` is standard input), a
+        CSV/TSV/Parquet/JSON Lines file with ``query_id, doc_id, score`` columns, a nested
+        mapping ``{query_id: {doc_id: score}}``, or a frame with those columns.
+    name : str, optional
+        The run's name; defaults to a TREC file's tag or ``"run"``.
+
+    Examples
+    --------
+    >>> load_run({"q1": {"d1": 2.0, "d2": 1.0}})
+    Run('<run dict>', 1 queries, 2 rows)
+    """
+    if isinstance(run, Run):
+        return run
+    if isinstance(run, (str, Path)):
+        path = str(run)
+        frame = _columnar(path)
+        if frame is not None:
+            return frame_to_run(frame, source=path, name=name or Path(path).name)
+        return read_trec_run(path, name=name)
+    if isinstance(run, Mapping):
+        return mapping_to_run(run, name=name or "run")
+    if to_polars(run) is not None:
+        return frame_to_run(run, name=name or "run")
+    raise InputError(
+        f"cannot read a run from a {type(run).__name__}; expected a file path, "
+        "a {query: {doc: score}} mapping or a DataFrame"
+    )

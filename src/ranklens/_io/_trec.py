@@ -1,0 +1,267 @@
+"""TREC qrels (``qid iter docno rel``) and run (``qid iter docno rank sim tag``) readers.
+
+The fast path hands single-separator files to polars' multi-threaded CSV reader. Anything
+it cannot take cleanly (runs of blanks, ragged lines, bad numbers) is re-read by a plain
+line parser, which either copes (irregular white space) or reports the exact file, line,
+expectation and finding. Both paths give identical tables.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import math
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from .._errors import InputError
+from .._tables import Qrels, Run
+
+__all__ = ["read_bytes", "read_trec_qrels", "read_trec_run"]
+
+_MAGIC = (
+    (b"\x1f\x8b", gzip.decompress),
+    (b"BZh", bz2.decompress),
+    (b"\xfd7zXZ\x00", lzma.decompress),
+)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """Read a whole file (``-`` = standard input), undoing gzip, bz2 or xz compression."""
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise InputError("no such file", source=name)
+        if p.is_dir():
+            raise InputError("is a directory, expected a file", source=name)
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror}", source=name) from exc
+    for magic, decompress in _MAGIC:
+        if data.startswith(magic):
+            try:
+                return decompress(data)
+            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+                raise InputError(f"corrupt compressed data ({exc})", source=name) from exc
+    return data
+
+
+def _check_text(data: bytes, source: str) -> None:
+    if not data.strip():
+        raise InputError("file is empty, expected at least one line", source=source)
+    if b"\x00" in data[:65536]:
+        raise InputError("binary data (NUL bytes), expected a text file", source=source)
+
+
+def _separator(data: bytes) -> bytes | None:
+    """The single-byte separator polars can use, or None when the file needs the slow path."""
+    for raw in data[:65536].splitlines()[:50]:
+        line = raw.strip()
+        if not line or line.startswith(b"#"):
+            continue
+        if b"\t" in raw and b" " not in raw:
+            return b"\t"
+        if b" " in raw and b"\t" not in raw:
+            return b" "
+        return None
+    return None
+
+
+def _fast_frame(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | None:
+    try:
+        df = pl.read_csv(
+            io.BytesIO(data),
+            has_header=False,
+            separator=sep.decode(),
+            comment_prefix="#",
+            quote_char=None,
+            new_columns=names,
+            schema_overrides=dict.fromkeys(names, pl.String),
+            infer_schema=False,
+            truncate_ragged_lines=False,
+        )
+    except Exception:  # any polars complaint: let the line parser explain it
+        return None
+    if df.width != len(names) or df.null_count().sum_horizontal().item() != 0:
+        return None
+    if df.height and (df.select(pl.any_horizontal(pl.col(n).str.len_bytes() == 0 for n in names))
+                      .to_series().any()):
+        return None
+    return df
+
+
+def _decode_lines(data: bytes, source: str) -> list[str]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError("invalid UTF-8 text", source=source, line=line) from exc
+    return text.splitlines()
+
+
+def _slow_qrels(data: bytes, source: str) -> dict[str, list]:
+    qids: list[str] = []
+    dids: list[str] = []
+    rels: list[float] = []
+    for lineno, line in enumerate(_decode_lines(data, source), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 4:
+            raise InputError(
+                f"expected 4 fields (query iter doc relevance), got {len(fields)}",
+                source=source, line=lineno,
+            )
+        try:
+            rel = int(fields[3])
+        except ValueError:
+            raise InputError(
+                f"expected an integer relevance, got {fields[3]!r}", source=source, line=lineno
+            ) from None
+        qids.append(fields[0])
+        dids.append(fields[2])
+        rels.append(float(rel))
+    return {"query_id": qids, "doc_id": dids, "relevance": rels}
+
+
+def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
+    qids: list[str] = []
+    dids: list[str] = []
+    scores: list[float] = []
+    ranks: list[int] = []
+    tag = ""
+    for lineno, line in enumerate(_decode_lines(data, source), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) < 6:
+            raise InputError(
+                f"expected at least 6 fields (query iter doc rank score tag), got {len(fields)}",
+                source=source, line=lineno,
+            )
+        try:
+            score = float(fields[4])
+        except ValueError:
+            raise InputError(
+                f"expected a numeric score, got {fields[4]!r}", source=source, line=lineno
+            ) from None
+        if math.isnan(score):
+            raise InputError("expected a numeric score, got NaN", source=source, line=lineno)
+        try:
+            rank = int(fields[3])
+        except ValueError:
+            rank = 0  # the rank column is ignored unless ties are broken by input order
+        qids.append(fields[0])
+        dids.append(fields[2])
+        scores.append(score)
+        ranks.append(rank)
+        tag = fields[5]
+    return {"query_id": qids, "doc_id": dids, "score": scores, "rank": ranks}, tag
+
+
+def _no_rows(source: str, what: str) -> InputError:
+    return InputError(f"no {what} lines found (only comments or blank lines)", source=source)
+
+
+def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
+    """Read a TREC qrels file: ``query iter doc relevance`` per line.
+
+    Lines whose first non-blank character is ``#`` and blank lines are skipped; a ``#``
+    inside a field is data (MS MARCO doc ids contain one). Relevance must be an integer.
+    """
+    source = str(path)
+    if data is None:
+        data = read_bytes(path)
+    _check_text(data, source)
+    sep = _separator(data)
+    df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
+    if df is not None:
+        rel = df["rel"].cast(pl.Int64, strict=False)
+        if rel.null_count() == 0:
+            frame = pl.DataFrame(
+                {"query_id": df["query_id"], "doc_id": df["doc_id"],
+                 "relevance": rel.cast(pl.Float64)}
+            )
+            if frame.height == 0:
+                raise _no_rows(source, "judgment")
+            return Qrels(frame, source)
+    cols = _slow_qrels(data, source)
+    if not cols["query_id"]:
+        raise _no_rows(source, "judgment")
+    frame = pl.DataFrame(
+        cols, schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64}
+    )
+    return Qrels(frame, source)
+
+
+def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | None = None) -> Run:
+    """Read a TREC run file: ``query iter doc rank score tag [ignored ...]`` per line.
+
+    The run's name is the tag of its last line (as trec_eval reports it) unless ``name``
+    is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
+    """
+    source = str(path)
+    if data is None:
+        data = read_bytes(path)
+    _check_text(data, source)
+    sep = _separator(data)
+    names = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
+    df = None
+    if sep:
+        df = _fast_frame(data, names, sep)
+        if df is None:
+            # extra trailing columns are allowed in runs: retry keeping the first six
+            df = _fast_frame_ragged(data, names, sep)
+    if df is not None:
+        score = df["score"].cast(pl.Float64, strict=False)
+        if score.null_count() == 0 and not score.is_nan().any() and df.height:
+            rank = df["rank"].cast(pl.Int64, strict=False).fill_null(0)
+            frame = pl.DataFrame(
+                {"query_id": df["query_id"], "doc_id": df["doc_id"], "score": score, "rank": rank}
+            )
+            return _finish_run(frame, source, name or str(df["tag"][-1]))
+    cols, tag = _slow_run(data, source)
+    if not cols["query_id"]:
+        raise _no_rows(source, "result")
+    frame = pl.DataFrame(
+        cols,
+        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
+                "rank": pl.Int64},
+    )
+    return _finish_run(frame, source, name or tag)
+
+
+def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | None:
+    try:
+        df = pl.read_csv(
+            io.BytesIO(data),
+            has_header=False,
+            separator=sep.decode(),
+            comment_prefix="#",
+            quote_char=None,
+            columns=list(range(len(names))),
+            new_columns=names,
+            infer_schema=False,
+            truncate_ragged_lines=True,
+        )
+    except Exception:
+        return None
+    if df.width != len(names) or df.null_count().sum_horizontal().item() != 0:
+        return None
+    if df.height and (df.select(pl.any_horizontal(pl.col(n).str.len_bytes() == 0 for n in names))
+                      .to_series().any()):
+        return None
+    return df
+
+
+def _finish_run(frame: pl.DataFrame, source: str, name: str) -> Run:
+    frame = frame.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("order"))
+    return Run(frame, source, name)

@@ -1,0 +1,11 @@
+"""Measures: a registry of small vectorized kernels over aligned arrays.
+
+Importing this package registers every measure family.
+"""
+
+from __future__ import annotations
+
+from . import counts, gain, precision, rank  # noqa: F401  (registration side effect)
+from ._registry import REGISTRY, Measure, MeasureDef, Param
+
+__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param"]

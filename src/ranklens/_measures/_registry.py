@@ -1,0 +1,308 @@
+"""Measure values, their parameter declarations, and the registry that drives everything.
+
+A :class:`Measure` is a hashable value such as ``nDCG(gain=exp2)@10``: a registered name,
+the parameters that differ from their defaults, and an optional cutoff. Its ``str`` is the
+canonical name, which parses back to an equal value. A :class:`MeasureDef` holds what the
+registry knows about a name: its kernel, parameters, cutoff kind, aggregation and docs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .._errors import MeasureError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .._align import Aligned
+
+__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "register"]
+
+
+def _fmt_number(x: float) -> str:
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return repr(float(x))
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared parameter of a measure.
+
+    ``kind`` is one of ``int``, ``float``, ``bool``, ``choice`` (with ``choices``),
+    ``gain`` (``linear``, ``exp2`` or a level map ``1:3;2:9``) or ``floats`` (a
+    ``;``-separated list). ``default`` None means "the evaluation's option of that name"
+    (used for ``rel`` and ``judged_only``).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+
+    def parse(self, text: str, measure: str) -> Any:
+        """The value of this parameter written as ``text``; MeasureError if it is invalid."""
+        text = text.strip()
+        try:
+            value = self._parse(text)
+        except (ValueError, TypeError):
+            raise MeasureError(
+                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {text!r}"
+            ) from None
+        return self.check(value, measure)
+
+    def _parse(self, text: str) -> Any:
+        if self.kind == "int":
+            return int(text)
+        if self.kind == "float":
+            return float(text)
+        if self.kind == "bool":
+            low = text.lower()
+            if low in ("true", "1", "yes"):
+                return True
+            if low in ("false", "0", "no"):
+                return False
+            raise ValueError(text)
+        if self.kind == "choice":
+            if text not in self.choices:
+                raise ValueError(text)
+            return text
+        if self.kind == "gain":
+            if text in ("linear", "exp2"):
+                return text
+            pairs = []
+            for part in text.split(";"):
+                level, _, g = part.partition(":")
+                pairs.append((float(level), float(g)))
+            if not pairs:
+                raise ValueError(text)
+            return tuple(sorted(pairs))
+        if self.kind == "floats":
+            return tuple(float(p) for p in text.split(";"))
+        raise ValueError(self.kind)
+
+    def check(self, value: Any, measure: str) -> Any:
+        """Validate (and normalise) a Python value for this parameter."""
+        if self.kind == "gain" and isinstance(value, dict):
+            value = tuple(sorted((float(k), float(v)) for k, v in value.items()))
+        if self.kind == "floats" and isinstance(value, (list, tuple)):
+            value = tuple(float(v) for v in value)
+        if self.kind == "int" and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if self.kind == "float" and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        ok = {
+            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+            "float": lambda v: isinstance(v, float),
+            "bool": lambda v: isinstance(v, bool),
+            "choice": lambda v: v in self.choices,
+            "gain": lambda v: v in ("linear", "exp2") or isinstance(v, tuple),
+            "floats": lambda v: isinstance(v, tuple) and len(v) > 0,
+        }[self.kind](value)
+        if ok and self.minimum is not None and self.kind in ("int", "float"):
+            ok = value >= self.minimum
+        if ok and self.kind == "floats" and self.minimum is not None:
+            ok = all(v >= self.minimum for v in value)
+        if not ok:
+            raise MeasureError(
+                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {value!r}"
+            )
+        return value
+
+    def expected(self) -> str:
+        base = {
+            "int": "an integer",
+            "float": "a number",
+            "bool": "true or false",
+            "choice": "one of " + ", ".join(self.choices),
+            "gain": "linear, exp2 or a level map such as 1:3;2:9",
+            "floats": "a ;-separated list of numbers",
+        }[self.kind]
+        if self.minimum is not None:
+            base += f" >= {_fmt_number(self.minimum)}"
+        return base
+
+    def format(self, value: Any) -> str:
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind in ("int", "float"):
+            return _fmt_number(value)
+        if self.kind == "gain" and isinstance(value, tuple):
+            return ";".join(f"{_fmt_number(a)}:{_fmt_number(b)}" for a, b in value)
+        if self.kind == "floats":
+            return ";".join(_fmt_number(v) for v in value)
+        return str(value)
+
+
+Kernel = Callable[["Aligned", "Measure"], "np.ndarray"]
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    """What the registry knows about one measure name.
+
+    Attributes
+    ----------
+    name : canonical name (``nDCG``).
+    kernel : ``f(aligned, measure) -> ndarray`` of one value per evaluated query.
+    doc : one-line definition.
+    params : declared parameters.
+    cutoff : ``None`` (no cutoff), ``"int"`` (rank depth) or ``"float"`` (recall level,
+        multiple of R).
+    cutoff_required : whether a cutoff must be given.
+    aggregate : ``mean``, ``sum``, ``gmean`` or ``none`` (per-query text only).
+    trec : trec_eval name (``ndcg_cut`` for the cutoff form is in ``trec_cut``).
+    aliases : other accepted names (ranx and common spellings), lower-case matched.
+    """
+
+    name: str
+    kernel: Kernel
+    doc: str
+    params: tuple[Param, ...] = ()
+    cutoff: str | None = None
+    cutoff_required: bool = False
+    aggregate: str = "mean"
+    trec: str | None = None
+    trec_cut: str | None = None
+    trec_cutoffs: tuple[float, ...] = ()
+    aliases: tuple[str, ...] = ()
+    family: str = ""
+    text: bool = False
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise MeasureError(
+            f"{self.name} has no parameter {name!r}; it accepts "
+            + (", ".join(p.name for p in self.params) or "no parameters")
+        )
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A measure value: registered name, non-default parameters, optional cutoff.
+
+    Examples
+    --------
+    >>> from ranklens import Measure
+    >>> m = Measure("nDCG", cutoff=10)
+    >>> str(m)
+    'nDCG@10'
+    >>> str(Measure("AP")(denom="min") @ 3)
+    'AP(denom=min)@3'
+    """
+
+    name: str
+    params: tuple[tuple[str, Any], ...] = field(default=())
+    cutoff: int | float | None = None
+
+    def __post_init__(self) -> None:
+        defn = REGISTRY.get(self.name)
+        if defn is None:
+            from .._names import suggest
+
+            raise MeasureError(f"unknown measure {self.name!r}; did you mean {suggest(self.name)}?")
+        clean: dict[str, Any] = {}
+        for key, value in self.params:
+            p = defn.param(key)
+            value = p.check(value, self.name)
+            if value != p.default:
+                clean[key] = value
+        object.__setattr__(self, "params", tuple(sorted(clean.items())))
+        if self.cutoff is not None:
+            object.__setattr__(self, "cutoff", _check_cutoff(defn, self.cutoff))
+        elif defn.cutoff_required:
+            raise MeasureError(f"{self.name} needs a cutoff, e.g. {self.name}@{_example(defn)}")
+
+    @property
+    def definition(self) -> MeasureDef:
+        return REGISTRY[self.name]
+
+    def get(self, name: str, fallback: Any = None) -> Any:
+        """The parameter's value: as given, else its default, else ``fallback``."""
+        for key, value in self.params:
+            if key == name:
+                return value
+        default = self.definition.param(name).default
+        return fallback if default is None else default
+
+    def __call__(self, **params: Any) -> Measure:
+        merged = dict(self.params)
+        merged.update(params)
+        return Measure(self.name, tuple(merged.items()), self.cutoff)
+
+    def __matmul__(self, cutoff: float) -> Measure:
+        return Measure(self.name, self.params, cutoff)
+
+    def __str__(self) -> str:
+        defn = self.definition
+        out = self.name
+        if self.params:
+            out += "(" + ",".join(f"{k}={defn.param(k).format(v)}" for k, v in self.params) + ")"
+        if self.cutoff is not None:
+            out += "@" + _fmt_number(self.cutoff)
+        return out
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _example(defn: MeasureDef) -> str:
+    if defn.trec_cutoffs:
+        return _fmt_number(defn.trec_cutoffs[0])
+    return "0.5" if defn.cutoff == "float" else "10"
+
+
+def _check_cutoff(defn: MeasureDef, cutoff: Any) -> int | float:
+    if defn.cutoff is None:
+        raise MeasureError(f"{defn.name} takes no cutoff, got @{cutoff}")
+    if defn.cutoff == "int":
+        if isinstance(cutoff, float) and cutoff.is_integer():
+            cutoff = int(cutoff)
+        if not isinstance(cutoff, int) or isinstance(cutoff, bool) or cutoff < 1:
+            raise MeasureError(
+                f"the cutoff of {defn.name} must be an integer >= 1, got {cutoff!r}"
+            )
+        return cutoff
+    try:
+        value = float(cutoff)
+    except (TypeError, ValueError):
+        raise MeasureError(f"the cutoff of {defn.name} must be a number, got {cutoff!r}") from None
+    if value < 0:
+        raise MeasureError(f"the cutoff of {defn.name} must be >= 0, got {cutoff!r}")
+    return value
+
+
+REGISTRY: dict[str, MeasureDef] = {}
+
+
+def register(
+    name: str,
+    doc: str,
+    *,
+    params: Sequence[Param] = (),
+    **options: Any,
+) -> Callable[[Kernel], Kernel]:
+    """Decorator: register ``kernel`` under ``name`` with its declarations."""
+
+    def deco(kernel: Kernel) -> Kernel:
+        if name in REGISTRY:
+            raise RuntimeError(f"measure {name} registered twice")
+        REGISTRY[name] = MeasureDef(name=name, kernel=kernel, doc=doc, params=tuple(params),
+                                    **options)
+        return kernel
+
+    return deco
+
+
+# Parameters shared by many measures: declared once so every measure documents them alike.
+REL = Param("rel", "int", None, "minimum relevance level counted as relevant "
+            "(default: the evaluation's rel option, 1)", minimum=0)
+JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before ranking "
+                    "(trec_eval -J)")

@@ -1,0 +1,108 @@
+"""Graded measures: CG, DCG, nDCG and the ideal DCG, with named gains, discounts and ideals."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._align import Aligned
+from ._common import data, divide
+from ._registry import JUDGED_ONLY, Measure, Param, register
+
+_DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
+GAIN = Param(
+    "gain", "gain", "linear",
+    "gain of a judged level g: linear = g, exp2 = 2^g - 1 (Burges), or a map such as "
+    "1:3;2:9 (unlisted levels keep gain g); unjudged documents gain 0",
+)
+DISCOUNT = Param(
+    "discount", "choice", "log2",
+    "rank discount: log2 = 1/log2(i+1); jk = 1 at rank 1, 1/log2(i) after "
+    "(Jarvelin-Kekalainen); rank = 1/i",
+    choices=("log2", "jk", "rank"),
+)
+IDEAL = Param(
+    "ideal", "choice", "qrels",
+    "ideal ranking: qrels = every judged document (trec_eval), run = only the retrieved "
+    "ones (sklearn, torchmetrics)",
+    choices=("qrels", "run"),
+)
+_GRADED = (GAIN, DISCOUNT, IDEAL, JUDGED_ONLY)
+
+
+def gain_values(grade: np.ndarray, judged: np.ndarray, spec: object) -> np.ndarray:
+    """Gain of each document under ``spec`` (0 for unjudged and non-positive default levels)."""
+    positive = judged & (grade > 0)
+    if spec == "exp2":
+        return np.where(positive, np.exp2(np.where(positive, grade, 0.0)) - 1.0, 0.0)
+    out = np.where(positive, grade, 0.0)
+    if isinstance(spec, tuple):
+        for level, g in spec:
+            out = np.where(judged & (grade == level), g, out)
+    return out
+
+
+def discounted(gains: np.ndarray, rank: np.ndarray, discount: str) -> np.ndarray:
+    """``gain / discount(rank)``, written as trec_eval divides (not multiplies) for exact bits."""
+    r = rank.astype(np.float64)
+    if discount == "rank":
+        return gains / r
+    if discount == "jk":
+        return gains / np.where(r < 2, 1.0, np.log2(np.maximum(r, 2.0)))
+    return gains / np.log2(r + 1.0)
+
+
+def dcg_values(d: Aligned, m: Measure) -> np.ndarray:
+    g = gain_values(d.grade, d.judged, m.get("gain"))
+    contrib = discounted(g, d.rank, m.get("discount"))
+    mask = None if m.cutoff is None else d.rank <= m.cutoff
+    return d.seg_sum(contrib, mask)
+
+
+def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
+    """Ideal DCG: the positive gains sorted descending, discounted, cut at k."""
+    if m.get("ideal") == "run":
+        g, q = gain_values(d.grade, d.judged, m.get("gain")), d.qidx
+    else:
+        g = gain_values(d.j_grade, np.ones(d.j_grade.shape, dtype=bool), m.get("gain"))
+        q = d.j_qidx
+    keep = g > 0
+    g, q = g[keep], q[keep]
+    order = np.lexsort((-g, q))
+    g, q = g[order], q[order]
+    counts = np.bincount(q, minlength=d.nq)
+    starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
+    rank = np.arange(q.size, dtype=np.int64) - starts[q] + 1
+    contrib = discounted(g, rank, m.get("discount"))
+    if m.cutoff is not None:
+        inside = rank <= m.cutoff
+        return np.bincount(q[inside], weights=contrib[inside], minlength=d.nq)
+    return np.bincount(q, weights=contrib, minlength=d.nq)
+
+
+@register("nDCG", "normalised DCG: DCG@k / ideal DCG@k (0 when the ideal is 0)",
+          params=_GRADED, cutoff="int", trec="ndcg", trec_cut="ndcg_cut", trec_cutoffs=_DEPTHS,
+          aliases=("ndcg",), family="gain")
+def ndcg(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    return divide(dcg_values(d, m), ideal_values(d, m))
+
+
+@register("DCG", "discounted cumulative gain of the top k", params=_GRADED, cutoff="int",
+          trec="dcg", aliases=("dcg",), family="gain")
+def dcg(a: Aligned, m: Measure) -> np.ndarray:
+    return dcg_values(data(a, m), m)
+
+
+@register("IdealDCG", "DCG of the ideal ranking of the top k", params=_GRADED, cutoff="int",
+          trec="ideal_dcg", aliases=("idcg", "ideal_dcg"), family="gain")
+def ideal_dcg(a: Aligned, m: Measure) -> np.ndarray:
+    return ideal_values(data(a, m), m)
+
+
+@register("CG", "cumulative gain: sum of the gains of the top k, order ignored",
+          params=(GAIN, JUDGED_ONLY), cutoff="int", aliases=("cg",), family="gain")
+def cumulative_gain(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    g = gain_values(d.grade, d.judged, m.get("gain"))
+    mask = None if m.cutoff is None else d.rank <= m.cutoff
+    return d.seg_sum(g, mask)

@@ -1,0 +1,86 @@
+"""Set and cutoff measures: P, R, F, R-precision, success, relative P and the set_* family."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._align import Aligned
+from ._common import data, divide, rel_level
+from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+
+_DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
+_BETA2 = Param("beta2", "float", 1.0, "weight of recall: F = (1+b2)PR / (b2 P + R)", minimum=0)
+
+
+def _hits(d: Aligned, m: Measure) -> np.ndarray:
+    mask = d.relevant(rel_level(d, m))
+    if m.cutoff is not None:
+        mask = mask & (d.rank <= m.cutoff)
+    return d.seg_count(mask)
+
+
+@register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned); "
+          "without k, relevant retrieved / retrieved", params=(REL, JUDGED_ONLY), cutoff="int",
+          trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
+          aliases=("precision", "prec"), family="precision")
+def precision(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    den = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
+    return divide(_hits(d, m), den)
+
+
+@register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
+          params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
+          trec_cutoffs=_DEPTHS, aliases=("recall",), family="precision")
+def recall(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    return divide(_hits(d, m), d.num_rel(rel_level(d, m)))
+
+
+@register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
+          "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
+          trec="set_F", aliases=("f1", "f"), family="precision")
+def f_measure(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    hits = _hits(d, m)
+    den_p = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
+    p = divide(hits, den_p)
+    r = divide(hits, d.num_rel(rel_level(d, m)))
+    b2 = float(m.get("beta2"))
+    return np.where(hits > 0, divide((b2 + 1.0) * p * r, b2 * p + r), 0.0)
+
+
+@register("Rprec", "R-precision: relevant in the top R / R, R = relevant judged; 0 when R = 0",
+          params=(REL, JUDGED_ONLY), trec="Rprec", aliases=("r-precision", "r_precision",
+          "rprec"), family="precision")
+def r_precision(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    big_r = d.num_rel(rel_level(d, m))
+    mask = d.relevant(rel_level(d, m)) & (d.rank <= big_r[d.qidx])
+    return divide(d.seg_count(mask), big_r)
+
+
+@register("Success", "1 if a relevant document is in the top k, else 0 (hit rate)",
+          params=(REL, JUDGED_ONLY), cutoff="int", trec_cut="success",
+          trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success"),
+          family="precision")
+def success(a: Aligned, m: Measure) -> np.ndarray:
+    return (_hits(data(a, m), m) > 0).astype(np.float64)
+
+
+@register("RelP", "relative precision: relevant in the top k / min(k, R)",
+          params=(REL, JUDGED_ONLY), cutoff="int", trec="set_relative_P",
+          trec_cut="relative_P", trec_cutoffs=_DEPTHS, family="precision")
+def relative_precision(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    big_r = d.num_rel(rel_level(d, m))
+    k = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
+    return divide(_hits(d, m), np.minimum(k, big_r))
+
+
+@register("SetAP", "set AP: (relevant retrieved)^2 / (retrieved x R)",
+          params=(REL, JUDGED_ONLY), trec="set_map", family="precision")
+def set_ap(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    hits = _hits(d, m).astype(np.float64)
+    return divide(hits * hits, d.n_ret.astype(np.float64) * d.num_rel(rel_level(d, m)))

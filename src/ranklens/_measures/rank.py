@@ -1,0 +1,98 @@
+"""Rank-sensitive binary measures: AP (and its denominators), AR, RR, bpref, their gm_ forms."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._align import Aligned
+from ._common import data, divide, rel_level
+from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+
+_DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
+_DENOM = Param(
+    "denom", "choice", "rel",
+    "divisor: rel = all relevant judged (trec_eval), min = min(k, R) (Kaggle apk, RecBole, "
+    "Spark meanAveragePrecisionAt), hits = relevant retrieved in the top k (torchmetrics, ragas)",
+    choices=("rel", "min", "hits"),
+)
+
+
+def _denominator(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
+    big_r = d.num_rel(rel_level(d, m))
+    kind = m.get("denom")
+    if kind == "min" and m.cutoff is not None:
+        return np.minimum(big_r, int(m.cutoff))
+    if kind == "hits":
+        return hits
+    return big_r
+
+
+def _at_relevant(d: Aligned, m: Measure) -> tuple[np.ndarray, np.ndarray]:
+    """Mask of relevant docs within the cutoff, and the running count of them."""
+    mask = d.relevant(rel_level(d, m))
+    if m.cutoff is not None:
+        mask = mask & (d.rank <= m.cutoff)
+    return mask, d.seg_cumcount(mask)
+
+
+def average_precision(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    mask, running = _at_relevant(d, m)
+    total = d.seg_sum(running / d.rank, mask)
+    return divide(total, _denominator(d, m, d.seg_count(mask)))
+
+
+register("AP", "average precision: sum of precision at each relevant rank within k, divided "
+         "by denom (default R, all relevant judged)", params=(REL, JUDGED_ONLY, _DENOM),
+         cutoff="int", trec="map", trec_cut="map_cut", trec_cutoffs=_DEPTHS,
+         aliases=("map", "ap"), family="rank")(average_precision)
+register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))",
+         params=(REL, JUDGED_ONLY, _DENOM), cutoff="int", aggregate="gmean", trec="gm_map",
+         aliases=("gm_map",), family="rank")(average_precision)
+
+
+@register("AR", "average recall (MAR@k): sum of recall at each relevant rank within k, "
+          "divided by denom", params=(REL, JUDGED_ONLY, _DENOM), cutoff="int",
+          aliases=("mar", "ar"), family="rank")
+def average_recall(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    mask, running = _at_relevant(d, m)
+    big_r = d.num_rel(rel_level(d, m)).astype(np.float64)
+    recall_at = divide(running, big_r[d.qidx])
+    total = d.seg_sum(recall_at, mask)
+    return divide(total, _denominator(d, m, d.seg_count(mask)))
+
+
+@register("RR", "reciprocal rank of the first relevant document within k; 0 if none",
+          params=(REL, JUDGED_ONLY), cutoff="int", trec="recip_rank",
+          aliases=("mrr", "recip_rank", "rr"), family="rank")
+def reciprocal_rank(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    mask = d.relevant(rel_level(d, m))
+    if m.cutoff is not None:
+        mask = mask & (d.rank <= m.cutoff)
+    first = d.first_rank(mask)
+    return divide(np.ones(d.nq), first)
+
+
+def bpref(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    rel = rel_level(d, m)
+    big_r = d.num_rel(rel)
+    nonrel = d.judged & (d.grade >= 0) & (d.grade < rel)
+    above = d.seg_cumcount(nonrel)
+    mask = d.relevant(rel)
+    if m.cutoff is not None:
+        mask = mask & (d.rank <= m.cutoff)
+    cap = np.minimum(d.num_judged_nonrel(rel), big_r)[d.qidx]
+    penalty = divide(np.minimum(above, big_r[d.qidx]), cap)
+    term = np.where(above > 0, 1.0 - penalty, 1.0)
+    return divide(d.seg_sum(term, mask), big_r)
+
+
+register("Bpref", "binary preference: for each relevant judged doc, 1 - (judged non-relevant "
+         "above it, capped at R) / min(judged non-relevant, R); divided by R",
+         params=(REL, JUDGED_ONLY), cutoff="int", trec="bpref", aliases=("bpref",),
+         family="rank")(bpref)
+register("GMBpref", "bpref aggregated by geometric mean (floor 1e-5)", params=(REL, JUDGED_ONLY),
+         aggregate="gmean", trec="gm_bpref", aliases=("gm_bpref",), family="rank")(bpref)

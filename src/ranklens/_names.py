@@ -1,0 +1,186 @@
+"""Parse measure names: canonical (``nDCG(gain=exp2)@10``), trec_eval and ranx spellings.
+
+One registry drives all three: canonical names and parameter declarations come from
+:data:`REGISTRY`; trec_eval names from each definition's ``trec``/``trec_cut``; other
+spellings from its ``aliases`` and the few preset variants in ``_VARIANTS``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ._errors import MeasureError
+from ._measures import REGISTRY, Measure
+
+__all__ = ["all_names", "parse_measure", "parse_measures", "suggest"]
+
+_CANONICAL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^@\s]+))?\s*$")
+_RANX_REL = re.compile(r"^(.*?)-l(\d+)$")
+
+# Spellings that mean a registered measure with fixed parameters (ranx and trec_eval names).
+_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "ndcg_burges": ("nDCG", {"gain": "exp2"}),
+    "dcg_burges": ("DCG", {"gain": "exp2"}),
+    "f1": ("F", {}),
+}
+
+
+def _lower_index() -> dict[str, tuple[str, dict[str, Any]]]:
+    index: dict[str, tuple[str, dict[str, Any]]] = {}
+    for name, defn in REGISTRY.items():
+        index.setdefault(name.lower(), (name, {}))
+        for alias in defn.aliases:
+            index.setdefault(alias.lower(), (name, {}))
+    for alias, target in _VARIANTS.items():
+        index[alias] = target
+    return index
+
+
+def _trec_index() -> tuple[dict[str, str], dict[str, str]]:
+    plain: dict[str, str] = {}
+    cut: dict[str, str] = {}
+    for name, defn in REGISTRY.items():
+        if defn.trec:
+            plain[defn.trec] = name
+        if defn.trec_cut:
+            cut[defn.trec_cut] = name
+    return plain, cut
+
+
+def _split_params(text: str) -> list[tuple[str, str]]:
+    out = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise MeasureError(f"expected name=value in parameter list, got {part.strip()!r}")
+        out.append((key.strip(), value.strip()))
+    return out
+
+
+def _cutoff(text: str, name: str) -> int | float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise MeasureError(f"the cutoff of {name} must be a number, got {text!r}") from None
+    return int(value) if value.is_integer() and REGISTRY[name].cutoff == "int" else value
+
+
+def _build(name: str, fixed: dict[str, Any], params_text: str | None,
+           cutoff_text: str | None, written: str) -> Measure:
+    defn = REGISTRY[name]
+    params: dict[str, Any] = dict(fixed)
+    if params_text:
+        for key, value in _split_params(params_text):
+            try:
+                param = defn.param(key)
+            except MeasureError as exc:
+                raise MeasureError(f"in {written!r}: {exc}") from None
+            params[key] = param.parse(value, name)
+    cutoff = _cutoff(cutoff_text, name) if cutoff_text is not None else None
+    return Measure(name, tuple(params.items()), cutoff)
+
+
+def _parse_trec(text: str) -> Measure | None:
+    plain, cut = _trec_index()
+    if text in plain:
+        return Measure(plain[text])
+    for sep in ("_", "."):
+        base, s, rest = text.rpartition(sep)
+        if not s:
+            continue
+        # iprec_at_recall_0.10 / Rprec_mult_0.20: the cutoff itself contains a dot
+        if sep == "." and base.endswith(("_0", "_1")):
+            continue
+        if base in cut and rest and "," not in rest:
+            name = cut[base]
+            return Measure(name, (), _cutoff(rest, name))
+    m = re.match(r"^([A-Za-z_]+?)_(\d*\.?\d+)$", text)
+    if m and m.group(1) in cut:
+        name = cut[m.group(1)]
+        return Measure(name, (), _cutoff(m.group(2), name))
+    return None
+
+
+def parse_measure(spec: str | Measure) -> Measure:
+    """Parse one measure name into a :class:`Measure`.
+
+    Accepts canonical names (``nDCG@10``, ``AP(rel=2)``, ``nDCG(gain=exp2,discount=jk)@5``),
+    trec_eval names (``map``, ``map_cut_10``, ``ndcg_cut.10``, ``P_5``,
+    ``iprec_at_recall_0.10``) and ranx names (``map@10``, ``ndcg_burges@10``, ``mrr``,
+    ``hit_rate@5``, ``r-precision``, ``precision@10-l2``).
+
+    Examples
+    --------
+    >>> parse_measure("ndcg_cut_10")
+    nDCG@10
+    >>> parse_measure("map@100-l2")
+    AP(rel=2)@100
+    """
+    if isinstance(spec, Measure):
+        return spec
+    if not isinstance(spec, str):
+        raise MeasureError(f"a measure must be a name or a Measure, got {type(spec).__name__}")
+    text = spec.strip()
+    if not text:
+        raise MeasureError("empty measure name")
+    trec = _parse_trec(text)
+    if trec is not None:
+        return trec
+    rel_level: str | None = None
+    rm = _RANX_REL.match(text)
+    if rm and "(" not in text:
+        text, rel_level = rm.group(1), rm.group(2)
+    match = _CANONICAL.match(text)
+    if not match:
+        raise MeasureError(f"cannot parse measure {spec!r}; expected Name(param=value,...)@k, "
+                           f"e.g. nDCG(gain=exp2)@10")
+    raw, params_text, cutoff_text = match.groups()
+    if raw in REGISTRY:
+        name, fixed = raw, {}
+    else:
+        found = _lower_index().get(raw.lower())
+        if found is None:
+            raise MeasureError(f"unknown measure {spec!r}; did you mean {suggest(raw)}?")
+        name, fixed = found
+    if rel_level is not None:
+        fixed = {**fixed, "rel": int(rel_level)}
+    return _build(name, fixed, params_text, cutoff_text, spec)
+
+
+def parse_measures(specs: Iterable[str | Measure]) -> list[Measure]:
+    """Parse several names, reporting every bad one at once in a single MeasureError."""
+    out: list[Measure] = []
+    problems: list[str] = []
+    for spec in specs:
+        try:
+            out.append(parse_measure(spec))
+        except MeasureError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise MeasureError("; ".join(problems))
+    return out
+
+
+def all_names() -> list[str]:
+    """Every accepted bare name: canonical, aliases, variants and trec_eval names."""
+    names = set(REGISTRY)
+    for defn in REGISTRY.values():
+        names.update(defn.aliases)
+        names.update(n for n in (defn.trec, defn.trec_cut) if n)
+    names.update(_VARIANTS)
+    return sorted(names)
+
+
+def suggest(text: str, n: int = 3) -> str:
+    """The closest valid names to ``text``, formatted for an error message."""
+    base = re.split(r"[@(]", text, maxsplit=1)[0]
+    names = all_names()
+    lowered = {x.lower(): x for x in names}
+    close = difflib.get_close_matches(base.lower(), list(lowered), n=n, cutoff=0.5)
+    picks = [lowered[c] for c in close] or ["nDCG@10", "AP", "P@10"]
+    return " or ".join(repr(p) for p in picks)

@@ -1,0 +1,132 @@
+"""The result of an evaluation: per-query values first, aggregates derived from them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._errors import MeasureError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+
+    from ._measures import Measure
+
+__all__ = ["Result", "aggregate"]
+
+GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
+
+
+def aggregate(values: np.ndarray, how: str) -> float:
+    """Aggregate per-query values as trec_eval does (sequential double sums, then divide).
+
+    ``mean`` and ``gmean`` ignore NaN entries (queries left out by a policy); ``sum`` adds.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if how == "none":
+        return math.nan
+    v = v[~np.isnan(v)]
+    if how == "sum":
+        return float(np.cumsum(v)[-1]) if v.size else 0.0
+    if v.size == 0:
+        return 0.0
+    if how == "gmean":
+        logs = np.log(np.maximum(v, GEO_FLOOR))
+        return float(math.exp(float(np.cumsum(logs)[-1]) / v.size))
+    # np.cumsum is a plain left-to-right loop, so this equals trec_eval's summation order
+    return float(np.cumsum(v)[-1]) / v.size
+
+
+@dataclass(frozen=True, eq=False)
+class Result(Mapping[str, float]):
+    """Values of every requested measure for one run.
+
+    ``result[name]`` is the aggregate (a float) of a measure as it was written in the
+    request; :meth:`per_query` and :meth:`to_polars` give the per-query values.
+
+    Attributes
+    ----------
+    names : the measure names as requested, in order.
+    measures : the parsed :class:`Measure` of each name.
+    query_ids : the evaluated queries, in trec_eval order.
+    query_values : per-query values of each name, aligned with ``query_ids``; NaN marks a
+        query left out of the aggregate by a policy (``empty='skip'``/``'nan'``).
+    aggregates : the aggregate of each name.
+    conventions : the options in force (tie policy, relevance level, ...).
+    run_name : the run's name (a TREC file's tag).
+    diagnostics : ``missing_queries`` and ``ignored_queries`` as reported by alignment.
+    """
+
+    names: tuple[str, ...]
+    measures: dict[str, Measure]
+    query_ids: np.ndarray
+    query_values: dict[str, np.ndarray]
+    aggregates: dict[str, float]
+    conventions: dict[str, Any]
+    run_name: str = "run"
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+    text_values: dict[str, list[str]] = field(default_factory=dict)
+
+    def __getitem__(self, name: object) -> float:
+        key = str(name)
+        if key in self.aggregates:
+            return self.aggregates[key]
+        for written, measure in self.measures.items():
+            if str(measure) == key:
+                return self.aggregates[written]
+        raise MeasureError(
+            f"{key!r} was not evaluated; this result has {', '.join(self.names)}"
+        )
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{n}={self.aggregates[n]:.4f}" for n in self.names)
+        return f"<Result {self.run_name}: {body} over {len(self.query_ids)} queries>"
+
+    def per_query(self, name: str) -> dict[str, float]:
+        """``{query_id: value}`` for one measure, in trec_eval query order."""
+        key = self._key(name)
+        return dict(zip(self.query_ids.tolist(), self.query_values[key].tolist()))
+
+    def _key(self, name: str) -> str:
+        if name in self.query_values:
+            return name
+        for written, measure in self.measures.items():
+            if str(measure) == name:
+                return written
+        raise MeasureError(f"{name!r} was not evaluated; this result has {', '.join(self.names)}")
+
+    def to_polars(self, wide: bool = True) -> pl.DataFrame:
+        """Per-query values: one row per query and a column per measure (or long form)."""
+        import polars as pl
+
+        cols: dict[str, Any] = {"query_id": self.query_ids.tolist()}
+        for name in self.names:
+            cols[name] = self.query_values[name]
+        frame = pl.DataFrame(cols)
+        if wide:
+            return frame
+        return frame.unpivot(index="query_id", variable_name="measure", value_name="value")
+
+    def to_pandas(self, wide: bool = True) -> pd.DataFrame:
+        """:meth:`to_polars` as a pandas DataFrame (needs pandas)."""
+        return self.to_polars(wide).to_pandas()
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{measure: {query_id: value, ..., "all": aggregate}}``."""
+        out: dict[str, dict[str, float]] = {}
+        for name in self.names:
+            row = self.per_query(name)
+            row["all"] = self.aggregates[name]
+            out[name] = row
+        return out
