@@ -138,7 +138,7 @@ def evaluate(
     aggregates: dict[str, float] = {}
     text_values: dict[str, list[str]] = {}
     by_canonical: dict[Measure, np.ndarray] = {}
-    for name, measure in zip(names, parsed):
+    for name, measure in zip(names, parsed, strict=True):
         defn = measure.definition
         if measure not in by_canonical:
             by_canonical[measure] = defn.kernel(aligned, measure)
@@ -158,7 +158,7 @@ def evaluate(
     }
     return Result(
         names=tuple(names),
-        measures=dict(zip(names, parsed)),
+        measures=dict(zip(names, parsed, strict=True)),
         query_ids=aligned.query_ids,
         query_values=values,
         aggregates=aggregates,

@@ -141,7 +141,7 @@ def parse_measure(spec: str | Measure) -> Measure:
                            f"e.g. nDCG(gain=exp2)@10")
     raw, params_text, cutoff_text = match.groups()
     if raw in REGISTRY:
-        name, fixed = raw, {}
+        name, fixed = raw, dict[str, Any]()
     else:
         found = _lower_index().get(raw.lower())
         if found is None:

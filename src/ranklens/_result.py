@@ -96,7 +96,7 @@ class Result(Mapping[str, float]):
     def per_query(self, name: str) -> dict[str, float]:
         """``{query_id: value}`` for one measure, in trec_eval query order."""
         key = self._key(name)
-        return dict(zip(self.query_ids.tolist(), self.query_values[key].tolist()))
+        return dict(zip(self.query_ids.tolist(), self.query_values[key].tolist(), strict=True))
 
     def _key(self, name: str) -> str:
         if name in self.query_values:

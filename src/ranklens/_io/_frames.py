@@ -156,7 +156,7 @@ def _values(vals: list[Any], qids: list[str], dids: list[str], what: str,
     try:
         arr = np.asarray(vals, dtype=np.float64)
     except (TypeError, ValueError):
-        for q, d, v in zip(qids, dids, vals):
+        for q, d, v in zip(qids, dids, vals, strict=True):
             try:
                 float(v)
             except (TypeError, ValueError):

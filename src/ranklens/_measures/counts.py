@@ -28,8 +28,8 @@ def num_rel(a: Aligned, m: Measure) -> np.ndarray:
 
 
 @register("NumRelRet", "number of relevant documents retrieved",
-          params=(REL, JUDGED_ONLY), cutoff="int", aggregate="sum", trec="num_rel_ret", aliases=("hits",),
-          family="counts")
+          params=(REL, JUDGED_ONLY), cutoff="int", aggregate="sum", trec="num_rel_ret",
+          aliases=("hits",), family="counts")
 def num_rel_ret(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     mask = d.relevant(rel_level(d, m))
