@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import spec_root
 
 import ranklens
-
-from conftest import spec_root
 
 
 def _cases() -> list[dict]:

@@ -247,6 +247,9 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         r = r.unique(subset=["qidx", "doc_id"], keep="first", maintain_order=True)
     r = r.join(qf.select("query_id", "doc_id", "relevance"), on=["query_id", "doc_id"],
                how="left", maintain_order="left")
+    # a query is missing when absent from the run, not when -M0 empties its ranking
+    in_run = np.zeros(len(evaluated), dtype=bool)
+    in_run[r["qidx"].unique().to_numpy()] = True
     if pol.depth is not None:
         rank_col = pl.int_range(pl.len(), dtype=pl.Int64).over("qidx")
         r = r.filter(rank_col < pol.depth)
@@ -264,8 +267,6 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     grade = rel.fill_null(0.0).to_numpy().astype(np.float64, copy=False)
     j_qidx = j["qidx"].to_numpy().astype(np.int64, copy=False)
     j_counts = np.bincount(j_qidx, minlength=nq)
-    in_run = np.zeros(nq, dtype=bool)
-    in_run[np.unique(qidx)] = True
     aligned = Aligned(
         query_ids=np.array(evaluated, dtype=object),
         offsets=offsets,
