@@ -46,6 +46,16 @@ class Policies:
             )
         if not isinstance(self.rel, int) or isinstance(self.rel, bool):
             raise ParameterError(f"the 'rel' option must be an integer, got {self.rel!r}")
+        if not isinstance(self.judged_only, bool):
+            raise ParameterError(
+                f"the 'judged_only' option must be True or False, got {self.judged_only!r}"
+            )
+        if (not isinstance(self.collection_size, int) or isinstance(self.collection_size, bool)
+                or self.collection_size < 0):
+            raise ParameterError(
+                "the 'collection_size' option must be an integer >= 0, "
+                f"got {self.collection_size!r}"
+            )
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -203,11 +213,13 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     if pol.duplicates == "first":
         qf = qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True)
 
+    if qf.height == 0:
+        raise InputError("the qrels hold no judgments; nothing to evaluate", source=qrels.source)
     judged_queries = _sorted_unique(qf["query_id"])
     run_queries = set(rf["query_id"].unique().to_list())
     missing = [q for q in judged_queries if q not in run_queries]
     ignored = sorted(run_queries.difference(judged_queries))
-    if judged_queries and len(missing) == len(judged_queries) and rf.height:
+    if len(missing) == len(judged_queries):
         raise InputError(
             f"the run ({run.source}) and the qrels ({qrels.source}) share no query "
             f"(run has e.g. {sorted(run_queries)[:3]}, qrels {judged_queries[:3]})"

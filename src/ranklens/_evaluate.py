@@ -102,6 +102,8 @@ def evaluate(
     if empty not in EMPTY:
         raise ParameterError(f"the 'empty' option must be one of {', '.join(EMPTY)}; "
                              f"got {empty!r}")
+    if run_name is not None and not isinstance(run_name, str):
+        raise ParameterError(f"the 'run_name' option must be a string or None, got {run_name!r}")
     if ties == "average":
         raise ParameterError("ties='average' is not available yet; use 'docid' or 'input'")
     policies = Policies(

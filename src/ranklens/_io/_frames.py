@@ -37,6 +37,14 @@ def _pick(columns: list[str], key: str, source: str, required: bool = True) -> s
     return None
 
 
+def _require(columns: list[str], key: str, source: str) -> str:
+    """The column holding ``key`` (under any alias); InputError naming the columns if none."""
+    found = _pick(columns, key, source, required=True)
+    if found is None:  # unreachable: _pick raises when a required column is absent
+        raise InputError(f"expected a {key!r} column, found columns {columns}", source=source)
+    return found
+
+
 def to_polars(obj: Any) -> pl.DataFrame | None:
     """A polars DataFrame from polars, pandas, Arrow or any ``__arrow_c_stream__`` object."""
     if isinstance(obj, pl.DataFrame):
@@ -87,10 +95,9 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
-    q = _pick(df.columns, "query_id", source)
-    d = _pick(df.columns, "doc_id", source)
-    r = _pick(df.columns, "relevance", source)
-    assert q is not None and d is not None and r is not None  # required=True guarantees
+    q = _require(df.columns, "query_id", source)
+    d = _require(df.columns, "doc_id", source)
+    r = _require(df.columns, "relevance", source)
     frame = pl.DataFrame({
         "query_id": _ids(df[q]),
         "doc_id": _ids(df[d]),
@@ -107,10 +114,9 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read a run from a {type(obj).__name__}", source=source)
-    q = _pick(df.columns, "query_id", source)
-    d = _pick(df.columns, "doc_id", source)
-    s = _pick(df.columns, "score", source)
-    assert q is not None and d is not None and s is not None
+    q = _require(df.columns, "query_id", source)
+    d = _require(df.columns, "doc_id", source)
+    s = _require(df.columns, "score", source)
     frame = pl.DataFrame({
         "query_id": _ids(df[q]),
         "doc_id": _ids(df[d]),
@@ -167,7 +173,9 @@ def _values(vals: list[Any], qids: list[str], dids: list[str], what: str,
         raise
     if arr.size and np.isnan(arr).any():
         i = int(np.flatnonzero(np.isnan(arr))[0])
-        raise InputError(f"query {qids[i]!r}, doc {dids[i]!r}: {what} is NaN", source=source)
+        found = "None" if vals[i] is None else "NaN"
+        raise InputError(f"query {qids[i]!r}, doc {dids[i]!r}: expected a numeric {what}, "
+                         f"got {found}", source=source)
     return arr
 
 
