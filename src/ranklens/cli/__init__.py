@@ -1,0 +1,110 @@
+"""The ``ranklens`` command: evaluate, trec_eval, measures, demo.
+
+Every problem is reported as one line on standard error (``ranklens: error: ...``) with a
+non-zero exit status; ``--debug`` shows the traceback instead. Warnings print as
+``ranklens: warning: ...``.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from .._errors import RanklensError, RanklensWarning
+
+__all__ = ["cli", "main"]
+
+DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
+_STATE: dict[str, bool] = {"debug": False}
+
+
+def _err(message: str) -> None:
+    click.echo(f"ranklens: error: {message}", err=True)
+
+
+def _show_warning(message: Any, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    text = " ".join(str(message).split())
+    label = "warning" if issubclass(category, RanklensWarning) else category.__name__
+    click.echo(f"ranklens: {label}: {text}", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ranklens", prog_name="ranklens")
+@click.option("--debug", is_flag=True, help="Show the full traceback of an error.")
+def cli(debug: bool) -> None:
+    """Exact, fast evaluation of ranked results (trec_eval semantics by default).
+
+    \b
+    ranklens evaluate qrels.txt run.txt              nDCG@10, AP, RR@10, P@10, R@100, R@1000
+    ranklens evaluate qrels.txt a.run b.run -m AP    systems side by side
+    ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
+    ranklens measures ndcg                           what each measure computes
+    ranklens demo                                    a worked example on bundled data
+    """
+    _STATE["debug"] = debug
+
+
+def _register_commands() -> None:
+    from ._demo import demo
+    from ._evaluate import evaluate_cmd
+    from ._measures import measures_cmd
+    from ._trec_cmd import trec_eval_cmd
+
+    for command in (evaluate_cmd, trec_eval_cmd, measures_cmd, demo):
+        cli.add_command(command)
+
+
+_register_commands()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point; exits with the command's status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    _STATE["debug"] = "--debug" in args[: args.index("trec_eval")] if "trec_eval" in args \
+        else "--debug" in args
+    previous = warnings.showwarning
+    warnings.showwarning = _show_warning
+    warnings.simplefilter("default", RanklensWarning)
+    try:
+        status = cli.main(args=args, prog_name="ranklens", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        status = exc.exit_code
+    except click.exceptions.Abort:
+        _err("aborted")
+        status = 130
+    except click.ClickException as exc:
+        if _STATE["debug"]:
+            raise
+        _err(" ".join(exc.format_message().split()) + _usage_hint(exc))
+        status = exc.exit_code
+    except RanklensError as exc:
+        if _STATE["debug"]:
+            raise
+        _err(" ".join(str(exc).split()))
+        status = 2
+    except BrokenPipeError:
+        status = 0  # `ranklens ... | head` closed the pipe: not an error
+    except KeyboardInterrupt:
+        _err("interrupted")
+        status = 130
+    except Exception as exc:
+        if _STATE["debug"]:
+            raise
+        _err(f"unexpected {type(exc).__name__}: {' '.join(str(exc).split())} "
+             "(run with --debug for the traceback)")
+        status = 1
+    finally:
+        warnings.showwarning = previous
+    sys.exit(status if isinstance(status, int) else 0)
+
+
+def _usage_hint(exc: click.ClickException) -> str:
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None and ctx.command_path:
+        return f" (see '{ctx.command_path} --help')"
+    return ""

@@ -1,0 +1,4 @@
+import click
+@click.command("demo")
+def demo() -> None:
+    """Evaluate two systems on a small bundled data set."""

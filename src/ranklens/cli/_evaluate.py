@@ -1,0 +1,4 @@
+import click
+@click.command("evaluate")
+def evaluate_cmd() -> None:
+    """x"""

@@ -1,0 +1,4 @@
+import click
+@click.command("measures")
+def measures_cmd() -> None:
+    """x"""

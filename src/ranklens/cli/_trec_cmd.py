@@ -1,0 +1,41 @@
+"""The click wrapper of ``ranklens trec_eval``: arguments are passed through untouched."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+__all__ = ["trec_eval_cmd"]
+
+
+@click.command(
+    "trec_eval",
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                      "help_option_names": []},
+    add_help_option=False,
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def trec_eval_cmd(args: tuple[str, ...]) -> int:
+    """trec_eval 10.0 drop-in: same options, same output (see docs/trec_eval.md).
+
+    \b
+    ranklens trec_eval [-q] [-c] [-n] [-l N] [-M N] [-N N] [-J] [-m measure[.params]]...
+                       [-R qrels|qrels_jg|prefs|qrels_prefs] [-Z zscores] qrels run
+    """
+    from ._progress import loading
+    from ._trec_eval import TrecEvalError, run_trec_eval
+
+    try:
+        with loading(a for a in args if not a.startswith("-")):
+            text = run_trec_eval(args)
+    except TrecEvalError as exc:
+        if exc.status == 0:
+            click.echo(str(exc), err=True)
+            return 0
+        for line in str(exc).rstrip("\n").split("\n")[:1]:
+            click.echo(f"ranklens: error: {line}", err=True)
+        return exc.status
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0
