@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from ._align import Policies, align
+from ._align import Aligned, Policies, align
+from ._conventions import Convention, get_convention
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
-from ._measures import Measure
+from ._measures import Measure, _ties
 from ._names import parse_measures
 from ._result import Result, aggregate
 
@@ -31,10 +33,11 @@ def evaluate(
     duplicates: str = "error",
     depth: int | None = None,
     judged_only: bool = False,
-    ties: str = "docid",
-    empty: str = "zero",
+    ties: str | None = None,
+    empty: str | None = None,
     collection_size: int = 0,
     run_name: str | None = None,
+    convention: str | Convention = "trec",
 ) -> Result:
     """Evaluate a run against relevance judgments.
 
@@ -67,17 +70,25 @@ def evaluate(
         Keep only the top ``depth`` documents of each query after sorting (trec_eval ``-M``).
     judged_only : bool, default False
         Drop documents without a judgment >= 0 before evaluating (trec_eval ``-J``).
-    ties : {"docid", "input"}, default "docid"
-        Order of documents with equal scores: doc id descending (trec_eval) or the order
-        they were given in.
+    ties : {"docid", "input", "average"}, default "docid"
+        Order of documents with equal scores: doc id descending (trec_eval), the order
+        they were given in (or a run file's rank column), or the expected value over every
+        order of each tied group (McSherry and Najork 2008; sklearn's nDCG). A measure's own
+        ``ties=`` parameter (``nDCG(ties=average)``) overrides it.
     empty : {"zero", "skip", "one", "nan", "error"}, default "zero"
-        Queries without any relevant judgment: their value as computed (0 for nearly all
-        measures; trec_eval), left out of the averages, 1, NaN (and left out), or an error.
-        Count measures (NumQ, NumRel, ...) are never changed.
+        Queries without any relevant judgment (at the measure's ``rel`` level): their value
+        as computed (0 for nearly all measures; trec_eval), left out of the averages, 1, NaN
+        (and left out), or an error (torchmetrics' ``empty_target_action`` neg / skip / pos /
+        error). Count measures (NumQ, NumRel, ...) are never changed.
     collection_size : int, default 0
         Number of documents in the collection (trec_eval ``-N``; used by Utility only).
     run_name : str, optional
         Name reported for the run (default: the TREC tag or "run").
+    convention : {"trec", "sklearn", "torchmetrics", "kaggle", "ranx"} or Convention
+        A named bundle of defaults for ``ties``, ``empty``, ``missing`` and the measures'
+        ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
+        docs/conventions.md). Options passed explicitly and parameters written in a measure
+        name win over the preset. ``result.conventions`` records what was in force.
 
     Returns
     -------
@@ -98,14 +109,17 @@ def evaluate(
     names = [m if isinstance(m, str) else str(m) for m in measures]
     if not names:
         raise ParameterError("the 'measures' argument is empty; name at least one measure")
-    parsed = parse_measures(list(measures))
+    measures = list(measures)
+    conv = get_convention(convention)
+    parsed = [conv.apply(m, w) for m, w in zip(parse_measures(measures), measures, strict=True)]
+    ties = conv.ties if ties is None else ties
+    empty = conv.empty if empty is None else empty
+    missing = conv.missing if missing is None else missing
     if empty not in EMPTY:
         raise ParameterError(f"the 'empty' option must be one of {', '.join(EMPTY)}; "
                              f"got {empty!r}")
     if run_name is not None and not isinstance(run_name, str):
         raise ParameterError(f"the 'run_name' option must be a string or None, got {run_name!r}")
-    if ties == "average":
-        raise ParameterError("ties='average' is not available yet; use 'docid' or 'input'")
     policies = Policies(
         rel=rel,
         missing=missing if missing is not None else "zero",
@@ -128,13 +142,31 @@ def evaluate(
             stacklevel=2,
         )
 
-    empty_mask = aligned.num_rel(rel) == 0
-    if empty == "error" and empty_mask.any():
-        bad = aligned.query_ids[empty_mask][:5].tolist()
-        raise InputError(
-            f"{int(empty_mask.sum())} queries have no relevant judgment (rel >= {rel}), "
-            f"e.g. {bad}; pass empty='zero', 'skip', 'one' or 'nan' to handle them"
-        )
+    realigned: dict[str, Aligned] = {}
+
+    def compute(measure: Measure) -> np.ndarray:
+        order = _ties.effective_ties(measure, policies.ties)
+        if order == "average":
+            return _ties.compute(aligned, measure)
+        if order == policies.ties or (order == "docid" and policies.ties == "average"):
+            return measure.definition.kernel(aligned, measure)
+        if order not in realigned:  # a measure asks for another tie-break than the option
+            realigned[order] = align(q, r, replace(policies, ties=order, warn_missing=False))[0]
+        return measure.definition.kernel(realigned[order], measure)
+
+    def empty_mask(measure: Measure) -> np.ndarray:
+        level = rel
+        if any(p.name == "rel" for p in measure.definition.params):
+            level = int(measure.get("rel", rel))
+        mask = aligned.num_rel(level) == 0
+        if empty == "error" and mask.any() and measure.definition.aggregate in ("mean", "gmean"):
+            bad = aligned.query_ids[mask][:5].tolist()
+            raise InputError(
+                f"{int(mask.sum())} queries have no relevant judgment (rel >= {level}) for "
+                f"{measure}, e.g. {bad}; pass empty='zero', 'skip', 'one' or 'nan' to handle "
+                "them"
+            )
+        return mask
 
     values: dict[str, np.ndarray] = {}
     aggregates: dict[str, float] = {}
@@ -143,20 +175,22 @@ def evaluate(
     for name, measure in zip(names, parsed, strict=True):
         defn = measure.definition
         if measure not in by_canonical:
-            by_canonical[measure] = defn.kernel(aligned, measure)
+            by_canonical[measure] = compute(measure)
         v = by_canonical[measure]
+        mask = empty_mask(measure)
         if defn.text:
             text_values[name] = list(v)
             v = np.full(aligned.nq, np.nan)
-        elif defn.aggregate in ("mean", "gmean") and empty != "zero" and empty_mask.any():
+        elif defn.aggregate in ("mean", "gmean") and empty != "zero" and mask.any():
             v = v.copy()
-            v[empty_mask] = {"skip": np.nan, "nan": np.nan, "one": 1.0}[empty]
+            v[mask] = {"skip": np.nan, "nan": np.nan, "one": 1.0}[empty]
         values[name] = v
         aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate)
 
     conventions = {
         "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,
         "depth": depth, "judged_only": judged_only, "empty": empty,
+        **conv.describe(),
     }
     return Result(
         names=tuple(names),

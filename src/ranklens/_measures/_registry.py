@@ -294,7 +294,11 @@ def register(
     def deco(kernel: Kernel) -> Kernel:
         if name in REGISTRY:
             raise RuntimeError(f"measure {name} registered twice")
-        REGISTRY[name] = MeasureDef(name=name, kernel=kernel, doc=doc, params=tuple(params),
+        declared = tuple(params)
+        # every measure accepts ties=..., so nDCG(ties=average) overrides the evaluation's
+        if not any(p.name == "ties" for p in declared):
+            declared += (TIES,)
+        REGISTRY[name] = MeasureDef(name=name, kernel=kernel, doc=doc, params=declared,
                                     **options)
         return kernel
 
@@ -306,3 +310,7 @@ REL = Param("rel", "int", None, "minimum relevance level counted as relevant "
             "(default: the evaluation's rel option, 1)", minimum=0)
 JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before ranking "
                     "(trec_eval -J)")
+TIES = Param("ties", "choice", None, "order of equally scored documents: docid = doc id "
+             "descending (trec_eval), input = the order given, average = expected value over "
+             "every order of each tied group (McSherry-Najork, sklearn's nDCG) (default: the "
+             "evaluation's ties option)", choices=("docid", "input", "average"))

@@ -1,0 +1,176 @@
+"""Named conventions: the variant parameters of the engine, bundled as other libraries use them.
+
+A :class:`Convention` is a set of defaults. Passing ``convention="kaggle"`` to
+:func:`ranklens.evaluate` turns ``AP@10`` into ``AP(denom=min)@10``, and so on; an option
+given explicitly (``ties="docid"``) or a parameter written in a measure name
+(``AP(denom=rel)@10``) always wins over the preset. The measure actually computed is in
+``result.measures`` and the options in force in ``result.conventions``.
+
+See ``docs/conventions.md`` for the table of conventions across libraries.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._errors import ParameterError
+from ._measures import Measure
+
+__all__ = ["CONVENTIONS", "Convention", "get_convention"]
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A documented bundle of defaults for the engine's variant parameters.
+
+    Attributes
+    ----------
+    name : the preset's name (``trec``, ``sklearn``, ``torchmetrics``, ``kaggle``, ``ranx``).
+    summary : who computes this way.
+    ap_denominator : ``denom`` of AP, GMAP and AR: ``rel`` (all relevant judged), ``min``
+        (min(k, R)) or ``hits`` (relevant retrieved in the top k).
+    gain : ``gain`` of CG, DCG, nDCG: ``linear`` or ``exp2``.
+    ideal : ``ideal`` of nDCG and IdealDCG: ``qrels`` (every judgment) or ``run`` (only the
+        retrieved or candidate items).
+    ties : the evaluation's tie policy (``docid``, ``input`` or ``average``).
+    measure_ties : per-measure tie policies that differ from ``ties``.
+    empty : queries without a relevant item (``zero``, ``skip``, ``one``, ``nan``, ``error``).
+    missing : judged queries absent from the run (``zero``, ``skip``, ``error``); None keeps
+        the engine's default (``zero`` with a warning).
+    notes : where the preset and the library still differ.
+    """
+
+    name: str
+    summary: str
+    ap_denominator: str = "rel"
+    gain: str = "linear"
+    ideal: str = "qrels"
+    ties: str = "docid"
+    measure_ties: tuple[tuple[str, str], ...] = ()
+    empty: str = "zero"
+    missing: str | None = None
+    notes: str = ""
+    _params: tuple[tuple[str, tuple[str, ...]], ...] = field(
+        default=(
+            ("denom", ("AP", "GMAP", "AR")),
+            ("gain", ("CG", "DCG", "nDCG", "IdealDCG")),
+            ("ideal", ("nDCG", "IdealDCG")),
+        ),
+        repr=False,
+    )
+
+    def measure_defaults(self, name: str) -> dict[str, Any]:
+        """The parameters this preset sets on measure ``name`` (before explicit ones)."""
+        values = {"denom": self.ap_denominator, "gain": self.gain, "ideal": self.ideal}
+        out = {param: values[param] for param, names in self._params if name in names}
+        for measure, ties in self.measure_ties:
+            if measure == name:
+                out["ties"] = ties
+        return out
+
+    def apply(self, measure: Measure, written: str | Measure) -> Measure:
+        """``measure`` with this preset's parameters, keeping the ones written explicitly."""
+        preset = self.measure_defaults(measure.name)
+        if not preset:
+            return measure
+        explicit = {key for key, _ in measure.params} | _written_keys(written)
+        declared = {p.name for p in measure.definition.params}
+        chosen = {k: v for k, v in preset.items() if k in declared and k not in explicit}
+        if not chosen:
+            return measure
+        return measure(**chosen)
+
+    def describe(self) -> dict[str, Any]:
+        """The bundle as a plain dict (what ``Result.conventions`` records)."""
+        return {
+            "convention": self.name,
+            "ap_denominator": self.ap_denominator,
+            "gain": self.gain,
+            "ideal": self.ideal,
+            "measure_ties": dict(self.measure_ties),
+        }
+
+
+_PARAMS_TEXT = re.compile(r"\((.*)\)")
+
+
+def _written_keys(written: str | Measure) -> set[str]:
+    """Parameter names written in a measure name, even those equal to their default."""
+    if isinstance(written, Measure):
+        return set()
+    found = _PARAMS_TEXT.search(written)
+    if not found:
+        return set()
+    return {part.partition("=")[0].strip() for part in found.group(1).split(",") if "=" in part}
+
+
+CONVENTIONS: Mapping[str, Convention] = {
+    c.name: c
+    for c in (
+        Convention(
+            "trec",
+            "trec_eval 10.0, pytrec_eval, ir_measures, BEIR, MTEB: AP over all relevant, linear "
+            "gain, ideal DCG from every judgment, ties by doc id descending",
+        ),
+        Convention(
+            "sklearn",
+            "scikit-learn ndcg_score / dcg_score: ideal DCG from the candidates given, ties "
+            "averaged over their orders (McSherry-Najork), rows with a zero ideal score 0",
+            ideal="run",
+            ties="average",
+            notes="dcg_score's log_base other than 2 is not reproduced; ignore_ties=True is "
+            "ties='input' on a score matrix whose tied columns keep argsort order",
+        ),
+        Convention(
+            "torchmetrics",
+            "torchmetrics Retrieval*: AP divided by the relevant items retrieved in the top k, "
+            "ideal DCG from the candidates given, nDCG ties averaged, other ties by input order",
+            ap_denominator="hits",
+            ideal="run",
+            ties="input",
+            measure_ties=(("nDCG", "average"), ("DCG", "average")),
+            notes="torchmetrics >= 1.7.4 also treats scores <= 0 as not retrieved in AP, RR, P "
+            "and R; ranklens does not (give positive scores to compare)",
+        ),
+        Convention(
+            "kaggle",
+            "ml_metrics apk/mapk (Kaggle), RecBole MAP, Spark meanAveragePrecisionAt, MS "
+            "Recommenders map_at_k, RePlay: AP@k divided by min(k, R), lists taken as given",
+            ap_denominator="min",
+            ties="input",
+            notes="apk keeps the position of a duplicated id without scoring it; ranklens "
+            "raises, or drops the duplicate with duplicates='first' (later ranks close up)",
+        ),
+        Convention(
+            "ranx",
+            "ranx: trec_eval's definitions, ties in the order given, judged queries absent "
+            "from the run are an error (make_comparable=False)",
+            ties="input",
+            missing="error",
+        ),
+    )
+}
+
+_ALIASES = {"trec_eval": "trec", "pytrec_eval": "trec", "ir_measures": "trec",
+            "scikit-learn": "sklearn", "ml_metrics": "kaggle", "apk": "kaggle"}
+
+
+def get_convention(convention: str | Convention) -> Convention:
+    """The :class:`Convention` named ``convention`` (or ``convention`` itself).
+
+    Examples
+    --------
+    >>> get_convention("kaggle").ap_denominator
+    'min'
+    """
+    if isinstance(convention, Convention):
+        return convention
+    key = _ALIASES.get(str(convention).lower(), str(convention).lower())
+    if key not in CONVENTIONS:
+        raise ParameterError(
+            f"unknown convention {convention!r}; expected one of {', '.join(CONVENTIONS)}"
+        )
+    return CONVENTIONS[key]
