@@ -14,6 +14,7 @@ from typing import Any
 
 from ._errors import MeasureError
 from ._measures import REGISTRY, Measure
+from ._measures.trec_params import parse_trec_params
 
 __all__ = ["all_names", "parse_measure", "parse_measures", "suggest"]
 
@@ -103,7 +104,8 @@ def _parse_trec(text: str) -> Measure | None:
     if m and m.group(1) in cut:
         name = cut[m.group(1)]
         return Measure(name, (), _cutoff(m.group(2), name))
-    return None
+    # utility_2,-1,0,0 / ndcg_1=3,2=9 / 11pt_avg_.25,.5 / rbp_p=0.95: raw trec_eval params
+    return parse_trec_params(text)
 
 
 def parse_measure(spec: str | Measure) -> Measure:

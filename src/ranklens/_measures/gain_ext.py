@@ -1,0 +1,209 @@
+"""trec_eval's further gain measures: RBP, ndcg_rel, Rndcg, G, binG and yaap.
+
+Gains follow :data:`ranklens._measures.gain.GAIN`. The ideal ranking of a query is the
+positive gains of its judged (>= 0) documents in decreasing order, as trec_eval's gain table
+walk builds it. ndcg_rel, Rndcg and G are experimental in trec_eval and loop per query here;
+every sum runs in rank order so values match trec_eval to the bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._align import Aligned
+from ._common import data, divide, rel_level
+from ._registry import JUDGED_ONLY, REL, Measure, register
+from .gain import GAIN, gain_values
+from .judged import PERSISTENCE, powers
+
+
+def _ideal_lists(d: Aligned, spec: Any) -> list[np.ndarray]:
+    """Per query, the positive gains of all judged (>= 0) documents, largest first."""
+    g = gain_values(d.j_grade, d.j_grade >= 0, spec)
+    out = []
+    for q in range(d.nq):
+        lo, hi = d.j_offsets[q], d.j_offsets[q + 1]
+        gq = g[lo:hi]
+        out.append(np.sort(gq[gq > 0])[::-1])
+    return out
+
+
+def _discount(n: int) -> np.ndarray:
+    """``log2(i + 2)`` for 0-based rank i, trec_eval's divisor."""
+    return np.log2(np.arange(n, dtype=np.float64) + 2.0)
+
+
+def _running_dcg(gains: np.ndarray) -> np.ndarray:
+    """``out[i]`` = DCG through i documents (``out[0] = 0``); cumsum adds in rank order."""
+    return np.concatenate(([0.0], np.cumsum(gains / _discount(gains.size))))
+
+
+# -- RBP ----------------------------------------------------------------------------------------
+def _level_table(levels: int, spec: Any) -> np.ndarray:
+    """Gains of trec_eval's table: every level 0..levels-1 plus the levels a map names."""
+    base = np.arange(levels, dtype=np.float64)
+    gains = gain_values(base, np.ones(levels, dtype=bool), spec)
+    if isinstance(spec, tuple):
+        named = np.array([g for level, g in spec if not (0 <= level < levels)], dtype=np.float64)
+        gains = np.concatenate((gains, named))
+    return gains
+
+
+def rbp_gains(d: Aligned, spec: Any) -> np.ndarray:
+    """Gain of each ranked document for RBP, rescaled to [0, 1] per query as trec_eval does.
+
+    When a query's gain table (its levels 0..max judged, plus any named level) holds a gain
+    outside [0, 1], every gain becomes (g - min) / (max - min) over that table.
+    """
+    g = gain_values(d.grade, d.judged, spec)
+    in_table = d.judged & (d.grade >= 0)
+    top = np.full(d.nq, -1, dtype=np.int64)
+    ok = d.j_grade >= 0
+    np.maximum.at(top, d.j_qidx[ok], d.j_grade[ok].astype(np.int64))
+    out = np.where(in_table, g, 0.0)
+    for levels in np.unique(top + 1):
+        table = _level_table(int(levels), spec)
+        if table.size == 0:
+            continue
+        low, high = float(table.min()), float(table.max())
+        if low < 0 or high > 1:
+            sel = in_table & (top[d.qidx] + 1 == levels)
+            out[sel] = (g[sel] - low) / (high - low)
+    return out
+
+
+@register(
+    "RBP", "rank-biased precision (Moffat & Zobel): (1-p) sum of gain_i p^(i-1); gains "
+    "rescaled to [0,1] per query when any exceeds it (levels 0..4 => level/4), as trec_eval",
+    params=(PERSISTENCE, GAIN, JUDGED_ONLY), cutoff="int", trec="rbp", aliases=("rbp",),
+    family="gain",
+)
+def rbp(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    p = float(m.get("p"))
+    g = rbp_gains(d, m.get("gain"))
+    pw = powers(p, int(d.n_ret.max()) if d.nq else 0)
+    mask = g != 0
+    if m.cutoff is not None:
+        mask &= d.rank <= m.cutoff
+    return (1.0 - p) * d.seg_sum(g * pw[d.rank - 1], mask)
+
+
+# -- binary gain measures -----------------------------------------------------------------------
+@register(
+    "BinG", "binary G: sum over relevant retrieved of 1/log2(2 + non-relevant (or unjudged) "
+    "ranked above it), divided by R", params=(REL, JUDGED_ONLY), trec="binG",
+    aliases=("bing",), family="gain",
+)
+def bin_g(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    rel = rel_level(d, m)
+    mask = d.relevant(rel)
+    above = (d.rank - d.seg_cumcount(mask) + 2)[mask].astype(np.float64)
+    total = np.bincount(d.qidx[mask], weights=1.0 / np.log2(above), minlength=d.nq)
+    return divide(total, d.num_rel(rel))
+
+
+@register(
+    "yaAP", "yet another AP (Robertson): log((1+S)/(1+R-S)), S = sum of precision at each "
+    "relevant retrieved rank; log(1/(1+R)) when nothing relevant is retrieved",
+    params=(REL, JUDGED_ONLY), trec="yaap", aliases=("yaap",), family="gain",
+)
+def yaap(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    rel = rel_level(d, m)
+    mask = d.relevant(rel)
+    prec = d.seg_cumcount(mask).astype(np.float64) / d.rank.astype(np.float64)
+    s = d.seg_sum(prec, mask)
+    return np.log((1.0 + s) / (1.0 + d.num_rel(rel).astype(np.float64) - s))
+
+
+# -- experimental graded measures (per-query loops) ---------------------------------------------
+def _slices(d: Aligned, spec: Any) -> tuple[np.ndarray, list[np.ndarray]]:
+    return gain_values(d.grade, d.judged, spec), _ideal_lists(d, spec)
+
+
+@register(
+    "nDCGRel", "nDCG averaged over the positive-gain judged documents: at each retrieved one "
+    "its rank's DCG / ideal DCG, the final DCG / ideal DCG for the rest (trec_eval ndcg_rel)",
+    params=(GAIN, JUDGED_ONLY), trec="ndcg_rel", aliases=("ndcg_rel",), family="gain",
+)
+def ndcg_rel(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    gains, ideals = _slices(d, m.get("gain"))
+    out = np.zeros(d.nq, dtype=np.float64)
+    for q, ideal in enumerate(ideals):
+        k = ideal.size
+        if k == 0:
+            continue
+        g = gains[d.offsets[q]:d.offsets[q + 1]]
+        dcg = _running_dcg(g)
+        idcg = _running_dcg(ideal)
+        total = 0.0
+        hits = np.flatnonzero(g > 0)
+        for i in hits:
+            total += dcg[i + 1] / idcg[min(i + 1, k)]
+        total += float(k - hits.size) * dcg[-1] / idcg[k]
+        if total > 0.0:
+            out[q] = total / k
+    return out
+
+
+@register(
+    "RnDCG", "nDCG averaged at the R-levels: the ranks where the ideal gain changes (and the "
+    "end of the ranking when it is past them); 0 when R = 0 (trec_eval Rndcg)",
+    params=(GAIN, REL, JUDGED_ONLY), trec="Rndcg", aliases=("rndcg",), family="gain",
+)
+def r_ndcg(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    gains, ideals = _slices(d, m.get("gain"))
+    num_rel = d.num_rel(rel_level(d, m))
+    out = np.zeros(d.nq, dtype=np.float64)
+    for q, ideal in enumerate(ideals):
+        k = ideal.size
+        # trec_eval divides 0 by 0 when no judged gain is positive; ranklens reports 0
+        if num_rel[q] == 0 or k == 0:
+            continue
+        g = gains[d.offsets[q]:d.offsets[q + 1]]
+        n = g.size
+        dcg = _running_dcg(g)
+        idcg = _running_dcg(ideal)
+        changes = [j for j in range(1, k) if ideal[j] != ideal[j - 1]] + [k]
+        total = 0.0
+        for j in changes:
+            total += dcg[min(j, n)] / idcg[j]
+        count = len(changes)
+        if k + 1 < n:
+            total += dcg[n] / idcg[k]
+            count += 1
+        out[q] = total / count
+    return out
+
+
+@register(
+    "G", "normalised gain G (trec_eval, experimental): sum of gain_i / log2(2 + cost_i - "
+    "gain so far), cost_i = sum over ranks <= i of max(ideal gain, 1), divided by the ideal "
+    "total gain", params=(GAIN, JUDGED_ONLY), trec="G", family="gain",
+)
+def g_measure(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    gains, ideals = _slices(d, m.get("gain"))
+    out = np.zeros(d.nq, dtype=np.float64)
+    for q, ideal in enumerate(ideals):
+        total_ideal = float(np.cumsum(ideal)[-1]) if ideal.size else 0.0
+        if total_ideal <= 0.0:
+            continue
+        g = gains[d.offsets[q]:d.offsets[q + 1]]
+        n = g.size
+        step = np.ones(n, dtype=np.float64)
+        top = min(n, ideal.size)
+        step[:top] = np.maximum(ideal[:top], 1.0)
+        cost = np.cumsum(step)
+        got = np.cumsum(g)
+        nz = g != 0
+        terms = g[nz] / np.log2(2.0 + cost[nz] - got[nz])
+        value = float(np.cumsum(terms)[-1]) if terms.size else 0.0
+        out[q] = value / total_ideal
+    return out
