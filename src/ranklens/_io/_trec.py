@@ -13,6 +13,7 @@ import gzip
 import io
 import lzma
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -52,6 +53,11 @@ def read_bytes(path: str | Path) -> bytes:
             except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
                 raise InputError(f"corrupt compressed data ({exc})", source=name) from exc
     return data
+
+
+_ASCII_BLANKS = " \t\r\x0b\x0c"
+_BLANKS = re.compile(r"[ \t\r\x0b\x0c]+")
+_INT = re.compile(r"[+-]?[0-9]+")
 
 
 def _check_text(data: bytes, source: str) -> None:
@@ -104,7 +110,26 @@ def _decode_lines(data: bytes, source: str) -> list[str]:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError("invalid UTF-8 text", source=source, line=line) from exc
-    return text.splitlines()
+    # only "\n" ends a line and only ASCII blanks separate fields, as in trec_eval's C
+    # parser: str.splitlines()/str.split() would also break at U+0085, U+00A0, U+2028 ...
+    return text.split("\n")
+
+
+def _fields(line: str) -> list[str]:
+    return _BLANKS.split(line.strip(_ASCII_BLANKS)) if line.strip(_ASCII_BLANKS) else []
+
+
+def _int(text: str) -> int:
+    # int() alone would also take "1_0" and non-ASCII digits, which no TREC tool reads
+    if not _INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if "_" in text or not text.isascii():
+        raise ValueError(text)
+    return float(text)
 
 
 def _slow_qrels(data: bytes, source: str) -> dict[str, list]:
@@ -112,7 +137,7 @@ def _slow_qrels(data: bytes, source: str) -> dict[str, list]:
     dids: list[str] = []
     rels: list[float] = []
     for lineno, line in enumerate(_decode_lines(data, source), 1):
-        fields = line.split()
+        fields = _fields(line)
         if not fields or fields[0].startswith("#"):
             continue
         if len(fields) != 4:
@@ -121,7 +146,7 @@ def _slow_qrels(data: bytes, source: str) -> dict[str, list]:
                 source=source, line=lineno,
             )
         try:
-            rel = int(fields[3])
+            rel = _int(fields[3])
         except ValueError:
             raise InputError(
                 f"expected an integer relevance, got {fields[3]!r}", source=source, line=lineno
@@ -139,7 +164,7 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
     ranks: list[int] = []
     tag = ""
     for lineno, line in enumerate(_decode_lines(data, source), 1):
-        fields = line.split()
+        fields = _fields(line)
         if not fields or fields[0].startswith("#"):
             continue
         if len(fields) < 6:
@@ -148,7 +173,7 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
                 source=source, line=lineno,
             )
         try:
-            score = float(fields[4])
+            score = _float(fields[4])
         except ValueError:
             raise InputError(
                 f"expected a numeric score, got {fields[4]!r}", source=source, line=lineno
@@ -156,7 +181,7 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
         if math.isnan(score):
             raise InputError("expected a numeric score, got NaN", source=source, line=lineno)
         try:
-            rank = int(fields[3])
+            rank = _int(fields[3])
         except ValueError:
             rank = 0  # the rank column is ignored unless ties are broken by input order
         qids.append(fields[0])
