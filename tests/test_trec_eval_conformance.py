@@ -69,8 +69,9 @@ def test_run_from_stdin(trec_dir: Path) -> None:
 
 
 def test_missing_topic_without_c_is_left_out(trec_dir: Path) -> None:
-    """Deliberate deviation (docs/trec_eval.md): trec_eval 10.0 exits 4; we average over
-    the topics the run has, as trec_eval 9 did, and say so on stderr? No: silently, like 9."""
+    """Deliberate deviation (docs/trec_eval.md): without -c, trec_eval 10.0 exits 4 when a
+    judged topic is absent from the run; we average over the topics the run has, as
+    trec_eval 9 did (topic 302 is missing from results.trunc)."""
     proc = run_cli(["trec_eval", "-m", "num_q", "-m", "map", "qrels.test", "results.trunc"],
                    trec_dir)
     assert proc.returncode == 0, proc.stderr.decode()

@@ -267,7 +267,16 @@ def engine_columns(marked: list[tuple[str, str | None]]) -> list[tuple[str, str,
     plain, cut = _indexes()
     out: list[tuple[str, str, Measure]] = []
     for te, param in marked:
-        if te in cut:
+        if te in cut and plain.get(te) is cut[te] and len(cut[te].trec_cutoffs) == 1:
+            # one-value measures whose parameter is a length (relstring.20): the name gets
+            # the raw parameter only when one is given, as trec_eval prints it
+            defn = cut[te]
+            c = _cutoffs(te, defn, param)
+            if len(c) != 1:
+                raise TrecEvalError(f"'{te}' takes one parameter, got '{param}'", 2)
+            out.append((te if param is None else f"{te}_{param}", te,
+                        Measure(defn.name, (), c[0])))
+        elif te in cut:
             defn = cut[te]
             for c in _cutoffs(te, defn, param):
                 out.append((_cutoff_name(te, defn, c), te, Measure(defn.name, (), c)))
