@@ -1,4 +1,60 @@
+"""``ranklens demo``: two systems on a small bundled data set, and how to read the table."""
+
+from __future__ import annotations
+
+import textwrap
+from importlib import resources
+from pathlib import Path
+
 import click
+
+__all__ = ["demo", "demo_files"]
+
+_EXPLAIN = (
+    "Each row is a system and each column a measure averaged over the {nq} queries "
+    "(higher is better): nDCG@10 rewards putting the most relevant documents (graded 0-3) "
+    "first, AP and RR@10 reward finding relevant documents early, P@10 and R@100 count them "
+    "in the top 10 and top 100. {verdict}"
+)
+_COMMAND = "ranklens evaluate QRELS RUN [RUN ...] [-m MEASURE ...] [--per-query] [--format F]"
+
+
+def demo_files() -> tuple[Path, dict[str, Path]]:
+    """Paths of the bundled demo judgments and runs (``bm25``, ``dense``)."""
+    base = resources.files("ranklens") / "data"
+    qrels = Path(str(base / "demo.qrels"))
+    runs = {name: Path(str(base / f"demo-{name}.run")) for name in ("bm25", "dense")}
+    return qrels, runs
+
+
+def _verdict(results: list, names: list[str]) -> str:
+    a, b = results
+    wins = [m for m in a.names if b[m] > a[m]]
+    if len(wins) == len(a.names):
+        return f"Here '{names[1]}' beats '{names[0]}' on every measure."
+    if not wins:
+        return f"Here '{names[0]}' is at least as good as '{names[1]}' on every measure."
+    return f"Here '{names[1]}' is better on {', '.join(wins)}."
+
+
 @click.command("demo")
-def demo() -> None:
-    """Evaluate two systems on a small bundled data set."""
+@click.option("-f", "--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "markdown", "jsonl", "csv", "tsv", "latex", "trec"]),
+              help="Output format of the table.")
+def demo(fmt: str) -> int:
+    """Evaluate two systems on a small bundled data set (40 queries, graded judgments)."""
+    from ._evaluate import DEFAULT_MEASURES, evaluate_files, write_output
+
+    qrels, runs = demo_files()
+    results = evaluate_files(str(qrels), [str(p) for p in runs.values()],
+                             list(DEFAULT_MEASURES), {"missing": "zero"})
+    write_output(results, fmt, False, None, list(runs))
+    if fmt in ("table", "markdown"):
+        click.echo("")
+        click.echo(textwrap.fill(_EXPLAIN.format(nq=len(results[0].query_ids),
+                                                 verdict=_verdict(results, list(runs)))))
+        click.echo("")
+        click.echo("Run it on your own files:")
+        click.echo(f"  {_COMMAND}")
+        click.echo(f"  e.g. ranklens evaluate {qrels} {runs['dense']}")
+    return 0
