@@ -268,3 +268,11 @@ def test_bad_raw_params_are_reported() -> None:
     with pytest.raises(MeasureError, match="exactly 4 coefficients"):
         parse_measure("utility_1,2")
     assert str(parse_measure("dcg_burges")) == "DCG(gain=exp2)"
+
+
+def test_interpolated_on_ranking_emptied_by_judged_only() -> None:
+    # trec_eval -J computes 0/0 here (NaN); ranklens reports 0, as for an absent query
+    qrels = {"q": {"a": 1, "b": 0}}
+    run = {"q": {"x": 0.5}}
+    assert values("IPrec@0", qrels, run, judged_only=True)["q"] == 0.0
+    assert values("IPrecAvg", qrels, run, judged_only=True)["q"] == 0.0

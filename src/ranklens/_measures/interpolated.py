@@ -3,7 +3,10 @@
 Interpolated precision at rank i is the best precision at any rank >= i. The value at recall
 level x is the interpolated precision at the rank of the c-th relevant document, with
 c = lround(x * R) (trec_eval 10; version 9 used (long)(x * R + 0.9)). c = 0 reads the value at
-the first relevant document; c larger than the relevant documents retrieved gives 0.
+the first relevant document; c larger than the relevant documents retrieved gives 0. An
+empty ranking gives 0 at every level: trec_eval gives 0 for a query absent from the run (-c)
+but NaN (0/0) for a ranking emptied by -M0 or -J, which would make its mean NaN; ranklens
+reports 0 there too.
 """
 
 from __future__ import annotations
