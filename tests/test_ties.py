@@ -33,7 +33,7 @@ def _random_case(rng: random.Random, nq: int = 4) -> tuple[dict, dict]:
         q = f"q{qi}"
         docs = [f"d{j}" for j in range(rng.randint(1, 6))]
         run[q] = {d: float(rng.choice([1, 2, 2, 3])) for d in docs}
-        pool = docs + ["x1", "x2"]
+        pool = [*docs, "x1", "x2"]
         qrels[q] = {d: rng.choice([0, 0, 1, 2])
                     for d in rng.sample(pool, rng.randint(1, len(pool)))}
     return qrels, run

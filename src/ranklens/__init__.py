@@ -8,9 +8,13 @@
 
 from __future__ import annotations
 
+from ._conventions import CONVENTIONS, Convention
 from ._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
 from ._evaluate import evaluate
+from ._evaluate_arrays import evaluate_arrays, from_arrays
 from ._io._load import load_qrels, load_run
+from ._io._pairs import load_pairs
+from ._io._pairs import pairs_to_tables as from_pairs
 from ._measures import Measure
 from ._names import parse_measure, parse_measures
 from ._result import Result
@@ -19,6 +23,8 @@ from ._tables import Qrels, Run
 __version__ = "0.1.0"
 
 __all__ = [
+    "CONVENTIONS",
+    "Convention",
     "InputError",
     "Measure",
     "MeasureError",
@@ -30,6 +36,10 @@ __all__ = [
     "Run",
     "__version__",
     "evaluate",
+    "evaluate_arrays",
+    "from_arrays",
+    "from_pairs",
+    "load_pairs",
     "load_qrels",
     "load_run",
     "parse_measure",

@@ -1,0 +1,146 @@
+"""``evaluate_arrays``: label matrices, score matrices and flat arrays through the same engine."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+from ._conventions import Convention, get_convention
+from ._errors import RanklensWarning
+from ._evaluate import evaluate
+from ._io._arrays import arrays_to_tables
+from ._measures import Measure
+from ._names import parse_measures
+from ._result import Result
+from ._tables import Qrels, Run
+
+__all__ = ["evaluate_arrays", "from_arrays"]
+
+# Measures whose value depends only on the items present in a ranked label matrix.
+_RETRIEVED_ONLY = frozenset({"P", "Success", "RR", "DCG", "CG", "NumQ", "NumRet", "NumRelRet",
+                             "NumNonRelJudgedRet"})
+
+
+def _needs_unretrieved(m: Measure) -> bool:
+    if m.name in _RETRIEVED_ONLY:
+        return False
+    if m.name in ("nDCG", "IdealDCG") and m.get("ideal") == "run":
+        return False
+    # AP with denom=hits never looks at R; AR's recall always does
+    return not (m.name in ("AP", "GMAP") and m.get("denom") == "hits")
+
+
+def from_arrays(
+    labels: Any,
+    *,
+    scores: Any = None,
+    indexes: Any = None,
+    n_relevant: Any = None,
+    relevant_grade: float = 1.0,
+) -> tuple[Qrels, Run]:
+    """Array inputs as a ``(Qrels, Run)`` pair, to pass to :func:`evaluate` or elsewhere.
+
+    Parameters are those of :func:`evaluate_arrays`. Query ids are the row numbers (or the
+    ``indexes`` values) and document ids the column numbers (or positions within a query),
+    zero-padded to one width so that their byte order is their numeric order.
+
+    Examples
+    --------
+    >>> qrels, run = from_arrays([[1, 0, 1], [0, 0, 1]])
+    >>> run
+    Run('<label matrix>', 2 queries, 6 rows)
+    """
+    return arrays_to_tables(labels, scores=scores, indexes=indexes, n_relevant=n_relevant,
+                            relevant_grade=relevant_grade)
+
+
+def evaluate_arrays(
+    labels: Any,
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    scores: Any = None,
+    indexes: Any = None,
+    n_relevant: Any = None,
+    convention: str | Convention = "trec",
+    **options: Any,
+) -> Result:
+    """Evaluate rankings given as arrays: ranked labels, score matrices or flat arrays.
+
+    Parameters
+    ----------
+    labels : array-like
+        Relevance labels (binary or graded; NaN = no judgment / no item), in one of three
+        shapes:
+
+        - alone, ``(n_queries, k)``: the labels of each query's results **in rank order**
+          (a recommender's top-k hit matrix; ragged rows may be NaN-padded or given as lists
+          or an Arrow list array);
+        - with ``scores`` of the same shape ``(n_queries, n_candidates)``: sklearn's
+          ``y_true`` (every candidate judged, ranked by ``scores``);
+        - 1-D with 1-D ``scores`` and ``indexes``: torchmetrics' ``target``.
+    measures : str, Measure or list of them
+        As in :func:`evaluate`.
+    scores : array-like, optional
+        sklearn's ``y_score`` or torchmetrics' ``preds``; NaN = not retrieved.
+    indexes : array-like, optional
+        torchmetrics' ``indexes``: the query of each row of the flat arrays.
+    n_relevant : array-like, optional
+        The number of relevant items of each query, retrieved or not, so that recall, R and
+        the ideal DCG count relevant items the arrays do not show (they are added as
+        unretrieved judgments at level ``rel``). Without it a ranked label matrix is taken
+        as holding every relevant item, and a :class:`RanklensWarning` says so when a
+        measure depends on it.
+    convention : str or Convention, default "trec"
+        A named bundle of defaults, e.g. ``"sklearn"`` (ties averaged, ideal from the
+        candidates) or ``"kaggle"`` (AP@k divided by min(k, R)); see :func:`evaluate`.
+    **options
+        Any other option of :func:`evaluate` (``ties``, ``empty``, ``rel``, ``depth``...).
+
+    Returns
+    -------
+    Result
+        Query ids are the zero-padded row numbers (``"0"``... or ``"00"``...) or the
+        ``indexes`` values.
+
+    Examples
+    --------
+    Ranked hit lists of two users, with their number of relevant items:
+
+    >>> r = evaluate_arrays([[1, 0, 1], [0, 1, 0]], ["P@3", "R@3", "AP@3"],
+    ...                     n_relevant=[2, 4])
+    >>> r["P@3"], r["R@3"]
+    (0.5, 0.625)
+
+    sklearn's ``ndcg_score(y_true, y_score)``, ties averaged:
+
+    >>> y_true = [[3, 2, 0, 1]]
+    >>> y_score = [[0.9, 0.9, 0.1, 0.4]]
+    >>> round(evaluate_arrays(y_true, "nDCG", scores=y_score, convention="sklearn")["nDCG"], 6)
+    0.961247
+
+    torchmetrics' flat ``preds, target, indexes``:
+
+    >>> r = evaluate_arrays([0, 1, 1, 0], ["RR"], scores=[0.2, 0.8, 0.5, 0.9],
+    ...                     indexes=[0, 0, 1, 1])
+    >>> r.per_query("RR")
+    {'0': 1.0, '1': 0.5}
+    """
+    rel = options.get("rel", 1)
+    qrels, run = from_arrays(labels, scores=scores, indexes=indexes, n_relevant=n_relevant,
+                             relevant_grade=float(max(int(rel), 1)))
+    if scores is None and n_relevant is None:
+        names = [measures] if isinstance(measures, (str, Measure)) else list(measures)
+        conv = get_convention(convention)
+        parsed = [conv.apply(m, w) for m, w in zip(parse_measures(names), names, strict=True)]
+        needing = [str(m) for m in parsed if _needs_unretrieved(m)]
+        if needing:
+            warnings.warn(
+                f"{', '.join(needing)} count relevant items that were not retrieved, and a "
+                "ranked label matrix shows only the retrieved ones: without n_relevant= they "
+                "are taken to be all the relevant items",
+                RanklensWarning,
+                stacklevel=2,
+            )
+        measures = names
+    return evaluate(qrels, run, measures, convention=convention, **options)

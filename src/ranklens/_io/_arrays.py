@@ -1,0 +1,273 @@
+"""Array inputs -> Qrels + Run: ranked label matrices, score matrices, flat torchmetrics arrays.
+
+Three shapes, all turned into the same tables so the same engine and measures apply:
+
+- ``labels`` alone, ``(n_queries, k)``: relevance of each query's results *in rank order*
+  (a recommender's top-k hit matrix). Each row's ranking is the column order.
+- ``labels`` and ``scores`` of one shape ``(n_queries, n_candidates)``: sklearn's
+  ``y_true, y_score``. Every candidate is judged; the ranking sorts the scores.
+- ``labels``, ``scores`` and ``indexes``, 1-D and of one length: torchmetrics'
+  ``target, preds, indexes``; ``indexes`` says which query each row belongs to.
+
+Ids are synthetic. A query is its row number (or its ``indexes`` value), a document its
+column number (or its position among its query's rows), both zero-padded to one width so
+that trec_eval's byte-wise order is the numeric order. Equal scores therefore fall to the
+later column under ``ties="docid"`` (as sklearn's ``ignore_ties=True`` argsort does), to the
+earlier one under ``ties="input"``. NaN marks a hole: a NaN label is no judgment, a NaN
+score (or a NaN in a ranked label matrix) is a document not retrieved.
+
+Anything NumPy can read (lists, ``__array__`` objects such as CPU tensors) and anything
+exposing the Arrow C data interface (``__arrow_c_array__`` / ``__arrow_c_stream__``, e.g.
+pyarrow arrays, list arrays for ragged rows) is accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .._errors import InputError
+from .._tables import Qrels, Run
+
+__all__ = ["UNRETRIEVED_PREFIX", "arrays_to_tables", "to_matrix", "to_vector"]
+
+#: Doc id prefix of the relevant items a ``n_relevant`` count adds to the judgments.
+UNRETRIEVED_PREFIX = "unretrieved-"
+
+
+def _is_arrow(obj: Any) -> bool:
+    return hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_stream__")
+
+
+def _arrow_first(obj: Any) -> bool:
+    """Read through Arrow: pyarrow / polars objects and C-interface-only objects."""
+    if type(obj).__module__.startswith(("pyarrow", "polars")):
+        return True
+    return _is_arrow(obj) and not hasattr(obj, "__array__")
+
+
+def _frame_like(obj: Any) -> bool:
+    module = type(obj).__module__
+    return (isinstance(obj, pl.DataFrame)
+            or (module.startswith("pandas") and type(obj).__name__ == "DataFrame")
+            or (module.startswith("pyarrow") and type(obj).__name__ in ("Table", "RecordBatch")))
+
+
+def _pad(rows: list[Any], what: str) -> np.ndarray:
+    width = max((len(r) for r in rows), default=0)
+    out = np.full((len(rows), width), np.nan)
+    for i, row in enumerate(rows):
+        if len(row):
+            try:
+                out[i, : len(row)] = np.asarray(row, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InputError(f"row {i} of {what}: expected numbers, got {list(row)[:5]}",
+                                 source=what) from None
+    return out
+
+
+def to_matrix(obj: Any, what: str) -> np.ndarray:
+    """A 2-D float64 array from ``obj``; ragged rows (lists, Arrow list arrays) NaN-padded."""
+    if isinstance(obj, np.ndarray):
+        arr = obj
+    elif _frame_like(obj):
+        from ._frames import to_polars
+
+        frame = to_polars(obj)
+        arr = frame.to_numpy() if frame is not None else np.asarray(obj)
+    elif _arrow_first(obj):
+        series = pl.Series(obj)
+        if isinstance(series.dtype, (pl.List, pl.Array)):
+            return _pad(series.to_list(), what)
+        arr = series.to_numpy()
+    elif isinstance(obj, (list, tuple)) and obj and all(
+            isinstance(r, (list, tuple, np.ndarray)) for r in obj) and len(
+            {len(r) for r in obj}) > 1:
+        return _pad(list(obj), what)
+    else:
+        arr = np.asarray(obj)
+    if arr.ndim != 2:
+        raise InputError(f"expected a 2-D array (queries x items), got shape {arr.shape}",
+                         source=what)
+    return _as_float(arr, what)
+
+
+def to_vector(obj: Any, what: str) -> np.ndarray:
+    """A 1-D array from ``obj`` (numbers or ids; dtype kept)."""
+    if isinstance(obj, np.ndarray):
+        arr = obj
+    elif _arrow_first(obj):
+        arr = pl.Series(obj).to_numpy()
+    else:
+        arr = np.asarray(obj)
+    if arr.ndim != 1:
+        raise InputError(f"expected a 1-D array, got shape {arr.shape}", source=what)
+    return arr
+
+
+def _as_float(arr: np.ndarray, what: str) -> np.ndarray:
+    try:
+        return np.asarray(arr, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"expected numbers, got values of type {arr.dtype}",
+                         source=what) from None
+
+
+def _padded_ids(values: np.ndarray) -> np.ndarray:
+    """Non-negative integers as zero-padded strings of one width (byte order = numeric)."""
+    width = len(str(int(values.max()))) if values.size else 1
+    return np.char.zfill(values.astype(np.int64).astype(str), width).astype(object)
+
+
+def _check_finite(arr: np.ndarray, what: str) -> None:
+    bad = np.isinf(arr)
+    if bad.any():
+        where = np.argwhere(bad)[0].tolist()
+        raise InputError(f"infinite value at position {where}", source=what)
+
+
+def arrays_to_tables(
+    labels: Any,
+    *,
+    scores: Any = None,
+    indexes: Any = None,
+    n_relevant: Any = None,
+    relevant_grade: float = 1.0,
+) -> tuple[Qrels, Run]:
+    """Turn array inputs into a :class:`Qrels` and a :class:`Run` (see module docstring).
+
+    Parameters
+    ----------
+    labels : array-like
+        Relevance labels: ``(n_queries, k)`` in rank order when ``scores`` is None;
+        ``(n_queries, n_candidates)`` with ``scores``; 1-D with ``indexes``.
+    scores : array-like, optional
+        Scores of the same shape as ``labels`` (higher ranks first).
+    indexes : array-like, optional
+        1-D query of each row (integers or ids); needs ``scores``.
+    n_relevant : array-like, optional
+        Number of relevant items of each query, retrieved or not (one per query, in query
+        order). Relevant items beyond those present in ``labels`` are added as unretrieved
+        judgments at level ``relevant_grade``, so recall and the ideal DCG count them.
+    relevant_grade : float, default 1.0
+        Level of the relevant items ``n_relevant`` adds.
+    """
+    if indexes is not None:
+        if scores is None:
+            raise InputError("indexes= needs scores= too (the flat target, preds, indexes "
+                             "form)", source="<arrays>")
+        return _flat(labels, scores, indexes, n_relevant, relevant_grade)
+    lab = to_matrix(labels, "<labels>")
+    _check_finite(lab, "<labels>")
+    nq, width = lab.shape
+    rows, cols = np.indices((nq, width))
+    if scores is None:
+        # rank order given: strictly decreasing scores make every tie policy agree
+        score = np.broadcast_to(np.arange(width, 0, -1, dtype=np.float64), lab.shape)
+        in_run = ~np.isnan(lab)
+        judged = in_run
+        source = "<label matrix>"
+    else:
+        score = to_matrix(scores, "<scores>")
+        if score.shape != lab.shape:
+            raise InputError(f"scores have shape {score.shape} but labels {lab.shape}; "
+                             "expected one score per label", source="<scores>")
+        _check_finite(score, "<scores>")
+        in_run = ~np.isnan(score)
+        judged = ~np.isnan(lab)
+        source = "<score matrix>"
+    qids = _padded_ids(np.arange(max(nq, 1)))[:nq]
+    dids = _padded_ids(np.arange(max(width, 1)))[:width]
+    qrels = _qrels(qids[rows[judged]], dids[cols[judged]], lab[judged], source)
+    run = _run(qids[rows[in_run]], dids[cols[in_run]], score[in_run], source)
+    if n_relevant is not None:
+        qrels = _add_unretrieved(qrels, qids, n_relevant, relevant_grade)
+    return qrels, run
+
+
+def _flat(labels: Any, scores: Any, indexes: Any, n_relevant: Any,
+          relevant_grade: float) -> tuple[Qrels, Run]:
+    target = _as_float(to_vector(labels, "<target>"), "<target>")
+    preds = _as_float(to_vector(scores, "<preds>"), "<preds>")
+    index = to_vector(indexes, "<indexes>")
+    if not (target.size == preds.size == index.size):
+        raise InputError(f"target, preds and indexes must have one length; got {target.size}, "
+                         f"{preds.size} and {index.size}", source="<arrays>")
+    _check_finite(target, "<target>")
+    _check_finite(preds, "<preds>")
+    if index.dtype.kind in "iu" and (index.size == 0 or index.min() >= 0):
+        qids = _padded_ids(index)
+    elif index.dtype.kind in "iuf" and np.isnan(index.astype(np.float64)).any():
+        raise InputError("indexes contain NaN", source="<indexes>")
+    else:
+        qids = index.astype(str).astype(object)
+    frame = pl.DataFrame({"query_id": pl.Series(qids.tolist(), dtype=pl.String)})
+    position = frame.select(pl.int_range(pl.len(), dtype=pl.Int64).over("query_id"))
+    pos = position.to_series().to_numpy()
+    dids = _padded_ids(pos) if pos.size else np.array([], dtype=object)
+    judged = ~np.isnan(target)
+    in_run = ~np.isnan(preds)
+    qrels = _qrels(qids[judged], dids[judged], target[judged], "<flat arrays>")
+    run = _run(qids[in_run], dids[in_run], preds[in_run], "<flat arrays>")
+    if n_relevant is not None:
+        order = np.array(sorted(set(qids.tolist())), dtype=object)
+        qrels = _add_unretrieved(qrels, order, n_relevant, relevant_grade)
+    return qrels, run
+
+
+def _qrels(qids: np.ndarray, dids: np.ndarray, rel: np.ndarray, source: str) -> Qrels:
+    frame = pl.DataFrame(
+        {"query_id": qids.tolist(), "doc_id": dids.tolist(), "relevance": rel},
+        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
+    )
+    return Qrels(frame, source)
+
+
+def _run(qids: np.ndarray, dids: np.ndarray, score: np.ndarray, source: str) -> Run:
+    n = qids.size
+    frame = pl.DataFrame(
+        {"query_id": qids.tolist(), "doc_id": dids.tolist(), "score": score,
+         "rank": np.zeros(n, dtype=np.int64), "order": np.arange(n, dtype=np.int64)},
+        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
+                "rank": pl.Int64, "order": pl.Int64},
+    )
+    return Run(frame, source)
+
+
+def _add_unretrieved(qrels: Qrels, qids: np.ndarray, n_relevant: Any,
+                     grade: float) -> Qrels:
+    counts = to_vector(n_relevant, "<n_relevant>")
+    if counts.size != qids.size:
+        raise InputError(f"n_relevant has {counts.size} entries for {qids.size} queries; "
+                         "expected one count per query", source="<n_relevant>")
+    try:
+        wanted = counts.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError("n_relevant must hold numbers", source="<n_relevant>") from None
+    if np.isnan(wanted).any() or (wanted < 0).any() or (wanted != np.floor(wanted)).any():
+        raise InputError("n_relevant must hold whole numbers >= 0", source="<n_relevant>")
+    present = (
+        qrels.frame.filter(pl.col("relevance") >= grade)
+        .group_by("query_id").len()
+    )
+    have = dict(zip(present["query_id"].to_list(), present["len"].to_list(), strict=True))
+    extra_q: list[str] = []
+    extra_d: list[str] = []
+    for q, want in zip(qids.tolist(), wanted.astype(np.int64).tolist(), strict=True):
+        got = have.get(q, 0)
+        if want < got:
+            raise InputError(
+                f"query {q!r}: n_relevant says {want} relevant items but the labels already "
+                f"hold {got} at level >= {grade:g}", source="<n_relevant>")
+        extra_q.extend([q] * (want - got))
+        extra_d.extend(f"{UNRETRIEVED_PREFIX}{i}" for i in range(want - got))
+    if not extra_q:
+        return qrels
+    extra = pl.DataFrame(
+        {"query_id": extra_q, "doc_id": extra_d,
+         "relevance": np.full(len(extra_q), float(grade))},
+        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
+    )
+    return Qrels(pl.concat([qrels.frame, extra]), qrels.source)

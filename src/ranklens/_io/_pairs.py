@@ -1,0 +1,254 @@
+"""Id-list inputs (RAG retrievers): ranked ids per query plus gold ids or grades -> tables.
+
+Two forms:
+
+- mappings ``{query: [ranked ids]}`` with ``{query: [gold ids]}`` (a set or list) or
+  ``{query: {id: grade}}``;
+- a JSON Lines file (or an iterable of dicts), one record per question::
+
+      {"query_id": "q1", "retrieved": ["c7", "c2", "c9"], "relevant": ["c2"]}
+
+  with the aliases ``question``/``id``/``qid`` for ``query_id``, ``retrieved_ids``/
+  ``contexts`` for ``retrieved`` and ``gold_ids``/``expected_ids``/``relevant_ids`` for
+  ``relevant``; ``relevant`` may also be an id-to-grade object.
+
+The ranking is the list order. A question whose gold set is empty stays evaluated (as a
+query without relevant items, see ``empty=``). A retrieved id listed twice is an error, or
+with ``duplicates="first"`` every later occurrence is dropped: Spark's RankingMetrics and
+LlamaIndex count repeats and can exceed 1.0, which ranklens never does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .._errors import InputError, ParameterError
+from .._tables import Qrels, Run
+
+__all__ = ["EMPTY_GOLD_ID", "FIELDS", "load_pairs", "pairs_to_tables"]
+
+#: Accepted field names of a JSON Lines record, canonical name first.
+FIELDS: dict[str, tuple[str, ...]] = {
+    "query_id": ("query_id", "id", "qid", "question"),
+    "retrieved": ("retrieved", "retrieved_ids", "contexts"),
+    "relevant": ("relevant", "gold_ids", "expected_ids", "relevant_ids"),
+}
+
+#: Doc id of the grade-0 judgment that keeps a question with no gold id evaluated.
+EMPTY_GOLD_ID = ""
+
+_DUPLICATES = ("error", "first")
+
+
+def _id(value: Any, what: str, source: str, line: int | None) -> str:
+    if isinstance(value, bool) or value is None or isinstance(value, (list, dict, float)):
+        raise InputError(f"{what}: expected a string or integer id, got {value!r}",
+                         source=source, line=line)
+    text = str(value)
+    if not text:
+        raise InputError(f"{what}: empty id", source=source, line=line)
+    return text
+
+
+def _ranked(q: str, ids: Any, duplicates: str, source: str,
+            line: int | None) -> list[str]:
+    if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
+        raise InputError(f"query {q!r}: retrieved ids must be a list in rank order, got "
+                         f"{type(ids).__name__}", source=source, line=line)
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    for pos, raw in enumerate(ids, start=1):
+        doc = _id(raw, f"query {q!r}, retrieved position {pos}", source, line)
+        if doc in seen:
+            if duplicates == "error":
+                raise InputError(
+                    f"query {q!r}: id {doc!r} is retrieved twice (positions {seen[doc]} and "
+                    f"{pos}); pass duplicates='first' to keep only the first occurrence",
+                    source=source, line=line)
+            continue
+        seen[doc] = pos
+        out.append(doc)
+    return out
+
+
+def _gold(q: str, gold: Any, source: str, line: int | None) -> dict[str, float]:
+    if isinstance(gold, Mapping):
+        out: dict[str, float] = {}
+        for raw, grade in gold.items():
+            doc = _id(raw, f"query {q!r}, gold id", source, line)
+            if isinstance(grade, bool) or not isinstance(grade, (int, float, np.number)):
+                raise InputError(f"query {q!r}, gold id {doc!r}: expected a numeric grade, "
+                                 f"got {grade!r}", source=source, line=line)
+            if np.isnan(grade):
+                raise InputError(f"query {q!r}, gold id {doc!r}: grade is NaN",
+                                 source=source, line=line)
+            out[doc] = float(grade)
+        return out
+    if isinstance(gold, (str, bytes)) or not isinstance(gold, Iterable):
+        raise InputError(f"query {q!r}: gold ids must be a list, a set or an id-to-grade "
+                         f"mapping, got {type(gold).__name__}", source=source, line=line)
+    return {_id(raw, f"query {q!r}, gold id", source, line): 1.0 for raw in gold}
+
+
+def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]],
+            source: str) -> tuple[Qrels, Run]:
+    rq: list[str] = []
+    rd: list[str] = []
+    rs: list[float] = []
+    jq: list[str] = []
+    jd: list[str] = []
+    jr: list[float] = []
+    for q, ranked, gold in records:
+        if ranked is not None:
+            n = len(ranked)
+            rq.extend([q] * n)
+            rd.extend(ranked)
+            # strictly decreasing scores: every tie policy keeps the list order
+            rs.extend(float(n - i) for i in range(n))
+        if gold is not None:
+            if not gold:
+                gold = {EMPTY_GOLD_ID: 0.0}
+            jq.extend([q] * len(gold))
+            jd.extend(gold)
+            jr.extend(gold.values())
+    n = len(rq)
+    run = pl.DataFrame(
+        {"query_id": rq, "doc_id": rd, "score": np.asarray(rs, dtype=np.float64),
+         "rank": np.zeros(n, dtype=np.int64), "order": np.arange(n, dtype=np.int64)},
+        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
+                "rank": pl.Int64, "order": pl.Int64},
+    )
+    qrels = pl.DataFrame(
+        {"query_id": jq, "doc_id": jd, "relevance": np.asarray(jr, dtype=np.float64)},
+        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
+    )
+    return Qrels(qrels, source), Run(run, source)
+
+
+def _check_duplicates(duplicates: str) -> None:
+    if duplicates not in _DUPLICATES:
+        raise ParameterError(f"the 'duplicates' option must be one of "
+                             f"{', '.join(_DUPLICATES)}; got {duplicates!r}")
+
+
+def pairs_to_tables(
+    relevant: Mapping[Any, Any],
+    retrieved: Mapping[Any, Any],
+    *,
+    duplicates: str = "error",
+) -> tuple[Qrels, Run]:
+    """Gold ids (or grades) and ranked id lists per query -> ``(Qrels, Run)``.
+
+    Parameters
+    ----------
+    relevant : mapping
+        ``{query: [gold ids]}`` (list or set; grade 1) or ``{query: {id: grade}}``.
+    retrieved : mapping
+        ``{query: [ids in rank order]}``.
+    duplicates : {"error", "first"}, default "error"
+        An id retrieved twice for one query: an :class:`InputError`, or keep the first.
+
+    Examples
+    --------
+    >>> qrels, run = pairs_to_tables({"q1": ["b"]}, {"q1": ["a", "b", "c"]})
+    >>> run
+    Run('<id lists>', 1 queries, 3 rows)
+    """
+    _check_duplicates(duplicates)
+    source = "<id lists>"
+    for name, value in (("relevant", relevant), ("retrieved", retrieved)):
+        if not isinstance(value, Mapping):
+            raise InputError(f"{name} must be a mapping of query id to ids, got "
+                             f"{type(value).__name__}", source=source)
+    records: list[tuple[str, list[str] | None, dict[str, float] | None]] = []
+    for raw_q in dict.fromkeys([*relevant, *retrieved]):
+        q = _id(raw_q, "query id", source, None)
+        ranked = (_ranked(q, retrieved[raw_q], duplicates, source, None)
+                  if raw_q in retrieved else None)
+        gold = _gold(q, relevant[raw_q], source, None) if raw_q in relevant else None
+        records.append((q, ranked, gold))
+    return _tables(records, source)
+
+
+def _field(record: Mapping[str, Any], key: str, source: str, line: int | None,
+           required: bool = True) -> Any:
+    for alias in FIELDS[key]:
+        if alias in record:
+            return record[alias]
+    if required:
+        raise InputError(f"record has no {key!r} field (or {', '.join(FIELDS[key][1:])}); "
+                         f"found {sorted(record)}", source=source, line=line)
+    return None
+
+
+def load_pairs(
+    source: str | Path | Iterable[Mapping[str, Any]],
+    *,
+    duplicates: str = "error",
+) -> tuple[Qrels, Run]:
+    """Read RAG-style records (a JSON Lines file or dicts) into ``(Qrels, Run)``.
+
+    Parameters
+    ----------
+    source : path or iterable of dicts
+        A ``.jsonl`` file (optionally compressed; ``-`` is standard input), one record per
+        question with ``query_id``, ``retrieved`` (ids in rank order) and ``relevant`` (gold
+        ids, or an id-to-grade object); aliases ``question``/``id``, ``retrieved_ids``/
+        ``contexts``, ``gold_ids``/``expected_ids`` are accepted.
+    duplicates : {"error", "first"}, default "error"
+        An id retrieved twice in one record: an error naming the line, or keep the first.
+
+    Examples
+    --------
+    >>> qrels, run = load_pairs([
+    ...     {"question": "who?", "contexts": ["c1", "c2"], "gold_ids": ["c2"]},
+    ...     {"id": "q2", "retrieved_ids": ["c5"], "expected_ids": {"c5": 2}},
+    ... ])
+    >>> qrels
+    Qrels('<records>', 2 queries, 2 judgments)
+    """
+    _check_duplicates(duplicates)
+    items: Iterable[tuple[int | None, Any]]
+    if isinstance(source, (str, Path)):
+        name = str(source)
+        items = _read_jsonl(name)
+    else:
+        name = "<records>"
+        items = ((None, r) for r in source)
+    records: list[tuple[str, list[str] | None, dict[str, float] | None]] = []
+    first_line: dict[str, int | None] = {}
+    for line, record in items:
+        if not isinstance(record, Mapping):
+            raise InputError(f"expected a JSON object per line, got {type(record).__name__}",
+                             source=name, line=line)
+        q = _id(_field(record, "query_id", name, line), "query id", name, line)
+        if q in first_line:
+            where = f" (line {first_line[q]})" if first_line[q] else ""
+            raise InputError(f"query {q!r} appears in two records{where}; expected one record "
+                             "per question", source=name, line=line)
+        first_line[q] = line
+        ranked = _ranked(q, _field(record, "retrieved", name, line), duplicates, name, line)
+        gold = _gold(q, _field(record, "relevant", name, line), name, line)
+        records.append((q, ranked, gold))
+    if not records:
+        raise InputError("no records", source=name)
+    return _tables(records, name)
+
+
+def _read_jsonl(path: str) -> Iterable[tuple[int | None, Any]]:
+    from ._trec import read_bytes
+
+    text = read_bytes(path)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield number, json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"not valid JSON: {exc}", source=path, line=number) from None
