@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._errors import MeasureError
+from ._names import parse_measure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -73,15 +74,15 @@ class Result(Mapping[str, float]):
     text_values: dict[str, list[str]] = field(default_factory=dict)
 
     def __getitem__(self, name: object) -> float:
-        key = str(name)
-        if key in self.aggregates:
-            return self.aggregates[key]
-        for written, measure in self.measures.items():
-            if str(measure) == key:
-                return self.aggregates[written]
-        raise MeasureError(
-            f"{key!r} was not evaluated; this result has {', '.join(self.names)}"
-        )
+        return self.aggregates[self._key(name)]
+
+    def __contains__(self, name: object) -> bool:
+        # Mapping's default would call __getitem__ and expect KeyError, not MeasureError
+        return self._resolve(name) is not None
+
+    def get(self, name: object, default: Any = None) -> Any:
+        key = self._resolve(name)
+        return default if key is None else self.aggregates[key]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names)
@@ -93,18 +94,35 @@ class Result(Mapping[str, float]):
         body = ", ".join(f"{n}={self.aggregates[n]:.4f}" for n in self.names)
         return f"<Result {self.run_name}: {body} over {len(self.query_ids)} queries>"
 
-    def per_query(self, name: str) -> dict[str, float]:
+    def per_query(self, name: object) -> dict[str, float]:
         """``{query_id: value}`` for one measure, in trec_eval query order."""
         key = self._key(name)
         return dict(zip(self.query_ids.tolist(), self.query_values[key].tolist(), strict=True))
 
-    def _key(self, name: str) -> str:
-        if name in self.query_values:
+    def _resolve(self, name: object) -> str | None:
+        """The requested name ``name`` stands for: as written, canonical, or any spelling."""
+        if isinstance(name, str) and name in self.aggregates:
             return name
+        key = str(name)
         for written, measure in self.measures.items():
-            if str(measure) == name:
+            if str(measure) == key:
                 return written
-        raise MeasureError(f"{name!r} was not evaluated; this result has {', '.join(self.names)}")
+        try:
+            wanted = parse_measure(name) if isinstance(name, str) else name
+        except MeasureError:
+            return None
+        for written, measure in self.measures.items():
+            if measure == wanted:
+                return written
+        return None
+
+    def _key(self, name: object) -> str:
+        key = self._resolve(name)
+        if key is None:
+            raise MeasureError(
+                f"{str(name)!r} was not evaluated; this result has {', '.join(self.names)}"
+            )
+        return key
 
     def to_polars(self, wide: bool = True) -> pl.DataFrame:
         """Per-query values: one row per query and a column per measure (or long form)."""
