@@ -141,10 +141,10 @@ def ndcg_rel(a: Aligned, m: Measure) -> np.ndarray:
         g = gains[d.offsets[q]:d.offsets[q + 1]]
         dcg = _running_dcg(g)
         idcg = _running_dcg(ideal)
-        total = 0.0
         hits = np.flatnonzero(g > 0)
-        for i in hits:
-            total += dcg[i + 1] / idcg[min(i + 1, k)]
+        terms = dcg[hits + 1] / idcg[np.minimum(hits + 1, k)]
+        # cumsum adds in rank order, as trec_eval's running sum does
+        total = float(np.cumsum(terms)[-1]) if terms.size else 0.0
         total += float(k - hits.size) * dcg[-1] / idcg[k]
         if total > 0.0:
             out[q] = total / k
