@@ -51,8 +51,8 @@ def test_byte_identical(trec_dir: Path, expected: str, command: str) -> None:
     if got != want:
         got_lines = got.decode().splitlines()
         want_lines = want.decode().splitlines()
-        first = next((i for i, (a, b) in enumerate(zip(got_lines, want_lines)) if a != b),
-                     min(len(got_lines), len(want_lines)))
+        pairs = enumerate(zip(got_lines, want_lines, strict=False))
+        first = next((i for i, (a, b) in pairs if a != b), min(len(got_lines), len(want_lines)))
         pytest.fail(
             f"output differs from {expected} at line {first + 1}: "
             f"got {got_lines[first:first + 1]!r}, want {want_lines[first:first + 1]!r} "

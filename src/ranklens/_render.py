@@ -92,11 +92,11 @@ def _fixed(value: Cell, count: bool) -> str:
     return f"{value:.4f}"
 
 
-def _full(value: Cell) -> str:
+def _full(value: Cell, count: bool) -> str:
     """A value at full precision (shortest repr that reads back to the same double)."""
     if isinstance(value, str):
         return value
-    if float(value).is_integer() and abs(value) < 1e15:
+    if count and float(value).is_integer():
         return str(int(value))
     return repr(float(value))
 
@@ -178,7 +178,8 @@ def _delimited(grid: _Grid, sep: str) -> str:
     writer = csv.writer(buf, delimiter=sep, lineterminator="\n")
     writer.writerow(["run", "query", *grid.measures])
     for run, query, cells in grid.rows:
-        writer.writerow([run, query, *(_full(c) for c in cells)])
+        writer.writerow([run, query, *(_full(c, k) for c, k in zip(cells, grid.counts,
+                                                                     strict=True))])
     return buf.getvalue()
 
 
@@ -291,7 +292,7 @@ def rich_table(
                          style="cyan" if i == 0 else None)
     best: list[float | None] = []
     for j, count in enumerate(grid.counts):
-        vals = [c[j] for _, q, c in grid.rows if q == "all" and isinstance(c[j], float)]
+        vals = [float(c[j]) for _, q, c in grid.rows if q == "all" and isinstance(c[j], float)]
         vals = [v for v in vals if not math.isnan(v)]
         best.append(max(vals) if len(vals) > 1 and not count else None)
     for run, query, cells in grid.rows:

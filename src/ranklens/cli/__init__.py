@@ -7,6 +7,7 @@ non-zero exit status; ``--debug`` shows the traceback instead. Warnings print as
 
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -22,13 +23,22 @@ DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
 _STATE: dict[str, bool] = {"debug": False}
 
 
+_OPTION_HINT = re.compile(r"\b(duplicates|missing|empty|ties|depth|rel)=('?)([\w.]+)\2")
+
+
+def _as_cli(message: str) -> str:
+    """One line, with the library's ``missing='skip'`` hints spelled as CLI options."""
+    text = " ".join(message.split())
+    return _OPTION_HINT.sub(lambda m: f"--{m.group(1)} {m.group(3)}", text)
+
+
 def _err(message: str) -> None:
-    click.echo(f"ranklens: error: {message}", err=True)
+    click.echo(f"ranklens: error: {_as_cli(message)}", err=True)
 
 
 def _show_warning(message: Any, category: type[Warning], filename: str, lineno: int,
                   file: Any = None, line: str | None = None) -> None:
-    text = " ".join(str(message).split())
+    text = _as_cli(str(message))
     label = "warning" if issubclass(category, RanklensWarning) else category.__name__
     click.echo(f"ranklens: {label}: {text}", err=True)
 
@@ -69,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         else "--debug" in args
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
-    warnings.simplefilter("default", RanklensWarning)
+    warnings.simplefilter("always", RanklensWarning)
     try:
         status = cli.main(args=args, prog_name="ranklens", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -80,12 +90,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         if _STATE["debug"]:
             raise
-        _err(" ".join(exc.format_message().split()) + _usage_hint(exc))
+        click.echo("ranklens: error: " + " ".join(exc.format_message().split())
+                   + _usage_hint(exc), err=True)
         status = exc.exit_code
     except RanklensError as exc:
         if _STATE["debug"]:
             raise
-        _err(" ".join(str(exc).split()))
+        _err(str(exc))
         status = 2
     except BrokenPipeError:
         status = 0  # `ranklens ... | head` closed the pipe: not an error

@@ -248,7 +248,7 @@ def _with_params(te: str, defn: MeasureDef, param: str) -> Measure:
                 if te == "utility" and len(pieces) != len(float_params):
                     raise TrecEvalError(f"utility needs {len(float_params)} parameters, "
                                         f"got '{param}'", 4)
-                for p, text in zip(float_params, pieces):
+                for p, text in zip(float_params, pieces, strict=False):
                     values[p.name] = atof(text)
             elif int_params and len(pieces) == 1:
                 values[int_params[0].name] = atol(pieces[0])
@@ -271,11 +271,11 @@ def engine_columns(marked: list[tuple[str, str | None]]) -> list[tuple[str, str,
             # one-value measures whose parameter is a length (relstring.20): the name gets
             # the raw parameter only when one is given, as trec_eval prints it
             defn = cut[te]
-            c = _cutoffs(te, defn, param)
-            if len(c) != 1:
+            lengths = _cutoffs(te, defn, param)
+            if len(lengths) != 1:
                 raise TrecEvalError(f"'{te}' takes one parameter, got '{param}'", 2)
             out.append((te if param is None else f"{te}_{param}", te,
-                        Measure(defn.name, (), c[0])))
+                        Measure(defn.name, (), lengths[0])))
         elif te in cut:
             defn = cut[te]
             for c in _cutoffs(te, defn, param):
@@ -355,7 +355,8 @@ def evaluate_columns(
             if agg == "gmean":
                 vals = [math.log(max(v, 1e-5)) for v in vals]
         if _is_reset(name):
-            vals = [("" if agg == "none" else 0.0) if b else v for v, b in zip(vals, is_bogus)]
+            vals = [("" if agg == "none" else 0.0) if b else v
+                    for v, b in zip(vals, is_bogus, strict=True)]
         if te == "num_q":
             agg = "count"
         columns.append(Column(name, te, vals, agg))

@@ -243,16 +243,17 @@ def _pairs(t: _Topic, block: str) -> float:
     both = c + c.T
     total = 0.0
     n = 0
-    regions = []
+    regions: list[tuple[np.ndarray, np.ndarray, bool]] = []
     if block in ("ret", "imp", "all"):
-        i, j = np.triu_indices(njr, 1)
-        regions.append((i, j, True))
+        top_i, top_j = np.triu_indices(njr, 1)
+        regions.append((top_i, top_j, True))
     if block in ("imp", "all"):
-        i, j = np.meshgrid(np.arange(njr), np.arange(njr, nj), indexing="ij")
-        regions.append((i.ravel(), j.ravel(), True))
+        # row-major (retrieved i, then unretrieved j): trec_eval's summation order
+        mi, mj = np.meshgrid(np.arange(njr), np.arange(njr, nj), indexing="ij")
+        regions.append((mi.ravel(), mj.ravel(), True))
     if block == "all":
-        i, j = np.triu_indices(nj - njr, 1)
-        regions.append((i + njr, j + njr, False))
+        low_i, low_j = np.triu_indices(nj - njr, 1)
+        regions.append((low_i + njr, low_j + njr, False))
     for i, j, adds in regions:
         keep = both[i, j] > 0
         n += int(keep.sum())
@@ -293,7 +294,7 @@ def _ec_recalc(jg: _JG, njr: int, ret_only: bool) -> tuple[int, int]:
 
 
 def _pa_recalc(jg: _JG, njr: int, ret_only: bool) -> tuple[int, int]:
-    assert jg.pa is not None and jg.rel_array is not None  # noqa: S101 (PA groups have them)
+    assert jg.pa is not None and jg.rel_array is not None
     a, rel = jg.pa, jg.rel_array
     scan = njr if ret_only else a.shape[0]
     seen = 0

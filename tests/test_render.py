@@ -1,0 +1,95 @@
+"""Golden tests of every output format (files in tests/golden/, checked by eye once).
+
+Regenerate after a deliberate change with ``RANKLENS_REGOLDEN=1 pytest tests/test_render.py``
+and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+import ranklens
+from ranklens._errors import ParameterError
+from ranklens._render import FORMATS, render, rich_table
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+QRELS = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1, "y": 0}, "q|3": {"m": 1}}
+RUNS = {
+    "bm25": {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"y": 2.0, "x": 1.0},
+             "q|3": {"m": 1.0}},
+    "dense_v2": {"q1": {"c": 3.0, "a": 2.0, "b": 1.0}, "q2": {"x": 2.0, "y": 1.0},
+                 "q|3": {"z": 1.0}},
+}
+MEASURES = ["AP", "P@2", "nDCG@3", "NumRet"]
+
+
+def results() -> list[ranklens.Result]:
+    return [ranklens.evaluate(QRELS, run, MEASURES, run_name=name) for name, run in RUNS.items()]
+
+
+CASES = [(fmt, pq) for fmt in FORMATS for pq in (False, True)]
+
+
+@pytest.mark.parametrize(("fmt", "per_query"), CASES,
+                         ids=[f"{f}{'-per-query' if p else ''}" for f, p in CASES])
+def test_golden(fmt: str, per_query: bool) -> None:
+    text = render(results(), fmt, per_query=per_query)
+    path = GOLDEN / f"render_{fmt}{'_per_query' if per_query else ''}.txt"
+    if os.environ.get("RANKLENS_REGOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_values_are_the_results_values() -> None:
+    """jsonl and csv carry full precision: every aggregate reads back bit for bit."""
+    res = results()
+    rows = [json.loads(line) for line in render(res, "jsonl", per_query=True).splitlines()]
+    for r in res:
+        for m in MEASURES:
+            got = [row["value"] for row in rows
+                   if row["run"] == r.run_name and row["measure"] == m and row["query"] == "all"]
+            assert got == [r[m]]
+            per_q = {row["query"]: row["value"] for row in rows
+                     if row["run"] == r.run_name and row["measure"] == m and row["query"] != "all"}
+            assert per_q == r.per_query(m)
+    lines = render(res, "csv").splitlines()
+    assert [float(v) for v in lines[1].split(",")[2:]] == [res[0][m] for m in MEASURES]
+
+
+def test_nan_values() -> None:
+    r = ranklens.evaluate({"q1": {"a": 0}, "q2": {"b": 1}}, {"q1": {"a": 1.0}, "q2": {"b": 1.0}},
+                          ["AP"], empty="nan", run_name="r")
+    assert math.isnan(r.query_values["AP"][0])
+    rows = [json.loads(x) for x in render(r, "jsonl", per_query=True).splitlines()]
+    assert rows[0] == {"run": "r", "query": "q1", "measure": "AP", "value": None}
+    assert "nan" in render(r, "table", per_query=True)
+
+
+def test_run_names_override_and_validation() -> None:
+    res = results()
+    text = render(res, "csv", run_names=["A", "B"])
+    assert [line.split(",")[0] for line in text.splitlines()] == ["run", "A", "B"]
+    with pytest.raises(ParameterError, match="2 run names given for 1 results"):
+        render(res[:1], "csv", run_names=["A", "B"])
+    with pytest.raises(ParameterError, match="unknown format 'xml'"):
+        render(res, "xml")
+    other = ranklens.evaluate(QRELS, RUNS["bm25"], ["RR"])
+    with pytest.raises(ParameterError, match="same measures"):
+        render([res[0], other], "table")
+
+
+def test_rich_table_at_fixed_width() -> None:
+    from rich.console import Console
+
+    console = Console(width=80, record=True, color_system=None, force_terminal=False)
+    console.print(rich_table(results()))
+    text = console.export_text()
+    path = GOLDEN / "render_rich.txt"
+    if os.environ.get("RANKLENS_REGOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
