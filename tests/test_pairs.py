@@ -137,3 +137,41 @@ def test_bundled_rag_example() -> None:
         assert got.keys() == per_query.keys()
         for q, value in per_query.items():
             assert got[q] == pytest.approx(value, abs=1e-15), (name, q)
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from ranklens.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    captured = capsys.readouterr()
+    code = exc.value.code
+    return (code if isinstance(code, int) else 1), captured.out, captured.err
+
+
+def test_cli_evaluate_pairs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _cli(["evaluate", "--pairs", str(EXAMPLE), "-m", "RR", "-m", "R@3",
+                         "--format", "jsonl"], capsys)
+    assert code == 0
+    rows = {(r["query"], r["measure"]): r["value"] for r in map(json.loads, out.splitlines())}
+    oracle = _oracle(EXAMPLE, 3)
+    for name in ("RR", "R@3"):
+        values = list(oracle[name].values())
+        assert rows[("all", name)] == pytest.approx(math.fsum(values) / len(values), abs=1e-15)
+    code, _, err = _cli(["evaluate", "--pairs", str(EXAMPLE), "qrels.txt"], capsys)
+    assert code == 2
+    assert "--pairs replaces QRELS and RUNS" in err
+
+
+def test_cli_pairs_duplicates_and_convention(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, [{"query_id": "q", "retrieved": ["a", "b", "a", "c"],
+                              "relevant": ["c", "x", "y", "z"]}])
+    code, _, err = _cli(["evaluate", "--pairs", str(path), "-m", "AP@3"], capsys)
+    assert code != 0
+    assert "retrieved twice" in err and "--duplicates first" in err
+    code, out, _ = _cli(["evaluate", "--pairs", str(path), "-m", "AP@3", "--duplicates",
+                         "first", "--convention", "kaggle", "--format", "jsonl"], capsys)
+    assert code == 0
+    row = json.loads(out.splitlines()[0])
+    assert row["value"] == pytest.approx((1 / 3) / 3, abs=1e-15)  # c at rank 3, min(3, 4)

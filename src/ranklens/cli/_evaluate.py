@@ -13,7 +13,7 @@ from .._render import FORMATS
 if TYPE_CHECKING:
     from .._result import Result
 
-__all__ = ["evaluate_cmd", "evaluate_files", "write_output"]
+__all__ = ["evaluate_cmd", "evaluate_files", "evaluate_pairs_file", "write_output"]
 
 DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
 
@@ -67,8 +67,16 @@ def write_output(results: Sequence[Result], fmt: str, per_query: bool, output: s
 
 
 @click.command("evaluate")
-@click.argument("qrels", type=str)
-@click.argument("runs", nargs=-1, required=True, type=str)
+@click.argument("qrels", type=str, required=False)
+@click.argument("runs", nargs=-1, required=False, type=str)
+@click.option("--pairs", type=str, default=None, metavar="FILE.jsonl",
+              help="Evaluate RAG-style records instead of QRELS and RUNS: one JSON object per "
+                   "line with query_id, retrieved (ids in rank order) and relevant (gold ids "
+                   "or id-to-grade).")
+@click.option("--convention", type=click.Choice(["trec", "sklearn", "torchmetrics", "kaggle",
+                                                 "ranx"]), default="trec", show_default=True,
+              help="Named bundle of defaults (AP denominator, ideal DCG, ties, ...); explicit "
+                   "options win.")
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to compute (repeatable), e.g. nDCG@10, AP(rel=2), map_cut_10. "
                    f"Default: {', '.join(DEFAULT_MEASURES)}.")
@@ -87,17 +95,17 @@ def write_output(results: Sequence[Result], fmt: str, per_query: bool, output: s
               help="Keep only the top N documents of each query (trec_eval -M).")
 @click.option("--duplicates", type=click.Choice(["error", "first"]), default="error",
               show_default=True, help="A document twice in one query: fail, or keep the first.")
-@click.option("--ties", type=click.Choice(["docid", "input", "average"]), default="docid",
-              show_default=True,
-              help="Equal scores: doc id descending (trec_eval), input order, or averaged "
-                   "over all orders.")
+@click.option("--ties", type=click.Choice(["docid", "input", "average"]), default=None,
+              help="Equal scores: doc id descending (trec_eval; default), input order, or "
+                   "averaged over all orders.")
 @click.option("--empty", type=click.Choice(["zero", "skip", "one", "nan", "error"]),
-              default="zero", show_default=True,
-              help="Queries without any relevant judgment: 0, left out, 1, NaN, or fail.")
-def evaluate_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...], per_query: bool,
-                 fmt: str, output: str | None, rel: int, missing: str | None,
-                 judged_only: bool, depth: int | None, duplicates: str, ties: str,
-                 empty: str) -> int:
+              default=None,
+              help="Queries without any relevant judgment: 0 (default), left out, 1, NaN, or "
+                   "fail.")
+def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, convention: str,
+                 measures: tuple[str, ...], per_query: bool, fmt: str, output: str | None,
+                 rel: int, missing: str | None, judged_only: bool, depth: int | None,
+                 duplicates: str, ties: str | None, empty: str | None) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -105,10 +113,32 @@ def evaluate_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...], p
     ranklens evaluate qrels.txt run.txt
     ranklens evaluate qrels.txt bm25.run dense.run -m nDCG@10 -m AP --format markdown
     ranklens evaluate qrels.txt run.txt --per-query --format jsonl -o scores.jsonl
+    ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     """
     chosen = list(measures) or list(DEFAULT_MEASURES)
     options = {"rel": rel, "missing": missing, "judged_only": judged_only, "depth": depth,
-               "duplicates": duplicates, "ties": ties, "empty": empty}
+               "duplicates": duplicates, "ties": ties, "empty": empty,
+               "convention": convention}
+    if pairs is not None:
+        if qrels is not None:
+            raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")
+        results = evaluate_pairs_file(pairs, chosen, options)
+        write_output(results, fmt, per_query, output, [pairs])
+        return 0
+    if qrels is None or not runs:  # click's own wording, as when the arguments were required
+        raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")
     results = evaluate_files(qrels, runs, chosen, options)
     write_output(results, fmt, per_query, output, list(runs))
     return 0
+
+
+def evaluate_pairs_file(path: str, measures: Sequence[str],
+                        options: dict[str, Any]) -> list[Result]:
+    """Evaluate a JSON Lines file of RAG records (query_id, retrieved, relevant)."""
+    from .._evaluate import evaluate
+    from .._io._pairs import load_pairs
+    from .._names import parse_measures
+
+    parse_measures(list(measures))
+    qrels, run = load_pairs(path, duplicates=options["duplicates"])
+    return [evaluate(qrels, run, list(measures), run_name=path, **options)]
