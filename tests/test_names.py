@@ -230,3 +230,32 @@ def test_every_registered_measure_parses_by_name() -> None:
         for cut in defn.trec_cutoffs[:2]:
             if defn.trec_cut and defn.cutoff == "int":
                 assert parse_measure(f"{defn.trec_cut}_{int(cut)}") == Measure(name, (), cut)
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [("iprec_at_recall.0.5", "IPrec@0.5"), ("Rprec_mult.0.2", "RprecMult@0.2"),
+     ("map_cut.010", "AP@10"), ("recall.1000", "R@1000"), ("P_05", "P@5")],
+)
+def test_trec_dotted_parameters(name: str, canonical: str) -> None:
+    """trec_eval splits ``name.params`` at the first dot."""
+    try:
+        parse_measure(canonical)
+    except MeasureError:
+        pytest.skip(f"{canonical} is not registered yet")
+    assert str(parse_measure(name)) == canonical
+
+
+@pytest.mark.parametrize("name", ["ndcg_cut", "map_cut", "relative_P"])
+def test_bare_trec_cutoff_family_needs_a_cutoff(name: str) -> None:
+    with pytest.raises(MeasureError, match=rf"'{name}' needs a cutoff, e.g. {name}_\d+"):
+        parse_measure(name)
+
+
+@pytest.mark.parametrize("cutoff", ["nan", "inf", "-0.5"])
+def test_float_cutoffs_must_be_finite(cutoff: str) -> None:
+    name = next((n for n, d in REGISTRY.items() if d.cutoff == "float"), None)
+    if name is None:
+        pytest.skip("no measure with a float cutoff is registered")
+    with pytest.raises(MeasureError, match=f"cutoff of {name}"):
+        parse_measure(f"{name}@{cutoff}")

@@ -91,7 +91,8 @@ def _parse_trec(text: str) -> Measure | None:
     if text in plain:
         return Measure(plain[text])
     for sep in ("_", "."):
-        base, s, rest = text.rpartition(sep)
+        # trec_eval splits "name.params" at the first dot: iprec_at_recall.0.5
+        base, s, rest = text.partition(sep) if sep == "." else text.rpartition(sep)
         if not s:
             continue
         # iprec_at_recall_0.10 / Rprec_mult_0.20: the cutoff itself contains a dot
@@ -147,6 +148,11 @@ def parse_measure(spec: str | Measure) -> Measure:
     else:
         found = _lower_index().get(raw.lower())
         if found is None:
+            cut = _trec_index()[1].get(raw)
+            if cut is not None:
+                example = REGISTRY[cut].trec_cutoffs[:1] or (10,)
+                k = f"{example[0]:.2f}" if REGISTRY[cut].cutoff == "float" else int(example[0])
+                raise MeasureError(f"{spec!r} needs a cutoff, e.g. {raw}_{k} or {cut}@{k}")
             raise MeasureError(f"unknown measure {spec!r}; did you mean {suggest(raw)}?")
         name, fixed = found
     if rel_level is not None:

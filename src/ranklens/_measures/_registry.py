@@ -8,6 +8,7 @@ registry knows about a name: its kernel, parameters, cutoff kind, aggregation an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -274,8 +275,9 @@ def _check_cutoff(defn: MeasureDef, cutoff: Any) -> int | float:
         value = float(cutoff)
     except (TypeError, ValueError):
         raise MeasureError(f"the cutoff of {defn.name} must be a number, got {cutoff!r}") from None
-    if value < 0:
-        raise MeasureError(f"the cutoff of {defn.name} must be >= 0, got {cutoff!r}")
+    if not math.isfinite(value) or value < 0:
+        raise MeasureError(f"the cutoff of {defn.name} must be a finite number >= 0, "
+                           f"got {cutoff!r}")
     return value
 
 
