@@ -13,6 +13,8 @@ import math
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ranklens import evaluate, parse_measure
 
@@ -276,3 +278,142 @@ def test_interpolated_on_ranking_emptied_by_judged_only() -> None:
     run = {"q": {"x": 0.5}}
     assert values("IPrec@0", qrels, run, judged_only=True)["q"] == 0.0
     assert values("IPrecAvg", qrels, run, judged_only=True)["q"] == 0.0
+
+
+# -- random cases against a scalar transliteration of trec_eval's loops ----------------------
+# The loops below follow research/trec_eval.md sections 3, 6 and 7 one document at a time,
+# in trec_eval's operation order, so the vectorised kernels must agree to the bit.
+NONPOOL, UNJUDGED = -1, -2
+
+
+def _ranked(judged: dict[str, int], scored: dict[str, float]) -> list[int]:
+    docs = sorted(scored.items(), key=lambda kv: kv[0].encode(), reverse=True)
+    docs.sort(key=lambda kv: kv[1], reverse=True)
+    out = []
+    for doc, _ in docs:
+        level = judged.get(doc)
+        out.append(NONPOOL if level is None else (UNJUDGED if level < 0 else level))
+    return out
+
+
+def _lround(x: float) -> int:
+    low = math.floor(x)
+    return int(low + 1 if x - low >= 0.5 else low)
+
+
+def _reference(judged: dict[str, int], rels: list[int], rel: int) -> dict[str, Any]:
+    n = len(rels)
+    big_r = sum(1 for v in judged.values() if v >= rel)
+    hits = sum(1 for r in rels if r >= rel)
+    out: dict[str, Any] = {}
+    # iprec_at_recall / 11pt_avg (v10 lround), backwards from the last rank
+    levels = [i / 10 for i in range(11)]
+    best = [0.0] * len(levels)
+    cuts = [_lround(x * big_r) for x in levels]
+    if n:
+        int_prec = hits / n
+        so_far = hits
+        for i in range(n, 0, -1):
+            if so_far == 0:
+                break
+            int_prec = max(int_prec, so_far / i)
+            if rels[i - 1] >= rel:
+                for c, cut in enumerate(cuts):
+                    if cut == so_far:
+                        best[c] = int_prec
+                so_far -= 1
+        for c, cut in enumerate(cuts):
+            if cut == 0:
+                best[c] = int_prec
+    out["IPrec@0.5"] = best[5]
+    out["IPrec@0"] = best[0]
+    total = 0.0
+    for value in reversed(best):
+        total += value
+    out["IPrecAvg"] = total / 11
+    # Rprec_mult at 0.6: precision at (long)(0.6 R + 0.9)
+    depth = int(0.6 * big_r + 0.9)
+    out["RprecMult@0.6"] = (sum(1 for r in rels[:depth] if r >= rel) / depth) if depth else 0.0
+    # unj, rbp_resid, rbp (p = 0.9)
+    out["Unj@3"] = sum(1 for r in rels[:3] if r < 0) / 3
+    p, cur, resid, unj = 0.9, 1.0, 0.0, 0
+    levels_judged = [v for v in judged.values() if v >= 0]
+    top = max(levels_judged) if levels_judged else -1
+    scale = top if top > 1 else 1
+    rbp = 0.0
+    for r in rels:
+        if r < 0:
+            unj += 1
+            resid += cur
+        elif r > 0:
+            rbp += (r - 0) / (scale - 0) * cur if scale != 1 else r * cur
+        cur = cur * p
+    out["RBPResid"] = cur + (1 - p) * resid if unj else 0.0
+    out["RBP"] = (1.0 - p) * rbp
+    # infAP, binG, yaap
+    infap, s, bing, rel_so_far, nonrel, pool_unj = 0.0, 0.0, 0.0, 0, 0, 0
+    for j, r in enumerate(rels):
+        if r == NONPOOL:
+            pass
+        elif r == UNJUDGED:
+            pool_unj += 1
+        elif r < rel:
+            nonrel += 1
+        else:
+            rel_so_far += 1
+            if j == 0:
+                infap += 1.0
+            else:
+                fj = float(j)
+                infap += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                    (rel_so_far - 1 + nonrel + pool_unj) / fj) * (
+                    (rel_so_far - 1 + 1e-5) / (rel_so_far - 1 + nonrel + 2 * 1e-5))
+        if r >= rel:
+            s += rel_so_far / (j + 1)
+            bing += 1.0 / math.log2(3 + j - rel_so_far)
+    out["InfAP"] = infap / big_r if big_r else infap
+    out["BinG"] = bing / big_r if rel_so_far else 0.0
+    out["yaAP"] = math.log((1.0 + s) / (1.0 + big_r - s))
+    out["Utility"] = 1.0 * hits + -1.0 * (n - hits) + 0.0 * (big_r - hits) + 0.0 * (
+        0 + hits - n - big_r)
+    chars = []
+    for r in rels[:10]:
+        chars.append(">" if r > 9 else str(r) if r >= 0 else "-" if r == NONPOOL else ".")
+    out["RelString"] = "".join(chars)
+    return out
+
+
+RESET_WHEN_ABSENT = {"Utility", "RBPResid", "Unj@3", "RelString"}
+
+
+@st.composite
+def _collections(draw: st.DrawFn) -> tuple[dict, dict]:
+    docs = st.sampled_from(["a", "b", "c", "d", "e", "f", "g", "h", "aa", "B"])
+    qids = draw(st.lists(st.sampled_from(["1", "2", "10", "x"]), min_size=1, max_size=3,
+                         unique=True))
+    qrels, run = {}, {}
+    for i, q in enumerate(qids):
+        qrels[q] = draw(st.dictionaries(docs, st.integers(-2, 11), min_size=1, max_size=8))
+        if i == 0 or draw(st.booleans()):
+            run[q] = draw(st.dictionaries(docs, st.integers(0, 3).map(float), min_size=1,
+                                          max_size=10))
+    return qrels, run
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=_collections(), rel=st.sampled_from([1, 2]))
+def test_kernels_match_scalar_loops(data: tuple[dict, dict], rel: int) -> None:
+    qrels, run = data
+    names = ["IPrec@0.5", "IPrec@0", "IPrecAvg", "RprecMult@0.6", "Unj@3", "RBPResid", "RBP",
+             "InfAP", "BinG", "yaAP", "Utility", "RelString"]
+    result = evaluate(qrels, run, names, rel=rel, missing="zero")
+    for i, q in enumerate(result.query_ids.tolist()):
+        want = _reference(qrels[q], _ranked(qrels[q], run.get(q, {})), rel)
+        for name in names:
+            if name == "RelString":
+                assert result.text_values[name][i] == want[name], (q, name)
+                continue
+            expected = want[name]
+            if q not in run and name in RESET_WHEN_ABSENT:
+                expected = 0.0
+            assert result.per_query(name)[q] == expected, (q, name)
