@@ -184,20 +184,86 @@ def _sorted_unique(series: pl.Series) -> list[str]:
     return series.unique().sort().to_list()
 
 
+# Ids are compared through 64-bit hashes first: equal (query, doc) pairs always have equal
+# keys, so a key test can only over-select; every candidate it finds is re-checked on the
+# strings themselves. This keeps string work proportional to judgments, not to run rows.
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _pair_keys(query_hash: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        return doc_hash ^ (query_hash.astype(np.uint64) * _MIX)
+
+
+def _maybe_duplicated(keys: np.ndarray) -> bool:
+    return bool(keys.size) and pl.Series(keys).n_unique() < keys.size
+
+
 def _duplicates(frame: pl.DataFrame, what: str, source: str, policy: str) -> pl.DataFrame:
+    keys = _pair_keys(frame["query_id"].hash(1).to_numpy(), frame["doc_id"].hash(0).to_numpy())
+    if not _maybe_duplicated(keys):
+        return frame
     dup = frame.select(pl.struct("query_id", "doc_id").is_duplicated()).to_series()
     if not dup.any():
         return frame
     if policy == "error":
         row = frame.filter(dup).row(0, named=True)
-        n = int(dup.sum())
-        raise InputError(
-            f"document {row['doc_id']!r} appears more than once for query "
-            f"{row['query_id']!r} in the {what} ({n} rows are involved); pass "
-            "duplicates='first' to keep only the first (highest-ranked) occurrence",
-            source=source,
-        )
+        _raise_duplicate(row["query_id"], row["doc_id"], int(dup.sum()), what, source)
     return frame
+
+
+def _raise_duplicate(query_id: str, doc_id: str, n: int, what: str, source: str) -> None:
+    raise InputError(
+        f"document {doc_id!r} appears more than once for query {query_id!r} in the {what} "
+        f"({n} rows are involved); pass duplicates='first' to keep only the first "
+        "(highest-ranked) occurrence",
+        source=source,
+    )
+
+
+def _query_index(qids: pl.Series, queries: pl.DataFrame) -> tuple[np.ndarray, pl.Series, np.ndarray]:
+    """Index of each row's query in ``queries`` (-1 where absent).
+
+    Runs keep each query's rows together, so ids are looked up once per block of equal
+    adjacent ids, not once per row. Returns the row indices, and each block's id and index.
+    """
+    starts = (qids != qids.shift(1)).fill_null(True).arg_true()
+    blocks = pl.DataFrame({"query_id": qids.gather(starts)})
+    block_idx = (blocks.join(queries, on="query_id", how="left", maintain_order="left")["qidx"]
+                 .fill_null(-1).to_numpy().astype(np.int64, copy=False))
+    lengths = np.diff(np.append(starts.to_numpy().astype(np.int64), len(qids)))
+    return np.repeat(block_idx, lengths), blocks["query_id"], block_idx
+
+
+def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
+                  tiebreak_descending: bool) -> np.ndarray:
+    """Permutation to query ascending, score descending, then ``tiebreak``.
+
+    The sort runs on the numeric keys only; the (few) rows tied on query and score are then
+    re-sorted among themselves by ``tiebreak`` (doc id or input order). Tied rows form
+    contiguous groups in the same relative order in both sorts, so writing the re-sorted
+    rows back into the positions the tied rows occupy is exact.
+    """
+    s = score + 0.0  # -0.0 and 0.0 are equal scores (a tie), as in trec_eval's comparison
+    perm = (pl.DataFrame({"q": q, "s": s})
+            .select(pl.arg_sort_by(["q", "s"], descending=[False, True], maintain_order=True))
+            .to_series().to_numpy().astype(np.int64))
+    sq, ss = q[perm], s[perm]
+    tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
+    del sq, ss
+    if tie.any():
+        member = np.zeros(perm.size, dtype=bool)
+        member[:-1] |= tie
+        member[1:] |= tie
+        pos = np.flatnonzero(member)
+        sub = perm[pos]
+        order = (pl.DataFrame({"q": q[sub], "s": s[sub], "t": tiebreak.gather(sub)})
+                 .select(pl.arg_sort_by(["q", "s", "t"], descending=[False, True,
+                                                                   tiebreak_descending],
+                                        maintain_order=True))
+                 .to_series().to_numpy())
+        perm[pos] = sub[order]
+    return perm
 
 
 def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Aligned, dict]:
@@ -216,9 +282,16 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     if qf.height == 0:
         raise InputError("the qrels hold no judgments; nothing to evaluate", source=qrels.source)
     judged_queries = _sorted_unique(qf["query_id"])
-    run_queries = set(rf["query_id"].unique().to_list())
-    missing = [q for q in judged_queries if q not in run_queries]
-    ignored = sorted(run_queries.difference(judged_queries))
+    judged_index = pl.DataFrame(
+        {"query_id": judged_queries, "qidx": np.arange(len(judged_queries), dtype=np.int64)},
+        schema={"query_id": pl.String, "qidx": pl.Int64},
+    )
+    row_j, block_ids, block_j = _query_index(rf["query_id"], judged_index)
+    present = np.zeros(len(judged_queries), dtype=bool)
+    present[block_j[block_j >= 0]] = True
+    run_queries = set(block_ids.unique().to_list())
+    missing = [q for q, p in zip(judged_queries, present) if not p]
+    ignored = sorted(set(block_ids.filter(pl.Series(block_j < 0)).to_list()))
     if len(missing) == len(judged_queries):
         raise InputError(
             f"the run ({run.source}) and the qrels ({qrels.source}) share no query "
@@ -241,42 +314,57 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
                 stacklevel=3,
             )
     evaluated = judged_queries
+    row_q = row_j
     if missing and pol.missing == "skip":
-        gone = set(missing)
-        evaluated = [q for q in judged_queries if q not in gone]
-
+        evaluated = [q for q, p in zip(judged_queries, present) if p]
+        # skipped queries have no run rows, so only the numbering of the others shifts
+        renumber = np.cumsum(present) - 1
+        row_q = np.where(row_j >= 0, renumber[np.maximum(row_j, 0)], -1)
+    nq = len(evaluated)
     queries = pl.DataFrame(
-        {"query_id": evaluated, "qidx": np.arange(len(evaluated), dtype=np.int64)},
+        {"query_id": evaluated, "qidx": np.arange(nq, dtype=np.int64)},
         schema={"query_id": pl.String, "qidx": pl.Int64},
     )
-    r = rf.join(queries, on="query_id", how="inner")
-    r = _duplicates(r, "run", run.source, pol.duplicates)
+
+    # rows of evaluated queries, in ranked order, as indices into the run frame
+    rows = np.flatnonzero(row_q >= 0) if (row_q < 0).any() else None
+    q_sel = row_q if rows is None else row_q[rows]
+    score_all = rf["score"].to_numpy()
+    s_sel = score_all if rows is None else score_all[rows]
     if pol.ties == "input":
-        r = r.sort(["qidx", "score", "order"], descending=[False, True, False])
+        tiebreak, tb_desc = rf["order"], False
     else:
-        r = r.sort(["qidx", "score", "doc_id"], descending=[False, True, True])
-    if pol.duplicates == "first":
-        r = r.unique(subset=["qidx", "doc_id"], keep="first", maintain_order=True)
-    r = r.join(qf.select("query_id", "doc_id", "relevance"), on=["query_id", "doc_id"],
-               how="left", maintain_order="left")
+        tiebreak, tb_desc = rf["doc_id"], True
+    if rows is not None:
+        tiebreak = tiebreak.gather(rows)
+    perm = _ranked_order(q_sel, s_sel, tiebreak, tb_desc)
+    src = perm if rows is None else rows[perm]
+    qidx = q_sel[perm]
+    del q_sel, s_sel, perm
+
+    doc_hash = rf["doc_id"].hash(0).to_numpy()[src]
+    keys = _pair_keys(qidx, doc_hash)
+    del doc_hash
+    if _maybe_duplicated(keys):
+        keys, qidx, src = _run_duplicates(keys, qidx, src, rf, run.source, pol.duplicates)
+
     # a query is missing when absent from the run, not when -M0 empties its ranking
-    in_run = np.zeros(len(evaluated), dtype=bool)
-    in_run[r["qidx"].unique().to_numpy()] = True
+    counts = np.bincount(qidx, minlength=nq)
+    in_run = counts > 0
+    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    rank = np.arange(qidx.size, dtype=np.int64) - offsets[:-1][qidx] + 1
     if pol.depth is not None:
-        rank_col = pl.int_range(pl.len(), dtype=pl.Int64).over("qidx")
-        r = r.filter(rank_col < pol.depth)
+        keep = rank <= pol.depth
+        keys, qidx, src = keys[keep], qidx[keep], src[keep]
+        counts = np.bincount(qidx, minlength=nq)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        rank = np.arange(qidx.size, dtype=np.int64) - offsets[:-1][qidx] + 1
 
     j = qf.join(queries, on="query_id", how="inner").sort(
         ["qidx", "relevance"], descending=[False, True]
     )
-    qidx = r["qidx"].to_numpy().astype(np.int64, copy=False)
-    nq = len(evaluated)
-    counts = np.bincount(qidx, minlength=nq)
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    rank = np.arange(qidx.size, dtype=np.int64) - offsets[:-1][qidx] + 1
-    rel = r["relevance"]
-    judged = rel.is_not_null().to_numpy()
-    grade = rel.fill_null(0.0).to_numpy().astype(np.float64, copy=False)
+    grade, judged = _grades(keys, qidx, src, rf["doc_id"], j)
+    del keys
     j_qidx = j["qidx"].to_numpy().astype(np.int64, copy=False)
     j_counts = np.bincount(j_qidx, minlength=nq)
     aligned = Aligned(
@@ -286,7 +374,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         rank=rank,
         grade=grade,
         judged=judged,
-        score=r["score"].to_numpy().astype(np.float64, copy=False),
+        score=score_all[src],
         j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
         j_qidx=j_qidx,
         j_grade=j["relevance"].to_numpy().astype(np.float64, copy=False),
@@ -296,3 +384,39 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     if pol.judged_only:
         aligned = aligned.judged_only()
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
+
+
+def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, rf: pl.DataFrame,
+                    source: str, policy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Raise on (or drop all but the highest-ranked of) a doc listed twice for one query."""
+    pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
+    sub = pl.DataFrame({"q": qidx[pos], "doc_id": rf["doc_id"].gather(src[pos])})
+    exact = sub.select(pl.struct("q", "doc_id").is_duplicated()).to_series().to_numpy()
+    if not exact.any():
+        return keys, qidx, src
+    if policy == "error":
+        first = int(src[pos[exact]].min())  # report the first such row of the input
+        _raise_duplicate(rf["query_id"][first], rf["doc_id"][first], int(exact.sum()),
+                         "run", source)
+    later = ~sub.select(pl.struct("q", "doc_id").is_first_distinct()).to_series().to_numpy()
+    keep = np.ones(qidx.size, dtype=bool)
+    keep[pos[later]] = False
+    return keys[keep], qidx[keep], src[keep]
+
+
+def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Series,
+            judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Grade (0 where unjudged) and judged flag of each ranked row."""
+    j_keys = _pair_keys(judgments["qidx"].to_numpy(), judgments["doc_id"].hash(0).to_numpy())
+    cand = np.flatnonzero(pl.Series(keys).is_in(pl.Series(j_keys).implode()).to_numpy())
+    matched = (
+        pl.DataFrame({"qidx": qidx[cand], "doc_id": doc_ids.gather(src[cand]), "pos": cand})
+        .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
+              how="inner")
+    )
+    pos = matched["pos"].to_numpy()
+    grade = np.zeros(qidx.size, dtype=np.float64)
+    grade[pos] = matched["relevance"].to_numpy()
+    judged = np.zeros(qidx.size, dtype=bool)
+    judged[pos] = True
+    return grade, judged

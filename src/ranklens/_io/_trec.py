@@ -15,6 +15,7 @@ import lzma
 import math
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -234,6 +235,10 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
     is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
     """
     source = str(path)
+    fast = _fast_run(_blocks(path, data))
+    if fast is not None:
+        frame, tag = fast
+        return _finish_run(frame, source, name or tag)
     if data is None:
         data = read_bytes(path)
     _check_text(data, source)
@@ -290,3 +295,86 @@ def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFram
 def _finish_run(frame: pl.DataFrame, source: str, name: str) -> Run:
     frame = frame.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("order"))
     return Run(frame, source, name)
+
+
+# Large runs are parsed block by block: each block goes through polars' multi-threaded
+# reader, and only the four kept columns of it survive, so the whole file and its six
+# string columns are never in memory at once.
+_BLOCK = 1 << 25
+_RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
+
+
+def _blocks(path: str | Path, data: bytes | None) -> Iterator[bytes] | None:
+    """Whole-line blocks of an uncompressed file (or of ``data``); None when not applicable."""
+    if data is not None:
+        return _split_blocks(data) if not data.startswith(tuple(m for m, _ in _MAGIC)) else None
+    name = str(path)
+    if name == "-" or not Path(name).is_file():
+        return None
+    with open(name, "rb") as f:
+        head = f.read(8)
+    if head.startswith(tuple(m for m, _ in _MAGIC)):
+        return None
+    return _file_blocks(name)
+
+
+def _split_blocks(data: bytes) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + _BLOCK, len(data)) - 1)
+        end = len(data) if end < 0 else end + 1
+        yield data[start:end]
+        start = end
+
+
+def _file_blocks(name: str) -> Iterator[bytes]:
+    with open(name, "rb") as f:
+        rest = b""
+        while True:
+            chunk = f.read(_BLOCK)
+            if not chunk:
+                if rest:
+                    yield rest
+                return
+            buf = rest + chunk
+            cut = buf.rfind(b"\n") + 1
+            if cut == 0:
+                rest = buf
+                continue
+            yield buf[:cut]
+            rest = buf[cut:]
+
+
+def _fast_run(blocks: Iterator[bytes] | None) -> tuple[pl.DataFrame, str] | None:
+    """The run table and last tag via the fast reader, or None if any block needs the line
+    parser (which then re-reads the whole input and explains what is wrong)."""
+    if blocks is None:
+        return None
+    parts: list[pl.DataFrame] = []
+    sep: bytes | None = None
+    tag = None
+    for block in blocks:
+        if sep is None:
+            if b"\x00" in block[:65536]:
+                return None
+            sep = _separator(block)
+            if sep is None:
+                return None
+        df = _fast_frame(block, _RUN_COLUMNS, sep)
+        if df is None:
+            df = _fast_frame_ragged(block, _RUN_COLUMNS, sep)
+        if df is None:
+            return None
+        if not df.height:
+            continue
+        score = df["score"].cast(pl.Float64, strict=False)
+        if score.null_count() or score.is_nan().any():
+            return None
+        rank = df["rank"].cast(pl.Int64, strict=False).fill_null(0)
+        parts.append(pl.DataFrame(
+            {"query_id": df["query_id"], "doc_id": df["doc_id"], "score": score, "rank": rank}
+        ))
+        tag = str(df["tag"][-1])
+    if not parts or tag is None:
+        return None
+    return pl.concat(parts, rechunk=False), tag

@@ -1,0 +1,338 @@
+"""Benchmark ranklens against pytrec_eval, ranx and ir_measures on the same files.
+
+    python benchmarks/run.py --preset tiny|trecdl|msmarco|recsys [--reps N] [--json OUT]
+    python benchmarks/run.py --scaling          # doubling the queries: time ratio <= 2.2?
+
+Data comes from the shared generator (``make_trec_data.py``; found in ``$RANKLENS_SHARED_DIR``
+or ``../shared`` next to the repository) and is written once to ``benchmarks/.cache/``.
+Workloads:
+
+``cli``     each tool as a separate whole process from the TREC files (the ``ranklens``
+            CLI when it has an ``evaluate`` command, else ``tool_ranklens.py``), tools
+            alternating, ``--reps`` rounds; wall time and peak RSS of each child.
+``memory``  inside one process per tool: data loaded first (not timed), then only the
+            evaluate call is timed, ``--reps`` times (peers get plain dicts; ranklens
+            gets its loaded ``Qrels``/``Run`` and, separately, the same plain dicts).
+
+Every tool's aggregates are compared with ranklens's (computed in this process) to 1e-9;
+where a peer's convention differs the comparison uses the matching ranklens measure and
+says so. Peers that are not installed are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from measures import MEASURES, NAMES, reference_measures  # noqa: E402
+
+PRESETS = ("tiny", "trecdl", "msmarco", "recsys")
+PEERS = ("pytrec_eval", "ranx", "ir_measures")
+TOLERANCE = 1e-9
+#: workloads run by default for each preset (the recsys one is the in-memory target)
+DEFAULT_WORKLOADS = {"recsys": ("memory",)}
+
+
+# -- data -------------------------------------------------------------------------------
+def generator() -> Path:
+    shared = Path(os.environ.get("RANKLENS_SHARED_DIR", HERE.parent.parent / "shared"))
+    return shared / "bench" / "make_trec_data.py"
+
+
+def dataset(cache: Path, name: str, args: list[str]) -> Path:
+    """Generate ``name`` once (``args`` for the generator); return its folder."""
+    out = cache / name
+    stamp = out / "params.json"
+    if stamp.exists() and json.loads(stamp.read_text()) == args:
+        return out
+    gen = generator()
+    if not gen.exists():
+        sys.exit(f"data generator not found at {gen} (set RANKLENS_SHARED_DIR)")
+    tmp = cache / f".{name}.partial"
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"generating {name} ({' '.join(args)}) ...", flush=True)
+    subprocess.run([sys.executable, str(gen), *args, "--runs", "1", "--out", str(tmp)],
+                   check=True)
+    (tmp / "params.json").write_text(json.dumps(args))
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+    return out
+
+
+# -- running children --------------------------------------------------------------------
+@dataclass
+class Measured:
+    tool: str
+    workload: str
+    seconds: list[float] = field(default_factory=list)
+    rss_mb: list[float] = field(default_factory=list)
+    values: dict[str, float] = field(default_factory=dict)
+    error: str = ""
+
+
+def spawn(cmd: list[str]) -> tuple[float, float, str]:
+    """Run ``cmd``; wall seconds, the child's peak RSS in MB, and stderr (on failure)."""
+    err = tempfile.TemporaryFile()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err.seek(0)
+    msg = "" if proc.returncode == 0 else err.read().decode(errors="replace")[-2000:]
+    return wall, usage.ru_maxrss / 1024, msg  # ru_maxrss is in KiB on Linux
+
+
+def ranklens_cli() -> str | None:
+    """The ``ranklens`` executable when it has an ``evaluate`` command."""
+    exe = shutil.which("ranklens")
+    if exe is None:
+        return None
+    probe = subprocess.run([exe, "evaluate", "--help"], capture_output=True, text=True)
+    usable = probe.returncode == 0 and "--format" in probe.stdout
+    return exe if usable else None
+
+
+def cli_command(tool: str, qrels: Path, run: Path, out: Path, cli: str | None) -> list[str]:
+    if tool == "ranklens" and cli:
+        # the shell redirect keeps the CLI's own output format out of the timing path
+        args = " ".join(f"-m {m}" for m in MEASURES)
+        line = f"{cli} evaluate {qrels} {run} {args} --format jsonl > {out}"
+        return ["/bin/sh", "-c", line]
+    return [sys.executable, str(HERE / f"tool_{tool}.py"), "files", str(qrels), str(run),
+            str(out)]
+
+
+def read_cli_jsonl(path: Path) -> dict[str, float]:
+    """Aggregates from ``ranklens evaluate --format jsonl`` (rows with measure and value)."""
+    values: dict[str, float] = {}
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        qid = row.get("query_id", row.get("query", "all"))
+        if qid in ("all", None) and "measure" in row:
+            values[row["measure"]] = float(row["value"])
+    return values
+
+
+def run_cli(tools: list[str], qrels: Path, run: Path, reps: int, work: Path,
+            cli: str | None) -> dict[str, Measured]:
+    results = {t: Measured(t, "cli") for t in tools}
+    for rep in range(reps):
+        # alternate the order every round so no tool always runs on a warm page cache
+        order = tools if rep % 2 == 0 else tools[::-1]
+        for tool in order:
+            m = results[tool]
+            if m.error:
+                continue
+            out = work / f"{tool}.cli.json"
+            wall, rss, err = spawn(cli_command(tool, qrels, run, out, cli))
+            if err:
+                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+                continue
+            m.seconds.append(wall)
+            m.rss_mb.append(rss)
+            if tool == "ranklens" and cli:
+                m.values = read_cli_jsonl(out)
+            else:
+                m.values = json.loads(out.read_text())["values"]
+            print(f"  cli    {tool:<22} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
+                  flush=True)
+    return results
+
+
+def run_memory(tools: list[tuple[str, str]], qrels: Path, run: Path, reps: int,
+               work: Path) -> dict[str, Measured]:
+    results: dict[str, Measured] = {}
+    for tool, variant in tools:
+        label = f"{tool} ({variant})" if variant else tool
+        m = results[label] = Measured(tool, "memory")
+        out = work / f"{tool}.{variant}.mem.json"
+        cmd = [sys.executable, str(HERE / f"tool_{tool}.py"), "memory", str(qrels), str(run),
+               str(out), "--reps", str(reps), "--variant", variant]
+        _, rss, err = spawn(cmd)
+        if err:
+            m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+            continue
+        payload = json.loads(out.read_text())
+        m.seconds, m.values, m.rss_mb = payload["seconds"], payload["values"], [rss]
+        print(f"  memory {label:<22} {statistics.median(m.seconds):7.3f} s (median of "
+              f"{len(m.seconds)})", flush=True)
+    return results
+
+
+# -- checking and reporting --------------------------------------------------------------
+def reference(qrels: Path, run: Path) -> dict[str, float]:
+    import ranklens
+
+    return dict(ranklens.evaluate(str(qrels), str(run), reference_measures(), missing="zero"))
+
+
+def agreement(m: Measured, ref: dict[str, float]) -> tuple[float, list[str]]:
+    """Largest |difference| from ranklens over the measures, and the convention notes."""
+    worst = 0.0
+    notes = []
+    for name in MEASURES:
+        _, ref_name, note = NAMES[m.tool][name]
+        if name not in m.values:
+            notes.append(f"{name} missing")
+            worst = float("inf")
+            continue
+        worst = max(worst, abs(m.values[name] - ref[ref_name]))
+        if note:
+            notes.append(note)
+    return worst, notes
+
+
+def table(results: dict[str, Measured], ref: dict[str, float], workload: str) -> list[dict]:
+    base = next((m for k, m in results.items() if m.tool == "ranklens" and m.seconds
+                 and (workload == "cli" or k.endswith("(tables)"))), None)
+    base_t = statistics.median(base.seconds) if base else float("nan")
+    base_rss = statistics.median(base.rss_mb) if base else float("nan")
+    rows = []
+    for label, m in results.items():
+        if m.error:
+            rows.append({"tool": label, "workload": workload, "error": m.error})
+            continue
+        t = statistics.median(m.seconds)
+        rss = statistics.median(m.rss_mb)
+        worst, notes = agreement(m, ref)
+        rows.append({
+            "tool": label, "workload": workload, "median_s": t, "runs": len(m.seconds),
+            "peak_rss_mb": rss, "time_x_ranklens": t / base_t,
+            "rss_x_ranklens": rss / base_rss if workload == "cli" else None,
+            "max_abs_diff": worst, "agree": worst <= TOLERANCE, "notes": notes,
+            "values": m.values,
+        })
+    return rows
+
+
+def print_table(preset: str, rows: list[dict]) -> None:
+    print(f"\n{preset}: median wall time, peak RSS, ratio to ranklens, agreement (1e-9)")
+    head = f"{'workload':<8} {'tool':<24} {'median s':>9} {'peak MB':>8} {'x time':>7} " \
+           f"{'x RSS':>6}  agree"
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        if "error" in r:
+            print(f"{r['workload']:<8} {r['tool']:<24} FAILED: {r['error']}")
+            continue
+        rss_x = f"{r['rss_x_ranklens']:6.2f}" if r["rss_x_ranklens"] is not None else "     -"
+        ok = "yes" if r["agree"] else f"NO (max |diff| {r['max_abs_diff']:.2e})"
+        print(f"{r['workload']:<8} {r['tool']:<24} {r['median_s']:9.3f} "
+              f"{r['peak_rss_mb']:8.0f} {r['time_x_ranklens']:7.2f} {rss_x}  {ok}")
+    notes = sorted({n for r in rows for n in r.get("notes", [])})
+    for n in notes:
+        print(f"  note: {n}")
+
+
+def installed(tool: str) -> bool:
+    module = {"pytrec_eval": "pytrec_eval", "ranx": "ranx", "ir_measures": "ir_measures"}[tool]
+    return importlib.util.find_spec(module) is not None
+
+
+def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
+    data = dataset(args.cache, preset, ["--preset", preset])
+    qrels, run = data / "qrels.txt", data / "run1.txt"
+    peers = [t for t in PEERS if t in args.tools and installed(t)]
+    skipped = [t for t in PEERS if t in args.tools and not installed(t)]
+    if skipped:
+        print(f"not installed, skipped: {', '.join(skipped)}")
+    workloads = args.workload or DEFAULT_WORKLOADS.get(preset, ("cli", "memory"))
+    cli = ranklens_cli()
+    print(f"{preset}: ranklens whole process via "
+          f"{'the ranklens CLI' if cli else 'benchmarks/tool_ranklens.py'}")
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if "cli" in workloads:
+            res = run_cli(["ranklens", *peers], qrels, run, args.reps, work, cli)
+            cli_results = res
+        if "memory" in workloads:
+            mem_tools = [("ranklens", "tables"), ("ranklens", "dicts")]
+            mem_tools += [(t, "dicts") for t in peers]
+            if "ranx" in peers:
+                mem_tools.append(("ranx", "tables"))
+            mem_results = run_memory(mem_tools, qrels, run, args.reps, work)
+    ref = reference(qrels, run)
+    if "cli" in workloads:
+        rows += table(cli_results, ref, "cli")
+    if "memory" in workloads:
+        rows += table(mem_results, ref, "memory")
+    print_table(preset, rows)
+    return rows
+
+
+def bench_scaling(args: argparse.Namespace) -> list[dict]:
+    """ranklens's in-process time (load + evaluate from files) as the queries double."""
+    import ranklens
+
+    sizes = (1745, 3490, 6980)
+    rows = []
+    prev = None
+    for q in sizes:
+        data = dataset(args.cache, f"scale{q}",
+                       ["--queries", str(q), "--depth", "1000", "--judged", "1", "--grades", "2"])
+        qrels, run = str(data / "qrels.txt"), str(data / "run1.txt")
+        times = []
+        for _ in range(max(args.reps, 3)):
+            t0 = time.perf_counter()
+            ranklens.evaluate(qrels, run, list(MEASURES), missing="zero")
+            times.append(time.perf_counter() - t0)
+        t = statistics.median(times)
+        ratio = t / prev if prev else None
+        rows.append({"queries": q, "median_s": t, "x_previous": ratio,
+                     "ok": ratio is None or ratio <= 2.2})
+        prev = t
+    print("\nscaling (msmarco shape, 1000 docs/query; ranklens load + evaluate in-process)")
+    for r in rows:
+        x = f"{r['x_previous']:.2f}x" if r["x_previous"] else "-"
+        print(f"  {r['queries']:>6} queries  {r['median_s']:7.3f} s  doubling: {x}"
+              f"{'' if r['ok'] else '  > 2.2x: SUPERLINEAR'}")
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--preset", choices=PRESETS, action="append",
+                    help="dataset shape (repeatable); default tiny")
+    ap.add_argument("--reps", type=int, default=3, help="rounds per tool (default 3)")
+    ap.add_argument("--workload", choices=("cli", "memory"), action="append",
+                    help="default: cli and memory (recsys: memory)")
+    ap.add_argument("--tools", default="ranklens," + ",".join(PEERS),
+                    help="comma-separated subset of ranklens," + ",".join(PEERS))
+    ap.add_argument("--scaling", action="store_true", help="run the query-doubling check")
+    ap.add_argument("--cache", type=Path, default=HERE / ".cache", help="data folder")
+    ap.add_argument("--json", type=Path, help="also write every row to this JSON file")
+    args = ap.parse_args()
+    args.tools = args.tools.split(",")
+    args.cache.mkdir(parents=True, exist_ok=True)
+    report: dict[str, list[dict]] = {}
+    presets = args.preset or ([] if args.scaling else ["tiny"])
+    for preset in presets:
+        report[preset] = bench_preset(preset, args)
+    if args.scaling:
+        report["scaling"] = bench_scaling(args)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    bad = [r for rows in report.values() for r in rows
+           if ("error" in r) or (r.get("agree") is False) or (r.get("ok") is False)]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
