@@ -258,3 +258,11 @@ def test_dunder_all() -> None:
         if isinstance(obj, type) or callable(obj):
             assert (obj.__doc__ or "").strip(), f"{name} has no docstring"
     assert isinstance(ranklens.__version__, str)
+
+
+def test_signed_zero_and_infinite_scores() -> None:
+    """-0.0 ties with 0.0 (as in C); infinities sort at the ends."""
+    assert _order({"q": {"a": -0.0, "b": 0.0}}) == ["b", "a"]
+    assert _order({"q": {"a": 0.0, "b": -0.0}}) == ["b", "a"]
+    run = {"q": {"lo": -math.inf, "hi": math.inf, "mid": 1e308}}
+    assert _order(run) == ["hi", "mid", "lo"]

@@ -51,6 +51,7 @@ DOCS = ["d1", "d2", "d10", "D3", "d3", "a", "b", "Z", "doc#1", "é1", "e1", "0",
 SCORE = st.one_of(
     st.integers(-8, 8).map(lambda i: i / 4),
     st.floats(-1e6, 1e6, width=32, allow_nan=False, allow_infinity=False),
+    st.sampled_from([math.inf, -math.inf, -0.0, 0.0]),
 )
 
 
@@ -156,7 +157,7 @@ def _compare(qrels: dict, run: dict, rel: int, judged_only: bool,
             assert result[name] == pytest.approx(want, abs=1e-9, rel=1e-12), (name, "all")
 
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
