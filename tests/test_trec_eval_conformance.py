@@ -77,3 +77,6 @@ def test_missing_topic_without_c_is_left_out(trec_dir: Path) -> None:
     assert proc.returncode == 0, proc.stderr.decode()
     lines = proc.stdout.decode().splitlines()
     assert lines[0].split("\t") == ["num_q                 ", "all", "2"]
+    assert proc.stderr.decode().splitlines() == [
+        "ranklens: warning: 1 judged topics are absent from the run (results.trunc) and were "
+        "left out of the averages; pass -c to score them 0: ['302']"]

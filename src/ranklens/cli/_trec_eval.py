@@ -312,6 +312,18 @@ def _add_bogus(qrels: Qrels, run: Run) -> tuple[Run, set[str]]:
     return Run(frame, run.source, run.name), set(missing)
 
 
+def warn_left_out(missing: list[str], o: Options, source: str) -> None:
+    """Without -c, judged topics absent from the run are left out (trec_eval 9's rule; 10.0
+    exits with status 4 instead): say so on stderr, keep stdout trec_eval's."""
+    if missing and not o.complete:
+        warnings.warn(
+            f"{len(missing)} judged topics are absent from the run ({source}) and were left "
+            f"out of the averages; pass -c to score them 0: {sorted(missing)[:5]}"
+            + (" ..." if len(missing) > 5 else ""),
+            RanklensWarning, stacklevel=2,
+        )
+
+
 def _is_reset(name: str) -> bool:
     # trec_eval's clean-up after a bogus ranking compares the *printed* names
     return name in ("num_ret", "utility", "relstring", "rbp_resid") or name.startswith("unj")
@@ -341,6 +353,7 @@ def evaluate_columns(
             depth=o.depth, judged_only=o.judged_only, collection_size=o.collection_size,
         )
     qids = [str(q) for q in result.query_ids.tolist()]
+    warn_left_out(result.diagnostics.get("missing_queries", []), o, run.source)
     is_bogus = [q in bogus for q in qids]
     columns: list[Column] = []
     for name, te, m in specs:

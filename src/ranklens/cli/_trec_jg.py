@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .._errors import InputError
 from .._io._trec import read_bytes
-from ._trec_eval import Column, Options, TrecEvalError, atof, atol
+from ._trec_eval import Column, Options, TrecEvalError, atof, atol, warn_left_out
 
 if TYPE_CHECKING:
     from .._tables import Run
@@ -119,6 +119,7 @@ def jg_columns(path: str, run: Run, o: Options,
     qrels = _read(path)
     ranked = _ranked(run, o.depth)
     qids = [q for q in sorted(qrels) if o.complete or q in ranked]
+    warn_left_out([q for q in qrels if q not in ranked], o, run.source)
     if not qids:
         raise InputError(f"the run ({run.source}) and the qrels ({path}) share no query")
     rows: list[list[float]] = []

@@ -27,7 +27,7 @@ import numpy as np
 
 from .._errors import InputError
 from .._io._trec import read_bytes
-from ._trec_eval import Column, Options, TrecEvalError, atof
+from ._trec_eval import Column, Options, TrecEvalError, atof, warn_left_out
 from ._trec_table import PREFS, PREFS_SUMS
 
 if TYPE_CHECKING:
@@ -383,6 +383,7 @@ def prefs_columns(path: str, run: Run, o: Options,
         entry[0].append(docs)
         entry[1].append(scores)
     qids = [q for q in sorted(prefs) if o.complete or q in by_query]
+    warn_left_out([q for q in prefs if q not in by_query], o, run.source)
     if not qids:
         raise InputError(f"the run ({run.source}) and the preferences ({path}) share no query")
     per_topic = []
