@@ -282,3 +282,40 @@ def test_score_syntax(tmp_path: Path, text: str, sep: str) -> None:
     """The fast and the line reader accept the same score spellings, with the same values."""
     path = _write(tmp_path, "s.run", sep.join(["q1", "Q0", "d1", "1", text, "t"]) + "\n")
     assert rrows(load_run(path))[0][2] == float(text)
+
+
+_QID = st.sampled_from(["q1", "q2", "10", "9", "é"])
+_DOC = st.text(st.characters(min_codepoint=33, max_codepoint=0x3FF), min_size=1,
+               max_size=5).filter(lambda s: not s.startswith("#"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(
+    qrels=st.dictionaries(_QID, st.dictionaries(_DOC, st.integers(-2, 3), min_size=1,
+                                                max_size=8), min_size=1, max_size=4),
+    run=st.dictionaries(_QID, st.dictionaries(_DOC, st.floats(-1e9, 1e9, allow_nan=False),
+                                              min_size=1, max_size=10), min_size=1, max_size=4),
+    sep=st.sampled_from([" ", "\t", "  "]),
+)
+def test_files_and_dicts_evaluate_alike(tmp_path: Path, qrels: dict, run: dict,
+                                        sep: str) -> None:
+    """Whatever the reader path, a TREC file means exactly its nested-dict form."""
+    if not set(qrels) & set(run):
+        run = {**run, next(iter(qrels)): {"shared": 1.0}}
+    qtext = "".join(sep.join([q, "0", d, str(g)]) + "\n"
+                    for q, docs in qrels.items() for d, g in docs.items())
+    rtext = "".join(sep.join([q, "Q0", d, "0", repr(s), "t"]) + "\n"
+                    for q, docs in run.items() for d, s in docs.items())
+    qpath = _write(tmp_path, "h.qrels", qtext)
+    rpath = _write(tmp_path, "h.run", rtext)
+    names = ["AP", "nDCG@5", "P@3", "Bpref", "RR", "NumRet", "NumRelRet", "R@10"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        a = ranklens.evaluate(qpath, rpath, names, missing="zero")
+        b = ranklens.evaluate(qrels, run, names, missing="zero")
+        c = ranklens.evaluate(qpath, rpath, names, missing="zero", ties="input")
+        d = ranklens.evaluate(qrels, run, names, missing="zero", ties="input")
+    for name in names:
+        assert a.per_query(name) == b.per_query(name), name
+        assert c.per_query(name) == d.per_query(name), name
