@@ -266,3 +266,13 @@ def test_signed_zero_and_infinite_scores() -> None:
     assert _order({"q": {"a": 0.0, "b": -0.0}}) == ["b", "a"]
     run = {"q": {"lo": -math.inf, "hi": math.inf, "mid": 1e308}}
     assert _order(run) == ["hi", "mid", "lo"]
+
+
+def test_measures_from_any_iterable() -> None:
+    qrels, run = {"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}}
+    want = {"AP": 0.5, "P@1": 0.0}
+    assert dict(ranklens.evaluate(qrels, run, (m for m in ["AP", "P@1"]))) == want
+    assert dict(ranklens.evaluate(qrels, run, dict.fromkeys(["AP", "P@1"]).keys())) == want
+    assert dict(ranklens.evaluate(qrels, run, ("AP", ranklens.Measure("P", cutoff=1)))) == want
+    with pytest.raises(ranklens.ParameterError, match=r"'measures'.*int"):
+        ranklens.evaluate(qrels, run, 3)  # type: ignore[arg-type]

@@ -106,6 +106,13 @@ def evaluate(
     """
     if isinstance(measures, (str, Measure)):
         measures = [measures]
+    try:
+        measures = list(measures)  # a generator would be exhausted by the first pass
+    except TypeError:
+        raise ParameterError(
+            "the 'measures' argument must be a name, a Measure or a list of them, "
+            f"got {type(measures).__name__}"
+        ) from None
     names = [m if isinstance(m, str) else str(m) for m in measures]
     if not names:
         raise ParameterError("the 'measures' argument is empty; name at least one measure")
