@@ -214,3 +214,14 @@ def test_empty_policies_match_torchmetrics(ours: str, theirs: str) -> None:
                          ("AP", retrieval.RetrievalMAP(empty_target_action=theirs))):
         expected = float(metric(t(preds), t(target).long(), indexes=t(indexes)))
         assert r[name] == pytest.approx(expected, rel=1e-6), (name, ours)
+
+
+@pytest.mark.parametrize("module", ["ranklens._conventions", "ranklens._evaluate_arrays",
+                                    "ranklens._io._pairs"])
+def test_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(module))
+    assert tried > 0
+    assert failures == 0

@@ -22,7 +22,8 @@ MEASURES = [
     "nDCG(gain=exp2,discount=jk)@3", "nDCG(ideal=run)@2", "AP", "AP@3", "AP(denom=min)@2",
     "AP(rel=2)", "GMAP", "AR@3", "AP(judged_only=true)@4",
     # no closed form: exact enumeration
-    "AP(denom=hits)@3", "Bpref",
+    "AP(denom=hits)@3", "Bpref", "InfAP", "RBP(p=0.5)@4", "Judged@2", "Unj@3", "nDCGRel",
+    "RnDCG", "G", "BinG", "IPrec@0.5", "IPrecAvg", "RprecMult@0.6", "yaAP",
 ]
 
 
@@ -143,3 +144,12 @@ def test_enumeration_refuses_huge_tied_groups() -> None:
     expected = sum((rel / n) * (1 + (p - 1) * (rel - 1) / (n - 1)) / p
                    for p in range(1, n + 1)) / rel
     assert r["AP"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_text_measures_show_the_docid_order() -> None:
+    qrels = {"q": {"dA": 1}}
+    run = {"q": {"dA": 1.0, "dB": 1.0}}
+    averaged = ranklens.evaluate(qrels, run, ["RelString@2", "RR"], ties="average")
+    plain = ranklens.evaluate(qrels, run, ["RelString@2"])
+    assert averaged.text_values == plain.text_values
+    assert averaged["RR"] == 0.75

@@ -41,6 +41,16 @@ class Convention:
     missing : judged queries absent from the run (``zero``, ``skip``, ``error``); None keeps
         the engine's default (``zero`` with a warning).
     notes : where the preset and the library still differ.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> mine = ranklens.Convention("mine", "AP@k over min(k, R), ties averaged",
+    ...                            ap_denominator="min", ties="average")
+    >>> r = ranklens.evaluate({"q": {"a": 1, "c": 1}}, {"q": {"a": 1.0, "b": 1.0}},
+    ...                       ["AP@1"], convention=mine)
+    >>> r["AP@1"], str(r.measures["AP@1"]), r.conventions["convention"]
+    (0.5, 'AP(denom=min)@1', 'mine')
     """
 
     name: str

@@ -19,7 +19,8 @@ __all__ = ["evaluate_arrays", "from_arrays"]
 
 # Measures whose value depends only on the items present in a ranked label matrix.
 _RETRIEVED_ONLY = frozenset({"P", "Success", "RR", "DCG", "CG", "NumQ", "NumRet", "NumRelRet",
-                             "NumNonRelJudgedRet"})
+                             "NumNonRelJudgedRet", "Unj", "Judged", "RBP", "RBPResid",
+                             "RelString"})
 
 
 def _needs_unretrieved(m: Measure) -> bool:

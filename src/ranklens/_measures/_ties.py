@@ -55,6 +55,8 @@ def compute(aligned: Aligned, measure: Measure) -> np.ndarray:
     kernel = measure.definition.kernel
     base = kernel(aligned, measure)
     name = measure.definition.name
+    if measure.definition.text:
+        return base  # a text rendering of one ranking has no average: the docid order is shown
     closed = _CLOSED.get(name)
     if closed is not None:
         d = data(aligned, measure)
@@ -334,7 +336,8 @@ class _NoClosedForm(Exception):
 
 # Measures that do not depend on the order of the ranked documents at all, or only through
 # their cutoff.
-_ORDER_FREE = frozenset({"NumQ", "NumRet", "NumRel", "NumNonRelJudgedRet", "IdealDCG", "SetAP"})
+_ORDER_FREE = frozenset({"NumQ", "NumRet", "NumRel", "NumNonRelJudgedRet", "IdealDCG", "SetAP",
+                         "Utility"})
 _ORDER_FREE_WITHOUT_CUTOFF = frozenset({"P", "R", "F", "Success", "NumRelRet", "CG", "RelP"})
 
 
