@@ -39,6 +39,7 @@ def test_missing_default_scores_zero_and_warns() -> None:
     assert any("absent from the run" in m and "missing='zero'" in m and "'q2'" in m
                for m in messages), messages
     assert any("ignored" in m and "'q9'" in m for m in messages), messages
+    assert all(w.filename == __file__ for w in caught)  # attributed to the caller's line
     assert r.per_query("AP") == {"q1": AP_Q1, "q2": 0.0, "q3": 0.0}
     assert r["AP"] == pytest.approx(AP_Q1 / 3, abs=1e-15)
     assert r["NumQ"] == 3
