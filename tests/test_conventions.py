@@ -225,3 +225,9 @@ def test_docstring_examples_run(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried > 0
     assert failures == 0
+
+
+def test_the_convention_is_shown_with_the_result(toy: tuple[dict, dict]) -> None:
+    r = ranklens.evaluate(*toy, ["AP@3"], convention="kaggle")
+    assert repr(r).endswith("over 1 queries; convention=kaggle, ties=input>")
+    assert "convention=trec, ties=docid" in repr(ranklens.evaluate(*toy, ["AP@3"]))

@@ -92,7 +92,9 @@ class Result(Mapping[str, float]):
 
     def __repr__(self) -> str:
         body = ", ".join(f"{n}={self.aggregates[n]:.4f}" for n in self.names)
-        return f"<Result {self.run_name}: {body} over {len(self.query_ids)} queries>"
+        conv = self.conventions.get("convention")
+        shown = f"; convention={conv}, ties={self.conventions.get('ties')}" if conv else ""
+        return f"<Result {self.run_name}: {body} over {len(self.query_ids)} queries{shown}>"
 
     def per_query(self, name: object) -> dict[str, float]:
         """``{query_id: value}`` for one measure, in trec_eval query order."""
