@@ -85,14 +85,14 @@ class Measured:
 
 def spawn(cmd: list[str]) -> tuple[float, float, str]:
     """Run ``cmd``; wall seconds, the child's peak RSS in MB, and stderr (on failure)."""
-    err = tempfile.TemporaryFile()
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err.seek(0)
-    msg = "" if proc.returncode == 0 else err.read().decode(errors="replace")[-2000:]
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        msg = "" if proc.returncode == 0 else err.read().decode(errors="replace")[-2000:]
     return wall, usage.ru_maxrss / 1024, msg  # ru_maxrss is in KiB on Linux
 
 

@@ -7,9 +7,10 @@ beforehand, not timed) and ``dicts`` (the same plain dicts the peers get).
 
 from __future__ import annotations
 
-import ranklens
 from _driver import TINY_QRELS, TINY_RUN, parse_args, read_dicts, time_calls, write
 from measures import MEASURES
+
+import ranklens
 
 
 def evaluate(qrels: object, run: object) -> dict[str, float]:

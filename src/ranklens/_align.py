@@ -221,7 +221,8 @@ def _raise_duplicate(query_id: str, doc_id: str, n: int, what: str, source: str)
     )
 
 
-def _query_index(qids: pl.Series, queries: pl.DataFrame) -> tuple[np.ndarray, pl.Series, np.ndarray]:
+def _query_index(qids: pl.Series,
+                 queries: pl.DataFrame) -> tuple[np.ndarray, pl.Series, np.ndarray]:
     """Index of each row's query in ``queries`` (-1 where absent).
 
     Runs keep each query's rows together, so ids are looked up once per block of equal
@@ -236,21 +237,24 @@ def _query_index(qids: pl.Series, queries: pl.DataFrame) -> tuple[np.ndarray, pl
 
 
 def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
-                  tiebreak_descending: bool) -> np.ndarray:
-    """Permutation to query ascending, score descending, then ``tiebreak``.
+                  tiebreak_descending: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Permutation to query ascending, score descending, then ``tiebreak``; and ``q[perm]``.
 
-    The sort runs on the numeric keys only; the (few) rows tied on query and score are then
-    re-sorted among themselves by ``tiebreak`` (doc id or input order). Tied rows form
-    contiguous groups in the same relative order in both sorts, so writing the re-sorted
-    rows back into the positions the tied rows occupy is exact.
+    Only numeric keys are sorted; the (few) rows tied on query and score are then re-sorted
+    among themselves by ``tiebreak`` (doc id or input order). Tied rows form contiguous
+    groups in the same relative order in both sorts, so writing the re-sorted rows back
+    into the positions the tied rows occupy is exact.
     """
     s = score + 0.0  # -0.0 and 0.0 are equal scores (a tie), as in trec_eval's comparison
-    perm = (pl.DataFrame({"q": q, "s": s})
-            .select(pl.arg_sort_by(["q", "s"], descending=[False, True], maintain_order=True))
-            .to_series().to_numpy().astype(np.int64))
+    perm = _grouped_order(q, s)
+    if perm is None:
+        perm = (pl.DataFrame({"q": q, "s": s})
+                .select(pl.arg_sort_by(["q", "s"], descending=[False, True],
+                                       maintain_order=True))
+                .to_series().to_numpy().astype(np.int64))
     sq, ss = q[perm], s[perm]
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
-    del sq, ss
+    del ss
     if tie.any():
         member = np.zeros(perm.size, dtype=bool)
         member[:-1] |= tie
@@ -263,7 +267,32 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
                                         maintain_order=True))
                  .to_series().to_numpy())
         perm[pos] = sub[order]
-    return perm
+    return perm, sq
+
+
+def _grouped_order(q: np.ndarray, s: np.ndarray) -> np.ndarray | None:
+    """The ranked order without sorting, when each query's rows are one contiguous block
+    with scores non-increasing (how run files are written); else None.
+
+    Only whole blocks move then: block k, placed at ``new_start[k]``, maps ranked position
+    ``p`` to input row ``p - (new_start[k] - start[k])``.
+    """
+    n = q.size
+    if n == 0:
+        return None
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    np.not_equal(q[1:], q[:-1], out=first[1:])
+    if not (first[1:] | (s[1:] <= s[:-1])).all():
+        return None
+    starts = np.flatnonzero(first)
+    block_q = q[starts]
+    order = np.argsort(block_q, kind="stable")
+    if (block_q[order][1:] == block_q[order][:-1]).any():
+        return None  # a query split over several blocks
+    lengths = np.diff(np.append(starts, n))[order]
+    new_starts = np.cumsum(lengths) - lengths
+    return np.arange(n, dtype=np.int64) - np.repeat(new_starts - starts[order], lengths)
 
 
 def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Aligned, dict]:
@@ -290,7 +319,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     present = np.zeros(len(judged_queries), dtype=bool)
     present[block_j[block_j >= 0]] = True
     run_queries = set(block_ids.unique().to_list())
-    missing = [q for q, p in zip(judged_queries, present) if not p]
+    missing = [q for q, p in zip(judged_queries, present, strict=True) if not p]
     ignored = sorted(set(block_ids.filter(pl.Series(block_j < 0)).to_list()))
     if len(missing) == len(judged_queries):
         raise InputError(
@@ -316,7 +345,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     evaluated = judged_queries
     row_q = row_j
     if missing and pol.missing == "skip":
-        evaluated = [q for q, p in zip(judged_queries, present) if p]
+        evaluated = [q for q, p in zip(judged_queries, present, strict=True) if p]
         # skipped queries have no run rows, so only the numbering of the others shifts
         renumber = np.cumsum(present) - 1
         row_q = np.where(row_j >= 0, renumber[np.maximum(row_j, 0)], -1)
@@ -337,9 +366,8 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         tiebreak, tb_desc = rf["doc_id"], True
     if rows is not None:
         tiebreak = tiebreak.gather(rows)
-    perm = _ranked_order(q_sel, s_sel, tiebreak, tb_desc)
+    perm, qidx = _ranked_order(q_sel, s_sel, tiebreak, tb_desc)
     src = perm if rows is None else rows[perm]
-    qidx = q_sel[perm]
     del q_sel, s_sel, perm
 
     doc_hash = rf["doc_id"].hash(0).to_numpy()[src]
