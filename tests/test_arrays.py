@@ -190,6 +190,16 @@ def test_array_protocols() -> None:
     for other in (via_array, via_arrow, flat):
         assert other.per_query("nDCG") == base.per_query("nDCG")
         assert other.per_query("AP") == base.per_query("AP")
+    class CapsuleOnly:  # only the Arrow PyCapsule interface, no __array__
+        def __init__(self, array: object) -> None:
+            self.array = array
+
+        def __arrow_c_array__(self, requested_schema: object = None) -> object:
+            return self.array.__arrow_c_array__(requested_schema)  # type: ignore[attr-defined]
+
+    via_capsule = ranklens.evaluate_arrays(CapsuleOnly(fixed), ["nDCG", "AP"],
+                                           scores=CapsuleOnly(pa.array(s)))
+    assert via_capsule.per_query("nDCG") == base.per_query("nDCG")
     # ragged Arrow list array as a ranked label matrix
     r = ranklens.evaluate_arrays(pa.array([[1, 0], [0, 0, 1]]), ["RR"])
     assert r.per_query("RR") == {"0": 1.0, "1": 1 / 3}
