@@ -319,3 +319,13 @@ def test_files_and_dicts_evaluate_alike(tmp_path: Path, qrels: dict, run: dict,
     for name in names:
         assert a.per_query(name) == b.per_query(name), name
         assert c.per_query(name) == d.per_query(name), name
+
+
+def test_pandas_named_index_holds_ids() -> None:
+    pd = pytest.importorskip("pandas")
+    qs, ds, vs = _long(QRELS)
+    frame = pd.DataFrame({"qid": qs, "docno": ds, "rel": vs})
+    want = qrows(load_qrels(QRELS))
+    assert qrows(load_qrels(frame.set_index(["qid", "docno"]))) == want
+    assert qrows(load_qrels(frame.set_index("qid"))) == want
+    assert qrows(load_qrels(frame.iloc[::-1])) == want  # unnamed index: dropped

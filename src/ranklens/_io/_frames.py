@@ -56,7 +56,9 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
         import pandas as pd
 
         if isinstance(obj, pd.DataFrame):
-            return pl.from_pandas(obj.reset_index(drop=True))
+            # a named index (df.set_index(["qid", "docno"])) holds id columns: keep it
+            named = any(n is not None for n in obj.index.names)
+            return pl.from_pandas(obj.reset_index(drop=not named))
     if hasattr(obj, "__arrow_c_stream__") or module.startswith("pyarrow"):
         out = pl.DataFrame(obj)
         return out
