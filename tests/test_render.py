@@ -93,3 +93,14 @@ def test_rich_table_at_fixed_width() -> None:
     if os.environ.get("RANKLENS_REGOLDEN"):
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
+
+
+def test_rich_table_escapes_markup_in_names() -> None:
+    from rich.console import Console
+
+    r = ranklens.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P@1"], run_name="[bold]x")
+    console = Console(width=60, record=True, color_system=None)
+    console.print(rich_table(r, per_query=True))
+    text = console.export_text()
+    assert "[bold]x" in text
+    assert "1.0000" in text

@@ -279,6 +279,7 @@ def rich_table(
     title: str | None = None,
 ) -> RichTable:
     """The ``table`` format as a :class:`rich.table.Table` (best value per column in bold)."""
+    from rich.markup import escape
     from rich.table import Table
 
     from ._result import Result
@@ -288,7 +289,7 @@ def rich_table(
     table = Table(title=title, header_style="bold")
     left = _text_columns(grid)
     for i, h in enumerate(_header(grid)):
-        table.add_column(h, justify="left" if i < left else "right",
+        table.add_column(escape(h), justify="left" if i < left else "right",
                          style="cyan" if i == 0 else None)
     best: list[float | None] = []
     for j, count in enumerate(grid.counts):
@@ -298,9 +299,10 @@ def rich_table(
     for run, query, cells in grid.rows:
         shown = []
         for j, (c, count) in enumerate(zip(cells, grid.counts, strict=True)):
-            text = _fixed(c, count)
+            text = escape(_fixed(c, count))
             if query == "all" and best[j] is not None and c == best[j]:
                 text = f"[bold]{text}[/bold]"
             shown.append(text)
-        table.add_row(*([run, query] if per_query else [run]), *shown)
+        labels = [escape(run), escape(query)] if per_query else [escape(run)]
+        table.add_row(*labels, *shown)
     return table

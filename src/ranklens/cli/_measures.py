@@ -98,15 +98,16 @@ def measures_cmd(text: str | None) -> int:
             raise MeasureError(f"no measure matches {text!r}; did you mean {suggest(text)}?")
     if sys.stdout.isatty():
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
         table = Table(show_lines=False, header_style="bold")
         for col in ("measure", "trec_eval", "aliases", "definition and parameters"):
             table.add_column(col, overflow="fold")
         for i in infos:
-            body = i.doc + "".join(f"\n[dim]{p}[/dim]" for p in i.params)
-            table.add_row(f"[cyan]{i.name}[/cyan]", "\n".join(i.trec), ", ".join(i.aliases),
-                          body)
+            body = escape(i.doc) + "".join(f"\n[dim]{escape(p)}[/dim]" for p in i.params)
+            table.add_row(f"[cyan]{escape(i.name)}[/cyan]", escape("\n".join(i.trec)),
+                          escape(", ".join(i.aliases)), body)
         Console().print(table)
     else:
         sys.stdout.write(render_infos(infos))
