@@ -259,3 +259,8 @@ def test_float_cutoffs_must_be_finite(cutoff: str) -> None:
         pytest.skip("no measure with a float cutoff is registered")
     with pytest.raises(MeasureError, match=f"cutoff of {name}"):
         parse_measure(f"{name}@{cutoff}")
+
+
+def test_ranx_level_suffix_on_graded_measure() -> None:
+    with pytest.raises(MeasureError, match=r"'ndcg@5-l2'.*-l2 suffix.*nDCG"):
+        parse_measure("ndcg@5-l2")

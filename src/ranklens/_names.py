@@ -156,6 +156,11 @@ def parse_measure(spec: str | Measure) -> Measure:
             raise MeasureError(f"unknown measure {spec!r}; did you mean {suggest(raw)}?")
         name, fixed = found
     if rel_level is not None:
+        if not any(p.name == "rel" for p in REGISTRY[name].params):
+            raise MeasureError(
+                f"{spec!r}: the -l{rel_level} suffix sets a relevance level, which {name} "
+                "does not take (graded measures use the grades themselves)"
+            )
         fixed = {**fixed, "rel": int(rel_level)}
     return _build(name, fixed, params_text, cutoff_text, spec)
 
