@@ -160,6 +160,10 @@ def test_convention_options(files: dict[str, Path], capsys: pytest.CaptureFixtur
     assert value("-m", "AP", "--rel", "2", "--empty", "skip") == 1.0
     assert value("-m", "NumRet", "--depth", "1") == 2
     assert value("-m", "P@3", "--judged-only") == pytest.approx((2 / 3 + 1 / 3) / 2)
+    # Utility(d=1): + (N + RR - n - R) per query; q1: 2-1+0+(10+2-3-2), q2: 1-1+0+(10+1-2-1)
+    assert value("-m", "Utility(d=1)", "--collection-size", "10") == pytest.approx(
+        ((2 - 1 + 7) + (1 - 1 + 8)) / 2)
+    assert value("-m", "AP", "--ties", "input") == pytest.approx(AP_A)
 
 
 def test_missing_query_warns_once_per_run(tmp_path: Path, files: dict[str, Path],

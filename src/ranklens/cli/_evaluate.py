@@ -102,10 +102,13 @@ def write_output(results: Sequence[Result], fmt: str, per_query: bool, output: s
               default=None,
               help="Queries without any relevant judgment: 0 (default), left out, 1, NaN, or "
                    "fail.")
+@click.option("--collection-size", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Documents in the collection (trec_eval -N; used by Utility only).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, convention: str,
                  measures: tuple[str, ...], per_query: bool, fmt: str, output: str | None,
                  rel: int, missing: str | None, judged_only: bool, depth: int | None,
-                 duplicates: str, ties: str | None, empty: str | None) -> int:
+                 duplicates: str, ties: str | None, empty: str | None,
+                 collection_size: int) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -118,7 +121,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
     chosen = list(measures) or list(DEFAULT_MEASURES)
     options = {"rel": rel, "missing": missing, "judged_only": judged_only, "depth": depth,
                "duplicates": duplicates, "ties": ties, "empty": empty,
-               "convention": convention}
+               "convention": convention, "collection_size": collection_size}
     if pairs is not None:
         if qrels is not None:
             raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")
