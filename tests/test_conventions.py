@@ -231,3 +231,28 @@ def test_the_convention_is_shown_with_the_result(toy: tuple[dict, dict]) -> None
     r = ranklens.evaluate(*toy, ["AP@3"], convention="kaggle")
     assert repr(r).endswith("over 1 queries; convention=kaggle, ties=input>")
     assert "convention=trec, ties=docid" in repr(ranklens.evaluate(*toy, ["AP@3"]))
+
+
+def test_ranx_preset_matches_ranx() -> None:
+    ranx = pytest.importorskip("ranx")
+    rng = random.Random(5)
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    for qi in range(25):
+        q = f"q{qi:02d}"
+        docs = [f"d{j}" for j in range(rng.randint(2, 15))]
+        # distinct scores: ranx orders ties with an unstable argsort, so no order is defined
+        run[q] = {d: float(s) for d, s in zip(docs, rng.sample(range(100), len(docs)),
+                                              strict=True)}
+        pool = [*docs, "x1", "x2"]
+        qrels[q] = {d: rng.randint(0, 3) for d in rng.sample(pool, rng.randint(1, len(pool)))}
+        if not any(qrels[q].values()):
+            qrels[q][docs[0]] = 1
+    names = {"map@5": "AP@5", "map": "AP", "ndcg@5": "nDCG@5", "ndcg_burges@5": "ndcg_burges@5",
+             "mrr": "RR", "mrr@3": "RR@3", "precision@3": "P@3", "recall@5": "R@5",
+             "hit_rate@2": "Success@2", "r-precision": "Rprec", "f1@4": "F@4"}
+    ours = ranklens.evaluate(qrels, run, list(names.values()), convention="ranx")
+    for theirs, mine in names.items():
+        expected = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), theirs, return_mean=False)
+        got = np.array(list(ours.per_query(mine).values()))
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15, err_msg=theirs)
