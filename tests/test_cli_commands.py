@@ -115,3 +115,15 @@ def test_import_ranklens_does_not_load_click_or_rich():
     code = "import sys, ranklens; print(sorted(m for m in ('click', 'rich') if m in sys.modules))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
     assert proc.stdout.decode().strip() == "[]"
+
+
+def test_console_script(tmp_path: Path):
+    """The installed ``ranklens`` script is the same command (skipped when not installed)."""
+    import shutil
+
+    exe = shutil.which("ranklens")
+    if exe is None:
+        pytest.skip("the ranklens console script is not installed")
+    proc = subprocess.run([exe, "demo", "--format", "csv"], capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.decode().splitlines()[0] == "run,query,nDCG@10,AP,RR@10,P@10,R@100,R@1000"

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from .._result import Result
 
 __all__ = ["demo", "demo_files"]
 
@@ -27,7 +32,7 @@ def demo_files() -> tuple[Path, dict[str, Path]]:
     return qrels, runs
 
 
-def _verdict(results: list, names: list[str]) -> str:
+def _verdict(results: Sequence[Result], names: list[str]) -> str:
     a, b = results
     wins = [m for m in a.names if b[m] > a[m]]
     if len(wins) == len(a.names):
