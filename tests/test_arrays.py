@@ -108,6 +108,7 @@ def test_torchmetrics_preset(seed: int, top_k: int | None) -> None:
     r = ranklens.evaluate_arrays(target, list(pairs), scores=preds, indexes=indexes,
                                  convention="torchmetrics")
     t = torch.as_tensor
+    # torchmetrics returns float32 whatever the input dtype, hence the 1e-6 tolerance
     for name, metric in pairs.items():
         expected = float(metric(t(preds), t(target).long(), indexes=t(indexes)))
         assert r[name] == pytest.approx(expected, rel=1e-6, abs=1e-7), name
