@@ -56,7 +56,9 @@ def compute(aligned: Aligned, measure: Measure) -> np.ndarray:
     base = kernel(aligned, measure)
     name = measure.definition.name
     if measure.definition.text:
-        return base  # a text rendering of one ranking has no average: the docid order is shown
+        return base  # a rendering of one ranking has no average: the tie-broken order is shown
+    if name in _ORDER_FREE or (name in _ORDER_FREE_WITHOUT_CUTOFF and measure.cutoff is None):
+        return base
     closed = _CLOSED.get(name)
     if closed is not None:
         d = data(aligned, measure)
@@ -68,8 +70,6 @@ def compute(aligned: Aligned, measure: Measure) -> np.ndarray:
         except _NoClosedForm:
             return _by_enumeration(aligned, measure, base)
         return np.where(groups.query_has_ties(), value, base)
-    if name in _ORDER_FREE or (name in _ORDER_FREE_WITHOUT_CUTOFF and measure.cutoff is None):
-        return base
     return _by_enumeration(aligned, measure, base)
 
 
