@@ -89,3 +89,56 @@ def test_help(capsys: pytest.CaptureFixture[str]):
     r = run(["trec_eval", "-h"], capsys)
     assert r.code == 0
     assert r.out.startswith("Usage: ranklens trec_eval")
+
+
+def prefs_values(out: str) -> dict[str, str]:
+    return {name.strip(): value for name, q, value in rows(out) if q == "q1"}
+
+
+def test_prefs_equivalence_classes_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    prefs = write(tmp_path / "prefs", "q1 u1 s1 A 2\nq1 u1 s1 B 1\nq1 u1 s1 C 0\n")
+    runf = write(tmp_path / "run", "q1 Q0 B 1 3 t\nq1 Q0 A 2 2 t\nq1 Q0 D 3 1 t\n")
+    r = run(["trec_eval", "-q", "-R", "prefs", "-m", "all_prefs", str(prefs), str(runf)], capsys)
+    assert r.code == 0, r.err
+    v = prefs_values(r.out)
+    # A>B violated among retrieved docs; A>C and B>C fulfilled with C not retrieved (implied)
+    assert v["prefs_num_prefs_poss"] == "3"
+    assert v["prefs_num_prefs_ful"] == "2"
+    assert v["prefs_num_prefs_ful_ret"] == "0"
+    assert v["prefs_simp"] == v["prefs_simp_imp"] == v["prefs_avgjg"] == f"{2 / 3:.4f}"
+    assert v["prefs_simp_ret"] == v["prefs_pair_ret"] == v["prefs_avgjg_ret"] == "0.0000"
+    assert v["prefs_pair"] == v["prefs_pair_imp"] == f"{2 / 3:.4f}"
+    # R=2 relevant, N=1 non-relevant: (2 + 2*1) / (3 + 2*1); retrieved-only: (0 + 2*2)/(1 + 2*2)
+    assert v["prefs_avgjg_Rnonrel"] == "0.8000"
+    assert v["prefs_avgjg_Rnonrel_ret"] == "0.8000"
+
+
+def test_prefs_sub_groups_are_transitive(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    prefs = write(tmp_path / "prefs", "q1 u1 s1 A 2\nq1 u1 s1 B 1\nq1 u1 s2 B 2\nq1 u1 s2 C 1\n")
+    for order, simp in (("A B C", "1.0000"), ("C B A", "0.0000")):
+        runf = write(tmp_path / "run", "".join(
+            f"q1 Q0 {d} {i} {10 - i} t\n" for i, d in enumerate(order.split(), 1)))
+        r = run(["trec_eval", "-q", "-R", "prefs", "-m", "prefs", str(prefs), str(runf)],
+                capsys)
+        v = prefs_values(r.out)
+        assert v["prefs_num_prefs_poss"] == "3"  # A>B, B>C and the implied A>C
+        assert v["prefs_simp"] == simp
+
+
+def test_prefs_inconsistent_group_is_an_error(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]):
+    prefs = write(tmp_path / "prefs", "q1 u1 s1 A 2\nq1 u1 s1 B 1\nq1 u1 s2 B 2\nq1 u1 s2 A 1\n")
+    runf = write(tmp_path / "run", "q1 Q0 A 1 2 t\n")
+    r = run(["trec_eval", "-R", "prefs", "-m", "prefs_simp", str(prefs), str(runf)], capsys)
+    assert r.code == 2
+    assert r.err == "ranklens: error: inconsistent preferences within one judgment group\n"
+
+
+def test_qrels_jg_averages_groups(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    qrels = write(tmp_path / "jg", "q1 g1 A 1\nq1 g1 B 0\nq1 g2 A 0\nq1 g2 B 1\n")
+    runf = write(tmp_path / "run", "q1 Q0 A 1 2 t\nq1 Q0 B 2 1 t\n")
+    r = run(["trec_eval", "-q", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "P_avgjg.1",
+             str(qrels), str(runf)], capsys)
+    v = prefs_values(r.out)
+    assert v["map_avgjg"] == f"{(1 + 0.5) / 2:.4f}"
+    assert v["P_avgjg_1"] == "0.5000"
