@@ -98,7 +98,12 @@ def _ranking(docs: list[str], scores: list[float], depth: int | None, qid: str) 
         ranked = ranked[:depth]
     if len(set(ranked)) != len(ranked):
         seen: set[str] = set()
-        dup = next(d for d in ranked if d in seen or seen.add(d))  # type: ignore[func-returns-value]
+        dup = ""
+        for d in ranked:
+            if d in seen:
+                dup = d
+                break
+            seen.add(d)
         raise InputError(f"document {dup!r} appears more than once for query {qid!r} in the run")
     return ranked
 
@@ -294,7 +299,8 @@ def _ec_recalc(jg: _JG, njr: int, ret_only: bool) -> tuple[int, int]:
 
 
 def _pa_recalc(jg: _JG, njr: int, ret_only: bool) -> tuple[int, int]:
-    assert jg.pa is not None and jg.rel_array is not None
+    if jg.pa is None or jg.rel_array is None:
+        raise RuntimeError("internal error: a preference-array judgment group without its array")
     a, rel = jg.pa, jg.rel_array
     scan = njr if ret_only else a.shape[0]
     seen = 0
