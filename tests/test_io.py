@@ -222,9 +222,18 @@ def test_columnar_files(tmp_path: Path) -> None:
     frame.write_csv(tmp_path / "q.tsv", separator="\t")
     frame.write_parquet(tmp_path / "q.parquet")
     frame.write_ndjson(tmp_path / "q.jsonl")
+    frame.write_ipc(tmp_path / "q.arrow")
+    (tmp_path / "q.csv.gz").write_bytes(gzip.compress((tmp_path / "q.csv").read_bytes()))
     want = qrows(load_qrels(QRELS))
-    for name in ("q.csv", "q.tsv", "q.parquet", "q.jsonl"):
+    for name in ("q.csv", "q.tsv", "q.parquet", "q.jsonl", "q.arrow", "q.csv.gz"):
         assert qrows(load_qrels(tmp_path / name)) == want, name
+    frame.rename({"relevance": "stars"}).write_csv(tmp_path / "bad.csv")
+    with pytest.raises(ranklens.InputError, match="'relevance'") as info:
+        load_qrels(tmp_path / "bad.csv")
+    assert info.value.source == str(tmp_path / "bad.csv")
+    _write(tmp_path, "broken.parquet", b"not parquet at all")
+    with pytest.raises(ranklens.InputError, match="parquet"):
+        load_qrels(tmp_path / "broken.parquet")
 
 
 def test_stdin_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
