@@ -122,8 +122,17 @@ def _truncate(run: dict, depth: int) -> dict:
 
 
 def _compare(qrels: dict, run: dict, rel: int, judged_only: bool,
-             depth: int | None = None) -> None:
-    ref = _reference(qrels, run if depth is None else _truncate(run, depth), rel, judged_only)
+             depth: int | None = None, complete: bool = False) -> None:
+    """Compare on the queries pytrec_eval evaluates; ``complete`` emulates trec_eval -c.
+
+    trec_eval -c scores a judged query absent from the run on a one-document ranking of
+    an unjudged document, then resets num_ret and utility to 0; ranklens's
+    ``missing="zero"`` must give the same values.
+    """
+    oracle_run = run if depth is None else _truncate(run, depth)
+    absent = set(qrels).difference(run) if complete else set()
+    oracle_run = {**oracle_run, **{q: {"ceci_nest_pas_un_docno": 0.0} for q in absent}}
+    ref = _reference(qrels, oracle_run, rel, judged_only)
     assert ref, "the generator always makes one query shared by qrels and run"
     names = [n for n in next(iter(ref.values())) if n not in NOT_NUMERIC]
     missing_core = CORE.difference(names) | {n for n in CORE if not _known(n)}
@@ -131,7 +140,8 @@ def _compare(qrels: dict, run: dict, rel: int, judged_only: bool,
     names = [n for n in names if _known(n)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)
-        result = ranklens.evaluate(qrels, run, names, rel=rel, missing="skip",
+        result = ranklens.evaluate(qrels, run, names, rel=rel,
+                                   missing="zero" if complete else "skip",
                                    judged_only=judged_only, depth=depth)
     assert sorted(result.query_ids.tolist()) == sorted(ref)
     big_r = {q: sum(1 for g in qrels[q].values() if g >= rel) for q in ref}
@@ -145,6 +155,9 @@ def _compare(qrels: dict, run: dict, rel: int, judged_only: bool,
             if name.startswith("gm_"):
                 got = math.log(max(got, GEO_FLOOR))
             if iprec and not _cutoffs_agree(_iprec_points(name), big_r[q]):
+                continue
+            if q in absent and name in ("num_ret", "utility"):
+                assert got == 0.0, (name, q, got)  # reset by -c
                 continue
             if iprec and math.isnan(expected):
                 # trec_eval's 0/0 on a ranking emptied by -J; ranklens reports 0 (documented)
@@ -161,15 +174,17 @@ SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.mark.parametrize(("rel", "judged_only", "depth"),
-                         [(1, False, None), (2, False, None), (1, True, None), (1, False, 3)])
+@pytest.mark.parametrize(("rel", "judged_only", "depth", "complete"),
+                         [(1, False, None, False), (2, False, None, False),
+                          (1, True, None, False), (1, False, 3, False), (2, False, None, True)])
 @SETTINGS
 @given(data=collections())
-def test_matches_pytrec_eval(rel: int, judged_only: bool, depth: int | None,
+def test_matches_pytrec_eval(rel: int, judged_only: bool, depth: int | None, complete: bool,
                              data: tuple[dict, dict]) -> None:
-    """Every shared measure, per query and aggregated; ``depth`` emulated as trec_eval -M."""
+    """Every shared measure, per query and aggregated; ``depth`` emulated as trec_eval -M,
+    ``complete`` as trec_eval -c."""
     qrels, run = data
-    _compare(qrels, run, rel, judged_only, depth)
+    _compare(qrels, run, rel, judged_only, depth, complete)
 
 
 def test_float32_grid_is_exact() -> None:
