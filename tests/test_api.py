@@ -222,8 +222,11 @@ def test_query_order_is_bytewise() -> None:
 
 
 def test_same_measure_twice() -> None:
-    r = ranklens.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}}, ["AP", "map", "AP"])
+    m = ranklens.Measure("AP")
+    r = ranklens.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}}, ["AP", "map", "AP", m])
     assert r["AP"] == r["map"] == 0.5
+    assert list(r) == ["AP", "map"] and len(r) == 2  # Mapping keys stay unique
+    assert r.to_polars().columns == ["query_id", "AP", "map"]
 
 
 def test_measure_objects_accepted() -> None:

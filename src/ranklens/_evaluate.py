@@ -113,10 +113,14 @@ def evaluate(
             "the 'measures' argument must be a name, a Measure or a list of them, "
             f"got {type(measures).__name__}"
         ) from None
+    # one entry per written name: Result is a Mapping, its keys must be unique
+    by_name: dict[str, Any] = {}
+    for m in measures:
+        by_name.setdefault(m if isinstance(m, str) else str(m), m)
+    measures = list(by_name.values())
     names = [m if isinstance(m, str) else str(m) for m in measures]
     if not names:
         raise ParameterError("the 'measures' argument is empty; name at least one measure")
-    measures = list(measures)
     conv = get_convention(convention)
     parsed = [conv.apply(m, w) for m, w in zip(parse_measures(measures), measures, strict=True)]
     ties = conv.ties if ties is None else ties
