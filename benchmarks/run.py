@@ -108,10 +108,9 @@ def ranklens_cli() -> str | None:
 
 def cli_command(tool: str, qrels: Path, run: Path, out: Path, cli: str | None) -> list[str]:
     if tool == "ranklens" and cli:
-        # the shell redirect keeps the CLI's own output format out of the timing path
-        args = " ".join(f"-m {m}" for m in MEASURES)
-        line = f"{cli} evaluate {qrels} {run} {args} --format jsonl > {out}"
-        return ["/bin/sh", "-c", line]
+        measures = [arg for m in MEASURES for arg in ("-m", m)]
+        return [cli, "evaluate", str(qrels), str(run), *measures, "--format", "jsonl",
+                "-o", str(out)]
     return [sys.executable, str(HERE / f"tool_{tool}.py"), "files", str(qrels), str(run),
             str(out)]
 

@@ -388,12 +388,15 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         rank = np.arange(qidx.size, dtype=np.int64) - offsets[:-1][qidx] + 1
 
-    j = qf.join(queries, on="query_id", how="inner").sort(
-        ["qidx", "relevance"], descending=[False, True]
-    )
+    j = _judgments(qf, queries)
     grade, judged = _grades(keys, qidx, src, rf["doc_id"], j)
     del keys
-    j_qidx = j["qidx"].to_numpy().astype(np.int64, copy=False)
+    # every kernel reads a query's judgments grade descending
+    j_order = (pl.DataFrame({"q": j["qidx"], "g": j["relevance"]})
+               .select(pl.arg_sort_by(["q", "g"], descending=[False, True]))
+               .to_series().to_numpy())
+    j_qidx = j["qidx"].to_numpy()[j_order]
+    j_grade = j["relevance"].to_numpy()[j_order]
     j_counts = np.bincount(j_qidx, minlength=nq)
     aligned = Aligned(
         query_ids=np.array(evaluated, dtype=object),
@@ -405,7 +408,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         score=score_all[src],
         j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
         j_qidx=j_qidx,
-        j_grade=j["relevance"].to_numpy().astype(np.float64, copy=False),
+        j_grade=j_grade.astype(np.float64, copy=False),
         missing=~in_run,
         policies=pol,
     )
@@ -432,19 +435,46 @@ def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, rf: pl.
     return keys[keep], qidx[keep], src[keep]
 
 
+def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
+    """Judgments of the evaluated queries: ``qidx``, ``doc_id``, ``relevance``, ``key``."""
+    j_idx, _, _ = _query_index(qf["query_id"], queries)
+    j = pl.DataFrame({"qidx": j_idx, "doc_id": qf["doc_id"], "relevance": qf["relevance"]})
+    if (j_idx < 0).any():
+        j = j.filter(pl.col("qidx") >= 0)
+    key = _pair_keys(j["qidx"].to_numpy(), j["doc_id"].hash(0).to_numpy())
+    return j.with_columns(key=pl.Series(key))
+
+
 def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Series,
             judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Grade (0 where unjudged) and judged flag of each ranked row."""
-    j_keys = _pair_keys(judgments["qidx"].to_numpy(), judgments["doc_id"].hash(0).to_numpy())
-    cand = np.flatnonzero(pl.Series(keys).is_in(pl.Series(j_keys).implode()).to_numpy())
-    matched = (
-        pl.DataFrame({"qidx": qidx[cand], "doc_id": doc_ids.gather(src[cand]), "pos": cand})
-        .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
-              how="inner")
-    )
+    """Grade (0 where unjudged) and judged flag of each ranked row.
+
+    Rows are matched to judgments on the 64-bit keys, then every match is confirmed on the
+    query index and the doc id string; any unconfirmed or ambiguous match (a hash
+    collision) sends the candidates through an exact join on the strings instead.
+    """
+    cand = np.flatnonzero(pl.Series(keys).is_in(judgments["key"].implode()).to_numpy())
+    j = judgments.with_row_index("row")
+    matched = (pl.DataFrame({"key": keys[cand], "pos": cand})
+               .join(j.select("key", "row"), on="key", how="inner"))
     pos = matched["pos"].to_numpy()
+    rows = matched["row"]
+    exact = (
+        judgments["key"].n_unique() == judgments.height  # so each row matched at most once
+        and bool((j["qidx"].gather(rows).to_numpy() == qidx[pos]).all())
+        and bool((j["doc_id"].gather(rows) == doc_ids.gather(src[pos])).all())
+    )
+    if exact:
+        relevance = j["relevance"].gather(rows).to_numpy()
+    else:
+        by_string = (
+            pl.DataFrame({"qidx": qidx[cand], "doc_id": doc_ids.gather(src[cand]), "pos": cand})
+            .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
+                  how="inner")
+        )
+        pos, relevance = by_string["pos"].to_numpy(), by_string["relevance"].to_numpy()
     grade = np.zeros(qidx.size, dtype=np.float64)
-    grade[pos] = matched["relevance"].to_numpy()
+    grade[pos] = relevance
     judged = np.zeros(qidx.size, dtype=bool)
     judged[pos] = True
     return grade, judged

@@ -141,51 +141,77 @@ def _check_scores(score: pl.Series, source: str) -> None:
         raise InputError(f"row {row}: expected a numeric score, got NaN", source=source)
 
 
-def _flatten(mapping: Mapping[Any, Any], source: str, what: str) -> tuple[list, list, list]:
-    qids: list[str] = []
-    dids: list[str] = []
-    vals: list[Any] = []
-    for qid, docs in mapping.items():
-        if not isinstance(docs, Mapping):
-            raise InputError(
-                f"query {qid!r}: expected a mapping of doc id to {what}, "
-                f"got {type(docs).__name__}",
-                source=source,
-            )
-        n = len(docs)
-        qids.extend([str(qid)] * n)
-        dids.extend(map(str, docs.keys()))
-        vals.extend(docs.values())
-    return qids, dids, vals
+class _Flat:
+    """A ``{query: {doc: value}}`` mapping as columns: query ids once per query with their
+    row counts (repeated by NumPy, not Python), doc ids and values once per row."""
 
-
-def _values(vals: list[Any], qids: list[str], dids: list[str], what: str,
-            source: str) -> np.ndarray:
-    try:
-        arr = np.asarray(vals, dtype=np.float64)
-    except (TypeError, ValueError):
-        for q, d, v in zip(qids, dids, vals, strict=True):
-            try:
-                float(v)
-            except (TypeError, ValueError):
+    def __init__(self, mapping: Mapping[Any, Any], source: str, what: str) -> None:
+        queries: list[Any] = []
+        counts: list[int] = []
+        self.docs: list[Any] = []
+        self.values: list[Any] = []
+        for qid, docs in mapping.items():
+            if type(docs) is not dict and not isinstance(docs, Mapping):
                 raise InputError(
-                    f"query {q!r}, doc {d!r}: expected a numeric {what}, got {v!r}",
+                    f"query {qid!r}: expected a mapping of doc id to {what}, "
+                    f"got {type(docs).__name__}",
                     source=source,
-                ) from None
-        raise
-    if arr.size and np.isnan(arr).any():
-        i = int(np.flatnonzero(np.isnan(arr))[0])
-        found = "None" if vals[i] is None else "NaN"
-        raise InputError(f"query {qids[i]!r}, doc {dids[i]!r}: expected a numeric {what}, "
-                         f"got {found}", source=source)
-    return arr
+                )
+            queries.append(qid)
+            counts.append(len(docs))
+            self.docs.extend(docs)
+            self.values.extend(docs.values())
+        self.queries = _strings(queries)
+        self.ends = np.cumsum(np.asarray(counts, dtype=np.int64))
+        self.source, self.what = source, what
+
+    def query_column(self) -> pl.Series:
+        n = len(self.queries)
+        counts = np.diff(self.ends, prepend=0)
+        return self.queries.gather(np.repeat(np.arange(n, dtype=np.int64), counts))
+
+    def where(self, row: int) -> str:
+        q = self.queries[int(np.searchsorted(self.ends, row, side="right"))]
+        return f"query {q!r}, doc {str(self.docs[row])!r}"
+
+    def numbers(self) -> np.ndarray:
+        vals = self.values
+        try:
+            arr = np.asarray(vals, dtype=np.float64)
+        except (TypeError, ValueError):
+            for i, v in enumerate(vals):
+                try:
+                    float(v)
+                except (TypeError, ValueError):
+                    raise InputError(
+                        f"{self.where(i)}: expected a numeric {self.what}, got {v!r}",
+                        source=self.source,
+                    ) from None
+            raise
+        if arr.size and np.isnan(arr).any():
+            i = int(np.flatnonzero(np.isnan(arr))[0])
+            found = "None" if vals[i] is None else "NaN"
+            raise InputError(f"{self.where(i)}: expected a numeric {self.what}, got {found}",
+                             source=self.source)
+        return arr
+
+
+def _strings(values: list[Any]) -> pl.Series:
+    """Ids as a String column; anything that is not already a str goes through ``str()``."""
+    try:
+        out = pl.Series(values, dtype=pl.String, strict=True)
+    except Exception:  # ints, tuples, ...: polars refuses them in a String column
+        out = None
+    if out is None or out.null_count():
+        out = pl.Series([str(v) for v in values], dtype=pl.String)
+    return out
 
 
 def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -> Qrels:
-    qids, dids, vals = _flatten(mapping, source, "relevance")
-    rel = _values(vals, qids, dids, "relevance", source)
+    flat = _Flat(mapping, source, "relevance")
+    rel = flat.numbers()
     frame = pl.DataFrame(
-        {"query_id": qids, "doc_id": dids, "relevance": rel},
+        {"query_id": flat.query_column(), "doc_id": _strings(flat.docs), "relevance": rel},
         schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
     )
     return Qrels(frame, source)
@@ -193,11 +219,11 @@ def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -
 
 def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
                    name: str = "run") -> Run:
-    qids, dids, vals = _flatten(mapping, source, "score")
-    score = _values(vals, qids, dids, "score", source)
-    n = len(qids)
+    flat = _Flat(mapping, source, "score")
+    score = flat.numbers()
+    n = score.size
     frame = pl.DataFrame(
-        {"query_id": qids, "doc_id": dids, "score": score,
+        {"query_id": flat.query_column(), "doc_id": _strings(flat.docs), "score": score,
          "rank": np.zeros(n, dtype=np.int64), "order": np.arange(n, dtype=np.int64)},
         schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
                 "rank": pl.Int64, "order": pl.Int64},
