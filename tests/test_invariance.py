@@ -186,3 +186,23 @@ def test_unjudged_and_negative_count_as_nonrelevant() -> None:
         assert r["P@2"] == base["P@2"] == 0.5
         assert r["AP"] == 0.5 and base["AP"] == 1.0
         assert r["nDCG@2"] == pytest.approx(1 / math.log2(3))
+
+
+@SETTINGS
+@given(data=collections(), seed=st.integers(0, 2**32), ascending_ties=st.booleans())
+def test_presorted_runs_rank_like_shuffled_ones(data: tuple[dict, dict], seed: int,
+                                                ascending_ties: bool) -> None:
+    """Runs already grouped by query with scores descending (as TREC runs usually are)
+    still have their ties broken by doc id, whatever order the tied documents come in."""
+    qrels, run = data
+    ordered = {}
+    for q in sorted(run, reverse=bool(seed % 2)):
+        docs = sorted(run[q].items(), key=lambda kv: kv[0].encode(), reverse=not ascending_ties)
+        docs.sort(key=lambda kv: kv[1], reverse=True)
+        ordered[q] = dict(docs)
+    _same(_evaluate(qrels, ordered), _evaluate(qrels, _shuffled(run, seed)))
+    # with ties="input" the given order is the ranking
+    given_order = _evaluate(qrels, ordered, ["RR"], ties="input").per_query("RR")
+    for q in given_order:
+        ranks = [i for i, d in enumerate(ordered.get(q, {}), 1) if qrels[q].get(d, 0) >= 1]
+        assert given_order[q] == (1 / ranks[0] if ranks else 0.0), q
