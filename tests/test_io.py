@@ -306,14 +306,18 @@ _DOC = st.text(st.characters(min_codepoint=33, max_codepoint=0x3FF), min_size=1,
     run=st.dictionaries(_QID, st.dictionaries(_DOC, st.floats(-1e9, 1e9, allow_nan=False),
                                               min_size=1, max_size=10), min_size=1, max_size=4),
     sep=st.sampled_from([" ", "\t", "  "]),
+    presorted=st.booleans(),
 )
 def test_files_and_dicts_evaluate_alike(tmp_path: Path, qrels: dict, run: dict,
-                                        sep: str) -> None:
+                                        sep: str, presorted: bool) -> None:
     """Whatever the reader path, a TREC file means exactly its nested-dict form."""
     if not set(qrels) & set(run):
         run = {**run, next(iter(qrels)): {"shared": 1.0}}
     qtext = "".join(sep.join([q, "0", d, str(g)]) + "\n"
                     for q, docs in qrels.items() for d, g in docs.items())
+    if presorted:  # grouped by query, scores descending, ties in doc id ascending order
+        run = {q: dict(sorted(sorted(run[q].items()), key=lambda kv: -kv[1]))
+               for q in sorted(run)}
     rtext = "".join(sep.join([q, "Q0", d, "0", repr(s), "t"]) + "\n"
                     for q, docs in run.items() for d, s in docs.items())
     qpath = _write(tmp_path, "h.qrels", qtext)
