@@ -342,3 +342,17 @@ def test_pandas_named_index_holds_ids() -> None:
     assert qrows(load_qrels(frame.set_index(["qid", "docno"]))) == want
     assert qrows(load_qrels(frame.set_index("qid"))) == want
     assert qrows(load_qrels(frame.iloc[::-1])) == want  # unnamed index: dropped
+
+
+@pytest.mark.parametrize("lead", [0, 60, 3000])
+def test_a_stray_tab_splits_like_trec_eval(tmp_path: Path, lead: int) -> None:
+    """A tab inside a space-separated file (past the lines used to pick the separator) is a
+    field break for trec_eval: ``q1 Q0<TAB>x d2 2 2.0 t`` ranks doc x with score 2."""
+    head = "".join(f"q0 Q0 h{i} {i} 1.0 t\n" for i in range(lead))
+    r = load_run(_write(tmp_path, "m.run", head + "q1 Q0 d1 1 3.0 t\nq1 Q0\tx d2 2 2.0 t\n"))
+    assert rrows(r)[-2:] == [("q1", "d1", 3.0), ("q1", "x", 2.0)]
+    q = load_qrels(_write(tmp_path, "m.qrels", "q1 0 d1 1\nq1 0 d2\t2\n"))
+    assert qrows(q) == [("q1", "d1", 1.0), ("q1", "d2", 2.0)]
+    # a space inside a tab-separated field is a break too: 5 fields, not a doc id "d 2"
+    with pytest.raises(ranklens.InputError, match=r"t\.qrels:2: expected 4 fields.*got 5"):
+        load_qrels(_write(tmp_path, "t.qrels", "q1\t0\td1\t1\nq1\t0\td 2\t2\n"))

@@ -82,7 +82,15 @@ def _separator(data: bytes) -> bytes | None:
     return None
 
 
+def _foreign_blanks(data: bytes, sep: bytes) -> bool:
+    """Whether ``data`` holds a field separator other than ``sep`` (a tab in a space-separated
+    file, ...): trec_eval splits there too, so only the line parser reads it right."""
+    return any(b in data for b in (b"\t", b" ", b"\x0b", b"\x0c") if b != sep)
+
+
 def _fast_frame(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | None:
+    if _foreign_blanks(data, sep):
+        return None
     try:
         df = pl.read_csv(
             io.BytesIO(data),
@@ -270,6 +278,8 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
 
 
 def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | None:
+    if _foreign_blanks(data, sep):
+        return None
     try:
         df = pl.read_csv(
             io.BytesIO(data),
