@@ -40,12 +40,13 @@ class Policies:
         _choice("missing", self.missing, MISSING)
         _choice("duplicates", self.duplicates, DUPLICATES)
         _choice("ties", self.ties, TIES)
-        if self.depth is not None and (not isinstance(self.depth, int) or self.depth < 0):
+        if self.depth is not None and (not isinstance(self.depth, int)
+                                       or isinstance(self.depth, bool) or self.depth < 0):
             raise ParameterError(
                 f"the 'depth' option must be an integer >= 0 or None, got {self.depth!r}"
             )
-        if not isinstance(self.rel, int) or isinstance(self.rel, bool):
-            raise ParameterError(f"the 'rel' option must be an integer, got {self.rel!r}")
+        if not isinstance(self.rel, int) or isinstance(self.rel, bool) or self.rel < 0:
+            raise ParameterError(f"the 'rel' option must be an integer >= 0, got {self.rel!r}")
         if not isinstance(self.judged_only, bool):
             raise ParameterError(
                 f"the 'judged_only' option must be True or False, got {self.judged_only!r}"
