@@ -264,3 +264,22 @@ def test_float_cutoffs_must_be_finite(cutoff: str) -> None:
 def test_ranx_level_suffix_on_graded_measure() -> None:
     with pytest.raises(MeasureError, match=r"'ndcg@5-l2'.*-l2 suffix.*nDCG"):
         parse_measure("ndcg@5-l2")
+
+
+_NAME_CHARS = st.sampled_from([
+    *"APRnDCGmaprecisonl_@.,;:=()-+ 0123456789eE", "ndcg", "map", "P", "cut",
+    "iprec_at_recall", "utility", "gain=", "rel=", "exp2", "@", "-l", "1:3", "inf", "nan",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(parts=st.lists(_NAME_CHARS, max_size=8))
+def test_any_text_parses_or_raises_measure_error(parts: list[str]) -> None:
+    """The parser never fails with anything but MeasureError, and what it accepts round-trips."""
+    text = "".join(parts)
+    try:
+        m = parse_measure(text)
+    except MeasureError as exc:
+        assert str(exc)
+        return
+    assert parse_measure(str(m)) == m
