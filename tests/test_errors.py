@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import ranklens
 from ranklens import InputError, MeasureError, ParameterError, RanklensError
@@ -318,3 +320,25 @@ def test_validation_survives_python_O() -> None:
     out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.startswith("InputError") and "'doc_id'" in out.stdout
+
+
+_TOKENS = st.sampled_from([
+    b"q1", b"Q0", b"d1", b" ", b"  ", b"\t", b"\n", b"\r\n", b"1", b"-2", b"1.5", b"nan",
+    b"inf", b"#", b"x", b"\x00", b"\xff", b"\xc3\xa9", b"1e5", b"tag", b"\x0b", b"_",
+    b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00",
+])
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(_TOKENS, max_size=30))
+def test_any_bytes_load_or_raise_input_error(tmp_path: Path, parts: list[bytes]) -> None:
+    """Junk, truncated compression headers, NULs and bad UTF-8: a table or an InputError."""
+    path = _write(tmp_path, "fuzz", b"".join(parts))
+    for loader in (ranklens.load_qrels, ranklens.load_run):
+        try:
+            table = loader(path)
+        except InputError as exc:
+            assert exc.source == path
+            continue
+        assert len(table) > 0
