@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -199,6 +202,10 @@ def test_empty_error_names_queries() -> None:
         (QRELS, {"q1": {"d1": float("nan")}}, ["'q1'", "'d1'", "numeric score", "NaN"]),
         (QRELS, {"q1": {"d1": None}}, ["'q1'", "'d1'", "numeric score", "None"]),
         (QRELS, {"q1": 3.0}, ["'q1'", "mapping", "float"]),
+        (QRELS, {"q1": {"d1": [1.0]}}, ["'q1'", "'d1'", "numeric score", "[1.0]"]),
+        (QRELS, {"q1": {"d1": 10**400}}, ["'q1'", "'d1'", "numeric score"]),
+        (QRELS, {"q1": {"d1": 1 + 2j}}, ["'q1'", "'d1'", "numeric score"]),
+        ({"q1": {"d1": float("inf")}}, RUN, ["'q1'", "'d1'", "finite relevance", "inf"]),
         (42, RUN, ["int", "qrels"]),
         (QRELS, [("q1", "d1", 1.0)], ["list", "run"]),
     ],
@@ -230,6 +237,9 @@ def test_bad_frame_values() -> None:
     run = pd.DataFrame({"query_id": ["q1", None], "doc_id": ["d1", "d2"], "score": [1.0, 2.0]})
     with pytest.raises(InputError, match=r"row 1.*missing value.*'query_id'"):
         ranklens.evaluate(QRELS, run, ["AP"])
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "rel": [float("inf")]})
+    with pytest.raises(InputError, match=r"row 0.*finite relevance"):
+        ranklens.evaluate(qrels, RUN, ["AP"])
     run = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [float("nan")]})
     with pytest.raises(InputError, match="row 0"):
         ranklens.evaluate(QRELS, run, ["AP"])
@@ -342,3 +352,27 @@ def test_any_bytes_load_or_raise_input_error(tmp_path: Path, parts: list[bytes])
             assert exc.source == path
             continue
         assert len(table) > 0
+
+
+_VALUES = st.one_of(
+    st.integers(-3, 3), st.floats(), st.none(), st.text(max_size=3), st.booleans(),
+    st.sampled_from([[1], {}, np.int64(1), np.float32(0.5), np.array([1.0]), np.array(2.0),
+                     10**400, 1 + 1j]),
+)
+_KEYS = st.one_of(st.text(max_size=3), st.integers(-2, 2), st.sampled_from([None, 1.5, (1, 2)]))
+_MAPS = st.dictionaries(_KEYS, st.one_of(st.dictionaries(_KEYS, _VALUES, max_size=4), _VALUES),
+                        max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(qrels=_MAPS, run=_MAPS, name=st.sampled_from(["AP", "nDCG@3", "P@2", "RR", "NumRet"]))
+def test_any_mapping_evaluates_or_raises_input_error(qrels: dict, run: dict, name: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        try:
+            result = ranklens.evaluate(qrels, run, [name])
+        except InputError as exc:
+            assert str(exc)
+            return
+    assert math.isfinite(result[name])
+

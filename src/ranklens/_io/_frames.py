@@ -106,9 +106,11 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
         "relevance": _numeric(df[r], "relevance", source),
     })
     _no_nulls(frame, source)
-    if frame["relevance"].is_nan().any():
-        row = int(frame["relevance"].is_nan().arg_true()[0])
-        raise InputError(f"row {row}: relevance is NaN", source=source)
+    bad = ~frame["relevance"].is_finite()
+    if bad.any():
+        row = int(bad.arg_true()[0])
+        raise InputError(f"row {row}: expected a finite relevance, got {frame['relevance'][row]}",
+                         source=source)
     return Qrels(frame, source)
 
 
@@ -178,16 +180,20 @@ class _Flat:
         vals = self.values
         try:
             arr = np.asarray(vals, dtype=np.float64)
-        except (TypeError, ValueError):
+            if arr.shape != (len(vals),):  # [1] or np.array([1]) as a value: not a number
+                raise ValueError(arr.shape)
+        except (TypeError, ValueError, OverflowError):
             for i, v in enumerate(vals):
                 try:
+                    if np.ndim(v) != 0:
+                        raise TypeError(v)
                     float(v)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):
                     raise InputError(
                         f"{self.where(i)}: expected a numeric {self.what}, got {v!r}",
                         source=self.source,
                     ) from None
-            raise
+            raise InputError(f"expected numeric {self.what} values", source=self.source) from None
         if arr.size and np.isnan(arr).any():
             i = int(np.flatnonzero(np.isnan(arr))[0])
             found = "None" if vals[i] is None else "NaN"
@@ -210,6 +216,10 @@ def _strings(values: list[Any]) -> pl.Series:
 def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -> Qrels:
     flat = _Flat(mapping, source, "relevance")
     rel = flat.numbers()
+    if not np.isfinite(rel).all():
+        i = int(np.flatnonzero(~np.isfinite(rel))[0])
+        raise InputError(f"{flat.where(i)}: expected a finite relevance, got {rel[i]}",
+                         source=source)
     frame = pl.DataFrame(
         {"query_id": flat.query_column(), "doc_id": _strings(flat.docs), "relevance": rel},
         schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
