@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 import subprocess
 import sys
@@ -376,3 +377,63 @@ def test_any_mapping_evaluates_or_raises_input_error(qrels: dict, run: dict, nam
             return
     assert math.isfinite(result[name])
 
+
+
+def test_frame_columns_of_unusable_types() -> None:
+    pl = pytest.importorskip("polars")
+    qrels = pl.DataFrame({"qid": ["q1"], "docno": ["d1"], "rel": [[1]]})
+    with pytest.raises(InputError, match=r"column 'rel'.*numeric relevance.*List"):
+        ranklens.evaluate(qrels, RUN, ["AP"])
+    qrels = pl.DataFrame({"qid": [[1]], "docno": ["d1"], "rel": [1]})
+    with pytest.raises(InputError, match=r"column 'qid'.*ids.*List"):
+        ranklens.evaluate(qrels, RUN, ["AP"])
+    run = pl.DataFrame({"qid": ["q1"], "docno": ["d1"], "score": [datetime.date(2020, 1, 1)]})
+    with pytest.raises(InputError, match=r"column 'score'.*numeric score.*Date"):
+        ranklens.evaluate(QRELS, run, ["AP"])
+
+
+def test_unusable_rank_column_is_ignored() -> None:
+    pl = pytest.importorskip("polars")
+    run = pl.DataFrame({"qid": ["q1", "q1"], "docno": ["d1", "d2"], "score": [1.0, 2.0],
+                        "rank": [float("nan"), 1e30]})
+    assert ranklens.evaluate(QRELS, run, ["RR"])["RR"] == 0.5
+
+
+_COLUMN_VALUES = {
+    "str": st.sampled_from(["a", "b", "1", "x y", ""]),
+    "int": st.integers(-2, 3),
+    "float": st.floats(),
+    "bool": st.booleans(),
+    "list": st.lists(st.integers(0, 2), max_size=2),
+    "date": st.dates(),
+    "none": st.none(),
+}
+
+
+@st.composite
+def _frames(draw: st.DrawFn) -> object:
+    pl = pytest.importorskip("polars")
+    n = draw(st.integers(1, 4))
+    names = draw(st.lists(st.sampled_from(["qid", "docno", "rel", "score", "rank", "x"]),
+                          min_size=1, max_size=5, unique=True))
+    data = {}
+    for name in names:
+        kind = draw(st.sampled_from(sorted(_COLUMN_VALUES)))
+        data[name] = draw(st.lists(_COLUMN_VALUES[kind], min_size=n, max_size=n))
+    try:
+        return pl.DataFrame(data, strict=False)
+    except Exception:  # a combination polars itself refuses is not ranklens's concern
+        return pl.DataFrame({"qid": ["a"], "docno": ["b"], "rel": [1], "score": [1.0]})
+
+
+@settings(max_examples=200, deadline=None)
+@given(qrels=_frames(), run=_frames())
+def test_any_frame_evaluates_or_raises_input_error(qrels: object, run: object) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        try:
+            result = ranklens.evaluate(qrels, run, ["AP"])
+        except InputError as exc:
+            assert str(exc)
+            return
+    assert 0.0 <= result["AP"] <= 1.0

@@ -65,15 +65,21 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
     return None
 
 
-def _ids(series: pl.Series) -> pl.Series:
+def _ids(series: pl.Series, source: str = "<frame>") -> pl.Series:
     if series.dtype == pl.String:
         return series
+    if series.dtype.is_nested() or series.dtype == pl.Object:
+        raise InputError(f"column {series.name!r}: expected ids (strings or integers), "
+                         f"got {series.dtype}", source=source)
     return series.cast(pl.String)
 
 
 def _numeric(series: pl.Series, what: str, source: str) -> pl.Series:
     if series.dtype == pl.Boolean:
         series = series.cast(pl.Int8)
+    if series.dtype.is_nested() or series.dtype.is_temporal() or series.dtype == pl.Object:
+        raise InputError(f"column {series.name!r}: expected a numeric {what}, got "
+                         f"{series.dtype}", source=source)
     if not series.dtype.is_numeric():
         cast = series.cast(pl.Float64, strict=False)
         bad = cast.is_null() & series.is_not_null()
@@ -101,8 +107,8 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     d = _require(df.columns, "doc_id", source)
     r = _require(df.columns, "relevance", source)
     frame = pl.DataFrame({
-        "query_id": _ids(df[q]),
-        "doc_id": _ids(df[d]),
+        "query_id": _ids(df[q], source),
+        "doc_id": _ids(df[d], source),
         "relevance": _numeric(df[r], "relevance", source),
     })
     _no_nulls(frame, source)
@@ -122,12 +128,14 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
     d = _require(df.columns, "doc_id", source)
     s = _require(df.columns, "score", source)
     frame = pl.DataFrame({
-        "query_id": _ids(df[q]),
-        "doc_id": _ids(df[d]),
+        "query_id": _ids(df[q], source),
+        "doc_id": _ids(df[d], source),
         "score": _numeric(df[s], "score", source),
     })
     rank_col = next((c for c in df.columns if c.lower() == "rank"), None)
-    rank = (_numeric(df[rank_col], "rank", source).cast(pl.Int64) if rank_col
+    # the rank column is informational (trec_eval ignores it): unusable values become 0
+    rank = (_numeric(df[rank_col], "rank", source).cast(pl.Int64, strict=False).fill_null(0)
+            if rank_col
             else pl.Series("rank", np.zeros(df.height, dtype=np.int64)))
     frame = frame.with_columns(rank.alias("rank"),
                                pl.int_range(pl.len(), dtype=pl.Int64).alias("order"))
