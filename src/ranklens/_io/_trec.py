@@ -243,7 +243,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
     is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
     """
     source = str(path)
-    fast = _fast_run(_blocks(path, data))
+    fast = _scan_run(str(path)) if data is None else _fast_run(_blocks(data))
     if fast is not None:
         frame, tag = fast
         return _finish_run(frame, source, name or tag)
@@ -307,25 +307,17 @@ def _finish_run(frame: pl.DataFrame, source: str, name: str) -> Run:
     return Run(frame, source, name)
 
 
-# Large runs are parsed block by block: each block goes through polars' multi-threaded
-# reader, and only the four kept columns of it survive, so the whole file and its six
-# string columns are never in memory at once.
+# Large runs never sit in memory whole: a plain file is scanned by polars' streaming
+# engine, in-memory data is parsed block by block, and only the four kept columns of it
+# survive, never the whole text and its six string columns at once.
 _BLOCK = 1 << 25
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
+_COMPRESSED = tuple(magic for magic, _ in _MAGIC)
 
 
-def _blocks(path: str | Path, data: bytes | None) -> Iterator[bytes] | None:
-    """Whole-line blocks of an uncompressed file (or of ``data``); None when not applicable."""
-    if data is not None:
-        return _split_blocks(data) if not data.startswith(tuple(m for m, _ in _MAGIC)) else None
-    name = str(path)
-    if name == "-" or not Path(name).is_file():
-        return None
-    with open(name, "rb") as f:
-        head = f.read(8)
-    if head.startswith(tuple(m for m, _ in _MAGIC)):
-        return None
-    return _file_blocks(name)
+def _blocks(data: bytes) -> Iterator[bytes] | None:
+    """Whole-line blocks of uncompressed ``data``; None for compressed data."""
+    return None if data.startswith(_COMPRESSED) else _split_blocks(data)
 
 
 def _split_blocks(data: bytes) -> Iterator[bytes]:
@@ -337,22 +329,65 @@ def _split_blocks(data: bytes) -> Iterator[bytes]:
         start = end
 
 
-def _file_blocks(name: str) -> Iterator[bytes]:
+def _scan_run(name: str) -> tuple[pl.DataFrame, str] | None:
+    """The run table and last tag of a plain (uncompressed) file via a streaming scan, or
+    None when the file needs the other paths (compressed, irregular, bad values)."""
+    if name == "-" or not Path(name).is_file():
+        return None
     with open(name, "rb") as f:
-        rest = b""
-        while True:
-            chunk = f.read(_BLOCK)
-            if not chunk:
-                if rest:
-                    yield rest
-                return
-            buf = rest + chunk
-            cut = buf.rfind(b"\n") + 1
-            if cut == 0:
-                rest = buf
-                continue
-            yield buf[:cut]
-            rest = buf[cut:]
+        head = f.read(65536)
+    if not head.strip() or head.startswith(_COMPRESSED) or b"\x00" in head:
+        return None
+    sep = _separator(head)
+    tag = _last_tag(name, sep) if sep else None
+    if sep is None or tag is None or _file_has_foreign_blanks(name, sep):
+        return None
+    score = pl.col("score").cast(pl.Float64, strict=False)
+    bad = (pl.any_horizontal(pl.col(n).is_null() | (pl.col(n).str.len_bytes() == 0)
+                             for n in _RUN_COLUMNS)
+           | score.is_null() | score.is_nan())
+    try:
+        df = (
+            pl.scan_csv(name, has_header=False, separator=sep.decode(), comment_prefix="#",
+                        quote_char=None, new_columns=_RUN_COLUMNS,
+                        schema=dict.fromkeys(_RUN_COLUMNS, pl.String))
+            .select("query_id", "doc_id", score,
+                    pl.col("rank").cast(pl.Int64, strict=False).fill_null(0), bad.alias("bad"))
+            .collect(engine="streaming")
+        )
+    except Exception:  # any polars complaint: let the line parser explain it
+        return None
+    if not df.height or df["bad"].any():
+        return None
+    return df.drop("bad"), tag
+
+
+def _file_has_foreign_blanks(name: str, sep: bytes) -> bool:
+    """:func:`_foreign_blanks` over a file, read in blocks (a byte search, no parsing)."""
+    with open(name, "rb") as f:
+        while block := f.read(_BLOCK):
+            if _foreign_blanks(block, sep):
+                return True
+    return False
+
+
+def _last_tag(name: str, sep: bytes) -> str | None:
+    """The tag (6th field) of the file's last data line, read from its end."""
+    with open(name, "rb") as f:
+        size = f.seek(0, 2)
+        f.seek(max(0, size - 65536))
+        tail = f.read()
+    for line in reversed(tail.splitlines()):
+        if not line.strip() or line.startswith(b"#"):
+            continue
+        fields = line.split(sep)
+        if len(fields) < 6:
+            return None
+        try:
+            return fields[5].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return None
 
 
 def _fast_run(blocks: Iterator[bytes] | None) -> tuple[pl.DataFrame, str] | None:

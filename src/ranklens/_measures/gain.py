@@ -52,10 +52,12 @@ def discounted(gains: np.ndarray, rank: np.ndarray, discount: str) -> np.ndarray
 
 
 def dcg_values(d: Aligned, m: Measure) -> np.ndarray:
-    g = gain_values(d.grade, d.judged, m.get("gain"))
-    contrib = discounted(g, d.rank, m.get("discount"))
-    mask = None if m.cutoff is None else d.rank <= m.cutoff
-    return d.seg_sum(contrib, mask)
+    # unjudged docs gain exactly 0, so summing over judged docs only gives the same bits
+    keep = d.judged if m.cutoff is None else d.judged & (d.rank <= m.cutoff)
+    idx = np.flatnonzero(keep)
+    g = gain_values(d.grade[idx], d.judged[idx], m.get("gain"))
+    contrib = discounted(g, d.rank[idx], m.get("discount"))
+    return np.bincount(d.qidx[idx], weights=contrib, minlength=d.nq)
 
 
 def ideal_values(d: Aligned, m: Measure) -> np.ndarray:

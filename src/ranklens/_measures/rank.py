@@ -28,18 +28,26 @@ def _denominator(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
 
 
 def _at_relevant(d: Aligned, m: Measure) -> tuple[np.ndarray, np.ndarray]:
-    """Mask of relevant docs within the cutoff, and the running count of them."""
+    """Positions of the relevant docs within the cutoff, and the running count of them.
+
+    Only those positions are computed: ranked arrays are query-ordered, so the running
+    count is a doc's place among its query's relevant docs.
+    """
     mask = d.relevant(rel_level(d, m))
     if m.cutoff is not None:
         mask = mask & (d.rank <= m.cutoff)
-    return mask, d.seg_cumcount(mask)
+    idx = np.flatnonzero(mask)
+    q = d.qidx[idx]
+    return idx, np.arange(1, idx.size + 1) - np.searchsorted(q, q, side="left")
 
 
 def average_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    mask, running = _at_relevant(d, m)
-    total = d.seg_sum(running / d.rank, mask)
-    return divide(total, _denominator(d, m, d.seg_count(mask)))
+    idx, running = _at_relevant(d, m)
+    q = d.qidx[idx]
+    total = np.bincount(q, weights=running / d.rank[idx], minlength=d.nq)
+    hits = np.bincount(q, minlength=d.nq).astype(np.int64)
+    return divide(total, _denominator(d, m, hits))
 
 
 register("AP", "average precision: sum of precision at each relevant rank within k, divided "
@@ -56,11 +64,12 @@ register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))
           aliases=("mar", "ar"), family="rank")
 def average_recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    mask, running = _at_relevant(d, m)
+    idx, running = _at_relevant(d, m)
+    q = d.qidx[idx]
     big_r = d.num_rel(rel_level(d, m)).astype(np.float64)
-    recall_at = divide(running, big_r[d.qidx])
-    total = d.seg_sum(recall_at, mask)
-    return divide(total, _denominator(d, m, d.seg_count(mask)))
+    total = np.bincount(q, weights=divide(running, big_r[q]), minlength=d.nq)
+    hits = np.bincount(q, minlength=d.nq).astype(np.int64)
+    return divide(total, _denominator(d, m, hits))
 
 
 @register("RR", "reciprocal rank of the first relevant document within k; 0 if none",
