@@ -192,8 +192,10 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def _pair_keys(query_hash: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        return doc_hash ^ (query_hash.astype(np.uint64) * _MIX)
+    keys = query_hash.astype(np.uint64)  # a copy, so the in-place steps allocate nothing
+    keys *= _MIX  # wraps around mod 2**64, as intended
+    keys ^= doc_hash
+    return keys
 
 
 def _maybe_duplicated(keys: np.ndarray) -> bool:
@@ -246,10 +248,12 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
     groups in the same relative order in both sorts, so writing the re-sorted rows back
     into the positions the tied rows occupy is exact.
     """
-    s = score + 0.0  # -0.0 and 0.0 are equal scores (a tie), as in trec_eval's comparison
+    # NumPy comparisons already treat -0.0 and 0.0 as equal (a tie, as in trec_eval); the
+    # polars sorts get them normalised
+    s = score
     perm = _grouped_order(q, s)
     if perm is None:
-        perm = (pl.DataFrame({"q": q, "s": s})
+        perm = (pl.DataFrame({"q": q, "s": s + 0.0})
                 .select(pl.arg_sort_by(["q", "s"], descending=[False, True],
                                        maintain_order=True))
                 .to_series().to_numpy().astype(np.int64))
@@ -262,13 +266,20 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
         member[1:] |= tie
         pos = np.flatnonzero(member)
         sub = perm[pos]
-        order = (pl.DataFrame({"q": q[sub], "s": s[sub], "t": tiebreak.gather(sub)})
+        order = (pl.DataFrame({"q": q[sub], "s": s[sub] + 0.0, "t": tiebreak.gather(sub)})
                  .select(pl.arg_sort_by(["q", "s", "t"], descending=[False, True,
                                                                    tiebreak_descending],
                                         maintain_order=True))
                  .to_series().to_numpy())
         perm[pos] = sub[order]
     return perm, sq
+
+
+def _ranks(qidx: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """1-based rank of each row within its query (rows are query-ordered)."""
+    rank = np.arange(1, qidx.size + 1, dtype=np.int64)
+    rank -= offsets[:-1][qidx]
+    return rank
 
 
 def _grouped_order(q: np.ndarray, s: np.ndarray) -> np.ndarray | None:
@@ -293,7 +304,9 @@ def _grouped_order(q: np.ndarray, s: np.ndarray) -> np.ndarray | None:
         return None  # a query split over several blocks
     lengths = np.diff(np.append(starts, n))[order]
     new_starts = np.cumsum(lengths) - lengths
-    return np.arange(n, dtype=np.int64) - np.repeat(new_starts - starts[order], lengths)
+    perm = np.arange(n, dtype=np.int64)
+    perm -= np.repeat(new_starts - starts[order], lengths)
+    return perm
 
 
 def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Aligned, dict]:
@@ -381,13 +394,13 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     counts = np.bincount(qidx, minlength=nq)
     in_run = counts > 0
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    rank = np.arange(qidx.size, dtype=np.int64) - offsets[:-1][qidx] + 1
+    rank = _ranks(qidx, offsets)
     if pol.depth is not None:
         keep = rank <= pol.depth
         keys, qidx, src = keys[keep], qidx[keep], src[keep]
         counts = np.bincount(qidx, minlength=nq)
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        rank = np.arange(qidx.size, dtype=np.int64) - offsets[:-1][qidx] + 1
+        rank = _ranks(qidx, offsets)
 
     j = _judgments(qf, queries)
     grade, judged = _grades(keys, qidx, src, rf["doc_id"], j)
