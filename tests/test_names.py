@@ -283,3 +283,29 @@ def test_any_text_parses_or_raises_measure_error(parts: list[str]) -> None:
         assert str(exc)
         return
     assert parse_measure(str(m)) == m
+
+
+def test_gain_maps_normalised_in_any_form() -> None:
+    want = parse_measure("nDCG(gain=1:3;2:9)@5")
+    for form in ({2: 9, 1: 3}, ((2, 9), (1, 3)), [(1.0, 3.0), (2, 9.0)]):
+        m = Measure("nDCG", cutoff=5)(gain=form)
+        assert m == want and hash(m) == hash(want) and str(m) == str(want)
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("nDCG", {"gain": ((1,),)}), ("nDCG", {"gain": ("a", "b")}), ("nDCG", {"gain": ()}),
+     ("nDCG", {"gain": {1: 3, 2: float("nan")}}), ("nDCG", {"gain": ((1, 3), (1, 9))}),
+     ("F", {"beta2": float("inf")}), ("F", {"beta2": "x"}), ("AP", {"rel": True}),
+     ("AP", {"denom": "max"}), ("RR", {"judged_only": "yes"})],
+)
+def test_bad_parameter_values(name: str, params: dict) -> None:
+    with pytest.raises(MeasureError, match=f"parameter '{next(iter(params))}' of {name}"):
+        Measure(name)(**params)
+
+
+@pytest.mark.parametrize("text", ["nDCG(gain=1:3;1:9)", "nDCG(gain=1:nan)", "F(beta2=inf)",
+                                  "nDCG(gain=)", "AP(rel=1.5)"])
+def test_bad_parameter_text(text: str) -> None:
+    with pytest.raises(MeasureError, match="parameter"):
+        parse_measure(text)

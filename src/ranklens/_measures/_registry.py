@@ -89,21 +89,30 @@ class Param:
 
     def check(self, value: Any, measure: str) -> Any:
         """Validate (and normalise) a Python value for this parameter."""
-        if self.kind == "gain" and isinstance(value, dict):
-            value = tuple(sorted((float(k), float(v)) for k, v in value.items()))
-        if self.kind == "floats" and isinstance(value, (list, tuple)):
-            value = tuple(float(v) for v in value)
+        try:
+            if self.kind == "gain" and isinstance(value, dict):
+                value = tuple(sorted((float(k), float(v)) for k, v in value.items()))
+            elif self.kind == "gain" and isinstance(value, (list, tuple)):
+                # pairs in any order: sorted, so equal maps give equal (hashable) measures
+                value = tuple(sorted((float(k), float(v)) for k, v in value))
+            if self.kind == "floats" and isinstance(value, (list, tuple)):
+                value = tuple(float(v) for v in value)
+        except (TypeError, ValueError):
+            raise MeasureError(
+                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {value!r}"
+            ) from None
         if self.kind == "int" and isinstance(value, float) and value.is_integer():
             value = int(value)
         if self.kind == "float" and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         ok = {
             "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "float": lambda v: isinstance(v, float),
+            "float": lambda v: isinstance(v, float) and math.isfinite(v),
             "bool": lambda v: isinstance(v, bool),
             "choice": lambda v: v in self.choices,
-            "gain": lambda v: v in ("linear", "exp2") or isinstance(v, tuple),
-            "floats": lambda v: isinstance(v, tuple) and len(v) > 0,
+            "gain": lambda v: v in ("linear", "exp2") or _level_map(v),
+            "floats": lambda v: (isinstance(v, tuple) and len(v) > 0
+                                 and all(math.isfinite(x) for x in v)),
         }[self.kind](value)
         if ok and self.minimum is not None and self.kind in ("int", "float"):
             ok = value >= self.minimum
@@ -138,6 +147,15 @@ class Param:
         if self.kind == "floats":
             return ";".join(_fmt_number(v) for v in value)
         return str(value)
+
+
+def _level_map(value: Any) -> bool:
+    """A non-empty tuple of (level, gain) pairs: finite numbers, each level once."""
+    if not isinstance(value, tuple) or not value:
+        return False
+    levels = [k for k, _ in value]
+    return (len(set(levels)) == len(levels)
+            and all(math.isfinite(x) for pair in value for x in pair))
 
 
 Kernel = Callable[["Aligned", "Measure"], "np.ndarray"]
