@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -309,3 +311,22 @@ def test_bad_parameter_values(name: str, params: dict) -> None:
 def test_bad_parameter_text(text: str) -> None:
     with pytest.raises(MeasureError, match="parameter"):
         parse_measure(text)
+
+
+_TOY_QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": -1, "e": 3}, "q2": {"x": 0}, "q3": {"y": 1}}
+_TOY_RUN = {"q1": {"a": 1.0, "b": 2.0, "c": 2.0, "d": 0.5, "u": 2.0},
+            "q2": {"x": 1.0, "z": 1.0}, "q4": {"y": 1.0}}
+
+
+@settings(max_examples=300, deadline=None)
+@given(m=measures())
+def test_every_measure_with_any_parameters_computes(m: Measure) -> None:
+    """Whatever valid parameters a registered measure gets, it yields one value per query
+    (graded, negative and unjudged documents, ties, a query missing from the run)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        r = ranklens.evaluate(_TOY_QRELS, _TOY_RUN, [m], missing="zero")
+    values = r.query_values[str(m)]
+    assert values.shape == (3,)
+    if not m.definition.text:
+        assert not np.isinf(values).any(), values
