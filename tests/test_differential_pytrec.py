@@ -176,7 +176,8 @@ SETTINGS = settings(max_examples=100, deadline=None,
 
 @pytest.mark.parametrize(("rel", "judged_only", "depth", "complete"),
                          [(1, False, None, False), (2, False, None, False),
-                          (1, True, None, False), (1, False, 3, False), (2, False, None, True)])
+                          (1, True, None, False), (1, False, 3, False), (2, True, 4, False),
+                          (2, False, None, True)])
 @SETTINGS
 @given(data=collections())
 def test_matches_pytrec_eval(rel: int, judged_only: bool, depth: int | None, complete: bool,
