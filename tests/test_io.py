@@ -92,8 +92,8 @@ def test_run_extra_columns_and_tag(tmp_path: Path) -> None:
 def test_run_name_override(tmp_path: Path) -> None:
     path = _write(tmp_path, "x.run", RUN_TEXT)
     assert load_run(path, name="mine").name == "mine"
-    res = ranklens.evaluate(QRELS_TEXT and _write(tmp_path, "x.qrels", QRELS_TEXT), path,
-                            ["AP"], run_name="other")
+    res = ranklens.evaluate(_write(tmp_path, "x.qrels", QRELS_TEXT), path, ["AP"],
+                            run_name="other")
     assert res.run_name == "other"
 
 
