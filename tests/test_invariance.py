@@ -36,7 +36,7 @@ def _all_measures() -> list[str]:
 
 
 MEASURES = _all_measures()
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
