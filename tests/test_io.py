@@ -356,3 +356,17 @@ def test_a_stray_tab_splits_like_trec_eval(tmp_path: Path, lead: int) -> None:
     # a space inside a tab-separated field is a break too: 5 fields, not a doc id "d 2"
     with pytest.raises(ranklens.InputError, match=r"t\.qrels:2: expected 4 fields.*got 5"):
         load_qrels(_write(tmp_path, "t.qrels", "q1\t0\td1\t1\nq1\t0\td 2\t2\n"))
+
+
+def test_float_id_columns_are_integers() -> None:
+    """pandas turns integer ids into floats (1 -> 1.0); they must still match "1"."""
+    pd = pytest.importorskip("pandas")
+    qrels = pd.DataFrame({"qid": [1.0, 2.0], "docno": [10.0, 11.0], "rel": [1, 1]})
+    run = {"1": {"10": 1.0}, "2": {"11": 1.0, "12": 2.0}}
+    assert qrows(load_qrels(qrels)) == [("1", "10", 1.0), ("2", "11", 1.0)]
+    assert ranklens.evaluate(qrels, run, ["AP"])["AP"] == 0.75
+    pl = pytest.importorskip("polars")
+    for bad in (1.5, float("nan"), 1e30):
+        frame = pl.DataFrame({"qid": [bad], "docno": ["a"], "rel": [1]})
+        with pytest.raises(ranklens.InputError, match=r"column 'qid'.*not an integer id"):
+            load_qrels(frame)

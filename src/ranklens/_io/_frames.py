@@ -71,6 +71,15 @@ def _ids(series: pl.Series, source: str = "<frame>") -> pl.Series:
     if series.dtype.is_nested() or series.dtype == pl.Object:
         raise InputError(f"column {series.name!r}: expected ids (strings or integers), "
                          f"got {series.dtype}", source=source)
+    if series.dtype.is_float():
+        # pandas turns integer ids into floats on the way (1 -> 1.0): compare them as the
+        # integers they are, or "1.0" would silently match nothing in a TREC file's "1"
+        whole = series.is_null() | ((series.abs() < 2.0**63) & (series.round(0) == series))
+        if not whole.all():
+            row = int((~whole).arg_true()[0])
+            raise InputError(f"row {row}: column {series.name!r} holds ids as floats and "
+                             f"{series[row]} is not an integer id", source=source)
+        series = series.cast(pl.Int64)
     return series.cast(pl.String)
 
 
