@@ -68,9 +68,14 @@ def rbp_gains(d: Aligned, spec: Any) -> np.ndarray:
         if table.size == 0:
             continue
         low, high = float(table.min()), float(table.max())
-        if low < 0 or high > 1:
+        if (low < 0 or high > 1) and high > low:
             sel = in_table & (top[d.qidx] + 1 == levels)
             out[sel] = (g[sel] - low) / (high - low)
+        elif low < 0 or high > 1:
+            # a one-gain table outside [0, 1] (trec_eval divides 0 by 0): such a gain counts
+            # as fully relevant, so RBP stays in [0, 1]
+            sel = in_table & (top[d.qidx] + 1 == levels)
+            out[sel] = (g[sel] > 0).astype(np.float64)
     return out
 
 
