@@ -176,24 +176,44 @@ def run_memory(tools: list[tuple[str, str]], qrels: Path, run: Path, reps: int,
 
 # -- checking and reporting --------------------------------------------------------------
 def reference(qrels: Path, run: Path) -> dict[str, float]:
-    import ranklens
+    """ranklens's values of every measure compared against, from a separate process (this
+    one stays small: a child's peak RSS starts from its parent's at the fork)."""
+    code = ("import json, sys, ranklens; print(json.dumps(dict(ranklens.evaluate("
+            "sys.argv[1], sys.argv[2], sys.argv[3].split(','), missing='zero'))))")
+    out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run),
+                          ",".join(reference_measures())],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
 
-    return dict(ranklens.evaluate(str(qrels), str(run), reference_measures(), missing="zero"))
+
+#: why a peer's numbers can differ where no named convention explains it
+KNOWN_CAUSES = {
+    "ranx": "ranx orders tied scores its own way (neither trec_eval's doc id descending nor "
+            "input order), which moves a measure when a relevant doc is tied with others",
+    "ir_measures": "ir_measures computes RR@10 with its MS MARCO provider (trec_eval's "
+                   "recip_rank has no cutoff), which orders tied scores differently from "
+                   "trec_eval",
+}
 
 
 def agreement(m: Measured, ref: dict[str, float]) -> tuple[float, list[str]]:
-    """Largest |difference| from ranklens over the measures, and the convention notes."""
+    """Largest |difference| from ranklens over the measures, and the notes explaining it."""
     worst = 0.0
     notes = []
     for name in MEASURES:
         _, ref_name, note = NAMES[m.tool][name]
         if name not in m.values:
-            notes.append(f"{name} missing")
+            notes.append(f"{m.tool}: {name} missing")
             worst = float("inf")
             continue
-        worst = max(worst, abs(m.values[name] - ref[ref_name]))
+        diff = abs(m.values[name] - ref[ref_name])
+        worst = max(worst, diff)
         if note:
             notes.append(note)
+        if diff > TOLERANCE:
+            notes.append(f"{m.tool} ({m.workload}): {name} differs by {diff:.1e}")
+    if worst > TOLERANCE and m.tool in KNOWN_CAUSES:
+        notes.append(f"{m.tool}: {KNOWN_CAUSES[m.tool]}")
     return worst, notes
 
 
@@ -234,9 +254,37 @@ def print_table(preset: str, rows: list[dict]) -> None:
         ok = "yes" if r["agree"] else f"NO (max |diff| {r['max_abs_diff']:.2e})"
         print(f"{r['workload']:<8} {r['tool']:<24} {r['median_s']:9.3f} "
               f"{r['peak_rss_mb']:8.0f} {r['time_x_ranklens']:7.2f} {rss_x}  {ok}")
-    notes = sorted({n for r in rows for n in r.get("notes", [])})
+    notes = list(dict.fromkeys(n for r in rows for n in r.get("notes", [])))
     for n in notes:
         print(f"  note: {n}")
+
+
+def markdown(report: dict[str, list[dict]]) -> str:
+    """The report as Markdown tables (for docs/benchmarks.md)."""
+    out = []
+    for preset, rows in report.items():
+        if preset == "scaling":
+            out += ["", "| queries | median CPU s | CPU x previous | median wall s | "
+                    "wall x previous |", "|---:|---:|---:|---:|---:|"]
+            for r in rows:
+                x = "-" if r["x_previous"] is None else f"{r['x_previous']:.2f}"
+                wx = "-" if r["wall_x_previous"] is None else f"{r['wall_x_previous']:.2f}"
+                out.append(f"| {r['queries']} | {r['median_cpu_s']:.3f} | {x} | "
+                           f"{r['median_s']:.3f} | {wx} |")
+            continue
+        out += ["", f"**{preset}**", "",
+                "| workload | tool | median s | peak RSS MB | time / ranklens | RSS / ranklens "
+                "| agrees (1e-9) |", "|---|---|---:|---:|---:|---:|---|"]
+        for r in rows:
+            if "error" in r:
+                out.append(f"| {r['workload']} | {r['tool']} | failed: {r['error']} |||||")
+                continue
+            rss_x = "-" if r["rss_x_ranklens"] is None else f"{r['rss_x_ranklens']:.2f}"
+            agree = "yes" if r["agree"] else f"no ({r['max_abs_diff']:.1e})"
+            out.append(f"| {r['workload']} | {r['tool']} | {r['median_s']:.3f} | "
+                       f"{r['peak_rss_mb']:.0f} | {r['time_x_ranklens']:.2f} | {rss_x} | "
+                       f"{agree} |")
+    return "\n".join(out)
 
 
 def installed(tool: str) -> bool:
@@ -277,30 +325,46 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
 
 
 def bench_scaling(args: argparse.Namespace) -> list[dict]:
-    """ranklens's in-process time (load + evaluate from files) as the queries double."""
+    """ranklens's in-process time (load + evaluate from files) as the queries double.
+
+    Judged on CPU time (user + system, all threads): on a shared machine wall time moves
+    with other load, while a superlinear step in the algorithm shows in both.
+    """
+    import resource
+
     import ranklens
 
+    def cpu() -> float:
+        use = resource.getrusage(resource.RUSAGE_SELF)
+        return use.ru_utime + use.ru_stime
+
     sizes = (1745, 3490, 6980)
-    rows = []
-    prev = None
+    rows: list[dict] = []
     for q in sizes:
         data = dataset(args.cache, f"scale{q}",
                        ["--queries", str(q), "--depth", "1000", "--judged", "1", "--grades", "2"])
         qrels, run = str(data / "qrels.txt"), str(data / "run1.txt")
-        times = []
+        walls, cpus = [], []
         for _ in range(max(args.reps, 3)):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu()
             ranklens.evaluate(qrels, run, list(MEASURES), missing="zero")
-            times.append(time.perf_counter() - t0)
-        t = statistics.median(times)
-        ratio = t / prev if prev else None
-        rows.append({"queries": q, "median_s": t, "x_previous": ratio,
-                     "ok": ratio is None or ratio <= 2.2})
-        prev = t
-    print("\nscaling (msmarco shape, 1000 docs/query; ranklens load + evaluate in-process)")
+            walls.append(time.perf_counter() - t0)
+            cpus.append(cpu() - c0)
+        row = {"queries": q, "median_s": statistics.median(walls),
+               "median_cpu_s": statistics.median(cpus), "x_previous": None,
+               "wall_x_previous": None, "ok": True}
+        if rows:
+            row["x_previous"] = row["median_cpu_s"] / rows[-1]["median_cpu_s"]
+            row["wall_x_previous"] = row["median_s"] / rows[-1]["median_s"]
+            row["ok"] = row["x_previous"] <= 2.2
+        rows.append(row)
+    print("\nscaling (msmarco shape, 1000 docs/query; ranklens load + evaluate in-process; "
+          "judged on CPU time)")
     for r in rows:
-        x = f"{r['x_previous']:.2f}x" if r["x_previous"] else "-"
-        print(f"  {r['queries']:>6} queries  {r['median_s']:7.3f} s  doubling: {x}"
+        x = "-" if r["x_previous"] is None else f"{r['x_previous']:.2f}x"
+        wx = "-" if r["wall_x_previous"] is None else f"{r['wall_x_previous']:.2f}x"
+        print(f"  {r['queries']:>6} queries  cpu {r['median_cpu_s']:7.3f} s  wall "
+              f"{r['median_s']:7.3f} s  doubling: cpu {x}, wall {wx}"
               f"{'' if r['ok'] else '  > 2.2x: SUPERLINEAR'}")
     return rows
 
@@ -317,7 +381,13 @@ def main() -> int:
     ap.add_argument("--scaling", action="store_true", help="run the query-doubling check")
     ap.add_argument("--cache", type=Path, default=HERE / ".cache", help="data folder")
     ap.add_argument("--json", type=Path, help="also write every row to this JSON file")
+    ap.add_argument("--markdown", type=Path, nargs="+", metavar="JSON",
+                    help="only print the Markdown tables of earlier --json reports")
     args = ap.parse_args()
+    if args.markdown:
+        for path in args.markdown:
+            print(markdown(json.loads(path.read_text())))
+        return 0
     args.tools = args.tools.split(",")
     args.cache.mkdir(parents=True, exist_ok=True)
     report: dict[str, list[dict]] = {}
@@ -328,8 +398,11 @@ def main() -> int:
         report["scaling"] = bench_scaling(args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
+    # a peer's disagreement is reported with its cause above; ranklens's own whole-process
+    # and in-memory results must match its in-process reference, and nothing may fail
     bad = [r for rows in report.values() for r in rows
-           if ("error" in r) or (r.get("agree") is False) or (r.get("ok") is False)]
+           if "error" in r or r.get("ok") is False
+           or (r.get("agree") is False and str(r.get("tool", "")).startswith("ranklens"))]
     return 1 if bad else 0
 
 
