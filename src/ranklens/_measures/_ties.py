@@ -314,6 +314,7 @@ _CLOSED: dict[str, Closed] = {
     "RelP": _relative_precision,
     "Success": _success,
     "NumRelRet": _num_rel_ret,
+    "Hits": _num_rel_ret,
     "RR": _reciprocal_rank,
     "CG": _cumulative_gain,
     "DCG": _dcg,
@@ -338,7 +339,9 @@ class _NoClosedForm(Exception):
 # their cutoff.
 _ORDER_FREE = frozenset({"NumQ", "NumRet", "NumRel", "NumNonRelJudgedRet", "IdealDCG", "SetAP",
                          "Utility"})
-_ORDER_FREE_WITHOUT_CUTOFF = frozenset({"P", "R", "F", "Success", "NumRelRet", "CG", "RelP"})
+_ORDER_FREE_WITHOUT_CUTOFF = frozenset(
+    {"P", "R", "F", "Success", "NumRelRet", "Hits", "CG", "RelP"}
+)
 
 
 # -- enumeration -------------------------------------------------------------------------

@@ -29,13 +29,19 @@ def num_rel(a: Aligned, m: Measure) -> np.ndarray:
 
 @register("NumRelRet", "number of relevant documents retrieved",
           params=(REL, JUDGED_ONLY), cutoff="int", aggregate="sum", trec="num_rel_ret",
-          aliases=("hits",), family="counts")
+          family="counts")
 def num_rel_ret(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     mask = d.relevant(rel_level(d, m))
     if m.cutoff is not None:
         mask = mask & (d.rank <= m.cutoff)
     return d.seg_count(mask).astype(np.float64)
+
+
+# ranx's "hits": the same count, averaged over queries instead of summed as trec_eval does
+register("Hits", "number of relevant documents in the top k, averaged over queries (ranx hits)",
+         params=(REL, JUDGED_ONLY), cutoff="int", aliases=("hits",),
+         family="counts")(num_rel_ret)
 
 
 @register("NumNonRelJudgedRet", "number of retrieved documents judged non-relevant",
