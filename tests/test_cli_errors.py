@@ -73,7 +73,7 @@ def test_unknown_measures_all_reported_with_suggestions(qrels: Path, tmp_path: P
             capsys)
     assert r.code == 2
     msg = one_error(r.err)
-    assert "unknown measure 'ndcgg@10'; did you mean 'ndcg'" in msg
+    assert "unknown measure 'ndcgg@10'; did you mean 'nDCG@10'" in msg
     assert "unknown measure 'mapp'; did you mean 'map'" in msg
 
 

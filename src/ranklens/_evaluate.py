@@ -189,14 +189,17 @@ def evaluate(
             by_canonical[measure] = compute(measure)
         v = by_canonical[measure]
         mask = empty_mask(measure)
+        keep = None
         if defn.text:
             text_values[name] = list(v)
             v = np.full(aligned.nq, np.nan)
         elif defn.aggregate in ("mean", "gmean") and empty != "zero" and mask.any():
             v = v.copy()
             v[mask] = {"skip": np.nan, "nan": np.nan, "one": 1.0}[empty]
+            if empty in ("skip", "nan"):
+                keep = ~mask
         values[name] = v
-        aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate)
+        aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate, keep)
 
     conventions = {
         "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,

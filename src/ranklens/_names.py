@@ -153,7 +153,7 @@ def parse_measure(spec: str | Measure) -> Measure:
                 example = REGISTRY[cut].trec_cutoffs[:1] or (10,)
                 k = f"{example[0]:.2f}" if REGISTRY[cut].cutoff == "float" else int(example[0])
                 raise MeasureError(f"{spec!r} needs a cutoff, e.g. {raw}_{k} or {cut}@{k}")
-            raise MeasureError(f"unknown measure {spec!r}; did you mean {suggest(raw)}?")
+            raise MeasureError(f"unknown measure {spec!r}; did you mean {suggest(text)}?")
         name, fixed = found
     if rel_level is not None:
         if not any(p.name == "rel" for p in REGISTRY[name].params):
@@ -192,8 +192,17 @@ def all_names() -> list[str]:
 def suggest(text: str, n: int = 3) -> str:
     """The closest valid names to ``text``, formatted for an error message."""
     base = re.split(r"[@(]", text, maxsplit=1)[0]
-    names = all_names()
-    lowered = {x.lower(): x for x in names}
-    close = difflib.get_close_matches(base.lower(), list(lowered), n=n, cutoff=0.5)
-    picks = [lowered[c] for c in close] or ["nDCG@10", "AP", "P@10"]
+    suffix = text[len(base):].strip()
+    lowered = {x.lower(): x for x in all_names()}
+    # a canonical name wins over an alias that differs only in case (nDCG over ndcg)
+    lowered.update({x.lower(): x for x in REGISTRY})
+    close = difflib.get_close_matches(base.lower(), list(lowered), n=n * 2, cutoff=0.5)
+    picks: list[str] = []
+    for c in close:
+        name = lowered[c]
+        if name in REGISTRY and suffix and ("@" not in suffix or REGISTRY[name].cutoff):
+            name += suffix
+        if name not in picks:
+            picks.append(name)
+    picks = picks[:n] or ["nDCG@10", "AP", "P@10"]
     return " or ".join(repr(p) for p in picks)

@@ -23,15 +23,18 @@ __all__ = ["Result", "aggregate"]
 GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
 
 
-def aggregate(values: np.ndarray, how: str) -> float:
+def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None) -> float:
     """Aggregate per-query values as trec_eval does (sequential double sums, then divide).
 
-    ``mean`` and ``gmean`` ignore NaN entries (queries left out by a policy); ``sum`` adds.
+    ``keep`` selects the queries that count (the others were left out by a policy such as
+    ``empty='skip'``). A NaN among the kept values is not dropped: it makes the aggregate
+    NaN, as trec_eval prints ``-nan``, rather than silently shrinking the average.
     """
     v = np.asarray(values, dtype=np.float64)
     if how == "none":
         return math.nan
-    v = v[~np.isnan(v)]
+    if keep is not None:
+        v = v[keep]
     if how == "sum":
         return float(np.cumsum(v)[-1]) if v.size else 0.0
     if v.size == 0:

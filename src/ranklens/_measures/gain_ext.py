@@ -208,7 +208,10 @@ def g_measure(a: Aligned, m: Measure) -> np.ndarray:
         cost = np.cumsum(step)
         got = np.cumsum(g)
         nz = g != 0
-        terms = g[nz] / np.log2(2.0 + cost[nz] - got[nz])
+        # a gain map that gives retrieved documents more than the ideal can drive the log's
+        # argument below 0; the value is then NaN, as in trec_eval, and the mean says so
+        with np.errstate(invalid="ignore", divide="ignore"):
+            terms = g[nz] / np.log2(2.0 + cost[nz] - got[nz])
         value = float(np.cumsum(terms)[-1]) if terms.size else 0.0
         out[q] = value / total_ideal
     return out
