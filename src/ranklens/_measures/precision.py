@@ -56,8 +56,10 @@ def f_measure(a: Aligned, m: Measure) -> np.ndarray:
 def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))
-    mask = d.relevant(rel_level(d, m)) & (d.rank <= big_r[d.qidx])
-    return divide(d.seg_count(mask), big_r)
+    idx = np.flatnonzero(d.relevant(rel_level(d, m)))  # only relevant docs can count
+    q = d.qidx[idx]
+    hits = np.bincount(q[d.rank[idx] <= big_r[q]], minlength=d.nq).astype(np.int64)
+    return divide(hits, big_r)
 
 
 @register("Success", "1 if a relevant document is in the top k, else 0 (hit rate)",
