@@ -377,9 +377,13 @@ def _last_tag(name: str, sep: bytes) -> str | None:
         size = f.seek(0, 2)
         f.seek(max(0, size - 65536))
         tail = f.read()
-    for line in reversed(tail.splitlines()):
+    lines = tail.splitlines()
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
         if not line.strip() or line.startswith(b"#"):
             continue
+        if i == 0 and size > len(tail):
+            return None  # the line may start before the part read: leave it to the reader
         fields = line.split(sep)
         if len(fields) < 6:
             return None
