@@ -104,3 +104,21 @@ def test_rich_table_escapes_markup_in_names() -> None:
     text = console.export_text()
     assert "[bold]x" in text
     assert "1.0000" in text
+
+
+def test_human_formats_name_the_convention_and_machine_formats_do_not() -> None:
+    kaggle = ranklens.evaluate(QRELS, RUNS["bm25"], MEASURES, convention="kaggle",
+                               run_name="bm25")
+    text = render([kaggle], "table")
+    assert text.splitlines()[-1].startswith("convention: kaggle (ties=input, rel=1,")
+    assert "ap_denominator=min" in text
+    assert render([kaggle], "latex").startswith("% convention: kaggle (")
+    for fmt in ("jsonl", "csv", "tsv", "trec"):
+        assert "convention" not in render([kaggle], fmt)
+
+
+def test_runs_under_different_conventions_each_get_a_clause() -> None:
+    a = ranklens.evaluate(QRELS, RUNS["bm25"], MEASURES, run_name="a")
+    b = ranklens.evaluate(QRELS, RUNS["bm25"], MEASURES, run_name="b", rel=2)
+    line = render([a, b], "markdown").splitlines()[-1]
+    assert line.count("trec (") == 2 and "rel=2" in line

@@ -23,7 +23,7 @@ import io
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ._errors import ParameterError
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from ._result import Result
 
-__all__ = ["FORMATS", "Cell", "render", "rich_table"]
+__all__ = ["FORMATS", "Cell", "convention_line", "render", "rich_table"]
 
 FORMATS = ("table", "jsonl", "csv", "tsv", "markdown", "latex", "trec")
 
@@ -48,6 +48,31 @@ class _Grid:
     counts: tuple[bool, ...]  # whether a measure is a count (printed as an integer)
     rows: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # (run, query, values)
     per_query: bool
+    convention: str = ""  # one line naming the conventions in force (human formats only)
+
+
+def convention_line(results: Sequence[Result]) -> str:
+    """``convention: trec (ties=docid, rel=1, ...)``: the options every number depends on.
+
+    Runs evaluated under different options get one clause each, so no number is shown
+    without the convention it was computed under.
+    """
+    clauses: list[str] = []
+    for r in results:
+        c = r.conventions
+        parts = [f"ties={c.get('ties')}", f"rel={c.get('rel')}", f"missing={c.get('missing')}",
+                 f"empty={c.get('empty')}", f"duplicates={c.get('duplicates')}"]
+        if c.get("depth") is not None:
+            parts.append(f"depth={c['depth']}")
+        if c.get("judged_only"):
+            parts.append("judged_only=true")
+        for key in ("ap_denominator", "gain", "ideal"):
+            if key in c:
+                parts.append(f"{key}={c[key]}")
+        clause = f"{c.get('convention', 'trec')} ({', '.join(parts)})"
+        if clause not in clauses:
+            clauses.append(clause)
+    return "convention: " + "; ".join(clauses)
 
 
 def _grid(results: Sequence[Result], names: Sequence[str] | None, per_query: bool) -> _Grid:
@@ -132,7 +157,10 @@ def _plain(grid: _Grid) -> str:
         return "  ".join(parts).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(header), rule, *(line(r) for r in body)]) + "\n"
+    lines = [line(header), rule, *(line(r) for r in body)]
+    if grid.convention:
+        lines += ["", grid.convention]
+    return "\n".join(lines) + "\n"
 
 
 def _markdown(grid: _Grid) -> str:
@@ -145,6 +173,8 @@ def _markdown(grid: _Grid) -> str:
     align = [":---" if i < left else "---:" for i in range(len(header))]
     lines = ["| " + " | ".join(esc(h) for h in header) + " |", "| " + " | ".join(align) + " |"]
     lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in _display_rows(grid)]
+    if grid.convention:
+        lines += ["", esc(grid.convention)]
     return "\n".join(lines) + "\n"
 
 
@@ -162,7 +192,8 @@ def _latex(grid: _Grid) -> str:
     header = _header(grid)
     left = _text_columns(grid)
     spec = "l" * left + "r" * (len(header) - left)
-    lines = [
+    lines = [f"% {grid.convention}"] if grid.convention else []
+    lines += [
         f"\\begin{{tabular}}{{{spec}}}",
         "\\toprule",
         " & ".join(_latex_escape(h) for h in header) + r" \\",
@@ -257,6 +288,8 @@ def render(
 
     seq = [results] if isinstance(results, Result) else list(results)
     grid = _grid(seq, run_names, per_query)
+    if fmt in ("table", "markdown", "latex"):
+        grid = replace(grid, convention=convention_line(seq))
     writers = {
         "table": _plain,
         "markdown": _markdown,
@@ -286,7 +319,7 @@ def rich_table(
 
     seq = [results] if isinstance(results, Result) else list(results)
     grid = _grid(seq, run_names, per_query)
-    table = Table(title=title, header_style="bold")
+    table = Table(title=title, header_style="bold", caption=escape(convention_line(seq)))
     left = _text_columns(grid)
     for i, h in enumerate(_header(grid)):
         table.add_column(escape(h), justify="left" if i < left else "right",
