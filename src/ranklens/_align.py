@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 
 from ._errors import InputError, ParameterError, RanklensWarning
+from ._run_index import RunIndex, run_index
 from ._tables import Qrels, Run
 
 __all__ = ["Aligned", "Policies", "align"]
@@ -329,7 +330,14 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         {"query_id": judged_queries, "qidx": np.arange(len(judged_queries), dtype=np.int64)},
         schema={"query_id": pl.String, "qidx": pl.Int64},
     )
-    row_j, block_ids, block_j = _query_index(rf["query_id"], judged_index)
+    index = run_index(run, pol.ties)
+    if index.duplicated:  # the general path reports or removes the duplicates
+        row_j, block_ids, block_j = _query_index(rf["query_id"], judged_index)
+    else:
+        block_ids = index.query_ids
+        block_j = (pl.DataFrame({"query_id": block_ids})
+                   .join(judged_index, on="query_id", how="left", maintain_order="left")["qidx"]
+                   .fill_null(-1).to_numpy().astype(np.int64, copy=False))
     present = np.zeros(len(judged_queries), dtype=bool)
     present[block_j[block_j >= 0]] = True
     run_queries = set(block_ids.unique().to_list())
@@ -357,17 +365,22 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
                 stacklevel=3,
             )
     evaluated = judged_queries
-    row_q = row_j
     if missing and pol.missing == "skip":
         evaluated = [q for q, p in zip(judged_queries, present, strict=True) if p]
         # skipped queries have no run rows, so only the numbering of the others shifts
         renumber = np.cumsum(present) - 1
-        row_q = np.where(row_j >= 0, renumber[np.maximum(row_j, 0)], -1)
+        block_j = np.where(block_j >= 0, renumber[np.maximum(block_j, 0)], -1)
+        if index.duplicated:
+            row_j = np.where(row_j >= 0, renumber[np.maximum(row_j, 0)], -1)
     nq = len(evaluated)
     queries = pl.DataFrame(
         {"query_id": evaluated, "qidx": np.arange(nq, dtype=np.int64)},
         schema={"query_id": pl.String, "qidx": pl.Int64},
     )
+    if not index.duplicated:
+        aligned = _align_indexed(index, block_j, nq, qf, queries, rf["doc_id"], pol)
+        return aligned, {"missing_queries": missing, "ignored_queries": ignored}
+    row_q = row_j
 
     # rows of evaluated queries, in ranked order, as indices into the run frame
     rows = np.flatnonzero(row_q >= 0) if (row_q < 0).any() else None
@@ -405,6 +418,15 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     j = _judgments(qf, queries)
     grade, judged = _grades(keys, qidx, src, rf["doc_id"], j)
     del keys
+    aligned = _assemble(queries, offsets, qidx, rank, grade, judged, score_all[src], j, ~in_run,
+                        pol)
+    return aligned, {"missing_queries": missing, "ignored_queries": ignored}
+
+
+def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
+              grade: np.ndarray, judged: np.ndarray, score: np.ndarray, j: pl.DataFrame,
+              missing: np.ndarray, pol: Policies) -> Aligned:
+    nq = queries.height
     # every kernel reads a query's judgments grade descending
     j_order = (pl.DataFrame({"q": j["qidx"], "g": j["relevance"]})
                .select(pl.arg_sort_by(["q", "g"], descending=[False, True]))
@@ -413,22 +435,66 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     j_grade = j["relevance"].to_numpy()[j_order]
     j_counts = np.bincount(j_qidx, minlength=nq)
     aligned = Aligned(
-        query_ids=np.array(evaluated, dtype=object),
+        query_ids=np.array(queries["query_id"].to_list(), dtype=object),
         offsets=offsets,
         qidx=qidx,
         rank=rank,
         grade=grade,
         judged=judged,
-        score=score_all[src],
+        score=score,
         j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
         j_qidx=j_qidx,
         j_grade=j_grade.astype(np.float64, copy=False),
-        missing=~in_run,
+        missing=missing,
         policies=pol,
     )
     if pol.judged_only:
         aligned = aligned.judged_only()
-    return aligned, {"missing_queries": missing, "ignored_queries": ignored}
+    return aligned
+
+
+def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int, qf: pl.DataFrame,
+                   queries: pl.DataFrame, doc_ids: pl.Series, pol: Policies) -> Aligned:
+    """:func:`align` from a run's cached :class:`RunIndex` (a run without duplicates).
+
+    ``block_q`` maps each of the run's queries (``index.query_ids``) to its evaluated
+    index, -1 for none. Both lists are byte-wise ascending, so the mapping is increasing
+    and the run's ranked rows, restricted to evaluated queries, are already in order.
+    Judgments are matched on keys built from the run's own query numbering.
+    """
+    code, src, rank, score, keys = index.code, index.src, index.rank, index.score, index.keys
+    if block_q.size == nq and (block_q == np.arange(nq)).all():
+        qidx, offsets = code, index.offsets  # the run's queries are the evaluated ones
+    else:
+        rows = None
+        if (block_q < 0).any():
+            rows = np.flatnonzero(block_q[code] >= 0)
+            code, src, rank, score, keys = (code[rows], src[rows], rank[rows], score[rows],
+                                            keys[rows])
+        qidx = block_q[code]
+        counts = np.bincount(qidx, minlength=nq)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    in_run = np.zeros(nq, dtype=bool)
+    in_run[block_q[block_q >= 0]] = True
+    if pol.depth is not None:
+        keep = rank <= pol.depth
+        code, src, rank, score, keys, qidx = (code[keep], src[keep], rank[keep], score[keep],
+                                              keys[keep], qidx[keep])
+        counts = np.bincount(qidx, minlength=nq)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    # the judgments, numbered by the run's query codes for matching (-1: not in the run)
+    code_of = np.full(nq, -1, dtype=np.int64)
+    has = block_q >= 0
+    code_of[block_q[has]] = np.flatnonzero(has)
+    j = _judgments(qf, queries)
+    jc = code_of[j["qidx"].to_numpy()]
+    jm = j.select("doc_id", "relevance").with_columns(qidx=pl.Series(jc, dtype=pl.Int64))
+    if (jc < 0).any():
+        jm = jm.filter(pl.col("qidx") >= 0)
+    jm = jm.with_columns(key=pl.Series(_pair_keys(jm["qidx"].to_numpy(),
+                                                  jm["doc_id"].hash(0).to_numpy())))
+    grade, judged = _grades(keys, code, src, doc_ids, jm)
+    return _assemble(queries, offsets, qidx, rank, grade, judged, score, j, ~in_run, pol)
 
 
 def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, rf: pl.DataFrame,

@@ -6,7 +6,7 @@ float64, which holds every integer grade exactly and every score trec_eval 10.0 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,6 +45,9 @@ class Run:
     frame: pl.DataFrame
     source: str = "<run>"
     name: str = "run"
+    # run-only alignment work (ranked order, doc-id hashes), built on first evaluation:
+    # see ranklens._run_index
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return self.frame.height

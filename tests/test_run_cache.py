@@ -1,0 +1,78 @@
+"""A Run keeps its run-only alignment work between evaluations; results must not change."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import ranklens
+from ranklens import Run
+
+MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "nDCG(ties=average)@5"]
+
+
+def _data(seed: int) -> tuple[dict, dict]:
+    rng = np.random.default_rng(seed)
+    run: dict[str, dict[str, float]] = {}
+    qrels: dict[str, dict[str, int]] = {}
+    for q in range(12):
+        docs = [f"d{i}" for i in rng.choice(60, size=25, replace=False)]
+        # coarse scores: many ties, broken by doc id
+        run[f"q{q}"] = {d: float(rng.integers(0, 6)) for d in docs}
+        judged = rng.choice(60, size=10, replace=False)
+        qrels[f"q{q}"] = {f"d{i}": int(rng.integers(0, 3)) for i in judged}
+    return qrels, run
+
+
+def _fresh(run: Run) -> Run:
+    return Run(run.frame, run.source, run.name)
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"missing": "skip"},
+    {"depth": 7},
+    {"judged_only": True},
+    {"ties": "input"},
+    {"rel": 2, "depth": 3, "missing": "skip"},
+])
+def test_reused_run_gives_fresh_results(options: dict) -> None:
+    qrels, run_dict = _data(3)
+    run = ranklens.load_run(run_dict)
+    # judgment sets that cover the run's queries differently: all, a subset, extra queries
+    variants = [
+        qrels,
+        {q: v for q, v in qrels.items() if q in ("q1", "q10", "q5")},
+        {**qrels, "q99": {"d1": 1}, "a0": {"d2": 2}},
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        for qr in variants * 2:  # the second round hits the cache only
+            got = ranklens.evaluate(qr, run, MEASURES, **options)
+            want = ranklens.evaluate(qr, _fresh(run), MEASURES, **options)
+            assert list(got.query_ids) == list(want.query_ids)
+            for m in MEASURES:
+                assert got.per_query(m) == want.per_query(m)
+                assert got[m] == want[m]
+    assert run._cache  # the work was kept
+
+
+def test_cached_arrays_are_read_only() -> None:
+    qrels, run_dict = _data(4)
+    run = ranklens.load_run(run_dict)
+    ranklens.evaluate(qrels, run, ["AP"])
+    index = run._cache["docid"]
+    with pytest.raises(ValueError):
+        index.rank[0] = 5
+
+
+def test_run_with_duplicates_still_reported_after_caching() -> None:
+    run = ranklens.load_run({"q1": {"a": 1.0, "b": 0.5}})
+    frame = run.frame.vstack(run.frame.head(1))
+    dup = Run(frame, "dup.run")
+    with pytest.raises(ranklens.InputError, match="more than once"):
+        ranklens.evaluate({"q1": {"a": 1}}, dup, ["AP"])
+    r = ranklens.evaluate({"q1": {"a": 1}}, dup, ["AP"], duplicates="first")
+    assert r["AP"] == 1.0
