@@ -10,9 +10,14 @@ queries and matches judgments.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from ._lazy import polars as pl
 
 from ._tables import Run
 

@@ -23,10 +23,14 @@ pyarrow arrays, list arrays for ragged rows) is accepted.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
 
 from .._errors import InputError
 from .._tables import Qrels, Run
