@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from ._lazy import polars as pl
 
 from ._errors import InputError, ParameterError, RanklensWarning
+from ._qrels_index import QrelsIndex, qrels_index
 from ._run_index import RunIndex, run_index
 from ._tables import Qrels, Run
 
@@ -319,13 +325,15 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     pol = policies or Policies()
     qf = qrels.frame
     rf = run.frame
-    qf = _duplicates(qf, "qrels", qrels.source, pol.duplicates)
-    if pol.duplicates == "first":
-        qf = qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True)
-
     if qf.height == 0:
         raise InputError("the qrels hold no judgments; nothing to evaluate", source=qrels.source)
-    judged_queries = _sorted_unique(qf["query_id"])
+    qindex: QrelsIndex | None = qrels_index(qrels)
+    if qindex is not None and qindex.duplicated:  # the general path reports or removes them
+        qindex = None
+        qf = _duplicates(qf, "qrels", qrels.source, pol.duplicates)
+        if pol.duplicates == "first":
+            qf = qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True)
+    judged_queries = qindex.query_ids if qindex is not None else _sorted_unique(qf["query_id"])
     judged_index = pl.DataFrame(
         {"query_id": judged_queries, "qidx": np.arange(len(judged_queries), dtype=np.int64)},
         schema={"query_id": pl.String, "qidx": pl.Int64},
@@ -378,7 +386,10 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         schema={"query_id": pl.String, "qidx": pl.Int64},
     )
     if not index.duplicated:
-        aligned = _align_indexed(index, block_j, nq, qf, queries, rf["doc_id"], pol)
+        judgments = (_indexed_judgments(qindex, qf, present if len(evaluated) < len(present)
+                                        else None)
+                     if qindex is not None else _judgments(qf, queries))
+        aligned = _align_indexed(index, block_j, nq, judgments, queries, rf["doc_id"], pol)
         return aligned, {"missing_queries": missing, "ignored_queries": ignored}
     row_q = row_j
 
@@ -418,21 +429,26 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     j = _judgments(qf, queries)
     grade, judged = _grades(keys, qidx, src, rf["doc_id"], j)
     del keys
-    aligned = _assemble(queries, offsets, qidx, rank, grade, judged, score_all[src], j, ~in_run,
-                        pol)
+    aligned = _assemble(queries, offsets, qidx, rank, grade, judged, score_all[src],
+                        _by_grade(j), ~in_run, pol)
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
 
 
-def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
-              grade: np.ndarray, judged: np.ndarray, score: np.ndarray, j: pl.DataFrame,
-              missing: np.ndarray, pol: Policies) -> Aligned:
-    nq = queries.height
-    # every kernel reads a query's judgments grade descending
+def _by_grade(j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Query index and grade of the judgments ``j``, by query then grade descending
+    (every kernel reads a query's judgments in that order)."""
     j_order = (pl.DataFrame({"q": j["qidx"], "g": j["relevance"]})
                .select(pl.arg_sort_by(["q", "g"], descending=[False, True]))
                .to_series().to_numpy())
-    j_qidx = j["qidx"].to_numpy()[j_order]
-    j_grade = j["relevance"].to_numpy()[j_order]
+    return j["qidx"].to_numpy()[j_order], j["relevance"].to_numpy()[j_order]
+
+
+def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
+              grade: np.ndarray, judged: np.ndarray, score: np.ndarray,
+              j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
+              pol: Policies) -> Aligned:
+    nq = queries.height
+    j_qidx, j_grade = j_sorted
     j_counts = np.bincount(j_qidx, minlength=nq)
     aligned = Aligned(
         query_ids=np.array(queries["query_id"].to_list(), dtype=object),
@@ -453,7 +469,28 @@ def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank
     return aligned
 
 
-def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int, qf: pl.DataFrame,
+def _indexed_judgments(qindex: QrelsIndex, qf: pl.DataFrame,
+                       kept: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
+    """The judgments of the evaluated queries from a cached :class:`QrelsIndex`: a frame
+    (``qidx``, ``doc_id``, ``relevance``, ``hash``) and the by-grade arrays of
+    :func:`_by_grade`. ``kept`` marks the judged queries evaluated (None: all)."""
+    code, doc_hash, order = qindex.code, qindex.doc_hash, qindex.by_grade
+    relevance = qf["relevance"].to_numpy()
+    if kept is None:
+        frame = pl.DataFrame({"qidx": code, "doc_id": qf["doc_id"], "relevance": relevance,
+                              "hash": doc_hash})
+        return frame, code[order], relevance[order]
+    renumber = np.where(kept, np.cumsum(kept) - 1, -1)
+    jq = renumber[code]
+    rows = np.flatnonzero(jq >= 0)
+    frame = pl.DataFrame({"qidx": jq[rows], "doc_id": qf["doc_id"].gather(rows),
+                          "relevance": relevance[rows], "hash": doc_hash[rows]})
+    order = order[jq[order] >= 0]  # the renumbering keeps the order
+    return frame, jq[order], relevance[order]
+
+
+def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
+                   judgments: pl.DataFrame | tuple[pl.DataFrame, np.ndarray, np.ndarray],
                    queries: pl.DataFrame, doc_ids: pl.Series, pol: Policies) -> Aligned:
     """:func:`align` from a run's cached :class:`RunIndex` (a run without duplicates).
 
@@ -486,15 +523,25 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int, qf: pl.DataFra
     code_of = np.full(nq, -1, dtype=np.int64)
     has = block_q >= 0
     code_of[block_q[has]] = np.flatnonzero(has)
-    j = _judgments(qf, queries)
+    if isinstance(judgments, tuple):
+        j, j_sorted = judgments[0], (judgments[1], judgments[2])
+        doc_hash = j["hash"].to_numpy()
+    else:
+        j, j_sorted = judgments, _by_grade(judgments)
+        doc_hash = j["doc_id"].hash(0).to_numpy()
     jc = code_of[j["qidx"].to_numpy()]
-    jm = j.select("doc_id", "relevance").with_columns(qidx=pl.Series(jc, dtype=pl.Int64))
-    if (jc < 0).any():
-        jm = jm.filter(pl.col("qidx") >= 0)
-    jm = jm.with_columns(key=pl.Series(_pair_keys(jm["qidx"].to_numpy(),
-                                                  jm["doc_id"].hash(0).to_numpy())))
+    sel = np.flatnonzero(jc >= 0) if (jc < 0).any() else None
+    if sel is not None:
+        jc, doc_hash = jc[sel], doc_hash[sel]
+    jm = pl.DataFrame({
+        "qidx": jc,
+        "doc_id": j["doc_id"] if sel is None else j["doc_id"].gather(sel),
+        "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
+        "key": _pair_keys(jc, doc_hash),
+    })
     grade, judged = _grades(keys, code, src, doc_ids, jm)
-    return _assemble(queries, offsets, qidx, rank, grade, judged, score, j, ~in_run, pol)
+    return _assemble(queries, offsets, qidx, rank, grade, judged, score, j_sorted, ~in_run,
+                     pol)
 
 
 def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, rf: pl.DataFrame,
@@ -533,11 +580,11 @@ def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Ser
     query index and the doc id string; any unconfirmed or ambiguous match (a hash
     collision) sends the candidates through an exact join on the strings instead.
     """
-    cand = np.flatnonzero(pl.Series(keys).is_in(judgments["key"].implode()).to_numpy())
     j = judgments.with_row_index("row")
-    matched = (pl.DataFrame({"key": keys[cand], "pos": cand})
-               .join(j.select("key", "row"), on="key", how="inner"))
-    pos = matched["pos"].to_numpy()
+    # one hash join: polars builds its table on the (smaller) judgments side
+    matched = (j.select("key", "row")
+               .join(pl.DataFrame({"key": keys}).with_row_index("pos"), on="key", how="inner"))
+    pos = matched["pos"].to_numpy().astype(np.int64)
     rows = matched["row"]
     exact = (
         judgments["key"].n_unique() == judgments.height  # so each row matched at most once
@@ -547,6 +594,7 @@ def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Ser
     if exact:
         relevance = j["relevance"].gather(rows).to_numpy()
     else:
+        cand = np.unique(pos)
         by_string = (
             pl.DataFrame({"qidx": qidx[cand], "doc_id": doc_ids.gather(src[cand]), "pos": cand})
             .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],

@@ -24,6 +24,8 @@ class Qrels:
 
     frame: pl.DataFrame
     source: str = "<qrels>"
+    # judgment-only alignment work, built on first evaluation: see ranklens._qrels_index
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return self.frame.height
