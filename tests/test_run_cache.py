@@ -76,3 +76,31 @@ def test_run_with_duplicates_still_reported_after_caching() -> None:
         ranklens.evaluate({"q1": {"a": 1}}, dup, ["AP"])
     r = ranklens.evaluate({"q1": {"a": 1}}, dup, ["AP"], duplicates="first")
     assert r["AP"] == 1.0
+
+
+@pytest.mark.parametrize("options", [{}, {"missing": "skip"}, {"depth": 4, "rel": 2}])
+def test_reused_qrels_gives_fresh_results(options: dict) -> None:
+    qrels_dict, run_dict = _data(5)
+    qrels = ranklens.load_qrels(qrels_dict)
+    runs = [run_dict, {q: v for q, v in run_dict.items() if q in ("q2", "q7")},
+            {**run_dict, "zz": {"d1": 1.0}}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        for run in runs * 2:
+            got = ranklens.evaluate(qrels, run, MEASURES, **options)
+            fresh = ranklens.Qrels(qrels.frame, qrels.source)
+            want = ranklens.evaluate(fresh, run, MEASURES, **options)
+            assert list(got.query_ids) == list(want.query_ids)
+            for m in MEASURES:
+                assert got.per_query(m) == want.per_query(m)
+    assert qrels._cache
+
+
+def test_qrels_with_duplicates_still_reported_after_caching() -> None:
+    qrels = ranklens.load_qrels({"q1": {"a": 1, "b": 0}})
+    dup = ranklens.Qrels(qrels.frame.vstack(qrels.frame.head(1)), "dup.qrels")
+    run = {"q1": {"a": 1.0, "b": 0.5}}
+    for _ in range(2):
+        with pytest.raises(ranklens.InputError, match="more than once"):
+            ranklens.evaluate(dup, run, ["AP"])
+    assert ranklens.evaluate(dup, run, ["AP"], duplicates="first")["AP"] == 1.0
