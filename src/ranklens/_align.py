@@ -129,7 +129,10 @@ class Aligned:
 
     def first_rank(self, mask: np.ndarray) -> np.ndarray:
         """Per-query rank of the first True entry; 0 where there is none."""
-        idx = np.flatnonzero(mask)
+        return self.first_rank_at(np.flatnonzero(mask))
+
+    def first_rank_at(self, idx: np.ndarray) -> np.ndarray:
+        """:meth:`first_rank` of the mask that is True at positions ``idx`` (ascending)."""
         out = np.zeros(self.nq, dtype=np.int64)
         if idx.size:
             q = self.qidx[idx]
@@ -143,6 +146,15 @@ class Aligned:
         key = ("relevant", rel)
         if key not in self._cache:
             self._cache[key] = self.judged & (self.grade >= rel)
+        return self._cache[key]
+
+    def relevant_positions(self, rel: int) -> np.ndarray:
+        """Positions (ascending) of the ranked docs judged at level >= rel."""
+        key = ("relevant_positions", rel)
+        if key not in self._cache:
+            idx = np.flatnonzero(self.relevant(rel))
+            idx.flags.writeable = False  # shared by every kernel that asks
+            self._cache[key] = idx
         return self._cache[key]
 
     def num_rel(self, rel: int) -> np.ndarray:

@@ -69,8 +69,11 @@ def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
         q = d.j_qidx
     keep = g > 0
     g, q = g[keep], q[keep]
-    order = np.lexsort((-g, q))
-    g, q = g[order], q[order]
+    # judgments come query-ordered, grade descending, so monotone gains are usually
+    # sorted already; the sort only runs when they are not
+    if q.size > 1 and not ((q[1:] > q[:-1]) | ((q[1:] == q[:-1]) & (g[1:] <= g[:-1]))).all():
+        order = np.lexsort((-g, q))
+        g, q = g[order], q[order]
     counts = np.bincount(q, minlength=d.nq)
     starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
     rank = np.arange(q.size, dtype=np.int64) - starts[q] + 1

@@ -13,10 +13,11 @@ _BETA2 = Param("beta2", "float", 1.0, "weight of recall: F = (1+b2)PR / (b2 P + 
 
 
 def _hits(d: Aligned, m: Measure) -> np.ndarray:
-    mask = d.relevant(rel_level(d, m))
+    # relevant docs are few: count them from their positions, not from full-length masks
+    idx = d.relevant_positions(rel_level(d, m))
     if m.cutoff is not None:
-        mask = mask & (d.rank <= m.cutoff)
-    return d.seg_count(mask)
+        idx = idx[d.rank[idx] <= m.cutoff]
+    return np.bincount(d.qidx[idx], minlength=d.nq).astype(np.int64)
 
 
 @register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned); "
@@ -56,7 +57,7 @@ def f_measure(a: Aligned, m: Measure) -> np.ndarray:
 def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))
-    idx = np.flatnonzero(d.relevant(rel_level(d, m)))  # only relevant docs can count
+    idx = d.relevant_positions(rel_level(d, m))  # only relevant docs can count
     q = d.qidx[idx]
     hits = np.bincount(q[d.rank[idx] <= big_r[q]], minlength=d.nq).astype(np.int64)
     return divide(hits, big_r)
