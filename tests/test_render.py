@@ -122,3 +122,22 @@ def test_runs_under_different_conventions_each_get_a_clause() -> None:
     b = ranklens.evaluate(QRELS, RUNS["bm25"], MEASURES, run_name="b", rel=2)
     line = render([a, b], "markdown").splitlines()[-1]
     assert line.count("trec (") == 2 and "rel=2" in line
+
+
+def test_rich_table_bolds_the_lowest_unjudged_fraction() -> None:
+    import io
+
+    from rich.console import Console
+
+    from ranklens._render import rich_table
+
+    q = {"q": {"a": 1, "b": 0}}
+    one = ranklens.evaluate(q, {"q": {"a": 2.0, "x": 1.0}}, ["P@2", "Unj@2"], run_name="one")
+    two = ranklens.evaluate(q, {"q": {"a": 2.0, "b": 1.0}}, ["P@2", "Unj@2"], run_name="two")
+    console = Console(file=io.StringIO(), width=80, force_terminal=True, color_system="standard")
+    console.print(rich_table([one, two]))
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    row_one = next(line for line in lines if "one" in line)
+    row_two = next(line for line in lines if "two" in line)
+    assert "\x1b[1m0.0000" in row_two  # Unj: less is better
+    assert "\x1b[1m0.5000\x1b[0m │ 0.5000" in row_one  # P@2 tie bolded, Unj 0.5 not

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ._errors import ParameterError
+from ._errors import ParameterError, RanklensError
 
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
@@ -304,6 +304,19 @@ def render(
     return writers[fmt](grid)
 
 
+# Measures of unjudged or residual mass: the system with less of it did better.
+_LOWER_IS_BETTER = frozenset({"Unj", "RBPResid"})
+
+
+def _lower_is_better(written: str) -> bool:
+    from ._names import parse_measure
+
+    try:
+        return parse_measure(written).name in _LOWER_IS_BETTER
+    except RanklensError:
+        return False
+
+
 def rich_table(
     results: Result | Sequence[Result],
     *,
@@ -328,7 +341,8 @@ def rich_table(
     for j, count in enumerate(grid.counts):
         vals = [float(c[j]) for _, q, c in grid.rows if q == "all" and isinstance(c[j], float)]
         vals = [v for v in vals if not math.isnan(v)]
-        best.append(max(vals) if len(vals) > 1 and not count else None)
+        pick = min if _lower_is_better(grid.measures[j]) else max
+        best.append(pick(vals) if len(vals) > 1 and not count else None)
     for run, query, cells in grid.rows:
         shown = []
         for j, (c, count) in enumerate(zip(cells, grid.counts, strict=True)):
