@@ -19,6 +19,7 @@ else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
 from ._errors import InputError, ParameterError, RanklensWarning
+from ._groups import group_offsets, group_ranks, maybe_duplicated
 from ._qrels_index import QrelsIndex, qrels_index
 from ._run_index import RunIndex, run_index
 from ._tables import Qrels, Run
@@ -180,9 +181,8 @@ class Aligned:
 
     def _subset(self, keep: np.ndarray) -> Aligned:
         qidx = self.qidx[keep]
-        counts = np.bincount(qidx, minlength=self.nq)
-        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        rank = np.arange(qidx.size, dtype=np.int64) - offsets[:-1][qidx] + 1
+        offsets = group_offsets(qidx, self.nq)
+        rank = group_ranks(qidx, offsets)
         return replace(
             self,
             offsets=offsets,
@@ -217,13 +217,9 @@ def _pair_keys(query_hash: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
     return keys
 
 
-def _maybe_duplicated(keys: np.ndarray) -> bool:
-    return bool(keys.size) and pl.Series(keys).n_unique() < keys.size
-
-
 def _duplicates(frame: pl.DataFrame, what: str, source: str, policy: str) -> pl.DataFrame:
     keys = _pair_keys(frame["query_id"].hash(1).to_numpy(), frame["doc_id"].hash(0).to_numpy())
-    if not _maybe_duplicated(keys):
+    if not maybe_duplicated(keys):
         return frame
     dup = frame.select(pl.struct("query_id", "doc_id").is_duplicated()).to_series()
     if not dup.any():
@@ -292,13 +288,6 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
                  .to_series().to_numpy())
         perm[pos] = sub[order]
     return perm, sq
-
-
-def _ranks(qidx: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """1-based rank of each row within its query (rows are query-ordered)."""
-    rank = np.arange(1, qidx.size + 1, dtype=np.int64)
-    rank -= offsets[:-1][qidx]
-    return rank
 
 
 def _grouped_order(q: np.ndarray, s: np.ndarray) -> np.ndarray | None:
@@ -423,20 +412,19 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     doc_hash = rf["doc_id"].hash(0).to_numpy()[src]
     keys = _pair_keys(qidx, doc_hash)
     del doc_hash
-    if _maybe_duplicated(keys):
+    if maybe_duplicated(keys):
         keys, qidx, src = _run_duplicates(keys, qidx, src, rf, run.source, pol.duplicates)
 
     # a query is missing when absent from the run, not when -M0 empties its ranking
     counts = np.bincount(qidx, minlength=nq)
     in_run = counts > 0
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    rank = _ranks(qidx, offsets)
+    rank = group_ranks(qidx, offsets)
     if pol.depth is not None:
         keep = rank <= pol.depth
         keys, qidx, src = keys[keep], qidx[keep], src[keep]
-        counts = np.bincount(qidx, minlength=nq)
-        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        rank = _ranks(qidx, offsets)
+        offsets = group_offsets(qidx, nq)
+        rank = group_ranks(qidx, offsets)
 
     j = _judgments(qf, queries)
     grade, judged = _grades(keys, qidx, src, rf["doc_id"], j)
@@ -521,16 +509,14 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
             code, src, rank, score, keys = (code[rows], src[rows], rank[rows], score[rows],
                                             keys[rows])
         qidx = block_q[code]
-        counts = np.bincount(qidx, minlength=nq)
-        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        offsets = group_offsets(qidx, nq)
     in_run = np.zeros(nq, dtype=bool)
     in_run[block_q[block_q >= 0]] = True
     if pol.depth is not None:
         keep = rank <= pol.depth
         code, src, rank, score, keys, qidx = (code[keep], src[keep], rank[keep], score[keep],
                                               keys[keep], qidx[keep])
-        counts = np.bincount(qidx, minlength=nq)
-        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        offsets = group_offsets(qidx, nq)
     # the judgments, numbered by the run's query codes for matching (-1: not in the run)
     code_of = np.full(nq, -1, dtype=np.int64)
     has = block_q >= 0

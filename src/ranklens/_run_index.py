@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
+from ._groups import group_offsets, group_ranks, maybe_duplicated
 from ._tables import Run
 
 __all__ = ["RunIndex", "run_index"]
@@ -69,7 +70,7 @@ def run_index(run: Run, ties: str) -> RunIndex:
 
 def _build(run: Run, tiebreak: str) -> RunIndex:
     # deferred: _align imports this module's users
-    from ._align import _pair_keys, _query_index, _ranked_order, _ranks
+    from ._align import _pair_keys, _query_index, _ranked_order
 
     rf = run.frame
     qids = rf["query_id"]
@@ -89,9 +90,8 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     del row_code
     keys = rf["doc_id"].hash(0).to_numpy()[src]
     keys = _pair_keys(code, keys)
-    counts = np.bincount(code, minlength=len(query_ids))
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    duplicated = bool(keys.size) and pl.Series(keys).n_unique() < keys.size
+    offsets = group_offsets(code, len(query_ids))
+    duplicated = maybe_duplicated(keys)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
         sub = pl.DataFrame({"q": code[pos], "doc_id": rf["doc_id"].gather(src[pos])})
@@ -100,7 +100,7 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
         query_ids=query_ids,
         code=code,
         src=src,
-        rank=_ranks(code, offsets),
+        rank=group_ranks(code, offsets),
         score=score_all[src],
         keys=keys,
         offsets=offsets,

@@ -8,13 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["lround", "reverse_cummax", "segment_starts"]
-
-
-def segment_starts(qidx: np.ndarray, nq: int) -> np.ndarray:
-    """``starts[q]:starts[q+1]`` is query q's slice of an array grouped by ascending ``qidx``."""
-    counts = np.bincount(qidx, minlength=nq)
-    return np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+__all__ = ["lround", "reverse_cummax"]
 
 
 def reverse_cummax(values: np.ndarray, qidx: np.ndarray, nq: int) -> np.ndarray:

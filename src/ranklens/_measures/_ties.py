@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._errors import ParameterError
+from .._groups import group_ranks
 from ._common import data, divide, rel_level
 from ._registry import TIES, Measure
 
@@ -443,7 +444,7 @@ def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
     nv = len(pieces)
     qidx = np.repeat(np.arange(nv, dtype=np.int64), lengths)
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    rank = np.arange(flat.size, dtype=np.int64) - offsets[:-1][qidx] + 1
+    rank = group_ranks(qidx, offsets)
     owner = np.asarray(owners, dtype=np.int64)
     j_counts = np.diff(a.j_offsets)[owner]
     j_index = np.concatenate([np.arange(a.j_offsets[q], a.j_offsets[q + 1]) for q in owners])

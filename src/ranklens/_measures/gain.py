@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._align import Aligned
+from .._groups import group_offsets, group_ranks
 from ._common import data, divide
 from ._registry import JUDGED_ONLY, Measure, Param, register
 
@@ -74,9 +75,7 @@ def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
     if q.size > 1 and not ((q[1:] > q[:-1]) | ((q[1:] == q[:-1]) & (g[1:] <= g[:-1]))).all():
         order = np.lexsort((-g, q))
         g, q = g[order], q[order]
-    counts = np.bincount(q, minlength=d.nq)
-    starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
-    rank = np.arange(q.size, dtype=np.int64) - starts[q] + 1
+    rank = group_ranks(q, group_offsets(q, d.nq))
     contrib = discounted(g, rank, m.get("discount"))
     if m.cutoff is not None:
         inside = rank <= m.cutoff

@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._align import Aligned
+from .._groups import group_offsets
 from ._common import data, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
-from ._segments import lround, reverse_cummax, segment_starts
+from ._segments import lround, reverse_cummax
 
 _RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 _POINTS = Param(
@@ -35,7 +36,7 @@ class _Interpolated:
         # trec_eval divides (double) rel_so_far by (double) rank
         prec = nth.astype(np.float64) / d.rank[mask].astype(np.float64)
         self.best = reverse_cummax(prec, self.qidx, d.nq)
-        self.starts = segment_starts(self.qidx, d.nq)
+        self.starts = group_offsets(self.qidx, d.nq)
         self.hits = np.diff(self.starts)
         self.num_rel = d.num_rel(rel)
 
