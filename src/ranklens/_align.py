@@ -84,7 +84,9 @@ class Aligned:
     offsets : ``offsets[i]:offsets[i+1]`` is query i's slice of the ranked arrays.
     qidx, rank : query index and 1-based rank of each ranked document.
     grade, judged : the judgment of each ranked document (``grade`` 0 where unjudged).
-    score : the run's score (used by tie-aware measures).
+    score : the run's score of each ranked document (used by tie-aware measures; drawn
+        from ``score_values`` at ``score_rows`` on first use).
+
     j_offsets, j_qidx, j_grade : all judgments of each query, grade descending.
     missing : queries absent from the run (scored on an empty ranking).
     """
@@ -95,7 +97,8 @@ class Aligned:
     rank: np.ndarray
     grade: np.ndarray
     judged: np.ndarray
-    score: np.ndarray
+    score_values: np.ndarray
+    score_rows: np.ndarray | None
     j_offsets: np.ndarray
     j_qidx: np.ndarray
     j_grade: np.ndarray
@@ -106,6 +109,20 @@ class Aligned:
     @property
     def nq(self) -> int:
         return len(self.query_ids)
+
+    @property
+    def score(self) -> np.ndarray:
+        if self.score_rows is None:
+            return self.score_values
+        if "score" not in self._cache:
+            self._cache["score"] = self.score_values[self.score_rows]
+        score: np.ndarray = self._cache["score"]
+        return score
+
+    def score_fields(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """The score fields of an alignment made of the ranked documents at ``rows``."""
+        return {"score_values": self.score_values,
+                "score_rows": rows if self.score_rows is None else self.score_rows[rows]}
 
     @property
     def n_ret(self) -> np.ndarray:
@@ -190,7 +207,7 @@ class Aligned:
             rank=rank,
             grade=self.grade[keep],
             judged=self.judged[keep],
-            score=self.score[keep],
+            **self.score_fields(np.flatnonzero(keep)),
             _cache={},
         )
 
@@ -237,6 +254,13 @@ def _raise_duplicate(query_id: str, doc_id: str, n: int, what: str, source: str)
         "(highest-ranked) occurrence",
         source=source,
     )
+
+
+def _block_index(block_ids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
+    """Index in ``queries`` of each of a run's query blocks (-1 where absent)."""
+    return (pl.DataFrame({"query_id": block_ids})
+            .join(queries, on="query_id", how="left", maintain_order="left")["qidx"]
+            .fill_null(-1).to_numpy().astype(np.int64, copy=False))
 
 
 def _query_index(qids: pl.Series,
@@ -325,7 +349,6 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     """
     pol = policies or Policies()
     qf = qrels.frame
-    rf = run.frame
     if qf.height == 0:
         raise InputError("the qrels hold no judgments; nothing to evaluate", source=qrels.source)
     qindex: QrelsIndex | None = qrels_index(qrels)
@@ -341,12 +364,12 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     )
     index = run_index(run, pol.ties)
     if index.duplicated:  # the general path reports or removes the duplicates
-        row_j, block_ids, block_j = _query_index(rf["query_id"], judged_index)
+        block_ids = run.block_ids
+        block_j = _block_index(block_ids, judged_index)
+        row_j = np.repeat(block_j, run.block_lengths)
     else:
         block_ids = index.query_ids
-        block_j = (pl.DataFrame({"query_id": block_ids})
-                   .join(judged_index, on="query_id", how="left", maintain_order="left")["qidx"]
-                   .fill_null(-1).to_numpy().astype(np.int64, copy=False))
+        block_j = _block_index(block_ids, judged_index)
     present = np.zeros(len(judged_queries), dtype=bool)
     present[block_j[block_j >= 0]] = True
     run_queries = set(block_ids.unique().to_list())
@@ -390,30 +413,30 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         judgments = (_indexed_judgments(qindex, qf, present if len(evaluated) < len(present)
                                         else None)
                      if qindex is not None else _judgments(qf, queries))
-        aligned = _align_indexed(index, block_j, nq, judgments, queries, rf["doc_id"], pol)
+        aligned = _align_indexed(index, block_j, nq, judgments, queries, run, pol)
         return aligned, {"missing_queries": missing, "ignored_queries": ignored}
     row_q = row_j
 
     # rows of evaluated queries, in ranked order, as indices into the run frame
     rows = np.flatnonzero(row_q >= 0) if (row_q < 0).any() else None
     q_sel = row_q if rows is None else row_q[rows]
-    score_all = rf["score"].to_numpy()
+    score_all = run.score
     s_sel = score_all if rows is None else score_all[rows]
     if pol.ties == "input":
-        tiebreak, tb_desc = rf["order"], False
+        tiebreak, tb_desc = pl.Series(np.arange(len(run), dtype=np.int64)), False
     else:
-        tiebreak, tb_desc = rf["doc_id"], True
+        tiebreak, tb_desc = run.doc_id, True
     if rows is not None:
         tiebreak = tiebreak.gather(rows)
     perm, qidx = _ranked_order(q_sel, s_sel, tiebreak, tb_desc)
     src = perm if rows is None else rows[perm]
     del q_sel, s_sel, perm
 
-    doc_hash = rf["doc_id"].hash(0).to_numpy()[src]
+    doc_hash = run.doc_id.hash(0).to_numpy()[src]
     keys = _pair_keys(qidx, doc_hash)
     del doc_hash
     if maybe_duplicated(keys):
-        keys, qidx, src = _run_duplicates(keys, qidx, src, rf, run.source, pol.duplicates)
+        keys, qidx, src = _run_duplicates(keys, qidx, src, run, pol.duplicates)
 
     # a query is missing when absent from the run, not when -M0 empties its ranking
     counts = np.bincount(qidx, minlength=nq)
@@ -427,9 +450,9 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         rank = group_ranks(qidx, offsets)
 
     j = _judgments(qf, queries)
-    grade, judged = _grades(keys, qidx, src, rf["doc_id"], j)
+    grade, judged = _grades(keys, qidx, src, run.doc_id, j)
     del keys
-    aligned = _assemble(queries, offsets, qidx, rank, grade, judged, score_all[src],
+    aligned = _assemble(queries, offsets, qidx, rank, grade, judged, (score_all, src),
                         _by_grade(j), ~in_run, pol)
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
 
@@ -444,7 +467,8 @@ def _by_grade(j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
-              grade: np.ndarray, judged: np.ndarray, score: np.ndarray,
+              grade: np.ndarray, judged: np.ndarray,
+              score: tuple[np.ndarray, np.ndarray | None],
               j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
               pol: Policies) -> Aligned:
     nq = queries.height
@@ -457,7 +481,8 @@ def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank
         rank=rank,
         grade=grade,
         judged=judged,
-        score=score,
+        score_values=score[0],
+        score_rows=score[1],
         j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
         j_qidx=j_qidx,
         j_grade=j_grade.astype(np.float64, copy=False),
@@ -491,7 +516,7 @@ def _indexed_judgments(qindex: QrelsIndex, qf: pl.DataFrame,
 
 def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
                    judgments: pl.DataFrame | tuple[pl.DataFrame, np.ndarray, np.ndarray],
-                   queries: pl.DataFrame, doc_ids: pl.Series, pol: Policies) -> Aligned:
+                   queries: pl.DataFrame, run: Run, pol: Policies) -> Aligned:
     """:func:`align` from a run's cached :class:`RunIndex` (a run without duplicates).
 
     ``block_q`` maps each of the run's queries (``index.query_ids``) to its evaluated
@@ -499,23 +524,22 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     and the run's ranked rows, restricted to evaluated queries, are already in order.
     Judgments are matched on keys built from the run's own query numbering.
     """
-    code, src, rank, score, keys = index.code, index.src, index.rank, index.score, index.keys
+    code, src, rank, keys = index.code, index.src, index.rank, index.keys
     if block_q.size == nq and (block_q == np.arange(nq)).all():
         qidx, offsets = code, index.offsets  # the run's queries are the evaluated ones
     else:
         rows = None
         if (block_q < 0).any():
             rows = np.flatnonzero(block_q[code] >= 0)
-            code, src, rank, score, keys = (code[rows], src[rows], rank[rows], score[rows],
-                                            keys[rows])
+            code, src, rank, keys = code[rows], src[rows], rank[rows], keys[rows]
         qidx = block_q[code]
         offsets = group_offsets(qidx, nq)
     in_run = np.zeros(nq, dtype=bool)
     in_run[block_q[block_q >= 0]] = True
     if pol.depth is not None:
         keep = rank <= pol.depth
-        code, src, rank, score, keys, qidx = (code[keep], src[keep], rank[keep], score[keep],
-                                              keys[keep], qidx[keep])
+        code, src, rank, keys, qidx = (code[keep], src[keep], rank[keep], keys[keep],
+                                       qidx[keep])
         offsets = group_offsets(qidx, nq)
     # the judgments, numbered by the run's query codes for matching (-1: not in the run)
     code_of = np.full(nq, -1, dtype=np.int64)
@@ -537,23 +561,25 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
         "key": _pair_keys(jc, doc_hash),
     })
-    grade, judged = _grades(keys, code, src, doc_ids, jm)
-    return _assemble(queries, offsets, qidx, rank, grade, judged, score, j_sorted, ~in_run,
+    grade, judged = _grades(keys, code, src, run.doc_id, jm)
+    return _assemble(queries, offsets, qidx, rank, grade, judged, (run.score, src),
+                     j_sorted, ~in_run,
                      pol)
 
 
-def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, rf: pl.DataFrame,
-                    source: str, policy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, run: Run,
+                    policy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raise on (or drop all but the highest-ranked of) a doc listed twice for one query."""
     pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
-    sub = pl.DataFrame({"q": qidx[pos], "doc_id": rf["doc_id"].gather(src[pos])})
+    sub = pl.DataFrame({"q": qidx[pos], "doc_id": run.doc_id.gather(src[pos])})
     exact = sub.select(pl.struct("q", "doc_id").is_duplicated()).to_series().to_numpy()
     if not exact.any():
         return keys, qidx, src
     if policy == "error":
         first = int(src[pos[exact]].min())  # report the first such row of the input
-        _raise_duplicate(rf["query_id"][first], rf["doc_id"][first], int(exact.sum()),
-                         "run", source)
+        block = int(np.searchsorted(np.cumsum(run.block_lengths), first, side="right"))
+        _raise_duplicate(run.block_ids[block], run.doc_id[first], int(exact.sum()),
+                         "run", run.source)
     later = ~sub.select(pl.struct("q", "doc_id").is_first_distinct()).to_series().to_numpy()
     keep = np.ones(qidx.size, dtype=bool)
     keep[pos[later]] = False

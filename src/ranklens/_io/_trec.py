@@ -13,11 +13,14 @@ import gzip
 import io
 import lzma
 import math
+import os
 import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
@@ -247,7 +250,11 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
     is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
     """
     source = str(path)
-    fast = _scan_run(str(path)) if data is None else _fast_run(_blocks(data))
+    scanned = _scan_run(str(path)) if data is None else None
+    if scanned is not None:
+        parts, tag = scanned
+        return parts.run(source, name or tag)
+    fast = _fast_run(_blocks(data)) if data is not None else None
     if fast is not None:
         frame, tag = fast
         return _finish_run(frame, source, name or tag)
@@ -307,17 +314,15 @@ def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFram
 
 
 def _finish_run(frame: pl.DataFrame, source: str, name: str) -> Run:
-    # the rank column is validated as a field but never used (ties by input order use the
-    # line order): not keeping it saves a 64-bit column per run line
-    frame = frame.drop("rank", strict=False)
-    frame = frame.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("order"))
+    # the rank column is a required field but never used (ties by input order use the line
+    # order)
     return Run(frame, source, name)
 
 
 # Large runs never sit in memory whole: a plain file is scanned by polars' streaming
 # engine, in-memory data is parsed block by block, and only the four kept columns of it
 # survive, never the whole text and its six string columns at once.
-_BLOCK = 1 << 25
+_BLOCK = 1 << 24
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 _COMPRESSED = tuple(magic for magic, _ in _MAGIC)
 
@@ -336,45 +341,106 @@ def _split_blocks(data: bytes) -> Iterator[bytes]:
         start = end
 
 
-def _scan_run(name: str) -> tuple[pl.DataFrame, str] | None:
-    """The run table and last tag of a plain (uncompressed) file via a streaming scan, or
-    None when the file needs the other paths (compressed, irregular, bad values)."""
+def _scan_run(name: str) -> tuple[_RunParts, str] | None:
+    """The run columns and last tag of a plain (uncompressed) file, read block by block,
+    or None when the file needs the other paths (compressed, irregular, bad values)."""
     if name == "-" or not Path(name).is_file():
         return None
-    with open(name, "rb") as f:
-        head = f.read(65536)
-    if not head.strip() or head.startswith(_COMPRESSED) or b"\x00" in head:
-        return None
-    sep = _separator(head)
-    tag = _last_tag(name, sep) if sep else None
-    if sep is None or tag is None or _file_has_foreign_blanks(name, sep):
-        return None
-    score = pl.col("score").cast(pl.Float64, strict=False)
-    bad = (pl.any_horizontal(pl.col(n).is_null() | (pl.col(n).str.len_bytes() == 0)
-                             for n in _RUN_COLUMNS)
-           | score.is_null() | score.is_nan())
+    fd = os.open(name, os.O_RDONLY)
     try:
-        df = (
-            pl.scan_csv(name, has_header=False, separator=sep.decode(), comment_prefix="#",
-                        quote_char=None, new_columns=_RUN_COLUMNS,
-                        schema=dict.fromkeys(_RUN_COLUMNS, pl.String))
-            .select("query_id", "doc_id", score, bad.alias("bad"))
-            .collect(engine="streaming")
+        size = os.fstat(fd).st_size
+        head = os.pread(fd, 65536, 0)
+        if not head.strip() or head.startswith(_COMPRESSED) or b"\x00" in head:
+            return None
+        sep = _separator(head)
+        tag = _last_tag(name, sep) if sep else None
+        if sep is None or tag is None:
+            return None
+        parts = _RunParts()
+        start = 0
+        while start < size:
+            data = os.pread(fd, _BLOCK, start)
+            if not data:
+                return None  # the file shrank while being read
+            if start + len(data) < size:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    return None  # a line longer than a block
+                data = data[:cut] if cut < len(data) else data
+            start += len(data)
+            if not parts.add(data, sep):
+                return None
+    finally:
+        os.close(fd)
+    return (parts, tag) if parts.rows else None
+
+
+class _RunParts:
+    """Columns of a run gathered block by block: each block of adjacent rows with one query
+    id keeps that id once, so the 7M-row query column never exists as strings."""
+
+    def __init__(self) -> None:
+        self.block_ids: list[pl.Series] = []
+        self.block_lengths: list[np.ndarray] = []
+        self.doc_ids: list[pl.Series] = []
+        self.scores: list[np.ndarray] = []
+        self.rows = 0
+
+    def add(self, data: bytes, sep: bytes) -> bool:
+        """Parse one block of whole lines; False if it needs the line parser."""
+        if _foreign_blanks(data, sep):
+            return False
+        df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
+        if df is None:
+            df = self._parse(data, sep, pl.String)
+        if df is None:
+            return False
+        if df["missing"].any():
+            # blank lines come through as rows of nulls; any other gap is an irregular line
+            blank = df["query_id"].is_null() & df["doc_id"].is_null() & df["score"].is_null()
+            if not (blank | ~df["missing"]).all():
+                return False
+            df = df.filter(~blank)
+        if df.height == 0:
+            return True
+        if df.null_count().sum_horizontal().item():
+            return False
+        score = df["score"].to_numpy()
+        if np.isnan(score).any():
+            return False
+        qids = df["query_id"]
+        block = qids.rle_id().to_numpy()
+        starts = np.flatnonzero(np.diff(block, prepend=-1))
+        heads = qids.gather(starts)
+        lengths = np.diff(np.append(starts, df.height)).astype(np.int64)
+        if self.block_ids and self.block_ids[-1][-1] == heads[0]:
+            self.block_lengths[-1][-1] += lengths[0]  # a query continued across blocks
+            heads, lengths = heads[1:], lengths[1:]
+        self.block_ids.append(heads)
+        self.block_lengths.append(lengths)
+        self.doc_ids.append(df["doc_id"])
+        self.scores.append(score)
+        self.rows += df.height
+        return True
+
+    @staticmethod
+    def _parse(data: bytes, sep: bytes, rank: type[pl.DataType]) -> pl.DataFrame | None:
+        schema = {c: pl.String for c in _RUN_COLUMNS} | {"score": pl.Float64, "rank": rank}
+        # a field left empty, or a line cut short, leaves a null in a column
+        missing = pl.col("iter").is_null() | pl.col("rank").is_null() | pl.col("tag").is_null()
+        try:
+            return (pl.scan_csv(data, has_header=False, separator=sep.decode(), quote_char=None,
+                                comment_prefix="#" if b"#" in data else None, schema=schema)
+                    .select("query_id", "doc_id", "score", missing.alias("missing"))
+                    .collect())
+        except Exception:  # any polars complaint: let the line parser explain it
+            return None
+
+    def run(self, source: str, name: str) -> Run:
+        return Run.from_blocks(
+            pl.concat(self.block_ids), np.concatenate(self.block_lengths),
+            pl.concat(self.doc_ids, rechunk=False), np.concatenate(self.scores), source, name,
         )
-    except Exception:  # any polars complaint: let the line parser explain it
-        return None
-    if not df.height or df["bad"].any():
-        return None
-    return df.drop("bad"), tag
-
-
-def _file_has_foreign_blanks(name: str, sep: bytes) -> bool:
-    """:func:`_foreign_blanks` over a file, read in blocks (a byte search, no parsing)."""
-    with open(name, "rb") as f:
-        while block := f.read(_BLOCK):
-            if _foreign_blanks(block, sep):
-                return True
-    return False
 
 
 def _last_tag(name: str, sep: bytes) -> str | None:
