@@ -119,10 +119,9 @@ class Aligned:
         score: np.ndarray = self._cache["score"]
         return score
 
-    def score_fields(self, rows: np.ndarray) -> dict[str, np.ndarray]:
-        """The score fields of an alignment made of the ranked documents at ``rows``."""
-        return {"score_values": self.score_values,
-                "score_rows": rows if self.score_rows is None else self.score_rows[rows]}
+    def score_rows_at(self, rows: np.ndarray) -> np.ndarray:
+        """``score_rows`` of an alignment made of the ranked documents at ``rows``."""
+        return rows if self.score_rows is None else self.score_rows[rows]
 
     @property
     def n_ret(self) -> np.ndarray:
@@ -207,7 +206,7 @@ class Aligned:
             rank=rank,
             grade=self.grade[keep],
             judged=self.judged[keep],
-            **self.score_fields(np.flatnonzero(keep)),
+            score_rows=self.score_rows_at(np.flatnonzero(keep)),
             _cache={},
         )
 

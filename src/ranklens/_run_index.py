@@ -89,14 +89,13 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
                                   tb_desc)
         offsets = group_offsets(code, len(query_ids))
         rank = group_ranks(code, offsets)
-    identity = src is None
     keys = run.doc_id.hash(0).to_numpy()
-    if not identity:
+    if src is None:
+        src = np.arange(n, dtype=np.int64)
+    else:
         keys = keys[src]
     keys = _pair_keys(code, keys)
     duplicated = maybe_duplicated(keys)
-    if identity:
-        src = np.arange(n, dtype=np.int64)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
         sub = pl.DataFrame({"q": code[pos], "doc_id": run.doc_id.gather(src[pos])})

@@ -425,7 +425,8 @@ class _RunParts:
 
     @staticmethod
     def _parse(data: bytes, sep: bytes, rank: type[pl.DataType]) -> pl.DataFrame | None:
-        schema = {c: pl.String for c in _RUN_COLUMNS} | {"score": pl.Float64, "rank": rank}
+        schema: dict[str, type[pl.DataType]] = dict.fromkeys(_RUN_COLUMNS, pl.String)
+        schema.update(score=pl.Float64, rank=rank)
         # a field left empty, or a line cut short, leaves a null in a column
         missing = pl.col("iter").is_null() | pl.col("rank").is_null() | pl.col("tag").is_null()
         try:
