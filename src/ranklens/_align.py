@@ -585,6 +585,36 @@ def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, run: Ru
     return keys[keep], qidx[keep], src[keep]
 
 
+def _match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Positions in ``keys`` whose key is in ``jkeys``, and the index into ``jkeys`` of each
+    (None when ``jkeys`` repeats a key: then every position whose key is among them).
+
+    The judgments are few next to the ranked rows, so the rows are first screened through a
+    lookup table indexed by the judgments' low key bits (at most 16 MB), and only the few
+    rows that pass are searched for exactly.
+    """
+    m = jkeys.size
+    if m == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    bits = min(max(m.bit_length() + 6, 16), 24)
+    mask = np.uint64((1 << bits) - 1)
+    table = np.zeros(1 << bits, dtype=bool)
+    table[jkeys & mask] = True
+    step = 1 << 20
+    cand = np.concatenate([
+        np.flatnonzero(table[keys[i:i + step] & mask]) + i for i in range(0, keys.size, step)
+    ] or [np.zeros(0, dtype=np.int64)])
+    order = np.argsort(jkeys, kind="stable")
+    sorted_keys = jkeys[order]
+    found = keys[cand]
+    at = np.minimum(np.searchsorted(sorted_keys, found), m - 1)
+    hit = sorted_keys[at] == found
+    pos = cand[hit]
+    if (sorted_keys[1:] == sorted_keys[:-1]).any():
+        return pos, None
+    return pos, order[at[hit]]
+
+
 def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
     """Judgments of the evaluated queries: ``qidx``, ``doc_id``, ``relevance``, ``key``."""
     j_idx, _, _ = _query_index(qf["query_id"], queries)
@@ -603,19 +633,15 @@ def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Ser
     query index and the doc id string; any unconfirmed or ambiguous match (a hash
     collision) sends the candidates through an exact join on the strings instead.
     """
-    j = judgments.with_row_index("row")
-    # one hash join: polars builds its table on the (smaller) judgments side
-    matched = (j.select("key", "row")
-               .join(pl.DataFrame({"key": keys}).with_row_index("pos"), on="key", how="inner"))
-    pos = matched["pos"].to_numpy().astype(np.int64)
-    rows = matched["row"]
+    jkeys = judgments["key"].to_numpy()
+    pos, rows = _match_keys(keys, jkeys)
     exact = (
-        judgments["key"].n_unique() == judgments.height  # so each row matched at most once
-        and bool((j["qidx"].gather(rows).to_numpy() == qidx[pos]).all())
-        and bool((j["doc_id"].gather(rows) == doc_ids.gather(src[pos])).all())
+        rows is not None  # each row matched at most one judgment
+        and bool((judgments["qidx"].to_numpy()[rows] == qidx[pos]).all())
+        and bool((judgments["doc_id"].gather(rows) == doc_ids.gather(src[pos])).all())
     )
     if exact:
-        relevance = j["relevance"].gather(rows).to_numpy()
+        relevance = judgments["relevance"].to_numpy()[rows]
     else:
         cand = np.unique(pos)
         by_string = (

@@ -68,7 +68,7 @@ def run_index(run: Run, ties: str) -> RunIndex:
 
 def _build(run: Run, tiebreak: str) -> RunIndex:
     # deferred: _align imports this module's users
-    from ._align import _pair_keys, _ranked_order
+    from ._align import _ranked_order
 
     n = len(run)
     query_ids = run.block_ids.unique().sort()
@@ -89,12 +89,14 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
                                   tb_desc)
         offsets = group_offsets(code, len(query_ids))
         rank = group_ranks(code, offsets)
-    keys = run.doc_id.hash(0).to_numpy()
+    doc_hash = run.doc_id.hash(0).to_numpy()
     if src is None:
         src = np.arange(n, dtype=np.int64)
+        keys = doc_hash.copy()
     else:
-        keys = keys[src]
-    keys = _pair_keys(code, keys)
+        keys = doc_hash[src]
+    del doc_hash
+    _mix_query(keys, code)
     duplicated = maybe_duplicated(keys)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
@@ -114,6 +116,18 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     return index
 
 
+def _mix_query(keys: np.ndarray, code: np.ndarray) -> None:
+    """Turn doc-id hashes into :func:`ranklens._align._pair_keys` in place, a slice at a
+    time (no full-length temporary)."""
+    from ._align import _MIX
+
+    step = 1 << 20
+    for i in range(0, keys.size, step):
+        part = code[i:i + step].astype(np.uint64)
+        part *= _MIX
+        keys[i:i + step] ^= part
+
+
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
                  tiebreak: pl.Series, tiebreak_descending: bool,
                  ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray] | None:
@@ -121,22 +135,36 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     one block of rows with scores non-increasing (how run files are written); else None.
     ``src`` is None when the ranked order is the input order.
 
-    Rows tied on score are contiguous within their block: only they are re-sorted, by
-    ``tiebreak``, in place. Then whole blocks move to their query's place.
+    Whole blocks move to their query's place; rows tied on score, contiguous within their
+    block, are then re-sorted among themselves by ``tiebreak``. Every full-length array is
+    allocated once: at this scale, fresh memory costs as much as the arithmetic.
     """
     n, nb = score.size, block_code.size
     if n == 0 or np.unique(block_code).size != nb:
         return None  # a query split over several blocks
     ends = np.cumsum(lengths)
     starts = ends - lengths
-    inner = np.ones(n, dtype=bool)  # row i and row i-1 are in the same block
-    inner[starts] = False
-    inner = inner[1:]
+    inner = np.ones(n - 1, dtype=bool)  # row i+1 is in row i's block
+    inner[ends[:-1] - 1] = False
     if not (~inner | (score[1:] <= score[:-1])).all():
         return None
     # NumPy comparisons treat -0.0 and 0.0 as equal (a tie, as in trec_eval)
-    tie = inner & (score[1:] == score[:-1])
+    tie = inner
+    tie &= score[1:] == score[:-1]
+    # block_code is a permutation of the query numbers: block k goes to query code k's place
+    by_query = np.argsort(block_code)
+    q_lengths = lengths[by_query]
+    offsets = np.zeros(nb + 1, dtype=np.int64)
+    np.cumsum(q_lengths, out=offsets[1:])
+    shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
+    index = np.int32 if n < 2**31 else np.int64
+    rank = np.repeat((1 - offsets[:-1]).astype(index), q_lengths)
+    rank += np.arange(n, dtype=index)
+    moved = bool(shift.any())
     src: np.ndarray | None = None
+    if moved:
+        src = np.repeat(-shift, q_lengths)
+        src += np.arange(n, dtype=np.int64)
     if tie.any():
         member = np.zeros(n, dtype=bool)
         member[:-1] |= tie
@@ -148,20 +176,9 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
                                                                    tiebreak_descending],
                                         maintain_order=True))
                  .to_series().to_numpy())
-        src = np.arange(n, dtype=np.int64)
-        src[pos] = pos[order]
-    # block_code is a permutation of the query numbers: block k goes to query code k's place
-    by_query = np.argsort(block_code)
-    q_lengths = lengths[by_query]
-    offsets = np.zeros(nb + 1, dtype=np.int64)
-    np.cumsum(q_lengths, out=offsets[1:])
-    new_starts = np.repeat(offsets[:-1], q_lengths)
-    if not (by_query == np.arange(nb)).all():
-        moved = np.arange(n, dtype=np.int64)
-        moved -= new_starts
-        moved += np.repeat(starts[by_query], q_lengths)
-        src = moved if src is None else src[moved]
+        if src is None:
+            src = np.arange(n, dtype=np.int64)
+        # a block moves whole, so a tied row's ranked position is its row plus the shift
+        src[pos + shift[block_code[block]]] = pos[order]
     code = np.repeat(np.arange(nb, dtype=np.int64), q_lengths)
-    rank = np.arange(1, n + 1, dtype=np.int64)
-    rank -= new_starts
     return src, code, rank, offsets
