@@ -589,14 +589,22 @@ def _match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.nda
     """Positions in ``keys`` whose key is in ``jkeys``, and the index into ``jkeys`` of each
     (None when ``jkeys`` repeats a key: then every position whose key is among them).
 
-    The judgments are few next to the ranked rows, so the rows are first screened through a
-    lookup table indexed by the judgments' low key bits (at most 16 MB), and only the few
-    rows that pass are searched for exactly.
+    With few judgments next to the ranked rows (MS MARCO: one per thousand), the rows are
+    screened through a lookup table indexed by the judgments' low key bits and only the
+    few that pass are searched for exactly; otherwise one hash join does it.
     """
     m = jkeys.size
     if m == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    bits = min(max(m.bit_length() + 6, 16), 24)
+    if m * 256 > keys.size:
+        pairs = (pl.DataFrame({"key": jkeys}).with_row_index("row")
+                 .join(pl.DataFrame({"key": keys}).with_row_index("pos"), on="key",
+                       how="inner"))
+        pos = pairs["pos"].to_numpy().astype(np.int64)
+        if pl.Series(jkeys).n_unique() < m:
+            return pos, None
+        return pos, pairs["row"].to_numpy().astype(np.int64)
+    bits = max(m.bit_length() + 8, 16)
     mask = np.uint64((1 << bits) - 1)
     table = np.zeros(1 << bits, dtype=bool)
     table[jkeys & mask] = True

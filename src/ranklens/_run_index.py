@@ -91,7 +91,7 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
         rank = group_ranks(code, offsets)
     doc_hash = run.doc_id.hash(0).to_numpy()
     if src is None:
-        src = np.arange(n, dtype=np.int64)
+        src = np.arange(n, dtype=_index_dtype(n))
         keys = doc_hash.copy()
     else:
         keys = doc_hash[src]
@@ -114,6 +114,12 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     for arr in (index.code, index.src, index.rank, index.keys, index.offsets):
         arr.flags.writeable = False
     return index
+
+
+def _index_dtype(n: int) -> type[np.signedinteger]:
+    """The narrowest of int32/int64 that indexes ``n`` rows (half the memory, and at this
+    scale fresh memory costs as much as the arithmetic)."""
+    return np.int32 if n < 2**31 else np.int64
 
 
 def _mix_query(keys: np.ndarray, code: np.ndarray) -> None:
@@ -157,14 +163,13 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     offsets = np.zeros(nb + 1, dtype=np.int64)
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
-    index = np.int32 if n < 2**31 else np.int64
+    index = _index_dtype(n)
     rank = np.repeat((1 - offsets[:-1]).astype(index), q_lengths)
     rank += np.arange(n, dtype=index)
-    moved = bool(shift.any())
     src: np.ndarray | None = None
-    if moved:
-        src = np.repeat(-shift, q_lengths)
-        src += np.arange(n, dtype=np.int64)
+    if shift.any():
+        src = np.repeat((-shift).astype(index), q_lengths)
+        src += np.arange(n, dtype=index)
     if tie.any():
         member = np.zeros(n, dtype=bool)
         member[:-1] |= tie
@@ -177,7 +182,7 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
                                         maintain_order=True))
                  .to_series().to_numpy())
         if src is None:
-            src = np.arange(n, dtype=np.int64)
+            src = np.arange(n, dtype=index)
         # a block moves whole, so a tied row's ranked position is its row plus the shift
         src[pos + shift[block_code[block]]] = pos[order]
     code = np.repeat(np.arange(nb, dtype=np.int64), q_lengths)
