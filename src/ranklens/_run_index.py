@@ -89,14 +89,9 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
                                   tb_desc)
         offsets = group_offsets(code, len(query_ids))
         rank = group_ranks(code, offsets)
-    doc_hash = run.doc_id.hash(0).to_numpy()
     if src is None:
         src = np.arange(n, dtype=_index_dtype(n))
-        keys = doc_hash.copy()
-    else:
-        keys = doc_hash[src]
-    del doc_hash
-    _mix_query(keys, code)
+    keys = _ranked_keys(run.doc_id, src, code)
     duplicated = maybe_duplicated(keys)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
@@ -122,16 +117,20 @@ def _index_dtype(n: int) -> type[np.signedinteger]:
     return np.int32 if n < 2**31 else np.int64
 
 
-def _mix_query(keys: np.ndarray, code: np.ndarray) -> None:
-    """Turn doc-id hashes into :func:`ranklens._align._pair_keys` in place, a slice at a
-    time (no full-length temporary)."""
+def _ranked_keys(doc_id: pl.Series, src: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """:func:`ranklens._align._pair_keys` of each ranked row, mixed a slice at a time (no
+    full-length temporary next to the result)."""
     from ._align import _MIX
 
+    doc_hash = doc_id.hash(0).to_numpy()
+    keys = doc_hash[src]
+    del doc_hash
     step = 1 << 20
     for i in range(0, keys.size, step):
-        part = code[i:i + step].astype(np.uint64)
-        part *= _MIX
-        keys[i:i + step] ^= part
+        mix = code[i:i + step].astype(np.uint64)
+        mix *= _MIX  # wraps around mod 2**64, as intended
+        keys[i:i + step] ^= mix
+    return keys
 
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
@@ -164,12 +163,17 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = _index_dtype(n)
-    rank = np.repeat((1 - offsets[:-1]).astype(index), q_lengths)
-    rank += np.arange(n, dtype=index)
+    heads = offsets[1:-1]  # first ranked row of every query but the first
+    # both built as running sums of per-row steps: one array each, no temporaries
+    rank = np.ones(n, dtype=index)
+    rank[heads] = 1 - q_lengths[:-1]
+    np.cumsum(rank, dtype=index, out=rank)
     src: np.ndarray | None = None
     if shift.any():
-        src = np.repeat((-shift).astype(index), q_lengths)
-        src += np.arange(n, dtype=index)
+        src = np.ones(n, dtype=index)
+        src[0] = -shift[0]
+        src[heads] = 1 - np.diff(shift)
+        np.cumsum(src, dtype=index, out=src)
     if tie.any():
         member = np.zeros(n, dtype=bool)
         member[:-1] |= tie
