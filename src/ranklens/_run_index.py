@@ -9,6 +9,7 @@ queries and matches judgments.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -92,7 +93,7 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     if src is None:
         src = np.arange(n, dtype=_index_dtype(n))
     keys = _ranked_keys(run.doc_id, src, code)
-    duplicated = maybe_duplicated(keys)
+    duplicated = _maybe_duplicated(keys, offsets)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
         sub = pl.DataFrame({"q": code[pos], "doc_id": run.doc_id.gather(src[pos])})
@@ -115,6 +116,28 @@ def _index_dtype(n: int) -> type[np.signedinteger]:
     """The narrowest of int32/int64 that indexes ``n`` rows (half the memory, and at this
     scale fresh memory costs as much as the arithmetic)."""
     return np.int32 if n < 2**31 else np.int64
+
+
+def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
+    """Whether two rows of one query share a key (equal pairs, or a hash collision).
+
+    Runs usually list the same number of documents for every query; then each query's
+    32-bit key halves are sorted as one row of a matrix (small, cache-resident sorts), and
+    only a query whose halves collide is checked on its full keys. Otherwise one hash-based
+    count over all keys.
+    """
+    lengths = np.diff(offsets)
+    if keys.size == 0 or lengths.min() != lengths.max() or lengths[0] < 2:
+        return maybe_duplicated(keys)
+    width = int(lengths[0])
+    halves = keys.view(np.uint32)[1::2] if sys.byteorder == "little" else keys >> 32
+    halves = halves.astype(np.uint32).reshape(-1, width)
+    halves.sort(axis=1)
+    collide = (halves[:, 1:] == halves[:, :-1]).any(axis=1)
+    for q in np.flatnonzero(collide):
+        if np.unique(keys[q * width:(q + 1) * width]).size < width:
+            return True
+    return False
 
 
 def _ranked_keys(doc_id: pl.Series, src: np.ndarray, code: np.ndarray) -> np.ndarray:

@@ -356,7 +356,7 @@ def _scan_run(name: str) -> tuple[_RunParts, str] | None:
         tag = _last_tag(name, sep) if sep else None
         if sep is None or tag is None:
             return None
-        parts = _RunParts()
+        parts = _RunParts(size)
         start = 0
         while start < size:
             data = os.pread(fd, _BLOCK, start)
@@ -379,15 +379,19 @@ class _RunParts:
     """Columns of a run gathered block by block: each block of adjacent rows with one query
     id keeps that id once, so the 7M-row query column never exists as strings."""
 
-    def __init__(self) -> None:
+    def __init__(self, size: int) -> None:
+        self.size = size  # bytes in the file, to size the score array from the first block
         self.block_ids: list[pl.Series] = []
         self.block_lengths: list[np.ndarray] = []
         self.doc_ids: list[pl.Series] = []
-        self.scores: list[pl.Series] = []
+        # one array filled block by block: concatenating parts would hold the scores twice
+        self.scores = np.zeros(0, dtype=np.float64)
         self.rows = 0
+        self.bytes = 0  # bytes parsed so far
 
     def add(self, data: bytes, sep: bytes) -> bool:
         """Parse one block of whole lines; False if it needs the line parser."""
+        self.bytes += len(data)
         if _foreign_blanks(data, sep):
             return False
         df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
@@ -419,8 +423,15 @@ class _RunParts:
         self.block_ids.append(heads)
         self.block_lengths.append(lengths)
         self.doc_ids.append(df["doc_id"])
-        self.scores.append(df["score"])
-        self.rows += df.height
+        end = self.rows + df.height
+        if end > self.scores.size:
+            # pages of an over-estimate that are never written cost no memory
+            estimate = int(self.size * end / self.bytes * 1.05) + 1024
+            grown = np.empty(max(estimate, end), dtype=np.float64)
+            grown[:self.rows] = self.scores[:self.rows]
+            self.scores = grown
+        self.scores[self.rows:end] = score
+        self.rows = end
         return True
 
     @staticmethod
@@ -440,9 +451,7 @@ class _RunParts:
     def run(self, source: str, name: str) -> Run:
         return Run.from_blocks(
             pl.concat(self.block_ids), np.concatenate(self.block_lengths),
-            # one polars buffer: it reuses memory the parser freed, where NumPy's would be new
-            pl.concat(self.doc_ids, rechunk=False), pl.concat(self.scores).to_numpy(), source,
-            name,
+            pl.concat(self.doc_ids, rechunk=False), self.scores[:self.rows], source, name,
         )
 
 
