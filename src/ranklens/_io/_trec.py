@@ -420,8 +420,9 @@ class _RunParts:
         if self.block_ids and self.block_ids[-1][-1] == heads[0]:
             self.block_lengths[-1][-1] += lengths[0]  # a query continued across blocks
             heads, lengths = heads[1:], lengths[1:]
-        self.block_ids.append(heads)
-        self.block_lengths.append(lengths)
+        if heads.len():
+            self.block_ids.append(heads)
+            self.block_lengths.append(lengths)
         self.doc_ids.append(df["doc_id"])
         end = self.rows + df.height
         if end > self.scores.size:

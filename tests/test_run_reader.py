@@ -1,0 +1,161 @@
+"""The block-wise TREC run reader, and the ranked order of runs whose queries are blocks.
+
+Plain run files are parsed a block of lines at a time and keep a query id once per block of
+rows; runs written query by query with scores descending are ranked without sorting. Both
+must agree exactly with the line parser and with the general (sorting) path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ranklens
+from ranklens import InputError, Run, load_run
+from ranklens._io import _trec
+from ranklens._run_index import run_index
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of a few lines, so every test file spans many of them."""
+    monkeypatch.setattr(_trec, "_BLOCK", 96)
+
+
+def _line_parser_rows(path: Path) -> list[tuple[str, str, float]]:
+    cols, _ = _trec._slow_run(path.read_bytes(), str(path))
+    return list(zip(cols["query_id"], cols["doc_id"], cols["score"], strict=True))
+
+
+def _rows(run: Run) -> list[tuple[str, str, float]]:
+    return list(run.frame.select("query_id", "doc_id", "score").iter_rows())
+
+
+def _run_text(seed: int, *, extras: bool) -> str:
+    rng = np.random.default_rng(seed)
+    lines = []
+    for q in rng.permutation(9):
+        depth = int(rng.integers(1, 30))
+        scores = np.sort(rng.integers(0, 8, size=depth))[::-1] / 4  # many ties
+        for rank, s in enumerate(scores, 1):
+            doc = f"doc{int(rng.integers(0, 10**int(rng.integers(1, 6))))}-{rank}"
+            lines.append(f"q{q} Q0 {doc} {rank} {s} tag{seed}")
+            if extras and rng.random() < 0.05:
+                lines.append("" if rng.random() < 0.5 else "# a comment line")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("extras", [False, True])
+def test_blocks_read_like_the_line_parser(tmp_path: Path, small_blocks: None, seed: int,
+                                          extras: bool) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text(_run_text(seed, extras=extras))
+    run = load_run(path)
+    assert _rows(run) == _line_parser_rows(path)
+    assert run.name == f"tag{seed}"
+    # a query continued over a block boundary stays one block of rows
+    ids = run.block_ids.to_list()
+    assert all(a != b for a, b in itertools.pairwise(ids))
+    assert int(run.block_lengths.sum()) == len(run)
+
+
+def test_score_array_grows_past_its_estimate(tmp_path: Path, small_blocks: None) -> None:
+    # long lines first: the size estimated from the first block is far too small
+    long = [f"q1 Q0 {'x' * 60}{i} {i} {100 - i} t" for i in range(5)]
+    short = [f"q2 Q0 d{i} {i} {50 - i / 8} t" for i in range(400)]
+    path = tmp_path / "run.txt"
+    path.write_text("\n".join(long + short) + "\n")
+    run = load_run(path)
+    assert len(run) == 405
+    assert run.score.tolist() == [row[2] for row in _line_parser_rows(path)]
+
+
+def test_a_bad_line_in_a_later_block_is_reported(tmp_path: Path, small_blocks: None) -> None:
+    good = [f"q1 Q0 d{i} {i} {9 - i / 100} t" for i in range(40)]
+    path = tmp_path / "run.txt"
+    path.write_text("\n".join([*good, "q1 Q0 dx 41 0.5", *good]) + "\n")
+    with pytest.raises(InputError) as err:
+        load_run(path)
+    assert err.value.line == 41
+    assert "expected at least 6 fields" in str(err.value)
+
+
+@pytest.mark.parametrize("line", ["q1  d9 1 0.5 t", "q1 Q0 d9  0.5 t"])
+def test_an_empty_iter_or_rank_field_is_not_read_as_data(tmp_path: Path, line: str) -> None:
+    # two separators in a row: polars would see an empty field, trec_eval a short line
+    path = tmp_path / "run.txt"
+    path.write_text(f"q1 Q0 d1 1 0.9 t\n{line}\n")
+    with pytest.raises(InputError, match="expected at least 6 fields"):
+        load_run(path)
+
+
+def test_non_integer_ranks_are_read(tmp_path: Path, small_blocks: None) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q1 Q0 d{i} r{i} {1 - i / 10} t\n" for i in range(10)))
+    assert _rows(load_run(path)) == _line_parser_rows(path)
+
+
+# -- the ranked order of grouped runs ---------------------------------------------------------
+@st.composite
+def grouped_runs(draw: st.DrawFn) -> list[tuple[str, str, float]]:
+    """Rows of a run written query by query, scores non-increasing, ties likely."""
+    nq = draw(st.integers(1, 8))
+    same_depth = draw(st.booleans())
+    depth = draw(st.integers(1, 12))
+    rows = []
+    for q in draw(st.permutations(range(nq))):
+        n = depth if same_depth else draw(st.integers(1, 12))
+        docs = draw(st.lists(st.integers(0, 30), min_size=n, max_size=n, unique=True))
+        scores = sorted(draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n)),
+                        reverse=True)
+        rows += [(f"q{q}", f"d{d}", s / 2) for d, s in zip(docs, scores, strict=True)]
+    return rows
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grouped_runs(), st.sampled_from(["docid", "input"]), st.randoms(use_true_random=False))
+def test_grouped_runs_rank_like_the_sorting_path(rows: list, ties: str, rnd: object) -> None:
+    grouped_frame = pl.DataFrame(rows, schema=["query_id", "doc_id", "score"], orient="row")
+    # the same rows with the queries interleaved (each query's rows keep their order, so
+    # ties broken by input order stay the same): the general path has to sort them
+    labels = [q for q, _, _ in rows]
+    rnd.shuffle(labels)  # type: ignore[attr-defined]
+    queues: dict[str, list] = {}
+    for row in rows:
+        queues.setdefault(row[0], []).append(row)
+    mixed = [queues[q].pop(0) for q in labels]
+    mixed_frame = pl.DataFrame(mixed, schema=["query_id", "doc_id", "score"], orient="row")
+    grouped = run_index(Run(grouped_frame), ties)
+    general = run_index(Run(mixed_frame), ties)
+    for name in ("code", "rank", "keys", "offsets"):
+        assert np.array_equal(getattr(grouped, name), getattr(general, name)), name
+    assert grouped.query_ids.to_list() == general.query_ids.to_list()
+    assert (grouped_frame[grouped.src.astype(np.int64)].rows()
+            == mixed_frame[general.src.astype(np.int64)].rows())
+
+
+@pytest.mark.parametrize("same_depth", [True, False])
+def test_duplicates_found_within_a_query_only(same_depth: bool) -> None:
+    run = {f"q{q}": {f"d{i}": 10.0 - i for i in range(6 if same_depth else 4 + q)}
+           for q in range(5)}
+    qrels = {q: {"d1": 1} for q in run}
+    # the same doc in every query is no duplicate
+    assert ranklens.evaluate(qrels, run, ["P@5"])["P@5"] == pytest.approx(0.2)
+    frame = ranklens.load_run(run).frame.drop("order")
+    dup = pl.concat([frame, pl.DataFrame({"query_id": ["q3"], "doc_id": ["d2"],
+                                          "score": [-1.0]})])
+    dup = dup.sort("query_id", maintain_order=True)
+    with pytest.raises(InputError, match="'d2' appears more than once for query 'q3'"):
+        ranklens.evaluate(qrels, Run(dup), ["P@5"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        kept = ranklens.evaluate(qrels, Run(dup), ["P@5"], duplicates="first")
+    assert kept["P@5"] == pytest.approx(0.2)
