@@ -1,6 +1,6 @@
 """``python -m ranklens``: the ranklens command."""
 
-from ranklens.cli import main
+from ranklens.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

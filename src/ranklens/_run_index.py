@@ -92,7 +92,8 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
         rank = group_ranks(code, offsets)
     if src is None:
         src = np.arange(n, dtype=_index_dtype(n))
-    keys = _ranked_keys(run.doc_id, src, code)
+    # the reader may have hashed the doc ids already (a one-off: the index keeps keys instead)
+    keys = _ranked_keys(run._cache.pop("doc_hash", None), run.doc_id, src, code)
     duplicated = _maybe_duplicated(keys, offsets)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
@@ -140,12 +141,14 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     return False
 
 
-def _ranked_keys(doc_id: pl.Series, src: np.ndarray, code: np.ndarray) -> np.ndarray:
+def _ranked_keys(doc_hash: np.ndarray | None, doc_id: pl.Series, src: np.ndarray,
+                 code: np.ndarray) -> np.ndarray:
     """:func:`ranklens._align._pair_keys` of each ranked row, mixed a slice at a time (no
     full-length temporary next to the result)."""
     from ._align import _MIX
 
-    doc_hash = doc_id.hash(0).to_numpy()
+    if doc_hash is None:
+        doc_hash = doc_id.hash(0).to_numpy()
     keys = doc_hash[src]
     del doc_hash
     step = 1 << 20

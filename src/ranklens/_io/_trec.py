@@ -384,8 +384,9 @@ class _RunParts:
         self.block_ids: list[pl.Series] = []
         self.block_lengths: list[np.ndarray] = []
         self.doc_ids: list[pl.Series] = []
-        # one array filled block by block: concatenating parts would hold the scores twice
+        # arrays filled block by block: concatenating parts would hold each column twice
         self.scores = np.zeros(0, dtype=np.float64)
+        self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
         self.rows = 0
         self.bytes = 0  # bytes parsed so far
 
@@ -427,11 +428,11 @@ class _RunParts:
         end = self.rows + df.height
         if end > self.scores.size:
             # pages of an over-estimate that are never written cost no memory
-            estimate = int(self.size * end / self.bytes * 1.05) + 1024
-            grown = np.empty(max(estimate, end), dtype=np.float64)
-            grown[:self.rows] = self.scores[:self.rows]
-            self.scores = grown
+            size = max(int(self.size * end / self.bytes * 1.05) + 1024, end)
+            self.scores = _grown(self.scores, self.rows, size)
+            self.doc_hashes = _grown(self.doc_hashes, self.rows, size)
         self.scores[self.rows:end] = score
+        self.doc_hashes[self.rows:end] = df["doc_hash"].to_numpy()
         self.rows = end
         return True
 
@@ -444,16 +445,25 @@ class _RunParts:
         try:
             return (pl.scan_csv(data, has_header=False, separator=sep.decode(), quote_char=None,
                                 comment_prefix="#" if b"#" in data else None, schema=schema)
-                    .select("query_id", "doc_id", "score", missing.alias("missing"))
+                    .select("query_id", "doc_id", "score", missing.alias("missing"),
+                            pl.col("doc_id").hash(0).alias("doc_hash"))
                     .collect())
         except Exception:  # any polars complaint: let the line parser explain it
             return None
 
     def run(self, source: str, name: str) -> Run:
-        return Run.from_blocks(
+        run = Run.from_blocks(
             pl.concat(self.block_ids), np.concatenate(self.block_lengths),
             pl.concat(self.doc_ids, rechunk=False), self.scores[:self.rows], source, name,
         )
+        run._cache["doc_hash"] = self.doc_hashes[:self.rows]  # taken by ranklens._run_index
+        return run
+
+
+def _grown(values: np.ndarray, rows: int, size: int) -> np.ndarray:
+    grown = np.empty(size, dtype=values.dtype)
+    grown[:rows] = values[:rows]
+    return grown
 
 
 def _last_tag(name: str, sep: bytes) -> str | None:
