@@ -97,6 +97,22 @@ def test_an_empty_iter_or_rank_field_is_not_read_as_data(tmp_path: Path, line: s
         load_run(path)
 
 
+def test_a_line_longer_than_a_block(tmp_path: Path, small_blocks: None) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text(f"q1 Q0 d1 1 2 t\nq1 Q0 {'d' * 300} 2 1 t\nq2 Q0 d3 1 5 t\n")
+    assert _rows(load_run(path)) == _line_parser_rows(path)
+
+
+def test_no_newline_in_the_tail_of_a_block(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # the block's last 64 KiB hold no line end: the block is cut at an earlier one
+    monkeypatch.setattr(_trec, "_BLOCK", 70_000)
+    short = "".join(f"q1 Q0 d{i} {i} {50 - i} t\n" for i in range(40))
+    path = tmp_path / "run.txt"
+    path.write_text(f"{short}q1 Q0 {'x' * 50_000} 41 1 t\nq2 Q0 d1 1 1 t")  # no final newline
+    assert _rows(load_run(path)) == _line_parser_rows(path)
+
+
 def test_non_integer_ranks_are_read(tmp_path: Path, small_blocks: None) -> None:
     path = tmp_path / "run.txt"
     path.write_text("".join(f"q1 Q0 d{i} r{i} {1 - i / 10} t\n" for i in range(10)))

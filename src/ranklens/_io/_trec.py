@@ -359,20 +359,33 @@ def _scan_run(name: str) -> tuple[_RunParts, str] | None:
         parts = _RunParts(size)
         start = 0
         while start < size:
-            data = os.pread(fd, _BLOCK, start)
-            if not data:
-                return None  # the file shrank while being read
-            if start + len(data) < size:
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:
-                    return None  # a line longer than a block
-                data = data[:cut] if cut < len(data) else data
-            start += len(data)
+            end = _block_end(fd, start, size)
+            if end == start:
+                return None  # a line longer than a block
+            data = os.pread(fd, end - start, start)
+            if len(data) != end - start:
+                return None  # the file changed while being read
+            start = end
             if not parts.add(data, sep):
                 return None
     finally:
         os.close(fd)
     return (parts, tag) if parts.rows else None
+
+
+def _block_end(fd: int, start: int, size: int) -> int:
+    """Where the block of whole lines starting at ``start`` ends: just after the last
+    newline before ``start + _BLOCK`` (found in a small read of the block's tail, so the
+    block itself is read once, to its exact length); ``start`` if no newline is there."""
+    end = start + _BLOCK
+    if end >= size:
+        return size
+    tail = max(start, end - 65536)
+    newline = os.pread(fd, end - tail, tail).rfind(b"\n")
+    if newline < 0 and tail > start:
+        newline = os.pread(fd, tail - start, start).rfind(b"\n")
+        tail = start
+    return tail + newline + 1 if newline >= 0 else start
 
 
 class _RunParts:
