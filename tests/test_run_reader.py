@@ -105,11 +105,12 @@ def test_a_line_longer_than_a_block(tmp_path: Path, small_blocks: None) -> None:
 
 def test_no_newline_in_the_tail_of_a_block(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    # the block's last 64 KiB hold no line end: the block is cut at an earlier one
+    # the first block's last 64 KiB hold no line end (it is cut at an earlier one); the long
+    # line is then longer than a block, which the line parser reads
     monkeypatch.setattr(_trec, "_BLOCK", 70_000)
     short = "".join(f"q1 Q0 d{i} {i} {50 - i} t\n" for i in range(40))
     path = tmp_path / "run.txt"
-    path.write_text(f"{short}q1 Q0 {'x' * 50_000} 41 1 t\nq2 Q0 d1 1 1 t")  # no final newline
+    path.write_text(f"{short}q1 Q0 {'x' * 80_000} 41 1 t\nq2 Q0 d1 1 1 t")  # no final newline
     assert _rows(load_run(path)) == _line_parser_rows(path)
 
 
