@@ -122,21 +122,26 @@ def _index_dtype(n: int) -> type[np.signedinteger]:
 def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     """Whether two rows of one query share a key (equal pairs, or a hash collision).
 
-    Runs usually list the same number of documents for every query; then each query's
-    32-bit key halves are sorted as one row of a matrix (small, cache-resident sorts), and
-    only a query whose halves collide is checked on its full keys. Otherwise one hash-based
-    count over all keys.
+    Runs usually list about the same number of documents for every query; then each query's
+    32-bit key halves are sorted as one row of a matrix (small, cache-resident sorts; short
+    rows padded with values distinct from each other), and only a query whose row holds two
+    equal values is checked on its full keys. Otherwise one hash-based count over all keys.
     """
     lengths = np.diff(offsets)
-    if keys.size == 0 or lengths.min() != lengths.max() or lengths[0] < 2:
+    nq = lengths.size
+    width = int(lengths.max()) if nq else 0
+    if keys.size == 0 or width < 2 or width * nq > keys.size + keys.size // 2:
         return maybe_duplicated(keys)
-    width = int(lengths[0])
     halves = keys.view(np.uint32)[1::2] if sys.byteorder == "little" else keys >> 32
-    halves = halves.astype(np.uint32).reshape(-1, width)
-    halves.sort(axis=1)
-    collide = (halves[:, 1:] == halves[:, :-1]).any(axis=1)
-    for q in np.flatnonzero(collide):
-        if np.unique(keys[q * width:(q + 1) * width]).size < width:
+    if lengths.min() == width:
+        rows = halves.astype(np.uint32).reshape(nq, width)
+    else:
+        rows = np.empty((nq, width), dtype=np.uint32)
+        rows[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
+        rows[np.arange(width) < lengths[:, None]] = halves
+    rows.sort(axis=1)
+    for q in np.flatnonzero((rows[:, 1:] == rows[:, :-1]).any(axis=1)):
+        if np.unique(keys[offsets[q]:offsets[q + 1]]).size < lengths[q]:
             return True
     return False
 
