@@ -97,6 +97,12 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     name : str, optional
         The run's name; defaults to a TREC file's tag or ``"run"``.
 
+    Notes
+    -----
+    The run is ranked as it is loaded (by query, score descending, ties by doc id
+    descending, as trec_eval does), so each evaluation of it only matches judgments and
+    computes measures. A :class:`Run` given back as is keeps whatever work it already holds.
+
     Examples
     --------
     >>> load_run({"q1": {"d1": 2.0, "d2": 1.0}})
@@ -104,6 +110,19 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     """
     if isinstance(run, Run):
         return run
+    return _ranked(_read_run(run, name))
+
+
+def _ranked(run: Run) -> Run:
+    # ranking is run-only work: done as the run is loaded, it is never redone, however
+    # often (and against whichever judgments) the run is evaluated
+    from .._run_index import run_index
+
+    run_index(run, "docid")
+    return run
+
+
+def _read_run(run: Any, name: str | None) -> Run:
     if isinstance(run, (str, Path)):
         path = str(run)
         frame = _columnar(path)
