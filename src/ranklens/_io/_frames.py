@@ -252,14 +252,11 @@ def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
                    name: str = "run") -> Run:
     flat = _Flat(mapping, source, "score")
     score = flat.numbers()
-    n = score.size
-    frame = pl.DataFrame(
-        {"query_id": flat.query_column(), "doc_id": _strings(flat.docs), "score": score,
-         "rank": np.zeros(n, dtype=np.int64), "order": np.arange(n, dtype=np.int64)},
-        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
-                "rank": pl.Int64, "order": pl.Int64},
-    )
-    return Run(frame, source, name)
+    # each query's docs are one block of rows: its id is stored once, never per row
+    lengths = np.diff(flat.ends, prepend=0)
+    present = np.flatnonzero(lengths)
+    return Run.from_blocks(flat.queries.gather(present), lengths[present],
+                           _strings(flat.docs), score, source, name)
 
 
 def is_finite_number(x: Any) -> bool:
