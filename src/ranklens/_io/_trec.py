@@ -419,6 +419,8 @@ class _RunParts:
             if not (blank | ~df["missing"]).all():
                 return False
             df = df.filter(~blank)
+            qids = df["query_id"]
+            df = df.with_columns((qids != qids.shift(1)).fill_null(True).alias("new"))
         if df.height == 0:
             return True
         if df.null_count().sum_horizontal().item():
@@ -427,8 +429,7 @@ class _RunParts:
         if np.isnan(score).any():
             return False
         qids = df["query_id"]
-        block = qids.rle_id().to_numpy()
-        starts = np.flatnonzero(np.diff(block, prepend=-1))
+        starts = np.flatnonzero(df["new"].to_numpy())
         heads = qids.gather(starts)
         lengths = np.diff(np.append(starts, df.height)).astype(np.int64)
         if self.block_ids and self.block_ids[-1][-1] == heads[0]:
@@ -455,11 +456,14 @@ class _RunParts:
         schema.update(score=pl.Float64, rank=rank)
         # a field left empty, or a line cut short, leaves a null in a column
         missing = pl.col("iter").is_null() | pl.col("rank").is_null() | pl.col("tag").is_null()
+        qid = pl.col("query_id")
         try:
             return (pl.scan_csv(data, has_header=False, separator=sep.decode(), quote_char=None,
                                 comment_prefix="#" if b"#" in data else None, schema=schema)
                     .select("query_id", "doc_id", "score", missing.alias("missing"),
-                            pl.col("doc_id").hash(0).alias("doc_hash"))
+                            pl.col("doc_id").hash(0).alias("doc_hash"),
+                            # where a new block of rows with one query id starts
+                            (qid != qid.shift(1)).fill_null(True).alias("new"))
                     .collect())
         except Exception:  # any polars complaint: let the line parser explain it
             return None
