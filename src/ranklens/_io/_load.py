@@ -66,9 +66,25 @@ def load_qrels(qrels: Any) -> Qrels:
     --------
     >>> load_qrels({"q1": {"d1": 1, "d2": 0}})
     Qrels('<qrels dict>', 1 queries, 2 judgments)
+
+    Notes
+    -----
+    The judgments are indexed as they are loaded (queries in trec_eval's order, doc-id
+    hashes, each query's judgments by grade), so no evaluation redoes that work.
     """
     if isinstance(qrels, Qrels):
         return qrels
+    loaded = _read_qrels(qrels)
+    if len(loaded):
+        # judgment-only work (queries in trec_eval order, doc-id hashes, grade order), done
+        # once as the judgments are loaded
+        from .._qrels_index import qrels_index
+
+        qrels_index(loaded)
+    return loaded
+
+
+def _read_qrels(qrels: Any) -> Qrels:
     if isinstance(qrels, (str, Path)):
         path = str(qrels)
         frame = _columnar(path)

@@ -438,7 +438,8 @@ class _RunParts:
         if heads.len():
             self.block_ids.append(heads)
             self.block_lengths.append(lengths)
-        self.doc_ids.append(df["doc_id"])
+        # one chunk per block (the parser's threads leave several): gathers stay cheap
+        self.doc_ids.append(df["doc_id"].rechunk())
         end = self.rows + df.height
         if end > self.scores.size:
             # pages of an over-estimate that are never written cost no memory
