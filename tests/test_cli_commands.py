@@ -127,3 +127,16 @@ def test_console_script(tmp_path: Path):
     proc = subprocess.run([exe, "demo", "--format", "csv"], capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     assert proc.stdout.decode().splitlines()[0] == "run,query,nDCG@10,AP,RR@10,P@10,R@100,R@1000"
+
+
+@pytest.mark.parametrize("args", [["demo"], ["measures"]])
+def test_a_reader_that_stops_early_is_no_error(args: list[str]) -> None:
+    # `ranklens demo | head -1`: the pipe closes before the output is written
+    proc = subprocess.Popen([sys.executable, "-m", "ranklens", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(1)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert "Traceback" not in err

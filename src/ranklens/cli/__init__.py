@@ -83,6 +83,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     warnings.simplefilter("always", RanklensWarning)
     try:
         status = cli.main(args=args, prog_name="ranklens", standalone_mode=False)
+    except SystemExit:
+        # click itself exits 1 when the reader of stdout goes away (`ranklens ... | head`),
+        # after wrapping the streams; that is no error, as for BrokenPipeError below
+        if not isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            raise
+        status = 0
     except click.exceptions.Exit as exc:
         status = exc.exit_code
     except click.exceptions.Abort:
