@@ -6,7 +6,7 @@ import numpy as np
 
 from .._align import Aligned
 from .._groups import group_offsets, group_ranks
-from ._common import data, divide
+from ._common import clib_log2, data, divide
 from ._registry import JUDGED_ONLY, Measure, Param, register
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
@@ -48,8 +48,8 @@ def discounted(gains: np.ndarray, rank: np.ndarray, discount: str) -> np.ndarray
     if discount == "rank":
         return gains / r
     if discount == "jk":
-        return gains / np.where(r < 2, 1.0, np.log2(np.maximum(r, 2.0)))
-    return gains / np.log2(r + 1.0)
+        return gains / np.where(r < 2, 1.0, clib_log2(np.maximum(r, 2.0)))
+    return gains / clib_log2(r + 1.0)
 
 
 def dcg_values(d: Aligned, m: Measure) -> np.ndarray:

@@ -8,12 +8,13 @@ every sum runs in rank order so values match trec_eval to the bit.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from .._align import Aligned
-from ._common import data, divide, rel_level
+from ._common import clib_log2, data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, register
 from .gain import GAIN, gain_values
 from .judged import PERSISTENCE, powers
@@ -30,9 +31,19 @@ def _ideal_lists(d: Aligned, spec: Any) -> list[np.ndarray]:
     return out
 
 
+def _log2_or_nan(x: np.ndarray) -> np.ndarray:
+    """:func:`clib_log2`, NaN where the argument is not positive (as C's log2 gives NaN or
+    -inf there, and the caller's division then yields what trec_eval prints)."""
+    out = np.full(x.shape, np.nan)
+    ok = x > 0
+    out[ok] = clib_log2(x[ok])
+    out[x == 0] = -np.inf
+    return out
+
+
 def _discount(n: int) -> np.ndarray:
     """``log2(i + 2)`` for 0-based rank i, trec_eval's divisor."""
-    return np.log2(np.arange(n, dtype=np.float64) + 2.0)
+    return clib_log2(np.arange(n, dtype=np.float64) + 2.0)
 
 
 def _running_dcg(gains: np.ndarray) -> np.ndarray:
@@ -107,7 +118,7 @@ def bin_g(a: Aligned, m: Measure) -> np.ndarray:
     rel = rel_level(d, m)
     mask = d.relevant(rel)
     above = (d.rank - d.seg_cumcount(mask) + 2)[mask].astype(np.float64)
-    total = np.bincount(d.qidx[mask], weights=1.0 / np.log2(above), minlength=d.nq)
+    total = np.bincount(d.qidx[mask], weights=1.0 / clib_log2(above), minlength=d.nq)
     return divide(total, d.num_rel(rel))
 
 
@@ -122,7 +133,9 @@ def yaap(a: Aligned, m: Measure) -> np.ndarray:
     mask = d.relevant(rel)
     prec = d.seg_cumcount(mask).astype(np.float64) / d.rank.astype(np.float64)
     s = d.seg_sum(prec, mask)
-    return np.log((1.0 + s) / (1.0 + d.num_rel(rel).astype(np.float64) - s))
+    ratio = (1.0 + s) / (1.0 + d.num_rel(rel).astype(np.float64) - s)
+    # the C library's log, as trec_eval's: NumPy's vectorised log can differ in the last bit
+    return np.fromiter(map(math.log, ratio.tolist()), dtype=np.float64, count=ratio.size)
 
 
 # -- experimental graded measures (per-query loops) ---------------------------------------------
@@ -211,7 +224,7 @@ def g_measure(a: Aligned, m: Measure) -> np.ndarray:
         # a gain map that gives retrieved documents more than the ideal can drive the log's
         # argument below 0; the value is then NaN, as in trec_eval, and the mean says so
         with np.errstate(invalid="ignore", divide="ignore"):
-            terms = g[nz] / np.log2(2.0 + cost[nz] - got[nz])
+            terms = g[nz] / _log2_or_nan(2.0 + cost[nz] - got[nz])
         value = float(np.cumsum(terms)[-1]) if terms.size else 0.0
         out[q] = value / total_ideal
     return out
