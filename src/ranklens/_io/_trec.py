@@ -438,8 +438,7 @@ class _RunParts:
         if heads.len():
             self.block_ids.append(heads)
             self.block_lengths.append(lengths)
-        # one chunk per block (the parser's threads leave several): gathers stay cheap
-        self.doc_ids.append(df["doc_id"].rechunk())
+        self.doc_ids.append(df["doc_id"])
         end = self.rows + df.height
         if end > self.scores.size:
             # pages of an over-estimate that are never written cost no memory
