@@ -16,7 +16,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -250,33 +250,29 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
     is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
     """
     source = str(path)
-    scanned = _scan_run(str(path)) if data is None else None
-    if scanned is not None:
-        parts, tag = scanned
-        return parts.run(source, name or tag)
-    fast = _fast_run(_blocks(data)) if data is not None else None
-    if fast is not None:
-        frame, tag = fast
-        return _finish_run(frame, source, name or tag)
+    blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
+    if blocks is not None:
+        size = Path(source).stat().st_size
+    else:
+        if data is None:
+            data = read_bytes(path)
+        _check_text(data, source)
+        blocks, size = _split_blocks(data), len(data)
+    parts = _RunParts.read(blocks, size)
+    blocks.close()  # a file left half read by a block the fast path cannot take
+    if parts is not None:
+        return parts.run(source, name)
     if data is None:
         data = read_bytes(path)
-    _check_text(data, source)
     sep = _separator(data)
-    names = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
-    df = None
-    if sep:
-        df = _fast_frame(data, names, sep)
-        if df is None:
-            # extra trailing columns are allowed in runs: retry keeping the first six
-            df = _fast_frame_ragged(data, names, sep)
-    if df is not None:
+    # extra trailing columns are allowed in runs: read the first six of each line
+    df = _fast_frame_ragged(data, _RUN_COLUMNS, sep) if sep else None
+    if df is not None and df.height:
         score = df["score"].cast(pl.Float64, strict=False)
-        if score.null_count() == 0 and not score.is_nan().any() and df.height:
-            rank = df["rank"].cast(pl.Int64, strict=False).fill_null(0)
-            frame = pl.DataFrame(
-                {"query_id": df["query_id"], "doc_id": df["doc_id"], "score": score, "rank": rank}
-            )
-            return _finish_run(frame, source, name or str(df["tag"][-1]))
+        if score.null_count() == 0 and not score.is_nan().any():
+            frame = pl.DataFrame({"query_id": df["query_id"], "doc_id": df["doc_id"],
+                                  "score": score})
+            return Run(frame, source, name or str(df["tag"][-1]))
     cols, tag = _slow_run(data, source)
     if not cols["query_id"]:
         raise _no_rows(source, "result")
@@ -285,7 +281,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
         schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
                 "rank": pl.Int64},
     )
-    return _finish_run(frame, source, name or tag)
+    return Run(frame, source, name or tag)
 
 
 def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | None:
@@ -313,26 +309,16 @@ def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFram
     return df
 
 
-def _finish_run(frame: pl.DataFrame, source: str, name: str) -> Run:
-    # the rank column is a required field but never used (ties by input order use the line
-    # order)
-    return Run(frame, source, name)
-
-
-# Large runs never sit in memory whole: a plain file is scanned by polars' streaming
-# engine, in-memory data is parsed block by block, and only the four kept columns of it
-# survive, never the whole text and its six string columns at once.
+# Large runs never sit in memory whole: they are parsed a block of whole lines at a time
+# (a plain file is read block by block), and only the kept columns of each block survive,
+# never the whole text and its six string columns at once.
 _BLOCK = 1 << 24
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 _COMPRESSED = tuple(magic for magic, _ in _MAGIC)
 
 
-def _blocks(data: bytes) -> Iterator[bytes] | None:
-    """Whole-line blocks of uncompressed ``data``; None for compressed data."""
-    return None if data.startswith(_COMPRESSED) else _split_blocks(data)
-
-
-def _split_blocks(data: bytes) -> Iterator[bytes]:
+def _split_blocks(data: bytes) -> Generator[bytes, None, None]:
+    """``data`` in blocks of whole lines."""
     start = 0
     while start < len(data):
         end = data.find(b"\n", min(start + _BLOCK, len(data)) - 1)
@@ -341,59 +327,83 @@ def _split_blocks(data: bytes) -> Iterator[bytes]:
         start = end
 
 
-def _scan_run(name: str) -> tuple[_RunParts, str] | None:
-    """The run columns and last tag of a plain (uncompressed) file, read block by block,
-    or None when the file needs the other paths (compressed, irregular, bad values)."""
+def _file_blocks(name: str) -> Generator[bytes, None, None] | None:
+    """A plain (uncompressed, non-empty, text) file in blocks of whole lines, each read
+    once, to its exact length; None for anything else (standard input, compressed data)."""
     if name == "-" or not Path(name).is_file():
         return None
+    with open(name, "rb") as f:
+        head = f.read(65536)
+    if not head.strip() or head.startswith(_COMPRESSED) or b"\x00" in head:
+        return None
+    return _read_blocks(name)
+
+
+def _read_blocks(name: str) -> Generator[bytes, None, None]:
     fd = os.open(name, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
-        head = os.pread(fd, 65536, 0)
-        if not head.strip() or head.startswith(_COMPRESSED) or b"\x00" in head:
-            return None
-        sep = _separator(head)
-        tag = _last_tag(name, sep) if sep else None
-        if sep is None or tag is None:
-            return None
-        parts = _RunParts(size)
         start = 0
         while start < size:
             end = _block_end(fd, start, size)
-            if end == start:
-                return None  # a line longer than a block
             data = os.pread(fd, end - start, start)
             if len(data) != end - start:
-                return None  # the file changed while being read
+                raise InputError("the file changed while being read", source=name)
+            yield data
             start = end
-            if not parts.add(data, sep):
-                return None
     finally:
         os.close(fd)
-    return (parts, tag) if parts.rows else None
 
 
 def _block_end(fd: int, start: int, size: int) -> int:
     """Where the block of whole lines starting at ``start`` ends: just after the last
-    newline before ``start + _BLOCK`` (found in a small read of the block's tail, so the
-    block itself is read once, to its exact length); ``start`` if no newline is there."""
+    newline before ``start + _BLOCK``, found in small reads of the block's tail (so the
+    block itself is read once); past the first newline after it for a longer line."""
     end = start + _BLOCK
     if end >= size:
         return size
-    tail = max(start, end - 65536)
-    newline = os.pread(fd, end - tail, tail).rfind(b"\n")
-    if newline < 0 and tail > start:
-        newline = os.pread(fd, tail - start, start).rfind(b"\n")
-        tail = start
-    return tail + newline + 1 if newline >= 0 else start
+    tail = end
+    while tail > start:  # backwards from the nominal end
+        lo = max(start, tail - 65536)
+        newline = os.pread(fd, tail - lo, lo).rfind(b"\n")
+        if newline >= 0:
+            return lo + newline + 1
+        tail = lo
+    while end < size:  # a line longer than a block: forwards to its end
+        newline = os.pread(fd, 65536, end).find(b"\n")
+        if newline >= 0:
+            return end + newline + 1
+        end += 65536
+    return size
+
+
+def _last_tag(block: bytes, sep: bytes) -> str | None:
+    """The tag (6th field) of the block's last data line (None if it has none)."""
+    end = len(block)
+    while end > 0:
+        start = block.rfind(b"\n", 0, end - 1) + 1
+        line = block[start:end].rstrip(b"\r\n")
+        end = start
+        if not line.strip() or line.startswith(b"#"):
+            continue
+        fields = line.split(sep)
+        if len(fields) < 6:
+            return None
+        try:
+            return fields[5].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return None
 
 
 class _RunParts:
     """Columns of a run gathered block by block: each block of adjacent rows with one query
     id keeps that id once, so the 7M-row query column never exists as strings."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size  # bytes in the file, to size the score array from the first block
+    def __init__(self, size: int, sep: bytes) -> None:
+        self.size = size  # bytes in the input, to size the score array from the first block
+        self.sep = sep
+        self.tag = ""  # the last data line's
         self.block_ids: list[pl.Series] = []
         self.block_lengths: list[np.ndarray] = []
         self.doc_ids: list[pl.Series] = []
@@ -403,8 +413,24 @@ class _RunParts:
         self.rows = 0
         self.bytes = 0  # bytes parsed so far
 
-    def add(self, data: bytes, sep: bytes) -> bool:
+    @classmethod
+    def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
+        """The run in ``blocks`` (of whole lines, ``size`` bytes in all); None if some
+        block needs the line parser (which then reads the whole input and explains)."""
+        parts = None
+        for block in blocks:
+            if parts is None:
+                sep = _separator(block)
+                if sep is None:
+                    return None
+                parts = cls(size, sep)
+            if not parts.add(block):
+                return None
+        return parts if parts is not None and parts.rows else None
+
+    def add(self, data: bytes) -> bool:
         """Parse one block of whole lines; False if it needs the line parser."""
+        sep = self.sep
         self.bytes += len(data)
         if _foreign_blanks(data, sep):
             return False
@@ -448,6 +474,10 @@ class _RunParts:
         self.scores[self.rows:end] = score
         self.doc_hashes[self.rows:end] = df["doc_hash"].to_numpy()
         self.rows = end
+        tag = _last_tag(data, sep)
+        if tag is None:
+            return False
+        self.tag = tag
         return True
 
     @staticmethod
@@ -468,10 +498,11 @@ class _RunParts:
         except Exception:  # any polars complaint: let the line parser explain it
             return None
 
-    def run(self, source: str, name: str) -> Run:
+    def run(self, source: str, name: str | None) -> Run:
         run = Run.from_blocks(
             pl.concat(self.block_ids), np.concatenate(self.block_lengths),
-            pl.concat(self.doc_ids, rechunk=False), self.scores[:self.rows], source, name,
+            pl.concat(self.doc_ids, rechunk=False), self.scores[:self.rows], source,
+            name or self.tag,
         )
         run._cache["doc_hash"] = self.doc_hashes[:self.rows]  # taken by ranklens._run_index
         return run
@@ -481,61 +512,3 @@ def _grown(values: np.ndarray, rows: int, size: int) -> np.ndarray:
     grown = np.empty(size, dtype=values.dtype)
     grown[:rows] = values[:rows]
     return grown
-
-
-def _last_tag(name: str, sep: bytes) -> str | None:
-    """The tag (6th field) of the file's last data line, read from its end."""
-    with open(name, "rb") as f:
-        size = f.seek(0, 2)
-        f.seek(max(0, size - 65536))
-        tail = f.read()
-    lines = tail.splitlines()
-    for i in range(len(lines) - 1, -1, -1):
-        line = lines[i]
-        if not line.strip() or line.startswith(b"#"):
-            continue
-        if i == 0 and size > len(tail):
-            return None  # the line may start before the part read: leave it to the reader
-        fields = line.split(sep)
-        if len(fields) < 6:
-            return None
-        try:
-            return fields[5].decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    return None
-
-
-def _fast_run(blocks: Iterator[bytes] | None) -> tuple[pl.DataFrame, str] | None:
-    """The run table and last tag via the fast reader, or None if any block needs the line
-    parser (which then re-reads the whole input and explains what is wrong)."""
-    if blocks is None:
-        return None
-    parts: list[pl.DataFrame] = []
-    sep: bytes | None = None
-    tag = None
-    for block in blocks:
-        if sep is None:
-            if b"\x00" in block[:65536]:
-                return None
-            sep = _separator(block)
-            if sep is None:
-                return None
-        df = _fast_frame(block, _RUN_COLUMNS, sep)
-        if df is None:
-            df = _fast_frame_ragged(block, _RUN_COLUMNS, sep)
-        if df is None:
-            return None
-        if not df.height:
-            continue
-        score = df["score"].cast(pl.Float64, strict=False)
-        if score.null_count() or score.is_nan().any():
-            return None
-        rank = df["rank"].cast(pl.Int64, strict=False).fill_null(0)
-        parts.append(pl.DataFrame(
-            {"query_id": df["query_id"], "doc_id": df["doc_id"], "score": score, "rank": rank}
-        ))
-        tag = str(df["tag"][-1])
-    if not parts or tag is None:
-        return None
-    return pl.concat(parts, rechunk=False), tag
