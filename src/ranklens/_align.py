@@ -21,7 +21,7 @@ else:  # imported on first use (see ranklens._lazy)
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._groups import group_offsets, group_ranks, maybe_duplicated
 from ._qrels_index import QrelsIndex, qrels_index
-from ._run_index import RunIndex, run_index
+from ._run_index import RunIndex, run_index, tiebreak_of
 from ._tables import Qrels, Run
 
 __all__ = ["Aligned", "Policies", "align"]
@@ -86,7 +86,6 @@ class Aligned:
     grade, judged : the judgment of each ranked document (``grade`` 0 where unjudged).
     score : the run's score of each ranked document (used by tie-aware measures; drawn
         from ``score_values`` at ``score_rows`` on first use).
-
     j_offsets, j_qidx, j_grade : all judgments of each query, grade descending.
     missing : queries absent from the run (scored on an empty ranking).
     """
@@ -227,10 +226,20 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def _pair_keys(query_hash: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
-    keys = query_hash.astype(np.uint64)  # a copy, so the in-place steps allocate nothing
-    keys *= _MIX  # wraps around mod 2**64, as intended
-    keys ^= doc_hash
+    """The 64-bit key of each (query, doc) pair: ``doc_hash ^ query_hash * _MIX``."""
+    keys = np.array(doc_hash, dtype=np.uint64)  # a copy, mixed in place
+    mix_query_into(keys, query_hash)
     return keys
+
+
+def mix_query_into(keys: np.ndarray, query_hash: np.ndarray) -> None:
+    """Turn doc hashes ``keys`` into :func:`_pair_keys` in place, a slice at a time (no
+    full-length temporary)."""
+    step = 1 << 20
+    for i in range(0, keys.size, step):
+        mix = query_hash[i:i + step].astype(np.uint64)
+        mix *= _MIX  # wraps around mod 2**64, as intended
+        keys[i:i + step] ^= mix
 
 
 def _duplicates(frame: pl.DataFrame, what: str, source: str, policy: str) -> pl.DataFrame:
@@ -270,11 +279,10 @@ def _query_index(qids: pl.Series,
     adjacent ids, not once per row. Returns the row indices, and each block's id and index.
     """
     starts = (qids != qids.shift(1)).fill_null(True).arg_true()
-    blocks = pl.DataFrame({"query_id": qids.gather(starts)})
-    block_idx = (blocks.join(queries, on="query_id", how="left", maintain_order="left")["qidx"]
-                 .fill_null(-1).to_numpy().astype(np.int64, copy=False))
+    block_ids = qids.gather(starts)
+    block_idx = _block_index(block_ids, queries)
     lengths = np.diff(np.append(starts.to_numpy().astype(np.int64), len(qids)))
-    return np.repeat(block_idx, lengths), blocks["query_id"], block_idx
+    return np.repeat(block_idx, lengths), block_ids, block_idx
 
 
 def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
@@ -299,18 +307,37 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
     if tie.any():
-        member = np.zeros(perm.size, dtype=bool)
-        member[:-1] |= tie
-        member[1:] |= tie
-        pos = np.flatnonzero(member)
+        pos = tied_rows(tie)
         sub = perm[pos]
-        order = (pl.DataFrame({"q": q[sub], "s": s[sub] + 0.0, "t": tiebreak.gather(sub)})
-                 .select(pl.arg_sort_by(["q", "s", "t"], descending=[False, True,
-                                                                   tiebreak_descending],
-                                        maintain_order=True))
-                 .to_series().to_numpy())
-        perm[pos] = sub[order]
+        perm[pos] = sub[tie_order(q[sub], s[sub], tiebreak.gather(sub), tiebreak_descending)]
     return perm, sq
+
+
+def tied_rows(tie: np.ndarray) -> np.ndarray:
+    """Positions of the rows in a tie, where ``tie[i]`` says rows i and i+1 are tied."""
+    member = np.zeros(tie.size + 1, dtype=bool)
+    member[:-1] |= tie
+    member[1:] |= tie
+    return np.flatnonzero(member)
+
+
+def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
+              tiebreak_descending: bool) -> np.ndarray:
+    """The order of tied rows: by group, score descending, then ``tiebreak``."""
+    # NumPy comparisons treat -0.0 and 0.0 as equal; the polars sort gets them normalised
+    return (pl.DataFrame({"g": group, "s": score + 0.0, "t": tiebreak})
+            .select(pl.arg_sort_by(["g", "s", "t"], descending=[False, True,
+                                                              tiebreak_descending],
+                                   maintain_order=True))
+            .to_series().to_numpy())
+
+
+def numbered(query_ids: list[str] | pl.Series) -> pl.DataFrame:
+    """``query_id`` and its position ``qidx`` (the table query ids are looked up in)."""
+    return pl.DataFrame(
+        {"query_id": query_ids, "qidx": np.arange(len(query_ids), dtype=np.int64)},
+        schema={"query_id": pl.String, "qidx": pl.Int64},
+    )
 
 
 def _grouped_order(q: np.ndarray, s: np.ndarray) -> np.ndarray | None:
@@ -357,10 +384,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         if pol.duplicates == "first":
             qf = qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True)
     judged_queries = qindex.query_ids if qindex is not None else _sorted_unique(qf["query_id"])
-    judged_index = pl.DataFrame(
-        {"query_id": judged_queries, "qidx": np.arange(len(judged_queries), dtype=np.int64)},
-        schema={"query_id": pl.String, "qidx": pl.Int64},
-    )
+    judged_index = numbered(judged_queries)
     index = run_index(run, pol.ties)
     if index.duplicated:  # the general path reports or removes the duplicates
         block_ids = run.block_ids
@@ -404,10 +428,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         if index.duplicated:
             row_j = np.where(row_j >= 0, renumber[np.maximum(row_j, 0)], -1)
     nq = len(evaluated)
-    queries = pl.DataFrame(
-        {"query_id": evaluated, "qidx": np.arange(nq, dtype=np.int64)},
-        schema={"query_id": pl.String, "qidx": pl.Int64},
-    )
+    queries = numbered(evaluated)
     if not index.duplicated:
         judgments = (_indexed_judgments(qindex, qf, present if len(evaluated) < len(present)
                                         else None)
@@ -421,10 +442,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     q_sel = row_q if rows is None else row_q[rows]
     score_all = run.score
     s_sel = score_all if rows is None else score_all[rows]
-    if pol.ties == "input":
-        tiebreak, tb_desc = pl.Series(np.arange(len(run), dtype=np.int64)), False
-    else:
-        tiebreak, tb_desc = run.doc_id, True
+    tiebreak, tb_desc = tiebreak_of(run, pol.ties)
     if rows is not None:
         tiebreak = tiebreak.gather(rows)
     perm, qidx = _ranked_order(q_sel, s_sel, tiebreak, tb_desc)
@@ -562,8 +580,7 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     })
     grade, judged = _grades(keys, code, src, run.doc_id, jm)
     return _assemble(queries, offsets, qidx, rank, grade, judged, (run.score, src),
-                     j_sorted, ~in_run,
-                     pol)
+                     j_sorted, ~in_run, pol)
 
 
 def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, run: Run,

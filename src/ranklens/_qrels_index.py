@@ -56,15 +56,11 @@ def qrels_index(qrels: Qrels) -> QrelsIndex:
 
 def _build(qrels: Qrels) -> QrelsIndex:
     # deferred: _align imports this module
-    from ._align import _pair_keys, _query_index
+    from ._align import _pair_keys, _query_index, numbered
 
     qf = qrels.frame
     query_ids = qf["query_id"].unique().sort()
-    queries = pl.DataFrame(
-        {"query_id": query_ids, "qidx": np.arange(len(query_ids), dtype=np.int64)},
-        schema={"query_id": pl.String, "qidx": pl.Int64},
-    )
-    code, _, _ = _query_index(qf["query_id"], queries)
+    code, _, _ = _query_index(qf["query_id"], numbered(query_ids))
     doc_hash = qf["doc_id"].hash(0).to_numpy()
     keys = _pair_keys(code, doc_hash)
     duplicated = bool(keys.size) and pl.Series(keys).n_unique() < keys.size

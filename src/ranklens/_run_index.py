@@ -23,7 +23,7 @@ else:  # imported on first use (see ranklens._lazy)
 from ._groups import group_offsets, group_ranks, maybe_duplicated
 from ._tables import Run
 
-__all__ = ["RunIndex", "run_index"]
+__all__ = ["RunIndex", "run_index", "tiebreak_of"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,19 +69,12 @@ def run_index(run: Run, ties: str) -> RunIndex:
 
 def _build(run: Run, tiebreak: str) -> RunIndex:
     # deferred: _align imports this module's users
-    from ._align import _ranked_order
+    from ._align import _block_index, _ranked_order, numbered
 
     n = len(run)
     query_ids = run.block_ids.unique().sort()
-    block_code = (pl.DataFrame({"query_id": run.block_ids})
-                  .join(pl.DataFrame({"query_id": query_ids,
-                                      "qidx": np.arange(len(query_ids), dtype=np.int64)}),
-                        on="query_id", how="left", maintain_order="left")["qidx"]
-                  .to_numpy().astype(np.int64, copy=False))
-    if tiebreak == "input":
-        tb, tb_desc = pl.Series(np.arange(n, dtype=np.int64)), False
-    else:
-        tb, tb_desc = run.doc_id, True
+    block_code = _block_index(run.block_ids, numbered(query_ids))
+    tb, tb_desc = tiebreak_of(run, tiebreak)
     ranked = _block_order(block_code, run.block_lengths, run.score, tb, tb_desc)
     if ranked is not None:
         src, code, rank, offsets = ranked
@@ -148,20 +141,22 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
 
 def _ranked_keys(doc_hash: np.ndarray | None, doc_id: pl.Series, src: np.ndarray,
                  code: np.ndarray) -> np.ndarray:
-    """:func:`ranklens._align._pair_keys` of each ranked row, mixed a slice at a time (no
-    full-length temporary next to the result)."""
-    from ._align import _MIX
+    """:func:`ranklens._align._pair_keys` of each ranked row."""
+    from ._align import mix_query_into
 
     if doc_hash is None:
         doc_hash = doc_id.hash(0).to_numpy()
     keys = doc_hash[src]
-    del doc_hash
-    step = 1 << 20
-    for i in range(0, keys.size, step):
-        mix = code[i:i + step].astype(np.uint64)
-        mix *= _MIX  # wraps around mod 2**64, as intended
-        keys[i:i + step] ^= mix
+    mix_query_into(keys, code)
     return keys
+
+
+def tiebreak_of(run: Run, ties: str) -> tuple[pl.Series, bool]:
+    """What breaks score ties and whether descending: input order for ``ties="input"``,
+    else the doc id descending (byte-wise), as trec_eval."""
+    if ties == "input":
+        return pl.Series(np.arange(len(run), dtype=np.int64)), False
+    return run.doc_id, True
 
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
@@ -206,16 +201,11 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
         src[heads] = 1 - np.diff(shift)
         np.cumsum(src, dtype=index, out=src)
     if tie.any():
-        member = np.zeros(n, dtype=bool)
-        member[:-1] |= tie
-        member[1:] |= tie
-        pos = np.flatnonzero(member)
+        from ._align import tie_order, tied_rows  # deferred: _align imports this module
+
+        pos = tied_rows(tie)
         block = np.searchsorted(ends, pos, side="right")
-        order = (pl.DataFrame({"b": block, "s": score[pos] + 0.0, "t": tiebreak.gather(pos)})
-                 .select(pl.arg_sort_by(["b", "s", "t"], descending=[False, True,
-                                                                   tiebreak_descending],
-                                        maintain_order=True))
-                 .to_series().to_numpy())
+        order = tie_order(block, score[pos], tiebreak.gather(pos), tiebreak_descending)
         if src is None:
             src = np.arange(n, dtype=index)
         # a block moves whole, so a tied row's ranked position is its row plus the shift

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -11,7 +12,7 @@ if TYPE_CHECKING:
     from .._align import Aligned
     from ._registry import Measure
 
-__all__ = ["clib_log2", "cutoff_mask", "data", "divide", "rel_level"]
+__all__ = ["clib_log", "clib_log2", "cutoff_mask", "data", "divide", "rel_level"]
 
 
 def rel_level(a: Aligned, m: Measure) -> int:
@@ -63,5 +64,14 @@ def clib_log2(x: np.ndarray) -> np.ndarray:
             _LOG2_TABLE = np.fromiter((math.log2(i) if i else -math.inf for i in range(size)),
                                       dtype=np.float64, count=size)
         return _LOG2_TABLE[x.astype(np.int64)]
-    return np.fromiter(map(math.log2, x.ravel().tolist()), dtype=np.float64,
+    return _each(math.log2, x)
+
+
+def clib_log(x: np.ndarray) -> np.ndarray:
+    """Natural ``log`` of each element as the C library computes it (see :func:`clib_log2`)."""
+    return _each(math.log, np.asarray(x, dtype=np.float64))
+
+
+def _each(fn: Callable[[float], float], x: np.ndarray) -> np.ndarray:
+    return np.fromiter(map(fn, x.ravel().tolist()), dtype=np.float64,
                        count=x.size).reshape(x.shape)

@@ -8,13 +8,12 @@ every sum runs in rank order so values match trec_eval to the bit.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from .._align import Aligned
-from ._common import clib_log2, data, divide, rel_level
+from ._common import clib_log, clib_log2, data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, register
 from .gain import GAIN, gain_values
 from .judged import PERSISTENCE, powers
@@ -134,8 +133,7 @@ def yaap(a: Aligned, m: Measure) -> np.ndarray:
     prec = d.seg_cumcount(mask).astype(np.float64) / d.rank.astype(np.float64)
     s = d.seg_sum(prec, mask)
     ratio = (1.0 + s) / (1.0 + d.num_rel(rel).astype(np.float64) - s)
-    # the C library's log, as trec_eval's: NumPy's vectorised log can differ in the last bit
-    return np.fromiter(map(math.log, ratio.tolist()), dtype=np.float64, count=ratio.size)
+    return clib_log(ratio)
 
 
 # -- experimental graded measures (per-query loops) ---------------------------------------------
