@@ -2,9 +2,9 @@
 
 Ranking a run (query blocks, sorting by score, breaking ties), hashing its doc ids and
 checking it for duplicates depend on the run alone, not on the judgments or on most
-options. :func:`run_index` does that work on the first evaluation and caches the result on
-the ``Run``, so evaluating the same run again (other measures, other judgments) only maps
-queries and matches judgments.
+options. :func:`run_index` does that work once (``load_run`` asks for it, or the first
+evaluation) and caches the result on the ``Run``, so every evaluation of the run (other
+measures, other judgments) only maps queries and matches judgments.
 """
 
 from __future__ import annotations

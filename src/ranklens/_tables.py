@@ -28,7 +28,8 @@ class Qrels:
 
     frame: pl.DataFrame
     source: str = "<qrels>"
-    # judgment-only alignment work, built on first evaluation: see ranklens._qrels_index
+    # judgment-only alignment work, built by load_qrels or on first evaluation: see
+    # ranklens._qrels_index
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
@@ -82,8 +83,8 @@ class Run:
         self.score = score
         self.source = source
         self.name = name
-        # run-only alignment work (ranked order, doc-id hashes), built on first evaluation:
-        # see ranklens._run_index
+        # run-only alignment work (ranked order, pair keys), built by load_run or on first
+        # evaluation: see ranklens._run_index
         self._cache: dict = {}
 
     @property

@@ -75,9 +75,7 @@ def load_qrels(qrels: Any) -> Qrels:
     if isinstance(qrels, Qrels):
         return qrels
     loaded = _read_qrels(qrels)
-    if len(loaded):
-        # judgment-only work (queries in trec_eval order, doc-id hashes, grade order), done
-        # once as the judgments are loaded
+    if len(loaded):  # an empty table is reported when it is evaluated
         from .._qrels_index import qrels_index
 
         qrels_index(loaded)
