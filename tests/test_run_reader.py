@@ -97,6 +97,42 @@ def test_an_empty_iter_or_rank_field_is_not_read_as_data(tmp_path: Path, line: s
         load_run(path)
 
 
+def _damaged(fields: list[str]) -> list[str]:
+    """One line's fields written every irregular way: a field emptied or dropped, blanks
+    doubled, leading or trailing, other line ends, extra fields."""
+    out = []
+    for i in range(len(fields)):
+        out.append(" ".join([*fields[:i], "", *fields[i + 1:]]))  # emptied: two blanks
+        out.append(" ".join(fields[:i] + fields[i + 1:]))  # dropped: a short line
+        out.append(" ".join(fields[:i]) + "  " + " ".join(fields[i:]))  # blank doubled
+    line = " ".join(fields)
+    out += [f" {line}", f"{line} ", f"{line}  ", f"{line} extra", f"{line} x y", f"{line}\r",
+            f"{line} \r", "", " ", "#  comment  line", f"{line}\n"]
+    return out
+
+
+def _outcome(read: object) -> tuple[str, object]:
+    try:
+        return "rows", read()  # type: ignore[operator]
+    except InputError as exc:
+        return "error", (exc.line, str(exc))
+
+
+@pytest.mark.parametrize("line", _damaged(["q1", "Q0", "d9", "7", "0.5", "t"]))
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+def test_irregular_lines_read_like_the_line_parser(tmp_path: Path, small_blocks: None,
+                                                   line: str, where: str) -> None:
+    # a block whose lines are regular skips parsing the iter and rank columns: a damaged
+    # line anywhere must still be read (or reported) exactly as the line parser does
+    good = [f"q1 Q0 d{i} {i} {9 - i / 100} t" for i in range(30)]
+    at = {"first": 0, "middle": 15, "last": 30}[where]
+    path = tmp_path / "run.txt"
+    path.write_text("\n".join([*good[:at], line, *good[at:]]) + "\n")
+    fast = _outcome(lambda: _rows(load_run(path)))
+    slow = _outcome(lambda: _line_parser_rows(path))
+    assert fast == slow
+
+
 def test_a_line_longer_than_a_block(tmp_path: Path, small_blocks: None) -> None:
     path = tmp_path / "run.txt"
     path.write_text(f"q1 Q0 d1 1 2 t\nq1 Q0 {'d' * 300} 2 1 t\nq2 Q0 d3 1 5 t\n")

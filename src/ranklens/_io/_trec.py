@@ -412,6 +412,7 @@ class _RunParts:
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
         self.rows = 0
         self.bytes = 0  # bytes parsed so far
+        self.scratch = np.zeros((2, 0), dtype=bool)  # reused by _regular: fresh pages cost
 
     @classmethod
     def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
@@ -434,9 +435,12 @@ class _RunParts:
         self.bytes += len(data)
         if _foreign_blanks(data, sep):
             return False
-        df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
-        if df is None:
-            df = self._parse(data, sep, pl.String)
+        if self._regular(data):
+            df = self._parse(data, sep, None)
+        else:
+            df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
+            if df is None:
+                df = self._parse(data, sep, pl.String)
         if df is None:
             return False
         if df["missing"].any():
@@ -455,7 +459,7 @@ class _RunParts:
         if np.isnan(score).any():
             return False
         qids = df["query_id"]
-        starts = np.flatnonzero(df["new"].to_numpy())
+        starts = df["new"].arg_true().to_numpy().astype(np.int64)
         heads = qids.gather(starts)
         lengths = np.diff(np.append(starts, df.height)).astype(np.int64)
         if self.block_ids and self.block_ids[-1][-1] == heads[0]:
@@ -480,12 +484,29 @@ class _RunParts:
         self.tag = tag
         return True
 
+    def _regular(self, data: bytes) -> bool:
+        """Whether no two adjacent bytes of ``data`` are blanks or line ends (so no field is
+        empty: only a line cut short, or one starting with a blank, leaves a null)."""
+        n = len(data)
+        if n > self.scratch.shape[1]:
+            self.scratch = np.empty((2, n), dtype=bool)
+        blank = np.less_equal(np.frombuffer(data, dtype=np.uint8), 32, out=self.scratch[0, :n])
+        pairs = np.logical_and(blank[1:], blank[:-1], out=self.scratch[1, :n - 1])
+        return not pairs.any()
+
     @staticmethod
-    def _parse(data: bytes, sep: bytes, rank: type[pl.DataType]) -> pl.DataFrame | None:
+    def _parse(data: bytes, sep: bytes, rank: type[pl.DataType] | None) -> pl.DataFrame | None:
+        """The kept columns of a block, ``missing`` marking lines short of a field (a null).
+
+        ``rank=None`` is for a :meth:`_regular` block: a line with fewer than six fields has
+        no tag there, and the iter and rank columns are not parsed at all. Otherwise an
+        empty field also leaves a null, and ranks are parsed as ``rank``.
+        """
         schema: dict[str, type[pl.DataType]] = dict.fromkeys(_RUN_COLUMNS, pl.String)
-        schema.update(score=pl.Float64, rank=rank)
-        # a field left empty, or a line cut short, leaves a null in a column
-        missing = pl.col("iter").is_null() | pl.col("rank").is_null() | pl.col("tag").is_null()
+        schema.update(score=pl.Float64, rank=rank or pl.String)
+        missing = pl.col("tag").is_null()
+        if rank is not None:
+            missing = missing | pl.col("iter").is_null() | pl.col("rank").is_null()
         qid = pl.col("query_id")
         try:
             return (pl.scan_csv(data, has_header=False, separator=sep.decode(), quote_char=None,
