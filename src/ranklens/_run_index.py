@@ -210,5 +210,5 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
             src = np.arange(n, dtype=index)
         # a block moves whole, so a tied row's ranked position is its row plus the shift
         src[pos + shift[block_code[block]]] = pos[order]
-    code = np.repeat(np.arange(nb, dtype=np.int64), q_lengths)
+    code = np.repeat(np.arange(nb, dtype=index), q_lengths)
     return src, code, rank, offsets
