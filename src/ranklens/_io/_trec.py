@@ -412,7 +412,7 @@ class _RunParts:
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
         self.rows = 0
         self.bytes = 0  # bytes parsed so far
-        self.scratch = np.zeros((2, 0), dtype=bool)  # reused by _regular: fresh pages cost
+        self.scratch = np.empty((2, 1 << 20), dtype=bool)  # for _regular
 
     @classmethod
     def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
@@ -487,12 +487,17 @@ class _RunParts:
     def _regular(self, data: bytes) -> bool:
         """Whether no two adjacent bytes of ``data`` are blanks or line ends (so no field is
         empty: only a line cut short, or one starting with a blank, leaves a null)."""
-        n = len(data)
-        if n > self.scratch.shape[1]:
-            self.scratch = np.empty((2, n), dtype=bool)
-        blank = np.less_equal(np.frombuffer(data, dtype=np.uint8), 32, out=self.scratch[0, :n])
-        pairs = np.logical_and(blank[1:], blank[:-1], out=self.scratch[1, :n - 1])
-        return not pairs.any()
+        # a cache-sized slice at a time, through two reused buffers: fresh pages cost more
+        # than the comparisons
+        codes = np.frombuffer(data, dtype=np.uint8)
+        step = self.scratch.shape[1] - 1
+        for i in range(0, max(codes.size - 1, 0), step):
+            part = codes[i:i + step + 1]  # one byte of overlap: pairs across slices
+            blank = np.less_equal(part, 32, out=self.scratch[0, :part.size])
+            pairs = np.logical_and(blank[1:], blank[:-1], out=self.scratch[1, :part.size - 1])
+            if pairs.any():
+                return False
+        return True
 
     @staticmethod
     def _parse(data: bytes, sep: bytes, rank: type[pl.DataType] | None) -> pl.DataFrame | None:
