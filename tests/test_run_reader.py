@@ -27,6 +27,7 @@ from ranklens._run_index import run_index
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of a few lines, so every test file spans many of them."""
     monkeypatch.setattr(_trec, "_BLOCK", 96)
+    monkeypatch.setattr(_trec, "_SLICE", 7)  # pairs of bytes across the checked slices
 
 
 def _line_parser_rows(path: Path) -> list[tuple[str, str, float]]:
@@ -116,6 +117,17 @@ def _outcome(read: object) -> tuple[str, object]:
         return "rows", read()  # type: ignore[operator]
     except InputError as exc:
         return "error", (exc.line, str(exc))
+
+
+@pytest.mark.parametrize("pad", range(8))
+def test_two_blanks_are_seen_wherever_they_fall(tmp_path: Path, small_blocks: None,
+                                                pad: int) -> None:
+    # the blanks land at every offset of the checked slices (7 bytes in this test)
+    path = tmp_path / "run.txt"
+    path.write_text(f"q1 Q0 d{'x' * pad} 1 0.9 t\nq1  d9 1 0.5 t\n")
+    with pytest.raises(InputError, match="expected at least 6 fields") as err:
+        load_run(path)
+    assert err.value.line == 2
 
 
 @pytest.mark.parametrize("line", _damaged(["q1", "Q0", "d9", "7", "0.5", "t"]))

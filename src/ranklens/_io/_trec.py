@@ -313,6 +313,7 @@ def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFram
 # (a plain file is read block by block), and only the kept columns of each block survive,
 # never the whole text and its six string columns at once.
 _BLOCK = 1 << 24
+_SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 _COMPRESSED = tuple(magic for magic, _ in _MAGIC)
 
@@ -412,7 +413,7 @@ class _RunParts:
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
         self.rows = 0
         self.bytes = 0  # bytes parsed so far
-        self.scratch = np.empty((2, 1 << 20), dtype=bool)  # for _regular
+        self.scratch = np.empty((2, _SLICE), dtype=bool)  # for _regular
 
     @classmethod
     def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
