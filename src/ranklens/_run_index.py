@@ -177,11 +177,15 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     starts = ends - lengths
     inner = np.ones(n - 1, dtype=bool)  # row i+1 is in row i's block
     inner[ends[:-1] - 1] = False
-    if not (~inner | (score[1:] <= score[:-1])).all():
+    step = np.less_equal(score[1:], score[:-1])
+    np.logical_not(step, out=step)  # a rise (or a NaN) within a block
+    step &= inner
+    if step.any():
         return None
     # NumPy comparisons treat -0.0 and 0.0 as equal (a tie, as in trec_eval)
-    tie = inner
-    tie &= score[1:] == score[:-1]
+    tie = np.equal(score[1:], score[:-1], out=step)
+    tie &= inner
+    del inner
     # block_code is a permutation of the query numbers: block k goes to query code k's place
     by_query = np.argsort(block_code)
     q_lengths = lengths[by_query]
