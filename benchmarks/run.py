@@ -9,7 +9,8 @@ Workloads:
 
 ``cli``     each tool as a separate whole process from the TREC files (the ``ranklens``
             CLI when it has an ``evaluate`` command, else ``tool_ranklens.py``), tools
-            alternating, ``--reps`` rounds; wall time and peak RSS of each child.
+            alternating, ``--reps`` timed rounds after ``--warmup`` untimed ones (page
+            cache, shared libraries); wall time and peak RSS of each child.
 ``memory``  inside one process per tool: data loaded first (not timed), then only the
             evaluate call is timed, ``--reps`` times (peers get plain dicts; ranklens
             gets its loaded ``Qrels``/``Run`` and, separately, the same plain dicts).
@@ -130,8 +131,12 @@ def read_cli_jsonl(path: Path) -> dict[str, float]:
 
 
 def run_cli(tools: list[str], qrels: Path, run: Path, reps: int, work: Path,
-            cli: str | None) -> dict[str, Measured]:
+            cli: str | None, warmup: int = 1) -> dict[str, Measured]:
     results = {t: Measured(t, "cli") for t in tools}
+    for _ in range(warmup):  # untimed: page cache, shared libraries, byte-code
+        for tool in tools:
+            _, _, err = spawn(cli_command(tool, qrels, run, work / f"{tool}.warm.json", cli))
+            print(f"  cli    {tool:<22} warm-up{' (failed)' if err else ''}", flush=True)
     for rep in range(reps):
         # alternate the order every round so no tool always runs on a warm page cache
         order = tools if rep % 2 == 0 else tools[::-1]
@@ -325,7 +330,7 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         if "cli" in workloads:
-            res = run_cli(["ranklens", *peers], qrels, run, args.reps, work, cli)
+            res = run_cli(["ranklens", *peers], qrels, run, args.reps, work, cli, args.warmup)
             cli_results = res
         if "memory" in workloads:
             mem_tools = [("ranklens", "tables"), ("ranklens", "dicts")]
@@ -392,6 +397,9 @@ def main() -> int:
     ap.add_argument("--preset", choices=PRESETS, action="append",
                     help="dataset shape (repeatable); default tiny")
     ap.add_argument("--reps", type=int, default=3, help="rounds per tool (default 3)")
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="untimed whole-process rounds per tool before the cli rounds "
+                         "(default 1)")
     ap.add_argument("--workload", choices=("cli", "memory"), action="append",
                     help="default: cli and memory (recsys: memory)")
     ap.add_argument("--tools", default="ranklens," + ",".join(PEERS),

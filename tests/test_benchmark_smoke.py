@@ -31,7 +31,7 @@ def test_benchmark_tiny_completes_and_tools_agree(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--preset", "tiny", "--reps", "1",
-         "--cache", str(tmp_path / "cache"), "--json", str(report)],
+         "--warmup", "0", "--cache", str(tmp_path / "cache"), "--json", str(report)],
         capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
