@@ -173,6 +173,14 @@ class Aligned:
             self._cache[key] = idx
         return self._cache[key]
 
+    def judged_positions(self) -> np.ndarray:
+        """Positions (ascending) of the ranked docs that have a judgment (any level)."""
+        if "judged_positions" not in self._cache:
+            idx = np.flatnonzero(self.judged)
+            idx.flags.writeable = False  # shared by every kernel that asks
+            self._cache["judged_positions"] = idx
+        return self._cache["judged_positions"]
+
     def num_rel(self, rel: int) -> np.ndarray:
         """Per-query number of judgments at level >= rel, retrieved or not (trec_eval R)."""
         key = ("num_rel", rel)
