@@ -456,9 +456,6 @@ class _RunParts:
             return True
         if df.null_count().sum_horizontal().item():
             return False
-        score = df["score"].to_numpy()
-        if np.isnan(score).any():
-            return False
         qids = df["query_id"]
         starts = df["new"].arg_true().to_numpy().astype(np.int64)
         heads = qids.gather(starts)
@@ -476,8 +473,11 @@ class _RunParts:
             size = max(int(self.size * end / self.bytes * 1.05) + 1024, end)
             self.scores = _grown(self.scores, self.rows, size)
             self.doc_hashes = _grown(self.doc_hashes, self.rows, size)
-        self.scores[self.rows:end] = score
-        self.doc_hashes[self.rows:end] = df["doc_hash"].to_numpy()
+        scores = self.scores[self.rows:end]
+        _copy_chunks(df["score"], scores)
+        if np.isnan(scores).any():
+            return False
+        _copy_chunks(df["doc_hash"], self.doc_hashes[self.rows:end])
         self.rows = end
         tag = _last_tag(data, sep)
         if tag is None:
@@ -533,6 +533,16 @@ class _RunParts:
         )
         run._cache["doc_hash"] = self.doc_hashes[:self.rows]  # taken by ranklens._run_index
         return run
+
+
+def _copy_chunks(column: pl.Series, out: np.ndarray) -> None:
+    """Copy a null-free numeric column into ``out`` a chunk at a time: each chunk is viewed
+    in place, where converting the whole column would first gather its chunks into a
+    fresh array (a parsed block comes in dozens of chunks)."""
+    at = 0
+    for chunk in column.get_chunks():
+        out[at:at + len(chunk)] = chunk.to_numpy()
+        at += len(chunk)
 
 
 def _grown(values: np.ndarray, rows: int, size: int) -> np.ndarray:
