@@ -224,3 +224,24 @@ def test_duplicates_found_within_a_query_only(same_depth: bool) -> None:
         warnings.simplefilter("ignore", ranklens.RanklensWarning)
         kept = ranklens.evaluate(qrels, Run(dup), ["P@5"], duplicates="first")
     assert kept["P@5"] == pytest.approx(0.2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.lists(st.integers(-2, 2), min_size=1,
+                                                        max_size=8)),
+                min_size=1, max_size=6, unique_by=lambda b: b[0]),
+       st.booleans(), st.booleans())
+def test_ranking_without_sorting_matches_the_sort(blocks: list, by_doc: bool,
+                                                  ascending: bool) -> None:
+    # query numbers with gaps (queries absent from the run), ties within blocks, and
+    # sometimes a block not in score order (then the sort must be taken)
+    from ranklens._align import _ranked_order, _sorted_order
+
+    q = np.array([c for c, scores in blocks for _ in scores], dtype=np.int64)
+    s = np.array([x / 2 for _, scores in blocks for x in sorted(scores, reverse=not ascending)])
+    tiebreak = (pl.Series([f"d{(7 * i) % 5}" for i in range(q.size)]) if by_doc
+                else pl.Series(np.arange(q.size)))
+    perm, sq = _ranked_order(q, s, tiebreak, by_doc)
+    want, want_q = _sorted_order(q, s, tiebreak, by_doc)
+    assert perm.tolist() == want.tolist()
+    assert sq.tolist() == want_q.tolist()

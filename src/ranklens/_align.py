@@ -21,7 +21,7 @@ else:  # imported on first use (see ranklens._lazy)
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._groups import group_offsets, group_ranks, maybe_duplicated
 from ._qrels_index import QrelsIndex, qrels_index
-from ._run_index import RunIndex, run_index, tiebreak_of
+from ._run_index import RunIndex, _block_order, run_index, tiebreak_of
 from ._tables import Qrels, Run
 
 __all__ = ["Aligned", "Policies", "align"]
@@ -297,6 +297,24 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
                   tiebreak_descending: bool) -> tuple[np.ndarray, np.ndarray]:
     """Permutation to query ascending, score descending, then ``tiebreak``; and ``q[perm]``.
 
+    Rows written query by query with scores descending (how run files are written) are
+    ranked without sorting (:func:`ranklens._run_index._block_order`); others are sorted.
+    """
+    n = q.size
+    starts = np.flatnonzero(np.concatenate(([True], q[1:] != q[:-1]))) if n else q[:0]
+    lengths = np.diff(np.append(starts, n))
+    grouped = _block_order(q[starts], lengths, score, tiebreak, tiebreak_descending)
+    if grouped is None:
+        return _sorted_order(q, score, tiebreak, tiebreak_descending)
+    src = grouped[0]
+    perm = np.arange(n, dtype=np.int64) if src is None else src.astype(np.int64)
+    return perm, q[perm]
+
+
+def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
+                  tiebreak_descending: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_ranked_order` by sorting.
+
     Only numeric keys are sorted; the (few) rows tied on query and score are then re-sorted
     among themselves by ``tiebreak`` (doc id or input order). Tied rows form contiguous
     groups in the same relative order in both sorts, so writing the re-sorted rows back
@@ -305,12 +323,9 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
     # NumPy comparisons already treat -0.0 and 0.0 as equal (a tie, as in trec_eval); the
     # polars sorts get them normalised
     s = score
-    perm = _grouped_order(q, s)
-    if perm is None:
-        perm = (pl.DataFrame({"q": q, "s": s + 0.0})
-                .select(pl.arg_sort_by(["q", "s"], descending=[False, True],
-                                       maintain_order=True))
-                .to_series().to_numpy().astype(np.int64))
+    perm = (pl.DataFrame({"q": q, "s": s + 0.0})
+            .select(pl.arg_sort_by(["q", "s"], descending=[False, True], maintain_order=True))
+            .to_series().to_numpy().astype(np.int64))
     sq, ss = q[perm], s[perm]
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
@@ -346,33 +361,6 @@ def numbered(query_ids: list[str] | pl.Series) -> pl.DataFrame:
         {"query_id": query_ids, "qidx": np.arange(len(query_ids), dtype=np.int64)},
         schema={"query_id": pl.String, "qidx": pl.Int64},
     )
-
-
-def _grouped_order(q: np.ndarray, s: np.ndarray) -> np.ndarray | None:
-    """The ranked order without sorting, when each query's rows are one contiguous block
-    with scores non-increasing (how run files are written); else None.
-
-    Only whole blocks move then: block k, placed at ``new_start[k]``, maps ranked position
-    ``p`` to input row ``p - (new_start[k] - start[k])``.
-    """
-    n = q.size
-    if n == 0:
-        return None
-    first = np.empty(n, dtype=bool)
-    first[0] = True
-    np.not_equal(q[1:], q[:-1], out=first[1:])
-    if not (first[1:] | (s[1:] <= s[:-1])).all():
-        return None
-    starts = np.flatnonzero(first)
-    block_q = q[starts]
-    order = np.argsort(block_q, kind="stable")
-    if (block_q[order][1:] == block_q[order][:-1]).any():
-        return None  # a query split over several blocks
-    lengths = np.diff(np.append(starts, n))[order]
-    new_starts = np.cumsum(lengths) - lengths
-    perm = np.arange(n, dtype=np.int64)
-    perm -= np.repeat(new_starts - starts[order], lengths)
-    return perm
 
 
 def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Aligned, dict]:

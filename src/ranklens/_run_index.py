@@ -69,7 +69,7 @@ def run_index(run: Run, ties: str) -> RunIndex:
 
 def _build(run: Run, tiebreak: str) -> RunIndex:
     # deferred: _align imports this module's users
-    from ._align import _block_index, _ranked_order, numbered
+    from ._align import _block_index, _sorted_order, numbered
 
     n = len(run)
     query_ids = run.block_ids.unique().sort()
@@ -79,7 +79,7 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     if ranked is not None:
         src, code, rank, offsets = ranked
     else:
-        src, code = _ranked_order(np.repeat(block_code, run.block_lengths), run.score, tb,
+        src, code = _sorted_order(np.repeat(block_code, run.block_lengths), run.score, tb,
                                   tb_desc)
         offsets = group_offsets(code, len(query_ids))
         rank = group_ranks(code, offsets)
@@ -164,7 +164,9 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
                  ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray] | None:
     """``src, code, rank, offsets`` of the ranked order without sorting, when each query is
     one block of rows with scores non-increasing (how run files are written); else None.
-    ``src`` is None when the ranked order is the input order.
+    ``block_code`` numbers each block's query (ascending numbers rank first); ``code`` is
+    the position of each ranked row's query in that order. ``src`` is None when the ranked
+    order is the input order.
 
     Whole blocks move to their query's place; rows tied on score, contiguous within their
     block, are then re-sorted among themselves by ``tiebreak``. Every full-length array is
@@ -186,8 +188,10 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     tie = np.equal(score[1:], score[:-1], out=step)
     tie &= inner
     del inner
-    # block_code is a permutation of the query numbers: block k goes to query code k's place
+    # blocks move to ascending query number; place[k] is block k's position in that order
     by_query = np.argsort(block_code)
+    place = np.empty(nb, dtype=np.int64)
+    place[by_query] = np.arange(nb)
     q_lengths = lengths[by_query]
     offsets = np.zeros(nb + 1, dtype=np.int64)
     np.cumsum(q_lengths, out=offsets[1:])
@@ -213,6 +217,6 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
         if src is None:
             src = np.arange(n, dtype=index)
         # a block moves whole, so a tied row's ranked position is its row plus the shift
-        src[pos + shift[block_code[block]]] = pos[order]
+        src[pos + shift[place[block]]] = pos[order]
     code = np.repeat(np.arange(nb, dtype=index), q_lengths)
     return src, code, rank, offsets
