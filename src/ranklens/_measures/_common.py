@@ -52,6 +52,7 @@ def clib_log2(x: np.ndarray) -> np.ndarray:
     by. NumPy's vectorised log2 differs from it in the last bit for a few arguments (1621,
     3242, 6484, ...). Whole arguments (ranks, counts) are looked up in a table of the C
     library's values, built once up to the largest argument seen; others go one by one.
+    As in C, 0 gives -inf and a negative argument NaN.
     """
     global _LOG2_TABLE
     x = np.asarray(x, dtype=np.float64)
@@ -73,5 +74,10 @@ def clib_log(x: np.ndarray) -> np.ndarray:
 
 
 def _each(fn: Callable[[float], float], x: np.ndarray) -> np.ndarray:
-    return np.fromiter(map(fn, x.ravel().tolist()), dtype=np.float64,
+    """``fn`` (a :mod:`math` logarithm) of each element, with C's results where Python raises
+    instead: -inf at 0, NaN below."""
+    def c_fn(v: float) -> float:
+        return fn(v) if v > 0 or v != v else (-math.inf if v == 0 else math.nan)
+
+    return np.fromiter(map(c_fn, x.ravel().tolist()), dtype=np.float64,
                        count=x.size).reshape(x.shape)

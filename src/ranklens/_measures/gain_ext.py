@@ -30,16 +30,6 @@ def _ideal_lists(d: Aligned, spec: Any) -> list[np.ndarray]:
     return out
 
 
-def _log2_or_nan(x: np.ndarray) -> np.ndarray:
-    """:func:`clib_log2`, NaN where the argument is not positive (as C's log2 gives NaN or
-    -inf there, and the caller's division then yields what trec_eval prints)."""
-    out = np.full(x.shape, np.nan)
-    ok = x > 0
-    out[ok] = clib_log2(x[ok])
-    out[x == 0] = -np.inf
-    return out
-
-
 def _discount(n: int) -> np.ndarray:
     """``log2(i + 2)`` for 0-based rank i, trec_eval's divisor."""
     return clib_log2(np.arange(n, dtype=np.float64) + 2.0)
@@ -222,7 +212,7 @@ def g_measure(a: Aligned, m: Measure) -> np.ndarray:
         # a gain map that gives retrieved documents more than the ideal can drive the log's
         # argument below 0; the value is then NaN, as in trec_eval, and the mean says so
         with np.errstate(invalid="ignore", divide="ignore"):
-            terms = g[nz] / _log2_or_nan(2.0 + cost[nz] - got[nz])
+            terms = g[nz] / clib_log2(2.0 + cost[nz] - got[nz])
         value = float(np.cumsum(terms)[-1]) if terms.size else 0.0
         out[q] = value / total_ideal
     return out
