@@ -95,7 +95,11 @@ def _foreign_blanks(data: bytes, sep: bytes) -> bool:
     return any(b in data for b in (b"\t", b" ", b"\x0b", b"\x0c") if b != sep)
 
 
-def _fast_frame(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | None:
+def _fast_frame(data: bytes, names: list[str], sep: bytes, *,
+                ragged: bool = False) -> pl.DataFrame | None:
+    """``data`` as string columns ``names`` by polars' reader, or None when a line needs the
+    line parser (a foreign blank, a missing or empty field, any polars complaint).
+    ``ragged``: lines may carry extra trailing fields, which are dropped."""
     if _foreign_blanks(data, sep):
         return None
     try:
@@ -105,10 +109,10 @@ def _fast_frame(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | Non
             separator=sep.decode(),
             comment_prefix="#",
             quote_char=None,
+            columns=list(range(len(names))) if ragged else None,
             new_columns=names,
-            schema_overrides=dict.fromkeys(names, pl.String),
             infer_schema=False,
-            truncate_ragged_lines=False,
+            truncate_ragged_lines=ragged,
         )
     except Exception:  # any polars complaint: let the line parser explain it
         return None
@@ -266,7 +270,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
         data = read_bytes(path)
     sep = _separator(data)
     # extra trailing columns are allowed in runs: read the first six of each line
-    df = _fast_frame_ragged(data, _RUN_COLUMNS, sep) if sep else None
+    df = _fast_frame(data, _RUN_COLUMNS, sep, ragged=True) if sep else None
     if df is not None and df.height:
         score = df["score"].cast(pl.Float64, strict=False)
         if score.null_count() == 0 and not score.is_nan().any():
@@ -282,31 +286,6 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
                 "rank": pl.Int64},
     )
     return Run(frame, source, name or tag)
-
-
-def _fast_frame_ragged(data: bytes, names: list[str], sep: bytes) -> pl.DataFrame | None:
-    if _foreign_blanks(data, sep):
-        return None
-    try:
-        df = pl.read_csv(
-            io.BytesIO(data),
-            has_header=False,
-            separator=sep.decode(),
-            comment_prefix="#",
-            quote_char=None,
-            columns=list(range(len(names))),
-            new_columns=names,
-            infer_schema=False,
-            truncate_ragged_lines=True,
-        )
-    except Exception:
-        return None
-    if df.width != len(names) or df.null_count().sum_horizontal().item() != 0:
-        return None
-    if df.height and (df.select(pl.any_horizontal(pl.col(n).str.len_bytes() == 0 for n in names))
-                      .to_series().any()):
-        return None
-    return df
 
 
 # Large runs never sit in memory whole: they are parsed a block of whole lines at a time
