@@ -22,7 +22,7 @@ from ._errors import InputError, ParameterError, RanklensWarning
 from ._groups import group_offsets, group_ranks, maybe_duplicated
 from ._qrels_index import QrelsIndex, qrels_index
 from ._run_index import RunIndex, _block_order, run_index, tiebreak_of
-from ._tables import Qrels, Run
+from ._tables import Qrels, Run, query_blocks
 
 __all__ = ["Aligned", "Policies", "align"]
 
@@ -279,18 +279,14 @@ def _block_index(block_ids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
             .fill_null(-1).to_numpy().astype(np.int64, copy=False))
 
 
-def _query_index(qids: pl.Series,
-                 queries: pl.DataFrame) -> tuple[np.ndarray, pl.Series, np.ndarray]:
+def _query_index(qids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
     """Index of each row's query in ``queries`` (-1 where absent).
 
     Runs keep each query's rows together, so ids are looked up once per block of equal
-    adjacent ids, not once per row. Returns the row indices, and each block's id and index.
+    adjacent ids, not once per row.
     """
-    starts = (qids != qids.shift(1)).fill_null(True).arg_true()
-    block_ids = qids.gather(starts)
-    block_idx = _block_index(block_ids, queries)
-    lengths = np.diff(np.append(starts.to_numpy().astype(np.int64), len(qids)))
-    return np.repeat(block_idx, lengths), block_ids, block_idx
+    block_ids, lengths = query_blocks(qids)
+    return np.repeat(_block_index(block_ids, queries), lengths)
 
 
 def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
@@ -640,7 +636,7 @@ def _match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
     """Judgments of the evaluated queries: ``qidx``, ``doc_id``, ``relevance``, ``key``."""
-    j_idx, _, _ = _query_index(qf["query_id"], queries)
+    j_idx = _query_index(qf["query_id"], queries)
     j = pl.DataFrame({"qidx": j_idx, "doc_id": qf["doc_id"], "relevance": qf["relevance"]})
     if (j_idx < 0).any():
         j = j.filter(pl.col("qidx") >= 0)

@@ -60,7 +60,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
 
     qf = qrels.frame
     query_ids = qf["query_id"].unique().sort()
-    code, _, _ = _query_index(qf["query_id"], numbered(query_ids))
+    code = _query_index(qf["query_id"], numbered(query_ids))
     doc_hash = qf["doc_id"].hash(0).to_numpy()
     keys = _pair_keys(code, doc_hash)
     duplicated = bool(keys.size) and pl.Series(keys).n_unique() < keys.size

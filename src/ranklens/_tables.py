@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-__all__ = ["Qrels", "Run"]
+__all__ = ["Qrels", "Run", "query_blocks"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,6 +40,16 @@ class Qrels:
         return f"Qrels({self.source!r}, {nq} queries, {self.frame.height} judgments)"
 
 
+def query_blocks(query_ids: pl.Series,
+                 new: pl.Series | None = None) -> tuple[pl.Series, np.ndarray]:
+    """The blocks of adjacent rows with one query id: each block's id and length (int64).
+    ``new`` marks the rows that start a block, when the caller has it already."""
+    if new is None:
+        new = (query_ids != query_ids.shift(1)).fill_null(True)
+    starts = new.arg_true().to_numpy().astype(np.int64)
+    return query_ids.gather(starts), np.diff(np.append(starts, query_ids.len()))
+
+
 class Run:
     """A ranked result list: ``query_id``, ``doc_id`` (str), ``score`` (f64) and ``order``.
 
@@ -56,11 +66,8 @@ class Run:
     __slots__ = ("_cache", "block_ids", "block_lengths", "doc_id", "name", "score", "source")
 
     def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run") -> None:
-        qids = frame["query_id"]
-        starts = (qids != qids.shift(1)).fill_null(True).arg_true()
-        lengths = np.diff(np.append(starts.to_numpy(), qids.len())).astype(np.int64)
-        self._set(qids.gather(starts), lengths, frame["doc_id"],
-                  frame["score"].to_numpy(), source, name)
+        block_ids, lengths = query_blocks(frame["query_id"])
+        self._set(block_ids, lengths, frame["doc_id"], frame["score"].to_numpy(), source, name)
 
     @classmethod
     def from_blocks(cls, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,

@@ -28,7 +28,7 @@ else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
 from .._errors import InputError
-from .._tables import Qrels, Run
+from .._tables import Qrels, Run, query_blocks
 
 __all__ = ["read_bytes", "read_trec_qrels", "read_trec_run"]
 
@@ -428,17 +428,13 @@ class _RunParts:
             blank = df["query_id"].is_null() & df["doc_id"].is_null() & df["score"].is_null()
             if not (blank | ~df["missing"]).all():
                 return False
-            df = df.filter(~blank)
-            qids = df["query_id"]
-            df = df.with_columns((qids != qids.shift(1)).fill_null(True).alias("new"))
+            # the starts of query blocks are found again without the blank rows
+            df = df.filter(~blank).drop("new")
         if df.height == 0:
             return True
         if df.null_count().sum_horizontal().item():
             return False
-        qids = df["query_id"]
-        starts = df["new"].arg_true().to_numpy().astype(np.int64)
-        heads = qids.gather(starts)
-        lengths = np.diff(np.append(starts, df.height)).astype(np.int64)
+        heads, lengths = query_blocks(df["query_id"], df.get_column("new", default=None))
         if self.block_ids and self.block_ids[-1][-1] == heads[0]:
             self.block_lengths[-1][-1] += lengths[0]  # a query continued across blocks
             heads, lengths = heads[1:], lengths[1:]
