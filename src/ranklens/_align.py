@@ -173,6 +173,10 @@ class Aligned:
             self._cache[key] = idx
         return self._cache[key]
 
+    def within(self, idx: np.ndarray, cutoff: float | None) -> np.ndarray:
+        """The positions ``idx`` ranked at ``cutoff`` or above (all of them for None)."""
+        return idx if cutoff is None else idx[self.rank[idx] <= cutoff]
+
     def judged_positions(self) -> np.ndarray:
         """Positions (ascending) of the ranked docs that have a judgment (any level)."""
         if "judged_positions" not in self._cache:

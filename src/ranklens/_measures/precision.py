@@ -14,9 +14,7 @@ _BETA2 = Param("beta2", "float", 1.0, "weight of recall: F = (1+b2)PR / (b2 P + 
 
 def _hits(d: Aligned, m: Measure) -> np.ndarray:
     # relevant docs are few: count them from their positions, not from full-length masks
-    idx = d.relevant_positions(rel_level(d, m))
-    if m.cutoff is not None:
-        idx = idx[d.rank[idx] <= m.cutoff]
+    idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)
     return np.bincount(d.qidx[idx], minlength=d.nq).astype(np.int64)
 
 

@@ -33,9 +33,7 @@ def _at_relevant(d: Aligned, m: Measure) -> tuple[np.ndarray, np.ndarray]:
     Only those positions are computed: ranked arrays are query-ordered, so the running
     count is a doc's place among its query's relevant docs.
     """
-    idx = d.relevant_positions(rel_level(d, m))
-    if m.cutoff is not None:
-        idx = idx[d.rank[idx] <= m.cutoff]
+    idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)
     q = d.qidx[idx]
     return idx, np.arange(1, idx.size + 1) - np.searchsorted(q, q, side="left")
 
@@ -76,9 +74,7 @@ def average_recall(a: Aligned, m: Measure) -> np.ndarray:
           aliases=("mrr", "recip_rank", "rr"), family="rank")
 def reciprocal_rank(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    idx = d.relevant_positions(rel_level(d, m))
-    if m.cutoff is not None:
-        idx = idx[d.rank[idx] <= m.cutoff]
+    idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)
     first = d.first_rank_at(idx)
     return divide(np.ones(d.nq), first)
 
