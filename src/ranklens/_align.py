@@ -83,7 +83,9 @@ class Aligned:
     query_ids : evaluated query ids, in trec_eval order (byte-wise ascending).
     offsets : ``offsets[i]:offsets[i+1]`` is query i's slice of the ranked arrays.
     qidx, rank : query index and 1-based rank of each ranked document.
-    grade, judged : the judgment of each ranked document (``grade`` 0 where unjudged).
+    judged_at, judged_grade : the positions (ascending) of the ranked documents that have a
+        judgment, and its grade. Judged documents are few next to ranked ones, so the
+        full-length ``grade`` and ``judged`` arrays are only built for a kernel that asks.
     score : the run's score of each ranked document (used by tie-aware measures; drawn
         from ``score_values`` at ``score_rows`` on first use).
     j_offsets, j_qidx, j_grade : all judgments of each query, grade descending.
@@ -94,8 +96,8 @@ class Aligned:
     offsets: np.ndarray
     qidx: np.ndarray
     rank: np.ndarray
-    grade: np.ndarray
-    judged: np.ndarray
+    judged_at: np.ndarray
+    judged_grade: np.ndarray
     score_values: np.ndarray
     score_rows: np.ndarray | None
     j_offsets: np.ndarray
@@ -108,6 +110,28 @@ class Aligned:
     @property
     def nq(self) -> int:
         return len(self.query_ids)
+
+    @property
+    def grade(self) -> np.ndarray:
+        """The grade of each ranked document (0 where unjudged)."""
+        if "grade" not in self._cache:
+            grade = np.zeros(self.qidx.size, dtype=np.float64)
+            grade[self.judged_at] = self.judged_grade
+            grade.flags.writeable = False
+            self._cache["grade"] = grade
+        out: np.ndarray = self._cache["grade"]
+        return out
+
+    @property
+    def judged(self) -> np.ndarray:
+        """Whether each ranked document has a judgment."""
+        if "judged" not in self._cache:
+            judged = np.zeros(self.qidx.size, dtype=bool)
+            judged[self.judged_at] = True
+            judged.flags.writeable = False
+            self._cache["judged"] = judged
+        out: np.ndarray = self._cache["judged"]
+        return out
 
     @property
     def score(self) -> np.ndarray:
@@ -161,14 +185,16 @@ class Aligned:
         """Mask of ranked docs judged at level >= rel."""
         key = ("relevant", rel)
         if key not in self._cache:
-            self._cache[key] = self.judged & (self.grade >= rel)
+            mask = np.zeros(self.qidx.size, dtype=bool)
+            mask[self.relevant_positions(rel)] = True
+            self._cache[key] = mask
         return self._cache[key]
 
     def relevant_positions(self, rel: int) -> np.ndarray:
         """Positions (ascending) of the ranked docs judged at level >= rel."""
         key = ("relevant_positions", rel)
         if key not in self._cache:
-            idx = np.flatnonzero(self.relevant(rel))
+            idx = self.judged_at[self.judged_grade >= rel]
             idx.flags.writeable = False  # shared by every kernel that asks
             self._cache[key] = idx
         return self._cache[key]
@@ -177,13 +203,13 @@ class Aligned:
         """The positions ``idx`` ranked at ``cutoff`` or above (all of them for None)."""
         return idx if cutoff is None else idx[self.rank[idx] <= cutoff]
 
-    def judged_positions(self) -> np.ndarray:
-        """Positions (ascending) of the ranked docs that have a judgment (any level)."""
-        if "judged_positions" not in self._cache:
-            idx = np.flatnonzero(self.judged)
-            idx.flags.writeable = False  # shared by every kernel that asks
-            self._cache["judged_positions"] = idx
-        return self._cache["judged_positions"]
+    def judged_within(self, cutoff: float | None) -> tuple[np.ndarray, np.ndarray]:
+        """Positions (ascending) and grades of the judged docs ranked at ``cutoff`` or
+        above (all of them for None)."""
+        if cutoff is None:
+            return self.judged_at, self.judged_grade
+        inside = self.rank[self.judged_at] <= cutoff
+        return self.judged_at[inside], self.judged_grade[inside]
 
     def num_rel(self, rel: int) -> np.ndarray:
         """Per-query number of judgments at level >= rel, retrieved or not (trec_eval R)."""
@@ -202,7 +228,8 @@ class Aligned:
     def judged_only(self) -> Aligned:
         """This alignment with every document not judged >= 0 removed (trec_eval -J)."""
         if "judged_only" not in self._cache:
-            keep = self.judged & (self.grade >= 0)
+            keep = np.zeros(self.qidx.size, dtype=bool)
+            keep[self.judged_at[self.judged_grade >= 0]] = True
             self._cache["judged_only"] = self._subset(keep)
         return self._cache["judged_only"]
 
@@ -210,13 +237,15 @@ class Aligned:
         qidx = self.qidx[keep]
         offsets = group_offsets(qidx, self.nq)
         rank = group_ranks(qidx, offsets)
+        kept = keep[self.judged_at]
+        position = np.cumsum(keep) - 1  # each kept row's position in the subset
         return replace(
             self,
             offsets=offsets,
             qidx=qidx,
             rank=rank,
-            grade=self.grade[keep],
-            judged=self.judged[keep],
+            judged_at=position[self.judged_at[kept]],
+            judged_grade=self.judged_grade[kept],
             score_rows=self.score_rows_at(np.flatnonzero(keep)),
             _cache={},
         )
@@ -463,9 +492,10 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         rank = group_ranks(qidx, offsets)
 
     j = _judgments(qf, queries)
-    grade, judged = _grades(keys, qidx, src, run.doc_id, j)
+    judged_at, judged_grade = _grades(keys, qidx, src, run.doc_id, j)
     del keys
-    aligned = _assemble(queries, offsets, qidx, rank, grade, judged, (score_all, src),
+    aligned = _assemble(queries, offsets, qidx, rank, judged_at, judged_grade,
+                        (score_all, src),
                         _by_grade(j), ~in_run, pol)
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
 
@@ -480,7 +510,7 @@ def _by_grade(j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
-              grade: np.ndarray, judged: np.ndarray,
+              judged_at: np.ndarray, judged_grade: np.ndarray,
               score: tuple[np.ndarray, np.ndarray | None],
               j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
               pol: Policies) -> Aligned:
@@ -492,8 +522,8 @@ def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank
         offsets=offsets,
         qidx=qidx,
         rank=rank,
-        grade=grade,
-        judged=judged,
+        judged_at=judged_at,
+        judged_grade=judged_grade,
         score_values=score[0],
         score_rows=score[1],
         j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
@@ -574,8 +604,8 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
         "key": _pair_keys(jc, doc_hash),
     })
-    grade, judged = _grades(keys, code, src, run.doc_id, jm)
-    return _assemble(queries, offsets, qidx, rank, grade, judged, (run.score, src),
+    judged_at, judged_grade = _grades(keys, code, src, run.doc_id, jm)
+    return _assemble(queries, offsets, qidx, rank, judged_at, judged_grade, (run.score, src),
                      j_sorted, ~in_run, pol)
 
 
@@ -599,8 +629,9 @@ def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, run: Ru
 
 
 def _match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Positions in ``keys`` whose key is in ``jkeys``, and the index into ``jkeys`` of each
-    (None when ``jkeys`` repeats a key: then every position whose key is among them).
+    """Positions (ascending) in ``keys`` whose key is in ``jkeys``, and the index into
+    ``jkeys`` of each; the index is None when some position matches two entries of
+    ``jkeys`` (a key repeated there): then the positions are those of every match.
 
     With few judgments next to the ranked rows (MS MARCO: one per thousand), the rows are
     screened through a lookup table indexed by the judgments' low key bits and only the
@@ -614,10 +645,11 @@ def _match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.nda
         pairs = (pl.LazyFrame({"key": jkeys}).with_row_index("row")
                  .join(pl.LazyFrame({"key": keys}).with_row_index("pos"), on="key",
                        how="inner")
+                 .sort("pos")
                  .collect())
         pos = pairs["pos"].to_numpy().astype(np.int64)
-        if pl.Series(jkeys).n_unique() < m:
-            return pos, None
+        if pos.size > 1 and (pos[1:] == pos[:-1]).any():
+            return np.unique(pos), None
         return pos, pairs["row"].to_numpy().astype(np.int64)
     bits = max(m.bit_length() + 8, 16)
     mask = np.uint64((1 << bits) - 1)
@@ -650,7 +682,7 @@ def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
 
 def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Series,
             judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Grade (0 where unjudged) and judged flag of each ranked row.
+    """The positions (ascending) of the ranked rows that have a judgment, and its grade.
 
     Rows are matched to judgments on the 64-bit keys, then every match is confirmed on the
     query index and the doc id string; any unconfirmed or ambiguous match (a hash
@@ -664,17 +696,12 @@ def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Ser
         and bool((judgments["doc_id"].gather(rows) == doc_ids.gather(src[pos])).all())
     )
     if exact:
-        relevance = judgments["relevance"].to_numpy()[rows]
-    else:
-        cand = np.unique(pos)
-        by_string = (
-            pl.DataFrame({"qidx": qidx[cand], "doc_id": doc_ids.gather(src[cand]), "pos": cand})
-            .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
-                  how="inner")
-        )
-        pos, relevance = by_string["pos"].to_numpy(), by_string["relevance"].to_numpy()
-    grade = np.zeros(qidx.size, dtype=np.float64)
-    grade[pos] = relevance
-    judged = np.zeros(qidx.size, dtype=bool)
-    judged[pos] = True
-    return grade, judged
+        return pos, judgments["relevance"].to_numpy()[rows].astype(np.float64, copy=False)
+    by_string = (
+        pl.DataFrame({"qidx": qidx[pos], "doc_id": doc_ids.gather(src[pos]), "pos": pos})
+        .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
+              how="inner")
+        .sort("pos")
+    )
+    return (by_string["pos"].to_numpy().astype(np.int64),
+            by_string["relevance"].to_numpy().astype(np.float64))

@@ -448,14 +448,15 @@ def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
     owner = np.asarray(owners, dtype=np.int64)
     j_counts = np.diff(a.j_offsets)[owner]
     j_index = np.concatenate([np.arange(a.j_offsets[q], a.j_offsets[q + 1]) for q in owners])
+    judged = a.judged[flat]
     virtual = replace(
         a,
         query_ids=a.query_ids[owner],
         offsets=offsets,
         qidx=qidx,
         rank=rank,
-        grade=a.grade[flat],
-        judged=a.judged[flat],
+        judged_at=np.flatnonzero(judged),
+        judged_grade=a.grade[flat][judged],
         score_rows=a.score_rows_at(flat),
         j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
         j_qidx=np.repeat(np.arange(nv, dtype=np.int64), j_counts),

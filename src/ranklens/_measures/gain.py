@@ -55,8 +55,8 @@ def discounted(gains: np.ndarray, rank: np.ndarray, discount: str) -> np.ndarray
 def dcg_values(d: Aligned, m: Measure) -> np.ndarray:
     # unjudged docs gain exactly 0, so summing over judged docs only gives the same bits
     # judgments are few next to ranked docs: no full-length masks
-    idx = d.within(d.judged_positions(), m.cutoff)
-    g = gain_values(d.grade[idx], np.ones(idx.size, dtype=bool), m.get("gain"))
+    idx, grade = d.judged_within(m.cutoff)
+    g = gain_values(grade, np.ones(idx.size, dtype=bool), m.get("gain"))
     contrib = discounted(g, d.rank[idx], m.get("discount"))
     return np.bincount(d.qidx[idx], weights=contrib, minlength=d.nq)
 
