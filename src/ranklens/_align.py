@@ -409,7 +409,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         if pol.duplicates == "first":
             qf = qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True)
     judged_queries = qindex.query_ids if qindex is not None else _sorted_unique(qf["query_id"])
-    judged_index = numbered(judged_queries)
+    judged_index = qindex.queries if qindex is not None else numbered(judged_queries)
     index = run_index(run, pol.ties)
     if index.duplicated:  # the general path reports or removes the duplicates
         block_ids = run.block_ids
@@ -420,13 +420,13 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         block_j = _block_index(block_ids, judged_index)
     present = np.zeros(len(judged_queries), dtype=bool)
     present[block_j[block_j >= 0]] = True
-    run_queries = set(block_ids.unique().to_list())
-    missing = [q for q, p in zip(judged_queries, present, strict=True) if not p]
+    missing = [judged_queries[i] for i in np.flatnonzero(~present)]
     ignored = sorted(set(block_ids.filter(pl.Series(block_j < 0)).to_list()))
     if len(missing) == len(judged_queries):
         raise InputError(
             f"the run ({run.source}) and the qrels ({qrels.source}) share no query "
-            f"(run has e.g. {sorted(run_queries)[:3]}, qrels {judged_queries[:3]})"
+            f"(run has e.g. {sorted(set(block_ids.to_list()))[:3]}, qrels "
+            f"{judged_queries[:3]})"
         )
     if missing:
         if pol.missing == "error":
@@ -445,20 +445,23 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
                 stacklevel=3,
             )
     evaluated = judged_queries
+    queries, query_array = judged_index, qindex.query_array if qindex is not None else None
     if missing and pol.missing == "skip":
-        evaluated = [q for q, p in zip(judged_queries, present, strict=True) if p]
+        evaluated = [judged_queries[i] for i in np.flatnonzero(present)]
+        queries, query_array = numbered(evaluated), None
         # skipped queries have no run rows, so only the numbering of the others shifts
         renumber = np.cumsum(present) - 1
         block_j = np.where(block_j >= 0, renumber[np.maximum(block_j, 0)], -1)
         if index.duplicated:
             row_j = np.where(row_j >= 0, renumber[np.maximum(row_j, 0)], -1)
     nq = len(evaluated)
-    queries = numbered(evaluated)
+    if query_array is None:
+        query_array = np.array(queries["query_id"].to_list(), dtype=object)
     if not index.duplicated:
         judgments = (_indexed_judgments(qindex, qf, present if len(evaluated) < len(present)
                                         else None)
                      if qindex is not None else _judgments(qf, queries))
-        aligned = _align_indexed(index, block_j, nq, judgments, queries, run, pol)
+        aligned = _align_indexed(index, block_j, nq, judgments, query_array, run, pol)
         return aligned, {"missing_queries": missing, "ignored_queries": ignored}
     row_q = row_j
 
@@ -494,7 +497,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     j = _judgments(qf, queries)
     judged_at, judged_grade = _grades(keys, qidx, src, run.doc_id, j)
     del keys
-    aligned = _assemble(queries, offsets, qidx, rank, judged_at, judged_grade,
+    aligned = _assemble(query_array, offsets, qidx, rank, judged_at, judged_grade,
                         (score_all, src),
                         _by_grade(j), ~in_run, pol)
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
@@ -509,16 +512,16 @@ def _by_grade(j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return j["qidx"].to_numpy()[j_order], j["relevance"].to_numpy()[j_order]
 
 
-def _assemble(queries: pl.DataFrame, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
+def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
               judged_at: np.ndarray, judged_grade: np.ndarray,
               score: tuple[np.ndarray, np.ndarray | None],
               j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
               pol: Policies) -> Aligned:
-    nq = queries.height
+    nq = query_ids.size
     j_qidx, j_grade = j_sorted
     j_counts = np.bincount(j_qidx, minlength=nq)
     aligned = Aligned(
-        query_ids=np.array(queries["query_id"].to_list(), dtype=object),
+        query_ids=query_ids,
         offsets=offsets,
         qidx=qidx,
         rank=rank,
@@ -542,24 +545,25 @@ def _indexed_judgments(qindex: QrelsIndex, qf: pl.DataFrame,
     """The judgments of the evaluated queries from a cached :class:`QrelsIndex`: a frame
     (``qidx``, ``doc_id``, ``relevance``, ``hash``) and the by-grade arrays of
     :func:`_by_grade`. ``kept`` marks the judged queries evaluated (None: all)."""
-    code, doc_hash, order = qindex.code, qindex.doc_hash, qindex.by_grade
+    code, doc_hash = qindex.code, qindex.doc_hash
     relevance = qf["relevance"].to_numpy()
     if kept is None:
         frame = pl.DataFrame({"qidx": code, "doc_id": qf["doc_id"], "relevance": relevance,
                               "hash": doc_hash})
-        return frame, code[order], relevance[order]
+        return frame, qindex.sorted_code, qindex.sorted_grade
     renumber = np.where(kept, np.cumsum(kept) - 1, -1)
     jq = renumber[code]
     rows = np.flatnonzero(jq >= 0)
     frame = pl.DataFrame({"qidx": jq[rows], "doc_id": qf["doc_id"].gather(rows),
                           "relevance": relevance[rows], "hash": doc_hash[rows]})
-    order = order[jq[order] >= 0]  # the renumbering keeps the order
-    return frame, jq[order], relevance[order]
+    sorted_q = renumber[qindex.sorted_code]  # the renumbering keeps the order
+    evaluated = sorted_q >= 0
+    return frame, sorted_q[evaluated], qindex.sorted_grade[evaluated]
 
 
 def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
                    judgments: pl.DataFrame | tuple[pl.DataFrame, np.ndarray, np.ndarray],
-                   queries: pl.DataFrame, run: Run, pol: Policies) -> Aligned:
+                   query_ids: np.ndarray, run: Run, pol: Policies) -> Aligned:
     """:func:`align` from a run's cached :class:`RunIndex` (a run without duplicates).
 
     ``block_q`` maps each of the run's queries (``index.query_ids``) to its evaluated
@@ -605,7 +609,7 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "key": _pair_keys(jc, doc_hash),
     })
     judged_at, judged_grade = _grades(keys, code, src, run.doc_id, jm)
-    return _assemble(queries, offsets, qidx, rank, judged_at, judged_grade, (run.score, src),
+    return _assemble(query_ids, offsets, qidx, rank, judged_at, judged_grade, (run.score, src),
                      j_sorted, ~in_run, pol)
 
 

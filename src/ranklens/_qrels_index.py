@@ -29,9 +29,12 @@ class QrelsIndex:
     Attributes
     ----------
     query_ids : the judged query ids, byte-wise ascending (trec_eval's order).
+    queries : the same ids numbered (``query_id``, ``qidx``): the table looked up in.
+    query_array : the same ids as an object array (what an alignment holds).
     code : index into ``query_ids`` of each judgment (row order of the frame).
     doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``).
-    by_grade : the rows ordered by query, then grade descending.
+    sorted_code, sorted_grade : ``code`` and grade (float) of every judgment, ordered by
+        query, then grade descending (how every kernel reads a query's judgments).
     duplicated : whether a doc is judged twice for one query (then alignment takes the
         general path, which reports or removes the duplicates).
 
@@ -39,9 +42,12 @@ class QrelsIndex:
     """
 
     query_ids: list[str]
+    queries: pl.DataFrame
+    query_array: np.ndarray
     code: np.ndarray
     doc_hash: np.ndarray
-    by_grade: np.ndarray
+    sorted_code: np.ndarray
+    sorted_grade: np.ndarray
     duplicated: bool
 
 
@@ -60,7 +66,8 @@ def _build(qrels: Qrels) -> QrelsIndex:
 
     qf = qrels.frame
     query_ids = qf["query_id"].unique().sort()
-    code = _query_index(qf["query_id"], numbered(query_ids))
+    queries = numbered(query_ids)
+    code = _query_index(qf["query_id"], queries)
     doc_hash = qf["doc_id"].hash(0).to_numpy()
     keys = _pair_keys(code, doc_hash)
     duplicated = bool(keys.size) and pl.Series(keys).n_unique() < keys.size
@@ -70,13 +77,18 @@ def _build(qrels: Qrels) -> QrelsIndex:
     by_grade = (pl.DataFrame({"q": code, "g": qf["relevance"]})
                 .select(pl.arg_sort_by(["q", "g"], descending=[False, True]))
                 .to_series().to_numpy().astype(np.int64))
+    query_list = query_ids.to_list()
     index = QrelsIndex(
-        query_ids=query_ids.to_list(),
+        query_ids=query_list,
+        queries=queries,
+        query_array=np.array(query_list, dtype=object),
         code=code,
         doc_hash=doc_hash,
-        by_grade=by_grade,
+        sorted_code=code[by_grade],
+        sorted_grade=qf["relevance"].to_numpy()[by_grade].astype(np.float64),
         duplicated=duplicated,
     )
-    for arr in (index.code, index.doc_hash, index.by_grade):
+    for arr in (index.query_array, index.code, index.doc_hash, index.sorted_code,
+                index.sorted_grade):
         arr.flags.writeable = False
     return index
