@@ -65,7 +65,7 @@ def test_cached_arrays_are_read_only() -> None:
     ranklens.evaluate(qrels, run, ["AP"])
     index = run._cache["docid"]
     with pytest.raises(ValueError):
-        index.rank[0] = 5
+        index.code[0] = 5
 
 
 def test_run_with_duplicates_still_reported_after_caching() -> None:
@@ -104,3 +104,19 @@ def test_qrels_with_duplicates_still_reported_after_caching() -> None:
         with pytest.raises(ranklens.InputError, match="more than once"):
             ranklens.evaluate(dup, run, ["AP"])
     assert ranklens.evaluate(dup, run, ["AP"], duplicates="first")["AP"] == 1.0
+
+
+def test_ranks_at_positions_agree_with_the_full_ranks() -> None:
+    from ranklens._align import align
+
+    qrels, run = _data(5)
+    aligned, _ = align(ranklens.load_qrels(qrels), ranklens.load_run(run))
+    idx = np.arange(aligned.qidx.size)[::3]
+    sparse = aligned.rank_at(idx)  # from the offsets, before the full ranks exist
+    full = aligned.rank
+    assert np.array_equal(sparse, full[idx])
+    assert np.array_equal(aligned.rank_at(idx), sparse)  # now read from the full ranks
+    starts = aligned.offsets[:-1][np.diff(aligned.offsets) > 0]
+    assert (full[starts] == 1).all()
+    assert np.array_equal(np.diff(full)[np.diff(aligned.qidx) == 0], np.ones(
+        int((np.diff(aligned.qidx) == 0).sum()), dtype=np.int64))

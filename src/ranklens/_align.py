@@ -82,7 +82,9 @@ class Aligned:
     ----------
     query_ids : evaluated query ids, in trec_eval order (byte-wise ascending).
     offsets : ``offsets[i]:offsets[i+1]`` is query i's slice of the ranked arrays.
-    qidx, rank : query index and 1-based rank of each ranked document.
+    qidx : query index of each ranked document.
+    rank : 1-based rank of each ranked document within its query (derived from
+        ``offsets`` when a kernel asks; :meth:`rank_at` gives it at a few positions).
     judged_at, judged_grade : the positions (ascending) of the ranked documents that have a
         judgment, and its grade. Judged documents are few next to ranked ones, so the
         full-length ``grade`` and ``judged`` arrays are only built for a kernel that asks.
@@ -95,7 +97,6 @@ class Aligned:
     query_ids: np.ndarray
     offsets: np.ndarray
     qidx: np.ndarray
-    rank: np.ndarray
     judged_at: np.ndarray
     judged_grade: np.ndarray
     score_values: np.ndarray
@@ -110,6 +111,22 @@ class Aligned:
     @property
     def nq(self) -> int:
         return len(self.query_ids)
+
+    @property
+    def rank(self) -> np.ndarray:
+        """The 1-based rank of each ranked document within its query."""
+        if "rank" not in self._cache:
+            rank = group_ranks(self.qidx, self.offsets)
+            rank.flags.writeable = False
+            self._cache["rank"] = rank
+        out: np.ndarray = self._cache["rank"]
+        return out
+
+    def rank_at(self, idx: np.ndarray) -> np.ndarray:
+        """The rank of the ranked documents at positions ``idx``."""
+        if "rank" in self._cache:
+            return self._cache["rank"][idx]
+        return idx - self.offsets[self.qidx[idx]] + 1
 
     @property
     def grade(self) -> np.ndarray:
@@ -177,7 +194,7 @@ class Aligned:
         if idx.size:
             q = self.qidx[idx]
             first = np.concatenate(([True], q[1:] != q[:-1]))
-            out[q[first]] = self.rank[idx[first]]
+            out[q[first]] = self.rank_at(idx[first])
         return out
 
     # -- judgments ----------------------------------------------------------------------
@@ -201,14 +218,14 @@ class Aligned:
 
     def within(self, idx: np.ndarray, cutoff: float | None) -> np.ndarray:
         """The positions ``idx`` ranked at ``cutoff`` or above (all of them for None)."""
-        return idx if cutoff is None else idx[self.rank[idx] <= cutoff]
+        return idx if cutoff is None else idx[self.rank_at(idx) <= cutoff]
 
     def judged_within(self, cutoff: float | None) -> tuple[np.ndarray, np.ndarray]:
         """Positions (ascending) and grades of the judged docs ranked at ``cutoff`` or
         above (all of them for None)."""
         if cutoff is None:
             return self.judged_at, self.judged_grade
-        inside = self.rank[self.judged_at] <= cutoff
+        inside = self.rank_at(self.judged_at) <= cutoff
         return self.judged_at[inside], self.judged_grade[inside]
 
     def num_rel(self, rel: int) -> np.ndarray:
@@ -236,14 +253,12 @@ class Aligned:
     def _subset(self, keep: np.ndarray) -> Aligned:
         qidx = self.qidx[keep]
         offsets = group_offsets(qidx, self.nq)
-        rank = group_ranks(qidx, offsets)
         kept = keep[self.judged_at]
         position = np.cumsum(keep) - 1  # each kept row's position in the subset
         return replace(
             self,
             offsets=offsets,
             qidx=qidx,
-            rank=rank,
             judged_at=position[self.judged_at[kept]],
             judged_grade=self.judged_grade[kept],
             score_rows=self.score_rows_at(np.flatnonzero(keep)),
@@ -487,17 +502,15 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     counts = np.bincount(qidx, minlength=nq)
     in_run = counts > 0
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    rank = group_ranks(qidx, offsets)
     if pol.depth is not None:
-        keep = rank <= pol.depth
+        keep = group_ranks(qidx, offsets) <= pol.depth
         keys, qidx, src = keys[keep], qidx[keep], src[keep]
         offsets = group_offsets(qidx, nq)
-        rank = group_ranks(qidx, offsets)
 
     j = _judgments(qf, queries)
     judged_at, judged_grade = _grades(keys, qidx, src, run.doc_id, j)
     del keys
-    aligned = _assemble(query_array, offsets, qidx, rank, judged_at, judged_grade,
+    aligned = _assemble(query_array, offsets, qidx, judged_at, judged_grade,
                         (score_all, src),
                         _by_grade(j), ~in_run, pol)
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
@@ -512,7 +525,7 @@ def _by_grade(j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return j["qidx"].to_numpy()[j_order], j["relevance"].to_numpy()[j_order]
 
 
-def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
+def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray,
               judged_at: np.ndarray, judged_grade: np.ndarray,
               score: tuple[np.ndarray, np.ndarray | None],
               j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
@@ -524,7 +537,6 @@ def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray, rank
         query_ids=query_ids,
         offsets=offsets,
         qidx=qidx,
-        rank=rank,
         judged_at=judged_at,
         judged_grade=judged_grade,
         score_values=score[0],
@@ -571,22 +583,21 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     and the run's ranked rows, restricted to evaluated queries, are already in order.
     Judgments are matched on keys built from the run's own query numbering.
     """
-    code, src, rank, keys = index.code, index.src, index.rank, index.keys
+    code, src, keys = index.code, index.src, index.keys
     if block_q.size == nq and (block_q == np.arange(nq)).all():
         qidx, offsets = code, index.offsets  # the run's queries are the evaluated ones
     else:
         rows = None
         if (block_q < 0).any():
             rows = np.flatnonzero(block_q[code] >= 0)
-            code, src, rank, keys = code[rows], src[rows], rank[rows], keys[rows]
+            code, src, keys = code[rows], src[rows], keys[rows]
         qidx = block_q[code]
         offsets = group_offsets(qidx, nq)
     in_run = np.zeros(nq, dtype=bool)
     in_run[block_q[block_q >= 0]] = True
     if pol.depth is not None:
-        keep = rank <= pol.depth
-        code, src, rank, keys, qidx = (code[keep], src[keep], rank[keep], keys[keep],
-                                       qidx[keep])
+        keep = group_ranks(qidx, offsets) <= pol.depth
+        code, src, keys, qidx = code[keep], src[keep], keys[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
     # the judgments, numbered by the run's query codes for matching (-1: not in the run)
     code_of = np.full(nq, -1, dtype=np.int64)
@@ -609,7 +620,7 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "key": _pair_keys(jc, doc_hash),
     })
     judged_at, judged_grade = _grades(keys, code, src, run.doc_id, jm)
-    return _assemble(query_ids, offsets, qidx, rank, judged_at, judged_grade, (run.score, src),
+    return _assemble(query_ids, offsets, qidx, judged_at, judged_grade, (run.score, src),
                      j_sorted, ~in_run, pol)
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-from ._groups import group_offsets, group_ranks, maybe_duplicated
+from ._groups import group_offsets, maybe_duplicated
 from ._tables import Run
 
 __all__ = ["RunIndex", "run_index", "tiebreak_of"]
@@ -35,7 +35,6 @@ class RunIndex:
     query_ids : the run's distinct query ids, byte-wise ascending (a String series).
     code : index into ``query_ids`` of each ranked row (int64).
     src : row of the run frame each ranked row comes from.
-    rank : 1-based rank of each ranked row within its query.
     keys : 64-bit hash of (``code``, doc id) of each ranked row (see ``_align._pair_keys``).
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
     duplicated : whether some doc id occurs twice for one query (then alignment takes the
@@ -47,7 +46,6 @@ class RunIndex:
     query_ids: pl.Series
     code: np.ndarray
     src: np.ndarray
-    rank: np.ndarray
     keys: np.ndarray
     offsets: np.ndarray
     duplicated: bool
@@ -77,12 +75,11 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     tb, tb_desc = tiebreak_of(run, tiebreak)
     ranked = _block_order(block_code, run.block_lengths, run.score, tb, tb_desc)
     if ranked is not None:
-        src, code, rank, offsets = ranked
+        src, code, offsets = ranked
     else:
         src, code = _sorted_order(np.repeat(block_code, run.block_lengths), run.score, tb,
                                   tb_desc)
         offsets = group_offsets(code, len(query_ids))
-        rank = group_ranks(code, offsets)
     if src is None:
         src = np.arange(n, dtype=_index_dtype(n))
     # the reader may have hashed the doc ids already (a one-off: the index keeps keys instead)
@@ -96,12 +93,11 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
         query_ids=query_ids,
         code=code,
         src=src,
-        rank=rank,
         keys=keys,
         offsets=offsets,
         duplicated=duplicated,
     )
-    for arr in (index.code, index.src, index.rank, index.keys, index.offsets):
+    for arr in (index.code, index.src, index.keys, index.offsets):
         arr.flags.writeable = False
     return index
 
@@ -161,8 +157,8 @@ def tiebreak_of(run: Run, ties: str) -> tuple[pl.Series, bool]:
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
                  tiebreak: pl.Series, tiebreak_descending: bool,
-                 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray] | None:
-    """``src, code, rank, offsets`` of the ranked order without sorting, when each query is
+                 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray] | None:
+    """``src, code, offsets`` of the ranked order without sorting, when each query is
     one block of rows with scores non-increasing (how run files are written); else None.
     ``block_code`` numbers each block's query (ascending numbers rank first); ``code`` is
     the position of each ranked row's query in that order. ``src`` is None when the ranked
@@ -198,10 +194,6 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = _index_dtype(n)
     heads = offsets[1:-1]  # first ranked row of every query but the first
-    # both built as running sums of per-row steps: one array each, no temporaries
-    rank = np.ones(n, dtype=index)
-    rank[heads] = 1 - q_lengths[:-1]
-    np.cumsum(rank, dtype=index, out=rank)
     src: np.ndarray | None = None
     if shift.any():
         src = np.ones(n, dtype=index)
@@ -219,4 +211,4 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
         # a block moves whole, so a tied row's ranked position is its row plus the shift
         src[pos + shift[place[block]]] = pos[order]
     code = np.repeat(np.arange(nb, dtype=index), q_lengths)
-    return src, code, rank, offsets
+    return src, code, offsets

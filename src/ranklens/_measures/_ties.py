@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._errors import ParameterError
-from .._groups import group_ranks
 from ._common import data, divide, rel_level
 from ._registry import TIES, Measure
 
@@ -97,7 +96,7 @@ class _Groups:
         gid = np.cumsum(new) - 1
         start = np.flatnonzero(new)
         size = np.diff(np.append(start, n))
-        return cls(gid, start, size, d.rank[start], d.qidx[start], d.nq)
+        return cls(gid, start, size, d.rank_at(start), d.qidx[start], d.nq)
 
     @property
     def any_ties(self) -> bool:
@@ -444,7 +443,6 @@ def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
     nv = len(pieces)
     qidx = np.repeat(np.arange(nv, dtype=np.int64), lengths)
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    rank = group_ranks(qidx, offsets)
     owner = np.asarray(owners, dtype=np.int64)
     j_counts = np.diff(a.j_offsets)[owner]
     j_index = np.concatenate([np.arange(a.j_offsets[q], a.j_offsets[q + 1]) for q in owners])
@@ -454,7 +452,6 @@ def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
         query_ids=a.query_ids[owner],
         offsets=offsets,
         qidx=qidx,
-        rank=rank,
         judged_at=np.flatnonzero(judged),
         judged_grade=a.grade[flat][judged],
         score_rows=a.score_rows_at(flat),

@@ -57,7 +57,7 @@ def dcg_values(d: Aligned, m: Measure) -> np.ndarray:
     # judgments are few next to ranked docs: no full-length masks
     idx, grade = d.judged_within(m.cutoff)
     g = gain_values(grade, np.ones(idx.size, dtype=bool), m.get("gain"))
-    contrib = discounted(g, d.rank[idx], m.get("discount"))
+    contrib = discounted(g, d.rank_at(idx), m.get("discount"))
     return np.bincount(d.qidx[idx], weights=contrib, minlength=d.nq)
 
 

@@ -57,7 +57,7 @@ def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     big_r = d.num_rel(rel_level(d, m))
     idx = d.relevant_positions(rel_level(d, m))  # only relevant docs can count
     q = d.qidx[idx]
-    hits = np.bincount(q[d.rank[idx] <= big_r[q]], minlength=d.nq).astype(np.int64)
+    hits = np.bincount(q[d.rank_at(idx) <= big_r[q]], minlength=d.nq).astype(np.int64)
     return divide(hits, big_r)
 
 

@@ -42,7 +42,7 @@ def average_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx, running = _at_relevant(d, m)
     q = d.qidx[idx]
-    total = np.bincount(q, weights=running / d.rank[idx], minlength=d.nq)
+    total = np.bincount(q, weights=running / d.rank_at(idx), minlength=d.nq)
     hits = np.bincount(q, minlength=d.nq).astype(np.int64)
     return divide(total, _denominator(d, m, hits))
 
