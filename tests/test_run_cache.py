@@ -120,3 +120,34 @@ def test_ranks_at_positions_agree_with_the_full_ranks() -> None:
     assert (full[starts] == 1).all()
     assert np.array_equal(np.diff(full)[np.diff(aligned.qidx) == 0], np.ones(
         int((np.diff(aligned.qidx) == 0).sum()), dtype=np.int64))
+
+
+@pytest.mark.parametrize("options", [
+    {"missing": "zero"},
+    {"missing": "skip"},
+    {"depth": 5, "missing": "zero"},
+    {"judged_only": True, "missing": "zero"},
+    {"ties": "average", "missing": "zero"},
+])
+def test_a_run_in_any_query_order_gives_the_sorted_runs_results(options: dict) -> None:
+    # the run lists its queries out of order; some judged queries are absent, and one run
+    # query is not judged: the results must be those of the same run sorted by query id
+    qrels, run_dict = _data(7)
+    order = ["q7", "q2", "q11", "q0", "q9", "q4", "zz", "q1"]
+    run_dict["zz"] = {"d1": 1.0}
+    shuffled = {q: run_dict[q] for q in order}
+    ordered = {q: run_dict[q] for q in sorted(order)}
+    measures = [*MEASURES, "relstring@5", "P(ties=input)@5", "num_q", "gm_map"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        got = ranklens.evaluate(qrels, shuffled, measures, **options)
+        want = ranklens.evaluate(qrels, ordered, measures, **options)
+    assert list(got.query_ids) == sorted(got.query_ids)
+    assert list(got.query_ids) == list(want.query_ids)
+    assert got.text_values == want.text_values
+    assert got.text_values["relstring@5"] != [got.text_values["relstring@5"][0]] * len(
+        got.query_ids)  # the text differs between queries: its order is tested
+    for m in measures:
+        a, b = np.array(list(got.per_query(m).values())), np.array(list(want.per_query(m).values()))
+        assert np.array_equal(a, b, equal_nan=True), m
+        assert got[m] == want[m] or (np.isnan(got[m]) and np.isnan(want[m])), m

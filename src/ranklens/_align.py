@@ -80,7 +80,7 @@ class Aligned:
 
     Attributes
     ----------
-    query_ids : evaluated query ids, in trec_eval order (byte-wise ascending).
+    query_ids : evaluated query ids, in this alignment's numbering (``to_sorted``).
     offsets : ``offsets[i]:offsets[i+1]`` is query i's slice of the ranked arrays.
     qidx : query index of each ranked document.
     rank : 1-based rank of each ranked document within its query (derived from
@@ -92,6 +92,8 @@ class Aligned:
         from ``score_values`` at ``score_rows`` on first use).
     j_offsets, j_qidx, j_grade : all judgments of each query, grade descending.
     missing : queries absent from the run (scored on an empty ranking).
+    to_sorted : where each query of trec_eval order (byte-wise ascending ids) is numbered
+        here (None: numbered in that order); see :meth:`in_trec_order`.
     """
 
     query_ids: np.ndarray
@@ -105,12 +107,17 @@ class Aligned:
     j_qidx: np.ndarray
     j_grade: np.ndarray
     missing: np.ndarray
+    to_sorted: np.ndarray | None = None
     policies: Policies = field(default_factory=Policies)
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def nq(self) -> int:
         return len(self.query_ids)
+
+    def in_trec_order(self, values: np.ndarray) -> np.ndarray:
+        """Per-query ``values`` of this alignment's queries, put in trec_eval order."""
+        return values if self.to_sorted is None else values[self.to_sorted]
 
     @property
     def rank(self) -> np.ndarray:
@@ -529,7 +536,7 @@ def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray,
               judged_at: np.ndarray, judged_grade: np.ndarray,
               score: tuple[np.ndarray, np.ndarray | None],
               j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
-              pol: Policies) -> Aligned:
+              pol: Policies, to_sorted: np.ndarray | None = None) -> Aligned:
     nq = query_ids.size
     j_qidx, j_grade = j_sorted
     j_counts = np.bincount(j_qidx, minlength=nq)
@@ -545,6 +552,7 @@ def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray,
         j_qidx=j_qidx,
         j_grade=j_grade.astype(np.float64, copy=False),
         missing=missing,
+        to_sorted=to_sorted,
         policies=pol,
     )
     if pol.judged_only:
@@ -579,30 +587,37 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     """:func:`align` from a run's cached :class:`RunIndex` (a run without duplicates).
 
     ``block_q`` maps each of the run's queries (``index.query_ids``) to its evaluated
-    index, -1 for none. Both lists are byte-wise ascending, so the mapping is increasing
-    and the run's ranked rows, restricted to evaluated queries, are already in order.
+    index (trec_eval order), -1 for none. The alignment numbers the evaluated queries in
+    the run index's order, those absent from the run after them: the ranked rows are then
+    used where they lie (a run file's queries are ranked in the order it lists them), and
+    per-query values are put back in trec_eval order by ``Aligned.to_sorted``.
     Judgments are matched on keys built from the run's own query numbering.
     """
     code, src, keys = index.code, index.src, index.keys
-    if block_q.size == nq and (block_q == np.arange(nq)).all():
-        qidx, offsets = code, index.offsets  # the run's queries are the evaluated ones
+    kept = block_q >= 0
+    n_in = int(kept.sum())
+    # the alignment index of each run query (-1: not evaluated) and of each evaluated query
+    aligned_of_code = np.where(kept, np.cumsum(kept) - 1, -1)
+    aligned_of = np.empty(nq, dtype=np.int64)
+    aligned_of[block_q[kept]] = aligned_of_code[kept]
+    absent = np.ones(nq, dtype=bool)
+    absent[block_q[kept]] = False
+    aligned_of[absent] = np.arange(n_in, nq)
+    if n_in == block_q.size:  # every run query is evaluated: the run's numbering holds
+        qidx = code
+        offsets = np.concatenate((index.offsets, np.full(nq - n_in, index.offsets[-1])))
     else:
-        rows = None
-        if (block_q < 0).any():
-            rows = np.flatnonzero(block_q[code] >= 0)
-            code, src, keys = code[rows], src[rows], keys[rows]
-        qidx = block_q[code]
+        rows = np.flatnonzero(kept[code])
+        code, src, keys = code[rows], src[rows], keys[rows]
+        qidx = aligned_of_code[code]
         offsets = group_offsets(qidx, nq)
-    in_run = np.zeros(nq, dtype=bool)
-    in_run[block_q[block_q >= 0]] = True
     if pol.depth is not None:
         keep = group_ranks(qidx, offsets) <= pol.depth
         code, src, keys, qidx = code[keep], src[keep], keys[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
     # the judgments, numbered by the run's query codes for matching (-1: not in the run)
     code_of = np.full(nq, -1, dtype=np.int64)
-    has = block_q >= 0
-    code_of[block_q[has]] = np.flatnonzero(has)
+    code_of[block_q[kept]] = np.flatnonzero(kept)
     if isinstance(judgments, tuple):
         j, j_sorted = judgments[0], (judgments[1], judgments[2])
         doc_hash = j["hash"].to_numpy()
@@ -620,8 +635,32 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "key": _pair_keys(jc, doc_hash),
     })
     judged_at, judged_grade = _grades(keys, code, src, run.doc_id, jm)
+    in_order = bool((aligned_of == np.arange(nq)).all())
+    if not in_order:
+        j_sorted = _renumbered(j_sorted, aligned_of)
+        evaluated_of = np.empty(nq, dtype=np.int64)
+        evaluated_of[aligned_of] = np.arange(nq)
+        query_ids = query_ids[evaluated_of]
+    missing = np.zeros(nq, dtype=bool)
+    missing[n_in:] = True
     return _assemble(query_ids, offsets, qidx, judged_at, judged_grade, (run.score, src),
-                     j_sorted, ~in_run, pol)
+                     j_sorted, missing, pol, None if in_order else aligned_of)
+
+
+def _renumbered(j_sorted: tuple[np.ndarray, np.ndarray],
+                new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Judgments ordered by query then grade descending (``j_sorted``), with query ``q``
+    renumbered ``new[q]``: each query's run of judgments moves whole to its new place."""
+    j_q, j_grade = j_sorted
+    nq = new.size
+    counts = np.bincount(j_q, minlength=nq)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    old = np.empty(nq, dtype=np.int64)
+    old[new] = np.arange(nq)  # the old number of each new query, in new order
+    lengths = counts[old]
+    new_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    take = np.arange(j_q.size) + np.repeat(starts[old] - new_starts, lengths)
+    return np.repeat(np.arange(nq), lengths), j_grade[take]
 
 
 def _run_duplicates(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, run: Run,

@@ -154,24 +154,27 @@ def evaluate(
         )
 
     realigned: dict[str, Aligned] = {}
+    query_ids = aligned.in_trec_order(aligned.query_ids)
 
     def compute(measure: Measure) -> np.ndarray:
+        """Per-query values of ``measure``, in trec_eval order."""
         order = _ties.effective_ties(measure, policies.ties)
         if order == "average":
-            return _ties.compute(aligned, measure)
+            return aligned.in_trec_order(_ties.compute(aligned, measure))
         if order == policies.ties or (order == "docid" and policies.ties == "average"):
-            return measure.definition.kernel(aligned, measure)
+            return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
         if order not in realigned:  # a measure asks for another tie-break than the option
             realigned[order] = align(q, r, replace(policies, ties=order, warn_missing=False))[0]
-        return measure.definition.kernel(realigned[order], measure)
+        other = realigned[order]
+        return other.in_trec_order(measure.definition.kernel(other, measure))
 
     def empty_mask(measure: Measure) -> np.ndarray:
         level = rel
         if any(p.name == "rel" for p in measure.definition.params):
             level = int(measure.get("rel", rel))
-        mask = aligned.num_rel(level) == 0
+        mask = aligned.in_trec_order(aligned.num_rel(level)) == 0
         if empty == "error" and mask.any() and measure.definition.aggregate in ("mean", "gmean"):
-            bad = aligned.query_ids[mask][:5].tolist()
+            bad = query_ids[mask][:5].tolist()
             raise InputError(
                 f"{int(mask.sum())} queries have no relevant judgment (rel >= {level}) for "
                 f"{measure}, e.g. {bad}; pass empty='zero', 'skip', 'one' or 'nan' to handle "
@@ -209,7 +212,7 @@ def evaluate(
     return Result(
         names=tuple(names),
         measures=dict(zip(names, parsed, strict=True)),
-        query_ids=aligned.query_ids,
+        query_ids=query_ids,
         query_values=values,
         aggregates=aggregates,
         conventions=conventions,

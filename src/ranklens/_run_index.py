@@ -28,11 +28,12 @@ __all__ = ["RunIndex", "run_index", "tiebreak_of"]
 
 @dataclass(frozen=True, eq=False)
 class RunIndex:
-    """Every row of a run, ranked: query ids byte-wise ascending, score descending, ties.
+    """Every row of a run, ranked: query by query, score descending, ties broken.
 
     Attributes
     ----------
-    query_ids : the run's distinct query ids, byte-wise ascending (a String series).
+    query_ids : the run's distinct query ids (a String series), in the run's order when
+        each query is one block of adjacent rows, else byte-wise ascending.
     code : index into ``query_ids`` of each ranked row (int64).
     src : row of the run frame each ranked row comes from.
     keys : 64-bit hash of (``code``, doc id) of each ranked row (see ``_align._pair_keys``).
@@ -70,8 +71,15 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     from ._align import _block_index, _sorted_order, numbered
 
     n = len(run)
-    query_ids = run.block_ids.unique().sort()
-    block_code = _block_index(run.block_ids, numbered(query_ids))
+    nb = run.block_ids.len()
+    if run.block_ids.n_unique() == nb:
+        # each query is one block of rows (how run files are written): queries keep the
+        # run's order, so blocks stay where they are and only tied rows move
+        query_ids = run.block_ids
+        block_code = np.arange(nb, dtype=np.int64)
+    else:
+        query_ids = run.block_ids.unique().sort()
+        block_code = _block_index(run.block_ids, numbered(query_ids))
     tb, tb_desc = tiebreak_of(run, tiebreak)
     ranked = _block_order(block_code, run.block_lengths, run.score, tb, tb_desc)
     if ranked is not None:
@@ -137,12 +145,26 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
 
 def _ranked_keys(doc_hash: np.ndarray | None, doc_id: pl.Series, src: np.ndarray,
                  code: np.ndarray) -> np.ndarray:
-    """:func:`ranklens._align._pair_keys` of each ranked row."""
+    """:func:`ranklens._align._pair_keys` of each ranked row.
+
+    ``doc_hash`` (the doc ids' hashes in input order) is consumed: when few rows moved
+    (queries kept in the run's order, only tied rows re-sorted) the keys are made in its
+    place, so the index does not hold a second full-length array.
+    """
     from ._align import mix_query_into
 
-    if doc_hash is None:
-        doc_hash = doc_id.hash(0).to_numpy()
-    keys = doc_hash[src]
+    if doc_hash is None or not doc_hash.flags.writeable:
+        doc_hash = np.array(doc_id.hash(0).to_numpy() if doc_hash is None else doc_hash)
+    step = 1 << 20
+    moved = np.concatenate([
+        np.flatnonzero(src[i:i + step] != np.arange(i, min(i + step, src.size))) + i
+        for i in range(0, src.size, step)
+    ] or [np.zeros(0, dtype=np.int64)])
+    if moved.size * 4 < src.size:
+        keys = doc_hash
+        keys[moved] = doc_hash[src[moved]]  # the right side is gathered before the write
+    else:
+        keys = doc_hash[src]
     mix_query_into(keys, code)
     return keys
 

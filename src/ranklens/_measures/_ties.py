@@ -459,6 +459,7 @@ def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
         j_qidx=np.repeat(np.arange(nv, dtype=np.int64), j_counts),
         j_grade=a.j_grade[j_index.astype(np.int64)],
         missing=a.missing[owner],
+        to_sorted=None,
         _cache={},
     )
     return np.asarray(m.definition.kernel(virtual, m), dtype=np.float64)
