@@ -151,3 +151,28 @@ def test_a_run_in_any_query_order_gives_the_sorted_runs_results(options: dict) -
         a, b = np.array(list(got.per_query(m).values())), np.array(list(want.per_query(m).values()))
         assert np.array_equal(a, b, equal_nan=True), m
         assert got[m] == want[m] or (np.isnan(got[m]) and np.isnan(want[m])), m
+
+
+def test_query_numbers_at_positions_agree_with_the_full_ones() -> None:
+    from ranklens._align import align
+
+    qrels, run = _data(6)
+    qrels["zz"] = {"d1": 1}  # judged, absent from the run: an empty query at the end
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        aligned, _ = align(ranklens.load_qrels(qrels), ranklens.load_run(run))
+    assert aligned.given_qidx is None  # every run query is evaluated: derived on demand
+    idx = np.array([0, 1, aligned.n_ranked // 2, aligned.n_ranked - 1])
+    sparse = aligned.qidx_at(idx)  # searched in the offsets
+    full = aligned.qidx
+    assert np.array_equal(sparse, full[idx])
+    assert np.array_equal(np.bincount(full, minlength=aligned.nq), np.diff(aligned.offsets))
+
+
+@pytest.mark.parametrize(("start", "stop"), [(0, 10), (0, 3), (3, 7), (2, 8), (5, 6), (7, 10)])
+def test_group_numbers_of_a_slice(start: int, stop: int) -> None:
+    from ranklens._run_index import _codes
+
+    offsets = np.array([0, 3, 3, 7, 7, 10])  # groups 1 and 3 are empty
+    full = np.repeat(np.arange(5), np.diff(offsets))
+    assert np.array_equal(_codes(offsets, start, stop), full[start:stop])

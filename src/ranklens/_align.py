@@ -8,6 +8,7 @@ never look at ids again.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -82,7 +83,9 @@ class Aligned:
     ----------
     query_ids : evaluated query ids, in this alignment's numbering (``to_sorted``).
     offsets : ``offsets[i]:offsets[i+1]`` is query i's slice of the ranked arrays.
-    qidx : query index of each ranked document.
+    qidx : query index of each ranked document (derived from ``offsets`` when a kernel
+        asks and the alignment was not given it; :meth:`qidx_at` gives it at a few
+        positions).
     rank : 1-based rank of each ranked document within its query (derived from
         ``offsets`` when a kernel asks; :meth:`rank_at` gives it at a few positions).
     judged_at, judged_grade : the positions (ascending) of the ranked documents that have a
@@ -98,7 +101,7 @@ class Aligned:
 
     query_ids: np.ndarray
     offsets: np.ndarray
-    qidx: np.ndarray
+    given_qidx: np.ndarray | None
     judged_at: np.ndarray
     judged_grade: np.ndarray
     score_values: np.ndarray
@@ -120,6 +123,31 @@ class Aligned:
         return values if self.to_sorted is None else values[self.to_sorted]
 
     @property
+    def n_ranked(self) -> int:
+        """The number of ranked documents, all queries together."""
+        return int(self.offsets[-1])
+
+    @property
+    def qidx(self) -> np.ndarray:
+        """The query index of each ranked document."""
+        if self.given_qidx is not None:
+            return self.given_qidx
+        if "qidx" not in self._cache:
+            qidx = np.repeat(np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))
+            qidx.flags.writeable = False
+            self._cache["qidx"] = qidx
+        out: np.ndarray = self._cache["qidx"]
+        return out
+
+    def qidx_at(self, idx: np.ndarray) -> np.ndarray:
+        """The query index of the ranked documents at positions ``idx``."""
+        # a search per position beats building the full array only for few positions
+        if self.given_qidx is None and "qidx" not in self._cache and idx.size * 64 < max(
+                self.n_ranked, 1):
+            return np.searchsorted(self.offsets, idx, side="right") - 1
+        return self.qidx[idx]
+
+    @property
     def rank(self) -> np.ndarray:
         """The 1-based rank of each ranked document within its query."""
         if "rank" not in self._cache:
@@ -133,13 +161,13 @@ class Aligned:
         """The rank of the ranked documents at positions ``idx``."""
         if "rank" in self._cache:
             return self._cache["rank"][idx]
-        return idx - self.offsets[self.qidx[idx]] + 1
+        return idx - self.offsets[self.qidx_at(idx)] + 1
 
     @property
     def grade(self) -> np.ndarray:
         """The grade of each ranked document (0 where unjudged)."""
         if "grade" not in self._cache:
-            grade = np.zeros(self.qidx.size, dtype=np.float64)
+            grade = np.zeros(self.n_ranked, dtype=np.float64)
             grade[self.judged_at] = self.judged_grade
             grade.flags.writeable = False
             self._cache["grade"] = grade
@@ -150,7 +178,7 @@ class Aligned:
     def judged(self) -> np.ndarray:
         """Whether each ranked document has a judgment."""
         if "judged" not in self._cache:
-            judged = np.zeros(self.qidx.size, dtype=bool)
+            judged = np.zeros(self.n_ranked, dtype=bool)
             judged[self.judged_at] = True
             judged.flags.writeable = False
             self._cache["judged"] = judged
@@ -199,7 +227,7 @@ class Aligned:
         """:meth:`first_rank` of the mask that is True at positions ``idx`` (ascending)."""
         out = np.zeros(self.nq, dtype=np.int64)
         if idx.size:
-            q = self.qidx[idx]
+            q = self.qidx_at(idx)
             first = np.concatenate(([True], q[1:] != q[:-1]))
             out[q[first]] = self.rank_at(idx[first])
         return out
@@ -209,7 +237,7 @@ class Aligned:
         """Mask of ranked docs judged at level >= rel."""
         key = ("relevant", rel)
         if key not in self._cache:
-            mask = np.zeros(self.qidx.size, dtype=bool)
+            mask = np.zeros(self.n_ranked, dtype=bool)
             mask[self.relevant_positions(rel)] = True
             self._cache[key] = mask
         return self._cache[key]
@@ -252,7 +280,7 @@ class Aligned:
     def judged_only(self) -> Aligned:
         """This alignment with every document not judged >= 0 removed (trec_eval -J)."""
         if "judged_only" not in self._cache:
-            keep = np.zeros(self.qidx.size, dtype=bool)
+            keep = np.zeros(self.n_ranked, dtype=bool)
             keep[self.judged_at[self.judged_grade >= 0]] = True
             self._cache["judged_only"] = self._subset(keep)
         return self._cache["judged_only"]
@@ -265,7 +293,7 @@ class Aligned:
         return replace(
             self,
             offsets=offsets,
-            qidx=qidx,
+            given_qidx=qidx,
             judged_at=position[self.judged_at[kept]],
             judged_grade=self.judged_grade[kept],
             score_rows=self.score_rows_at(np.flatnonzero(keep)),
@@ -515,7 +543,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         offsets = group_offsets(qidx, nq)
 
     j = _judgments(qf, queries)
-    judged_at, judged_grade = _grades(keys, qidx, src, run.doc_id, j)
+    judged_at, judged_grade = _grades(keys, qidx.__getitem__, src, run.doc_id, j)
     del keys
     aligned = _assemble(query_array, offsets, qidx, judged_at, judged_grade,
                         (score_all, src),
@@ -532,7 +560,7 @@ def _by_grade(j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return j["qidx"].to_numpy()[j_order], j["relevance"].to_numpy()[j_order]
 
 
-def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray,
+def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray | None,
               judged_at: np.ndarray, judged_grade: np.ndarray,
               score: tuple[np.ndarray, np.ndarray | None],
               j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
@@ -543,7 +571,7 @@ def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray,
     aligned = Aligned(
         query_ids=query_ids,
         offsets=offsets,
-        qidx=qidx,
+        given_qidx=qidx,
         judged_at=judged_at,
         judged_grade=judged_grade,
         score_values=score[0],
@@ -593,7 +621,7 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     per-query values are put back in trec_eval order by ``Aligned.to_sorted``.
     Judgments are matched on keys built from the run's own query numbering.
     """
-    code, src, keys = index.code, index.src, index.keys
+    src, keys = index.src, index.keys
     kept = block_q >= 0
     n_in = int(kept.sum())
     # the alignment index of each run query (-1: not evaluated) and of each evaluated query
@@ -603,15 +631,20 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     absent = np.ones(nq, dtype=bool)
     absent[block_q[kept]] = False
     aligned_of[absent] = np.arange(n_in, nq)
+    qidx: np.ndarray | None
     if n_in == block_q.size:  # every run query is evaluated: the run's numbering holds
-        qidx = code
+        qidx, code = None, None  # both derived from the offsets where asked for
         offsets = np.concatenate((index.offsets, np.full(nq - n_in, index.offsets[-1])))
     else:
-        rows = np.flatnonzero(kept[code])
-        code, src, keys = code[rows], src[rows], keys[rows]
+        rows = np.flatnonzero(kept[index.code])
+        code, src, keys = index.code[rows], src[rows], keys[rows]
         qidx = aligned_of_code[code]
         offsets = group_offsets(qidx, nq)
     if pol.depth is not None:
+        if code is None:
+            code = index.code
+        if qidx is None:
+            qidx = code
         keep = group_ranks(qidx, offsets) <= pol.depth
         code, src, keys, qidx = code[keep], src[keep], keys[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
@@ -634,7 +667,8 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
         "key": _pair_keys(jc, doc_hash),
     })
-    judged_at, judged_grade = _grades(keys, code, src, run.doc_id, jm)
+    run_code = index.code_at if code is None else code.__getitem__
+    judged_at, judged_grade = _grades(keys, run_code, src, run.doc_id, jm)
     in_order = bool((aligned_of == np.arange(nq)).all())
     if not in_order:
         j_sorted = _renumbered(j_sorted, aligned_of)
@@ -734,9 +768,11 @@ def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
     return j.with_columns(key=pl.Series(key))
 
 
-def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Series,
-            judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def _grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray], src: np.ndarray,
+            doc_ids: pl.Series, judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The positions (ascending) of the ranked rows that have a judgment, and its grade.
+
+    ``query_at`` gives the query number (the judgments' ``qidx``) of ranked rows.
 
     Rows are matched to judgments on the 64-bit keys, then every match is confirmed on the
     query index and the doc id string; any unconfirmed or ambiguous match (a hash
@@ -746,13 +782,13 @@ def _grades(keys: np.ndarray, qidx: np.ndarray, src: np.ndarray, doc_ids: pl.Ser
     pos, rows = _match_keys(keys, jkeys)
     exact = (
         rows is not None  # each row matched at most one judgment
-        and bool((judgments["qidx"].to_numpy()[rows] == qidx[pos]).all())
+        and bool((judgments["qidx"].to_numpy()[rows] == query_at(pos)).all())
         and bool((judgments["doc_id"].gather(rows) == doc_ids.gather(src[pos])).all())
     )
     if exact:
         return pos, judgments["relevance"].to_numpy()[rows].astype(np.float64, copy=False)
     by_string = (
-        pl.DataFrame({"qidx": qidx[pos], "doc_id": doc_ids.gather(src[pos]), "pos": pos})
+        pl.DataFrame({"qidx": query_at(pos), "doc_id": doc_ids.gather(src[pos]), "pos": pos})
         .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
               how="inner")
         .sort("pos")

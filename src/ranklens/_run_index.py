@@ -10,7 +10,7 @@ measures, other judgments) only maps queries and matches judgments.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,7 +34,8 @@ class RunIndex:
     ----------
     query_ids : the run's distinct query ids (a String series), in the run's order when
         each query is one block of adjacent rows, else byte-wise ascending.
-    code : index into ``query_ids`` of each ranked row (int64).
+    code : index into ``query_ids`` of each ranked row (built from ``offsets`` on first
+        use; :meth:`code_at` gives it at a few positions).
     src : row of the run frame each ranked row comes from.
     keys : 64-bit hash of (``code``, doc id) of each ranked row (see ``_align._pair_keys``).
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
@@ -45,11 +46,24 @@ class RunIndex:
     """
 
     query_ids: pl.Series
-    code: np.ndarray
     src: np.ndarray
     keys: np.ndarray
     offsets: np.ndarray
     duplicated: bool
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def code(self) -> np.ndarray:
+        if "code" not in self._cache:
+            self._cache["code"] = _codes(self.offsets, 0, int(self.offsets[-1]))
+        code: np.ndarray = self._cache["code"]
+        return code
+
+    def code_at(self, pos: np.ndarray) -> np.ndarray:
+        """:attr:`code` of the ranked rows at positions ``pos``."""
+        if "code" in self._cache:
+            return self.code[pos]
+        return np.searchsorted(self.offsets, pos, side="right") - 1
 
 
 def run_index(run: Run, ties: str) -> RunIndex:
@@ -83,29 +97,30 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     tb, tb_desc = tiebreak_of(run, tiebreak)
     ranked = _block_order(block_code, run.block_lengths, run.score, tb, tb_desc)
     if ranked is not None:
-        src, code, offsets = ranked
+        src, offsets = ranked
     else:
         src, code = _sorted_order(np.repeat(block_code, run.block_lengths), run.score, tb,
                                   tb_desc)
         offsets = group_offsets(code, len(query_ids))
+        del code
     if src is None:
         src = np.arange(n, dtype=_index_dtype(n))
     # the reader may have hashed the doc ids already (a one-off: the index keeps keys instead)
-    keys = _ranked_keys(run._cache.pop("doc_hash", None), run.doc_id, src, code)
+    keys = _ranked_keys(run._cache.pop("doc_hash", None), run.doc_id, src, offsets)
     duplicated = _maybe_duplicated(keys, offsets)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
-        sub = pl.DataFrame({"q": code[pos], "doc_id": run.doc_id.gather(src[pos])})
+        sub = pl.DataFrame({"q": np.searchsorted(offsets, pos, side="right") - 1,
+                            "doc_id": run.doc_id.gather(src[pos])})
         duplicated = bool(sub.select(pl.struct("q", "doc_id").is_duplicated()).to_series().any())
     index = RunIndex(
         query_ids=query_ids,
-        code=code,
         src=src,
         keys=keys,
         offsets=offsets,
         duplicated=duplicated,
     )
-    for arr in (index.code, index.src, index.keys, index.offsets):
+    for arr in (index.src, index.keys, index.offsets):
         arr.flags.writeable = False
     return index
 
@@ -144,7 +159,7 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
 
 
 def _ranked_keys(doc_hash: np.ndarray | None, doc_id: pl.Series, src: np.ndarray,
-                 code: np.ndarray) -> np.ndarray:
+                 offsets: np.ndarray) -> np.ndarray:
     """:func:`ranklens._align._pair_keys` of each ranked row.
 
     ``doc_hash`` (the doc ids' hashes in input order) is consumed: when few rows moved
@@ -165,8 +180,21 @@ def _ranked_keys(doc_hash: np.ndarray | None, doc_id: pl.Series, src: np.ndarray
         keys[moved] = doc_hash[src[moved]]  # the right side is gathered before the write
     else:
         keys = doc_hash[src]
-    mix_query_into(keys, code)
+    step = 1 << 20
+    for i in range(0, keys.size, step):  # a slice at a time: no full-length query codes
+        j = min(i + step, keys.size)
+        mix_query_into(keys[i:j], _codes(offsets, i, j))
     return keys
+
+
+def _codes(offsets: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """The group number of each row in ``start:stop`` of rows grouped by ``offsets``."""
+    first = int(np.searchsorted(offsets, start, side="right")) - 1
+    last = int(np.searchsorted(offsets, stop, side="left"))
+    lengths = np.diff(np.clip(offsets[first:last + 1], start, stop))
+    code = np.repeat(np.arange(first, first + lengths.size, dtype=np.int64), lengths)
+    code.flags.writeable = False
+    return code
 
 
 def tiebreak_of(run: Run, ties: str) -> tuple[pl.Series, bool]:
@@ -179,12 +207,12 @@ def tiebreak_of(run: Run, ties: str) -> tuple[pl.Series, bool]:
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
                  tiebreak: pl.Series, tiebreak_descending: bool,
-                 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray] | None:
-    """``src, code, offsets`` of the ranked order without sorting, when each query is
+                 ) -> tuple[np.ndarray | None, np.ndarray] | None:
+    """``src, offsets`` of the ranked order without sorting, when each query is
     one block of rows with scores non-increasing (how run files are written); else None.
-    ``block_code`` numbers each block's query (ascending numbers rank first); ``code`` is
-    the position of each ranked row's query in that order. ``src`` is None when the ranked
-    order is the input order.
+    ``block_code`` numbers each block's query (ascending numbers rank first); ``offsets``
+    delimit each query's ranked rows in that order. ``src`` is None when the ranked order
+    is the input order.
 
     Whole blocks move to their query's place; rows tied on score, contiguous within their
     block, are then re-sorted among themselves by ``tiebreak``. Every full-length array is
@@ -232,5 +260,4 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
             src = np.arange(n, dtype=index)
         # a block moves whole, so a tied row's ranked position is its row plus the shift
         src[pos + shift[place[block]]] = pos[order]
-    code = np.repeat(np.arange(nb, dtype=index), q_lengths)
-    return src, code, offsets
+    return src, offsets

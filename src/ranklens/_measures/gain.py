@@ -58,7 +58,7 @@ def dcg_values(d: Aligned, m: Measure) -> np.ndarray:
     idx, grade = d.judged_within(m.cutoff)
     g = gain_values(grade, np.ones(idx.size, dtype=bool), m.get("gain"))
     contrib = discounted(g, d.rank_at(idx), m.get("discount"))
-    return np.bincount(d.qidx[idx], weights=contrib, minlength=d.nq)
+    return np.bincount(d.qidx_at(idx), weights=contrib, minlength=d.nq)
 
 
 def ideal_values(d: Aligned, m: Measure) -> np.ndarray:

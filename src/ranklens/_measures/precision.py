@@ -15,7 +15,7 @@ _BETA2 = Param("beta2", "float", 1.0, "weight of recall: F = (1+b2)PR / (b2 P + 
 def _hits(d: Aligned, m: Measure) -> np.ndarray:
     # relevant docs are few: count them from their positions, not from full-length masks
     idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)
-    return np.bincount(d.qidx[idx], minlength=d.nq).astype(np.int64)
+    return np.bincount(d.qidx_at(idx), minlength=d.nq).astype(np.int64)
 
 
 @register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned); "
@@ -56,7 +56,7 @@ def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))
     idx = d.relevant_positions(rel_level(d, m))  # only relevant docs can count
-    q = d.qidx[idx]
+    q = d.qidx_at(idx)
     hits = np.bincount(q[d.rank_at(idx) <= big_r[q]], minlength=d.nq).astype(np.int64)
     return divide(hits, big_r)
 

@@ -34,14 +34,14 @@ def _at_relevant(d: Aligned, m: Measure) -> tuple[np.ndarray, np.ndarray]:
     count is a doc's place among its query's relevant docs.
     """
     idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)
-    q = d.qidx[idx]
+    q = d.qidx_at(idx)
     return idx, np.arange(1, idx.size + 1) - np.searchsorted(q, q, side="left")
 
 
 def average_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx, running = _at_relevant(d, m)
-    q = d.qidx[idx]
+    q = d.qidx_at(idx)
     total = np.bincount(q, weights=running / d.rank_at(idx), minlength=d.nq)
     hits = np.bincount(q, minlength=d.nq).astype(np.int64)
     return divide(total, _denominator(d, m, hits))
@@ -62,7 +62,7 @@ register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))
 def average_recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx, running = _at_relevant(d, m)
-    q = d.qidx[idx]
+    q = d.qidx_at(idx)
     big_r = d.num_rel(rel_level(d, m)).astype(np.float64)
     total = np.bincount(q, weights=divide(running, big_r[q]), minlength=d.nq)
     hits = np.bincount(q, minlength=d.nq).astype(np.int64)
