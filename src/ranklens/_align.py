@@ -83,9 +83,8 @@ class Aligned:
     ----------
     query_ids : evaluated query ids, in this alignment's numbering (``to_sorted``).
     offsets : ``offsets[i]:offsets[i+1]`` is query i's slice of the ranked arrays.
-    qidx : query index of each ranked document (derived from ``offsets`` when a kernel
-        asks and the alignment was not given it; :meth:`qidx_at` gives it at a few
-        positions).
+    qidx : query index of each ranked document (``given_qidx``, else from ``qidx_from``
+        or the offsets when a kernel asks; :meth:`qidx_at` gives it at a few positions).
     rank : 1-based rank of each ranked document within its query (derived from
         ``offsets`` when a kernel asks; :meth:`rank_at` gives it at a few positions).
     judged_at, judged_grade : the positions (ascending) of the ranked documents that have a
@@ -111,6 +110,7 @@ class Aligned:
     j_grade: np.ndarray
     missing: np.ndarray
     to_sorted: np.ndarray | None = None
+    qidx_from: Callable[[], np.ndarray] | None = field(default=None, repr=False)
     policies: Policies = field(default_factory=Policies)
     _cache: dict = field(default_factory=dict, repr=False)
 
@@ -133,19 +133,37 @@ class Aligned:
         if self.given_qidx is not None:
             return self.given_qidx
         if "qidx" not in self._cache:
-            qidx = np.repeat(np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))
-            qidx.flags.writeable = False
+            if self.qidx_from is not None:  # kept by the run index, shared between calls
+                qidx = self.qidx_from()
+            else:
+                qidx = np.repeat(np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))
+                qidx.flags.writeable = False
             self._cache["qidx"] = qidx
         out: np.ndarray = self._cache["qidx"]
         return out
 
     def qidx_at(self, idx: np.ndarray) -> np.ndarray:
         """The query index of the ranked documents at positions ``idx``."""
+        return self._at(idx)[0]
+
+    def _at(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Query index and rank at positions ``idx``; kept for the position arrays this
+        alignment hands out (judged, relevant), which every kernel asks about again."""
+        kept = self._cache.get(("at", id(idx)))
+        if kept is not None and kept[0] is idx:  # the array itself, not a reused id
+            return kept[1], kept[2]
         # a search per position beats building the full array only for few positions
         if self.given_qidx is None and "qidx" not in self._cache and idx.size * 64 < max(
                 self.n_ranked, 1):
-            return np.searchsorted(self.offsets, idx, side="right") - 1
-        return self.qidx[idx]
+            q = np.searchsorted(self.offsets, idx, side="right") - 1
+        else:
+            q = self.qidx[idx]
+        rank = self._cache["rank"][idx] if "rank" in self._cache else idx - self.offsets[q] + 1
+        if idx is self.judged_at or any(
+                v is idx for k, v in self._cache.items() if k[0] == "relevant_positions"):
+            q.flags.writeable = rank.flags.writeable = False  # shared by every kernel
+            self._cache[("at", id(idx))] = (idx, q, rank)
+        return q, rank
 
     @property
     def rank(self) -> np.ndarray:
@@ -159,9 +177,7 @@ class Aligned:
 
     def rank_at(self, idx: np.ndarray) -> np.ndarray:
         """The rank of the ranked documents at positions ``idx``."""
-        if "rank" in self._cache:
-            return self._cache["rank"][idx]
-        return idx - self.offsets[self.qidx_at(idx)] + 1
+        return self._at(idx)[1]
 
     @property
     def grade(self) -> np.ndarray:
@@ -564,7 +580,8 @@ def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray | Non
               judged_at: np.ndarray, judged_grade: np.ndarray,
               score: tuple[np.ndarray, np.ndarray | None],
               j_sorted: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
-              pol: Policies, to_sorted: np.ndarray | None = None) -> Aligned:
+              pol: Policies, to_sorted: np.ndarray | None = None,
+              qidx_from: Callable[[], np.ndarray] | None = None) -> Aligned:
     nq = query_ids.size
     j_qidx, j_grade = j_sorted
     j_counts = np.bincount(j_qidx, minlength=nq)
@@ -581,6 +598,7 @@ def _assemble(query_ids: np.ndarray, offsets: np.ndarray, qidx: np.ndarray | Non
         j_grade=j_grade.astype(np.float64, copy=False),
         missing=missing,
         to_sorted=to_sorted,
+        qidx_from=qidx_from,
         policies=pol,
     )
     if pol.judged_only:
@@ -677,8 +695,11 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         query_ids = query_ids[evaluated_of]
     missing = np.zeros(nq, dtype=bool)
     missing[n_in:] = True
+    # without query numbers of its own, the alignment's are the run index's (built there
+    # once, if a kernel asks)
     return _assemble(query_ids, offsets, qidx, judged_at, judged_grade, (run.score, src),
-                     j_sorted, missing, pol, None if in_order else aligned_of)
+                     j_sorted, missing, pol, None if in_order else aligned_of,
+                     (lambda: index.code) if qidx is None else None)
 
 
 def _renumbered(j_sorted: tuple[np.ndarray, np.ndarray],

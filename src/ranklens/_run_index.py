@@ -192,7 +192,8 @@ def _codes(offsets: np.ndarray, start: int, stop: int) -> np.ndarray:
     first = int(np.searchsorted(offsets, start, side="right")) - 1
     last = int(np.searchsorted(offsets, stop, side="left"))
     lengths = np.diff(np.clip(offsets[first:last + 1], start, stop))
-    code = np.repeat(np.arange(first, first + lengths.size, dtype=np.int64), lengths)
+    dtype = _index_dtype(int(offsets[-1]))
+    code = np.repeat(np.arange(first, first + lengths.size, dtype=dtype), lengths)
     code.flags.writeable = False
     return code
 

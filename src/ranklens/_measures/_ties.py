@@ -460,6 +460,7 @@ def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
         j_grade=a.j_grade[j_index.astype(np.int64)],
         missing=a.missing[owner],
         to_sorted=None,
+        qidx_from=None,
         _cache={},
     )
     return np.asarray(m.definition.kernel(virtual, m), dtype=np.float64)
