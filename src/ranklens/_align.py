@@ -20,7 +20,7 @@ else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
 from ._errors import InputError, ParameterError, RanklensWarning
-from ._groups import group_offsets, group_ranks, maybe_duplicated
+from ._groups import group_at, group_offsets, group_ranks, maybe_duplicated
 from ._qrels_index import QrelsIndex, qrels_index
 from ._run_index import RunIndex, _block_order, run_index, tiebreak_of
 from ._tables import Qrels, Run, query_blocks
@@ -127,20 +127,23 @@ class Aligned:
         """The number of ranked documents, all queries together."""
         return int(self.offsets[-1])
 
+    def _kept(self, key: object, build: Callable[[], np.ndarray]) -> np.ndarray:
+        """The array cached under ``key``, built (read-only: kernels share it) on first use."""
+        if key not in self._cache:
+            value = build()
+            value.flags.writeable = False
+            self._cache[key] = value
+        out: np.ndarray = self._cache[key]
+        return out
+
     @property
     def qidx(self) -> np.ndarray:
         """The query index of each ranked document."""
         if self.given_qidx is not None:
             return self.given_qidx
-        if "qidx" not in self._cache:
-            if self.qidx_from is not None:  # kept by the run index, shared between calls
-                qidx = self.qidx_from()
-            else:
-                qidx = np.repeat(np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))
-                qidx.flags.writeable = False
-            self._cache["qidx"] = qidx
-        out: np.ndarray = self._cache["qidx"]
-        return out
+        # the run index's (qidx_from) is built there once and shared between calls
+        return self._kept("qidx", self.qidx_from or (lambda: np.repeat(
+            np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))))
 
     def qidx_at(self, idx: np.ndarray) -> np.ndarray:
         """The query index of the ranked documents at positions ``idx``."""
@@ -155,12 +158,11 @@ class Aligned:
         # a search per position beats building the full array only for few positions
         if self.given_qidx is None and "qidx" not in self._cache and idx.size * 64 < max(
                 self.n_ranked, 1):
-            q = np.searchsorted(self.offsets, idx, side="right") - 1
+            q = group_at(self.offsets, idx)
         else:
             q = self.qidx[idx]
         rank = self._cache["rank"][idx] if "rank" in self._cache else idx - self.offsets[q] + 1
-        if idx is self.judged_at or any(
-                v is idx for k, v in self._cache.items() if k[0] == "relevant_positions"):
+        if idx is self.judged_at or self._cache.get(("handed_out", id(idx))) is idx:
             q.flags.writeable = rank.flags.writeable = False  # shared by every kernel
             self._cache[("at", id(idx))] = (idx, q, rank)
         return q, rank
@@ -168,12 +170,7 @@ class Aligned:
     @property
     def rank(self) -> np.ndarray:
         """The 1-based rank of each ranked document within its query."""
-        if "rank" not in self._cache:
-            rank = group_ranks(self.qidx, self.offsets)
-            rank.flags.writeable = False
-            self._cache["rank"] = rank
-        out: np.ndarray = self._cache["rank"]
-        return out
+        return self._kept("rank", lambda: group_ranks(self.qidx, self.offsets))
 
     def rank_at(self, idx: np.ndarray) -> np.ndarray:
         """The rank of the ranked documents at positions ``idx``."""
@@ -182,33 +179,25 @@ class Aligned:
     @property
     def grade(self) -> np.ndarray:
         """The grade of each ranked document (0 where unjudged)."""
-        if "grade" not in self._cache:
-            grade = np.zeros(self.n_ranked, dtype=np.float64)
-            grade[self.judged_at] = self.judged_grade
-            grade.flags.writeable = False
-            self._cache["grade"] = grade
-        out: np.ndarray = self._cache["grade"]
-        return out
+        return self._kept("grade", lambda: self._spread(self.judged_grade, 0.0))
 
     @property
     def judged(self) -> np.ndarray:
         """Whether each ranked document has a judgment."""
-        if "judged" not in self._cache:
-            judged = np.zeros(self.n_ranked, dtype=bool)
-            judged[self.judged_at] = True
-            judged.flags.writeable = False
-            self._cache["judged"] = judged
-        out: np.ndarray = self._cache["judged"]
+        return self._kept("judged", lambda: self._spread(True, False))
+
+    def _spread(self, at_judged: object, elsewhere: object) -> np.ndarray:
+        """A full-length array: ``at_judged`` at the judged positions, else ``elsewhere``."""
+        out = np.full(self.n_ranked, elsewhere)
+        out[self.judged_at] = at_judged
         return out
 
     @property
     def score(self) -> np.ndarray:
         if self.score_rows is None:
             return self.score_values
-        if "score" not in self._cache:
-            self._cache["score"] = self.score_values[self.score_rows]
-        score: np.ndarray = self._cache["score"]
-        return score
+        rows = self.score_rows
+        return self._kept("score", lambda: self.score_values[rows])
 
     def score_rows_at(self, rows: np.ndarray) -> np.ndarray:
         """``score_rows`` of an alignment made of the ranked documents at ``rows``."""
@@ -261,11 +250,11 @@ class Aligned:
     def relevant_positions(self, rel: int) -> np.ndarray:
         """Positions (ascending) of the ranked docs judged at level >= rel."""
         key = ("relevant_positions", rel)
-        if key not in self._cache:
-            idx = self.judged_at[self.judged_grade >= rel]
-            idx.flags.writeable = False  # shared by every kernel that asks
-            self._cache[key] = idx
-        return self._cache[key]
+        fresh = key not in self._cache
+        idx = self._kept(key, lambda: self.judged_at[self.judged_grade >= rel])
+        if fresh:
+            self._cache[("handed_out", id(idx))] = idx  # see _at
+        return idx
 
     def within(self, idx: np.ndarray, cutoff: float | None) -> np.ndarray:
         """The positions ``idx`` ranked at ``cutoff`` or above (all of them for None)."""

@@ -15,13 +15,18 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-__all__ = ["group_offsets", "group_ranks", "maybe_duplicated"]
+__all__ = ["group_at", "group_offsets", "group_ranks", "maybe_duplicated"]
 
 
 def group_offsets(qidx: np.ndarray, n: int) -> np.ndarray:
     """``offsets[q]:offsets[q+1]`` is group q's slice of rows grouped by ascending ``qidx``."""
     counts = np.bincount(qidx, minlength=n)
     return np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+
+
+def group_at(offsets: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """The group of the rows at positions ``pos`` (rows grouped as ``offsets`` says)."""
+    return np.searchsorted(offsets, pos, side="right") - 1
 
 
 def group_ranks(qidx: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-from ._groups import group_offsets, maybe_duplicated
+from ._groups import group_at, group_offsets, maybe_duplicated
 from ._tables import Run
 
 __all__ = ["RunIndex", "run_index", "tiebreak_of"]
@@ -63,7 +63,7 @@ class RunIndex:
         """:attr:`code` of the ranked rows at positions ``pos``."""
         if "code" in self._cache:
             return self.code[pos]
-        return np.searchsorted(self.offsets, pos, side="right") - 1
+        return group_at(self.offsets, pos)
 
 
 def run_index(run: Run, ties: str) -> RunIndex:
@@ -110,8 +110,7 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     duplicated = _maybe_duplicated(keys, offsets)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
-        sub = pl.DataFrame({"q": np.searchsorted(offsets, pos, side="right") - 1,
-                            "doc_id": run.doc_id.gather(src[pos])})
+        sub = pl.DataFrame({"q": group_at(offsets, pos), "doc_id": run.doc_id.gather(src[pos])})
         duplicated = bool(sub.select(pl.struct("q", "doc_id").is_duplicated()).to_series().any())
     index = RunIndex(
         query_ids=query_ids,
