@@ -21,6 +21,7 @@ else:  # imported on first use (see ranklens._lazy)
 
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._groups import group_at, group_offsets, group_ranks, maybe_duplicated
+from ._keyset import KeySet
 from ._qrels_index import QrelsIndex, qrels_index
 from ._run_index import RunIndex, _block_order, run_index, tiebreak_of
 from ._tables import Qrels, Run, query_blocks
@@ -387,7 +388,7 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
     n = q.size
     starts = np.flatnonzero(np.concatenate(([True], q[1:] != q[:-1]))) if n else q[:0]
     lengths = np.diff(np.append(starts, n))
-    grouped = _block_order(q[starts], lengths, score, tiebreak, tiebreak_descending)
+    grouped = _block_order(q[starts], lengths, score, tiebreak.gather, tiebreak_descending)
     if grouped is None:
         return _sorted_order(q, score, tiebreak, tiebreak_descending)
     src = grouped[0]
@@ -548,7 +549,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         offsets = group_offsets(qidx, nq)
 
     j = _judgments(qf, queries)
-    judged_at, judged_grade = _grades(keys, qidx.__getitem__, src, run.doc_id, j)
+    judged_at, judged_grade = _grades(keys, qidx.__getitem__, src, run.doc_ids_at, j)
     del keys
     aligned = _assemble(query_array, offsets, qidx, judged_at, judged_grade,
                         (score_all, src),
@@ -675,7 +676,7 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "key": _pair_keys(jc, doc_hash),
     })
     run_code = index.code_at if code is None else code.__getitem__
-    judged_at, judged_grade = _grades(keys, run_code, src, run.doc_id, jm)
+    judged_at, judged_grade = _grades(keys, run_code, src, run.doc_ids_at, jm)
     in_order = bool((aligned_of == np.arange(nq)).all())
     if not in_order:
         j_sorted = _renumbered(j_sorted, aligned_of)
@@ -732,8 +733,8 @@ def _match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.nda
     ``jkeys`` (a key repeated there): then the positions are those of every match.
 
     With few judgments next to the ranked rows (MS MARCO: one per thousand), the rows are
-    screened through a lookup table indexed by the judgments' low key bits and only the
-    few that pass are searched for exactly; otherwise one hash join does it.
+    looked up in a :class:`~ranklens._keyset.KeySet` of the judgments; otherwise one hash
+    join does it.
     """
     m = jkeys.size
     if m == 0:
@@ -749,23 +750,9 @@ def _match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.nda
         if pos.size > 1 and (pos[1:] == pos[:-1]).any():
             return np.unique(pos), None
         return pos, pairs["row"].to_numpy().astype(np.int64)
-    bits = max(m.bit_length() + 8, 16)
-    mask = np.uint64((1 << bits) - 1)
-    table = np.zeros(1 << bits, dtype=bool)
-    table[jkeys & mask] = True
-    step = 1 << 20
-    cand = np.concatenate([
-        np.flatnonzero(table[keys[i:i + step] & mask]) + i for i in range(0, keys.size, step)
-    ] or [np.zeros(0, dtype=np.int64)])
-    order = np.argsort(jkeys, kind="stable")
-    sorted_keys = jkeys[order]
-    found = keys[cand]
-    at = np.minimum(np.searchsorted(sorted_keys, found), m - 1)
-    hit = sorted_keys[at] == found
-    pos = cand[hit]
-    if (sorted_keys[1:] == sorted_keys[:-1]).any():
-        return pos, None
-    return pos, order[at[hit]]
+    ks = KeySet(jkeys)
+    pos, at = ks.find(keys)
+    return (pos, None) if ks.repeated else (pos, ks.order[at])
 
 
 def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
@@ -779,10 +766,12 @@ def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
 
 
 def _grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray], src: np.ndarray,
-            doc_ids: pl.Series, judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+            doc_ids_at: Callable[[np.ndarray], pl.Series],
+            judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The positions (ascending) of the ranked rows that have a judgment, and its grade.
 
-    ``query_at`` gives the query number (the judgments' ``qidx``) of ranked rows.
+    ``query_at`` gives the query number (the judgments' ``qidx``) of ranked rows,
+    ``doc_ids_at`` the doc ids of the run's rows (``src`` maps ranked rows to them).
 
     Rows are matched to judgments on the 64-bit keys, then every match is confirmed on the
     query index and the doc id string; any unconfirmed or ambiguous match (a hash
@@ -790,15 +779,16 @@ def _grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray], src:
     """
     jkeys = judgments["key"].to_numpy()
     pos, rows = _match_keys(keys, jkeys)
+    doc_ids = doc_ids_at(src[pos])
     exact = (
         rows is not None  # each row matched at most one judgment
         and bool((judgments["qidx"].to_numpy()[rows] == query_at(pos)).all())
-        and bool((judgments["doc_id"].gather(rows) == doc_ids.gather(src[pos])).all())
+        and bool((judgments["doc_id"].gather(rows) == doc_ids).all())
     )
     if exact:
         return pos, judgments["relevance"].to_numpy()[rows].astype(np.float64, copy=False)
     by_string = (
-        pl.DataFrame({"qidx": query_at(pos), "doc_id": doc_ids.gather(src[pos]), "pos": pos})
+        pl.DataFrame({"qidx": query_at(pos), "doc_id": doc_ids, "pos": pos})
         .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
               how="inner")
         .sort("pos")

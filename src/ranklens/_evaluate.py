@@ -12,7 +12,7 @@ import numpy as np
 from ._align import Aligned, Policies, align
 from ._conventions import Convention, get_convention
 from ._errors import InputError, ParameterError, RanklensWarning
-from ._io._load import load_qrels, load_run
+from ._io._load import load_qrels, load_run_for
 from ._measures import Measure, _ties
 from ._names import parse_measures
 from ._result import Result, aggregate
@@ -142,7 +142,7 @@ def evaluate(
         warn_missing=missing is None,
     )
     q = load_qrels(qrels)
-    r = load_run(run, name=run_name)
+    r = load_run_for(q, run, name=run_name)
     aligned, diagnostics = align(q, r, policies)
     if diagnostics["ignored_queries"]:
         ignored = diagnostics["ignored_queries"]

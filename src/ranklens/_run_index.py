@@ -10,6 +10,7 @@ measures, other judgments) only maps queries and matches judgments.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ else:  # imported on first use (see ranklens._lazy)
 from ._groups import group_at, group_offsets, maybe_duplicated
 from ._tables import Run
 
-__all__ = ["RunIndex", "run_index", "tiebreak_of"]
+__all__ = ["RunIndex", "run_index", "tiebreak_at", "tiebreak_of"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,23 +95,29 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     else:
         query_ids = run.block_ids.unique().sort()
         block_code = _block_index(run.block_ids, numbered(query_ids))
-    tb, tb_desc = tiebreak_of(run, tiebreak)
-    ranked = _block_order(block_code, run.block_lengths, run.score, tb, tb_desc)
+    tb_desc = tiebreak != "input"
+    ranked = _block_order(block_code, run.block_lengths, run.score,
+                          lambda rows: tiebreak_at(run, tiebreak, rows), tb_desc)
     if ranked is not None:
         src, offsets = ranked
     else:
-        src, code = _sorted_order(np.repeat(block_code, run.block_lengths), run.score, tb,
-                                  tb_desc)
+        src, code = _sorted_order(np.repeat(block_code, run.block_lengths), run.score,
+                                  tiebreak_of(run, tiebreak)[0], tb_desc)
         offsets = group_offsets(code, len(query_ids))
         del code
     if src is None:
         src = np.arange(n, dtype=_index_dtype(n))
-    # the reader may have hashed the doc ids already (a one-off: the index keeps keys instead)
-    keys = _ranked_keys(run._cache.pop("doc_hash", None), run.doc_id, src, offsets)
+    # the reader may have hashed the doc ids already (a one-off: the index keeps keys
+    # instead), or an index in another tie order holds them
+    doc_hash = run._cache.pop("doc_hash", None)
+    if doc_hash is None:
+        doc_hash = next((_row_hashes(other) for other in run._cache.values()
+                         if isinstance(other, RunIndex)), None)
+    keys = _ranked_keys(doc_hash, run, src, offsets)
     duplicated = _maybe_duplicated(keys, offsets)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
-        sub = pl.DataFrame({"q": group_at(offsets, pos), "doc_id": run.doc_id.gather(src[pos])})
+        sub = pl.DataFrame({"q": group_at(offsets, pos), "doc_id": run.doc_ids_at(src[pos])})
         duplicated = bool(sub.select(pl.struct("q", "doc_id").is_duplicated()).to_series().any())
     index = RunIndex(
         query_ids=query_ids,
@@ -157,18 +164,18 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     return False
 
 
-def _ranked_keys(doc_hash: np.ndarray | None, doc_id: pl.Series, src: np.ndarray,
+def _ranked_keys(doc_hash: np.ndarray | None, run: Run, src: np.ndarray,
                  offsets: np.ndarray) -> np.ndarray:
-    """:func:`ranklens._align._pair_keys` of each ranked row.
+    """:func:`ranklens._align._pair_keys` of each ranked row of ``run``.
 
-    ``doc_hash`` (the doc ids' hashes in input order) is consumed: when few rows moved
-    (queries kept in the run's order, only tied rows re-sorted) the keys are made in its
-    place, so the index does not hold a second full-length array.
+    ``doc_hash`` (the doc ids' hashes in input order, if known) is consumed: when few
+    rows moved (queries kept in the run's order, only tied rows re-sorted) the keys are
+    made in its place, so the index does not hold a second full-length array.
     """
     from ._align import mix_query_into
 
     if doc_hash is None or not doc_hash.flags.writeable:
-        doc_hash = np.array(doc_id.hash(0).to_numpy() if doc_hash is None else doc_hash)
+        doc_hash = np.array(run.doc_id.hash(0).to_numpy() if doc_hash is None else doc_hash)
     step = 1 << 20
     moved = np.concatenate([
         np.flatnonzero(src[i:i + step] != np.arange(i, min(i + step, src.size))) + i
@@ -184,6 +191,22 @@ def _ranked_keys(doc_hash: np.ndarray | None, doc_id: pl.Series, src: np.ndarray
         j = min(i + step, keys.size)
         mix_query_into(keys[i:j], _codes(offsets, i, j))
     return keys
+
+
+def _row_hashes(index: RunIndex) -> np.ndarray:
+    """The doc id hash of every run row, from ``index``'s keys (mixing the query in again
+    takes it out, see ``_align._pair_keys``): the doc ids need not be hashed (or read)
+    again."""
+    from ._align import mix_query_into
+
+    ranked = np.array(index.keys)
+    step = 1 << 20
+    for i in range(0, ranked.size, step):
+        j = min(i + step, ranked.size)
+        mix_query_into(ranked[i:j], _codes(index.offsets, i, j))
+    by_row = np.empty_like(ranked)
+    by_row[index.src] = ranked
+    return by_row
 
 
 def _codes(offsets: np.ndarray, start: int, stop: int) -> np.ndarray:
@@ -205,8 +228,15 @@ def tiebreak_of(run: Run, ties: str) -> tuple[pl.Series, bool]:
     return run.doc_id, True
 
 
+def tiebreak_at(run: Run, ties: str, rows: np.ndarray) -> pl.Series:
+    """:func:`tiebreak_of` at the rows ``rows`` only."""
+    if ties == "input":
+        return pl.Series(rows.astype(np.int64))
+    return run.doc_ids_at(rows)
+
+
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
-                 tiebreak: pl.Series, tiebreak_descending: bool,
+                 tiebreak_at: Callable[[np.ndarray], pl.Series], tiebreak_descending: bool,
                  ) -> tuple[np.ndarray | None, np.ndarray] | None:
     """``src, offsets`` of the ranked order without sorting, when each query is
     one block of rows with scores non-increasing (how run files are written); else None.
@@ -215,8 +245,9 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     is the input order.
 
     Whole blocks move to their query's place; rows tied on score, contiguous within their
-    block, are then re-sorted among themselves by ``tiebreak``. Every full-length array is
-    allocated once: at this scale, fresh memory costs as much as the arithmetic.
+    block, are then re-sorted among themselves by ``tiebreak_at(rows)`` (the tie breaks of
+    those rows). Every full-length array is allocated once: at this scale, fresh memory
+    costs as much as the arithmetic.
     """
     n, nb = score.size, block_code.size
     if n == 0 or np.unique(block_code).size != nb:
@@ -255,7 +286,7 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
 
         pos = tied_rows(tie)
         block = np.searchsorted(ends, pos, side="right")
-        order = tie_order(block, score[pos], tiebreak.gather(pos), tiebreak_descending)
+        order = tie_order(block, score[pos], tiebreak_at(pos), tiebreak_descending)
         if src is None:
             src = np.arange(n, dtype=index)
         # a block moves whole, so a tied row's ranked position is its row plus the shift

@@ -6,6 +6,7 @@ float64, which holds every integer grade exactly and every score trec_eval 10.0 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -61,9 +62,14 @@ class Run:
     adjacent rows (``block_ids``, ``block_lengths``), not once per row: at MS MARCO scale
     that is 7,000 strings instead of 7,000,000. :attr:`frame` rebuilds the row table on
     demand.
+
+    A run read from a file for one set of judgments may keep the doc ids of only the rows
+    that can matter to it (tied scores, judged doc ids; see ``read_trec_run``): then
+    :attr:`doc_id` reads the file again the first time every row's is asked for.
     """
 
-    __slots__ = ("_cache", "block_ids", "block_lengths", "doc_id", "name", "score", "source")
+    __slots__ = ("_cache", "_doc_id", "_partial", "block_ids", "block_lengths", "name",
+                 "score", "source")
 
     def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run") -> None:
         block_ids, lengths = query_blocks(frame["query_id"])
@@ -71,11 +77,17 @@ class Run:
 
     @classmethod
     def from_blocks(cls, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
-                    score: np.ndarray, source: str = "<run>", name: str = "run") -> Run:
+                    score: np.ndarray, source: str = "<run>", name: str = "run", *,
+                    partial: tuple[np.ndarray, Callable[[], pl.Series]] | None = None) -> Run:
         """A run from its columns: the query id of each block of adjacent rows, the block
-        lengths, and each row's doc id and score."""
+        lengths, and each row's doc id and score.
+
+        With ``partial=(rows, restore)`` (``rows`` ascending), ``doc_id`` holds the doc ids
+        of those rows only, and ``restore()`` gives every row's when one is asked for.
+        """
         run = cls.__new__(cls)
         run._set(block_ids, block_lengths, doc_id, score, source, name)
+        run._partial = partial
         return run
 
     def _set(self, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
@@ -86,13 +98,34 @@ class Run:
         block_lengths.flags.writeable = False
         self.block_ids = block_ids.alias("query_id")
         self.block_lengths = block_lengths
-        self.doc_id = doc_id.alias("doc_id")
+        self._doc_id = doc_id.alias("doc_id")  # of the rows in _partial, if set
+        # (rows whose doc ids _doc_id holds, how to read every row's) or None: all are held
+        self._partial: tuple[np.ndarray, Callable[[], pl.Series]] | None = None
         self.score = score
         self.source = source
         self.name = name
         # run-only alignment work (ranked order, pair keys), built by load_run or on first
         # evaluation: see ranklens._run_index
         self._cache: dict = {}
+
+    @property
+    def doc_id(self) -> pl.Series:
+        """The doc id of every row."""
+        if self._partial is not None:
+            self._doc_id = self._partial[1]().alias("doc_id")
+            self._partial = None
+        return self._doc_id
+
+    def doc_ids_at(self, rows: np.ndarray) -> pl.Series:
+        """The doc ids of the rows ``rows`` (restoring every row's only when some of
+        ``rows`` were not kept)."""
+        if self._partial is not None:
+            kept = self._partial[0]
+            at = np.searchsorted(kept, rows)
+            if rows.size == 0 or (kept.size and bool(
+                    (kept[np.minimum(at, kept.size - 1)] == rows).all())):
+                return self._doc_id.gather(at)
+        return self.doc_id.gather(rows)
 
     @property
     def query_id(self) -> pl.Series:
@@ -104,7 +137,7 @@ class Run:
     def frame(self) -> pl.DataFrame:
         """The rows as a table: ``query_id``, ``doc_id``, ``score``, ``order`` (built on
         demand, not kept)."""
-        n = self.doc_id.len()
+        n = len(self)
         return pl.DataFrame({
             "query_id": self.query_id,
             "doc_id": self.doc_id,
@@ -114,7 +147,7 @@ class Run:
                    "order": pl.Int64})
 
     def __len__(self) -> int:
-        return self.doc_id.len()
+        return int(self.score.size)
 
     def __repr__(self) -> str:
         nq = self.block_ids.n_unique() if self.block_ids.len() else 0

@@ -16,7 +16,7 @@ from .._tables import Qrels, Run
 from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
 from ._trec import read_bytes, read_trec_qrels, read_trec_run
 
-__all__ = ["load_qrels", "load_run"]
+__all__ = ["load_qrels", "load_run", "load_run_for"]
 
 _COLUMNAR = (".parquet", ".pq", ".csv", ".tsv", ".jsonl", ".ndjson", ".arrow", ".feather")
 
@@ -28,11 +28,15 @@ def _strip_compression(name: str) -> str:
     return name
 
 
+def _is_columnar(path: str) -> bool:
+    return _strip_compression(path.lower()).endswith(_COLUMNAR)
+
+
 def _columnar(path: str) -> pl.DataFrame | None:
     """A frame for files whose extension names a columnar format, else None."""
-    name = _strip_compression(path.lower())
-    if not name.endswith(_COLUMNAR):
+    if not _is_columnar(path):
         return None
+    name = _strip_compression(path.lower())
     import io
 
     try:
@@ -125,6 +129,21 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     if isinstance(run, Run):
         return run
     return _ranked(_read_run(run, name))
+
+
+def load_run_for(qrels: Qrels, run: Any, *, name: str | None = None) -> Run:
+    """:func:`load_run` for evaluating against ``qrels`` only (the run is not handed out).
+
+    A TREC run file then keeps the doc ids of just the rows evaluation can read (rows whose
+    doc id may be judged, rows with tied scores): at MS MARCO scale, a few thousand strings
+    instead of seven million. Should every row's be needed after all, the file is read again.
+    """
+    if isinstance(run, (str, Path)) and not _is_columnar(str(run)):
+        from .._qrels_index import qrels_index
+
+        judged = qrels_index(qrels).doc_hash
+        return _ranked(read_trec_run(str(run), name=name, judged=judged))
+    return load_run(run, name=name)
 
 
 def _ranked(run: Run) -> Run:
