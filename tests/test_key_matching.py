@@ -38,7 +38,7 @@ def test_a_run_collision_is_told_apart_by_the_strings(filler: int) -> None:
     # b and c share a key; only c is judged
     keys, qidx, src, docs = _run(["a", "b", "c", "d"], [1, 2, 2, 3], filler)
     j = _judgments([(0, "c", 2.0, 2), (0, "d", 1.0, 3)])
-    at, grade = _grades(keys, qidx.__getitem__, src, docs.gather, j)
+    at, grade = _grades(keys, qidx.__getitem__, src.__getitem__, docs.gather, j)
     assert at.tolist() == [2, 3]
     assert grade.tolist() == [2.0, 1.0]
 
@@ -48,7 +48,7 @@ def test_a_judgment_collision_is_told_apart_by_the_strings(filler: int) -> None:
     # two judgments share a key: both docs are ranked, each keeps its own grade
     keys, qidx, src, docs = _run(["a", "b", "c"], [1, 2, 2], filler)
     j = _judgments([(0, "c", 3.0, 2), (0, "b", 1.0, 2), (0, "z", 4.0, 9)])
-    at, grade = _grades(keys, qidx.__getitem__, src, docs.gather, j)
+    at, grade = _grades(keys, qidx.__getitem__, src.__getitem__, docs.gather, j)
     assert at.tolist() == [1, 2]
     assert grade.tolist() == [1.0, 3.0]
 
@@ -58,7 +58,7 @@ def test_a_key_of_another_doc_is_not_a_match(filler: int) -> None:
     # the judged doc x is not ranked, but its key equals ranked doc a's
     keys, qidx, src, docs = _run(["a", "b"], [5, 6], filler)
     j = _judgments([(0, "x", 1.0, 5), (0, "b", 2.0, 6)])
-    at, grade = _grades(keys, qidx.__getitem__, src, docs.gather, j)
+    at, grade = _grades(keys, qidx.__getitem__, src.__getitem__, docs.gather, j)
     assert at.tolist() == [1]
     assert grade.tolist() == [2.0]
 

@@ -176,3 +176,29 @@ def test_group_numbers_of_a_slice(start: int, stop: int) -> None:
     offsets = np.array([0, 3, 3, 7, 7, 10])  # groups 1 and 3 are empty
     full = np.repeat(np.arange(5), np.diff(offsets))
     assert np.array_equal(_codes(offsets, start, stop), full[start:stop])
+
+
+def test_source_rows_at_positions_agree_with_the_full_map() -> None:
+    _, run_dict = _data(7)
+    frame = ranklens.load_run(run_dict).frame.sort(["query_id", "score"],
+                                                   descending=[False, True])
+    run = ranklens.load_run(frame)
+    index = run._cache["docid"]
+    assert index.ties_only  # written best first: only tied rows are re-sorted
+    moved, rows = index.moves
+    assert moved.size and (moved != rows).any()  # coarse scores: tied rows do move
+    assert np.array_equal(run.score[index.src], run.score)  # ...only among equal scores
+    pos = np.arange(len(run))
+    assert np.array_equal(index.src_at(pos), index.src)
+    assert np.array_equal(index.src_at(moved[::-1].copy()), index.src[moved[::-1]])
+    assert np.array_equal(index.src_at(pos[:0]), pos[:0])
+    assert sorted(index.src.tolist()) == pos.tolist()  # a permutation of the rows
+
+
+def test_an_index_in_another_tie_order_reuses_the_doc_hashes() -> None:
+    qrels, run_dict = _data(8)
+    run = ranklens.load_run(run_dict)
+    by_id = ranklens.evaluate(qrels, _fresh(run), MEASURES, ties="input")
+    run._cache.pop("doc_hash", None)
+    assert "docid" in run._cache
+    assert dict(ranklens.evaluate(qrels, run, MEASURES, ties="input")) == dict(by_id)

@@ -23,7 +23,7 @@ from ._errors import InputError, ParameterError, RanklensWarning
 from ._groups import group_at, group_offsets, group_ranks, maybe_duplicated
 from ._keyset import KeySet
 from ._qrels_index import QrelsIndex, qrels_index
-from ._run_index import RunIndex, _block_order, run_index, tiebreak_of
+from ._run_index import RunIndex, _block_order, full_src, run_index, tiebreak_of
 from ._tables import Qrels, Run, query_blocks
 
 __all__ = ["Aligned", "Policies", "align"]
@@ -391,8 +391,7 @@ def _ranked_order(q: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
     grouped = _block_order(q[starts], lengths, score, tiebreak.gather, tiebreak_descending)
     if grouped is None:
         return _sorted_order(q, score, tiebreak, tiebreak_descending)
-    src = grouped[0]
-    perm = np.arange(n, dtype=np.int64) if src is None else src.astype(np.int64)
+    perm = full_src(n, grouped[1]).astype(np.int64)
     return perm, q[perm]
 
 
@@ -549,7 +548,8 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         offsets = group_offsets(qidx, nq)
 
     j = _judgments(qf, queries)
-    judged_at, judged_grade = _grades(keys, qidx.__getitem__, src, run.doc_ids_at, j)
+    judged_at, judged_grade = _grades(keys, qidx.__getitem__, src.__getitem__,
+                                      run.doc_ids_at, j)
     del keys
     aligned = _assemble(query_array, offsets, qidx, judged_at, judged_grade,
                         (score_all, src),
@@ -629,7 +629,8 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     per-query values are put back in trec_eval order by ``Aligned.to_sorted``.
     Judgments are matched on keys built from the run's own query numbering.
     """
-    src, keys = index.src, index.keys
+    keys = index.keys
+    at: np.ndarray | None = None  # positions in the index of the aligned rows (None: all)
     kept = block_q >= 0
     n_in = int(kept.sum())
     # the alignment index of each run query (-1: not evaluated) and of each evaluated query
@@ -644,8 +645,8 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         qidx, code = None, None  # both derived from the offsets where asked for
         offsets = np.concatenate((index.offsets, np.full(nq - n_in, index.offsets[-1])))
     else:
-        rows = np.flatnonzero(kept[index.code])
-        code, src, keys = index.code[rows], src[rows], keys[rows]
+        at = np.flatnonzero(kept[index.code])
+        code, keys = index.code[at], keys[at]
         qidx = aligned_of_code[code]
         offsets = group_offsets(qidx, nq)
     if pol.depth is not None:
@@ -654,7 +655,8 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         if qidx is None:
             qidx = code
         keep = group_ranks(qidx, offsets) <= pol.depth
-        code, src, keys, qidx = code[keep], src[keep], keys[keep], qidx[keep]
+        at = np.flatnonzero(keep) if at is None else at[keep]
+        code, keys, qidx = code[keep], keys[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
     # the judgments, numbered by the run's query codes for matching (-1: not in the run)
     code_of = np.full(nq, -1, dtype=np.int64)
@@ -676,7 +678,10 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         "key": _pair_keys(jc, doc_hash),
     })
     run_code = index.code_at if code is None else code.__getitem__
-    judged_at, judged_grade = _grades(keys, run_code, src, run.doc_ids_at, jm)
+    judged_at, judged_grade = _grades(keys, run_code,
+                                      index.src_at if at is None
+                                      else index.src_at(at).__getitem__,
+                                      run.doc_ids_at, jm)
     in_order = bool((aligned_of == np.arange(nq)).all())
     if not in_order:
         j_sorted = _renumbered(j_sorted, aligned_of)
@@ -687,8 +692,11 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
     missing[n_in:] = True
     # without query numbers of its own, the alignment's are the run index's (built there
     # once, if a kernel asks)
-    return _assemble(query_ids, offsets, qidx, judged_at, judged_grade, (run.score, src),
-                     j_sorted, missing, pol, None if in_order else aligned_of,
+    # a run row's score is its ranked row's when only tied rows moved
+    score_rows = at if index.ties_only else index.src if at is None else index.src[at]
+    return _assemble(query_ids, offsets, qidx, judged_at, judged_grade,
+                     (run.score, score_rows), j_sorted, missing, pol,
+                     None if in_order else aligned_of,
                      (lambda: index.code) if qidx is None else None)
 
 
@@ -765,13 +773,14 @@ def _judgments(qf: pl.DataFrame, queries: pl.DataFrame) -> pl.DataFrame:
     return j.with_columns(key=pl.Series(key))
 
 
-def _grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray], src: np.ndarray,
+def _grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray],
+            src_at: Callable[[np.ndarray], np.ndarray],
             doc_ids_at: Callable[[np.ndarray], pl.Series],
             judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The positions (ascending) of the ranked rows that have a judgment, and its grade.
 
     ``query_at`` gives the query number (the judgments' ``qidx``) of ranked rows,
-    ``doc_ids_at`` the doc ids of the run's rows (``src`` maps ranked rows to them).
+    ``doc_ids_at`` the doc ids of the run's rows (``src_at`` maps ranked rows to them).
 
     Rows are matched to judgments on the 64-bit keys, then every match is confirmed on the
     query index and the doc id string; any unconfirmed or ambiguous match (a hash
@@ -779,7 +788,7 @@ def _grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray], src:
     """
     jkeys = judgments["key"].to_numpy()
     pos, rows = _match_keys(keys, jkeys)
-    doc_ids = doc_ids_at(src[pos])
+    doc_ids = doc_ids_at(src_at(pos))
     exact = (
         rows is not None  # each row matched at most one judgment
         and bool((judgments["qidx"].to_numpy()[rows] == query_at(pos)).all())

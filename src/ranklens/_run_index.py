@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,7 +24,20 @@ else:  # imported on first use (see ranklens._lazy)
 from ._groups import group_at, group_offsets, maybe_duplicated
 from ._tables import Run
 
-__all__ = ["RunIndex", "run_index", "tiebreak_at", "tiebreak_of"]
+__all__ = ["Moves", "RunIndex", "full_src", "run_index", "tiebreak_at", "tiebreak_of"]
+
+#: which run row each ranked row comes from: every row's (an array), or only those of the
+#: ranked rows that come from another row (positions ascending, rows); see RunIndex.moves
+Moves = np.ndarray | tuple[np.ndarray, np.ndarray]
+
+
+def full_src(n: int, moves: Moves) -> np.ndarray:
+    """The run row of each of the ``n`` ranked rows, from ``moves``."""
+    if isinstance(moves, np.ndarray):
+        return moves
+    src = np.arange(n, dtype=_index_dtype(n))
+    src[moves[0]] = moves[1]
+    return src
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,7 +50,11 @@ class RunIndex:
         each query is one block of adjacent rows, else byte-wise ascending.
     code : index into ``query_ids`` of each ranked row (built from ``offsets`` on first
         use; :meth:`code_at` gives it at a few positions).
-    src : row of the run frame each ranked row comes from.
+    src : row of the run frame each ranked row comes from (built from ``moves`` on
+        first use; :meth:`src_at` gives it at a few positions).
+    moves : ``src`` itself, or, when only rows with equal scores moved (ranked in the
+        run's order, ties re-sorted), the pair (positions, rows) of the ranked rows that
+        come from another row: at MS MARCO scale, a few thousand instead of seven million.
     keys : 64-bit hash of (``code``, doc id) of each ranked row (see ``_align._pair_keys``).
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
     duplicated : whether some doc id occurs twice for one query (then alignment takes the
@@ -47,11 +64,40 @@ class RunIndex:
     """
 
     query_ids: pl.Series
-    src: np.ndarray
+    moves: Moves
     keys: np.ndarray
     offsets: np.ndarray
     duplicated: bool
     _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def src(self) -> np.ndarray:
+        if isinstance(self.moves, np.ndarray):
+            return self.moves
+        if "src" not in self._cache:
+            src = full_src(self.keys.size, self.moves)
+            src.flags.writeable = False
+            self._cache["src"] = src
+        src_: np.ndarray = self._cache["src"]
+        return src_
+
+    def src_at(self, pos: np.ndarray) -> np.ndarray:
+        """:attr:`src` of the ranked rows at positions ``pos``."""
+        if isinstance(self.moves, np.ndarray) or "src" in self._cache:
+            return self.src[pos]
+        at_, rows = self.moves
+        out = pos.astype(_index_dtype(self.keys.size))
+        if at_.size:
+            at = np.minimum(np.searchsorted(at_, pos), at_.size - 1)
+            hit = at_[at] == pos
+            out[hit] = rows[at[hit]]
+        return out
+
+    @property
+    def ties_only(self) -> bool:
+        """Whether only rows with equal scores moved: a run row's score is then also its
+        ranked row's (no need to gather scores through :attr:`src`)."""
+        return not isinstance(self.moves, np.ndarray)
 
     @property
     def code(self) -> np.ndarray:
@@ -85,7 +131,6 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     # deferred: _align imports this module's users
     from ._align import _block_index, _sorted_order, numbered
 
-    n = len(run)
     nb = run.block_ids.len()
     if run.block_ids.n_unique() == nb:
         # each query is one block of rows (how run files are written): queries keep the
@@ -98,35 +143,30 @@ def _build(run: Run, tiebreak: str) -> RunIndex:
     tb_desc = tiebreak != "input"
     ranked = _block_order(block_code, run.block_lengths, run.score,
                           lambda rows: tiebreak_at(run, tiebreak, rows), tb_desc)
+    moves: Moves
     if ranked is not None:
-        src, offsets = ranked
+        offsets, moves = ranked
     else:
-        src, code = _sorted_order(np.repeat(block_code, run.block_lengths), run.score,
-                                  tiebreak_of(run, tiebreak)[0], tb_desc)
+        moves, code = _sorted_order(np.repeat(block_code, run.block_lengths), run.score,
+                                    tiebreak_of(run, tiebreak)[0], tb_desc)
         offsets = group_offsets(code, len(query_ids))
         del code
-    if src is None:
-        src = np.arange(n, dtype=_index_dtype(n))
     # the reader may have hashed the doc ids already (a one-off: the index keeps keys
     # instead), or an index in another tie order holds them
     doc_hash = run._cache.pop("doc_hash", None)
     if doc_hash is None:
         doc_hash = next((_row_hashes(other) for other in run._cache.values()
                          if isinstance(other, RunIndex)), None)
-    keys = _ranked_keys(doc_hash, run, src, offsets)
-    duplicated = _maybe_duplicated(keys, offsets)
-    if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
+    keys = _ranked_keys(doc_hash, run, moves, offsets)
+    index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
+                     duplicated=False)
+    if _maybe_duplicated(keys, offsets):  # equal keys: equal pairs, or (rarely) a collision
         pos = np.flatnonzero(pl.Series(keys).is_duplicated().to_numpy())
-        sub = pl.DataFrame({"q": group_at(offsets, pos), "doc_id": run.doc_ids_at(src[pos])})
-        duplicated = bool(sub.select(pl.struct("q", "doc_id").is_duplicated()).to_series().any())
-    index = RunIndex(
-        query_ids=query_ids,
-        src=src,
-        keys=keys,
-        offsets=offsets,
-        duplicated=duplicated,
-    )
-    for arr in (index.src, index.keys, index.offsets):
+        sub = pl.DataFrame({"q": group_at(offsets, pos),
+                            "doc_id": run.doc_ids_at(index.src_at(pos))})
+        if sub.select(pl.struct("q", "doc_id").is_duplicated()).to_series().any():
+            index = replace(index, duplicated=True)
+    for arr in (keys, offsets, *(moves if isinstance(moves, tuple) else (moves,))):
         arr.flags.writeable = False
     return index
 
@@ -141,9 +181,10 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     """Whether two rows of one query share a key (equal pairs, or a hash collision).
 
     Runs usually list about the same number of documents for every query; then each query's
-    32-bit key halves are sorted as one row of a matrix (small, cache-resident sorts; short
-    rows padded with values distinct from each other), and only a query whose row holds two
-    equal values is checked on its full keys. Otherwise one hash-based count over all keys.
+    32-bit key halves are sorted as one row of a matrix, a slice of queries at a time
+    (small, cache-resident sorts; short rows padded with values distinct from each other),
+    and only a query whose row holds two equal values is checked on its full keys.
+    Otherwise one hash-based count over all keys.
     """
     lengths = np.diff(offsets)
     nq = lengths.size
@@ -151,20 +192,25 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     if keys.size == 0 or width < 2 or width * nq > keys.size + keys.size // 2:
         return maybe_duplicated(keys)
     halves = keys.view(np.uint32)[1::2] if sys.byteorder == "little" else keys >> 32
-    if lengths.min() == width:
-        rows = halves.astype(np.uint32).reshape(nq, width)
-    else:
-        rows = np.empty((nq, width), dtype=np.uint32)
-        rows[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
-        rows[np.arange(width) < lengths[:, None]] = halves
-    rows.sort(axis=1)
-    for q in np.flatnonzero((rows[:, 1:] == rows[:, :-1]).any(axis=1)):
-        if np.unique(keys[offsets[q]:offsets[q + 1]]).size < lengths[q]:
-            return True
+    pad = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
+    per = max(1, (1 << 20) // width)  # queries a slice: the matrix stays cache-sized
+    for a in range(0, nq, per):
+        b = min(a + per, nq)
+        part = halves[offsets[a]:offsets[b]]
+        if lengths[a:b].min() == width:
+            rows = part.astype(np.uint32).reshape(b - a, width)
+        else:
+            rows = np.empty((b - a, width), dtype=np.uint32)
+            rows[:] = pad
+            rows[np.arange(width) < lengths[a:b, None]] = part
+        rows.sort(axis=1)
+        for q in np.flatnonzero((rows[:, 1:] == rows[:, :-1]).any(axis=1)) + a:
+            if np.unique(keys[offsets[q]:offsets[q + 1]]).size < lengths[q]:
+                return True
     return False
 
 
-def _ranked_keys(doc_hash: np.ndarray | None, run: Run, src: np.ndarray,
+def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
                  offsets: np.ndarray) -> np.ndarray:
     """:func:`ranklens._align._pair_keys` of each ranked row of ``run``.
 
@@ -176,16 +222,11 @@ def _ranked_keys(doc_hash: np.ndarray | None, run: Run, src: np.ndarray,
 
     if doc_hash is None or not doc_hash.flags.writeable:
         doc_hash = np.array(run.doc_id.hash(0).to_numpy() if doc_hash is None else doc_hash)
-    step = 1 << 20
-    moved = np.concatenate([
-        np.flatnonzero(src[i:i + step] != np.arange(i, min(i + step, src.size))) + i
-        for i in range(0, src.size, step)
-    ] or [np.zeros(0, dtype=np.int64)])
-    if moved.size * 4 < src.size:
+    if isinstance(moves, tuple):
         keys = doc_hash
-        keys[moved] = doc_hash[src[moved]]  # the right side is gathered before the write
+        keys[moves[0]] = doc_hash[moves[1]]  # the right side is gathered before the write
     else:
-        keys = doc_hash[src]
+        keys = doc_hash[moves]
     step = 1 << 20
     for i in range(0, keys.size, step):  # a slice at a time: no full-length query codes
         j = min(i + step, keys.size)
@@ -204,8 +245,12 @@ def _row_hashes(index: RunIndex) -> np.ndarray:
     for i in range(0, ranked.size, step):
         j = min(i + step, ranked.size)
         mix_query_into(ranked[i:j], _codes(index.offsets, i, j))
+    if isinstance(index.moves, tuple):
+        at, rows = index.moves
+        ranked[rows] = ranked[at]  # the right side is gathered before the write
+        return ranked
     by_row = np.empty_like(ranked)
-    by_row[index.src] = ranked
+    by_row[index.moves] = ranked
     return by_row
 
 
@@ -237,34 +282,28 @@ def tiebreak_at(run: Run, ties: str, rows: np.ndarray) -> pl.Series:
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
                  tiebreak_at: Callable[[np.ndarray], pl.Series], tiebreak_descending: bool,
-                 ) -> tuple[np.ndarray | None, np.ndarray] | None:
-    """``src, offsets`` of the ranked order without sorting, when each query is
-    one block of rows with scores non-increasing (how run files are written); else None.
+                 ) -> tuple[np.ndarray, Moves] | None:
+    """``offsets, moves`` of the ranked order without sorting, when each query is one
+    block of rows with scores non-increasing (how run files are written); else None.
     ``block_code`` numbers each block's query (ascending numbers rank first); ``offsets``
-    delimit each query's ranked rows in that order. ``src`` is None when the ranked order
-    is the input order.
+    delimit each query's ranked rows in that order; ``moves`` (see :attr:`RunIndex.moves`)
+    is sparse when no block moves.
 
     Whole blocks move to their query's place; rows tied on score, contiguous within their
     block, are then re-sorted among themselves by ``tiebreak_at(rows)`` (the tie breaks of
-    those rows). Every full-length array is allocated once: at this scale, fresh memory
-    costs as much as the arithmetic.
+    those rows). Neighbours are compared a slice at a time and only the few positions
+    found are kept: at this scale, fresh memory costs as much as the arithmetic.
     """
     n, nb = score.size, block_code.size
     if n == 0 or np.unique(block_code).size != nb:
         return None  # a query split over several blocks
     ends = np.cumsum(lengths)
     starts = ends - lengths
-    inner = np.ones(n - 1, dtype=bool)  # row i+1 is in row i's block
-    inner[ends[:-1] - 1] = False
-    step = np.less_equal(score[1:], score[:-1])
-    np.logical_not(step, out=step)  # a rise (or a NaN) within a block
-    step &= inner
-    if step.any():
+    crossing = ends[:-1] - 1  # row i and i+1 in different blocks
+    # a rise (or a NaN) within a block: not written best first
+    if np.setdiff1d(_neighbours(score, "rise"), crossing, assume_unique=True).size:
         return None
-    # NumPy comparisons treat -0.0 and 0.0 as equal (a tie, as in trec_eval)
-    tie = np.equal(score[1:], score[:-1], out=step)
-    tie &= inner
-    del inner
+    tie = np.setdiff1d(_neighbours(score, "tie"), crossing, assume_unique=True)
     # blocks move to ascending query number; place[k] is block k's position in that order
     by_query = np.argsort(block_code)
     place = np.empty(nb, dtype=np.int64)
@@ -274,21 +313,35 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = _index_dtype(n)
-    heads = offsets[1:-1]  # first ranked row of every query but the first
-    src: np.ndarray | None = None
-    if shift.any():
-        src = np.ones(n, dtype=index)
-        src[0] = -shift[0]
-        src[heads] = 1 - np.diff(shift)
-        np.cumsum(src, dtype=index, out=src)
-    if tie.any():
-        from ._align import tie_order, tied_rows  # deferred: _align imports this module
+    pos = np.union1d(tie, tie + 1).astype(index)  # the rows in a tie
+    rows = pos
+    if pos.size:
+        from ._align import tie_order  # deferred: _align imports this module
 
-        pos = tied_rows(tie)
         block = np.searchsorted(ends, pos, side="right")
-        order = tie_order(block, score[pos], tiebreak_at(pos), tiebreak_descending)
-        if src is None:
-            src = np.arange(n, dtype=index)
-        # a block moves whole, so a tied row's ranked position is its row plus the shift
-        src[pos + shift[place[block]]] = pos[order]
-    return src, offsets
+        rows = pos[tie_order(block, score[pos], tiebreak_at(pos), tiebreak_descending)]
+    if not shift.any():
+        return offsets, (pos, rows)
+    src = np.ones(n, dtype=index)
+    src[0] = -shift[0]
+    src[offsets[1:-1]] = 1 - np.diff(shift)
+    np.cumsum(src, dtype=index, out=src)
+    # a block moves whole, so a tied row's ranked position is its row plus the shift
+    src[pos + shift[place[np.searchsorted(ends, pos, side="right")]]] = rows
+    return offsets, src
+
+
+def _neighbours(score: np.ndarray, what: str) -> np.ndarray:
+    """The positions i where ``score[i+1]`` rises above ``score[i]`` (or either is NaN),
+    ``what="rise"``, or equals it, ``what="tie"``; a slice at a time."""
+    step = 1 << 20
+    found = []
+    for i in range(0, score.size - 1, step):
+        j = min(i + step, score.size - 1)
+        if what == "rise":  # "not less or equal" also catches NaN
+            hit = np.less_equal(score[i + 1:j + 1], score[i:j])
+            np.logical_not(hit, out=hit)
+        else:  # NumPy treats -0.0 and 0.0 as equal (a tie, as in trec_eval)
+            hit = np.equal(score[i + 1:j + 1], score[i:j])
+        found.append(np.flatnonzero(hit) + i)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
