@@ -295,7 +295,7 @@ def _add_bogus(qrels: Qrels, run: Run) -> tuple[Run, set[str]]:
     import polars as pl
 
     judged = set(qrels.frame["query_id"].unique().to_list())
-    present = set(run.frame["query_id"].unique().to_list())
+    present = set(run.block_ids.unique().to_list())
     missing = sorted(judged - present)
     if not missing:
         return run, set()
@@ -473,7 +473,7 @@ Producer = Callable[..., tuple[list[str], list[Column]]]
 
 def run_trec_eval(argv: Sequence[str]) -> str:
     """Everything ``trec_eval argv`` prints on standard output."""
-    from .._io._load import load_qrels, load_run
+    from .._io._load import load_qrels, load_run, load_run_for
 
     o, qrels_path, run_path = parse_args(argv)
     if o.help:
@@ -497,7 +497,7 @@ def run_trec_eval(argv: Sequence[str]) -> str:
             raise TrecEvalError(f"measure '{bad[0]}' needs -R prefs, qrels_prefs or "
                                 "qrels_jg judgments", 4)
         qrels = load_qrels(qrels_path)
-        run = load_run(run_path)
+        run = load_run_for(qrels, run_path)
         specs = engine_columns(marked)
         qids, columns = evaluate_columns(qrels, run, o, specs)
         present = {te for te, _ in marked}
