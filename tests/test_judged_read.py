@@ -18,6 +18,8 @@ import ranklens
 from ranklens import InputError, load_qrels, load_run
 from ranklens._io import _trec
 from ranklens._io._load import load_run_for
+from ranklens._keyset import KeySet
+from ranklens._qrels_index import qrels_index
 
 MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "bpref", "nDCG(ties=average)@5",
             "num_rel_ret", "success@3"]
@@ -167,3 +169,20 @@ def test_the_cli_reads_runs_for_its_judgments(tmp_path: Path, small_blocks: None
     for _, query, ap, ndcg in rows[1:-1]:
         assert float(ap) == pytest.approx(whole.per_query("AP")[query], abs=1e-12)
         assert float(ndcg) == pytest.approx(whole.per_query("nDCG@10")[query], abs=1e-12)
+
+
+def test_a_run_whose_doc_ids_are_mostly_judged_keeps_them_all(
+        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_trec, "_SETTLED", 10)
+    qrels_path, run_path = _write(tmp_path, 1)
+    # every doc id is judged for some query: looking them up saves nothing
+    qrels_path.write_text(qrels_path.read_text() + "".join(
+        f"q98 0 d{i} 0\n" for i in range(400)))
+    hashes = qrels_index(load_qrels(qrels_path)).doc_hash
+    parts = _trec._RunParts.read(_trec._file_blocks(str(run_path)), run_path.stat().st_size,
+                                 KeySet(hashes))
+    assert parts is not None
+    assert parts.judged is None  # it stopped looking doc ids up
+    assert parts.doc_rows is None  # ...and, having kept every one, tracking which
+    whole, judged = _both(qrels_path, run_path, read_again=True)
+    assert judged == whole

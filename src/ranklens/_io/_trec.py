@@ -303,6 +303,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
 # never the whole text and its six string columns at once.
 _BLOCK = 1 << 24
 _SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
+_SETTLED = 1 << 16  # rows read before the share of rows keeping their doc ids is judged
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 _COMPRESSED = tuple(magic for magic, _ in _MAGIC)
 
@@ -442,6 +443,7 @@ class _RunParts:
         # doc ids are kept (those of doc_ids), block by block
         self.judged = judged
         self.doc_rows: list[np.ndarray] | None = None if judged is None else []
+        self.kept = 0  # rows of doc_rows
         # arrays filled block by block: concatenating parts would hold each column twice
         self.scores = np.zeros(0, dtype=np.float64)
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
@@ -516,7 +518,10 @@ class _RunParts:
         else:
             rise = continued and scores[0] > self.scores[self.rows - 1]
             rows = self._kept_rows(scores, hashes, ends, rise)
-            self.doc_rows.append(rows + self.rows)
+            if self.judged is None and self.kept == end:
+                self.doc_rows = None  # every row keeps its doc id from now on, as so far
+            else:
+                self.doc_rows.append(rows + self.rows)
             self.doc_ids.append(df["doc_id"] if rows.size == df.height
                                 else df["doc_id"].gather(rows))
         self.rows = end
@@ -535,7 +540,8 @@ class _RunParts:
         scores above the previous block's last, in the same query.
 
         A rising score means the run is not written best first: ranking it then sorts
-        every row, and the rows from here on keep their doc ids.
+        every row, and the rows from here on keep their doc ids. So do they when a
+        quarter of the rows read needed theirs anyway.
         """
         n = scores.size
         inner = np.ones(max(n - 1, 0), dtype=bool)  # row i+1 is in row i's query
@@ -543,15 +549,21 @@ class _RunParts:
         if self.judged is None or rise or bool(np.logical_and(scores[1:] > scores[:-1],
                                                               inner).any()):
             self.judged = None
+            self.kept += n
             return np.arange(n, dtype=np.int64)
+        keep = self.judged.might_hold(hashes)  # a superset of the judged: it costs less
         tie = np.equal(scores[1:], scores[:-1])
         tie &= inner
-        keep = np.zeros(n, dtype=bool)
-        keep[1:] = tie
+        keep[1:] |= tie
         keep[:-1] |= tie
         keep[[0, -1]] = True
-        keep[self.judged.find(hashes)[0]] = True
-        return np.flatnonzero(keep)
+        rows = np.flatnonzero(keep)
+        if self.rows + n >= _SETTLED and (self.kept + rows.size) * 4 > self.rows + n:
+            self.judged = None  # many doc ids are judged (a recommender's items): keep all
+            if self.kept == self.rows:  # ...this block's too, as every earlier one's
+                rows = np.arange(n, dtype=np.int64)
+        self.kept += rows.size
+        return rows
 
     def _regular(self, data: bytes) -> bool:
         """Whether no two adjacent bytes of ``data`` are blanks or line ends (so no field is
