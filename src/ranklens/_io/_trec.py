@@ -263,6 +263,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
     """
     source = str(path)
     blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
+    stamp = None  # the plain file's, to read it again
     if blocks is not None:
         stamp = _stamp(source)
         size = stamp[0]
@@ -275,7 +276,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
     parts = _RunParts.read(blocks, size, None if judged is None else KeySet(judged))
     blocks.close()  # a file left half read by a block the fast path cannot take
     if parts is not None:
-        return parts.run(source, name, None if parts.doc_rows is None else stamp)
+        return parts.run(source, name, stamp)
     if data is None:
         data = read_bytes(path)
     sep = _separator(data)
@@ -607,8 +608,8 @@ class _RunParts:
 
     def run(self, source: str, name: str | None,
             stamp: tuple[int, int, int] | None = None) -> Run:
-        """The run read; ``stamp`` (the file's size, time and inode when read) when only
-        some rows' doc ids were kept."""
+        """The run read. ``stamp`` (the file's size, time and inode when read) lets a run
+        that kept only some rows' doc ids read the others from the file when asked."""
         doc_ids = pl.concat(self.doc_ids, rechunk=False)
         partial = None
         if self.doc_rows is not None and stamp is not None:
