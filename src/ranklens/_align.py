@@ -690,14 +690,14 @@ def _align_indexed(index: RunIndex, block_q: np.ndarray, nq: int,
         query_ids = query_ids[evaluated_of]
     missing = np.zeros(nq, dtype=bool)
     missing[n_in:] = True
-    # without query numbers of its own, the alignment's are the run index's (built there
-    # once, if a kernel asks)
     # a run row's score is its ranked row's when only tied rows moved
     score_rows = at if index.ties_only else index.src if at is None else index.src[at]
+    # without query numbers of its own, the alignment's are the run index's (built there
+    # once, if a kernel asks)
+    qidx_from = (lambda: index.code) if qidx is None else None
     return _assemble(query_ids, offsets, qidx, judged_at, judged_grade,
                      (run.score, score_rows), j_sorted, missing, pol,
-                     None if in_order else aligned_of,
-                     (lambda: index.code) if qidx is None else None)
+                     None if in_order else aligned_of, qidx_from)
 
 
 def _renumbered(j_sorted: tuple[np.ndarray, np.ndarray],

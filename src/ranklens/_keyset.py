@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._groups import locate
+
 __all__ = ["KeySet"]
 
 _STEP = 1 << 20  # keys screened at a time: the temporaries stay cache-sized
@@ -60,7 +62,5 @@ class KeySet:
             np.flatnonzero(np.take(table, signed[i:i + _STEP] & mask)) + i
             for i in range(0, keys.size, _STEP)
         ] or [np.zeros(0, dtype=np.int64)])
-        found = keys[cand]
-        at = np.minimum(np.searchsorted(self.sorted, found), self.sorted.size - 1)
-        hit = self.sorted[at] == found
+        at, hit = locate(self.sorted, keys[cand])
         return cand[hit], at[hit]

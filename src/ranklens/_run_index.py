@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-from ._groups import group_at, group_offsets, maybe_duplicated
+from ._groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
 from ._tables import Run
 
 __all__ = ["Moves", "RunIndex", "full_src", "run_index", "tiebreak_at", "tiebreak_of"]
@@ -85,11 +85,10 @@ class RunIndex:
         """:attr:`src` of the ranked rows at positions ``pos``."""
         if isinstance(self.moves, np.ndarray) or "src" in self._cache:
             return self.src[pos]
-        at_, rows = self.moves
+        moved, rows = self.moves
         out = pos.astype(_index_dtype(self.keys.size))
-        if at_.size:
-            at = np.minimum(np.searchsorted(at_, pos), at_.size - 1)
-            hit = at_[at] == pos
+        if moved.size:
+            at, hit = locate(moved, pos)
             out[hit] = rows[at[hit]]
         return out
 
@@ -218,8 +217,6 @@ def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
     rows moved (queries kept in the run's order, only tied rows re-sorted) the keys are
     made in its place, so the index does not hold a second full-length array.
     """
-    from ._align import mix_query_into
-
     if doc_hash is None or not doc_hash.flags.writeable:
         doc_hash = np.array(run.doc_id.hash(0).to_numpy() if doc_hash is None else doc_hash)
     if isinstance(moves, tuple):
@@ -227,24 +224,28 @@ def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
         keys[moves[0]] = doc_hash[moves[1]]  # the right side is gathered before the write
     else:
         keys = doc_hash[moves]
+    _mix_queries(keys, offsets)
+    return keys
+
+
+def _mix_queries(keys: np.ndarray, offsets: np.ndarray) -> None:
+    """Mix each ranked row's query number (rows grouped by ``offsets``) into ``keys`` in
+    place (``_align.mix_query_into``), a slice at a time: no full-length query numbers.
+    Mixing is an XOR, so mixing keys again gives back the doc hashes."""
+    from ._align import mix_query_into
+
     step = 1 << 20
-    for i in range(0, keys.size, step):  # a slice at a time: no full-length query codes
+    for i in range(0, keys.size, step):
         j = min(i + step, keys.size)
         mix_query_into(keys[i:j], _codes(offsets, i, j))
-    return keys
 
 
 def _row_hashes(index: RunIndex) -> np.ndarray:
     """The doc id hash of every run row, from ``index``'s keys (mixing the query in again
     takes it out, see ``_align._pair_keys``): the doc ids need not be hashed (or read)
     again."""
-    from ._align import mix_query_into
-
     ranked = np.array(index.keys)
-    step = 1 << 20
-    for i in range(0, ranked.size, step):
-        j = min(i + step, ranked.size)
-        mix_query_into(ranked[i:j], _codes(index.offsets, i, j))
+    _mix_queries(ranked, index.offsets)
     if isinstance(index.moves, tuple):
         at, rows = index.moves
         ranked[rows] = ranked[at]  # the right side is gathered before the write
@@ -299,11 +300,9 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
         return None  # a query split over several blocks
     ends = np.cumsum(lengths)
     starts = ends - lengths
-    crossing = ends[:-1] - 1  # row i and i+1 in different blocks
-    # a rise (or a NaN) within a block: not written best first
-    if np.setdiff1d(_neighbours(score, "rise"), crossing, assume_unique=True).size:
+    if steps_within(score, ends, "rise").size:  # within a block: not written best first
         return None
-    tie = np.setdiff1d(_neighbours(score, "tie"), crossing, assume_unique=True)
+    tie = steps_within(score, ends, "tie")
     # blocks move to ascending query number; place[k] is block k's position in that order
     by_query = np.argsort(block_code)
     place = np.empty(nb, dtype=np.int64)
@@ -329,19 +328,3 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     # a block moves whole, so a tied row's ranked position is its row plus the shift
     src[pos + shift[place[np.searchsorted(ends, pos, side="right")]]] = rows
     return offsets, src
-
-
-def _neighbours(score: np.ndarray, what: str) -> np.ndarray:
-    """The positions i where ``score[i+1]`` rises above ``score[i]`` (or either is NaN),
-    ``what="rise"``, or equals it, ``what="tie"``; a slice at a time."""
-    step = 1 << 20
-    found = []
-    for i in range(0, score.size - 1, step):
-        j = min(i + step, score.size - 1)
-        if what == "rise":  # "not less or equal" also catches NaN
-            hit = np.less_equal(score[i + 1:j + 1], score[i:j])
-            np.logical_not(hit, out=hit)
-        else:  # NumPy treats -0.0 and 0.0 as equal (a tie, as in trec_eval)
-            hit = np.equal(score[i + 1:j + 1], score[i:j])
-        found.append(np.flatnonzero(hit) + i)
-    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._groups import locate
+
 if TYPE_CHECKING:
     import polars as pl
 else:  # imported on first use (see ranklens._lazy)
@@ -121,10 +123,12 @@ class Run:
         ``rows`` were not kept)."""
         if self._partial is not None:
             kept = self._partial[0]
-            at = np.searchsorted(kept, rows)
-            if rows.size == 0 or (kept.size and bool(
-                    (kept[np.minimum(at, kept.size - 1)] == rows).all())):
-                return self._doc_id.gather(at)
+            if rows.size == 0:
+                return self._doc_id.clear()
+            if kept.size:
+                at, hit = locate(kept, rows)
+                if hit.all():
+                    return self._doc_id.gather(at)
         return self.doc_id.gather(rows)
 
     @property

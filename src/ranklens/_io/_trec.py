@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._groups import steps_within
 from .._keyset import KeySet
 
 if TYPE_CHECKING:
@@ -545,18 +546,14 @@ class _RunParts:
         quarter of the rows read needed theirs anyway.
         """
         n = scores.size
-        inner = np.ones(max(n - 1, 0), dtype=bool)  # row i+1 is in row i's query
-        inner[ends[:-1] - 1] = False
-        if self.judged is None or rise or bool(np.logical_and(scores[1:] > scores[:-1],
-                                                              inner).any()):
+        if self.judged is None or rise or steps_within(scores, ends, "rise").size:
             self.judged = None
             self.kept += n
             return np.arange(n, dtype=np.int64)
         keep = self.judged.might_hold(hashes)  # a superset of the judged: it costs less
-        tie = np.equal(scores[1:], scores[:-1])
-        tie &= inner
-        keep[1:] |= tie
-        keep[:-1] |= tie
+        tie = steps_within(scores, ends, "tie")
+        keep[tie] = True
+        keep[tie + 1] = True
         keep[[0, -1]] = True
         rows = np.flatnonzero(keep)
         if self.rows + n >= _SETTLED and (self.kept + rows.size) * 4 > self.rows + n:
