@@ -280,3 +280,15 @@ def test_measures_from_any_iterable() -> None:
     assert dict(ranklens.evaluate(qrels, run, ("AP", ranklens.Measure("P", cutoff=1)))) == want
     with pytest.raises(ranklens.ParameterError, match=r"'measures'.*int"):
         ranklens.evaluate(qrels, run, 3)  # type: ignore[arg-type]
+
+
+def test_version_is_the_installed_distributions() -> None:
+    import importlib.metadata
+
+    assert importlib.metadata.version("ranklens") == ranklens.__version__
+
+
+def test_package_declares_its_types() -> None:
+    from pathlib import Path
+
+    assert (Path(ranklens.__file__).parent / "py.typed").is_file()

@@ -19,8 +19,7 @@ from ._measures import Measure
 from ._names import parse_measure, parse_measures
 from ._result import Result
 from ._tables import Qrels, Run
-
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "CONVENTIONS",

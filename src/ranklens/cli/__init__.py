@@ -81,12 +81,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", RanklensWarning)
+    stdout = sys.stdout
     try:
         status = cli.main(args=args, prog_name="ranklens", standalone_mode=False)
     except SystemExit:
         # click itself exits 1 when the reader of stdout goes away (`ranklens ... | head`),
-        # after wrapping the streams; that is no error, as for BrokenPipeError below
-        if not isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+        # after replacing sys.stdout by a wrapper that ignores the broken pipe; that is no
+        # error, as for BrokenPipeError below. Compared by identity: the wrapper's class is
+        # private from click 8.5 on and removed in click 9.
+        if sys.stdout is stdout:
             raise
         status = 0
     except click.exceptions.Exit as exc:
