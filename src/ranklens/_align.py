@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-from ._errors import InputError, ParameterError, RanklensWarning
+from ._engine.policies import Policies
+from ._errors import InputError, RanklensWarning
 from ._groups import group_at, group_offsets, group_ranks, maybe_duplicated
 from ._keyset import KeySet
 from ._qrels_index import QrelsIndex, qrels_index
@@ -27,54 +28,6 @@ from ._run_index import RunIndex, _block_order, full_src, run_index, tiebreak_of
 from ._tables import Qrels, Run, query_blocks
 
 __all__ = ["Aligned", "Policies", "align"]
-
-MISSING = ("zero", "skip", "error")
-DUPLICATES = ("error", "first")
-TIES = ("docid", "input", "average")
-
-
-@dataclass(frozen=True)
-class Policies:
-    """The conventions alignment applies (see :func:`ranklens.evaluate`)."""
-
-    rel: int = 1
-    missing: str = "zero"
-    duplicates: str = "error"
-    depth: int | None = None
-    judged_only: bool = False
-    ties: str = "docid"
-    collection_size: int = 0
-    warn_missing: bool = True
-
-    def __post_init__(self) -> None:
-        _choice("missing", self.missing, MISSING)
-        _choice("duplicates", self.duplicates, DUPLICATES)
-        _choice("ties", self.ties, TIES)
-        if self.depth is not None and (not isinstance(self.depth, int)
-                                       or isinstance(self.depth, bool) or self.depth < 0):
-            raise ParameterError(
-                f"the 'depth' option must be an integer >= 0 or None, got {self.depth!r}"
-            )
-        if not isinstance(self.rel, int) or isinstance(self.rel, bool) or self.rel < 0:
-            raise ParameterError(f"the 'rel' option must be an integer >= 0, got {self.rel!r}")
-        if not isinstance(self.judged_only, bool):
-            raise ParameterError(
-                f"the 'judged_only' option must be True or False, got {self.judged_only!r}"
-            )
-        if (not isinstance(self.collection_size, int) or isinstance(self.collection_size, bool)
-                or self.collection_size < 0):
-            raise ParameterError(
-                "the 'collection_size' option must be an integer >= 0, "
-                f"got {self.collection_size!r}"
-            )
-
-
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ParameterError(
-            f"the {name!r} option must be one of {', '.join(allowed)}; got {value!r}"
-        )
-
 
 @dataclass(frozen=True, eq=False)
 class Aligned:

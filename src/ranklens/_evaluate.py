@@ -5,21 +5,21 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from ._align import Aligned, Policies, align
+from ._align import Aligned, align
 from ._conventions import Convention, get_convention
+from ._engine.policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run_for
 from ._measures import Measure, _ties
 from ._names import parse_measures
 from ._result import Result, aggregate
 
-__all__ = ["EMPTY", "evaluate"]
+__all__ = ["evaluate"]
 
-EMPTY = ("zero", "skip", "one", "nan", "error")
 _MISSING_UNSET = object()
 
 
@@ -29,12 +29,12 @@ def evaluate(
     measures: str | Measure | Iterable[str | Measure],
     *,
     rel: int = 1,
-    missing: str | None = None,
-    duplicates: str = "error",
+    missing: Missing | None = None,
+    duplicates: Duplicates = "error",
     depth: int | None = None,
     judged_only: bool = False,
-    ties: str | None = None,
-    empty: str | None = None,
+    ties: Ties | None = None,
+    empty: Empty | None = None,
     collection_size: int = 0,
     run_name: str | None = None,
     convention: str | Convention = "trec",
@@ -125,9 +125,9 @@ def evaluate(
         raise ParameterError("the 'measures' argument is empty; name at least one measure")
     conv = get_convention(convention)
     parsed = [conv.apply(m, w) for m, w in zip(parse_measures(measures), measures, strict=True)]
-    ties = conv.ties if ties is None else ties
-    empty = conv.empty if empty is None else empty
-    missing = conv.missing if missing is None else missing
+    ties = cast(Ties, conv.ties) if ties is None else ties
+    empty = cast(Empty, conv.empty) if empty is None else empty
+    missing = cast(Missing, conv.missing) if missing is None else missing
     if empty not in EMPTY:
         raise ParameterError(f"the 'empty' option must be one of {', '.join(EMPTY)}; "
                              f"got {empty!r}")
@@ -166,7 +166,8 @@ def evaluate(
         if order == policies.ties or (order == "docid" and policies.ties == "average"):
             return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
         if order not in realigned:  # a measure asks for another tie-break than the option
-            realigned[order] = align(q, r, replace(policies, ties=order, warn_missing=False))[0]
+            realigned[order] = align(q, r, replace(policies, ties=cast(Ties, order),
+                                                     warn_missing=False))[0]
         other = realigned[order]
         return other.in_trec_order(measure.definition.kernel(other, measure))
 

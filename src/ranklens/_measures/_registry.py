@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._errors import MeasureError
 
@@ -159,6 +159,8 @@ def _level_map(value: Any) -> bool:
 
 
 Kernel = Callable[["Aligned", "Measure"], "np.ndarray"]
+# (aligned, measure, tied groups) -> the value under ties="average"; see _ties
+ClosedForm = Callable[["Aligned", "Measure", Any], "np.ndarray"]
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,17 @@ class MeasureDef:
     aggregate : ``mean``, ``sum``, ``gmean`` or ``none`` (per-query text only).
     trec : trec_eval name (``ndcg_cut`` for the cutoff form is in ``trec_cut``).
     aliases : other accepted names (ranx and common spellings), lower-case matched.
+    closed_form : ``f(aligned, measure, groups) -> ndarray``, the value under
+        ``ties="average"`` (see ``_ties``); None: averaged by enumerating tied orders.
+    order_free : ``"never"``, ``"always"`` (the ranking order never matters) or
+        ``"without_cutoff"`` (it matters only through a cutoff).
+    needs_unretrieved : whether the value reads judged documents that were not retrieved
+        (R, the ideal ranking); a predicate of the measure when a parameter decides.
+    lower_is_better : smaller values are better (Unj, RBP's residual).
+    convention_params : the parameters a :class:`~ranklens.Convention` may set on it.
+    trec_integer : trec_eval prints it as an integer (``%ld``).
+    trec_per_query : trec_eval prints it on per-query (``-q``) lines.
+    trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
     """
 
     name: str
@@ -192,6 +205,14 @@ class MeasureDef:
     aliases: tuple[str, ...] = ()
     family: str = ""
     text: bool = False
+    closed_form: ClosedForm | None = None
+    order_free: Literal["never", "always", "without_cutoff"] = "never"
+    needs_unretrieved: bool | Callable[[Measure], bool] = True
+    lower_is_better: bool = False
+    convention_params: tuple[str, ...] = ()
+    trec_integer: bool = False
+    trec_per_query: bool = True
+    trec_reset: bool = False
 
     def param(self, name: str) -> Param:
         for p in self.params:
