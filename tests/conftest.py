@@ -9,6 +9,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The peers the differential tests compare with. A plain checkout skips the tests of a peer
+#: that is not installed; CI (RANKLENS_REQUIRE_PEERS=1, set by .ci/run) fails instead, so a
+#: differential test can never pass by being skipped.
+PEERS = ("pytrec_eval", "ranx", "ir_measures", "torch", "torchmetrics", "sklearn", "pandas",
+         "pyarrow")
+
+
+def missing_peers() -> list[str]:
+    import importlib.util
+
+    return [name for name in PEERS if importlib.util.find_spec(name) is None]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if os.environ.get("RANKLENS_REQUIRE_PEERS") and missing_peers():
+        raise pytest.UsageError(
+            "RANKLENS_REQUIRE_PEERS is set but these peers are not installed: "
+            + ", ".join(missing_peers())
+        )
+
 
 def conformance_root() -> Path:
     return Path(os.environ.get("RANKLENS_CONFORMANCE_DIR", ROOT.parent / "shared" / "conformance"))
