@@ -48,6 +48,25 @@ def evaluate(
 @overload
 def evaluate(
     qrels: Any,
+    run: Mapping[str, Run | str | os.PathLike[str] | pl.DataFrame],
+    measures: MeasuresArg,
+    *,
+    rel: int = 1,
+    missing: Missing | None = None,
+    duplicates: Duplicates = "error",
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties | None = None,
+    empty: Empty | None = None,
+    collection_size: int = 0,
+    run_name: str | None = None,
+    convention: str | Convention = "trec",
+) -> Results: ...
+
+
+@overload
+def evaluate(
+    qrels: Any,
     run: Run | str | os.PathLike[str] | pl.DataFrame,
     measures: MeasuresArg,
     *,
