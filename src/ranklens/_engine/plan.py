@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from .._conventions import Convention, get_convention
 from .._errors import ParameterError
@@ -18,7 +18,22 @@ from .._measures import Measure
 from .._names import parse_measures
 from .policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties, check_choice
 
-__all__ = ["Plan", "make_plan"]
+__all__ = ["EvaluateOptions", "Plan", "make_plan"]
+
+
+class EvaluateOptions(TypedDict, total=False):
+    """The keyword options of :func:`ranklens.evaluate` after ``measures``, typed (what
+    ``evaluate_arrays(**options)`` accepts)."""
+
+    rel: int
+    missing: Missing | None
+    duplicates: Duplicates
+    depth: int | None
+    judged_only: bool
+    ties: Ties | None
+    empty: Empty | None
+    collection_size: int
+    run_name: str | None
 
 
 @dataclass(frozen=True)
