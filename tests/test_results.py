@@ -165,3 +165,14 @@ def test_result_is_still_a_single_result() -> None:
     r = ranklens.evaluate(QRELS, BM25, ["AP"])
     assert isinstance(r, Result)
     np.testing.assert_array_equal(r.query_ids, ["q1", "q2", "q3"])
+
+
+@pytest.mark.parametrize("module", ["ranklens._evaluate", "ranklens._results",
+                                    "ranklens._render"])
+def test_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(module))
+    assert tried > 0
+    assert failures == 0

@@ -198,7 +198,7 @@ def evaluate(
     (0.8333, 0.5)
     >>> other = {"q1": {"d3": 0.9, "d1": 0.8}}
     >>> both = evaluate(qrels, {"mine": run, "other": other}, ["AP"])
-    >>> [round(x, 4) for x in both.aggregates("AP")]
+    >>> both.aggregates("AP").round(4).tolist()
     [0.8333, 1.0]
     """
     plan = make_plan(measures, rel=rel, missing=missing, duplicates=duplicates, depth=depth,
