@@ -98,11 +98,13 @@ def test_one_run_or_several_the_rule() -> None:
                                        "score": [1.0]})}) == "Results"
     with pytest.raises(InputError):  # one run holding nothing, as before
         ranklens.evaluate(QRELS, {}, ["AP"])
-    with pytest.raises(ParameterError, match=r"mixes runs .*'bm25'.* and rankings .*'q1'"):
+    with pytest.raises(InputError, match=r"mixes runs .*'bm25'.* and rankings .*'q1'"):
         ranklens.evaluate(QRELS, {"bm25": BM25, "q1": {"a": 1.0}}, ["AP"])
+    with pytest.raises(InputError, match="list holding a dict: a list is several runs"):
+        ranklens.evaluate(QRELS, [BM25["q1"]], ["AP"])  # a ranking is not a run
     with pytest.raises(ParameterError, match="empty list"):
         ranklens.evaluate(QRELS, [], ["AP"])
-    with pytest.raises(ParameterError, match="run names must be strings; got 1"):
+    with pytest.raises(InputError, match="run names must be strings; got 1"):
         ranklens.evaluate(QRELS, {1: BM25}, ["AP"])
     with pytest.raises(ParameterError, match="'run_name' option names one run"):
         ranklens.evaluate(QRELS, {"a": BM25, "b": DENSE}, ["AP"], run_name="x")
@@ -110,7 +112,7 @@ def test_one_run_or_several_the_rule() -> None:
 
 def test_every_problem_of_the_request_is_reported_before_loading(tmp_path: Path) -> None:
     absent = str(tmp_path / "absent.qrels")
-    with pytest.raises(ParameterError, match="mixes runs"):
+    with pytest.raises(InputError, match="mixes runs"):
         ranklens.evaluate(absent, {"a": "x.run", "q1": {"a": 1.0}}, ["AP"])
     with pytest.raises(ranklens.MeasureError):
         ranklens.evaluate(absent, {"a": "x.run"}, ["APP"])

@@ -12,7 +12,7 @@ from ._engine.assemble import assemble, notices
 from ._engine.compute import compute
 from ._engine.plan import Plan, make_plan
 from ._engine.policies import Duplicates, Empty, Missing, Ties
-from ._errors import ParameterError, RanklensWarning
+from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run_for
 from ._measures import Measure
 from ._result import Result
@@ -141,7 +141,7 @@ def evaluate(
         every value is a run in itself (a :class:`Run`, a path, a frame, or a mapping whose
         values are all mappings, ``{query_id: {doc_id: score}}``); it is one run when no
         value is (``{query_id: {doc_id: score}}``). Empty mappings count as either; a
-        mapping mixing the two kinds is a :class:`ParameterError`.
+        mapping mixing the two kinds is an :class:`InputError`.
     measures : str, Measure or list of them
         Names such as ``"nDCG@10"``, ``"AP(denom=min)@3"``, ``"map_cut_10"``,
         ``"ndcg_burges@10"``. Every unknown name is reported at once.
@@ -265,12 +265,22 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
     Raises
     ------
     ParameterError
-        An empty list, a mapping mixing runs and rankings, or a run name that is not a
-        string.
+        An empty list.
+    InputError
+        A list holding something that is not a run (rows, a ranking), a mapping mixing
+        runs and rankings, or a run name that is not a string: the input is malformed, as
+        for any other unreadable run.
     """
     if isinstance(run, (list, tuple)):
         if not run:
             raise ParameterError("the 'run' argument is an empty list; give at least one run")
+        odd = next((r for r in run if _is_run(r) is False), None)
+        if odd is not None:
+            raise InputError(
+                f"cannot read a run from a {type(run).__name__} holding a "
+                f"{type(odd).__name__}: a list is several runs, each a file path, a "
+                "{query: {doc: score}} mapping, a DataFrame or a Run"
+            )
         return [(None, r) for r in run]
     if not isinstance(run, Mapping) or not run:
         return None
@@ -280,7 +290,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
     if any(v is False for v in kinds.values()):
         runs = [repr(k) for k, v in kinds.items() if v][:3]
         rankings = [repr(k) for k, v in kinds.items() if v is False][:3]
-        raise ParameterError(
+        raise InputError(
             "the 'run' mapping mixes runs (values under "
             f"{', '.join(runs)}) and rankings of one query (values under "
             f"{', '.join(rankings)}); give {{name: run}} for several runs or "
@@ -288,6 +298,6 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
         )
     bad = [k for k in run if not isinstance(k, str)]
     if bad:
-        raise ParameterError(f"run names must be strings; got {bad[0]!r} "
-                             f"({type(bad[0]).__name__})")
+        raise InputError(f"run names must be strings; got {bad[0]!r} "
+                         f"({type(bad[0]).__name__})")
     return list(run.items())
