@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -105,6 +105,11 @@ class Results:
     @property
     def measures(self) -> dict[str, Measure]:
         return self.results[0].measures
+
+    @property
+    def conventions(self) -> list[dict[str, Any]]:
+        """Each run's options in force (one evaluation gives every run the same)."""
+        return [r.conventions for r in self.results]
 
     def __getitem__(self, run: str | int) -> Result:
         """One run's Result, by name or by position."""
