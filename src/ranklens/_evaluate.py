@@ -26,6 +26,7 @@ __all__ = ["evaluate", "several_runs"]
 
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
+
 @overload
 def evaluate(
     qrels: Any,
