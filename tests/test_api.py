@@ -247,6 +247,28 @@ def test_import_is_light() -> None:
     assert out.stdout.strip() == ""
 
 
+def test_to_dict_refuses_a_query_named_like_the_aggregate_key() -> None:
+    """Regression: the aggregate silently overwrote the value of a query named ``all``."""
+    r = ranklens.evaluate({"all": {"a": 1}, "q": {"b": 1}}, {"all": {"a": 1.0}, "q": {"c": 1.0}},
+                          ["AP"])
+    with pytest.raises(ranklens.ParameterError, match="a query is named 'all'"):
+        r.to_dict()
+    d = r.to_dict(aggregate_key="*")
+    assert d["AP"] == {"all": 1.0, "q": 0.0, "*": 0.5}
+
+
+def test_per_query_arrays_are_read_only() -> None:
+    r = _quiet(QRELS, RUN, ["AP", "map", "NumQ"])
+    for name in r:
+        assert not r.query_values[name].flags.writeable
+        with pytest.raises(ValueError):
+            r.query_values[name][0] = 0.5
+    assert not r.query_ids.flags.writeable
+    copied = r.query_values["AP"].copy()
+    copied[0] = 0.5  # a copy is the caller's
+    assert r.per_query("AP")["q1"] == AP_Q1
+
+
 def test_dunder_all() -> None:
     public = ranklens.__all__
     assert len(public) == len(set(public))

@@ -141,3 +141,24 @@ def test_rich_table_bolds_the_lowest_unjudged_fraction() -> None:
     row_two = next(line for line in lines if "two" in line)
     assert "\x1b[1m0.0000" in row_two  # Unj: less is better
     assert "\x1b[1m0.5000\x1b[0m │ 0.5000" in row_one  # P@2 tie bolded, Unj 0.5 not
+
+
+def test_a_query_named_all_is_a_query() -> None:
+    """Regression: per-query ``trec`` output printed a runid line before a query named all."""
+    r = ranklens.evaluate({"all": {"a": 1}, "b": {"x": 1}}, {"all": {"a": 1.0}, "b": {"y": 1.0}},
+                          ["P@1", "relstring@1"], run_name="r")
+    lines = render(r, "trec", per_query=True).splitlines()
+    runid = "runid                 \tall\tr"
+    assert [line for line in lines if line.startswith("runid")] == [runid]
+    assert lines.index(runid) == len(lines) - 2  # just before the aggregate
+    assert "P@1                   \tall\t1.0000" in lines  # the query's own row
+    assert "relstring@1           \tall\t'1'" in lines  # text measures exist per query
+    rows = [json.loads(x) for x in render(r, "jsonl", per_query=True).splitlines()]
+    assert {"run": "r", "query": "all", "measure": "relstring@1", "value": "1"} in rows
+    assert sum(1 for row in rows if row["query"] == "all" and row["measure"] == "P@1") == 2
+
+
+def test_render_is_public_and_takes_its_format_by_name() -> None:
+    r = ranklens.evaluate(QRELS, RUNS["bm25"], MEASURES, run_name="bm25")
+    assert ranklens.render(r, format="csv") == render([r], "csv")
+    assert ranklens.FORMATS == FORMATS

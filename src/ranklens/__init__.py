@@ -17,12 +17,15 @@ from ._io._pairs import load_pairs
 from ._io._pairs import pairs_to_tables as from_pairs
 from ._measures import Measure
 from ._names import parse_measure, parse_measures
+from ._render import FORMATS, render
 from ._result import Result
+from ._results import Results
 from ._tables import Qrels, Run
 from ._version import __version__
 
 __all__ = [
     "CONVENTIONS",
+    "FORMATS",
     "Convention",
     "InputError",
     "Measure",
@@ -32,6 +35,7 @@ __all__ = [
     "RanklensError",
     "RanklensWarning",
     "Result",
+    "Results",
     "Run",
     "__version__",
     "evaluate",
@@ -43,4 +47,5 @@ __all__ = [
     "load_run",
     "parse_measure",
     "parse_measures",
+    "render",
 ]

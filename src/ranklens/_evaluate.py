@@ -1,32 +1,37 @@
-"""``evaluate``: load -> align -> compute each requested measure -> Result."""
+"""``evaluate``: plan -> load -> compute -> assemble, for one run or several."""
 
 from __future__ import annotations
 
+import os
 import warnings
-from collections.abc import Iterable
-from dataclasses import replace
-from typing import Any, cast
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
-
-from ._align import Aligned, align
-from ._conventions import Convention, get_convention
-from ._engine.policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties
+from ._conventions import Convention
+from ._engine.assemble import assemble, notices
+from ._engine.compute import compute
+from ._engine.plan import Plan, make_plan
+from ._engine.policies import Duplicates, Empty, Missing, Ties
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run_for
-from ._measures import Measure, _ties
-from ._names import parse_measures
-from ._result import Result, aggregate
+from ._measures import Measure
+from ._result import Result
+from ._results import Results
+from ._tables import Qrels, Run
 
-__all__ = ["evaluate"]
+if TYPE_CHECKING:
+    import polars as pl
 
-_MISSING_UNSET = object()
+__all__ = ["evaluate", "several_runs"]
+
+MeasuresArg = str | Measure | Iterable[str | Measure]
 
 
+@overload
 def evaluate(
     qrels: Any,
-    run: Any,
-    measures: str | Measure | Iterable[str | Measure],
+    run: list[Any] | tuple[Any, ...],
+    measures: MeasuresArg,
     *,
     rel: int = 1,
     missing: Missing | None = None,
@@ -38,8 +43,83 @@ def evaluate(
     collection_size: int = 0,
     run_name: str | None = None,
     convention: str | Convention = "trec",
-) -> Result:
-    """Evaluate a run against relevance judgments.
+) -> Results: ...
+
+
+@overload
+def evaluate(
+    qrels: Any,
+    run: Mapping[str, Run | str | os.PathLike[str] | pl.DataFrame],
+    measures: MeasuresArg,
+    *,
+    rel: int = 1,
+    missing: Missing | None = None,
+    duplicates: Duplicates = "error",
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties | None = None,
+    empty: Empty | None = None,
+    collection_size: int = 0,
+    run_name: str | None = None,
+    convention: str | Convention = "trec",
+) -> Results: ...
+
+
+@overload
+def evaluate(
+    qrels: Any,
+    run: Run | str | os.PathLike[str] | pl.DataFrame,
+    measures: MeasuresArg,
+    *,
+    rel: int = 1,
+    missing: Missing | None = None,
+    duplicates: Duplicates = "error",
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties | None = None,
+    empty: Empty | None = None,
+    collection_size: int = 0,
+    run_name: str | None = None,
+    convention: str | Convention = "trec",
+) -> Result: ...
+
+
+@overload
+def evaluate(
+    qrels: Any,
+    run: Any,
+    measures: MeasuresArg,
+    *,
+    rel: int = 1,
+    missing: Missing | None = None,
+    duplicates: Duplicates = "error",
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties | None = None,
+    empty: Empty | None = None,
+    collection_size: int = 0,
+    run_name: str | None = None,
+    convention: str | Convention = "trec",
+) -> Result | Results: ...
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    measures: MeasuresArg,
+    *,
+    rel: int = 1,
+    missing: Missing | None = None,
+    duplicates: Duplicates = "error",
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties | None = None,
+    empty: Empty | None = None,
+    collection_size: int = 0,
+    run_name: str | None = None,
+    convention: str | Convention = "trec",
+) -> Result | Results:
+    """Evaluate a run (or several) against relevance judgments.
 
     Defaults are trec_eval 10.0's semantics: scores sorted descending, ties broken by doc
     id descending (byte-wise), documents without a judgment count as non-relevant, R and
@@ -50,11 +130,19 @@ def evaluate(
     qrels : path, mapping, DataFrame or Qrels
         Judgments: a TREC qrels file, ``{query_id: {doc_id: relevance}}``, or a frame with
         ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`.
-    run : path, mapping, DataFrame or Run
+    run : path, mapping, DataFrame or Run; or several of them
         Results: a TREC run file, ``{query_id: {doc_id: score}}``, or a frame with
         ``query_id, doc_id, score`` columns. See :func:`load_run`. A TREC run file is read
         for these judgments only: it keeps the doc ids of just the rows whose doc id is
-        judged or whose score is tied (and reads the file again if more are needed).
+        judged or whose score is tied.
+
+        Several runs, evaluated with the same options against judgments loaded once: a
+        list or tuple of runs (named by their TREC tag, or ``tag#position`` where two
+        would share a name), or a mapping ``{name: run}``. A mapping is several runs when
+        every value is a run in itself (a :class:`Run`, a path, a frame, or a mapping whose
+        values are all mappings, ``{query_id: {doc_id: score}}``); it is one run when no
+        value is (``{query_id: {doc_id: score}}``). Empty mappings count as either; a
+        mapping mixing the two kinds is an :class:`InputError`.
     measures : str, Measure or list of them
         Names such as ``"nDCG@10"``, ``"AP(denom=min)@3"``, ``"map_cut_10"``,
         ``"ndcg_burges@10"``. Every unknown name is reported at once.
@@ -74,7 +162,8 @@ def evaluate(
         Drop documents without a judgment >= 0 before evaluating (trec_eval ``-J``).
     ties : {"docid", "input", "average"}, default "docid"
         Order of documents with equal scores: doc id descending (trec_eval), the order
-        they were given in (or a run file's rank column), or the expected value over every
+        they were given in (a file's line order, a frame's row order, a mapping's item
+        order; a run file's rank column is not read), or the expected value over every
         order of each tied group (McSherry and Najork 2008; sklearn's nDCG). A measure's own
         ``ties=`` parameter (``nDCG(ties=average)``) overrides it.
     empty : {"zero", "skip", "one", "nan", "error"}, default "zero"
@@ -85,7 +174,8 @@ def evaluate(
     collection_size : int, default 0
         Number of documents in the collection (trec_eval ``-N``; used by Utility only).
     run_name : str, optional
-        Name reported for the run (default: the TREC tag or "run").
+        Name reported for the run (default: the TREC tag or "run"). Several runs are named
+        by their mapping keys or tags instead.
     convention : {"trec", "sklearn", "torchmetrics", "kaggle", "ranx"} or Convention
         A named bundle of defaults for ``ties``, ``empty``, ``missing`` and the measures'
         ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
@@ -94,9 +184,11 @@ def evaluate(
 
     Returns
     -------
-    Result
-        ``result["nDCG@10"]`` is the aggregate; ``result.per_query("nDCG@10")`` and
-        ``result.to_polars()`` give per-query values.
+    Result or Results
+        For one run a :class:`Result`: ``result["nDCG@10"]`` is the aggregate;
+        ``result.per_query("nDCG@10")`` and ``result.to_polars()`` give per-query values.
+        For several runs a :class:`Results`: ``results["bm25"]`` is one run's Result and
+        ``results.values("nDCG@10")`` a ``(queries, runs)`` array on one query axis.
 
     Examples
     --------
@@ -105,121 +197,108 @@ def evaluate(
     >>> r = evaluate(qrels, run, ["AP", "P@2", "nDCG@3"])
     >>> round(r["AP"], 4), r["P@2"]
     (0.8333, 0.5)
+    >>> other = {"q1": {"d3": 0.9, "d1": 0.8}}
+    >>> both = evaluate(qrels, {"mine": run, "other": other}, ["AP"])
+    >>> both.aggregates("AP").round(4).tolist()
+    [0.8333, 1.0]
     """
-    if isinstance(measures, (str, Measure)):
-        measures = [measures]
-    try:
-        measures = list(measures)  # a generator would be exhausted by the first pass
-    except TypeError:
+    plan = make_plan(measures, rel=rel, missing=missing, duplicates=duplicates, depth=depth,
+                     judged_only=judged_only, ties=ties, empty=empty,
+                     collection_size=collection_size, run_name=run_name, convention=convention)
+    several = several_runs(run)
+    if several is not None and run_name is not None:
         raise ParameterError(
-            "the 'measures' argument must be a name, a Measure or a list of them, "
-            f"got {type(measures).__name__}"
-        ) from None
-    # one entry per written name: Result is a Mapping, its keys must be unique
-    by_name: dict[str, Any] = {}
-    for m in measures:
-        by_name.setdefault(m if isinstance(m, str) else str(m), m)
-    measures = list(by_name.values())
-    names = [m if isinstance(m, str) else str(m) for m in measures]
-    if not names:
-        raise ParameterError("the 'measures' argument is empty; name at least one measure")
-    conv = get_convention(convention)
-    parsed = [conv.apply(m, w) for m, w in zip(parse_measures(measures), measures, strict=True)]
-    ties = cast(Ties, conv.ties) if ties is None else ties
-    empty = cast(Empty, conv.empty) if empty is None else empty
-    missing = cast(Missing, conv.missing) if missing is None else missing
-    if empty not in EMPTY:
-        raise ParameterError(f"the 'empty' option must be one of {', '.join(EMPTY)}; "
-                             f"got {empty!r}")
-    if run_name is not None and not isinstance(run_name, str):
-        raise ParameterError(f"the 'run_name' option must be a string or None, got {run_name!r}")
-    policies = Policies(
-        rel=rel,
-        missing=missing if missing is not None else "zero",
-        duplicates=duplicates,
-        depth=depth,
-        judged_only=judged_only,
-        ties=ties,
-        collection_size=collection_size,
-        warn_missing=missing is None,
-    )
-    q = load_qrels(qrels)
-    r = load_run_for(q, run, name=run_name)
-    aligned, diagnostics = align(q, r, policies)
-    if diagnostics["ignored_queries"]:
-        ignored = diagnostics["ignored_queries"]
-        warnings.warn(
-            f"{len(ignored)} run queries have no judgments and were ignored: {ignored[:5]}"
-            + (" ..." if len(ignored) > 5 else ""),
-            RanklensWarning,
-            stacklevel=2,
+            f"the 'run_name' option names one run; got {run_name!r} with "
+            f"{len(several)} runs (name them with a mapping {{name: run}})"
         )
+    q = load_qrels(qrels)
+    if several is None:
+        r = load_run_for(q, run, name=run_name)
+        per_query = compute(plan, q, r)
+        for message in notices(plan, per_query, r.source):
+            warnings.warn(message, RanklensWarning, stacklevel=2)
+        return assemble(plan, per_query, run_name if run_name is not None else r.name)
+    results, messages = _evaluate_several(plan, q, several)
+    for message in messages:
+        warnings.warn(message, RanklensWarning, stacklevel=2)
+    return results
 
-    realigned: dict[str, Aligned] = {}
-    query_ids = aligned.in_trec_order(aligned.query_ids)
 
-    def compute(measure: Measure) -> np.ndarray:
-        """Per-query values of ``measure``, in trec_eval order."""
-        order = _ties.effective_ties(measure, policies.ties)
-        if order == "average":
-            return aligned.in_trec_order(_ties.compute(aligned, measure))
-        if order == policies.ties or (order == "docid" and policies.ties == "average"):
-            return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
-        if order not in realigned:  # a measure asks for another tie-break than the option
-            realigned[order] = align(q, r, replace(policies, ties=cast(Ties, order),
-                                                     warn_missing=False))[0]
-        other = realigned[order]
-        return other.in_trec_order(measure.definition.kernel(other, measure))
+def _evaluate_several(plan: Plan, qrels: Qrels,
+                      runs: list[tuple[str | None, Any]]) -> tuple[Results, list[str]]:
+    """Each run loaded, computed and assembled in turn (one run in memory at a time)."""
+    computed = []
+    messages: list[str] = []
+    for name, run in runs:
+        r = load_run_for(qrels, run, name=name)
+        per_query = compute(plan, qrels, r)
+        messages += notices(plan, per_query, r.source)
+        computed.append((name if name is not None else r.name, per_query))
+        del r
+    names = [n for n, _ in computed]
+    if any(n is None for n, _ in runs):  # named by tag: a shared tag gets the position
+        names = [n if names.count(n) == 1 else f"{n}#{i}" for i, n in enumerate(names, 1)]
+    results = Results(tuple(assemble(plan, per_query, name)
+                            for name, (_, per_query) in zip(names, computed, strict=True)))
+    return results, messages
 
-    def empty_mask(measure: Measure) -> np.ndarray:
-        level = rel
-        if any(p.name == "rel" for p in measure.definition.params):
-            level = int(measure.get("rel", rel))
-        mask = aligned.in_trec_order(aligned.num_rel(level)) == 0
-        if empty == "error" and mask.any() and measure.definition.aggregate in ("mean", "gmean"):
-            bad = query_ids[mask][:5].tolist()
+
+def _is_run(value: Any) -> bool | None:
+    """Whether a mapping's value is a run in itself (True), a ranking of one query
+    (False), or could be either (None: an empty mapping)."""
+    if isinstance(value, (Run, str, os.PathLike)):
+        return True
+    if isinstance(value, Mapping):
+        if not value:
+            return None
+        return all(isinstance(v, Mapping) for v in value.values())
+    module = type(value).__module__.split(".")[0]
+    return module in ("polars", "pandas", "pyarrow") or hasattr(value, "__arrow_c_stream__")
+
+
+def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
+    """The ``(name, run)`` pairs ``run`` stands for when it is several runs, else None.
+
+    A list or tuple is several runs (named later by their tags: None here). A mapping is
+    several runs when every value is a run in itself (see :func:`evaluate`), one run when
+    none is; empty mappings count as either, and an empty mapping is one (empty) run.
+
+    Raises
+    ------
+    ParameterError
+        An empty list.
+    InputError
+        A list holding something that is not a run (rows, a ranking), a mapping mixing
+        runs and rankings, or a run name that is not a string: the input is malformed, as
+        for any other unreadable run.
+    """
+    if isinstance(run, (list, tuple)):
+        if not run:
+            raise ParameterError("the 'run' argument is an empty list; give at least one run")
+        odd = next((r for r in run if _is_run(r) is False), None)
+        if odd is not None:
             raise InputError(
-                f"{int(mask.sum())} queries have no relevant judgment (rel >= {level}) for "
-                f"{measure}, e.g. {bad}; pass empty='zero', 'skip', 'one' or 'nan' to handle "
-                "them"
+                f"cannot read a run from a {type(run).__name__} holding a "
+                f"{type(odd).__name__}: a list is several runs, each a file path, a "
+                "{query: {doc: score}} mapping, a DataFrame or a Run"
             )
-        return mask
-
-    values: dict[str, np.ndarray] = {}
-    aggregates: dict[str, float] = {}
-    text_values: dict[str, list[str]] = {}
-    by_canonical: dict[Measure, np.ndarray] = {}
-    for name, measure in zip(names, parsed, strict=True):
-        defn = measure.definition
-        if measure not in by_canonical:
-            by_canonical[measure] = compute(measure)
-        v = by_canonical[measure]
-        mask = empty_mask(measure)
-        keep = None
-        if defn.text:
-            text_values[name] = list(v)
-            v = np.full(aligned.nq, np.nan)
-        elif defn.aggregate in ("mean", "gmean") and empty != "zero" and mask.any():
-            v = v.copy()
-            v[mask] = {"skip": np.nan, "nan": np.nan, "one": 1.0}[empty]
-            if empty in ("skip", "nan"):
-                keep = ~mask
-        values[name] = v
-        aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate, keep)
-
-    conventions = {
-        "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,
-        "depth": depth, "judged_only": judged_only, "empty": empty,
-        **conv.describe(),
-    }
-    return Result(
-        names=tuple(names),
-        measures=dict(zip(names, parsed, strict=True)),
-        query_ids=query_ids,
-        query_values=values,
-        aggregates=aggregates,
-        conventions=conventions,
-        run_name=r.name,
-        diagnostics=diagnostics,
-        text_values=text_values,
-    )
+        return [(None, r) for r in run]
+    if not isinstance(run, Mapping) or not run:
+        return None
+    kinds = {k: _is_run(v) for k, v in run.items()}
+    if not any(kinds.values()):
+        return None
+    if any(v is False for v in kinds.values()):
+        runs = [repr(k) for k, v in kinds.items() if v][:3]
+        rankings = [repr(k) for k, v in kinds.items() if v is False][:3]
+        raise InputError(
+            "the 'run' mapping mixes runs (values under "
+            f"{', '.join(runs)}) and rankings of one query (values under "
+            f"{', '.join(rankings)}); give {{name: run}} for several runs or "
+            "{query_id: {doc_id: score}} for one"
+        )
+    bad = [k for k in run if not isinstance(k, str)]
+    if bad:
+        raise InputError(f"run names must be strings; got {bad[0]!r} "
+                         f"({type(bad[0]).__name__})")
+    return list(run.items())

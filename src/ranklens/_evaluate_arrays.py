@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._conventions import Convention, get_convention
+from ._engine.plan import EvaluateOptions
 from ._errors import RanklensWarning
 from ._evaluate import evaluate
 from ._io._arrays import arrays_to_tables
@@ -14,6 +15,9 @@ from ._measures import Measure
 from ._names import parse_measures
 from ._result import Result
 from ._tables import Qrels, Run
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["evaluate_arrays", "from_arrays"]
 
@@ -64,7 +68,7 @@ def evaluate_arrays(
     indexes: Any = None,
     n_relevant: Any = None,
     convention: str | Convention = "trec",
-    **options: Any,
+    **options: Unpack[EvaluateOptions],
 ) -> Result:
     """Evaluate rankings given as arrays: ranked labels, score matrices or flat arrays.
 

@@ -1,9 +1,10 @@
 """Turn one or more :class:`~ranklens.Result` objects into text: tables, JSON Lines, CSV, ...
 
-Rendering is kept apart from the command line so that every format can be tested at a
-fixed width without a terminal. Each run becomes one row (systems side by side); with
+Rendering is kept apart from the results and from the command line, so that every format
+can be tested at a fixed width without a terminal. It reads the parsed measures a result
+holds and never parses a name again. Each run becomes one row (systems side by side); with
 ``per_query`` every query of every run gets a row too, and the aggregate row's query is
-``all``.
+``all`` (a query literally named ``all`` is still a query: the rows know which is which).
 
 Formats
 -------
@@ -24,20 +25,33 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from ._errors import ParameterError, RanklensError
+from ._errors import ParameterError
+from ._measures import Measure
+from ._result import Result
+from ._results import Results, results_of
 
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
 
-    from ._result import Result
+__all__ = ["FORMATS", "Cell", "Format", "convention_line", "render", "rich_table"]
 
-__all__ = ["FORMATS", "Cell", "convention_line", "render", "rich_table"]
-
-FORMATS = ("table", "jsonl", "csv", "tsv", "markdown", "latex", "trec")
+#: The output formats of :func:`render`.
+Format = Literal["table", "jsonl", "csv", "tsv", "markdown", "latex", "trec"]
+FORMATS: tuple[str, ...] = get_args(Format)
 
 Cell = float | str
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One row of a grid: a run's values for one query, or its aggregates."""
+
+    run: str
+    query: str
+    cells: tuple[Cell, ...]
+    aggregate: bool  # told apart by this flag, never by the query id (a query may be "all")
 
 
 @dataclass(frozen=True)
@@ -46,7 +60,7 @@ class _Grid:
 
     measures: tuple[str, ...]
     counts: tuple[bool, ...]  # whether a measure is a count (printed as an integer)
-    rows: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # (run, query, values)
+    rows: tuple[_Row, ...]
     per_query: bool
     convention: str = ""  # one line naming the conventions in force (human formats only)
 
@@ -88,7 +102,7 @@ def _grid(results: Sequence[Result], names: Sequence[str] | None, per_query: boo
     if names is not None and len(names) != len(results):
         raise ParameterError(f"{len(names)} run names given for {len(results)} results")
     counts = tuple(results[0].measures[m].definition.aggregate == "sum" for m in measures)
-    rows: list[tuple[str, str, tuple[Cell, ...]]] = []
+    rows: list[_Row] = []
     for i, r in enumerate(results):
         run = names[i] if names is not None else r.run_name
         if per_query:
@@ -100,9 +114,9 @@ def _grid(results: Sequence[Result], names: Sequence[str] | None, per_query: boo
                         cells.append(str(r.text_values[m][j]))
                     else:
                         cells.append(float(r.query_values[m][j]))
-                rows.append((run, str(qid), tuple(cells)))
+                rows.append(_Row(run, str(qid), tuple(cells), aggregate=False))
         agg: list[Cell] = ["" if m in r.text_values else float(r.aggregates[m]) for m in measures]
-        rows.append((run, "all", tuple(agg)))
+        rows.append(_Row(run, "all", tuple(agg), aggregate=True))
     return _Grid(measures, counts, tuple(rows), per_query)
 
 
@@ -132,9 +146,9 @@ def _header(grid: _Grid) -> list[str]:
 
 def _display_rows(grid: _Grid) -> list[list[str]]:
     out = []
-    for run, query, cells in grid.rows:
-        shown = [_fixed(c, k) for c, k in zip(cells, grid.counts, strict=True)]
-        out.append([run, query, *shown] if grid.per_query else [run, *shown])
+    for row in grid.rows:
+        shown = [_fixed(c, k) for c, k in zip(row.cells, grid.counts, strict=True)]
+        out.append([row.run, row.query, *shown] if grid.per_query else [row.run, *shown])
     return out
 
 
@@ -208,9 +222,9 @@ def _delimited(grid: _Grid, sep: str) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=sep, lineterminator="\n")
     writer.writerow(["run", "query", *grid.measures])
-    for run, query, cells in grid.rows:
-        writer.writerow([run, query, *(_full(c, k) for c, k in zip(cells, grid.counts,
-                                                                     strict=True))])
+    for row in grid.rows:
+        writer.writerow([row.run, row.query, *(_full(c, k) for c, k in zip(row.cells, grid.counts,
+                                                                             strict=True))])
     return buf.getvalue()
 
 
@@ -224,12 +238,13 @@ def _json_value(value: Cell) -> Any:
 
 def _jsonl(grid: _Grid) -> str:
     lines = []
-    for run, query, cells in grid.rows:
-        for measure, value in zip(grid.measures, cells, strict=True):
-            if query == "all" and isinstance(value, str):
+    for row in grid.rows:
+        for measure, value in zip(grid.measures, row.cells, strict=True):
+            if row.aggregate and isinstance(value, str):
                 continue  # text measures (relstring) exist per query only
             lines.append(json.dumps(
-                {"run": run, "query": query, "measure": measure, "value": _json_value(value)},
+                {"run": row.run, "query": row.query, "measure": measure,
+                 "value": _json_value(value)},
                 ensure_ascii=False,
             ))
     return "".join(line + "\n" for line in lines)
@@ -237,12 +252,13 @@ def _jsonl(grid: _Grid) -> str:
 
 def _trec(grid: _Grid) -> str:
     out: list[str] = []
-    for run, query, cells in grid.rows:
-        if query == "all":
-            out.append(f"{'runid':<22}\tall\t{run}")
-        for measure, value, count in zip(grid.measures, cells, grid.counts, strict=True):
+    for row in grid.rows:
+        query = row.query
+        if row.aggregate:
+            out.append(f"{'runid':<22}\tall\t{row.run}")
+        for measure, value, count in zip(grid.measures, row.cells, grid.counts, strict=True):
             if isinstance(value, str):
-                if query != "all":
+                if not row.aggregate:
                     out.append(f"{measure:<22}\t{query}\t'{value}'")
                 continue
             if count and not math.isnan(value):
@@ -260,8 +276,8 @@ def _c_float(value: float) -> str:
 
 
 def render(
-    results: Result | Sequence[Result],
-    fmt: str = "table",
+    results: Result | Results | Sequence[Result],
+    format: Format = "table",
     *,
     per_query: bool = False,
     run_names: Sequence[str] | None = None,
@@ -270,10 +286,13 @@ def render(
 
     Parameters
     ----------
-    results : Result or sequence of Result
+    results : Result, Results or sequence of Result
         One result per run, all with the same measures.
-    fmt : str, default "table"
-        One of ``table``, ``jsonl``, ``csv``, ``tsv``, ``markdown``, ``latex``, ``trec``.
+    format : {"table", "jsonl", "csv", "tsv", "markdown", "latex", "trec"}, default "table"
+        ``table``: aligned plain text; ``jsonl``: one ``{"run", "query", "measure",
+        "value"}`` object per line (NaN as null); ``csv``/``tsv``: full precision;
+        ``markdown``: a pipe table; ``latex``: a booktabs tabular; ``trec``: trec_eval's
+        rows. The human formats (table, markdown, latex) end with the conventions in force.
     per_query : bool, default False
         Also write one row per query (the aggregate row's query is ``all``).
     run_names : sequence of str, optional
@@ -283,12 +302,24 @@ def render(
     -------
     str
         The rendered text, ending with a newline.
-    """
-    from ._result import Result
 
-    seq = [results] if isinstance(results, Result) else list(results)
+    Raises
+    ------
+    ParameterError
+        An unknown format, no results, results of different measures, or as many run
+        names as results not given.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> r = ranklens.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}}, ["P@1", "RR"])
+    >>> print(ranklens.render(r, "csv"), end="")
+    run,query,P@1,RR
+    run,all,0.0,0.5
+    """
+    seq = results_of(results)
     grid = _grid(seq, run_names, per_query)
-    if fmt in ("table", "markdown", "latex"):
+    if format in ("table", "markdown", "latex"):
         grid = replace(grid, convention=convention_line(seq))
     writers = {
         "table": _plain,
@@ -299,26 +330,21 @@ def render(
         "csv": lambda g: _delimited(g, ","),
         "tsv": lambda g: _delimited(g, "\t"),
     }
-    if fmt not in writers:
-        raise ParameterError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    return writers[fmt](grid)
+    if format not in writers:
+        raise ParameterError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    return writers[format](grid)
 
 
 # Measures of unjudged or residual mass: the system with less of it did better.
 _LOWER_IS_BETTER = frozenset({"Unj", "RBPResid"})
 
 
-def _lower_is_better(written: str) -> bool:
-    from ._names import parse_measure
-
-    try:
-        return parse_measure(written).name in _LOWER_IS_BETTER
-    except RanklensError:
-        return False
+def _lower_is_better(measure: Measure) -> bool:
+    return measure.name in _LOWER_IS_BETTER
 
 
 def rich_table(
-    results: Result | Sequence[Result],
+    results: Result | Results | Sequence[Result],
     *,
     per_query: bool = False,
     run_names: Sequence[str] | None = None,
@@ -328,9 +354,7 @@ def rich_table(
     from rich.markup import escape
     from rich.table import Table
 
-    from ._result import Result
-
-    seq = [results] if isinstance(results, Result) else list(results)
+    seq = results_of(results)
     grid = _grid(seq, run_names, per_query)
     table = Table(title=title, header_style="bold", caption=escape(convention_line(seq)))
     left = _text_columns(grid)
@@ -339,17 +363,18 @@ def rich_table(
                          style="cyan" if i == 0 else None)
     best: list[float | None] = []
     for j, count in enumerate(grid.counts):
-        vals = [float(c[j]) for _, q, c in grid.rows if q == "all" and isinstance(c[j], float)]
+        vals = [float(r.cells[j]) for r in grid.rows
+                if r.aggregate and isinstance(r.cells[j], float)]
         vals = [v for v in vals if not math.isnan(v)]
-        pick = min if _lower_is_better(grid.measures[j]) else max
+        pick = min if _lower_is_better(seq[0].measures[grid.measures[j]]) else max
         best.append(pick(vals) if len(vals) > 1 and not count else None)
-    for run, query, cells in grid.rows:
+    for row in grid.rows:
         shown = []
-        for j, (c, count) in enumerate(zip(cells, grid.counts, strict=True)):
+        for j, (c, count) in enumerate(zip(row.cells, grid.counts, strict=True)):
             text = escape(_fixed(c, count))
-            if query == "all" and best[j] is not None and c == best[j]:
+            if row.aggregate and best[j] is not None and c == best[j]:
                 text = f"[bold]{text}[/bold]"
             shown.append(text)
-        labels = [escape(run), escape(query)] if per_query else [escape(run)]
+        labels = [escape(row.run), escape(row.query)] if per_query else [escape(row.run)]
         table.add_row(*labels, *shown)
     return table

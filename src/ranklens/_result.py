@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._errors import MeasureError
+from ._errors import MeasureError, ParameterError
 from ._names import parse_measure
 
 if TYPE_CHECKING:
@@ -18,33 +17,7 @@ if TYPE_CHECKING:
 
     from ._measures import Measure
 
-__all__ = ["Result", "aggregate"]
-
-GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
-
-
-def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None) -> float:
-    """Aggregate per-query values as trec_eval does (sequential double sums, then divide).
-
-    ``keep`` selects the queries that count (the others were left out by a policy such as
-    ``empty='skip'``). A NaN among the kept values is not dropped: it makes the aggregate
-    NaN, as trec_eval prints ``-nan``, rather than silently shrinking the average.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    if how == "none":
-        return math.nan
-    if keep is not None:
-        v = v[keep]
-    if how == "sum":
-        return float(np.cumsum(v)[-1]) if v.size else 0.0
-    if v.size == 0:
-        return 0.0
-    if how == "gmean":
-        logs = np.log(np.maximum(v, GEO_FLOOR))
-        return float(math.exp(float(np.cumsum(logs)[-1]) / v.size))
-    # np.cumsum is a plain left-to-right loop, so this equals trec_eval's summation order
-    return float(np.cumsum(v)[-1]) / v.size
-
+__all__ = ["Result"]
 
 @dataclass(frozen=True, eq=False)
 class Result(Mapping[str, float]):
@@ -59,7 +32,8 @@ class Result(Mapping[str, float]):
     measures : the parsed :class:`Measure` of each name.
     query_ids : the evaluated queries, in trec_eval order.
     query_values : per-query values of each name, aligned with ``query_ids``; NaN marks a
-        query left out of the aggregate by a policy (``empty='skip'``/``'nan'``).
+        query left out of the aggregate by a policy (``empty='skip'``/``'nan'``). These
+        arrays, like ``query_ids``, are read-only views: copy one to change it.
     aggregates : the aggregate of each name.
     conventions : the options in force (tie policy, relevance level, ...).
     run_name : the run's name (a TREC file's tag).
@@ -75,6 +49,13 @@ class Result(Mapping[str, float]):
     run_name: str = "run"
     diagnostics: dict[str, Any] = field(default_factory=dict)
     text_values: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # read-only views: a caller editing a result's values would change its aggregates'
+        # meaning behind them, and the arrays may be shared between two spellings of a measure
+        object.__setattr__(self, "query_ids", _read_only(self.query_ids))
+        object.__setattr__(self, "query_values",
+                           {k: _read_only(v) for k, v in self.query_values.items()})
 
     def __getitem__(self, name: object) -> float:
         return self.aggregates[self._key(name)]
@@ -145,11 +126,35 @@ class Result(Mapping[str, float]):
         """:meth:`to_polars` as a pandas DataFrame (needs pandas)."""
         return self.to_polars(wide).to_pandas()
 
-    def to_dict(self) -> dict[str, dict[str, float]]:
-        """``{measure: {query_id: value, ..., "all": aggregate}}``."""
+    def to_dict(self, *, aggregate_key: str = "all") -> dict[str, dict[str, float]]:
+        """``{measure: {query_id: value, ..., aggregate_key: aggregate}}``.
+
+        Parameters
+        ----------
+        aggregate_key : str, default "all"
+            The key of the aggregate in each measure's dict (trec_eval's ``all``).
+
+        Raises
+        ------
+        ParameterError
+            A query is named ``aggregate_key``: its value and the aggregate would share a
+            key, so pass another one (``to_dict(aggregate_key="*")``).
+        """
+        if (self.query_ids == aggregate_key).any():
+            raise ParameterError(
+                f"a query is named {aggregate_key!r}, the key of the aggregates in to_dict(); "
+                "pass another aggregate_key, e.g. to_dict(aggregate_key='*')"
+            )
         out: dict[str, dict[str, float]] = {}
         for name in self.names:
             row = self.per_query(name)
-            row["all"] = self.aggregates[name]
+            row[aggregate_key] = self.aggregates[name]
             out[name] = row
         return out
+
+
+def _read_only(values: np.ndarray) -> np.ndarray:
+    """A read-only view of ``values`` (the array itself stays as it was)."""
+    view = np.asarray(values).view()
+    view.flags.writeable = False
+    return view

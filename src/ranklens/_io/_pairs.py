@@ -160,7 +160,8 @@ def pairs_to_tables(
 
     Examples
     --------
-    >>> qrels, run = pairs_to_tables({"q1": ["b"]}, {"q1": ["a", "b", "c"]})
+    >>> import ranklens
+    >>> qrels, run = ranklens.from_pairs({"q1": ["b"]}, {"q1": ["a", "b", "c"]})
     >>> run
     Run('<id lists>', 1 queries, 3 rows)
     """

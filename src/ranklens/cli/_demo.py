@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from .._render import Format
     from .._result import Result
 
 __all__ = ["demo", "demo_files"]
@@ -46,7 +47,7 @@ def _verdict(results: Sequence[Result], names: list[str]) -> str:
 @click.option("-f", "--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "markdown", "jsonl", "csv", "tsv", "latex", "trec"]),
               help="Output format of the table.")
-def demo(fmt: str) -> int:
+def demo(fmt: Format) -> int:
     """Evaluate two systems on a small bundled data set (40 queries, graded judgments)."""
     from ._evaluate import DEFAULT_MEASURES, evaluate_files, write_output
 
@@ -57,7 +58,7 @@ def demo(fmt: str) -> int:
     if fmt in ("table", "markdown"):
         click.echo("")
         click.echo(textwrap.fill(_EXPLAIN.format(nq=len(results[0].query_ids),
-                                                 verdict=_verdict(results, list(runs)))))
+                                                 verdict=_verdict(list(results), list(runs)))))
         click.echo("")
         click.echo("Run it on your own files:")
         click.echo(f"  {_COMMAND}")

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .._render import FORMATS
+from .._render import FORMATS, Format
 
 if TYPE_CHECKING:
     from .._result import Result
+    from .._results import Results
 
 __all__ = ["evaluate_cmd", "evaluate_files", "evaluate_pairs_file", "write_output"]
 
@@ -19,29 +20,27 @@ DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
 
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
-                   options: dict[str, Any]) -> list[Result]:
+                   options: dict[str, Any]) -> Results:
     """Load the judgments once and evaluate each run; results are named by their argument."""
+    from .._errors import ParameterError
     from .._evaluate import evaluate
-    from .._io._load import load_qrels, load_run_for
     from .._names import parse_measures
     from ._progress import loading
 
     parse_measures(list(measures))  # every bad name is reported before any file is read
     if sum(1 for p in run_paths if p == "-") + (qrels_path == "-") > 1:
-        from .._errors import ParameterError
-
         raise ParameterError("standard input ('-') can be used for only one file")
+    twice = sorted({p for p in run_paths if list(run_paths).count(p) > 1})
+    if twice:
+        raise ParameterError(f"each run can be given once; got {twice[0]} "
+                             f"{list(run_paths).count(twice[0])} times")
     with loading([qrels_path, *run_paths]):
-        qrels = load_qrels(qrels_path)
-        results = []
-        for path in run_paths:
-            run = load_run_for(qrels, path, name=path)
-            results.append(evaluate(qrels, run, list(measures), **options))
-    return results
+        return evaluate(qrels_path, {path: path for path in run_paths}, list(measures),
+                        **options)
 
 
-def write_output(results: Sequence[Result], fmt: str, per_query: bool, output: str | None,
-                 names: Sequence[str]) -> None:
+def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bool,
+                 output: str | None, names: Sequence[str]) -> None:
     """Render and write: a rich table on a terminal, plain text everywhere else."""
     from .._render import render
 
@@ -105,7 +104,7 @@ def write_output(results: Sequence[Result], fmt: str, per_query: bool, output: s
 @click.option("--collection-size", type=click.IntRange(min=0), default=0, show_default=True,
               help="Documents in the collection (trec_eval -N; used by Utility only).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, convention: str,
-                 measures: tuple[str, ...], per_query: bool, fmt: str, output: str | None,
+                 measures: tuple[str, ...], per_query: bool, fmt: Format, output: str | None,
                  rel: int, missing: str | None, judged_only: bool, depth: int | None,
                  duplicates: str, ties: str | None, empty: str | None,
                  collection_size: int) -> int:
@@ -125,8 +124,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
     if pairs is not None:
         if qrels is not None:
             raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")
-        results = evaluate_pairs_file(pairs, chosen, options)
-        write_output(results, fmt, per_query, output, [pairs])
+        write_output(evaluate_pairs_file(pairs, chosen, options), fmt, per_query, output,
+                     [pairs])
         return 0
     if qrels is None or not runs:  # click's own wording, as when the arguments were required
         raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")

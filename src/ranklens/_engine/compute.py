@@ -1,0 +1,141 @@
+"""Compute: loaded tables -> per-query values of every measure of a plan.
+
+:func:`compute` is a pure function of its arguments: it reads no file, warns about
+nothing and keeps no state, and each query's values depend on that query's judgments and
+ranking alone. Restricting the judgments and the run to some queries therefore gives
+exactly those queries' rows of the whole, bit for bit, so one partition of a large data
+set (a Spark task, a chunk of queries) computes what the whole would for its queries, and
+:meth:`PerQuery.concat` puts the parts back together for :func:`assemble`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
+
+import numpy as np
+
+from .._align import Aligned, align
+from .._errors import ParameterError
+from .._measures import Measure, _ties
+from .._tables import Qrels, Run
+from .plan import Plan
+from .policies import Policies, Ties
+
+__all__ = ["PerQuery", "compute", "relevance_level"]
+
+
+def relevance_level(measure: Measure, rel: int) -> int:
+    """The judged level ``measure`` counts as relevant: its own ``rel=``, else the option."""
+    if any(p.name == "rel" for p in measure.definition.params):
+        return int(measure.get("rel", rel))
+    return rel
+
+
+@dataclass(frozen=True)
+class PerQuery:
+    """Per-query values of the distinct measures of a plan, before any empty-query policy.
+
+    Attributes
+    ----------
+    query_ids : the evaluated queries, in trec_eval order (byte-wise ascending ids).
+    values : each distinct measure's values, aligned with ``query_ids`` (an object array
+        of strings for a text measure such as ``relstring``).
+    num_rel : the number of relevant judgments of each query at each relevance level the
+        plan's measures use (what the empty-query policy reads).
+    diagnostics : ``missing_queries`` (judged, absent from the run) and
+        ``ignored_queries`` (in the run, without judgments), each sorted.
+    """
+
+    query_ids: np.ndarray
+    values: Mapping[Measure, np.ndarray]
+    num_rel: Mapping[int, np.ndarray]
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def concat(cls, parts: Sequence[PerQuery]) -> PerQuery:
+        """The parts computed on disjoint sets of queries, as one, in trec_eval order.
+
+        Raises
+        ------
+        ParameterError
+            No parts, parts of different measures or levels, or a query in two parts.
+        """
+        if not parts:
+            raise ParameterError("nothing to concatenate: no parts were given")
+        first = parts[0]
+        for p in parts[1:]:
+            if list(p.values) != list(first.values) or list(p.num_rel) != list(first.num_rel):
+                raise ParameterError(
+                    "parts to concatenate must hold the same measures; got "
+                    f"{', '.join(map(str, first.values))} and {', '.join(map(str, p.values))}"
+                )
+        query_ids = np.concatenate([p.query_ids for p in parts])
+        # str order is code point order, which is UTF-8 byte order: trec_eval's
+        order = np.array(sorted(range(len(query_ids)), key=query_ids.__getitem__),
+                         dtype=np.int64)
+        ordered = query_ids[order]
+        if len(ordered) > 1 and (ordered[1:] == ordered[:-1]).any():
+            twice = ordered[1:][ordered[1:] == ordered[:-1]][:5].tolist()
+            raise ParameterError(f"parts to concatenate must not share queries; got {twice} "
+                                 "in two parts")
+
+        def joined(arrays: list[np.ndarray]) -> np.ndarray:
+            return np.concatenate(arrays)[order]
+
+        values = {m: joined([p.values[m] for p in parts]) for m in first.values}
+        num_rel = {lvl: joined([p.num_rel[lvl] for p in parts]) for lvl in first.num_rel}
+        diagnostics = {
+            key: sorted(q for p in parts for q in p.diagnostics.get(key, []))
+            for key in ("missing_queries", "ignored_queries")
+        }
+        return cls(ordered, values, num_rel, diagnostics)
+
+
+def _values(measure: Measure, aligned: Aligned, policies: Policies,
+            realigned: dict[str, Aligned], qrels: Qrels, run: Run) -> np.ndarray:
+    """Per-query values of ``measure`` in trec_eval order, under its own tie policy."""
+    order = _ties.effective_ties(measure, policies.ties)
+    if order == "average":
+        return aligned.in_trec_order(_ties.compute(aligned, measure))
+    # under ties="average" the alignment is sorted by doc id, which a docid measure reads
+    if order == policies.ties or (order == "docid" and policies.ties == "average"):
+        return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
+    if order not in realigned:  # a measure asks for another tie-break than the option
+        realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)))[0]
+    other = realigned[order]
+    return other.in_trec_order(measure.definition.kernel(other, measure))
+
+
+def compute(plan: Plan, qrels: Qrels, run: Run) -> PerQuery:
+    """Per-query values of every distinct measure of ``plan`` for ``run`` against ``qrels``.
+
+    Parameters
+    ----------
+    plan : Plan
+        The measures and the options (see :func:`make_plan`).
+    qrels : Qrels
+        Loaded judgments (all of them, or those of some queries).
+    run : Run
+        A loaded run (all of it, or the rows of the same queries).
+
+    Returns
+    -------
+    PerQuery
+        Values before the empty-query policy, which :func:`assemble` applies.
+
+    Raises
+    ------
+    InputError
+        The run and the judgments share no query, a duplicate under
+        ``duplicates="error"``, or a missing query under ``missing="error"``.
+    """
+    policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
+    aligned, diagnostics = align(qrels, run, policies)
+    realigned: dict[str, Aligned] = {}
+    values = {m: _values(m, aligned, policies, realigned, qrels, run) for m in plan.canonical}
+    levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})
+    num_rel = {lvl: aligned.in_trec_order(aligned.num_rel(lvl)) for lvl in levels}
+    return PerQuery(aligned.in_trec_order(aligned.query_ids), values, num_rel,
+                    dict(diagnostics))

@@ -1,0 +1,147 @@
+"""The plan of an evaluation: what to compute and under which options, checked before any load.
+
+A :class:`Plan` is a frozen value. Everything that can be wrong with a request (an unknown
+measure, an option outside its choices, a run name that is not a string) is reported while
+it is made, so no file is read for a request that cannot run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, TypedDict, cast
+
+from .._conventions import Convention, get_convention
+from .._errors import ParameterError
+from .._measures import Measure
+from .._names import parse_measures
+from .policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties, check_choice
+
+__all__ = ["EvaluateOptions", "Plan", "make_plan"]
+
+
+class EvaluateOptions(TypedDict, total=False):
+    """The keyword options of :func:`ranklens.evaluate` after ``measures``, typed (what
+    ``evaluate_arrays(**options)`` accepts)."""
+
+    rel: int
+    missing: Missing | None
+    duplicates: Duplicates
+    depth: int | None
+    judged_only: bool
+    ties: Ties | None
+    empty: Empty | None
+    collection_size: int
+    run_name: str | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one evaluation computes and how.
+
+    Attributes
+    ----------
+    names : the measure names as written, unique, in request order.
+    measures : the parsed :class:`Measure` of each name, the convention applied.
+    policies : the options alignment applies (``policies.warn_missing``: whether the
+        caller left ``missing`` unset and should be told about missing queries).
+    empty : the policy for queries without a relevant judgment.
+    run_name : the name given for the run, or None for the run's own (its TREC tag).
+    conventions : the options in force, as ``Result.conventions`` records them.
+    """
+
+    names: tuple[str, ...]
+    measures: tuple[Measure, ...]
+    policies: Policies
+    empty: Empty
+    run_name: str | None
+    conventions: Mapping[str, Any]
+
+    @property
+    def canonical(self) -> tuple[Measure, ...]:
+        """The distinct measures to compute (two spellings of one measure are computed once)."""
+        return tuple(dict.fromkeys(self.measures))
+
+    def measure_of(self) -> dict[str, Measure]:
+        """``{written name: parsed measure}``, in request order."""
+        return dict(zip(self.names, self.measures, strict=True))
+
+
+def _written(measures: str | Measure | Iterable[str | Measure]) -> list[str | Measure]:
+    """The requested measures, one per written name (a Result's keys must be unique)."""
+    if isinstance(measures, (str, Measure)):
+        measures = [measures]
+    try:
+        listed = list(measures)  # a generator would be exhausted by the first pass
+    except TypeError:
+        raise ParameterError(
+            "the 'measures' argument must be a name, a Measure or a list of them, "
+            f"got {type(measures).__name__}"
+        ) from None
+    by_name: dict[str, str | Measure] = {}
+    for m in listed:
+        by_name.setdefault(m if isinstance(m, str) else str(m), m)
+    if not by_name:
+        raise ParameterError("the 'measures' argument is empty; name at least one measure")
+    return list(by_name.values())
+
+
+def make_plan(
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    rel: int = 1,
+    missing: Missing | None = None,
+    duplicates: Duplicates = "error",
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties | None = None,
+    empty: Empty | None = None,
+    collection_size: int = 0,
+    run_name: str | None = None,
+    convention: str | Convention = "trec",
+) -> Plan:
+    """Parse the measures, apply the convention and check every option.
+
+    Parameters are those of :func:`ranklens.evaluate`.
+
+    Returns
+    -------
+    Plan
+        The checked request.
+
+    Raises
+    ------
+    MeasureError
+        A measure name is unknown or malformed (every bad name is reported at once).
+    ParameterError
+        An option is outside its choices.
+    """
+    written = _written(measures)
+    names = tuple(m if isinstance(m, str) else str(m) for m in written)
+    conv = get_convention(convention)
+    parsed = tuple(conv.apply(m, w) for m, w in zip(parse_measures(written), written,
+                                                      strict=True))
+    ties = cast(Ties, conv.ties) if ties is None else ties
+    empty = cast(Empty, conv.empty) if empty is None else empty
+    missing = cast(Missing, conv.missing) if missing is None else missing
+    check_choice("empty", empty, EMPTY)
+    if run_name is not None and not isinstance(run_name, str):
+        raise ParameterError(f"the 'run_name' option must be a string or None, got {run_name!r}")
+    policies = Policies(
+        rel=rel,
+        missing=missing if missing is not None else "zero",
+        duplicates=duplicates,
+        depth=depth,
+        judged_only=judged_only,
+        ties=ties,
+        collection_size=collection_size,
+        warn_missing=missing is None,
+    )
+    conventions = {
+        "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,
+        "depth": depth, "judged_only": judged_only, "empty": empty,
+        **conv.describe(),
+    }
+    return Plan(names=names, measures=parsed, policies=policies, empty=empty,
+                run_name=run_name, conventions=MappingProxyType(conventions))

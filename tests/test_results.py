@@ -1,0 +1,180 @@
+"""Several runs in one call: the rule telling one run from several, Results, and rendering."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import ranklens
+from ranklens import InputError, ParameterError, RanklensWarning, Result, Results
+from ranklens._evaluate import several_runs
+
+QRELS = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1, "y": 0}, "q3": {"m": 1}}
+BM25 = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"y": 2.0, "x": 1.0}, "q3": {"m": 1.0}}
+DENSE = {"q1": {"c": 3.0, "a": 2.0, "b": 1.0}, "q2": {"x": 2.0, "y": 1.0}}  # lacks q3
+MEASURES = ["AP", "P@2", "nDCG@3", "NumRet"]
+
+
+def _write_run(path: Path, run: dict, tag: str) -> Path:
+    lines = [f"{q} Q0 {d} {i} {s} {tag}" for q, docs in run.items()
+             for i, (d, s) in enumerate(docs.items(), 1)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_mapping_of_runs_gives_each_runs_result() -> None:
+    res = ranklens.evaluate(QRELS, {"bm25": BM25, "dense": DENSE}, MEASURES, missing="zero")
+    assert isinstance(res, Results)
+    assert res.run_names == ("bm25", "dense") and len(res) == 2 and "bm25" in res
+    for name, run in (("bm25", BM25), ("dense", DENSE)):
+        alone = ranklens.evaluate(QRELS, run, MEASURES, missing="zero", run_name=name)
+        got = res[name]
+        assert got.run_name == name
+        assert dict(got) == dict(alone)
+        for m in MEASURES:
+            assert got.query_values[m].tobytes() == alone.query_values[m].tobytes()
+    assert [r.run_name for r in res] == ["bm25", "dense"]
+    assert res[1] is res["dense"]
+    with pytest.raises(KeyError):
+        res["nope"]
+
+
+def test_values_are_aligned_by_query_and_missing_queries_are_explicit() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        res = ranklens.evaluate(QRELS, {"dense": DENSE, "bm25": BM25}, MEASURES,
+                                missing="skip")
+    assert res.query_ids.tolist() == ["q1", "q2", "q3"]
+    ap = res.values("AP")
+    assert ap.shape == (3, 2)
+    assert res.present.tolist() == [[True, True], [True, True], [False, True]]
+    assert math.isnan(ap[2, 0]) and ap[2, 1] == 1.0
+    assert ap[:, 1].tolist() == list(res["bm25"].per_query("AP").values())
+    assert res.values("map").tobytes() == ap.tobytes()  # any spelling of a measure
+    assert res.aggregates("AP").tolist() == [res["dense"]["AP"], res["bm25"]["AP"]]
+    with pytest.raises(ValueError):
+        ap[0, 0] = 0.5  # read-only, like a Result's arrays
+    with pytest.raises(ranklens.MeasureError, match="was not evaluated"):
+        res.values("RR")
+
+
+def test_queries_without_relevant_documents_stay_nan_but_present() -> None:
+    qrels = {"q1": {"a": 1}, "q2": {"b": 0}}
+    run = {"q1": {"a": 1.0}, "q2": {"b": 1.0}}
+    res = ranklens.evaluate(qrels, {"x": run, "y": run}, ["AP"], empty="skip")
+    assert res.present.all()
+    assert math.isnan(res.values("AP")[1, 0])
+
+
+def test_a_list_of_runs_is_named_by_tag_or_position(tmp_path: Path) -> None:
+    a = _write_run(tmp_path / "a.run", BM25, "bm25")
+    b = _write_run(tmp_path / "b.run", DENSE, "dense")
+    res = ranklens.evaluate(QRELS, [a, str(b)], ["AP"], missing="zero")
+    assert res.run_names == ("bm25", "dense")
+    same = ranklens.evaluate(QRELS, (BM25, DENSE, a), ["AP"], missing="zero")
+    assert same.run_names == ("run#1", "run#2", "bm25")
+    assert same["run#1"]["AP"] == res["bm25"]["AP"]
+
+
+def test_one_run_or_several_the_rule() -> None:
+    def kind(run: object) -> str:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RanklensWarning)
+            return type(ranklens.evaluate(QRELS, run, ["AP"])).__name__
+
+    assert kind(BM25) == "Result"  # {query: {doc: score}}
+    assert kind({"bm25": BM25}) == "Results"  # {name: {query: {doc: score}}}
+    assert kind({"q1": {"a": 1.0}, "q2": {}}) == "Result"  # an empty ranking is either
+    several = several_runs({"bm25": BM25, "none": {}})  # an empty run among runs
+    assert several is not None and [name for name, _ in several] == ["bm25", "none"]
+    assert several_runs({"q1": {"a": 1.0}, "q2": {}}) is None
+    assert kind({"bm25": ranklens.load_run(BM25)}) == "Results"
+    assert kind({"bm25": pl.DataFrame({"query_id": ["q1"], "doc_id": ["a"],
+                                       "score": [1.0]})}) == "Results"
+    with pytest.raises(InputError):  # one run holding nothing, as before
+        ranklens.evaluate(QRELS, {}, ["AP"])
+    with pytest.raises(InputError, match=r"mixes runs .*'bm25'.* and rankings .*'q1'"):
+        ranklens.evaluate(QRELS, {"bm25": BM25, "q1": {"a": 1.0}}, ["AP"])
+    with pytest.raises(InputError, match="list holding a dict: a list is several runs"):
+        ranklens.evaluate(QRELS, [BM25["q1"]], ["AP"])  # a ranking is not a run
+    with pytest.raises(ParameterError, match="empty list"):
+        ranklens.evaluate(QRELS, [], ["AP"])
+    with pytest.raises(InputError, match="run names must be strings; got 1"):
+        ranklens.evaluate(QRELS, {1: BM25}, ["AP"])
+    with pytest.raises(ParameterError, match="'run_name' option names one run"):
+        ranklens.evaluate(QRELS, {"a": BM25, "b": DENSE}, ["AP"], run_name="x")
+
+
+def test_every_problem_of_the_request_is_reported_before_loading(tmp_path: Path) -> None:
+    absent = str(tmp_path / "absent.qrels")
+    with pytest.raises(InputError, match="mixes runs"):
+        ranklens.evaluate(absent, {"a": "x.run", "q1": {"a": 1.0}}, ["AP"])
+    with pytest.raises(ranklens.MeasureError):
+        ranklens.evaluate(absent, {"a": "x.run"}, ["APP"])
+
+
+def test_results_frames_and_dict() -> None:
+    res = ranklens.evaluate(QRELS, {"bm25": BM25, "dense": DENSE}, ["AP", "P@2"],
+                            missing="skip")
+    wide = res.to_polars()
+    assert wide.columns == ["run", "query_id", "AP", "P@2"]
+    assert wide.height == 5  # dense lacks q3: no row, and no invented value
+    long = res.to_polars(wide=False)
+    assert long.columns == ["run", "query_id", "measure", "value"] and long.height == 10
+    assert res.to_dict()["bm25"]["AP"]["all"] == res["bm25"]["AP"]
+    assert "2 runs (bm25, dense)" in repr(res)
+
+
+def test_results_refuse_mismatched_parts() -> None:
+    a = ranklens.evaluate(QRELS, BM25, ["AP"], run_name="a")
+    b = ranklens.evaluate(QRELS, BM25, ["RR"], run_name="b")
+    with pytest.raises(ParameterError, match="same measures"):
+        Results((a, b))
+    with pytest.raises(ParameterError, match="unique; got \\['a'\\]"):
+        Results((a, a))
+    with pytest.raises(ParameterError, match="at least one"):
+        Results(())
+
+
+def test_render_takes_results() -> None:
+    res = ranklens.evaluate(QRELS, {"bm25": BM25, "dense": DENSE}, MEASURES, missing="zero")
+    listed = [ranklens.evaluate(QRELS, run, MEASURES, missing="zero", run_name=name)
+              for name, run in (("bm25", BM25), ("dense", DENSE))]
+    for fmt in ranklens.FORMATS:
+        assert ranklens.render(res, fmt, per_query=True) == ranklens.render(listed, fmt,
+                                                                             per_query=True)
+
+
+def test_cli_evaluates_several_runs_through_results(tmp_path: Path, capsys) -> None:
+    from ranklens.cli._evaluate import evaluate_files
+
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items()
+                             for d, g in docs.items()))
+    a = _write_run(tmp_path / "a.run", BM25, "bm25")
+    res = evaluate_files(str(qrels), [str(a)], ["AP"], {"missing": "zero"})
+    assert isinstance(res, Results) and res.run_names == (str(a),)
+    with pytest.raises(ParameterError, match="each run can be given once"):
+        evaluate_files(str(qrels), [str(a), str(a)], ["AP"], {})
+
+
+def test_result_is_still_a_single_result() -> None:
+    r = ranklens.evaluate(QRELS, BM25, ["AP"])
+    assert isinstance(r, Result)
+    np.testing.assert_array_equal(r.query_ids, ["q1", "q2", "q3"])
+
+
+@pytest.mark.parametrize("module", ["ranklens._evaluate", "ranklens._results",
+                                    "ranklens._render"])
+def test_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(module))
+    assert tried > 0
+    assert failures == 0
