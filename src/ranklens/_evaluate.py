@@ -9,11 +9,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from ._align import Aligned, align
 from ._conventions import Convention, get_convention
+from ._engine.align import align
+from ._engine.aligned import Aligned
 from ._engine.policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties
 from ._errors import InputError, ParameterError, RanklensWarning
-from ._io._load import load_qrels, load_run_for
+from ._io._load import load_qrels, load_run
 from ._measures import Measure, _ties
 from ._names import parse_measures
 from ._result import Result, aggregate
@@ -144,7 +145,7 @@ def evaluate(
         warn_missing=missing is None,
     )
     q = load_qrels(qrels)
-    r = load_run_for(q, run, name=run_name)
+    r = load_run(run, name=run_name)
     aligned, diagnostics = align(q, r, policies)
     if diagnostics["ignored_queries"]:
         ignored = diagnostics["ignored_queries"]

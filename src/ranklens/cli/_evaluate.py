@@ -22,7 +22,7 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
                    options: dict[str, Any]) -> list[Result]:
     """Load the judgments once and evaluate each run; results are named by their argument."""
     from .._evaluate import evaluate
-    from .._io._load import load_qrels, load_run_for
+    from .._io._load import load_qrels, load_run
     from .._names import parse_measures
     from ._progress import loading
 
@@ -35,7 +35,7 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
         qrels = load_qrels(qrels_path)
         results = []
         for path in run_paths:
-            run = load_run_for(qrels, path, name=path)
+            run = load_run(path, name=path)
             results.append(evaluate(qrels, run, list(measures), **options))
     return results
 
