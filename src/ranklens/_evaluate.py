@@ -53,9 +53,7 @@ def evaluate(
         ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`.
     run : path, mapping, DataFrame or Run
         Results: a TREC run file, ``{query_id: {doc_id: score}}``, or a frame with
-        ``query_id, doc_id, score`` columns. See :func:`load_run`. A TREC run file is read
-        for these judgments only: it keeps the doc ids of just the rows whose doc id is
-        judged or whose score is tied (and reads the file again if more are needed).
+        ``query_id, doc_id, score`` columns. See :func:`load_run`.
     measures : str, Measure or list of them
         Names such as ``"nDCG@10"``, ``"AP(denom=min)@3"``, ``"map_cut_10"``,
         ``"ndcg_burges@10"``. Every unknown name is reported at once.
