@@ -59,7 +59,9 @@ __all__ = ["Aligned"]
 
 @dataclass(frozen=True, eq=False)
 class Aligned:
-    """Ranked documents of every evaluated query as flat arrays (see module docstring).
+    """Ranked documents of every evaluated query as flat arrays. The module docstring
+    gives the kernel contract (which accessors a kernel may use; dense or sparse, and why)
+    and the one query numbering; :meth:`of` is the one constructor.
 
     Attributes
     ----------
