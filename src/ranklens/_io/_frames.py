@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-from .._columns import check_relevance, check_scores, ids, no_nulls, numeric
+from .._columns import ids, numeric
 from .._errors import InputError
 from .._tables import Qrels, Run
 
@@ -71,44 +71,37 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
 
 
 def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
+    """Qrels from a frame whose columns go by any of :data:`ALIASES`' names (checked by
+    the ``Qrels`` constructor: ids, numbers, missing values, finite relevance)."""
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
     q = _require(df.columns, "query_id", source)
     d = _require(df.columns, "doc_id", source)
     r = _require(df.columns, "relevance", source)
-    frame = pl.DataFrame({
-        "query_id": ids(df[q], source),
-        "doc_id": ids(df[d], source),
-        "relevance": numeric(df[r], "relevance", source),
-    })
-    no_nulls(frame, source)
-    check_relevance(frame["relevance"], source)
-    return Qrels(frame, source)
+    # converted here, where errors can name the caller's columns
+    return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
+                               "relevance": numeric(df[r], "relevance", source)}), source)
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
+    """A run from a frame whose columns go by any of :data:`ALIASES`' names (checked by
+    the ``Run`` constructor: ids, numbers, missing values, NaN scores)."""
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read a run from a {type(obj).__name__}", source=source)
     q = _require(df.columns, "query_id", source)
     d = _require(df.columns, "doc_id", source)
     s = _require(df.columns, "score", source)
-    frame = pl.DataFrame({
-        "query_id": ids(df[q], source),
-        "doc_id": ids(df[d], source),
-        "score": numeric(df[s], "score", source),
-    })
+    # converted here, where errors can name the caller's columns
+    run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
+                            "score": numeric(df[s], "score", source)}), source, name)
     rank_col = next((c for c in df.columns if c.lower() == "rank"), None)
-    # the rank column is informational (trec_eval ignores it): unusable values become 0
-    rank = (numeric(df[rank_col], "rank", source).cast(pl.Int64, strict=False).fill_null(0)
-            if rank_col
-            else pl.Series("rank", np.zeros(df.height, dtype=np.int64)))
-    frame = frame.with_columns(rank.alias("rank"),
-                               pl.int_range(pl.len(), dtype=pl.Int64).alias("order"))
-    no_nulls(frame, source)
-    check_scores(frame["score"], source)
-    return Run(frame, source, name)
+    if rank_col:
+        # the rank column is informational (trec_eval ignores it, ties="input" follows the
+        # rows' order), but a column that is no number at all is refused
+        numeric(df[rank_col], "rank", source)
+    return run
 
 
 class _Flat:
