@@ -17,8 +17,9 @@ puts per-query values in trec_eval order with one gather of ``nq`` values.
 Kernel contract
 ---------------
 A kernel is a pure function ``kernel(a: Aligned, measure) -> per-query values`` (length
-``nq``, this alignment's numbering). It may use only the accessors below; it must not
-write to any array it is given (they are shared, and read-only where cached).
+``nq``, this alignment's numbering). It may use only the accessors below
+(:data:`KERNEL_ACCESSORS`, checked by a test over the measure modules); it must not write to
+any array it is given (they are shared, and read-only where cached).
 
 Sparse (judged or relevant positions; what kernels should prefer): judged documents are
 few next to ranked ones (MS MARCO: one in a thousand), so these cost memory and time in
@@ -54,7 +55,23 @@ import numpy as np
 from .._groups import group_at, group_offsets, group_ranks
 from .policies import Policies
 
-__all__ = ["Aligned"]
+__all__ = ["KERNEL_ACCESSORS", "Aligned"]
+
+#: what a kernel may read of an :class:`Aligned` (the contract in the module docstring)
+KERNEL_ACCESSORS: frozenset[str] = frozenset({
+    # sparse: judged / relevant positions
+    "judged_at", "judged_grade", "judged_within", "relevant_positions", "within", "qidx_at",
+    "rank_at", "first_rank_at",
+    # per query
+    "nq", "offsets", "n_ret", "missing", "num_rel", "num_judged_nonrel", "query_ids",
+    # judgments
+    "j_offsets", "j_qidx", "j_grade",
+    # dense: one value per ranked document, built on first use
+    "qidx", "rank", "grade", "judged", "score", "relevant", "seg_sum", "seg_count",
+    "seg_cumcount", "first_rank",
+    # policies and views
+    "policies", "for_measure", "score_rows_at",
+})
 
 
 @dataclass(frozen=True, eq=False)
