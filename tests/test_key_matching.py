@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from ranklens._align import _grades, _match_keys
+from ranklens._engine.matching import grades, match_keys
 
 
 def _run(docs: list[str], keys: list[int], filler: int) -> tuple[np.ndarray, ...]:
@@ -38,7 +38,7 @@ def test_a_run_collision_is_told_apart_by_the_strings(filler: int) -> None:
     # b and c share a key; only c is judged
     keys, qidx, src, docs = _run(["a", "b", "c", "d"], [1, 2, 2, 3], filler)
     j = _judgments([(0, "c", 2.0, 2), (0, "d", 1.0, 3)])
-    at, grade = _grades(keys, qidx.__getitem__, src.__getitem__, docs.gather, j)
+    at, grade = grades(keys, qidx.__getitem__, lambda pos: docs.gather(src[pos]), j)
     assert at.tolist() == [2, 3]
     assert grade.tolist() == [2.0, 1.0]
 
@@ -48,7 +48,7 @@ def test_a_judgment_collision_is_told_apart_by_the_strings(filler: int) -> None:
     # two judgments share a key: both docs are ranked, each keeps its own grade
     keys, qidx, src, docs = _run(["a", "b", "c"], [1, 2, 2], filler)
     j = _judgments([(0, "c", 3.0, 2), (0, "b", 1.0, 2), (0, "z", 4.0, 9)])
-    at, grade = _grades(keys, qidx.__getitem__, src.__getitem__, docs.gather, j)
+    at, grade = grades(keys, qidx.__getitem__, lambda pos: docs.gather(src[pos]), j)
     assert at.tolist() == [1, 2]
     assert grade.tolist() == [1.0, 3.0]
 
@@ -58,7 +58,7 @@ def test_a_key_of_another_doc_is_not_a_match(filler: int) -> None:
     # the judged doc x is not ranked, but its key equals ranked doc a's
     keys, qidx, src, docs = _run(["a", "b"], [5, 6], filler)
     j = _judgments([(0, "x", 1.0, 5), (0, "b", 2.0, 6)])
-    at, grade = _grades(keys, qidx.__getitem__, src.__getitem__, docs.gather, j)
+    at, grade = grades(keys, qidx.__getitem__, lambda pos: docs.gather(src[pos]), j)
     assert at.tolist() == [1]
     assert grade.tolist() == [2.0]
 
@@ -66,7 +66,7 @@ def test_a_key_of_another_doc_is_not_a_match(filler: int) -> None:
 @PATHS
 def test_matches_come_in_row_order_with_their_judgment(filler: int) -> None:
     keys = np.array([40, 10, 30, 20] + [10_000 + i for i in range(filler)], dtype=np.uint64)
-    pos, rows = _match_keys(keys, np.array([20, 40, 10], dtype=np.uint64))
+    pos, rows = match_keys(keys, np.array([20, 40, 10], dtype=np.uint64))
     assert pos.tolist() == [0, 1, 3]
     assert rows is not None and rows.tolist() == [1, 2, 0]
 
@@ -74,6 +74,6 @@ def test_matches_come_in_row_order_with_their_judgment(filler: int) -> None:
 @PATHS
 def test_a_repeated_judgment_key_gives_no_judgment_index(filler: int) -> None:
     keys = np.array([7, 8, 9] + [10_000 + i for i in range(filler)], dtype=np.uint64)
-    pos, rows = _match_keys(keys, np.array([8, 8, 9], dtype=np.uint64))
+    pos, rows = match_keys(keys, np.array([8, 8, 9], dtype=np.uint64))
     assert pos.tolist() == [1, 2]
     assert rows is None

@@ -107,7 +107,7 @@ def test_qrels_with_duplicates_still_reported_after_caching() -> None:
 
 
 def test_ranks_at_positions_agree_with_the_full_ranks() -> None:
-    from ranklens._align import align
+    from ranklens._engine.align import align
 
     qrels, run = _data(5)
     aligned, _ = align(ranklens.load_qrels(qrels), ranklens.load_run(run))
@@ -154,7 +154,7 @@ def test_a_run_in_any_query_order_gives_the_sorted_runs_results(options: dict) -
 
 
 def test_query_numbers_at_positions_agree_with_the_full_ones() -> None:
-    from ranklens._align import align
+    from ranklens._engine.align import align
 
     qrels, run = _data(6)
     qrels["zz"] = {"d1": 1}  # judged, absent from the run: an empty query at the end
@@ -171,7 +171,7 @@ def test_query_numbers_at_positions_agree_with_the_full_ones() -> None:
 
 @pytest.mark.parametrize(("start", "stop"), [(0, 10), (0, 3), (3, 7), (2, 8), (5, 6), (7, 10)])
 def test_group_numbers_of_a_slice(start: int, stop: int) -> None:
-    from ranklens._run_index import _codes
+    from ranklens._engine.keys import codes as _codes
 
     offsets = np.array([0, 3, 3, 7, 7, 10])  # groups 1 and 3 are empty
     full = np.repeat(np.arange(5), np.diff(offsets))

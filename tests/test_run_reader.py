@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import InputError, Run, load_run
+from ranklens._engine.ranking import run_index
 from ranklens._io import _trec
-from ranklens._run_index import run_index
 
 
 @pytest.fixture
@@ -212,7 +212,7 @@ def test_grouped_runs_rank_like_the_sorting_path(rows: list, ties: str, rnd: obj
 
 def _rankings(index: object, frame: pl.DataFrame) -> dict[str, list[tuple]]:
     """Each query's ranked rows, and that every key is its row's (query code, doc) key."""
-    from ranklens._align import _pair_keys
+    from ranklens._engine.keys import pair_keys as _pair_keys
 
     src = index.src.astype(np.int64)  # type: ignore[attr-defined]
     code, offsets = index.code, index.offsets  # type: ignore[attr-defined]
@@ -253,13 +253,18 @@ def test_ranking_without_sorting_matches_the_sort(blocks: list, by_doc: bool,
                                                   ascending: bool) -> None:
     # query numbers with gaps (queries absent from the run), ties within blocks, and
     # sometimes a block not in score order (then the sort must be taken)
-    from ranklens._align import _ranked_order, _sorted_order
+    from ranklens._engine.ranking import _sorted_order, full_src, rank_rows
 
-    q = np.array([c for c, scores in blocks for _ in scores], dtype=np.int64)
+    # the ranker numbers queries densely (0 to nq - 1), keeping their order
+    codes = np.unique([c for c, _ in blocks], return_inverse=True)[1]
+    lengths = np.array([len(scores) for _, scores in blocks], dtype=np.int64)
+    q = np.repeat(codes, lengths).astype(np.int64)
     s = np.array([x / 2 for _, scores in blocks for x in sorted(scores, reverse=not ascending)])
     tiebreak = (pl.Series([f"d{(7 * i) % 5}" for i in range(q.size)]) if by_doc
                 else pl.Series(np.arange(q.size)))
-    perm, sq = _ranked_order(q, s, tiebreak, by_doc)
-    want, want_q = _sorted_order(q, s, tiebreak, by_doc)
+    offsets, moves = rank_rows(codes, lengths, len(blocks), s, tiebreak.gather, by_doc)
+    perm = full_src(q.size, moves)
+    sq = np.repeat(np.arange(len(blocks)), np.diff(offsets))
+    want, want_q = _sorted_order(q, s, tiebreak.gather, by_doc)
     assert perm.tolist() == want.tolist()
     assert sq.tolist() == want_q.tolist()

@@ -13,7 +13,7 @@ from ._engine.compute import compute
 from ._engine.plan import Plan, make_plan
 from ._engine.policies import Duplicates, Empty, Missing, Ties
 from ._errors import InputError, ParameterError, RanklensWarning
-from ._io._load import load_qrels, load_run_for
+from ._io._load import load_qrels, load_run
 from ._measures import Measure
 from ._result import Result
 from ._results import Results
@@ -132,9 +132,7 @@ def evaluate(
         ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`.
     run : path, mapping, DataFrame or Run; or several of them
         Results: a TREC run file, ``{query_id: {doc_id: score}}``, or a frame with
-        ``query_id, doc_id, score`` columns. See :func:`load_run`. A TREC run file is read
-        for these judgments only: it keeps the doc ids of just the rows whose doc id is
-        judged or whose score is tied.
+        ``query_id, doc_id, score`` columns. See :func:`load_run`.
 
         Several runs, evaluated with the same options against judgments loaded once: a
         list or tuple of runs (named by their TREC tag, or ``tag#position`` where two
@@ -213,7 +211,7 @@ def evaluate(
         )
     q = load_qrels(qrels)
     if several is None:
-        r = load_run_for(q, run, name=run_name)
+        r = load_run(run, name=run_name)
         per_query = compute(plan, q, r)
         for message in notices(plan, per_query, r.source):
             warnings.warn(message, RanklensWarning, stacklevel=2)
@@ -230,7 +228,7 @@ def _evaluate_several(plan: Plan, qrels: Qrels,
     computed = []
     messages: list[str] = []
     for name, run in runs:
-        r = load_run_for(qrels, run, name=name)
+        r = load_run(run, name=name)
         per_query = compute(plan, qrels, r)
         messages += notices(plan, per_query, r.source)
         computed.append((name if name is not None else r.name, per_query))

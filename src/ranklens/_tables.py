@@ -6,13 +6,13 @@ float64, which holds every integer grade exactly and every score trec_eval 10.0 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._groups import locate
+from ._columns import check_relevance, check_scores, ids, no_nulls, numeric
+from ._errors import InputError, ParameterError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -26,14 +26,24 @@ __all__ = ["Qrels", "Run", "query_blocks"]
 class Qrels:
     """Relevance judgments: columns ``query_id``, ``doc_id`` (str) and ``relevance`` (f64).
 
-    Build one with :func:`ranklens.load_qrels`.
+    Build one with :func:`ranklens.load_qrels` (any input form), or from a polars frame
+    with those columns (checked as the loaders check theirs).
     """
 
     frame: pl.DataFrame
     source: str = "<qrels>"
     # judgment-only alignment work, built by load_qrels or on first evaluation: see
-    # ranklens._qrels_index
+    # ranklens._engine.matching
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Check the frame as the loaders check theirs: a polars DataFrame (else
+        ParameterError) with String ids (integers are turned into strings), float64
+        relevance, no missing value and no relevance that is not finite (else InputError).
+        Columns other than ``query_id``, ``doc_id`` and ``relevance`` are dropped."""
+        frame = _checked(self.frame, ("query_id", "doc_id", "relevance"), "Qrels",
+                         self.source)
+        object.__setattr__(self, "frame", frame)
 
     def __len__(self) -> int:
         return self.frame.height
@@ -65,31 +75,37 @@ class Run:
     that is 7,000 strings instead of 7,000,000. :attr:`frame` rebuilds the row table on
     demand.
 
-    A run read from a file for one set of judgments may keep the doc ids of only the rows
-    that can matter to it (tied scores, judged doc ids; see ``read_trec_run``): then
-    :attr:`doc_id` reads the file again the first time every row's is asked for.
     """
 
-    __slots__ = ("_cache", "_doc_id", "_partial", "block_ids", "block_lengths", "name",
-                 "score", "source")
+    __slots__ = ("_cache", "_doc_id", "block_ids", "block_lengths", "name", "score", "source")
 
     def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run") -> None:
+        """A run from a polars frame with columns ``query_id``, ``doc_id`` and ``score``
+        (others are ignored), checked as the loaders check theirs.
+
+        Raises
+        ------
+        ParameterError
+            ``frame`` is not a polars DataFrame.
+        InputError
+            A column is absent, an id is neither a string nor an integer, a value is
+            missing, or a score is not a number (NaN included).
+        """
+        frame = _checked(frame, ("query_id", "doc_id", "score"), "Run", source)
         block_ids, lengths = query_blocks(frame["query_id"])
         self._set(block_ids, lengths, frame["doc_id"], frame["score"].to_numpy(), source, name)
 
     @classmethod
     def from_blocks(cls, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
-                    score: np.ndarray, source: str = "<run>", name: str = "run", *,
-                    partial: tuple[np.ndarray, Callable[[], pl.Series]] | None = None) -> Run:
+                    score: np.ndarray, source: str = "<run>", name: str = "run") -> Run:
         """A run from its columns: the query id of each block of adjacent rows, the block
         lengths, and each row's doc id and score.
 
-        With ``partial=(rows, restore)`` (``rows`` ascending), ``doc_id`` holds the doc ids
-        of those rows only, and ``restore()`` gives every row's when one is asked for.
+        For readers that have checked their columns already (String ids, no missing value,
+        no NaN score): nothing is checked here.
         """
         run = cls.__new__(cls)
         run._set(block_ids, block_lengths, doc_id, score, source, name)
-        run._partial = partial
         return run
 
     def _set(self, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
@@ -100,36 +116,22 @@ class Run:
         block_lengths.flags.writeable = False
         self.block_ids = block_ids.alias("query_id")
         self.block_lengths = block_lengths
-        self._doc_id = doc_id.alias("doc_id")  # of the rows in _partial, if set
-        # (rows whose doc ids _doc_id holds, how to read every row's) or None: all are held
-        self._partial: tuple[np.ndarray, Callable[[], pl.Series]] | None = None
+        self._doc_id = doc_id.alias("doc_id")
         self.score = score
         self.source = source
         self.name = name
         # run-only alignment work (ranked order, pair keys), built by load_run or on first
-        # evaluation: see ranklens._run_index
+        # evaluation: see ranklens._engine.ranking
         self._cache: dict = {}
 
     @property
     def doc_id(self) -> pl.Series:
         """The doc id of every row."""
-        if self._partial is not None:
-            self._doc_id = self._partial[1]().alias("doc_id")
-            self._partial = None
         return self._doc_id
 
     def doc_ids_at(self, rows: np.ndarray) -> pl.Series:
-        """The doc ids of the rows ``rows`` (restoring every row's only when some of
-        ``rows`` were not kept)."""
-        if self._partial is not None:
-            kept = self._partial[0]
-            if rows.size == 0:
-                return self._doc_id.clear()
-            if kept.size:
-                at, hit = locate(kept, rows)
-                if hit.all():
-                    return self._doc_id.gather(at)
-        return self.doc_id.gather(rows)
+        """The doc ids of the rows ``rows``."""
+        return self._doc_id.gather(rows)
 
     @property
     def query_id(self) -> pl.Series:
@@ -156,3 +158,29 @@ class Run:
     def __repr__(self) -> str:
         nq = self.block_ids.n_unique() if self.block_ids.len() else 0
         return f"Run({self.source!r}, {nq} queries, {len(self)} rows)"
+
+
+def _checked(frame: pl.DataFrame, columns: tuple[str, str, str], what: str,
+             source: str) -> pl.DataFrame:
+    """``frame``'s ``columns`` (two id columns, then a numeric one), checked by the rules
+    of :mod:`ranklens._columns`; frames already in shape pass through unchanged."""
+    if not isinstance(frame, pl.DataFrame):
+        raise ParameterError(
+            f"{what}(frame): expected a polars DataFrame with columns {list(columns)}, got "
+            f"a {type(frame).__name__}; ranklens.load_{what.lower()} reads every other form")
+    absent = [c for c in columns if c not in frame.columns]
+    if absent:
+        raise InputError(f"expected a {absent[0]!r} column, found columns {frame.columns}",
+                         source=source)
+    qid, did, value = columns
+    kind = "score" if value == "score" else "relevance"
+    out = pl.DataFrame({qid: ids(frame[qid], source), did: ids(frame[did], source),
+                        value: numeric(frame[value], kind, source)})
+    no_nulls(out, source)
+    if value == "score":
+        check_scores(out[value], source)
+    else:
+        check_relevance(out[value], source)
+    if frame.columns == list(columns) and frame.dtypes == out.dtypes:
+        return frame  # unchanged: the caller's frame itself
+    return out

@@ -16,10 +16,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._align import Aligned, align
 from .._errors import ParameterError
 from .._measures import Measure, _ties
 from .._tables import Qrels, Run
+from .align import align
+from .aligned import Aligned
 from .plan import Plan
 from .policies import Policies, Ties
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
+from .._columns import ids, numeric
 from .._errors import InputError
 from .._tables import Qrels, Run
 
@@ -69,99 +70,38 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
     return None
 
 
-def _ids(series: pl.Series, source: str = "<frame>") -> pl.Series:
-    if series.dtype == pl.String:
-        return series
-    if series.dtype.is_nested() or series.dtype == pl.Object:
-        raise InputError(f"column {series.name!r}: expected ids (strings or integers), "
-                         f"got {series.dtype}", source=source)
-    if series.dtype.is_float():
-        # pandas turns integer ids into floats on the way (1 -> 1.0): compare them as the
-        # integers they are, or "1.0" would silently match nothing in a TREC file's "1"
-        whole = series.is_null() | ((series.abs() < 2.0**63) & (series.round(0) == series))
-        if not whole.all():
-            row = int((~whole).arg_true()[0])
-            raise InputError(f"row {row}: column {series.name!r} holds ids as floats and "
-                             f"{series[row]} is not an integer id", source=source)
-        series = series.cast(pl.Int64)
-    return series.cast(pl.String)
-
-
-def _numeric(series: pl.Series, what: str, source: str) -> pl.Series:
-    if series.dtype == pl.Boolean:
-        series = series.cast(pl.Int8)
-    if series.dtype.is_nested() or series.dtype.is_temporal() or series.dtype == pl.Object:
-        raise InputError(f"column {series.name!r}: expected a numeric {what}, got "
-                         f"{series.dtype}", source=source)
-    if not series.dtype.is_numeric():
-        cast = series.cast(pl.Float64, strict=False)
-        bad = cast.is_null() & series.is_not_null()
-        if bad.any():
-            row = int(bad.arg_true()[0])
-            raise InputError(f"row {row}: expected a numeric {what}, got {series[row]!r}",
-                             source=source)
-        series = cast
-    return series.cast(pl.Float64)
-
-
-def _no_nulls(df: pl.DataFrame, source: str) -> None:
-    for name in df.columns:
-        nulls = df[name].is_null()
-        if nulls.any():
-            row = int(nulls.arg_true()[0])
-            raise InputError(f"row {row}: missing value in column {name!r}", source=source)
-
-
 def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
+    """Qrels from a frame whose columns go by any of :data:`ALIASES`' names (checked by
+    the ``Qrels`` constructor: ids, numbers, missing values, finite relevance)."""
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
     q = _require(df.columns, "query_id", source)
     d = _require(df.columns, "doc_id", source)
     r = _require(df.columns, "relevance", source)
-    frame = pl.DataFrame({
-        "query_id": _ids(df[q], source),
-        "doc_id": _ids(df[d], source),
-        "relevance": _numeric(df[r], "relevance", source),
-    })
-    _no_nulls(frame, source)
-    bad = ~frame["relevance"].is_finite()
-    if bad.any():
-        row = int(bad.arg_true()[0])
-        raise InputError(f"row {row}: expected a finite relevance, got {frame['relevance'][row]}",
-                         source=source)
-    return Qrels(frame, source)
+    # converted here, where errors can name the caller's columns
+    return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
+                               "relevance": numeric(df[r], "relevance", source)}), source)
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
+    """A run from a frame whose columns go by any of :data:`ALIASES`' names (checked by
+    the ``Run`` constructor: ids, numbers, missing values, NaN scores)."""
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read a run from a {type(obj).__name__}", source=source)
     q = _require(df.columns, "query_id", source)
     d = _require(df.columns, "doc_id", source)
     s = _require(df.columns, "score", source)
-    frame = pl.DataFrame({
-        "query_id": _ids(df[q], source),
-        "doc_id": _ids(df[d], source),
-        "score": _numeric(df[s], "score", source),
-    })
+    # converted here, where errors can name the caller's columns
+    run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
+                            "score": numeric(df[s], "score", source)}), source, name)
     rank_col = next((c for c in df.columns if c.lower() == "rank"), None)
-    # the rank column is informational (trec_eval ignores it): unusable values become 0
-    rank = (_numeric(df[rank_col], "rank", source).cast(pl.Int64, strict=False).fill_null(0)
-            if rank_col
-            else pl.Series("rank", np.zeros(df.height, dtype=np.int64)))
-    frame = frame.with_columns(rank.alias("rank"),
-                               pl.int_range(pl.len(), dtype=pl.Int64).alias("order"))
-    _no_nulls(frame, source)
-    _check_scores(frame["score"], source)
-    return Run(frame, source, name)
-
-
-def _check_scores(score: pl.Series, source: str) -> None:
-    nan = score.is_nan()
-    if nan.any():
-        row = int(nan.arg_true()[0])
-        raise InputError(f"row {row}: expected a numeric score, got NaN", source=source)
+    if rank_col:
+        # the rank column is informational (trec_eval ignores it, ties="input" follows the
+        # rows' order), but a column that is no number at all is refused
+        numeric(df[rank_col], "rank", source)
+    return run
 
 
 class _Flat:

@@ -11,12 +11,14 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
+from .._engine.matching import qrels_index
+from .._engine.ranking import run_index
 from .._errors import InputError
 from .._tables import Qrels, Run
 from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
 from ._trec import read_bytes, read_trec_qrels, read_trec_run
 
-__all__ = ["load_qrels", "load_run", "load_run_for"]
+__all__ = ["load_qrels", "load_run"]
 
 _COLUMNAR = (".parquet", ".pq", ".csv", ".tsv", ".jsonl", ".ndjson", ".arrow", ".feather")
 
@@ -80,8 +82,6 @@ def load_qrels(qrels: Any) -> Qrels:
         return qrels
     loaded = _read_qrels(qrels)
     if len(loaded):  # an empty table is reported when it is evaluated
-        from .._qrels_index import qrels_index
-
         qrels_index(loaded)
     return loaded
 
@@ -119,7 +119,10 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     -----
     The run is ranked as it is loaded (by query, score descending, ties by doc id
     descending, as trec_eval does), so each evaluation of it only matches judgments and
-    computes measures. A :class:`Run` given back as is keeps whatever work it already holds.
+    computes measures. The run holds everything evaluation reads (every row's doc id,
+    score and query): nothing reads its file again, and it behaves the same whichever
+    judgments it is evaluated against. A :class:`Run` given back as is keeps whatever work
+    it already holds.
 
     Examples
     --------
@@ -131,26 +134,9 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     return _ranked(_read_run(run, name))
 
 
-def load_run_for(qrels: Qrels, run: Any, *, name: str | None = None) -> Run:
-    """:func:`load_run` for evaluating against ``qrels`` only (the run is not handed out).
-
-    A TREC run file then keeps the doc ids of just the rows evaluation can read (rows whose
-    doc id may be judged, rows with tied scores): at MS MARCO scale, a few thousand strings
-    instead of seven million. Should every row's be needed after all, the file is read again.
-    """
-    if isinstance(run, (str, Path)) and not _is_columnar(str(run)):
-        from .._qrels_index import qrels_index
-
-        judged = qrels_index(qrels).doc_hash
-        return _ranked(read_trec_run(str(run), name=name, judged=judged))
-    return load_run(run, name=name)
-
-
 def _ranked(run: Run) -> Run:
     # ranking is run-only work: done as the run is loaded, it is never redone, however
     # often (and against whichever judgments) the run is evaluated
-    from .._run_index import run_index
-
     run_index(run, "docid")
     return run
 

@@ -16,14 +16,11 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from .._groups import steps_within
-from .._keyset import KeySet
 
 if TYPE_CHECKING:
     import polars as pl
@@ -250,34 +247,27 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     return Qrels(frame, source)
 
 
-def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | None = None,
-                  judged: np.ndarray | None = None) -> Run:
+def read_trec_run(path: str | Path, *, data: bytes | None = None,
+                  name: str | None = None) -> Run:
     """Read a TREC run file: ``query iter doc rank score tag [ignored ...]`` per line.
 
     The run's name is the tag of its last line (as trec_eval reports it) unless ``name``
     is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
-
-    ``judged``, the hashes (``Series.hash(0)``) of every judged doc id, says the run is
-    read for those judgments only: a plain file's run then keeps the doc ids of just the
-    rows whose doc id may be judged or whose score ties a neighbour's (what evaluation
-    reads), and reads the file again should every row's be asked for.
+    The run holds every row's doc id: nothing reads the file again.
     """
     source = str(path)
     blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
-    stamp = None  # the plain file's, to read it again
     if blocks is not None:
-        stamp = _stamp(source)
-        size = stamp[0]
+        size = os.stat(source).st_size
     else:
         if data is None:
             data = read_bytes(path)
         _check_text(data, source)
         blocks, size = _split_blocks(data), len(data)
-        judged = None  # nothing to read again from
-    parts = _RunParts.read(blocks, size, None if judged is None else KeySet(judged))
+    parts = _RunParts.read(blocks, size)
     blocks.close()  # a file left half read by a block the fast path cannot take
     if parts is not None:
-        return parts.run(source, name, stamp)
+        return parts.run(source, name)
     if data is None:
         data = read_bytes(path)
     sep = _separator(data)
@@ -305,7 +295,6 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None, name: str | No
 # never the whole text and its six string columns at once.
 _BLOCK = 1 << 24
 _SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
-_SETTLED = 1 << 16  # rows read before the share of rows keeping their doc ids is judged
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 _COMPRESSED = tuple(magic for magic, _ in _MAGIC)
 
@@ -348,32 +337,6 @@ def _read_blocks(name: str) -> Generator[bytes, None, None]:
             start = end
     finally:
         os.close(fd)
-
-
-def _stamp(name: str) -> tuple[int, int, int]:
-    st = os.stat(name)
-    return st.st_size, st.st_mtime_ns, st.st_ino
-
-
-def _restorer(source: str, stamp: tuple[int, int, int], n: int, rows: np.ndarray,
-              kept: pl.Series) -> Callable[[], pl.Series]:
-    """How to read every row's doc id of a run that kept those of ``rows`` (``kept``)
-    only: the file (``stamp``: its size, time and inode then) is read again, whole."""
-    def restore() -> pl.Series:
-        changed = InputError("the file changed after it was read; read the run again",
-                             source=source)
-        blocks = _file_blocks(source)
-        if blocks is None or _stamp(source) != stamp:
-            raise changed
-        parts = _RunParts.read(blocks, stamp[0], None)
-        blocks.close()
-        if parts is None or parts.rows != n:
-            raise changed
-        full = pl.concat(parts.doc_ids, rechunk=False)
-        if not bool((full.gather(rows) == kept).all()):
-            raise changed
-        return full
-    return restore
 
 
 def _prime_allocator() -> None:
@@ -434,18 +397,13 @@ class _RunParts:
     """Columns of a run gathered block by block: each block of adjacent rows with one query
     id keeps that id once, so the 7M-row query column never exists as strings."""
 
-    def __init__(self, size: int, sep: bytes, judged: KeySet | None) -> None:
+    def __init__(self, size: int, sep: bytes) -> None:
         self.size = size  # bytes in the input, to size the score array from the first block
         self.sep = sep
         self.tag = ""  # the last data line's
         self.block_ids: list[pl.Series] = []
         self.block_lengths: list[np.ndarray] = []
         self.doc_ids: list[pl.Series] = []
-        # with judgments to read the run for: the judged doc ids' hashes, and the rows whose
-        # doc ids are kept (those of doc_ids), block by block
-        self.judged = judged
-        self.doc_rows: list[np.ndarray] | None = None if judged is None else []
-        self.kept = 0  # rows of doc_rows
         # arrays filled block by block: concatenating parts would hold each column twice
         self.scores = np.zeros(0, dtype=np.float64)
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
@@ -454,17 +412,16 @@ class _RunParts:
         self.scratch = np.empty((2, _SLICE), dtype=bool)  # for _regular
 
     @classmethod
-    def read(cls, blocks: Iterator[bytes], size: int, judged: KeySet | None) -> _RunParts | None:
+    def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
         """The run in ``blocks`` (of whole lines, ``size`` bytes in all); None if some
-        block needs the line parser (which then reads the whole input and explains).
-        ``judged``: see :func:`read_trec_run` (None: every row's doc id is kept)."""
+        block needs the line parser (which then reads the whole input and explains)."""
         parts = None
         for block in blocks:
             if parts is None:
                 sep = _separator(block)
                 if sep is None:
                     return None
-                parts = cls(size, sep, judged)
+                parts = cls(size, sep)
             if not parts.add(block):
                 return None
         return parts if parts is not None and parts.rows else None
@@ -495,7 +452,6 @@ class _RunParts:
         if df.null_count().sum_horizontal().item():
             return False
         heads, lengths = query_blocks(df["query_id"], df.get_column("new", default=None))
-        ends = np.cumsum(lengths)
         continued = bool(self.block_ids) and self.block_ids[-1][-1] == heads[0]
         if continued:
             self.block_lengths[-1][-1] += lengths[0]  # a query continued across blocks
@@ -513,55 +469,14 @@ class _RunParts:
         _copy_chunks(df["score"], scores)
         if np.isnan(scores).any():
             return False
-        hashes = self.doc_hashes[self.rows:end]
-        _copy_chunks(df["doc_hash"], hashes)
-        if self.doc_rows is None:
-            self.doc_ids.append(df["doc_id"])
-        else:
-            rise = continued and scores[0] > self.scores[self.rows - 1]
-            rows = self._kept_rows(scores, hashes, ends, rise)
-            if self.judged is None and self.kept == end:
-                self.doc_rows = None  # every row keeps its doc id from now on, as so far
-            else:
-                self.doc_rows.append(rows + self.rows)
-            self.doc_ids.append(df["doc_id"] if rows.size == df.height
-                                else df["doc_id"].gather(rows))
+        _copy_chunks(df["doc_hash"], self.doc_hashes[self.rows:end])
+        self.doc_ids.append(df["doc_id"])
         self.rows = end
         tag = _last_tag(data, sep)
         if tag is None:
             return False
         self.tag = tag
         return True
-
-    def _kept_rows(self, scores: np.ndarray, hashes: np.ndarray, ends: np.ndarray,
-                   rise: bool) -> np.ndarray:
-        """The rows of a block whose doc ids evaluation may read: those whose doc id may be
-        judged, those whose score ties the next or previous row's in the same query (their
-        doc ids break the tie) and the block's first and last rows (for ties across
-        blocks). ``ends``: where the block's queries end; ``rise``: whether its first row
-        scores above the previous block's last, in the same query.
-
-        A rising score means the run is not written best first: ranking it then sorts
-        every row, and the rows from here on keep their doc ids. So do they when a
-        quarter of the rows read needed theirs anyway.
-        """
-        n = scores.size
-        if self.judged is None or rise or steps_within(scores, ends, "rise").size:
-            self.judged = None
-            self.kept += n
-            return np.arange(n, dtype=np.int64)
-        keep = self.judged.might_hold(hashes)  # a superset of the judged: it costs less
-        tie = steps_within(scores, ends, "tie")
-        keep[tie] = True
-        keep[tie + 1] = True
-        keep[[0, -1]] = True
-        rows = np.flatnonzero(keep)
-        if self.rows + n >= _SETTLED and (self.kept + rows.size) * 4 > self.rows + n:
-            self.judged = None  # many doc ids are judged (a recommender's items): keep all
-            if self.kept == self.rows:  # ...this block's too, as every earlier one's
-                rows = np.arange(n, dtype=np.int64)
-        self.kept += rows.size
-        return rows
 
     def _regular(self, data: bytes) -> bool:
         """Whether no two adjacent bytes of ``data`` are blanks or line ends (so no field is
@@ -603,21 +518,15 @@ class _RunParts:
         except Exception:  # any polars complaint: let the line parser explain it
             return None
 
-    def run(self, source: str, name: str | None,
-            stamp: tuple[int, int, int] | None = None) -> Run:
-        """The run read. ``stamp`` (the file's size, time and inode when read) lets a run
-        that kept only some rows' doc ids read the others from the file when asked."""
+    def run(self, source: str, name: str | None) -> Run:
+        """The run read (its columns checked block by block: no second pass)."""
         doc_ids = pl.concat(self.doc_ids, rechunk=False)
-        partial = None
-        if self.doc_rows is not None and stamp is not None:
-            rows = np.concatenate(self.doc_rows)
-            if rows.size < self.rows:
-                partial = (rows, _restorer(source, stamp, self.rows, rows, doc_ids))
         run = Run.from_blocks(
             pl.concat(self.block_ids), np.concatenate(self.block_lengths), doc_ids,
-            self.scores[:self.rows], source, name or self.tag, partial=partial,
+            self.scores[:self.rows], source, name or self.tag,
         )
-        run._cache["doc_hash"] = self.doc_hashes[:self.rows]  # taken by ranklens._run_index
+        # taken by ranklens._engine.ranking, which turns it into the run's keys
+        run._cache["doc_hash"] = self.doc_hashes[:self.rows]
         return run
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .._align import Aligned
+    from .._engine.aligned import Aligned
     from ._registry import Measure
 
 __all__ = ["clib_log", "clib_log2", "cutoff_mask", "data", "divide", "rel_level"]

@@ -18,7 +18,7 @@ from .._errors import MeasureError
 if TYPE_CHECKING:
     import numpy as np
 
-    from .._align import Aligned
+    from .._engine.aligned import Aligned
 
 __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "register"]
 

@@ -28,7 +28,7 @@ from ._common import data, divide, rel_level
 from ._registry import TIES, Measure
 
 if TYPE_CHECKING:
-    from .._align import Aligned
+    from .._engine.aligned import Aligned
 
 __all__ = ["ENUMERATION_LIMIT", "TIES_PARAM", "compute", "effective_ties"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._align import Aligned
+from .._engine.aligned import Aligned
 from .._groups import group_offsets, group_ranks
 from ._common import clib_log2, data, divide
 from ._registry import JUDGED_ONLY, Measure, Param, register

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._align import Aligned
+from .._engine.aligned import Aligned
 from ._common import clib_log, clib_log2, data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, register
 from .gain import GAIN, gain_values

@@ -473,7 +473,7 @@ Producer = Callable[..., tuple[list[str], list[Column]]]
 
 def run_trec_eval(argv: Sequence[str]) -> str:
     """Everything ``trec_eval argv`` prints on standard output."""
-    from .._io._load import load_qrels, load_run, load_run_for
+    from .._io._load import load_qrels, load_run
 
     o, qrels_path, run_path = parse_args(argv)
     if o.help:
@@ -497,7 +497,7 @@ def run_trec_eval(argv: Sequence[str]) -> str:
             raise TrecEvalError(f"measure '{bad[0]}' needs -R prefs, qrels_prefs or "
                                 "qrels_jg judgments", 4)
         qrels = load_qrels(qrels_path)
-        run = load_run_for(qrels, run_path)
+        run = load_run(run_path)
         specs = engine_columns(marked)
         qids, columns = evaluate_columns(qrels, run, o, specs)
         present = {te for te, _ in marked}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._groups import locate
+from .._groups import locate
 
 __all__ = ["KeySet"]
 
@@ -26,8 +26,6 @@ class KeySet:
     >>> pos, at = ks.find(np.array([1, 3, 7, 9], dtype=np.uint64))
     >>> pos.tolist(), ks.sorted[at].tolist(), ks.repeated
     ([1, 2], [3, 7], True)
-    >>> ks.might_hold(np.array([3, 7, 9], dtype=np.uint64)).tolist()
-    [True, True, False]
     """
 
     def __init__(self, keys: np.ndarray) -> None:
@@ -41,15 +39,6 @@ class KeySet:
         self._mask = np.int64((1 << bits) - 1)
         self._table = np.zeros(1 << bits, dtype=bool)
         self._table[keys.view(np.int64) & self._mask] = True
-
-    def might_hold(self, keys: np.ndarray) -> np.ndarray:
-        """Whether each of ``keys`` may be a member: true for every member, and for a few
-        others (those sharing a member's low bits)."""
-        signed = keys.view(np.int64)
-        out = np.empty(keys.size, dtype=bool)
-        for i in range(0, keys.size, _STEP):
-            np.take(self._table, signed[i:i + _STEP] & self._mask, out=out[i:i + _STEP])
-        return out
 
     def find(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The positions (ascending) of the members among ``keys``, and for each the index

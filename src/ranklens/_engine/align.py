@@ -1,0 +1,295 @@
+"""The one alignment path: a run's ranked rows matched to its judgments, per query.
+
+The run-only work (ranking, keys, the duplicate check) is the run's :class:`RunIndex`,
+the judgment-only work the qrels' :class:`QrelsIndex`, both built once and cached on the
+tables; an alignment only maps the run's queries to the judged ones, applies the
+missing-query, duplicates and depth policies, and matches judgments. Queries are numbered
+the run's way (see :mod:`ranklens._engine.aligned`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
+
+from .._errors import InputError, RanklensWarning
+from .._groups import group_offsets, group_ranks
+from .._tables import Qrels, Run
+from .aligned import Aligned
+from .keys import block_index, pair_keys
+from .matching import QrelsIndex, grades, qrels_index
+from .policies import Policies
+from .ranking import RunIndex, run_index
+
+__all__ = ["align"]
+
+
+def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Aligned, dict]:
+    """Align ``run`` to ``qrels`` under ``policies``.
+
+    Parameters
+    ----------
+    qrels : Qrels
+        The judgments.
+    run : Run
+        The ranked results.
+    policies : Policies, optional
+        Ties, missing queries, duplicates, depth and judged-only (defaults if None).
+
+    Returns
+    -------
+    aligned : Aligned
+        The aligned arrays.
+    diagnostics : dict
+        ``missing_queries``: judged queries absent from the run; ``ignored_queries``: run
+        queries without judgments (sorted).
+
+    Raises
+    ------
+    InputError
+        No judgments, no query in common, a missing query under ``missing="error"`` or a
+        duplicate (query, doc) pair under ``duplicates="error"``.
+    """
+    pol = policies or Policies()
+    if qrels.frame.height == 0:
+        raise InputError("the qrels hold no judgments; nothing to evaluate", source=qrels.source)
+    qrels = _distinct_judgments(qrels, pol.duplicates)
+    qindex = qrels_index(qrels)
+    judged_queries = qindex.query_ids
+    index = run_index(run, pol.ties)
+    block_j = block_index(index.query_ids, qindex.queries)
+    present = np.zeros(len(judged_queries), dtype=bool)
+    present[block_j[block_j >= 0]] = True
+    missing = [judged_queries[i] for i in np.flatnonzero(~present)]
+    ignored = sorted(set(index.query_ids.filter(pl.Series(block_j < 0)).to_list()))
+    if len(missing) == len(judged_queries):
+        raise InputError(
+            f"the run ({run.source}) and the qrels ({qrels.source}) share no query "
+            f"(run has e.g. {sorted(set(index.query_ids.to_list()))[:3]}, qrels "
+            f"{judged_queries[:3]})"
+        )
+    if missing:
+        _missing_policy(missing, run, pol)
+    kept: np.ndarray | None = None  # the judged queries evaluated (None: all)
+    query_array = qindex.query_array
+    if missing and pol.missing == "skip":
+        kept = present
+        query_array = query_array[present]
+        # skipped queries have no run rows, so only the numbering of the others shifts
+        renumber = np.cumsum(present) - 1
+        block_j = np.where(block_j >= 0, renumber[np.maximum(block_j, 0)], -1)
+    drop = _run_duplicates(index, run, block_j >= 0, pol.duplicates) if index.duplicated \
+        else None
+    judgments = _judgments(qindex, qrels.frame, kept)
+    aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop)
+    return aligned, {"missing_queries": missing, "ignored_queries": ignored}
+
+
+def _missing_policy(missing: list[str], run: Run, pol: Policies) -> None:
+    """Raise or warn about judged queries absent from the run, as ``pol.missing`` says."""
+    if pol.missing == "error":
+        raise InputError(
+            f"{len(missing)} judged queries are absent from the run ({run.source}), e.g. "
+            f"{missing[:5]}; pass missing='zero' to score them 0 or 'skip' to leave "
+            "them out",
+        )
+    if pol.warn_missing:
+        verb = "scored 0" if pol.missing == "zero" else "left out of the averages"
+        warnings.warn(
+            f"{len(missing)} judged queries are absent from the run ({run.source}) and "
+            f"were {verb} (missing={pol.missing!r}): {missing[:5]}"
+            + (" ..." if len(missing) > 5 else ""),
+            RanklensWarning,
+            stacklevel=4,  # the caller of evaluate
+        )
+
+
+def _distinct_judgments(qrels: Qrels, policy: str) -> Qrels:
+    """``qrels`` itself, or, when a doc is judged twice for one query, an error
+    (``policy="error"``) or the qrels with the first judgment of each pair only (kept on
+    ``qrels`` for the next alignment)."""
+    if not qrels_index(qrels).duplicated:
+        return qrels
+    if "first" in qrels._cache:
+        first: Qrels = qrels._cache["first"]
+        return first
+    qf = qrels.frame
+    pair = pl.struct("query_id", "doc_id")
+    dup = qf.select(pair.is_duplicated()).to_series()
+    if policy == "error":
+        row = qf.filter(dup).row(0, named=True)
+        _raise_duplicate(row["query_id"], row["doc_id"], int(dup.sum()), "qrels",
+                         qrels.source)
+    first = Qrels(qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True),
+                  qrels.source)
+    qrels._cache["first"] = first
+    return first
+
+
+def _raise_duplicate(query_id: str, doc_id: str, n: int, what: str, source: str) -> None:
+    raise InputError(
+        f"document {doc_id!r} appears more than once for query {query_id!r} in the {what} "
+        f"({n} rows are involved); pass duplicates='first' to keep only the first "
+        "(highest-ranked) occurrence",
+        source=source,
+    )
+
+
+def _run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray,
+                    policy: str) -> np.ndarray | None:
+    """Raise on a doc ranked twice for one evaluated query (``evaluated`` marks the run's
+    queries by code), or the ranked positions to drop: every occurrence but the highest
+    ranked (None: nothing to drop)."""
+    pos, later = index.duplicate_positions(run)
+    inside = evaluated[index.code_at(pos)]
+    pos, later = pos[inside], later[inside]
+    if not pos.size:
+        return None
+    if policy == "error":
+        first = int(index.src_at(pos).min())  # report the first such row of the input
+        block = int(np.searchsorted(np.cumsum(run.block_lengths), first, side="right"))
+        _raise_duplicate(run.block_ids[block], run.doc_id[first], int(pos.size), "run",
+                         run.source)
+    return pos[later]
+
+
+def _judgments(qindex: QrelsIndex, qf: pl.DataFrame,
+               kept: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
+    """The judgments of the evaluated queries: a frame (``qidx``, ``doc_id``,
+    ``relevance``, ``hash``) and, query then grade descending, their query numbers and
+    grades. ``kept`` marks the judged queries evaluated (None: all)."""
+    code, doc_hash = qindex.code, qindex.doc_hash
+    relevance = qf["relevance"].to_numpy()
+    if kept is None:
+        frame = pl.DataFrame({"qidx": code, "doc_id": qf["doc_id"], "relevance": relevance,
+                              "hash": doc_hash})
+        return frame, qindex.sorted_code, qindex.sorted_grade
+    renumber = np.where(kept, np.cumsum(kept) - 1, -1)
+    jq = renumber[code]
+    rows = np.flatnonzero(jq >= 0)
+    frame = pl.DataFrame({"qidx": jq[rows], "doc_id": qf["doc_id"].gather(rows),
+                          "relevance": relevance[rows], "hash": doc_hash[rows]})
+    sorted_q = renumber[qindex.sorted_code]  # the renumbering keeps the order
+    evaluated = sorted_q >= 0
+    return frame, sorted_q[evaluated], qindex.sorted_grade[evaluated]
+
+
+def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
+             judgments: tuple[pl.DataFrame, np.ndarray, np.ndarray], run: Run,
+             pol: Policies, drop: np.ndarray | None) -> Aligned:
+    """The alignment of ``run`` (its ``index``) to the evaluated ``query_ids``.
+
+    ``block_q`` maps each of the run's queries (``index.query_ids``) to its evaluated
+    index (trec_eval order), -1 for none; ``drop`` lists ranked positions to leave out
+    (duplicates). The alignment numbers the evaluated queries in the run index's order,
+    those absent from the run after them: the ranked rows are then used where they lie,
+    and per-query values are put back in trec_eval order by ``Aligned.to_sorted``.
+    Judgments are matched on keys built from the run's own query numbering.
+    """
+    nq = query_ids.size
+    keys = index.keys
+    at: np.ndarray | None = None  # positions in the index of the aligned rows (None: all)
+    kept = block_q >= 0
+    n_in = int(kept.sum())
+    # the alignment index of each run query (-1: not evaluated) and of each evaluated query
+    aligned_of_code = np.where(kept, np.cumsum(kept) - 1, -1)
+    aligned_of = np.empty(nq, dtype=np.int64)
+    aligned_of[block_q[kept]] = aligned_of_code[kept]
+    absent = np.ones(nq, dtype=bool)
+    absent[block_q[kept]] = False
+    aligned_of[absent] = np.arange(n_in, nq)
+    qidx: np.ndarray | None
+    code: np.ndarray | None
+    if n_in == block_q.size and drop is None:  # the run's numbering holds
+        qidx, code = None, None  # both derived from the offsets where asked for
+        offsets = np.concatenate((index.offsets, np.full(nq - n_in, index.offsets[-1])))
+    else:
+        keep = kept[index.code]
+        if drop is not None:
+            keep[drop] = False
+        at = np.flatnonzero(keep)
+        code, keys = index.code[at], keys[at]
+        qidx = aligned_of_code[code]
+        offsets = group_offsets(qidx, nq)
+    if pol.depth is not None:
+        if code is None:
+            code = index.code
+        if qidx is None:
+            qidx = code
+        keep = group_ranks(qidx, offsets) <= pol.depth
+        at = np.flatnonzero(keep) if at is None else at[keep]
+        code, keys, qidx = code[keep], keys[keep], qidx[keep]
+        offsets = group_offsets(qidx, nq)
+    judged_at, judged_grade = _match(index, run, keys, code, at, block_q, nq,
+                                     judgments[0])
+    j_sorted = (judgments[1], judgments[2])
+    to_sorted: np.ndarray | None = None
+    if not bool((aligned_of == np.arange(nq)).all()):
+        to_sorted = aligned_of
+        j_sorted = _renumbered(j_sorted, aligned_of)
+        evaluated_of = np.empty(nq, dtype=np.int64)
+        evaluated_of[aligned_of] = np.arange(nq)
+        query_ids = query_ids[evaluated_of]
+    missing = np.zeros(nq, dtype=bool)
+    missing[n_in:] = True
+    # a run row's score is its ranked row's when only tied rows moved
+    score_rows = at if index.ties_only else index.src if at is None else index.src[at]
+    return Aligned.of(
+        query_ids=query_ids, offsets=offsets, judged=(judged_at, judged_grade),
+        score=(run.score, score_rows), judgments=j_sorted, missing=missing, policies=pol,
+        qidx=qidx,
+        # without query numbers of its own, the alignment's are the run index's (built
+        # there once, if a kernel asks)
+        qidx_from=(lambda: index.code) if qidx is None else None,
+        to_sorted=to_sorted,
+    )
+
+
+def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
+           at: np.ndarray | None, block_q: np.ndarray, nq: int,
+           j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and grades of the aligned rows (``keys``; ``code``: their run query
+    codes, ``at``: their index positions, None for all) that have a judgment (``j``, of
+    ``nq`` evaluated queries).
+    Judgments are keyed by the run's query codes (-1: not in the run), like the rows."""
+    kept = block_q >= 0
+    code_of = np.full(nq, -1, dtype=np.int64)
+    code_of[block_q[kept]] = np.flatnonzero(kept)
+    jc = code_of[j["qidx"].to_numpy()]
+    doc_hash = j["hash"].to_numpy()
+    sel = np.flatnonzero(jc >= 0) if (jc < 0).any() else None
+    if sel is not None:
+        jc, doc_hash = jc[sel], doc_hash[sel]
+    jm = pl.DataFrame({
+        "qidx": jc,
+        "doc_id": j["doc_id"] if sel is None else j["doc_id"].gather(sel),
+        "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
+        "key": pair_keys(jc, doc_hash),
+    })
+    run_code = index.code_at if code is None else code.__getitem__
+    src_at = index.src_at if at is None else (lambda pos: index.src_at(at[pos]))
+    return grades(keys, run_code, lambda pos: run.doc_ids_at(src_at(pos)), jm)
+
+
+def _renumbered(j_sorted: tuple[np.ndarray, np.ndarray],
+                new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Judgments ordered by query then grade descending (``j_sorted``), with query ``q``
+    renumbered ``new[q]``: each query's run of judgments moves whole to its new place."""
+    j_q, j_grade = j_sorted
+    nq = new.size
+    counts = np.bincount(j_q, minlength=nq)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    old = np.empty(nq, dtype=np.int64)
+    old[new] = np.arange(nq)  # the old number of each new query, in new order
+    lengths = counts[old]
+    new_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    take = np.arange(j_q.size) + np.repeat(starts[old] - new_starts, lengths)
+    return np.repeat(np.arange(nq), lengths), j_grade[take]
+

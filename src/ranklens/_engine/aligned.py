@@ -1,0 +1,373 @@
+"""The aligned container: a run's ranked documents, their judgments, as flat arrays.
+
+Everything a measure needs is a flat array over the ranked documents of all evaluated
+queries, with per-query offsets, plus the judgments of each query sorted by grade.
+Measures never look at ids again. :meth:`Aligned.of` is the one constructor.
+
+Query numbering
+---------------
+One numbering, the run's: evaluated queries present in the run come first, in the run
+index's order (the run's own order when each query's rows are one block, as run files
+are written; else byte-wise ascending), then the evaluated queries absent from the run,
+in trec_eval order. Ranked rows then stay where the run index put them (no regrouping of
+seven million rows), and ``to_sorted`` says where each query of trec_eval order (byte-wise
+ascending ids) is numbered here (None when both orders agree): :meth:`Aligned.in_trec_order`
+puts per-query values in trec_eval order with one gather of ``nq`` values.
+
+Kernel contract
+---------------
+A kernel is a pure function ``kernel(a: Aligned, measure) -> per-query values`` (length
+``nq``, this alignment's numbering). It may use only the accessors below
+(:data:`KERNEL_ACCESSORS`, checked by a test over the measure modules); it must not write to
+any array it is given (they are shared, and read-only where cached).
+
+Sparse (judged or relevant positions; what kernels should prefer): judged documents are
+few next to ranked ones (MS MARCO: one in a thousand), so these cost memory and time in
+proportion to the judgments.
+  ``judged_at``, ``judged_grade``, :meth:`judged_within`, :meth:`relevant_positions`,
+  :meth:`within`, :meth:`qidx_at`, :meth:`rank_at`, :meth:`first_rank_at`.
+
+Per query (length ``nq``): ``nq``, ``offsets`` (``nq + 1``), :attr:`n_ret`, ``missing``,
+:meth:`num_rel`, :meth:`num_judged_nonrel`, ``query_ids``.
+
+Judgments (every judgment of the evaluated queries, query then grade descending):
+``j_offsets``, ``j_qidx``, ``j_grade``.
+
+Dense (one value per ranked document, built on first use and kept read-only): for kernels
+whose arithmetic runs over every ranked position anyway (counting retrieved documents,
+tie-aware measures, interpolation).
+  :attr:`qidx`, :attr:`rank`, :attr:`grade`, :attr:`judged`, :attr:`score`,
+  :meth:`relevant` (a mask), :meth:`seg_sum`, :meth:`seg_count`, :meth:`seg_cumcount`,
+  :meth:`first_rank`.
+
+Policies and views: ``policies`` (the options the alignment was made under),
+:meth:`for_measure` (the judged-only view a measure asks for), :meth:`score_rows_at`
+(score rows of a derived alignment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._groups import group_at, group_offsets, group_ranks
+from .policies import Policies
+
+__all__ = ["KERNEL_ACCESSORS", "Aligned"]
+
+#: what a kernel may read of an :class:`Aligned` (the contract in the module docstring)
+KERNEL_ACCESSORS: frozenset[str] = frozenset({
+    # sparse: judged / relevant positions
+    "judged_at", "judged_grade", "judged_within", "relevant_positions", "within", "qidx_at",
+    "rank_at", "first_rank_at",
+    # per query
+    "nq", "offsets", "n_ret", "missing", "num_rel", "num_judged_nonrel", "query_ids",
+    # judgments
+    "j_offsets", "j_qidx", "j_grade",
+    # dense: one value per ranked document, built on first use
+    "qidx", "rank", "grade", "judged", "score", "relevant", "seg_sum", "seg_count",
+    "seg_cumcount", "first_rank",
+    # policies and views
+    "policies", "for_measure", "score_rows_at",
+})
+
+
+@dataclass(frozen=True, eq=False)
+class Aligned:
+    """Ranked documents of every evaluated query as flat arrays. The module docstring
+    gives the kernel contract (which accessors a kernel may use; dense or sparse, and why)
+    and the one query numbering; :meth:`of` is the one constructor.
+
+    Attributes
+    ----------
+    query_ids : evaluated query ids, in this alignment's numbering (``to_sorted``).
+    offsets : ``offsets[i]:offsets[i+1]`` is query i's slice of the ranked arrays.
+    qidx : query index of each ranked document (``given_qidx``, else from ``qidx_from``
+        or the offsets when a kernel asks; :meth:`qidx_at` gives it at a few positions).
+    rank : 1-based rank of each ranked document within its query (derived from
+        ``offsets`` when a kernel asks; :meth:`rank_at` gives it at a few positions).
+    judged_at, judged_grade : the positions (ascending) of the ranked documents that have a
+        judgment, and its grade. Judged documents are few next to ranked ones, so the
+        full-length ``grade`` and ``judged`` arrays are only built for a kernel that asks.
+    score : the run's score of each ranked document (used by tie-aware measures; drawn
+        from ``score_values`` at ``score_rows`` on first use).
+    j_offsets, j_qidx, j_grade : all judgments of each query, grade descending.
+    missing : queries absent from the run (scored on an empty ranking).
+    to_sorted : where each query of trec_eval order (byte-wise ascending ids) is numbered
+        here (None: numbered in that order); see :meth:`in_trec_order`.
+    """
+
+    query_ids: np.ndarray
+    offsets: np.ndarray
+    given_qidx: np.ndarray | None
+    judged_at: np.ndarray
+    judged_grade: np.ndarray
+    score_values: np.ndarray
+    score_rows: np.ndarray | None
+    j_offsets: np.ndarray
+    j_qidx: np.ndarray
+    j_grade: np.ndarray
+    missing: np.ndarray
+    to_sorted: np.ndarray | None = None
+    qidx_from: Callable[[], np.ndarray] | None = field(default=None, repr=False)
+    policies: Policies = field(default_factory=Policies)
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, *, query_ids: np.ndarray, offsets: np.ndarray,
+           judged: tuple[np.ndarray, np.ndarray], score: tuple[np.ndarray, np.ndarray | None],
+           judgments: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
+           policies: Policies, qidx: np.ndarray | None = None,
+           qidx_from: Callable[[], np.ndarray] | None = None,
+           to_sorted: np.ndarray | None = None, whole: bool = False) -> Aligned:
+        """The one constructor: an alignment from its parts.
+
+        Parameters
+        ----------
+        query_ids : np.ndarray
+            Evaluated query ids (object array), in this alignment's numbering.
+        offsets : np.ndarray
+            ``offsets[i]:offsets[i+1]`` are query i's ranked rows (int64, ``nq + 1``).
+        judged : tuple of np.ndarray
+            Positions (ascending) of the ranked rows with a judgment, and its grade.
+        score : tuple
+            Score values and the row of them of each ranked row (None: in place).
+        judgments : tuple of np.ndarray
+            Query number and grade of every judgment, query then grade descending.
+        missing : np.ndarray
+            Whether each query is absent from the run.
+        policies : Policies
+            The options of this alignment; ``judged_only`` gives the judged-only view.
+        qidx : np.ndarray, optional
+            The query number of each ranked row, if at hand (else derived on demand).
+        qidx_from : callable, optional
+            Where to get ``qidx`` if a kernel asks (a run index's, shared).
+        to_sorted : np.ndarray, optional
+            Where each query of trec_eval order is numbered here (None: the same order).
+        whole : bool
+            Keep every ranked row even under ``policies.judged_only`` (the judged-only
+            view itself is made that way).
+
+        Returns
+        -------
+        Aligned
+        """
+        j_qidx, j_grade = judgments
+        j_counts = np.bincount(j_qidx, minlength=query_ids.size)
+        aligned = cls(
+            query_ids=query_ids,
+            offsets=offsets,
+            given_qidx=qidx,
+            judged_at=judged[0],
+            judged_grade=judged[1],
+            score_values=score[0],
+            score_rows=score[1],
+            j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
+            j_qidx=j_qidx,
+            j_grade=j_grade.astype(np.float64, copy=False),
+            missing=missing,
+            to_sorted=to_sorted,
+            qidx_from=qidx_from,
+            policies=policies,
+        )
+        return aligned.judged_only() if policies.judged_only and not whole else aligned
+
+    @property
+    def nq(self) -> int:
+        return len(self.query_ids)
+
+    def in_trec_order(self, values: np.ndarray) -> np.ndarray:
+        """Per-query ``values`` of this alignment's queries, put in trec_eval order."""
+        return values if self.to_sorted is None else values[self.to_sorted]
+
+    @property
+    def n_ranked(self) -> int:
+        """The number of ranked documents, all queries together."""
+        return int(self.offsets[-1])
+
+    def _kept(self, key: object, build: Callable[[], np.ndarray]) -> np.ndarray:
+        """The array cached under ``key``, built (read-only: kernels share it) on first use."""
+        if key not in self._cache:
+            value = build()
+            value.flags.writeable = False
+            self._cache[key] = value
+        out: np.ndarray = self._cache[key]
+        return out
+
+    @property
+    def qidx(self) -> np.ndarray:
+        """The query index of each ranked document."""
+        if self.given_qidx is not None:
+            return self.given_qidx
+        # the run index's (qidx_from) is built there once and shared between calls
+        return self._kept("qidx", self.qidx_from or (lambda: np.repeat(
+            np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))))
+
+    def qidx_at(self, idx: np.ndarray) -> np.ndarray:
+        """The query index of the ranked documents at positions ``idx``."""
+        return self._at(idx)[0]
+
+    def _at(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Query index and rank at positions ``idx``; kept for the position arrays this
+        alignment hands out (judged, relevant), which every kernel asks about again."""
+        kept = self._cache.get(("at", id(idx)))
+        if kept is not None and kept[0] is idx:  # the array itself, not a reused id
+            return kept[1], kept[2]
+        # a search per position beats building the full array only for few positions
+        if self.given_qidx is None and "qidx" not in self._cache and idx.size * 64 < max(
+                self.n_ranked, 1):
+            q = group_at(self.offsets, idx)
+        else:
+            q = self.qidx[idx]
+        rank = self._cache["rank"][idx] if "rank" in self._cache else idx - self.offsets[q] + 1
+        if idx is self.judged_at or self._cache.get(("handed_out", id(idx))) is idx:
+            q.flags.writeable = rank.flags.writeable = False  # shared by every kernel
+            self._cache[("at", id(idx))] = (idx, q, rank)
+        return q, rank
+
+    @property
+    def rank(self) -> np.ndarray:
+        """The 1-based rank of each ranked document within its query."""
+        return self._kept("rank", lambda: group_ranks(self.qidx, self.offsets))
+
+    def rank_at(self, idx: np.ndarray) -> np.ndarray:
+        """The rank of the ranked documents at positions ``idx``."""
+        return self._at(idx)[1]
+
+    @property
+    def grade(self) -> np.ndarray:
+        """The grade of each ranked document (0 where unjudged)."""
+        return self._kept("grade", lambda: self._spread(self.judged_grade, 0.0))
+
+    @property
+    def judged(self) -> np.ndarray:
+        """Whether each ranked document has a judgment."""
+        return self._kept("judged", lambda: self._spread(True, False))
+
+    def _spread(self, at_judged: object, elsewhere: object) -> np.ndarray:
+        """A full-length array: ``at_judged`` at the judged positions, else ``elsewhere``."""
+        out = np.full(self.n_ranked, elsewhere)
+        out[self.judged_at] = at_judged
+        return out
+
+    @property
+    def score(self) -> np.ndarray:
+        if self.score_rows is None:
+            return self.score_values
+        rows = self.score_rows
+        return self._kept("score", lambda: self.score_values[rows])
+
+    def score_rows_at(self, rows: np.ndarray) -> np.ndarray:
+        """``score_rows`` of an alignment made of the ranked documents at ``rows``."""
+        return rows if self.score_rows is None else self.score_rows[rows]
+
+    @property
+    def n_ret(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    # -- segment helpers -------------------------------------------------------------
+    def seg_sum(self, weights: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Per-query sum of ``weights`` (in rank order, like trec_eval's loops)."""
+        if mask is None:
+            return np.bincount(self.qidx, weights=weights, minlength=self.nq)
+        return np.bincount(self.qidx[mask], weights=weights[mask], minlength=self.nq)
+
+    def seg_count(self, mask: np.ndarray) -> np.ndarray:
+        """Per-query number of True entries (int64)."""
+        return np.bincount(self.qidx[mask], minlength=self.nq).astype(np.int64)
+
+    def seg_cumcount(self, mask: np.ndarray) -> np.ndarray:
+        """For each ranked doc, the number of True entries at or above it in its query."""
+        c = np.cumsum(mask, dtype=np.int64)
+        before = np.concatenate(([0], c))[self.offsets[:-1]]
+        return c - before[self.qidx]
+
+    def first_rank(self, mask: np.ndarray) -> np.ndarray:
+        """Per-query rank of the first True entry; 0 where there is none."""
+        return self.first_rank_at(np.flatnonzero(mask))
+
+    def first_rank_at(self, idx: np.ndarray) -> np.ndarray:
+        """:meth:`first_rank` of the mask that is True at positions ``idx`` (ascending)."""
+        out = np.zeros(self.nq, dtype=np.int64)
+        if idx.size:
+            q = self.qidx_at(idx)
+            first = np.concatenate(([True], q[1:] != q[:-1]))
+            out[q[first]] = self.rank_at(idx[first])
+        return out
+
+    # -- judgments ----------------------------------------------------------------------
+    def relevant(self, rel: int) -> np.ndarray:
+        """Mask of ranked docs judged at level >= rel."""
+        key = ("relevant", rel)
+        if key not in self._cache:
+            mask = np.zeros(self.n_ranked, dtype=bool)
+            mask[self.relevant_positions(rel)] = True
+            self._cache[key] = mask
+        return self._cache[key]
+
+    def relevant_positions(self, rel: int) -> np.ndarray:
+        """Positions (ascending) of the ranked docs judged at level >= rel."""
+        key = ("relevant_positions", rel)
+        fresh = key not in self._cache
+        idx = self._kept(key, lambda: self.judged_at[self.judged_grade >= rel])
+        if fresh:
+            self._cache[("handed_out", id(idx))] = idx  # see _at
+        return idx
+
+    def within(self, idx: np.ndarray, cutoff: float | None) -> np.ndarray:
+        """The positions ``idx`` ranked at ``cutoff`` or above (all of them for None)."""
+        return idx if cutoff is None else idx[self.rank_at(idx) <= cutoff]
+
+    def judged_within(self, cutoff: float | None) -> tuple[np.ndarray, np.ndarray]:
+        """Positions (ascending) and grades of the judged docs ranked at ``cutoff`` or
+        above (all of them for None)."""
+        if cutoff is None:
+            return self.judged_at, self.judged_grade
+        inside = self.rank_at(self.judged_at) <= cutoff
+        return self.judged_at[inside], self.judged_grade[inside]
+
+    def num_rel(self, rel: int) -> np.ndarray:
+        """Per-query number of judgments at level >= rel, retrieved or not (trec_eval R)."""
+        key = ("num_rel", rel)
+        if key not in self._cache:
+            self._cache[key] = np.bincount(
+                self.j_qidx[self.j_grade >= rel], minlength=self.nq
+            ).astype(np.int64)
+        return self._cache[key]
+
+    def num_judged_nonrel(self, rel: int) -> np.ndarray:
+        """Per-query number of judgments at a level in [0, rel)."""
+        mask = (self.j_grade >= 0) & (self.j_grade < rel)
+        return np.bincount(self.j_qidx[mask], minlength=self.nq).astype(np.int64)
+
+    def judged_only(self) -> Aligned:
+        """This alignment with every document not judged >= 0 removed (trec_eval -J)."""
+        if "judged_only" not in self._cache:
+            keep = np.zeros(self.n_ranked, dtype=bool)
+            keep[self.judged_at[self.judged_grade >= 0]] = True
+            self._cache["judged_only"] = self._subset(keep)
+        return self._cache["judged_only"]
+
+    def _subset(self, keep: np.ndarray) -> Aligned:
+        qidx = self.qidx[keep]
+        kept = keep[self.judged_at]
+        position = np.cumsum(keep) - 1  # each kept row's position in the subset
+        return Aligned.of(
+            query_ids=self.query_ids,
+            offsets=group_offsets(qidx, self.nq),
+            judged=(position[self.judged_at[kept]], self.judged_grade[kept]),
+            score=(self.score_values, self.score_rows_at(np.flatnonzero(keep))),
+            judgments=(self.j_qidx, self.j_grade),
+            missing=self.missing,
+            policies=self.policies,
+            qidx=qidx,
+            to_sorted=self.to_sorted,
+            whole=True,
+        )
+
+    def for_measure(self, judged_only: bool | None) -> Aligned:
+        if judged_only and not self.policies.judged_only:
+            return self.judged_only()
+        return self

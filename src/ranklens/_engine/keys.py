@@ -1,0 +1,108 @@
+"""Ids as numbers: query numbering and 64-bit (query, doc) pair keys.
+
+Ids are compared through 64-bit hashes first: equal (query, doc) pairs always have equal
+keys, so a key test can only over-select; every candidate it finds is re-checked on the
+strings themselves (see :mod:`ranklens._engine.matching`). This keeps string work
+proportional to judgments, not to run rows.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
+
+from .._tables import query_blocks
+
+__all__ = ["block_index", "codes", "index_dtype", "mix_queries", "mix_query_into",
+           "numbered", "pair_keys", "query_index"]
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def pair_keys(query_number: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
+    """The 64-bit key of each (query, doc) pair: ``doc_hash ^ query_number * _MIX``.
+
+    Parameters
+    ----------
+    query_number : np.ndarray
+        Each pair's query number (any integer dtype).
+    doc_hash : np.ndarray
+        Each pair's doc id hash (``Series.hash(0)``, uint64).
+
+    Returns
+    -------
+    np.ndarray
+        A fresh uint64 array of keys.
+    """
+    keys = np.array(doc_hash, dtype=np.uint64)  # a copy, mixed in place
+    mix_query_into(keys, query_number)
+    return keys
+
+
+def mix_query_into(keys: np.ndarray, query_number: np.ndarray) -> None:
+    """Turn doc hashes ``keys`` into :func:`pair_keys` in place, a slice at a time (no
+    full-length temporary)."""
+    step = 1 << 20
+    for i in range(0, keys.size, step):
+        mix = query_number[i:i + step].astype(np.uint64)
+        mix *= _MIX  # wraps around mod 2**64, as intended
+        keys[i:i + step] ^= mix
+
+
+def mix_queries(keys: np.ndarray, offsets: np.ndarray) -> None:
+    """Mix each row's query number (rows grouped by ``offsets``) into ``keys`` in place
+    (:func:`mix_query_into`), a slice at a time: no full-length query numbers."""
+    step = 1 << 20
+    for i in range(0, keys.size, step):
+        j = min(i + step, keys.size)
+        mix_query_into(keys[i:j], codes(offsets, i, j))
+
+
+def index_dtype(n: int) -> type[np.signedinteger]:
+    """The narrowest of int32/int64 that indexes ``n`` rows (half the memory, and at this
+    scale fresh memory costs as much as the arithmetic)."""
+    return np.int32 if n < 2**31 else np.int64
+
+
+def codes(offsets: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """The group number of each row in ``start:stop`` of rows grouped by ``offsets``
+    (read-only)."""
+    first = int(np.searchsorted(offsets, start, side="right")) - 1
+    last = int(np.searchsorted(offsets, stop, side="left"))
+    lengths = np.diff(np.clip(offsets[first:last + 1], start, stop))
+    dtype = index_dtype(int(offsets[-1]))
+    code = np.repeat(np.arange(first, first + lengths.size, dtype=dtype), lengths)
+    code.flags.writeable = False
+    return code
+
+
+def numbered(query_ids: list[str] | pl.Series) -> pl.DataFrame:
+    """``query_id`` and its position ``qidx`` (the table query ids are looked up in)."""
+    return pl.DataFrame(
+        {"query_id": query_ids, "qidx": np.arange(len(query_ids), dtype=np.int64)},
+        schema={"query_id": pl.String, "qidx": pl.Int64},
+    )
+
+
+def block_index(block_ids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
+    """Index in ``queries`` (a :func:`numbered` table) of each id of ``block_ids``, -1
+    where absent."""
+    return (pl.DataFrame({"query_id": block_ids})
+            .join(queries, on="query_id", how="left", maintain_order="left")["qidx"]
+            .fill_null(-1).to_numpy().astype(np.int64, copy=False))
+
+
+def query_index(qids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
+    """Index of each row's query in ``queries`` (-1 where absent).
+
+    Rows keep each query's rows together, so ids are looked up once per block of equal
+    adjacent ids, not once per row.
+    """
+    block_ids, lengths = query_blocks(qids)
+    return np.repeat(block_index(block_ids, queries), lengths)

@@ -1,0 +1,363 @@
+"""Per-query order of a run's rows under each tie policy, done once per run and kept on it.
+
+One ranker (:func:`rank_rows`): rows by query, score descending, score ties broken by doc id
+descending (byte-wise, as trec_eval) or by input (line) order for ``ties="input"``. Runs
+written query by query with scores descending (how run files are written) are ranked
+without sorting; others are sorted.
+
+Ranking a run, hashing its doc ids and checking it for duplicates depend on the run alone,
+not on the judgments or on most options: :func:`run_index` does that work once per tie
+order (``load_run`` asks for it, or the first alignment) and caches the result on the
+``Run``, so every alignment of the run (other measures, other judgments) only maps queries
+and matches judgments.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
+
+from .._groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
+from .._tables import Run
+from .keys import block_index, codes, index_dtype, mix_queries, numbered
+
+__all__ = ["Moves", "RunIndex", "TieBreak", "full_src", "rank_rows", "run_index",
+           "tie_order"]
+
+#: which run row each ranked row comes from: every row's (an array), or only those of the
+#: ranked rows that come from another row (positions ascending, rows); see RunIndex.moves
+Moves = np.ndarray | tuple[np.ndarray, np.ndarray]
+
+#: what breaks score ties: the doc ids descending, or the input (line) order
+TieBreak = Literal["docid", "input"]
+
+
+def full_src(n: int, moves: Moves) -> np.ndarray:
+    """The run row of each of the ``n`` ranked rows, from ``moves``."""
+    if isinstance(moves, np.ndarray):
+        return moves
+    src = np.arange(n, dtype=index_dtype(n))
+    src[moves[0]] = moves[1]
+    return src
+
+
+@dataclass(frozen=True, eq=False)
+class RunIndex:
+    """Every row of a run, ranked: query by query, score descending, ties broken.
+
+    Attributes
+    ----------
+    query_ids : the run's distinct query ids (a String series), in the run's order when
+        each query is one block of adjacent rows, else byte-wise ascending. This is the
+        order alignments number queries in (see :class:`ranklens._engine.aligned.Aligned`).
+    code : index into ``query_ids`` of each ranked row (built from ``offsets`` on first
+        use; :meth:`code_at` gives it at a few positions).
+    src : row of the run each ranked row comes from (built from ``moves`` on first use;
+        :meth:`src_at` gives it at a few positions).
+    moves : ``src`` itself, or, when only rows with equal scores moved (ranked in the
+        run's order, ties re-sorted), the pair (positions, rows) of the ranked rows that
+        come from another row: at MS MARCO scale, a few thousand instead of seven million.
+    keys : :func:`ranklens._engine.keys.pair_keys` of (``code``, doc id) of each ranked row.
+    offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
+    duplicated : whether some doc id occurs twice for one query (alignment then applies
+        the duplicates policy).
+
+    Every array is read-only: alignments hand them out without copying.
+    """
+
+    query_ids: pl.Series
+    moves: Moves
+    keys: np.ndarray
+    offsets: np.ndarray
+    duplicated: bool
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def src(self) -> np.ndarray:
+        if isinstance(self.moves, np.ndarray):
+            return self.moves
+        if "src" not in self._cache:
+            src = full_src(self.keys.size, self.moves)
+            src.flags.writeable = False
+            self._cache["src"] = src
+        src_: np.ndarray = self._cache["src"]
+        return src_
+
+    def src_at(self, pos: np.ndarray) -> np.ndarray:
+        """:attr:`src` of the ranked rows at positions ``pos``."""
+        if isinstance(self.moves, np.ndarray) or "src" in self._cache:
+            return self.src[pos]
+        moved, rows = self.moves
+        out = pos.astype(index_dtype(self.keys.size))
+        if moved.size:
+            at, hit = locate(moved, pos)
+            out[hit] = rows[at[hit]]
+        return out
+
+    @property
+    def ties_only(self) -> bool:
+        """Whether only rows with equal scores moved: a run row's score is then also its
+        ranked row's (no need to gather scores through :attr:`src`)."""
+        return not isinstance(self.moves, np.ndarray)
+
+    @property
+    def code(self) -> np.ndarray:
+        if "code" not in self._cache:
+            self._cache["code"] = codes(self.offsets, 0, int(self.offsets[-1]))
+        code: np.ndarray = self._cache["code"]
+        return code
+
+    def code_at(self, pos: np.ndarray) -> np.ndarray:
+        """:attr:`code` of the ranked rows at positions ``pos``."""
+        if "code" in self._cache:
+            return self.code[pos]
+        return group_at(self.offsets, pos)
+
+    def duplicate_positions(self, run: Run) -> tuple[np.ndarray, np.ndarray]:
+        """The ranked positions (ascending) of rows whose (query, doc id) pair occurs more
+        than once, confirmed on the strings, and whether each is a later (lower-ranked)
+        occurrence of its pair."""
+        pos = np.flatnonzero(pl.Series(self.keys).is_duplicated().to_numpy())
+        sub = pl.DataFrame({"q": self.code_at(pos), "doc_id": run.doc_ids_at(self.src_at(pos))})
+        pair = pl.struct("q", "doc_id")
+        exact = sub.select(pair.is_duplicated()).to_series().to_numpy()
+        first = sub.filter(pl.Series(exact)).select(pair.is_first_distinct()).to_series()
+        return pos[exact], ~first.to_numpy()
+
+
+def run_index(run: Run, ties: str) -> RunIndex:
+    """The cached :class:`RunIndex` of ``run`` for tie policy ``ties`` (built on first use).
+
+    ``ties="input"`` breaks score ties by input (line) order; every other value by doc id
+    descending (byte-wise), as trec_eval does.
+    """
+    tiebreak: TieBreak = "input" if ties == "input" else "docid"
+    cache = run._cache
+    if tiebreak not in cache:
+        cache[tiebreak] = _build(run, tiebreak)
+    index: RunIndex = cache[tiebreak]
+    return index
+
+
+def tiebreak_at(run: Run, tiebreak: TieBreak, rows: np.ndarray) -> pl.Series:
+    """What breaks score ties at the rows ``rows``: their input position for ``"input"``,
+    else their doc id (sorted descending, as trec_eval)."""
+    if tiebreak == "input":
+        return pl.Series(rows.astype(np.int64))
+    return run.doc_ids_at(rows)
+
+
+def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
+    nb = run.block_ids.len()
+    if run.block_ids.n_unique() == nb:
+        # each query is one block of rows (how run files are written): queries keep the
+        # run's order, so blocks stay where they are and only tied rows move
+        query_ids = run.block_ids
+        block_code = np.arange(nb, dtype=np.int64)
+    else:
+        query_ids = run.block_ids.unique().sort()
+        block_code = block_index(run.block_ids, numbered(query_ids))
+    offsets, moves = rank_rows(block_code, run.block_lengths, len(query_ids), run.score,
+                               lambda rows: tiebreak_at(run, tiebreak, rows),
+                               tiebreak != "input")
+    # the reader may have hashed the doc ids already (a one-off: the index turns them into
+    # its keys in place)
+    doc_hash = run._cache.pop("doc_hash", None)
+    keys = _ranked_keys(doc_hash, run, moves, offsets)
+    index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
+                     duplicated=False)
+    # equal keys: equal pairs, or (rarely) a hash collision
+    if _maybe_duplicated(keys, offsets) and index.duplicate_positions(run)[0].size:
+        index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
+                         duplicated=True)
+    for arr in (keys, offsets, *(moves if isinstance(moves, tuple) else (moves,))):
+        arr.flags.writeable = False
+    return index
+
+
+def rank_rows(block_code: np.ndarray, block_lengths: np.ndarray, nq: int, score: np.ndarray,
+              tiebreak_at: Callable[[np.ndarray], pl.Series], tiebreak_descending: bool,
+              ) -> tuple[np.ndarray, Moves]:
+    """The ranked order of rows given as blocks of adjacent rows of one query each.
+
+    Parameters
+    ----------
+    block_code : np.ndarray
+        The query number (0 to ``nq - 1``, ascending numbers rank first) of each block.
+    block_lengths : np.ndarray
+        The number of rows of each block.
+    nq : int
+        The number of queries.
+    score : np.ndarray
+        Each row's score (higher ranks first).
+    tiebreak_at : callable
+        The tie breaks of the rows given (an array of row positions).
+    tiebreak_descending : bool
+        Whether larger tie breaks rank first.
+
+    Returns
+    -------
+    offsets : np.ndarray
+        ``offsets[q]:offsets[q+1]`` are the ranked rows of query ``q``.
+    moves : Moves
+        Which row each ranked row comes from (see :attr:`RunIndex.moves`).
+    """
+    ranked = _block_order(block_code, block_lengths, score, tiebreak_at, tiebreak_descending)
+    if ranked is not None:
+        return ranked
+    perm, code = _sorted_order(np.repeat(block_code, block_lengths), score, tiebreak_at,
+                               tiebreak_descending)
+    return group_offsets(code, nq), perm
+
+
+def _sorted_order(q: np.ndarray, score: np.ndarray,
+                  tiebreak_at: Callable[[np.ndarray], pl.Series],
+                  tiebreak_descending: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Permutation to query ascending, score descending, then tie break; and ``q[perm]``.
+
+    Only numeric keys are sorted; the (few) rows tied on query and score are then re-sorted
+    among themselves by their tie breaks. Tied rows form contiguous groups in the same
+    relative order in both sorts, so writing the re-sorted rows back into the positions the
+    tied rows occupy is exact.
+    """
+    # NumPy comparisons already treat -0.0 and 0.0 as equal (a tie, as in trec_eval); the
+    # polars sorts get them normalised
+    s = score
+    perm = (pl.DataFrame({"q": q, "s": s + 0.0})
+            .select(pl.arg_sort_by(["q", "s"], descending=[False, True], maintain_order=True))
+            .to_series().to_numpy().astype(np.int64))
+    sq, ss = q[perm], s[perm]
+    tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
+    del ss
+    if tie.any():
+        pos = _tied_rows(tie)
+        sub = perm[pos]
+        perm[pos] = sub[tie_order(q[sub], s[sub], tiebreak_at(sub), tiebreak_descending)]
+    return perm, sq
+
+
+def _tied_rows(tie: np.ndarray) -> np.ndarray:
+    """Positions of the rows in a tie, where ``tie[i]`` says rows i and i+1 are tied."""
+    member = np.zeros(tie.size + 1, dtype=bool)
+    member[:-1] |= tie
+    member[1:] |= tie
+    return np.flatnonzero(member)
+
+
+def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
+              tiebreak_descending: bool) -> np.ndarray:
+    """The order of tied rows: by group, score descending, then ``tiebreak``."""
+    # NumPy comparisons treat -0.0 and 0.0 as equal; the polars sort gets them normalised
+    return (pl.DataFrame({"g": group, "s": score + 0.0, "t": tiebreak})
+            .select(pl.arg_sort_by(["g", "s", "t"], descending=[False, True,
+                                                              tiebreak_descending],
+                                   maintain_order=True))
+            .to_series().to_numpy())
+
+
+def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
+                 tiebreak_at: Callable[[np.ndarray], pl.Series], tiebreak_descending: bool,
+                 ) -> tuple[np.ndarray, Moves] | None:
+    """``offsets, moves`` of the ranked order without sorting, when each query is one
+    block of rows with scores non-increasing (how run files are written); else None.
+    ``block_code`` numbers each block's query (ascending numbers rank first); ``offsets``
+    delimit each query's ranked rows in that order; ``moves`` (see :attr:`RunIndex.moves`)
+    is sparse when no block moves.
+
+    Whole blocks move to their query's place; rows tied on score, contiguous within their
+    block, are then re-sorted among themselves by ``tiebreak_at(rows)`` (the tie breaks of
+    those rows). Neighbours are compared a slice at a time and only the few positions
+    found are kept: at this scale, fresh memory costs as much as the arithmetic.
+    """
+    n, nb = score.size, block_code.size
+    if n == 0 or np.unique(block_code).size != nb:
+        return None  # a query split over several blocks
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    if steps_within(score, ends, "rise").size:  # within a block: not written best first
+        return None
+    tie = steps_within(score, ends, "tie")
+    # blocks move to ascending query number; place[k] is block k's position in that order
+    by_query = np.argsort(block_code)
+    place = np.empty(nb, dtype=np.int64)
+    place[by_query] = np.arange(nb)
+    q_lengths = lengths[by_query]
+    offsets = np.zeros(nb + 1, dtype=np.int64)
+    np.cumsum(q_lengths, out=offsets[1:])
+    shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
+    index = index_dtype(n)
+    pos = np.union1d(tie, tie + 1).astype(index)  # the rows in a tie
+    rows = pos
+    if pos.size:
+        block = np.searchsorted(ends, pos, side="right")
+        rows = pos[tie_order(block, score[pos], tiebreak_at(pos), tiebreak_descending)]
+    if not shift.any():
+        return offsets, (pos, rows)
+    src = np.ones(n, dtype=index)
+    src[0] = -shift[0]
+    src[offsets[1:-1]] = 1 - np.diff(shift)
+    np.cumsum(src, dtype=index, out=src)
+    # a block moves whole, so a tied row's ranked position is its row plus the shift
+    src[pos + shift[place[np.searchsorted(ends, pos, side="right")]]] = rows
+    return offsets, src
+
+
+def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
+    """Whether two rows of one query share a key (equal pairs, or a hash collision).
+
+    Runs usually list about the same number of documents for every query; then each query's
+    32-bit key halves are sorted as one row of a matrix, a slice of queries at a time
+    (small, cache-resident sorts; short rows padded with values distinct from each other),
+    and only a query whose row holds two equal values is checked on its full keys.
+    Otherwise one hash-based count over all keys.
+    """
+    lengths = np.diff(offsets)
+    nq = lengths.size
+    width = int(lengths.max()) if nq else 0
+    if keys.size == 0 or width < 2 or width * nq > keys.size + keys.size // 2:
+        return maybe_duplicated(keys)
+    halves = keys.view(np.uint32)[1::2] if sys.byteorder == "little" else keys >> 32
+    pad = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
+    per = max(1, (1 << 20) // width)  # queries a slice: the matrix stays cache-sized
+    for a in range(0, nq, per):
+        b = min(a + per, nq)
+        part = halves[offsets[a]:offsets[b]]
+        if lengths[a:b].min() == width:
+            rows = part.astype(np.uint32).reshape(b - a, width)
+        else:
+            rows = np.empty((b - a, width), dtype=np.uint32)
+            rows[:] = pad
+            rows[np.arange(width) < lengths[a:b, None]] = part
+        rows.sort(axis=1)
+        for q in np.flatnonzero((rows[:, 1:] == rows[:, :-1]).any(axis=1)) + a:
+            if np.unique(keys[offsets[q]:offsets[q + 1]]).size < lengths[q]:
+                return True
+    return False
+
+
+def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
+                 offsets: np.ndarray) -> np.ndarray:
+    """:func:`ranklens._engine.keys.pair_keys` of each ranked row of ``run``.
+
+    ``doc_hash`` (the doc ids' hashes in input order, if known) is consumed: when few
+    rows moved (queries kept in the run's order, only tied rows re-sorted) the keys are
+    made in its place, so the index does not hold a second full-length array.
+    """
+    if doc_hash is None or not doc_hash.flags.writeable:
+        doc_hash = np.array(run.doc_id.hash(0).to_numpy() if doc_hash is None else doc_hash)
+    if isinstance(moves, tuple):
+        keys = doc_hash
+        keys[moves[0]] = doc_hash[moves[1]]  # the right side is gathered before the write
+    else:
+        keys = doc_hash[moves]
+    mix_queries(keys, offsets)
+    return keys
