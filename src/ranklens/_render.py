@@ -304,15 +304,11 @@ def render(
     return writers[fmt](grid)
 
 
-# Measures of unjudged or residual mass: the system with less of it did better.
-_LOWER_IS_BETTER = frozenset({"Unj", "RBPResid"})
-
-
 def _lower_is_better(written: str) -> bool:
     from ._names import parse_measure
 
     try:
-        return parse_measure(written).name in _LOWER_IS_BETTER
+        return parse_measure(written).definition.lower_is_better
     except RanklensError:
         return False
 
