@@ -278,7 +278,8 @@ def _by_enumeration(a: Aligned, m: Measure, base: np.ndarray) -> np.ndarray:
             pieces.append(perm)
             owners.append(q)
     values = _evaluate_virtual(a, m, pieces, owners)
-    out = base.copy()
+    # a kernel may hand back integers (an empty bincount): the averages are not
+    out = base.astype(np.float64)
     owner = np.asarray(owners)
     sums = np.bincount(owner, weights=values, minlength=a.nq)
     counts = np.bincount(owner, minlength=a.nq)

@@ -102,7 +102,8 @@ def _average_recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
 @register("AR", "average recall (MAR@k): sum of recall at each relevant rank within k, "
           "divided by denom", params=(REL, JUDGED_ONLY, _DENOM), cutoff="int",
           aliases=("mar", "ar"), family="rank", closed_form=_average_recall_tied,
-          convention_params=("denom",))
+          # without k the sum of recall at each relevant rank is 1/R + 2/R + ... + h/R
+          order_free="without_cutoff", convention_params=("denom",))
 def average_recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx, running = _at_relevant(d, m)
