@@ -16,14 +16,12 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+import numpy as np
+
+from .._align import Aligned
 from .._errors import MeasureError
-
-if TYPE_CHECKING:
-    import numpy as np
-
-    from .._align import Aligned
 
 __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "known_names", "register", "suggest"]
 
@@ -163,9 +161,9 @@ def _level_map(value: Any) -> bool:
             and all(math.isfinite(x) for pair in value for x in pair))
 
 
-Kernel = Callable[["Aligned", "Measure"], "np.ndarray"]
+Kernel = Callable[[Aligned, "Measure"], np.ndarray]
 # (aligned, measure, tied groups) -> the value under ties="average"; see _ties
-ClosedForm = Callable[["Aligned", "Measure", Any], "np.ndarray"]
+ClosedForm = Callable[[Aligned, "Measure", Any], np.ndarray]
 
 
 @dataclass(frozen=True)

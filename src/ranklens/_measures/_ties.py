@@ -23,16 +23,13 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._align import Aligned
 from .._errors import ParameterError
 from ._common import data, rel_level
 from ._registry import TIES, Measure
-
-if TYPE_CHECKING:
-    from .._align import Aligned
 
 __all__ = [
     "ENUMERATION_LIMIT",

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import click
 
-from .._measures._registry import Measure, MeasureDef, Param
+from .._errors import MeasureError
+from .._measures import REGISTRY, Measure, MeasureDef, Param
+from .._names import suggest
 
 __all__ = ["MeasureInfo", "measure_infos", "measures_cmd", "render_infos", "render_markdown"]
 
@@ -58,8 +60,6 @@ def _facts(name: str, defn: MeasureDef) -> tuple[str, ...]:
 
 def measure_infos() -> list[MeasureInfo]:
     """One entry per registry measure, in registration order (grouped by family)."""
-    from .._measures import REGISTRY
-
     out = []
     for name, defn in REGISTRY.items():
         shown = name
@@ -181,9 +181,6 @@ def measures_cmd(text: str | None, fmt: str = "text") -> int:
     if text:
         infos = [i for i in infos if text.lower() in i.text()]
         if not infos:
-            from .._errors import MeasureError
-            from .._names import suggest
-
             raise MeasureError(f"no measure matches {text!r}; did you mean {suggest(text)}?")
     if fmt == "markdown":
         sys.stdout.write(render_markdown(infos))
