@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ._errors import ParameterError
-from ._measures import Measure
+from ._measures import REGISTRY, Measure
 
 __all__ = ["CONVENTIONS", "Convention", "get_convention"]
 
@@ -63,19 +63,17 @@ class Convention:
     empty: str = "zero"
     missing: str | None = None
     notes: str = ""
-    _params: tuple[tuple[str, tuple[str, ...]], ...] = field(
-        default=(
-            ("denom", ("AP", "GMAP", "AR")),
-            ("gain", ("CG", "DCG", "nDCG", "IdealDCG")),
-            ("ideal", ("nDCG", "IdealDCG")),
-        ),
-        repr=False,
-    )
 
     def measure_defaults(self, name: str) -> dict[str, Any]:
-        """The parameters this preset sets on measure ``name`` (before explicit ones)."""
+        """The parameters this preset sets on measure ``name`` (before explicit ones).
+
+        Which of ``denom``, ``gain`` and ``ideal`` apply is the measure's registry entry's
+        ``convention_params``.
+        """
         values = {"denom": self.ap_denominator, "gain": self.gain, "ideal": self.ideal}
-        out = {param: values[param] for param, names in self._params if name in names}
+        defn = REGISTRY.get(name)
+        applies = defn.convention_params if defn is not None else ()
+        out = {param: values[param] for param in applies}
         for measure, ties in self.measure_ties:
             if measure == name:
                 out["ties"] = ties

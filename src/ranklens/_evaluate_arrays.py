@@ -21,21 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_arrays", "from_arrays"]
 
-# Measures whose value depends only on the items present in a ranked label matrix.
-_RETRIEVED_ONLY = frozenset({"P", "Success", "RR", "DCG", "CG", "NumQ", "NumRet", "NumRelRet",
-                             "NumNonRelJudgedRet", "Unj", "Judged", "RBP", "RBPResid",
-                             "RelString"})
-
-
-def _needs_unretrieved(m: Measure) -> bool:
-    if m.name in _RETRIEVED_ONLY:
-        return False
-    if m.name in ("nDCG", "IdealDCG") and m.get("ideal") == "run":
-        return False
-    # AP with denom=hits never looks at R; AR's recall always does
-    return not (m.name in ("AP", "GMAP") and m.get("denom") == "hits")
-
-
 def from_arrays(
     labels: Any,
     *,
@@ -138,7 +123,7 @@ def evaluate_arrays(
         names = [measures] if isinstance(measures, (str, Measure)) else list(measures)
         conv = get_convention(convention)
         parsed = [conv.apply(m, w) for m, w in zip(parse_measures(names), names, strict=True)]
-        needing = [str(m) for m in parsed if _needs_unretrieved(m)]
+        needing = [str(m) for m in parsed if m.reads_unretrieved]
         if needing:
             warnings.warn(
                 f"{', '.join(needing)} count relevant items that were not retrieved, and a "

@@ -2,18 +2,19 @@
 
 One registry drives all three: canonical names and parameter declarations come from
 :data:`REGISTRY`; trec_eval names from each definition's ``trec``/``trec_cut``; other
-spellings from its ``aliases`` and the few preset variants in ``_VARIANTS``.
+spellings from its ``aliases`` and ``variants`` (names meaning the measure with fixed
+parameters).
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from typing import Any
 
 from ._errors import MeasureError
 from ._measures import REGISTRY, Measure
+from ._measures._registry import known_names, suggest
 from ._measures.trec_params import parse_trec_params
 
 __all__ = ["all_names", "parse_measure", "parse_measures", "suggest"]
@@ -21,22 +22,15 @@ __all__ = ["all_names", "parse_measure", "parse_measures", "suggest"]
 _CANONICAL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^@\s]+))?\s*$")
 _RANX_REL = re.compile(r"^(.*?)-l(\d+)$")
 
-# Spellings that mean a registered measure with fixed parameters (ranx and trec_eval names).
-_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
-    "ndcg_burges": ("nDCG", {"gain": "exp2"}),
-    "dcg_burges": ("DCG", {"gain": "exp2"}),
-    "f1": ("F", {}),
-}
-
-
 def _lower_index() -> dict[str, tuple[str, dict[str, Any]]]:
     index: dict[str, tuple[str, dict[str, Any]]] = {}
     for name, defn in REGISTRY.items():
         index.setdefault(name.lower(), (name, {}))
         for alias in defn.aliases:
             index.setdefault(alias.lower(), (name, {}))
-    for alias, target in _VARIANTS.items():
-        index[alias] = target
+    for name, defn in REGISTRY.items():
+        for variant, fixed in defn.variants:
+            index[variant.lower()] = (name, dict(fixed))
     return index
 
 
@@ -181,28 +175,4 @@ def parse_measures(specs: Iterable[str | Measure]) -> list[Measure]:
 
 def all_names() -> list[str]:
     """Every accepted bare name: canonical, aliases, variants and trec_eval names."""
-    names = set(REGISTRY)
-    for defn in REGISTRY.values():
-        names.update(defn.aliases)
-        names.update(n for n in (defn.trec, defn.trec_cut) if n)
-    names.update(_VARIANTS)
-    return sorted(names)
-
-
-def suggest(text: str, n: int = 3) -> str:
-    """The closest valid names to ``text``, formatted for an error message."""
-    base = re.split(r"[@(]", text, maxsplit=1)[0]
-    suffix = text[len(base):].strip()
-    lowered = {x.lower(): x for x in all_names()}
-    # a canonical name wins over an alias that differs only in case (nDCG over ndcg)
-    lowered.update({x.lower(): x for x in REGISTRY})
-    close = difflib.get_close_matches(base.lower(), list(lowered), n=n * 2, cutoff=0.5)
-    picks: list[str] = []
-    for c in close:
-        name = lowered[c]
-        if name in REGISTRY and suffix and ("@" not in suffix or REGISTRY[name].cutoff):
-            name += suffix
-        if name not in picks:
-            picks.append(name)
-    picks = picks[:n] or ["nDCG@10", "AP", "P@10"]
-    return " or ".join(repr(p) for p in picks)
+    return known_names()

@@ -335,12 +335,8 @@ def render(
     return writers[format](grid)
 
 
-# Measures of unjudged or residual mass: the system with less of it did better.
-_LOWER_IS_BETTER = frozenset({"Unj", "RBPResid"})
-
-
 def _lower_is_better(measure: Measure) -> bool:
-    return measure.name in _LOWER_IS_BETTER
+    return measure.definition.lower_is_better
 
 
 def rich_table(

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .._engine.aligned import Aligned
-    from ._registry import Measure
+from .._engine.aligned import Aligned
+from ._registry import Measure
 
 __all__ = ["clib_log", "clib_log2", "cutoff_mask", "data", "divide", "rel_level"]
 

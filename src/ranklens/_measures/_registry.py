@@ -3,24 +3,27 @@
 A :class:`Measure` is a hashable value such as ``nDCG(gain=exp2)@10``: a registered name,
 the parameters that differ from their defaults, and an optional cutoff. Its ``str`` is the
 canonical name, which parses back to an equal value. A :class:`MeasureDef` holds what the
-registry knows about a name: its kernel, parameters, cutoff kind, aggregation and docs.
+registry knows about a name: its kernel, parameters, cutoff kind, aggregation, docs, and
+every fact the engine, the renderers and the conventions need about it (its closed form under
+averaged ties, whether the order matters, whether it reads unretrieved judgments, which way is
+better). Nothing outside a measure's own module lists measure names.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+import numpy as np
+
+from .._engine.aligned import Aligned
 from .._errors import MeasureError
 
-if TYPE_CHECKING:
-    import numpy as np
-
-    from .._engine.aligned import Aligned
-
-__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "register"]
+__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "known_names", "register", "suggest"]
 
 
 def _fmt_number(x: float) -> str:
@@ -158,9 +161,9 @@ def _level_map(value: Any) -> bool:
             and all(math.isfinite(x) for pair in value for x in pair))
 
 
-Kernel = Callable[["Aligned", "Measure"], "np.ndarray"]
+Kernel = Callable[[Aligned, "Measure"], np.ndarray]
 # (aligned, measure, tied groups) -> the value under ties="average"; see _ties
-ClosedForm = Callable[["Aligned", "Measure", Any], "np.ndarray"]
+ClosedForm = Callable[[Aligned, "Measure", Any], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -179,14 +182,27 @@ class MeasureDef:
     aggregate : ``mean``, ``sum``, ``gmean`` or ``none`` (per-query text only).
     trec : trec_eval name (``ndcg_cut`` for the cutoff form is in ``trec_cut``).
     aliases : other accepted names (ranx and common spellings), lower-case matched.
+    variants : other names meaning this measure with parameters fixed, as
+        ``(name, ((param, value), ...))`` pairs (ranx's ``ndcg_burges`` = ``nDCG(gain=exp2)``).
+    family : the module's group, for listings.
+    text : the per-query value is a string (relstring), never averaged.
     closed_form : ``f(aligned, measure, groups) -> ndarray``, the value under
-        ``ties="average"`` (see ``_ties``); None: averaged by enumerating tied orders.
+        ``ties="average"`` on the queries that have tied groups (``groups`` is a
+        :class:`~ranklens._measures._ties.TiedGroups`); it may raise
+        :class:`~ranklens._measures._ties.NoClosedForm` for parameter values it does not
+        cover. None: averaged by enumerating tied orders.
     order_free : ``"never"``, ``"always"`` (the ranking order never matters) or
-        ``"without_cutoff"`` (it matters only through a cutoff).
-    needs_unretrieved : whether the value reads judged documents that were not retrieved
-        (R, the ideal ranking); a predicate of the measure when a parameter decides.
-    lower_is_better : smaller values are better (Unj, RBP's residual).
-    convention_params : the parameters a :class:`~ranklens.Convention` may set on it.
+        ``"without_cutoff"`` (it matters only through a cutoff). Such measures skip the
+        tie averaging altogether.
+    needs_unretrieved : whether the value counts or ranks judged documents that were not
+        retrieved (R, the ideal ranking); a predicate of the measure when a parameter
+        decides. A ranked label matrix shows only the retrieved items, so
+        ``evaluate_arrays`` warns for these. (RBP's gain rescaling reads the top judged
+        level, a scale rather than a document, and RBP is False.)
+    lower_is_better : smaller values are better (Unj, RBP's residual); renderers bold the
+        minimum.
+    convention_params : the parameters a :class:`~ranklens.Convention` may set on it
+        (``denom``, ``gain``, ``ideal``).
     trec_integer : trec_eval prints it as an integer (``%ld``).
     trec_per_query : trec_eval prints it on per-query (``-q``) lines.
     trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
@@ -203,6 +219,7 @@ class MeasureDef:
     trec_cut: str | None = None
     trec_cutoffs: tuple[float, ...] = ()
     aliases: tuple[str, ...] = ()
+    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
     family: str = ""
     text: bool = False
     closed_form: ClosedForm | None = None
@@ -213,6 +230,18 @@ class MeasureDef:
     trec_integer: bool = False
     trec_per_query: bool = True
     trec_reset: bool = False
+
+    def reads_unretrieved(self, measure: Measure) -> bool:
+        """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""
+        if callable(self.needs_unretrieved):
+            return bool(self.needs_unretrieved(measure))
+        return self.needs_unretrieved
+
+    def ignores_order(self, measure: Measure) -> bool:
+        """Whether ``measure``'s value is the same for every order of the ranked documents."""
+        if self.order_free == "always":
+            return True
+        return self.order_free == "without_cutoff" and measure.cutoff is None
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -245,8 +274,6 @@ class Measure:
     def __post_init__(self) -> None:
         defn = REGISTRY.get(self.name)
         if defn is None:
-            from .._names import suggest
-
             raise MeasureError(f"unknown measure {self.name!r}; did you mean {suggest(self.name)}?")
         clean: dict[str, Any] = {}
         for key, value in self.params:
@@ -263,6 +290,16 @@ class Measure:
     @property
     def definition(self) -> MeasureDef:
         return REGISTRY[self.name]
+
+    @property
+    def reads_unretrieved(self) -> bool:
+        """Whether the value depends on judged documents that were not retrieved."""
+        return self.definition.reads_unretrieved(self)
+
+    @property
+    def ignores_order(self) -> bool:
+        """Whether the value is the same for every order of the ranked documents."""
+        return self.definition.ignores_order(self)
 
     def get(self, name: str, fallback: Any = None) -> Any:
         """The parameter's value: as given, else its default, else ``fallback``."""
@@ -355,3 +392,32 @@ TIES = Param("ties", "choice", None, "order of equally scored documents: docid =
              "descending (trec_eval), input = the order given, average = expected value over "
              "every order of each tied group (McSherry-Najork, sklearn's nDCG) (default: the "
              "evaluation's ties option)", choices=("docid", "input", "average"))
+
+
+def known_names() -> list[str]:
+    """Every accepted bare name: canonical, aliases, variants and trec_eval names."""
+    names = set(REGISTRY)
+    for defn in REGISTRY.values():
+        names.update(defn.aliases)
+        names.update(variant for variant, _ in defn.variants)
+        names.update(n for n in (defn.trec, defn.trec_cut) if n)
+    return sorted(names)
+
+
+def suggest(text: str, n: int = 3) -> str:
+    """The closest valid names to ``text``, formatted for an error message."""
+    base = re.split(r"[@(]", text, maxsplit=1)[0]
+    suffix = text[len(base):].strip()
+    lowered = {x.lower(): x for x in known_names()}
+    # a canonical name wins over an alias that differs only in case (nDCG over ndcg)
+    lowered.update({x.lower(): x for x in REGISTRY})
+    close = difflib.get_close_matches(base.lower(), list(lowered), n=n * 2, cutoff=0.5)
+    picks: list[str] = []
+    for c in close:
+        name = lowered[c]
+        if name in REGISTRY and suffix and ("@" not in suffix or REGISTRY[name].cutoff):
+            name += suffix
+        if name not in picks:
+            picks.append(name)
+    picks = picks[:n] or ["nDCG@10", "AP", "P@10"]
+    return " or ".join(repr(p) for p in picks)

@@ -8,6 +8,7 @@ from .._engine.aligned import Aligned
 from .._groups import group_offsets, group_ranks
 from ._common import clib_log2, data, divide
 from ._registry import JUDGED_ONLY, Measure, Param, register
+from ._ties import TiedGroups
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
 GAIN = Param(
@@ -83,28 +84,66 @@ def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
     return np.bincount(q, weights=contrib, minlength=d.nq)
 
 
+def _reads_judgments(m: Measure) -> bool:
+    # with ideal=run the ideal ranking is built from the retrieved documents alone
+    return m.get("ideal") != "run"
+
+
+# -- under ties="average": a tied document's expected gain is its group's mean gain, and
+# every sum here is linear in the gains
+
+
+def _mean_gain(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    gains = gain_values(d.grade, d.judged, m.get("gain"))
+    total = np.bincount(g.gid, weights=gains, minlength=g.size.size)
+    return (total / g.size)[g.gid]
+
+
+def _cumulative_gain_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    mask = None if m.cutoff is None else d.rank <= m.cutoff
+    return d.seg_sum(_mean_gain(d, m, g), mask)
+
+
+def _dcg_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    contrib = discounted(_mean_gain(d, m, g), d.rank, m.get("discount"))
+    mask = None if m.cutoff is None else d.rank <= m.cutoff
+    return d.seg_sum(contrib, mask)
+
+
+def _ndcg_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    return divide(_dcg_tied(d, m, g), ideal_values(d, m))
+
+
 @register("nDCG", "normalised DCG: DCG@k / ideal DCG@k (0 when the ideal is 0)",
           params=_GRADED, cutoff="int", trec="ndcg", trec_cut="ndcg_cut", trec_cutoffs=_DEPTHS,
-          aliases=("ndcg",), family="gain")
+          aliases=("ndcg",), variants=(("ndcg_burges", (("gain", "exp2"),)),), family="gain",
+          closed_form=_ndcg_tied, needs_unretrieved=_reads_judgments,
+          convention_params=("gain", "ideal"))
 def ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(dcg_values(d, m), ideal_values(d, m))
 
 
 @register("DCG", "discounted cumulative gain of the top k", params=_GRADED, cutoff="int",
-          trec="dcg", aliases=("dcg",), family="gain")
+          trec="dcg", aliases=("dcg",), variants=(("dcg_burges", (("gain", "exp2"),)),),
+          family="gain", closed_form=_dcg_tied, needs_unretrieved=False,
+          convention_params=("gain",))
 def dcg(a: Aligned, m: Measure) -> np.ndarray:
     return dcg_values(data(a, m), m)
 
 
 @register("IdealDCG", "DCG of the ideal ranking of the top k", params=_GRADED, cutoff="int",
-          trec="ideal_dcg", aliases=("idcg", "ideal_dcg"), family="gain")
+          trec="ideal_dcg", aliases=("idcg", "ideal_dcg"), family="gain",
+          order_free="always", needs_unretrieved=_reads_judgments,
+          convention_params=("gain", "ideal"))
 def ideal_dcg(a: Aligned, m: Measure) -> np.ndarray:
     return ideal_values(data(a, m), m)
 
 
 @register("CG", "cumulative gain: sum of the gains of the top k, order ignored",
-          params=(GAIN, JUDGED_ONLY), cutoff="int", aliases=("cg",), family="gain")
+          params=(GAIN, JUDGED_ONLY), cutoff="int", aliases=("cg",), family="gain",
+          closed_form=_cumulative_gain_tied, order_free="without_cutoff",
+          needs_unretrieved=False, convention_params=("gain",))
 def cumulative_gain(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     g = gain_values(d.grade, d.judged, m.get("gain"))

@@ -83,7 +83,7 @@ def rbp_gains(d: Aligned, spec: Any) -> np.ndarray:
     "RBP", "rank-biased precision (Moffat & Zobel): (1-p) sum of gain_i p^(i-1); gains "
     "rescaled to [0,1] per query when any exceeds it (levels 0..4 => level/4), as trec_eval",
     params=(PERSISTENCE, GAIN, JUDGED_ONLY), cutoff="int", trec="rbp", aliases=("rbp",),
-    family="gain",
+    family="gain", needs_unretrieved=False,  # reads only the query's top judged level
 )
 def rbp(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)

@@ -7,6 +7,7 @@ import numpy as np
 from .._engine.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._ties import TiedGroups, cutoff_per_group, expected_hits, first_relevant_group
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
 _BETA2 = Param("beta2", "float", 1.0, "weight of recall: F = (1+b2)PR / (b2 P + R)", minimum=0)
@@ -18,27 +19,47 @@ def _hits(d: Aligned, m: Measure) -> np.ndarray:
     return np.bincount(d.qidx_at(idx), minlength=d.nq).astype(np.int64)
 
 
+def _precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    den = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
+    return divide(expected_hits(d, m, g), den)
+
+
 @register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned); "
           "without k, relevant retrieved / retrieved", params=(REL, JUDGED_ONLY), cutoff="int",
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
-          aliases=("precision", "prec"), family="precision")
+          aliases=("precision", "prec"), family="precision", closed_form=_precision_tied,
+          order_free="without_cutoff", needs_unretrieved=False)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     den = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
     return divide(_hits(d, m), den)
 
 
+def _recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    return divide(expected_hits(d, m, g), d.num_rel(rel_level(d, m)))
+
+
 @register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
-          trec_cutoffs=_DEPTHS, aliases=("recall",), family="precision")
+          trec_cutoffs=_DEPTHS, aliases=("recall",), family="precision",
+          closed_form=_recall_tied, order_free="without_cutoff")
 def recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), d.num_rel(rel_level(d, m)))
 
 
+def _f_measure_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    # With P = h/k and R' = h/R, F = (1+b2) h / (b2 R + k): linear in the hit count h.
+    big_r = d.num_rel(rel_level(d, m)).astype(np.float64)
+    k = d.n_ret if m.cutoff is None else np.full(d.nq, float(m.cutoff))
+    b2 = float(m.get("beta2"))
+    return divide((1.0 + b2) * expected_hits(d, m, g), b2 * big_r + k)
+
+
 @register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
           "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
-          trec="set_F", aliases=("f1", "f"), family="precision")
+          trec="set_F", aliases=("f1", "f"), family="precision",
+          closed_form=_f_measure_tied, order_free="without_cutoff")
 def f_measure(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     hits = _hits(d, m)
@@ -49,9 +70,14 @@ def f_measure(a: Aligned, m: Measure) -> np.ndarray:
     return np.where(hits > 0, divide((b2 + 1.0) * p * r, b2 * p + r), 0.0)
 
 
+def _r_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    big_r = d.num_rel(rel_level(d, m))
+    return divide(expected_hits(d, m, g, big_r[g.query]), big_r)
+
+
 @register("Rprec", "R-precision: relevant in the top R / R, R = relevant judged; 0 when R = 0",
           params=(REL, JUDGED_ONLY), trec="Rprec", aliases=("r-precision", "r_precision",
-          "rprec"), family="precision")
+          "rprec"), family="precision", closed_form=_r_precision_tied)
 def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))
@@ -61,17 +87,48 @@ def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     return divide(hits, big_r)
 
 
+def _success_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    first, r_all = first_relevant_group(d, m, g)
+    out = np.zeros(g.nq)
+    qs = np.flatnonzero(first >= 0)
+    grp = first[qs]
+    n = g.size[grp].astype(np.int64)
+    r = r_all[grp].astype(np.int64)
+    k = cutoff_per_group(g, m.cutoff)[grp]
+    mpos = np.clip(k - g.first_rank[grp] + 1, 0, n)
+    # P(no relevant among the first mpos of the group) = prod_{i<mpos} (n-r-i)/(n-i)
+    length = np.where(mpos <= n - r, mpos, 0)
+    none = np.where(mpos <= n - r, 1.0, 0.0)
+    owner = np.repeat(np.arange(qs.size), length)
+    i = np.arange(owner.size) - np.repeat(np.cumsum(length) - length, length)
+    factors = (n[owner] - r[owner] - i) / (n[owner] - i)
+    if factors.size:
+        starts = np.cumsum(length) - length
+        has = length > 0
+        none[has] = np.multiply.reduceat(factors, starts[has])
+    out[qs] = 1.0 - none
+    return out
+
+
 @register("Success", "1 if a relevant document is in the top k, else 0 (hit rate)",
           params=(REL, JUDGED_ONLY), cutoff="int", trec_cut="success",
           trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success"),
-          family="precision")
+          family="precision", closed_form=_success_tied, order_free="without_cutoff",
+          needs_unretrieved=False)
 def success(a: Aligned, m: Measure) -> np.ndarray:
     return (_hits(data(a, m), m) > 0).astype(np.float64)
 
 
+def _relative_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    big_r = d.num_rel(rel_level(d, m))
+    k = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
+    return divide(expected_hits(d, m, g), np.minimum(k, big_r))
+
+
 @register("RelP", "relative precision: relevant in the top k / min(k, R)",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_relative_P",
-          trec_cut="relative_P", trec_cutoffs=_DEPTHS, family="precision")
+          trec_cut="relative_P", trec_cutoffs=_DEPTHS, family="precision",
+          closed_form=_relative_precision_tied, order_free="without_cutoff")
 def relative_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))
@@ -80,7 +137,7 @@ def relative_precision(a: Aligned, m: Measure) -> np.ndarray:
 
 
 @register("SetAP", "set AP: (relevant retrieved)^2 / (retrieved x R)",
-          params=(REL, JUDGED_ONLY), trec="set_map", family="precision")
+          params=(REL, JUDGED_ONLY), trec="set_map", family="precision", order_free="always")
 def set_ap(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     hits = _hits(d, m).astype(np.float64)

@@ -7,6 +7,7 @@ import numpy as np
 from .._engine.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._ties import NoClosedForm, TiedGroups, cutoff_per_group, first_relevant_group, segment_cumprod
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
 _DENOM = Param(
@@ -47,18 +48,62 @@ def average_precision(a: Aligned, m: Measure) -> np.ndarray:
     return divide(total, _denominator(d, m, hits))
 
 
+def _relevant_weight(d: Aligned, m: Measure,
+                     g: TiedGroups) -> tuple[np.ndarray, np.ndarray]:
+    """E[rel(p) * relevant at or above p] for each ranked doc p, and the cutoff mask."""
+    rel = d.relevant(rel_level(d, m))
+    r = g.count(rel)
+    above = g.before(r)  # relevant docs in earlier groups of the query
+    n = g.size.astype(np.float64)
+    i = g.offset().astype(np.float64)
+    gid = g.gid
+    others = np.where(n[gid] > 1, i * (r[gid] - 1.0) / np.maximum(n[gid] - 1.0, 1.0), 0.0)
+    weight = r[gid] / n[gid] * (above[gid] + 1.0 + others)
+    mask = np.ones(gid.size, dtype=bool) if m.cutoff is None else d.rank <= m.cutoff
+    return weight, mask
+
+
+def _tied_denominator(d: Aligned, m: Measure) -> np.ndarray:
+    if m.get("denom") == "hits":
+        raise NoClosedForm  # the hit count in the divisor varies with the order
+    big_r = d.num_rel(rel_level(d, m))
+    if m.get("denom") == "min" and m.cutoff is not None:
+        return np.minimum(big_r, int(m.cutoff))
+    return big_r
+
+
+def _average_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    weight, mask = _relevant_weight(d, m, g)
+    return divide(d.seg_sum(weight / d.rank, mask), _tied_denominator(d, m))
+
+
+def _reads_relevant_count(m: Measure) -> bool:
+    # AP with denom=hits never looks at R
+    return m.get("denom") != "hits"
+
+
 register("AP", "average precision: sum of precision at each relevant rank within k, divided "
          "by denom (default R, all relevant judged)", params=(REL, JUDGED_ONLY, _DENOM),
          cutoff="int", trec="map", trec_cut="map_cut", trec_cutoffs=_DEPTHS,
-         aliases=("map", "ap"), family="rank")(average_precision)
+         aliases=("map", "ap"), family="rank", closed_form=_average_precision_tied,
+         needs_unretrieved=_reads_relevant_count, convention_params=("denom",))(average_precision)
 register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))",
          params=(REL, JUDGED_ONLY, _DENOM), cutoff="int", aggregate="gmean", trec="gm_map",
-         aliases=("gm_map",), family="rank")(average_precision)
+         aliases=("gm_map",), family="rank", closed_form=_average_precision_tied,
+         needs_unretrieved=_reads_relevant_count, convention_params=("denom",))(average_precision)
+
+
+def _average_recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    weight, mask = _relevant_weight(d, m, g)
+    big_r = d.num_rel(rel_level(d, m)).astype(np.float64)
+    return divide(divide(d.seg_sum(weight, mask), big_r), _tied_denominator(d, m))
 
 
 @register("AR", "average recall (MAR@k): sum of recall at each relevant rank within k, "
           "divided by denom", params=(REL, JUDGED_ONLY, _DENOM), cutoff="int",
-          aliases=("mar", "ar"), family="rank")
+          aliases=("mar", "ar"), family="rank", closed_form=_average_recall_tied,
+          # without k the sum of recall at each relevant rank is 1/R + 2/R + ... + h/R
+          order_free="without_cutoff", convention_params=("denom",))
 def average_recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx, running = _at_relevant(d, m)
@@ -69,9 +114,33 @@ def average_recall(a: Aligned, m: Measure) -> np.ndarray:
     return divide(total, _denominator(d, m, hits))
 
 
+def _reciprocal_rank_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
+    first, r_all = first_relevant_group(d, m, g)
+    out = np.zeros(g.nq)
+    qs = np.flatnonzero(first >= 0)
+    if not qs.size:
+        return out
+    grp = first[qs]
+    n = g.size[grp].astype(np.float64)
+    r = r_all[grp]
+    s = g.first_rank[grp]
+    # the first relevant doc sits at offset i (0 <= i <= n - r) with probability
+    # prod_{j<i} (n-r-j)/(n-j) * r/(n-i); positions past the cutoff contribute nothing
+    k = cutoff_per_group(g, m.cutoff)[grp]
+    length = np.minimum(n - r + 1, k - s + 1).astype(np.int64)
+    owner = np.repeat(np.arange(qs.size), length)
+    i = np.arange(owner.size) - np.repeat(np.cumsum(length) - length, length)
+    survive = (n[owner] - r[owner] - i + 1) / (n[owner] - i + 1)
+    survive[i == 0] = 1.0
+    p = segment_cumprod(survive, length) * r[owner] / (n[owner] - i)
+    out[qs] = np.bincount(owner, weights=p / (s[owner] + i), minlength=qs.size)
+    return out
+
+
 @register("RR", "reciprocal rank of the first relevant document within k; 0 if none",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="recip_rank",
-          aliases=("mrr", "recip_rank", "rr"), family="rank")
+          aliases=("mrr", "recip_rank", "rr"), family="rank",
+          closed_form=_reciprocal_rank_tied, needs_unretrieved=False)
 def reciprocal_rank(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)

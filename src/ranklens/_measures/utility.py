@@ -17,11 +17,16 @@ _COEFFS = (
 )
 
 
+def _reads_relevant_count(m: Measure) -> bool:
+    # R enters only through the c and d credits
+    return float(m.get("c")) != 0.0 or float(m.get("d")) != 0.0
+
+
 @register(
     "Utility", "a*RR + b*(n-RR) + c*(R-RR) + d*(N+RR-n-R), RR relevant retrieved, n retrieved, "
     "R relevant, N the collection_size option; 0 for queries absent from the run",
     params=(*_COEFFS, REL, JUDGED_ONLY), trec="utility", aliases=("utility",),
-    family="utility",
+    family="utility", order_free="always", needs_unretrieved=_reads_relevant_count,
 )
 def utility(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
