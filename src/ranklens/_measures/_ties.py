@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -297,20 +297,16 @@ def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
     j_counts = np.diff(a.j_offsets)[owner]
     j_index = np.concatenate([np.arange(a.j_offsets[q], a.j_offsets[q + 1]) for q in owners])
     judged = a.judged[flat]
-    virtual = replace(
-        a,
+    virtual = Aligned.of(
         query_ids=a.query_ids[owner],
         offsets=offsets,
-        given_qidx=qidx,
-        judged_at=np.flatnonzero(judged),
-        judged_grade=a.grade[flat][judged],
-        score_rows=a.score_rows_at(flat),
-        j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
-        j_qidx=np.repeat(np.arange(nv, dtype=np.int64), j_counts),
-        j_grade=a.j_grade[j_index.astype(np.int64)],
+        judged=(np.flatnonzero(judged), a.grade[flat][judged]),
+        score=(a.score_values, a.score_rows_at(flat)),
+        judgments=(np.repeat(np.arange(nv, dtype=np.int64), j_counts),
+                   a.j_grade[j_index.astype(np.int64)]),
         missing=a.missing[owner],
-        to_sorted=None,
-        qidx_from=None,
-        _cache={},
+        policies=a.policies,
+        qidx=qidx,
+        whole=True,  # ``a`` is already the view the measure reads
     )
     return np.asarray(m.definition.kernel(virtual, m), dtype=np.float64)
