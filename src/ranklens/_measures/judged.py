@@ -39,7 +39,7 @@ def powers(p: float, n: int) -> np.ndarray:
     "Unj", "fraction of the top k that is unjudged (not in the qrels, or judged < 0); k "
     "fixed even when fewer are retrieved; without k, over all retrieved",
     cutoff="int", trec_cut="unj", trec_cutoffs=(5.0, 10.0, 20.0), aliases=("unj",),
-    family="judged",
+    family="judged", trec_reset=True,
 )
 def unjudged_at(a: Aligned, m: Measure) -> np.ndarray:
     mask = unjudged_mask(a)
@@ -68,6 +68,7 @@ def judged_at(a: Aligned, m: Measure) -> np.ndarray:
     "RBPResid", "RBP residual: if any retrieved document is unjudged, p^n + (1-p) sum of "
     "p^(i-1) over unjudged ranks i (the most RBP could grow), else 0",
     params=(PERSISTENCE,), trec="rbp_resid", aliases=("rbp_resid",), family="judged",
+    trec_reset=True,
 )
 def rbp_residual(a: Aligned, m: Measure) -> np.ndarray:
     p = float(m.get("p"))

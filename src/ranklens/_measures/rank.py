@@ -53,7 +53,7 @@ register("AP", "average precision: sum of precision at each relevant rank within
          aliases=("map", "ap"), family="rank")(average_precision)
 register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))",
          params=(REL, JUDGED_ONLY, _DENOM), cutoff="int", aggregate="gmean", trec="gm_map",
-         aliases=("gm_map",), family="rank")(average_precision)
+         aliases=("gm_map",), family="rank", trec_per_query=False)(average_precision)
 
 
 @register("AR", "average recall (MAR@k): sum of recall at each relevant rank within k, "
@@ -99,4 +99,5 @@ register("Bpref", "binary preference: for each relevant judged doc, 1 - (judged 
          params=(REL, JUDGED_ONLY), cutoff="int", trec="bpref", aliases=("bpref",),
          family="rank")(bpref)
 register("GMBpref", "bpref aggregated by geometric mean (floor 1e-5)", params=(REL, JUDGED_ONLY),
-         aggregate="gmean", trec="gm_bpref", aliases=("gm_bpref",), family="rank")(bpref)
+         aggregate="gmean", trec="gm_bpref", aliases=("gm_bpref",), family="rank",
+         trec_per_query=False)(bpref)

@@ -1,8 +1,14 @@
-"""trec_eval names that carry raw parameters: ``utility_2,-1,0,0``, ``ndcg_1=3,2=9,4=4.5``.
+"""The one parser of trec_eval measure parameters.
 
-trec_eval prints a single-value measure given non-default parameters as
-``name_<params as typed>`` and accepts ``-m name.<params>``; both spellings parse here into
-the registered measure with the equivalent ranklens parameters.
+trec_eval accepts ``-m name.<params>`` (``-m P.5,10``, ``-m ndcg.1=3,2=9``) and prints a
+single-value measure given non-default parameters as ``name_<params as typed>``
+(``utility_2,-1,0,0``). Both spellings parse here into registered measures:
+
+- :func:`parse_trec_params` reads a printed name (``ranklens.evaluate(..., ["utility_2,-1,0,0"])``),
+  numbers strictly as Python reads them: a typo is a :class:`~ranklens.MeasureError`.
+- :func:`command_line_measure` and :func:`command_line_cutoffs` read ``-m`` parameters as
+  trec_eval's C code does (``atof``/``atol``: ``P.5x`` is ``P.5``), for ``ranklens trec_eval``.
+  Their errors carry trec_eval's exit status (:class:`TrecParamError`).
 """
 
 from __future__ import annotations
@@ -12,9 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .._errors import MeasureError
-from ._registry import Measure
+from .._io._lines import c_atof, c_atol
+from ._registry import Measure, MeasureDef
 
-__all__ = ["parse_trec_params"]
+__all__ = ["TrecParamError", "command_line_cutoffs", "command_line_measure", "parse_trec_params"]
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
 
@@ -129,3 +136,90 @@ def parse_trec_params(text: str) -> Measure | None:
                 params = parser(rest, text)
                 return Measure(name, tuple(params.items()))
     return None
+
+
+class TrecParamError(MeasureError):
+    """A ``-m name.<params>`` trec_eval refuses, with the exit status it refuses it with."""
+
+    def __init__(self, message: str, status: int = 2):
+        super().__init__(message)
+        self.status = status
+
+
+def command_line_cutoffs(te: str, defn: MeasureDef, raw: str | None) -> list[float]:
+    """The cutoffs of ``-m te.raw`` (the registry's defaults without ``raw``), sorted.
+
+    Examples
+    --------
+    >>> from ranklens._measures import REGISTRY
+    >>> command_line_cutoffs("P", REGISTRY["P"], "10,5x")
+    [5.0, 10.0]
+    """
+    if raw is None:
+        return sorted(defn.trec_cutoffs)
+    pieces = raw.split(",")
+    if defn.cutoff == "float":
+        values = sorted(c_atof(p) for p in pieces)
+    else:
+        values = sorted(float(c_atol(p)) for p in pieces)
+        if any(v <= 0 for v in values):
+            raise TrecParamError(f"negative cutoff detected in '{te}.{raw}'; "
+                                 f"cannot initialize measure '{te}'")
+    if len(set(values)) != len(values):
+        raise TrecParamError(f"duplicate cutoffs detected in '{te}.{raw}'; "
+                             f"cannot initialize measure '{te}'")
+    return values
+
+
+def command_line_measure(te: str, defn: MeasureDef, raw: str) -> Measure:
+    """The measure ``-m te.raw`` names: ``L=G`` gains, ``p=0.95``, numbers or a cutoff.
+
+    Examples
+    --------
+    >>> from ranklens._measures import REGISTRY
+    >>> str(command_line_measure("utility", REGISTRY["Utility"], "2,-1,0,0"))
+    'Utility(a=2)'
+    """
+    kinds = {p.name: p.kind for p in defn.params}
+    values: dict[str, Any] = {}
+    pieces = [p for p in raw.split(",") if p != ""]
+    try:
+        if any("=" in p for p in pieces):
+            gains = []
+            for piece in pieces:
+                key, eq, value = piece.partition("=")
+                if not eq or not value:
+                    raise TrecParamError(f"malformed pair parameters in '{raw}'; "
+                                         f"cannot initialize measure '{te}'")
+                if _INT.match(key):
+                    gains.append((float(key), c_atof(value)))
+                elif key in kinds:
+                    values[key] = c_atof(value) if kinds[key] == "float" else value
+            if gains:
+                if "gain" not in kinds:
+                    raise TrecParamError(f"'{te}' takes no gain parameters")
+                values["gain"] = tuple(sorted(gains))
+            return Measure(defn.name, tuple(values.items()))
+        floats_param = next((p for p in defn.params if p.kind == "floats"), None)
+        float_params = [p for p in defn.params if p.kind == "float"]
+        int_params = [p for p in defn.params if p.kind == "int" and p.name != "rel"]
+        if floats_param is not None:
+            values[floats_param.name] = tuple(c_atof(p) for p in pieces)
+        elif float_params and len(pieces) <= len(float_params):
+            if te == "utility" and len(pieces) != len(float_params):
+                raise TrecParamError(f"utility needs {len(float_params)} parameters, "
+                                     f"got '{raw}'", 4)
+            for p, text in zip(float_params, pieces, strict=False):
+                values[p.name] = c_atof(text)
+        elif int_params and len(pieces) == 1:
+            values[int_params[0].name] = c_atol(pieces[0])
+        elif defn.cutoff == "int" and len(pieces) == 1:
+            return Measure(defn.name, (), c_atol(pieces[0]))
+        else:
+            raise TrecParamError(f"cannot use parameters '{raw}' for '{te}'; "
+                                 f"cannot initialize measure '{te}'")
+        return Measure(defn.name, tuple(values.items()))
+    except TrecParamError:
+        raise
+    except MeasureError as exc:
+        raise TrecParamError(f"cannot initialize measure '{te}': {exc}") from None

@@ -21,7 +21,7 @@ _COEFFS = (
     "Utility", "a*RR + b*(n-RR) + c*(R-RR) + d*(N+RR-n-R), RR relevant retrieved, n retrieved, "
     "R relevant, N the collection_size option; 0 for queries absent from the run",
     params=(*_COEFFS, REL, JUDGED_ONLY), trec="utility", aliases=("utility",),
-    family="utility",
+    family="utility", trec_reset=True,
 )
 def utility(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)

@@ -1,0 +1,77 @@
+"""trec_eval's summary and z-scores: the one place per-topic values are aggregated.
+
+The summary is formed as trec_eval forms it: a sequential double sum over topics, then one
+division (``mean``), nothing more (``sum``), or ``exp`` of the mean of the stored logarithms
+(``gmean``); ``num_q`` counts topics. Z-scores (``-Z``) standardise each per-topic value by
+a per-topic, per-measure mean and standard deviation read from a file.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+from .._errors import InputError
+from .._io._lines import c_atof, check_text, data_lines
+from .._io._trec import read_bytes
+from .columns import Column
+
+__all__ = ["MISSING_ZSCORE", "ZScores", "apply_zscores", "read_zscores", "summary_value"]
+
+MISSING_ZSCORE = -1000000.0  # trec_eval's value for a topic or measure without statistics
+
+# (topic, printed measure name) -> (mean, standard deviation)
+ZScores = Mapping[tuple[str, str], tuple[float, float]]
+
+
+def summary_value(column: Column, num_q: int) -> float:
+    """The ``all`` value of ``column`` over ``num_q`` topics.
+
+    Examples
+    --------
+    >>> summary_value(Column("P_5", "P", [0.2, 0.4], "mean"), 2)
+    0.30000000000000004
+    """
+    if column.agg == "count":
+        return float(num_q)
+    total = 0.0
+    for v in column.values:  # in topic order, as trec_eval adds them
+        total += v
+    if column.agg == "sum":
+        return total
+    if num_q == 0:
+        return 0.0
+    if column.agg == "gmean":
+        return math.exp(total / num_q)
+    return total / num_q
+
+
+def read_zscores(path: str | Path) -> dict[tuple[str, str], tuple[float, float]]:
+    """A z-score file's ``topic measure mean stddev`` lines (numbers read as C's atof)."""
+    source = str(path)
+    data = read_bytes(path)
+    check_text(data, source, "zscore lines")
+    table: dict[tuple[str, str], tuple[float, float]] = {}
+    for _, fields in data_lines(data, source, 4, "query measure mean stddev"):
+        table[(fields[0], fields[1])] = (c_atof(fields[2]), c_atof(fields[3]))
+    if not table:
+        raise InputError("file is empty, expected zscore lines", source=source)
+    return table
+
+
+def apply_zscores(qids: list[str], columns: list[Column], table: ZScores) -> None:
+    """Replace each numeric per-topic value by its z-score, in place."""
+    known_q = {q for q, _ in table}
+    for col in columns:
+        if col.agg == "none":
+            continue
+        for i, q in enumerate(qids):
+            entry = table.get((q, col.name)) if q in known_q else None
+            v = col.values[i]
+            if entry is None:
+                col.values[i] = MISSING_ZSCORE
+            elif entry[1]:
+                col.values[i] = (v - entry[0]) / entry[1]
+            else:
+                col.values[i] = 0.0 if v == entry[0] else MISSING_ZSCORE
