@@ -22,19 +22,16 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._errors import InputError
 from .._io._lines import c_atof, check_text, data_lines
 from .._io._trec import read_bytes
+from .._tables import Run
 from .columns import Column, left_out_warning
 from .options import TrecEvalError
 from .table import PREFS
-
-if TYPE_CHECKING:
-    from .._tables import Run
 
 __all__ = ["prefs_columns", "read_prefs"]
 
