@@ -18,6 +18,7 @@ from .._errors import MeasureError, RanklensWarning
 from .._evaluate import evaluate
 from .._measures import REGISTRY, Measure, MeasureDef
 from .._measures.trec_params import command_line_cutoffs, command_line_measure
+from .._result import GEO_FLOOR
 from .._tables import Qrels, Run
 from .options import TrecEvalError
 
@@ -159,7 +160,8 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
             vals = [float(v) for v in result.query_values[key]]
             agg = defn.aggregate
             if agg == "gmean":
-                vals = [math.log(max(v, 1e-5)) for v in vals]
+                # trec_eval stores the floored logarithm per topic (what -Z standardises)
+                vals = [math.log(max(v, GEO_FLOOR)) for v in vals]
         if absent and defn.trec_reset:
             if spec.raw:
                 got = placeholder[key]

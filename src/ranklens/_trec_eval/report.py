@@ -137,9 +137,8 @@ def trec_eval(
     >>> report = trec_eval(qrels, run, ["map", "P.1"])
     >>> report.summary
     {'map': 0.5, 'P_1': 0.5}
-    >>> print(report.text(), end="")
-    map                   \tall\t0.5000
-    P_1                   \tall\t0.5000
+    >>> report.text().splitlines()
+    ['map                   \\tall\\t0.5000', 'P_1                   \\tall\\t0.5000']
     """
     if judgments not in JUDGMENTS:
         raise TrecEvalError(f"illegal rel_format '{judgments}'; expected one of "

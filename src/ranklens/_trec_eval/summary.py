@@ -1,8 +1,10 @@
 """trec_eval's summary and z-scores: the one place per-topic values are aggregated.
 
-The summary is formed as trec_eval forms it: a sequential double sum over topics, then one
-division (``mean``), nothing more (``sum``), or ``exp`` of the mean of the stored logarithms
-(``gmean``); ``num_q`` counts topics. Z-scores (``-Z``) standardise each per-topic value by
+The summary is formed as trec_eval forms it, by the engine's aggregation
+(:func:`ranklens._result.aggregate`: a sequential double sum over topics, then one division
+for ``mean``, nothing more for ``sum``), ``exp`` of the mean of the stored logarithms for
+``gmean`` (stored as logarithms so that ``-Z`` standardises the logarithm, as trec_eval
+does); ``num_q`` counts topics. Z-scores (``-Z``) standardise each per-topic value by
 a per-topic, per-measure mean and standard deviation read from a file.
 """
 
@@ -12,9 +14,12 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
+
 from .._errors import InputError
 from .._io._lines import c_atof, check_text, data_lines
 from .._io._trec import read_bytes
+from .._result import aggregate
 from .columns import Column
 
 __all__ = ["MISSING_ZSCORE", "ZScores", "apply_zscores", "read_zscores", "summary_value"]
@@ -35,16 +40,14 @@ def summary_value(column: Column, num_q: int) -> float:
     """
     if column.agg == "count":
         return float(num_q)
-    total = 0.0
-    for v in column.values:  # in topic order, as trec_eval adds them
-        total += v
+    values = np.asarray(column.values, dtype=np.float64)
     if column.agg == "sum":
-        return total
+        return aggregate(values, "sum")
     if num_q == 0:
         return 0.0
     if column.agg == "gmean":
-        return math.exp(total / num_q)
-    return total / num_q
+        return math.exp(aggregate(values, "mean"))
+    return aggregate(values, "mean")
 
 
 def read_zscores(path: str | Path) -> dict[tuple[str, str], tuple[float, float]]:
