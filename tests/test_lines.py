@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
 from ranklens._errors import InputError
+from ranklens._io import _lines
 from ranklens._io._lines import c_atof, c_atol, check_text, data_lines, strict_int
 
 
@@ -52,3 +55,8 @@ def test_numbers_strict_and_as_c_reads_them() -> None:
             strict_int(bad)
     assert (c_atol("12abc"), c_atol("x"), c_atol(" -3")) == (12, 0, -3)
     assert (c_atof(".5,"), c_atof("2e1x"), c_atof("abc")) == (0.5, 20.0, 0.0)
+
+
+def test_docstring_examples_run() -> None:
+    failed, tried = doctest.testmod(_lines)
+    assert tried and not failed

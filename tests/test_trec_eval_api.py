@@ -7,6 +7,8 @@ included.
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -197,3 +199,10 @@ def test_qrels_from_stdin_with_complete(trec_dir: Path) -> None:
          "qrels.test", "results.trunc"], cwd=trec_dir, capture_output=True, timeout=300)
     assert proc.stdout == files.stdout
     assert proc.stdout.decode().splitlines()[0].startswith("num_rel")
+
+
+@pytest.mark.parametrize("module", ["report", "summary", "table"])
+def test_docstring_examples_run(module: str) -> None:
+    mod = importlib.import_module(f"ranklens._trec_eval.{module}")
+    failed, tried = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert tried and not failed
