@@ -175,6 +175,8 @@ def test_refusals_carry_trec_evals_status(tmp_path: Path) -> None:
     assert info.value.status == 4
     with pytest.raises(TrecEvalError, match="illegal rel_format 'bogus'"):
         trec_eval(qrels, run, judgments="bogus")  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="'measures' argument is empty"):
+        trec_eval(qrels, run, [])
     with pytest.raises(ParameterError, match="'depth' option must be an integer, got '5'"):
         trec_eval(qrels, run, depth="5")  # type: ignore[arg-type]
     bad = tmp_path / "z"

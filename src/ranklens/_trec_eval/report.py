@@ -146,7 +146,11 @@ def trec_eval(
     for option, value in (("depth", depth), ("rel", rel), ("collection_size", collection_size)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise ParameterError(f"the {option!r} option must be an integer, got {value!r}")
-    selected = select_measures([measures] if isinstance(measures, str) else measures)
+    requests = [measures] if isinstance(measures, str) else list(measures)
+    if not requests:
+        raise ParameterError("the 'measures' argument is empty; name at least one measure "
+                             "or nickname, such as 'official'")
+    selected = select_measures(requests)
     overrides: dict[str, float] = {}
     if judgments in ("prefs", "qrels_prefs"):
         loaded = load_run(run)
