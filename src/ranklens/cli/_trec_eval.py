@@ -10,12 +10,12 @@ from __future__ import annotations
 import getopt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 from .._io._lines import c_atol
 from .._trec_eval import Judgments, TrecEvalError, trec_eval
 
-__all__ = ["USAGE", "TrecEvalError", "parse_args", "run_trec_eval"]
+__all__ = ["USAGE", "Command", "TrecEvalError", "parse_args", "run_trec_eval"]
 
 USAGE = (
     "Usage: ranklens trec_eval [-h] [-q] [-c] [-n] [-l <num>] [-m <measure>] [-M <num>]\n"
@@ -31,15 +31,21 @@ _LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_
 
 @dataclass
 class Command:
-    """A parsed command line: the files, printing options and :func:`trec_eval`'s keywords."""
+    """A parsed command line: the files, what to print, and :func:`trec_eval`'s options."""
 
     qrels: str = ""
     run: str = ""
-    per_query: bool = False
-    summary: bool = True
+    per_query: bool = False  # -q
+    summary: bool = True  # -n turns it off
     help: bool = False
     measures: list[str] = field(default_factory=list)
-    options: dict[str, Any] = field(default_factory=dict)
+    judgments: str = "qrels"
+    complete: bool = False
+    depth: int | None = None
+    judged_only: bool = False
+    rel: int = 1
+    collection_size: int = 0
+    zscores: str | None = None
 
 
 def parse_args(argv: Sequence[str]) -> Command:
@@ -49,7 +55,6 @@ def parse_args(argv: Sequence[str]) -> Command:
     except getopt.GetoptError as exc:
         raise TrecEvalError(f"{exc}\n{USAGE}", 1) from None
     c = Command()
-    kw = c.options
     for flag, value in opts:
         if flag in ("-h", "--help"):
             c.help = True
@@ -60,25 +65,25 @@ def parse_args(argv: Sequence[str]) -> Command:
         elif flag in ("-m", "--measure"):
             c.measures.append(value)
         elif flag in ("-c", "--complete_rel_info_wanted"):
-            kw["complete"] = True
+            c.complete = True
         elif flag in ("-l", "--level_for_rel"):
-            kw["rel"] = c_atol(value)
+            c.rel = c_atol(value)
         elif flag in ("-n", "--nosummary"):
             c.summary = False
         elif flag in ("-J", "--Judged_docs_only"):
-            kw["judged_only"] = True
+            c.judged_only = True
         elif flag in ("-N", "--Number_docs_in_coll"):
-            kw["collection_size"] = c_atol(value)
+            c.collection_size = c_atol(value)
         elif flag in ("-M", "--Max_retrieved_per_topic"):
-            kw["depth"] = max(c_atol(value), 0)
+            c.depth = max(c_atol(value), 0)
         elif flag in ("-R", "--Rel_info_format"):
-            kw["judgments"] = value
+            c.judgments = value
         elif flag in ("-T", "--Results_format"):
             if value != "trec_results":
                 raise TrecEvalError(f"illegal retrieval results format '{value}' "
                                     "(only trec_results is supported)", 2)
         elif flag in ("-Z", "--Zscore"):
-            kw["zscores"] = value
+            c.zscores = value
         # -D (debug level) and -o (obsolete) are accepted and ignored
     if c.help:
         return c
@@ -93,7 +98,10 @@ def run_trec_eval(argv: Sequence[str]) -> str:
     c = parse_args(argv)
     if c.help:
         return USAGE
-    kw = dict(c.options)
-    judgments = cast(Judgments, kw.pop("judgments", "qrels"))
-    report = trec_eval(c.qrels, c.run, c.measures or ["official"], judgments=judgments, **kw)
+    report = trec_eval(
+        c.qrels, c.run, c.measures or ["official"],
+        judgments=cast(Judgments, c.judgments),  # checked by trec_eval, with its status
+        complete=c.complete, depth=c.depth, judged_only=c.judged_only, rel=c.rel,
+        collection_size=c.collection_size, zscores=c.zscores,
+    )
     return report.text(per_query=c.per_query, summary=c.summary)
