@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import pytest
 
 from ranklens._errors import InputError
 from ranklens._io import _lines
 from ranklens._io._lines import c_atof, c_atol, check_text, data_lines, strict_int
+from ranklens._trec_eval import trec_eval
 
 
 def test_blank_and_comment_lines_are_skipped_with_their_numbers_kept() -> None:
@@ -60,3 +62,20 @@ def test_numbers_strict_and_as_c_reads_them() -> None:
 def test_docstring_examples_run() -> None:
     failed, tried = doctest.testmod(_lines)
     assert tried and not failed
+
+
+@pytest.mark.parametrize(("judgments", "text", "want"), [
+    ("prefs", "q1 u1 s1 A 2\nq1 u1 A 1\n",
+     "expected 5 fields (query jg jsg doc relevance), got 4"),
+    ("qrels_prefs", "q1 0 A 1\nq1 0 A 1 x\n", "expected 4 fields (query jg doc relevance), got 5"),
+    ("qrels_jg", "# c\nq1 g1 A\n", "expected 4 fields (query jg doc relevance), got 3"),
+])
+def test_every_trec_file_reports_file_and_line(tmp_path: Path, judgments: str, text: str,
+                                               want: str) -> None:
+    path = tmp_path / "judgments"
+    path.write_text(text)
+    with pytest.raises(InputError) as info:
+        trec_eval(path, {"q1": {"A": 1.0}}, "all_prefs" if "prefs" in judgments else "qrels_jg",
+                  judgments=judgments)  # type: ignore[arg-type]
+    assert (info.value.source, info.value.line) == (str(path), 2)
+    assert info.value.detail == want
