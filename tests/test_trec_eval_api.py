@@ -7,6 +7,7 @@ included.
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import importlib
 import subprocess
@@ -208,3 +209,14 @@ def test_docstring_examples_run(module: str) -> None:
     mod = importlib.import_module(f"ranklens._trec_eval.{module}")
     failed, tried = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert tried and not failed
+
+
+def test_report_values_are_read_only() -> None:
+    report = trec_eval({"q1": {"a": 1}}, {"q1": {"a": 1.0, "b": 2.0}}, ["map", "P.1"])
+    column = report.columns[0]
+    assert isinstance(column.values, tuple)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        column.values = (9.0,)  # type: ignore[misc]
+    report.per_query["map"]["q1"] = 9.0  # a copy: the report is unchanged
+    assert report.per_query["map"]["q1"] == 0.5
+    assert report.text() == f"{'map':<22}\tall\t0.5000\n{'P_1':<22}\tall\t0.0000\n"

@@ -25,7 +25,7 @@ from .options import TrecEvalError
 __all__ = ["Column", "MeasureColumn", "left_out_warning", "measure_columns", "registry_columns"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Column:
     """One printed measure: its trec_eval name, per-query values and how it is summarised.
 
@@ -36,7 +36,7 @@ class Column:
 
     name: str
     te: str
-    values: list[Any]
+    values: tuple[Any, ...]
     agg: str
     integer: bool = False
     per_query: bool = True
@@ -171,7 +171,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
                 vals = [blank if a else v for v, a in zip(vals, is_absent, strict=True)]
         if spec.te == "num_q":
             agg = "count"
-        columns.append(Column(spec.name, spec.te, vals, agg, defn.trec_integer,
+        columns.append(Column(spec.name, spec.te, tuple(vals), agg, defn.trec_integer,
                               defn.trec_per_query))
     return qids, columns
 

@@ -402,6 +402,6 @@ def prefs_columns(path: str | Path, run: Run, selected: list[tuple[str, str | No
     for te in names:
         if te in PREFS:
             counts = te in _COUNTS
-            columns.append(Column(te, te, [v[te] for v in per_topic],
+            columns.append(Column(te, te, tuple(v[te] for v in per_topic),
                                   "sum" if counts else "mean", integer=counts))
     return qids, columns

@@ -111,5 +111,5 @@ def jg_columns(path: str | Path, run: Run, selected: list[tuple[str, str | None]
             sums = [s / len(jgs) for s in sums]
         rows.append(sums)
     at = {m: i for i, m in enumerate(measures)}
-    return qids, [Column(printed, te, [r[at[m]] for r in rows], "mean")
+    return qids, [Column(printed, te, tuple(r[at[m]] for r in rows), "mean")
                   for printed, te, m in specs]

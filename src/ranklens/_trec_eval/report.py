@@ -178,7 +178,7 @@ def trec_eval(
     columns = _with_counts(selected, columns, len(qids))
     if zscores is not None:
         table_z = read_zscores(zscores) if isinstance(zscores, (str, Path)) else zscores
-        apply_zscores(qids, columns, table_z)
+        columns = apply_zscores(qids, columns, table_z)
     return TrecEvalReport(loaded.name, tuple(qids), tuple(columns),
                           zscores is not None, overrides)
 
@@ -189,9 +189,9 @@ def _with_counts(selected: list[tuple[str, str | None]], columns: list[Column],
     marked = {te for te, _ in selected}
     out: list[Column] = []
     if "runid" in marked:
-        out.append(Column("runid", "runid", [], "none", per_query=False))
+        out.append(Column("runid", "runid", (), "none", per_query=False))
     if "num_q" in marked and not any(c.te == "num_q" for c in columns):
-        out.append(Column("num_q", "num_q", [1.0] * num_q, "count", integer=True,
+        out.append(Column("num_q", "num_q", (1.0,) * num_q, "count", integer=True,
                           per_query=False))
     out.extend(columns)
     return out

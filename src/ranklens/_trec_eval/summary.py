@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +36,7 @@ def summary_value(column: Column, num_q: int) -> float:
 
     Examples
     --------
-    >>> summary_value(Column("P_5", "P", [0.2, 0.4], "mean"), 2)
+    >>> summary_value(Column("P_5", "P", (0.2, 0.4), "mean"), 2)
     0.30000000000000004
     """
     if column.agg == "count":
@@ -63,18 +64,17 @@ def read_zscores(path: str | Path) -> dict[tuple[str, str], tuple[float, float]]
     return table
 
 
-def apply_zscores(qids: list[str], columns: list[Column], table: ZScores) -> None:
-    """Replace each numeric per-topic value by its z-score, in place."""
+def apply_zscores(qids: list[str], columns: list[Column], table: ZScores) -> list[Column]:
+    """The columns with each numeric per-topic value replaced by its z-score."""
     known_q = {q for q, _ in table}
-    for col in columns:
-        if col.agg == "none":
-            continue
-        for i, q in enumerate(qids):
-            entry = table.get((q, col.name)) if q in known_q else None
-            v = col.values[i]
-            if entry is None:
-                col.values[i] = MISSING_ZSCORE
-            elif entry[1]:
-                col.values[i] = (v - entry[0]) / entry[1]
-            else:
-                col.values[i] = 0.0 if v == entry[0] else MISSING_ZSCORE
+
+    def z(v: float, entry: tuple[float, float] | None) -> float:
+        if entry is None:
+            return MISSING_ZSCORE
+        if entry[1]:
+            return (v - entry[0]) / entry[1]
+        return 0.0 if v == entry[0] else MISSING_ZSCORE
+
+    return [col if col.agg == "none" else replace(col, values=tuple(
+        z(v, table.get((q, col.name)) if q in known_q else None)
+        for q, v in zip(qids, col.values, strict=True))) for col in columns]
