@@ -7,7 +7,7 @@ import sys
 import click
 
 from ._progress import loading
-from ._trec_eval import TrecEvalError, run_trec_eval
+from ._trec_args import TrecEvalError, run_trec_eval
 
 __all__ = ["trec_eval_cmd"]
 
