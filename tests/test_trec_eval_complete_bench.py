@@ -24,7 +24,8 @@ def test_complete_benchmark_runs_on_tiny(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert re.search(r"ratio -c / without: wall \d+\.\d{3}, peak RSS \d+\.\d{3}", proc.stdout)
+    assert re.search(r"ratio -c / without: wall \d+\.\d{3} \(medians\), \d+\.\d{3} "
+                     r"\(minima\); peak RSS \d+\.\d{3}", proc.stdout)
     # the run really lacks one judged topic, so -c has one to add
     data = tmp_path / "tiny"
     run = next(data.glob("run*.minus-one-topic"))
