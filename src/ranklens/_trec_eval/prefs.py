@@ -1,4 +1,4 @@
-"""trec_eval's preference measures (``-R prefs`` / ``-R qrels_prefs``), over ranklens's loaders.
+"""trec_eval's preference measures (``-R prefs`` / ``-R qrels_prefs``).
 
 A prefs file has lines ``qid jg jsg docno rel_level``: within one judgment sub-group (JSG)
 a document with a higher level is preferred to one with a lower level; the JSGs of one
@@ -13,7 +13,9 @@ with neither (``notoccur``); a counts matrix over all JGs gives the pair measure
 A JG with one JSG is handled as equivalence classes of equal level, one with several JSGs
 as a preference matrix closed under transitivity. This follows trec_eval 10.0
 (form_prefs_counts.c and m_prefs_*.c) including its quirks, so that its outputs are
-reproduced exactly.
+reproduced exactly. Preferences are not registry measures: they count pairs of judged
+documents per judgment group, which no ranked-list kernel sees, and rank ties by doc id
+ascending where every other trec_eval measure ranks them descending.
 """
 
 from __future__ import annotations
