@@ -16,16 +16,6 @@ import pytest
 PACKAGE = "ranklens"
 ROOT = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 
-#: edges closing a cycle in files the alignment branch does not own (deferred imports inside
-#: functions), each (importer, imported): the measure registry's suggestion lookup and the
-#: trec_eval CLI's prefs / qrels_jg engines. The integrator removes them after merging the
-#: registry and trec branches; the test stays strict for every other edge.
-KNOWN_OTHER_AREAS: set[tuple[str, str]] = {
-    ("ranklens.cli._trec_eval", "ranklens.cli._trec_jg"),
-    ("ranklens.cli._trec_eval", "ranklens.cli._trec_prefs"),
-}
-
-
 def _modules(root: Path) -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its ``__init__``)."""
     out = {}
@@ -97,18 +87,8 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_the_package_has_no_import_cycle() -> None:
-    graph = import_graph()
-    for importer, imported in KNOWN_OTHER_AREAS:
-        graph[importer].discard(imported)
-    cycle = find_cycle(graph)
+    cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
-
-
-def test_known_edges_still_exist() -> None:
-    # a listed edge that is gone must leave the list, or it would hide a new cycle
-    graph = import_graph()
-    stale = {edge for edge in KNOWN_OTHER_AREAS if edge[1] not in graph.get(edge[0], set())}
-    assert not stale
 
 
 @pytest.mark.parametrize(("source", "edges"), [

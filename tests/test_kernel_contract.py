@@ -3,21 +3,46 @@
 
 from __future__ import annotations
 
-import re
+import ast
 from pathlib import Path
 
 from ranklens._engine.aligned import KERNEL_ACCESSORS, Aligned
 
 MEASURES = Path(__file__).resolve().parents[1] / "src" / "ranklens" / "_measures"
-# kernels name their alignment ``a`` (as given) or ``d`` (the view a measure asks for)
-ACCESS = re.compile(r"\b[ad]\.([a-z_]+)")
+# calls that hand a kernel another alignment: the view a measure reads, and the views of
+# the container itself
+VIEWS = {"data", "for_measure", "judged_only", "regrouped"}
+
+
+def _alignments(fn: ast.FunctionDef) -> set[str]:
+    """Names bound to an alignment in ``fn``: parameters annotated ``Aligned`` and names
+    assigned a view of one."""
+    names = {arg.arg for arg in fn.args.args
+             if arg.annotation is not None and ast.unparse(arg.annotation).strip("'\"")
+             == "Aligned"}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            called = func.id if isinstance(func, ast.Name) else (
+                func.attr if isinstance(func, ast.Attribute) else "")
+            if called in VIEWS:
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
 
 
 def _used() -> dict[str, set[str]]:
+    """Every attribute read of an alignment inside the measure modules' functions."""
     used: dict[str, set[str]] = {}
     for path in sorted(MEASURES.glob("*.py")):
-        for name in ACCESS.findall(path.read_text(encoding="utf-8")):
-            used.setdefault(name, set()).add(path.name)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            names = _alignments(fn)
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                        and node.value.id in names):
+                    used.setdefault(node.attr, set()).add(path.name)
     return used
 
 

@@ -41,8 +41,8 @@ tie-aware measures, interpolation).
   :meth:`first_rank`.
 
 Policies and views: ``policies`` (the options the alignment was made under),
-:meth:`for_measure` (the judged-only view a measure asks for), :meth:`score_rows_at`
-(score rows of a derived alignment).
+:meth:`for_measure` (the judged-only view a measure asks for), :meth:`regrouped` (virtual
+queries made of some ranked documents, for averaging over tied orders).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ KERNEL_ACCESSORS: frozenset[str] = frozenset({
     "qidx", "rank", "grade", "judged", "score", "relevant", "seg_sum", "seg_count",
     "seg_cumcount", "first_rank",
     # policies and views
-    "policies", "for_measure", "score_rows_at",
+    "policies", "for_measure", "regrouped",
 })
 
 
@@ -258,6 +258,35 @@ class Aligned:
             return self.score_values
         rows = self.score_rows
         return self._kept("score", lambda: self.score_values[rows])
+
+    def regrouped(self, pieces: list[np.ndarray], owners: np.ndarray) -> Aligned:
+        """An alignment of virtual queries: query ``i`` ranks this alignment's documents at
+        positions ``pieces[i]``, in that order, against the judgments of query ``owners[i]``.
+
+        Averaging a measure over the orders of tied documents evaluates it once per
+        arrangement this way (see ``_measures._ties``).
+        """
+        flat = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+        lengths = np.array([p.size for p in pieces], dtype=np.int64)
+        nv = len(pieces)
+        owner = np.asarray(owners, dtype=np.int64)
+        j_counts = np.diff(self.j_offsets)[owner]
+        j_index = (np.concatenate([np.arange(self.j_offsets[q], self.j_offsets[q + 1])
+                                   for q in owner.tolist()]).astype(np.int64)
+                   if nv else np.zeros(0, dtype=np.int64))
+        judged = self.judged[flat]
+        return Aligned.of(
+            query_ids=self.query_ids[owner],
+            offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+            judged=(np.flatnonzero(judged), self.grade[flat][judged]),
+            score=(self.score_values, self.score_rows_at(flat)),
+            judgments=(np.repeat(np.arange(nv, dtype=np.int64), j_counts),
+                       self.j_grade[j_index]),
+            missing=self.missing[owner],
+            policies=self.policies,
+            qidx=np.repeat(np.arange(nv, dtype=np.int64), lengths),
+            whole=True,  # this alignment is already the view the measure reads
+        )
 
     def score_rows_at(self, rows: np.ndarray) -> np.ndarray:
         """``score_rows`` of an alignment made of the ranked documents at ``rows``."""

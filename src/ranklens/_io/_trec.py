@@ -14,7 +14,6 @@ import io
 import lzma
 import math
 import os
-import re
 import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._errors import InputError
 from .._tables import Qrels, Run, query_blocks
+from ._lines import data_lines, strict_float, strict_int
 
 __all__ = ["read_bytes", "read_trec_qrels", "read_trec_run"]
 
@@ -61,11 +61,6 @@ def read_bytes(path: str | Path) -> bytes:
             except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
                 raise InputError(f"corrupt compressed data ({exc})", source=name) from exc
     return data
-
-
-_ASCII_BLANKS = " \t\r\x0b\x0c"
-_BLANKS = re.compile(r"[ \t\r\x0b\x0c]+")
-_INT = re.compile(r"[+-]?[0-9]+")
 
 
 def _check_text(data: bytes, source: str) -> None:
@@ -124,49 +119,13 @@ def _fast_frame(data: bytes, names: list[str], sep: bytes, *,
     return df
 
 
-def _decode_lines(data: bytes, source: str) -> list[str]:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError("invalid UTF-8 text", source=source, line=line) from exc
-    # only "\n" ends a line and only ASCII blanks separate fields, as in trec_eval's C
-    # parser: str.splitlines()/str.split() would also break at U+0085, U+00A0, U+2028 ...
-    return text.split("\n")
-
-
-def _fields(line: str) -> list[str]:
-    return _BLANKS.split(line.strip(_ASCII_BLANKS)) if line.strip(_ASCII_BLANKS) else []
-
-
-def _int(text: str) -> int:
-    # int() alone would also take "1_0" and non-ASCII digits, which no TREC tool reads
-    if not _INT.fullmatch(text):
-        raise ValueError(text)
-    return int(text)
-
-
-def _float(text: str) -> float:
-    if "_" in text or not text.isascii():
-        raise ValueError(text)
-    return float(text)
-
-
 def _slow_qrels(data: bytes, source: str) -> dict[str, list]:
     qids: list[str] = []
     dids: list[str] = []
     rels: list[float] = []
-    for lineno, line in enumerate(_decode_lines(data, source), 1):
-        fields = _fields(line)
-        if not fields or fields[0].startswith("#"):
-            continue
-        if len(fields) != 4:
-            raise InputError(
-                f"expected 4 fields (query iter doc relevance), got {len(fields)}",
-                source=source, line=lineno,
-            )
+    for lineno, fields in data_lines(data, source, 4, "query iter doc relevance"):
         try:
-            rel = _int(fields[3])
+            rel = strict_int(fields[3])
         except ValueError:
             raise InputError(
                 f"expected an integer relevance, got {fields[3]!r}", source=source, line=lineno
@@ -183,17 +142,10 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
     scores: list[float] = []
     ranks: list[int] = []
     tag = ""
-    for lineno, line in enumerate(_decode_lines(data, source), 1):
-        fields = _fields(line)
-        if not fields or fields[0].startswith("#"):
-            continue
-        if len(fields) < 6:
-            raise InputError(
-                f"expected at least 6 fields (query iter doc rank score tag), got {len(fields)}",
-                source=source, line=lineno,
-            )
+    for lineno, fields in data_lines(data, source, (6, None),
+                                     "query iter doc rank score tag"):
         try:
-            score = _float(fields[4])
+            score = strict_float(fields[4])
         except ValueError:
             raise InputError(
                 f"expected a numeric score, got {fields[4]!r}", source=source, line=lineno
@@ -201,7 +153,7 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
         if math.isnan(score):
             raise InputError("expected a numeric score, got NaN", source=source, line=lineno)
         try:
-            rank = _int(fields[3])
+            rank = strict_int(fields[3])
         except ValueError:
             rank = 0  # the rank column is ignored unless ties are broken by input order
         qids.append(fields[0])

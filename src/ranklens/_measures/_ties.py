@@ -288,25 +288,5 @@ def _by_enumeration(a: Aligned, m: Measure, base: np.ndarray) -> np.ndarray:
 def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],
                       owners: list[int]) -> np.ndarray:
     """The measure on one virtual query per arrangement (ranked docs gathered by ``pieces``)."""
-    flat = np.concatenate(pieces)
-    lengths = np.array([p.size for p in pieces], dtype=np.int64)
-    nv = len(pieces)
-    qidx = np.repeat(np.arange(nv, dtype=np.int64), lengths)
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    owner = np.asarray(owners, dtype=np.int64)
-    j_counts = np.diff(a.j_offsets)[owner]
-    j_index = np.concatenate([np.arange(a.j_offsets[q], a.j_offsets[q + 1]) for q in owners])
-    judged = a.judged[flat]
-    virtual = Aligned.of(
-        query_ids=a.query_ids[owner],
-        offsets=offsets,
-        judged=(np.flatnonzero(judged), a.grade[flat][judged]),
-        score=(a.score_values, a.score_rows_at(flat)),
-        judgments=(np.repeat(np.arange(nv, dtype=np.int64), j_counts),
-                   a.j_grade[j_index.astype(np.int64)]),
-        missing=a.missing[owner],
-        policies=a.policies,
-        qidx=qidx,
-        whole=True,  # ``a`` is already the view the measure reads
-    )
+    virtual = a.regrouped(pieces, np.asarray(owners, dtype=np.int64))
     return np.asarray(m.definition.kernel(virtual, m), dtype=np.float64)

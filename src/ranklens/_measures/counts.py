@@ -12,20 +12,23 @@ from ._ties import expected_hits
 
 @register("NumQ", "number of evaluated queries (1 per query; summed)", aggregate="sum",
           trec="num_q", aliases=("num_q",), family="counts", order_free="always",
-          needs_unretrieved=False)
+          needs_unretrieved=False,
+          trec_integer=True, trec_per_query=False)
 def num_q(a: Aligned, m: Measure) -> np.ndarray:
     return np.ones(a.nq, dtype=np.float64)
 
 
 @register("NumRet", "number of documents retrieved (after any depth cut)",
           params=(JUDGED_ONLY,), aggregate="sum", trec="num_ret", family="counts",
-          order_free="always", needs_unretrieved=False)
+          order_free="always", needs_unretrieved=False,
+          trec_integer=True, trec_reset=True)
 def num_ret(a: Aligned, m: Measure) -> np.ndarray:
     return data(a, m).n_ret.astype(np.float64)
 
 
 @register("NumRel", "number of relevant documents judged, retrieved or not (R)",
-          params=(REL,), aggregate="sum", trec="num_rel", family="counts", order_free="always")
+          params=(REL,), aggregate="sum", trec="num_rel", family="counts", order_free="always",
+          trec_integer=True)
 def num_rel(a: Aligned, m: Measure) -> np.ndarray:
     return a.num_rel(rel_level(a, m)).astype(np.float64)
 
@@ -33,7 +36,8 @@ def num_rel(a: Aligned, m: Measure) -> np.ndarray:
 @register("NumRelRet", "number of relevant documents retrieved",
           params=(REL, JUDGED_ONLY), cutoff="int", aggregate="sum", trec="num_rel_ret",
           family="counts", closed_form=expected_hits, order_free="without_cutoff",
-          needs_unretrieved=False)
+          needs_unretrieved=False,
+          trec_integer=True)
 def num_rel_ret(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     mask = d.relevant(rel_level(d, m))
@@ -51,7 +55,8 @@ register("Hits", "number of relevant documents in the top k, averaged over queri
 
 @register("NumNonRelJudgedRet", "number of retrieved documents judged non-relevant",
           params=(REL, JUDGED_ONLY), aggregate="sum", trec="num_nonrel_judged_ret",
-          family="counts", order_free="always", needs_unretrieved=False)
+          family="counts", order_free="always", needs_unretrieved=False,
+          trec_integer=True)
 def num_nonrel_judged_ret(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     mask = d.judged & (d.grade >= 0) & (d.grade < rel_level(d, m))

@@ -40,7 +40,7 @@ def powers(p: float, n: int) -> np.ndarray:
     "fixed even when fewer are retrieved; without k, over all retrieved",
     cutoff="int", trec_cut="unj", trec_cutoffs=(5.0, 10.0, 20.0), aliases=("unj",),
     family="judged", order_free="without_cutoff", needs_unretrieved=False,
-    lower_is_better=True,
+    lower_is_better=True, trec_reset=True,
 )
 def unjudged_at(a: Aligned, m: Measure) -> np.ndarray:
     mask = unjudged_mask(a)
@@ -70,7 +70,7 @@ def judged_at(a: Aligned, m: Measure) -> np.ndarray:
     "RBPResid", "RBP residual: if any retrieved document is unjudged, p^n + (1-p) sum of "
     "p^(i-1) over unjudged ranks i (the most RBP could grow), else 0",
     params=(PERSISTENCE,), trec="rbp_resid", aliases=("rbp_resid",), family="judged",
-    needs_unretrieved=False, lower_is_better=True,
+    needs_unretrieved=False, lower_is_better=True, trec_reset=True,
 )
 def rbp_residual(a: Aligned, m: Measure) -> np.ndarray:
     p = float(m.get("p"))

@@ -90,7 +90,8 @@ register("AP", "average precision: sum of precision at each relevant rank within
 register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))",
          params=(REL, JUDGED_ONLY, _DENOM), cutoff="int", aggregate="gmean", trec="gm_map",
          aliases=("gm_map",), family="rank", closed_form=_average_precision_tied,
-         needs_unretrieved=_reads_relevant_count, convention_params=("denom",))(average_precision)
+         needs_unretrieved=_reads_relevant_count, convention_params=("denom",),
+         trec_per_query=False)(average_precision)
 
 
 def _average_recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
@@ -168,4 +169,5 @@ register("Bpref", "binary preference: for each relevant judged doc, 1 - (judged 
          params=(REL, JUDGED_ONLY), cutoff="int", trec="bpref", aliases=("bpref",),
          family="rank")(bpref)
 register("GMBpref", "bpref aggregated by geometric mean (floor 1e-5)", params=(REL, JUDGED_ONLY),
-         aggregate="gmean", trec="gm_bpref", aliases=("gm_bpref",), family="rank")(bpref)
+         aggregate="gmean", trec="gm_bpref", aliases=("gm_bpref",), family="rank",
+         trec_per_query=False)(bpref)

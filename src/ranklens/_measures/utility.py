@@ -27,6 +27,7 @@ def _reads_relevant_count(m: Measure) -> bool:
     "R relevant, N the collection_size option; 0 for queries absent from the run",
     params=(*_COEFFS, REL, JUDGED_ONLY), trec="utility", aliases=("utility",),
     family="utility", order_free="always", needs_unretrieved=_reads_relevant_count,
+    trec_reset=True,
 )
 def utility(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)

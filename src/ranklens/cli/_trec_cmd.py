@@ -6,6 +6,9 @@ import sys
 
 import click
 
+from ._progress import loading
+from ._trec_args import TrecEvalError, run_trec_eval
+
 __all__ = ["trec_eval_cmd"]
 
 
@@ -23,9 +26,6 @@ def trec_eval_cmd(args: tuple[str, ...]) -> int:
     ranklens trec_eval [-q] [-c] [-n] [-l N] [-M N] [-N N] [-J] [-m measure[.params]]...
                        [-R qrels|qrels_jg|prefs|qrels_prefs] [-Z zscores] qrels run
     """
-    from ._progress import loading
-    from ._trec_eval import TrecEvalError, run_trec_eval
-
     try:
         with loading(a for a in args if not a.startswith("-")):
             text = run_trec_eval(args)

@@ -1,4 +1,4 @@
-"""trec_eval's preference measures (``-R prefs`` / ``-R qrels_prefs``), over ranklens's loaders.
+"""trec_eval's preference measures (``-R prefs`` / ``-R qrels_prefs``).
 
 A prefs file has lines ``qid jg jsg docno rel_level``: within one judgment sub-group (JSG)
 a document with a higher level is preferred to one with a lower level; the JSGs of one
@@ -13,7 +13,9 @@ with neither (``notoccur``); a counts matrix over all JGs gives the pair measure
 A JG with one JSG is handled as equivalence classes of equal level, one with several JSGs
 as a preference matrix closed under transitivity. This follows trec_eval 10.0
 (form_prefs_counts.c and m_prefs_*.c) including its quirks, so that its outputs are
-reproduced exactly.
+reproduced exactly. Preferences are not registry measures: they count pairs of judged
+documents per judgment group, which no ranked-list kernel sees, and rank ties by doc id
+ascending where every other trec_eval measure ranks them descending.
 """
 
 from __future__ import annotations
@@ -21,48 +23,43 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import numpy as np
 
 from .._errors import InputError
+from .._io._lines import c_atof, check_text, data_lines
 from .._io._trec import read_bytes
-from ._trec_eval import Column, Options, TrecEvalError, atof, warn_left_out
-from ._trec_table import PREFS, PREFS_SUMS
-
-if TYPE_CHECKING:
-    from .._tables import Run
+from .._tables import Run
+from .columns import Column, left_out_warning
+from .options import TrecEvalError
+from .table import PREFS
 
 __all__ = ["prefs_columns", "read_prefs"]
+
+# summed over topics and printed as integers, not averaged
+_COUNTS = frozenset(PREFS[:3])
 
 Entry = tuple[str, str, float, str]  # (jg, jsg, rel_level, docno)
 
 
-def read_prefs(path: str, qrels_format: bool) -> dict[str, list[Entry]]:
+def read_prefs(path: str | Path, qrels_format: bool) -> dict[str, list[Entry]]:
     """Judgments per topic: ``qid jg jsg docno rel`` (prefs) or ``qid jg docno rel``."""
-    text = read_bytes(path)
-    if not text.strip():
-        raise InputError("file is empty, expected preference lines", source=path)
-    if b"\x00" in text[:65536]:
-        raise InputError("binary data (NUL bytes), expected a text file", source=path)
+    source = str(path)
+    data = read_bytes(path)
+    check_text(data, source, "preference lines")
     want = 4 if qrels_format else 5
     layout = "query jg doc relevance" if qrels_format else "query jg jsg doc relevance"
     out: dict[str, list[Entry]] = defaultdict(list)
-    for lineno, line in enumerate(text.decode("utf-8", errors="replace").splitlines(), 1):
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
-            continue
-        if len(fields) != want:
-            raise InputError(f"expected {want} fields ({layout}), got {len(fields)}",
-                             source=path, line=lineno)
+    for _, fields in data_lines(data, source, want, layout):
         if qrels_format:
             qid, jg, docno, rel = fields
             jsg = "0"
         else:
             qid, jg, jsg, docno, rel = fields
-        out[qid].append((jg, jsg, atof(rel), docno))
+        out[qid].append((jg, jsg, c_atof(rel), docno))
     if not out:
-        raise InputError("no judgment lines found (only comments or blank lines)", source=path)
+        raise InputError("no judgment lines found (only comments or blank lines)", source=source)
     return dict(out)
 
 
@@ -372,15 +369,21 @@ def _values(t: _Topic) -> dict[str, float]:
     }
 
 
-def prefs_columns(path: str, run: Run, o: Options,
-                  marked: list[tuple[str, str | None]]) -> tuple[list[str], list[Column]]:
-    """Per-topic values of the marked preference measures (plus runid and num_q)."""
-    names = [te for te, _ in marked]
+def prefs_columns(path: str | Path, run: Run, selected: list[tuple[str, str | None]], *,
+                  qrels_format: bool, complete: bool,
+                  depth: int | None) -> tuple[list[str], list[Column]]:
+    """Topic ids and per-topic values of the selected preference measures (and num_q).
+
+    ``qrels_format``: the judgments are a qrels file read as preferences (``-R
+    qrels_prefs``); ``complete``: judged topics absent from the run count (``-c``).
+    """
+    names = [te for te, _ in selected]
     other = [n for n in names if n not in PREFS and n not in ("runid", "num_q")]
     if other:
-        raise TrecEvalError(f"measure '{other[0]}' cannot be computed from -R {o.rel_format} "
+        fmt = "qrels_prefs" if qrels_format else "prefs"
+        raise TrecEvalError(f"measure '{other[0]}' cannot be computed from -R {fmt} "
                             "judgments", 4)
-    prefs = read_prefs(path, qrels_format=o.rel_format == "qrels_prefs")
+    prefs = read_prefs(path, qrels_format)
     frame = run.frame
     by_query: dict[str, tuple[list[str], list[float]]] = {}
     for qid, docs, scores in zip(frame["query_id"].to_list(), frame["doc_id"].to_list(),
@@ -388,21 +391,19 @@ def prefs_columns(path: str, run: Run, o: Options,
         entry = by_query.setdefault(qid, ([], []))
         entry[0].append(docs)
         entry[1].append(scores)
-    qids = [q for q in sorted(prefs) if o.complete or q in by_query]
-    warn_left_out([q for q in prefs if q not in by_query], o, run.source)
+    qids = [q for q in sorted(prefs) if complete or q in by_query]
+    if not complete:
+        left_out_warning([q for q in prefs if q not in by_query], run.source)
     if not qids:
         raise InputError(f"the run ({run.source}) and the preferences ({path}) share no query")
     per_topic = []
     for q in qids:
         docs, scores = by_query.get(q, ([], []))
-        per_topic.append(_values(_topic(prefs[q], _ranking(docs, scores, o.depth, q))))
+        per_topic.append(_values(_topic(prefs[q], _ranking(docs, scores, depth, q))))
     columns: list[Column] = []
     for te in names:
-        if te == "runid":
-            columns.append(Column("runid", "runid", [], "none"))
-        elif te == "num_q":
-            columns.append(Column("num_q", "num_q", [1.0] * len(qids), "count"))
-        else:
-            agg = "sum" if te in PREFS_SUMS else "mean"
-            columns.append(Column(te, te, [v[te] for v in per_topic], agg))
+        if te in PREFS:
+            counts = te in _COUNTS
+            columns.append(Column(te, te, tuple(v[te] for v in per_topic),
+                                  "sum" if counts else "mean", integer=counts))
     return qids, columns

@@ -1,0 +1,114 @@
+"""The one tokenizer of TREC-style text files: qrels, runs, prefs, qrels_jg, z-scores.
+
+Every such file is read line by line with trec_eval's rules: only ``\\n`` ends a line, only
+ASCII blanks separate fields, blank lines and lines whose first field starts with ``#`` are
+skipped, and a line with the wrong number of fields is an :class:`~ranklens.InputError`
+naming the file, the line, what was expected and what was found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .._errors import InputError
+
+__all__ = [
+    "c_atof",
+    "c_atol",
+    "check_text",
+    "data_lines",
+    "strict_float",
+    "strict_int",
+    "text_lines",
+]
+
+_ASCII_BLANKS = " \t\r\x0b\x0c"
+_BLANKS = re.compile(r"[ \t\r\x0b\x0c]+")
+_INT = re.compile(r"[+-]?[0-9]+")
+_C_INT = re.compile(r"[ \t\n\r\x0b\x0c]*([+-]?[0-9]+)")
+_C_FLOAT = re.compile(r"[ \t\n\r\x0b\x0c]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+
+
+def check_text(data: bytes, source: str, what: str = "at least one line") -> None:
+    """Refuse an empty (or all-blank) file and binary data before tokenizing."""
+    if not data.strip():
+        raise InputError(f"file is empty, expected {what}", source=source)
+    if b"\x00" in data[:65536]:
+        raise InputError("binary data (NUL bytes), expected a text file", source=source)
+
+
+def text_lines(data: bytes, source: str) -> list[str]:
+    """``data`` decoded as UTF-8 and split at ``\\n`` only (the C parsers' line ends:
+    ``str.splitlines`` would also break at U+0085, U+2028 ...)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError("invalid UTF-8 text", source=source, line=line) from exc
+    return text.split("\n")
+
+
+def split_fields(line: str) -> list[str]:
+    """The fields of one line, split at runs of ASCII blanks (never at U+00A0 and kin)."""
+    stripped = line.strip(_ASCII_BLANKS)
+    return _BLANKS.split(stripped) if stripped else []
+
+
+def data_lines(data: bytes, source: str, fields: int | tuple[int, int | None],
+               layout: str) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, fields)`` of every data line, checking the number of fields.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's bytes (decompressed).
+    source : str
+        The file's name, for error messages.
+    fields : int or (int, int or None)
+        The exact number of fields, or the least and most (None: no most).
+    layout : str
+        The fields' names, for error messages (``"query iter doc relevance"``).
+
+    Examples
+    --------
+    >>> list(data_lines(b"# c\\nq1 0 d1 1\\n\\nq1 0 d2 0\\n", "qrels", 4, "q iter doc rel"))
+    [(2, ['q1', '0', 'd1', '1']), (4, ['q1', '0', 'd2', '0'])]
+    """
+    least, most = (fields, fields) if isinstance(fields, int) else fields
+    for lineno, line in enumerate(text_lines(data, source), 1):
+        found = split_fields(line)
+        if not found or found[0].startswith("#"):
+            continue
+        if len(found) < least or (most is not None and len(found) > most):
+            want = (f"{least}" if least == most
+                    else f"at least {least}" if most is None else f"{least} to {most}")
+            raise InputError(f"expected {want} fields ({layout}), got {len(found)}",
+                             source=source, line=lineno)
+        yield lineno, found
+
+
+def strict_int(text: str) -> int:
+    """An ASCII decimal integer (``int()`` alone would also take ``1_0`` and other digits)."""
+    if not _INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
+def strict_float(text: str) -> float:
+    """A float as Python spells it, ASCII only and without ``_`` separators."""
+    if "_" in text or not text.isascii():
+        raise ValueError(text)
+    return float(text)
+
+
+def c_atol(text: str) -> int:
+    """C ``atol``: the longest leading integer, 0 if there is none (trec_eval's reading)."""
+    m = _C_INT.match(text)
+    return int(m.group(1)) if m else 0
+
+
+def c_atof(text: str) -> float:
+    """C ``atof``: the longest leading decimal number, 0.0 if there is none."""
+    m = _C_FLOAT.match(text)
+    return float(m.group(1)) if m else 0.0

@@ -1,0 +1,115 @@
+"""trec_eval's judgment-group measures (``-R qrels_jg``): map, P and Rprec_mult per group.
+
+A qrels_jg file is a qrels file whose second column names a judgment group (JG), e.g. one
+assessor. Each measure is computed against each JG of a topic as if that JG were the only
+judgments, by the registry's kernels (AP, P, RprecMult), then averaged over the topic's
+JGs (trec_eval 10.0, form_res_rels_jg.c and m_*_avgjg.c).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+from .._errors import InputError, MeasureError, RanklensWarning
+from .._evaluate import evaluate
+from .._io._lines import c_atol, check_text, data_lines
+from .._io._trec import read_bytes
+from .._measures import REGISTRY, Measure
+from .._measures.trec_params import command_line_cutoffs
+from .._tables import Run
+from .columns import Column, left_out_warning
+from .options import TrecEvalError
+
+__all__ = ["jg_columns", "read_qrels_jg"]
+
+# trec_eval name -> the registered measure computing it per judgment group
+_PER_GROUP = {"map_avgjg": "AP", "P_avgjg": "P", "Rprec_mult_avgjg": "RprecMult"}
+# the registry's defaults of P and Rprec_mult are trec_eval's for the avgjg forms too
+_DEFAULT_CUTOFFS = {"P_avgjg": (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                    "Rprec_mult_avgjg": (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)}
+
+Groups = dict[str, dict[str, dict[str, int]]]  # {topic: {jg: {docno: relevance}}}
+
+
+def read_qrels_jg(path: str | Path) -> Groups:
+    """``{topic: {jg: {docno: relevance}}}`` from ``topic jg docno relevance`` lines."""
+    source = str(path)
+    data = read_bytes(path)
+    check_text(data, source)
+    out: Groups = {}
+    for _, (qid, jg, docno, rel) in data_lines(data, source, 4, "query jg doc relevance"):
+        out.setdefault(qid, {}).setdefault(jg, {})[docno] = c_atol(rel)
+    if not out:
+        raise InputError("no judgment lines found (only comments or blank lines)", source=source)
+    return out
+
+
+def _columns(selected: dict[str, str | None]) -> list[tuple[str, str, Measure]]:
+    """(printed name, trec_eval name, per-group measure) of every selected avgjg column."""
+    out: list[tuple[str, str, Measure]] = []
+    for te, name in _PER_GROUP.items():
+        if te not in selected:
+            continue
+        defn = REGISTRY[name]
+        if te == "map_avgjg":
+            out.append((te, te, Measure(name)))
+            continue
+        raw = selected[te]
+        cutoffs = (sorted(float(c) for c in _DEFAULT_CUTOFFS[te]) if raw is None
+                   else command_line_cutoffs(te, defn, raw))
+        for c in cutoffs:
+            printed = f"{te}_{int(c)}" if defn.cutoff == "int" else f"{te}_{c:3.2f}"
+            out.append((printed, te, Measure(name, (), c)))
+    return out
+
+
+def jg_columns(path: str | Path, run: Run, selected: list[tuple[str, str | None]], *,
+               complete: bool, rel: int, depth: int | None,
+               judged_only: bool) -> tuple[list[str], list[Column]]:
+    """Topic ids and per-topic values of map_avgjg, P_avgjg and Rprec_mult_avgjg."""
+    wanted = dict(selected)
+    other = [te for te in wanted if te not in _PER_GROUP and te not in ("runid", "num_q")]
+    if other:
+        raise TrecEvalError(f"measure '{other[0]}' cannot be computed from -R qrels_jg "
+                            "judgments", 4)
+    try:
+        specs = _columns(wanted)
+    except MeasureError as exc:
+        raise TrecEvalError(str(exc), getattr(exc, "status", 2)) from None
+    groups = read_qrels_jg(path)
+    in_run = set(run.frame["query_id"].unique().to_list())
+    qids = [q for q in sorted(groups) if complete or q in in_run]
+    if not complete:
+        left_out_warning([q for q in groups if q not in in_run], run.source)
+    if not qids:
+        raise InputError(f"the run ({run.source}) and the qrels ({path}) share no query")
+    measures = list(dict.fromkeys(m for _, _, m in specs))
+    names = sorted({jg for q in qids for jg in groups[q]})
+    # per (topic, jg): one value per measure; an absent topic's ranking is empty (all 0)
+    per_group: dict[tuple[str, str], list[float]] = {}
+    for jg in names:
+        judged = {q: groups[q][jg] for q in qids if jg in groups[q] and q in in_run}
+        if not judged or not measures:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RanklensWarning)
+            result = evaluate(judged, run, measures, rel=rel, missing="skip", depth=depth,
+                              judged_only=judged_only)
+        columns = [result.query_values[str(m)].tolist() for m in measures]
+        for i, q in enumerate(str(q) for q in result.query_ids.tolist()):
+            per_group[(q, jg)] = [float(c[i]) for c in columns]
+    zeros = [0.0] * len(measures)
+    rows: list[list[float]] = []
+    for q in qids:
+        jgs = sorted(groups[q])
+        sums = [0.0] * len(measures)
+        for jg in jgs:  # trec_eval adds the groups in order, then divides once
+            values = per_group.get((q, jg), zeros)
+            sums = [s + v for s, v in zip(sums, values, strict=True)]
+        if len(jgs) > 1:
+            sums = [s / len(jgs) for s in sums]
+        rows.append(sums)
+    at = {m: i for i, m in enumerate(measures)}
+    return qids, [Column(printed, te, tuple(r[at[m]] for r in rows), "mean")
+                  for printed, te, m in specs]

@@ -1,0 +1,86 @@
+"""trec_eval 10.0's measure table: output order, nicknames, and which measures are marked.
+
+Output order is always the order of trec_eval's measure table (``te_trec_measures`` in
+``measures.c``), whatever the order of the request. Which ranklens measure computes each
+name, and how trec_eval prints it, comes from the registry (``MeasureDef.trec``,
+``trec_cut``, ``trec_integer``, ...); the preference and judgment-group measures are not
+registry measures and are described in ``prefs`` and ``qrels_jg``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .._names import suggest
+from .options import TrecEvalError
+
+__all__ = ["JG", "NICKNAMES", "NO_SUMMARY", "ORDER", "PREFS", "select_measures"]
+
+PREFS = (
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+    "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
+)
+JG = ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
+
+ORDER = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+    "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref",
+    "Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel",
+    "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P",
+    "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", *PREFS, *JG, "yaap", "rbp",
+    "rbp_resid", "unj",
+)
+
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+            "set_recall", "set_relative_P", "set_map", "set_F"),
+    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
+                 "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
+                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut",
+                 "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
+                 "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
+    "all_prefs": ("runid", "num_q", *PREFS),
+    "prefs": ("runid", "num_q", *PREFS[:6]),
+    "qrels_jg": ("runid", "num_q", *JG),
+}
+
+NO_SUMMARY = frozenset({"relstring"})  # per query only: a string has no average
+
+
+def select_measures(requests: Iterable[str]) -> list[tuple[str, str | None]]:
+    """(trec_eval name, raw parameters or None) of every requested measure, in table order.
+
+    Each request is what ``-m`` takes: a name (``map``), a nickname (``official``) or a name
+    with parameters (``P.5,10``). A measure requested twice keeps its first parameters,
+    as trec_eval does.
+
+    Examples
+    --------
+    >>> select_measures(["P.5,10", "map", "num_q"])
+    [('num_q', None), ('map', None), ('P', '5,10')]
+    """
+    marked: set[str] = set()
+    unknown: list[str] = []
+    first: dict[str, str] = {}
+    for request in requests:
+        name, dot, raw = request.partition(".")
+        if dot:
+            if not raw:
+                raise TrecEvalError(f"improper measure in parameter '{name}'; "
+                                    f"illegal measure '{request}'", 1)
+            first.setdefault(name, raw)
+        if name in NICKNAMES:
+            marked.update(NICKNAMES[name])
+        elif name in ORDER:
+            marked.add(name)
+        else:
+            unknown.append(name)
+    if unknown:
+        raise TrecEvalError("; ".join(
+            f"illegal measure '{u}'; did you mean {suggest(u)}?" for u in unknown), 1)
+    return [(name, first.get(name)) for name in ORDER if name in marked]

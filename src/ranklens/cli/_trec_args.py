@@ -1,0 +1,107 @@
+"""``ranklens trec_eval``'s command line: trec_eval 10.0's options, parsed as it parses them.
+
+Options are read as trec_eval's getopt reads them (``-M100``, ``-mP.5,10``, ``-l2``, options
+after the files); the evaluation and its output are ``ranklens._trec_eval``'s.
+Deliberate differences from trec_eval are listed in docs/trec_eval.md.
+"""
+
+from __future__ import annotations
+
+import getopt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from .._io._lines import c_atol
+from .._trec_eval import Judgments, TrecEvalError, trec_eval
+
+__all__ = ["USAGE", "Command", "TrecEvalError", "parse_args", "run_trec_eval"]
+
+USAGE = (
+    "Usage: ranklens trec_eval [-h] [-q] [-c] [-n] [-l <num>] [-m <measure>] [-M <num>]\n"
+    "       [-N <num>] [-J] [-R <rel_format>] [-T <results_format>] [-Z <zscore_file>]\n"
+    "       rel_info_file results_file\n"
+)
+_SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
+_LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted",
+         "level_for_rel=", "nosummary", "Debug_level=", "Judged_docs_only",
+         "Number_docs_in_coll=", "Max_retrieved_per_topic=", "Rel_info_format=",
+         "Results_format=", "Output_old_results_format", "Zscore="]
+
+
+@dataclass
+class Command:
+    """A parsed command line: the files, what to print, and :func:`trec_eval`'s options."""
+
+    qrels: str = ""
+    run: str = ""
+    per_query: bool = False  # -q
+    summary: bool = True  # -n turns it off
+    help: bool = False
+    measures: list[str] = field(default_factory=list)
+    judgments: str = "qrels"
+    complete: bool = False
+    depth: int | None = None
+    judged_only: bool = False
+    rel: int = 1
+    collection_size: int = 0
+    zscores: str | None = None
+
+
+def parse_args(argv: Sequence[str]) -> Command:
+    """trec_eval's getopt parsing: options may be glued (``-M100``) and follow the files."""
+    try:
+        opts, rest = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
+    except getopt.GetoptError as exc:
+        raise TrecEvalError(f"{exc}\n{USAGE}", 1) from None
+    c = Command()
+    for flag, value in opts:
+        if flag in ("-h", "--help"):
+            c.help = True
+        elif flag in ("-v", "--version"):
+            raise TrecEvalError("trec_eval version 10.0 (ranklens drop-in)", 0)
+        elif flag in ("-q", "--query_eval_wanted"):
+            c.per_query = True
+        elif flag in ("-m", "--measure"):
+            c.measures.append(value)
+        elif flag in ("-c", "--complete_rel_info_wanted"):
+            c.complete = True
+        elif flag in ("-l", "--level_for_rel"):
+            c.rel = c_atol(value)
+        elif flag in ("-n", "--nosummary"):
+            c.summary = False
+        elif flag in ("-J", "--Judged_docs_only"):
+            c.judged_only = True
+        elif flag in ("-N", "--Number_docs_in_coll"):
+            c.collection_size = c_atol(value)
+        elif flag in ("-M", "--Max_retrieved_per_topic"):
+            c.depth = max(c_atol(value), 0)
+        elif flag in ("-R", "--Rel_info_format"):
+            c.judgments = value
+        elif flag in ("-T", "--Results_format"):
+            if value != "trec_results":
+                raise TrecEvalError(f"illegal retrieval results format '{value}' "
+                                    "(only trec_results is supported)", 2)
+        elif flag in ("-Z", "--Zscore"):
+            c.zscores = value
+        # -D (debug level) and -o (obsolete) are accepted and ignored
+    if c.help:
+        return c
+    if len(rest) != 2:
+        raise TrecEvalError(f"expected two files (qrels and run), got {len(rest)}\n{USAGE}", 1)
+    c.qrels, c.run = rest
+    return c
+
+
+def run_trec_eval(argv: Sequence[str]) -> str:
+    """Everything ``trec_eval argv`` prints on standard output."""
+    c = parse_args(argv)
+    if c.help:
+        return USAGE
+    report = trec_eval(
+        c.qrels, c.run, c.measures or ["official"],
+        judgments=cast(Judgments, c.judgments),  # checked by trec_eval, with its status
+        complete=c.complete, depth=c.depth, judged_only=c.judged_only, rel=c.rel,
+        collection_size=c.collection_size, zscores=c.zscores,
+    )
+    return report.text(per_query=c.per_query, summary=c.summary)
