@@ -21,6 +21,7 @@ from ._render import FORMATS, render
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run
+from ._trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 from ._version import __version__
 
 __all__ = [
@@ -37,6 +38,8 @@ __all__ = [
     "Result",
     "Results",
     "Run",
+    "TrecEvalError",
+    "TrecEvalReport",
     "__version__",
     "evaluate",
     "evaluate_arrays",
@@ -48,4 +51,5 @@ __all__ = [
     "parse_measure",
     "parse_measures",
     "render",
+    "trec_eval",
 ]

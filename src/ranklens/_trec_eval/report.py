@@ -131,7 +131,7 @@ def trec_eval(
 
     Examples
     --------
-    >>> from ranklens._trec_eval import trec_eval
+    >>> from ranklens import trec_eval
     >>> qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
     >>> run = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d4": 1.0}}
     >>> report = trec_eval(qrels, run, ["map", "P.1"])
