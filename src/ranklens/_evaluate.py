@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, overload
 from ._conventions import Convention
 from ._engine.assemble import assemble, notices
 from ._engine.compute import compute
-from ._engine.plan import Plan, make_plan
+from ._engine.plan import EvaluateOptions, Plan, make_plan
 from ._engine.policies import Duplicates, Empty, Missing, Ties
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
@@ -21,6 +21,7 @@ from ._tables import Qrels, Run
 
 if TYPE_CHECKING:
     import polars as pl
+    from typing_extensions import Unpack
 
 __all__ = ["evaluate", "several_runs"]
 
@@ -33,16 +34,8 @@ def evaluate(
     run: list[Any] | tuple[Any, ...],
     measures: MeasuresArg,
     *,
-    rel: int = 1,
-    missing: Missing | None = None,
-    duplicates: Duplicates = "error",
-    depth: int | None = None,
-    judged_only: bool = False,
-    ties: Ties | None = None,
-    empty: Empty | None = None,
-    collection_size: int = 0,
-    run_name: str | None = None,
     convention: str | Convention = "trec",
+    **options: Unpack[EvaluateOptions],
 ) -> Results: ...
 
 
@@ -52,16 +45,8 @@ def evaluate(
     run: Mapping[str, Run | str | os.PathLike[str] | pl.DataFrame],
     measures: MeasuresArg,
     *,
-    rel: int = 1,
-    missing: Missing | None = None,
-    duplicates: Duplicates = "error",
-    depth: int | None = None,
-    judged_only: bool = False,
-    ties: Ties | None = None,
-    empty: Empty | None = None,
-    collection_size: int = 0,
-    run_name: str | None = None,
     convention: str | Convention = "trec",
+    **options: Unpack[EvaluateOptions],
 ) -> Results: ...
 
 
@@ -71,16 +56,8 @@ def evaluate(
     run: Run | str | os.PathLike[str] | pl.DataFrame,
     measures: MeasuresArg,
     *,
-    rel: int = 1,
-    missing: Missing | None = None,
-    duplicates: Duplicates = "error",
-    depth: int | None = None,
-    judged_only: bool = False,
-    ties: Ties | None = None,
-    empty: Empty | None = None,
-    collection_size: int = 0,
-    run_name: str | None = None,
     convention: str | Convention = "trec",
+    **options: Unpack[EvaluateOptions],
 ) -> Result: ...
 
 
@@ -90,16 +67,8 @@ def evaluate(
     run: Any,
     measures: MeasuresArg,
     *,
-    rel: int = 1,
-    missing: Missing | None = None,
-    duplicates: Duplicates = "error",
-    depth: int | None = None,
-    judged_only: bool = False,
-    ties: Ties | None = None,
-    empty: Empty | None = None,
-    collection_size: int = 0,
-    run_name: str | None = None,
     convention: str | Convention = "trec",
+    **options: Unpack[EvaluateOptions],
 ) -> Result | Results: ...
 
 
