@@ -145,3 +145,14 @@ def test_concat_refuses_overlapping_or_different_parts() -> None:
         PerQuery.concat([one, other])
     with pytest.raises(ParameterError, match="no parts"):
         PerQuery.concat([])
+
+
+def test_values_are_floats_even_where_a_kernel_counts_nothing() -> None:
+    # DCG@2 with nothing judged in the top 2 comes out of its kernel as an empty bincount
+    r = ranklens.evaluate({"q": {"a": 1}, "p": {"z": 1}},
+                          {"q": {"b": 1.0, "c": 0.5, "a": 0.1}, "p": {"y": 1.0}},
+                          ["DCG@2", "nDCG@2", "RelString@2"])
+    assert r.query_values["DCG@2"].dtype == np.float64
+    assert r.query_values["DCG@2"].tolist() == [0.0, 0.0]
+    rows = ranklens.render(r, "jsonl", per_query=True).splitlines()
+    assert sum('"measure": "DCG@2", "value": 0.0}' in row for row in rows) == 3  # q, p, all

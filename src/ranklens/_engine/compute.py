@@ -96,7 +96,14 @@ class PerQuery:
 
 def _values(measure: Measure, aligned: Aligned, policies: Policies,
             realigned: dict[str, Aligned], qrels: Qrels, run: Run) -> np.ndarray:
-    """Per-query values of ``measure`` in trec_eval order, under its own tie policy."""
+    """Per-query values of ``measure`` in trec_eval order, under its own tie policy: float64
+    (a kernel may hand back integers, e.g. a bincount with nothing in it), text as given."""
+    values = _kernel_values(measure, aligned, policies, realigned, qrels, run)
+    return values if measure.definition.text else values.astype(np.float64, copy=False)
+
+
+def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
+                   realigned: dict[str, Aligned], qrels: Qrels, run: Run) -> np.ndarray:
     order = _ties.effective_ties(measure, policies.ties)
     if order == "average":
         return aligned.in_trec_order(_ties.compute(aligned, measure))
