@@ -16,7 +16,16 @@ else:  # imported on first use (see ranklens._lazy)
 
 from ._errors import InputError
 
-__all__ = ["check_relevance", "check_scores", "ids", "no_nulls", "numeric"]
+__all__ = ["MAX_GRADE", "check_relevance", "check_scores", "ids", "no_nulls", "numeric"]
+
+#: The largest relevance grade, in magnitude: every integer up to it is exact in float64,
+#: and sums of such gains over any ranking stay far from overflow (a grade near 1e308 made
+#: DCG infinite, and nDCG NaN).
+MAX_GRADE = 2.0**53
+
+
+def _at(row: int, message: str, source: str) -> InputError:
+    return InputError(f"row {row}: {message}", source=source, row=row)
 
 
 def ids(series: pl.Series, source: str = "<frame>") -> pl.Series:
@@ -33,8 +42,8 @@ def ids(series: pl.Series, source: str = "<frame>") -> pl.Series:
         whole = series.is_null() | ((series.abs() < 2.0**63) & (series.round(0) == series))
         if not whole.all():
             row = int((~whole).arg_true()[0])
-            raise InputError(f"row {row}: column {series.name!r} holds ids as floats and "
-                             f"{series[row]} is not an integer id", source=source)
+            raise _at(row, f"column {series.name!r} holds ids as floats and "
+                      f"{series[row]} is not an integer id", source)
         series = series.cast(pl.Int64)
     return series.cast(pl.String)
 
@@ -54,8 +63,7 @@ def numeric(series: pl.Series, what: str, source: str) -> pl.Series:
         bad = cast.is_null() & series.is_not_null()
         if bad.any():
             row = int(bad.arg_true()[0])
-            raise InputError(f"row {row}: expected a numeric {what}, got {series[row]!r}",
-                             source=source)
+            raise _at(row, f"expected a numeric {what}, got {series[row]!r}", source)
         series = cast
     return series.cast(pl.Float64)
 
@@ -66,7 +74,7 @@ def no_nulls(df: pl.DataFrame, source: str) -> None:
         if not df[name].null_count():
             continue
         row = int(df[name].is_null().arg_true()[0])
-        raise InputError(f"row {row}: missing value in column {name!r}", source=source)
+        raise _at(row, f"missing value in column {name!r}", source)
 
 
 def check_scores(score: pl.Series, source: str) -> None:
@@ -74,13 +82,18 @@ def check_scores(score: pl.Series, source: str) -> None:
     nan = score.is_nan()
     if nan.any():
         row = int(nan.arg_true()[0])
-        raise InputError(f"row {row}: expected a numeric score, got NaN", source=source)
+        raise _at(row, "expected a numeric score, got NaN", source)
 
 
 def check_relevance(relevance: pl.Series, source: str) -> None:
-    """InputError naming the first relevance that is not finite, if any."""
+    """InputError naming the first relevance that is not finite, or beyond
+    :data:`MAX_GRADE` in magnitude, if any."""
     bad = ~relevance.is_finite()
     if bad.any():
         row = int(bad.arg_true()[0])
-        raise InputError(f"row {row}: expected a finite relevance, got {relevance[row]}",
-                         source=source)
+        raise _at(row, f"expected a finite relevance, got {relevance[row]}", source)
+    huge = relevance.abs() > MAX_GRADE
+    if huge.any():
+        row = int(huge.arg_true()[0])
+        raise _at(row, f"expected a relevance grade between -2**53 and 2**53, got "
+                       f"{relevance[row]:g}", source)

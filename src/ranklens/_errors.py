@@ -39,11 +39,16 @@ class InputError(RanklensError):
         The file (or other input) the problem is in.
     line : int, optional
         1-based line number in ``source``.
+    row : int, optional
+        0-based row of the table the problem is in (the message names it too), so that a
+        file reader can turn it into the file's line.
     """
 
-    def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 row: int | None = None):
         self.source = source
         self.line = line
+        self.row = row
         self.detail = message
         where = ""
         if source is not None:

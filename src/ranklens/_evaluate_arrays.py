@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._conventions import Convention, get_convention
 from ._engine.plan import EvaluateOptions
+from ._engine.policies import Policies
 from ._errors import RanklensWarning
 from ._evaluate import evaluate
 from ._io._arrays import arrays_to_tables
@@ -116,7 +117,7 @@ def evaluate_arrays(
     >>> r.per_query("RR")
     {'0': 1.0, '1': 0.5}
     """
-    rel = options.get("rel", 1)
+    rel = Policies(rel=options.get("rel", 1)).rel  # checked before it is used here
     qrels, run = from_arrays(labels, scores=scores, indexes=indexes, n_relevant=n_relevant,
                              relevant_grade=float(max(int(rel), 1)))
     if scores is None and n_relevant is None:

@@ -355,8 +355,11 @@ def rich_table(
     table = Table(title=title, header_style="bold", caption=escape(convention_line(seq)))
     left = _text_columns(grid)
     for i, h in enumerate(_header(grid)):
+        # names fold onto more lines rather than being cut: two long run names cut to one
+        # width would look alike
         table.add_column(escape(h), justify="left" if i < left else "right",
-                         style="cyan" if i == 0 else None)
+                         style="cyan" if i == 0 else None,
+                         overflow="fold" if i < left else "ellipsis")
     best: list[float | None] = []
     for j, count in enumerate(grid.counts):
         vals = [float(r.cells[j]) for r in grid.rows

@@ -11,9 +11,13 @@ from .._result import Result
 from .compute import PerQuery, relevance_level
 from .plan import Plan
 
-__all__ = ["GEO_FLOOR", "aggregate", "assemble", "notices"]
+__all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "aggregate", "assemble", "notices"]
 
 GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
+
+#: Below this share of queries with a judged document retrieved, the run is said to
+#: retrieve "almost no" judged document (a mismatch of id formats is the usual cause).
+JUDGED_FLOOR = 0.05
 
 # what each empty-query policy puts in place of a query without a relevant judgment
 _EMPTY_VALUE = {"skip": math.nan, "nan": math.nan, "one": 1.0}
@@ -54,6 +58,15 @@ def notices(plan: Plan, per_query: PerQuery, source: str) -> list[str]:
             f"{len(missing)} judged queries are absent from the run ({source}) and "
             f"were {verb} (missing={pol!r}): {missing[:5]}"
             + (" ..." if len(missing) > 5 else "")
+        )
+    ranked = per_query.diagnostics.get("queries_ranked", 0)
+    judged = per_query.diagnostics.get("queries_judged_ranked", 0)
+    if ranked and judged < JUDGED_FLOOR * ranked:
+        share = "none" if judged == 0 else f"only {judged} of {ranked}"
+        out.append(
+            f"{share} of the queries the run ({source}) retrieved documents for retrieved a "
+            "judged document: do its doc ids match the judgments' (passage ids scored "
+            "against document judgments, a different id format)?"
         )
     ignored = per_query.diagnostics.get("ignored_queries", [])
     if ignored:

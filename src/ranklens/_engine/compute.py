@@ -87,10 +87,13 @@ class PerQuery:
 
         values = {m: joined([p.values[m] for p in parts]) for m in first.values}
         num_rel = {lvl: joined([p.num_rel[lvl] for p in parts]) for lvl in first.num_rel}
-        diagnostics = {
+        diagnostics: dict[str, Any] = {
             key: sorted(q for p in parts for q in p.diagnostics.get(key, []))
             for key in ("missing_queries", "ignored_queries")
         }
+        for key in ("queries_ranked", "queries_judged_ranked"):
+            if all(key in p.diagnostics for p in parts):
+                diagnostics[key] = sum(p.diagnostics[key] for p in parts)
         return cls(ordered, values, num_rel, diagnostics)
 
 
@@ -146,4 +149,12 @@ def compute(plan: Plan, qrels: Qrels, run: Run) -> PerQuery:
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})
     num_rel = {lvl: aligned.in_trec_order(aligned.num_rel(lvl)) for lvl in levels}
     return PerQuery(aligned.in_trec_order(aligned.query_ids), values, num_rel,
-                    dict(diagnostics))
+                    {**diagnostics, **_judged_counts(aligned)})
+
+
+def _judged_counts(aligned: Aligned) -> dict[str, int]:
+    """How many queries retrieved anything, and how many retrieved a judged document (doc
+    ids that never match the judgments leave every measure 0 without an error)."""
+    owners = np.searchsorted(aligned.offsets, aligned.judged_at, side="right") - 1
+    return {"queries_ranked": int((np.diff(aligned.offsets) > 0).sum()),
+            "queries_judged_ranked": int(np.unique(owners).size)}

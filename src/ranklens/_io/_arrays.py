@@ -91,7 +91,11 @@ def to_matrix(obj: Any, what: str) -> np.ndarray:
             {len(r) for r in obj}) > 1:
         return _pad(list(obj), what)
     else:
-        arr = np.asarray(obj)
+        try:
+            arr = np.asarray(obj)
+        except (TypeError, ValueError, OverflowError):  # rows of rows of unequal lengths
+            raise InputError("expected a 2-D array (queries x items) of numbers, got nested "
+                             "lists of different shapes", source=what) from None
     if arr.ndim != 2:
         raise InputError(f"expected a 2-D array (queries x items), got shape {arr.shape}",
                          source=what)
@@ -105,7 +109,11 @@ def to_vector(obj: Any, what: str) -> np.ndarray:
     elif _arrow_first(obj):
         arr = pl.Series(obj).to_numpy()
     else:
-        arr = np.asarray(obj)
+        try:
+            arr = np.asarray(obj)
+        except (TypeError, ValueError, OverflowError):  # ragged nested lists
+            raise InputError("expected a 1-D array of numbers or ids, got nested lists of "
+                             "different lengths", source=what) from None
     if arr.ndim != 1:
         raise InputError(f"expected a 1-D array, got shape {arr.shape}", source=what)
     return arr
@@ -114,7 +122,7 @@ def to_vector(obj: Any, what: str) -> np.ndarray:
 def _as_float(arr: np.ndarray, what: str) -> np.ndarray:
     try:
         return np.asarray(arr, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InputError(f"expected numbers, got values of type {arr.dtype}",
                          source=what) from None
 
@@ -257,21 +265,24 @@ def _add_unretrieved(qrels: Qrels, qids: np.ndarray, n_relevant: Any,
         .group_by("query_id").len()
     )
     have = dict(zip(present["query_id"].to_list(), present["len"].to_list(), strict=True))
-    extra_q: list[str] = []
-    extra_d: list[str] = []
-    for q, want in zip(qids.tolist(), wanted.astype(np.int64).tolist(), strict=True):
-        got = have.get(q, 0)
-        if want < got:
-            raise InputError(
-                f"query {q!r}: n_relevant says {want} relevant items but the labels already "
-                f"hold {got} at level >= {grade:g}", source="<n_relevant>")
-        extra_q.extend([q] * (want - got))
-        extra_d.extend(f"{UNRETRIEVED_PREFIX}{i}" for i in range(want - got))
-    if not extra_q:
+    queries = qids.tolist()
+    got = np.array([have.get(q, 0) for q in queries], dtype=np.int64)
+    want = wanted.astype(np.int64)
+    short = np.flatnonzero(want < got)
+    if short.size:
+        i = int(short[0])
+        raise InputError(
+            f"query {queries[i]!r}: n_relevant says {want[i]} relevant items but the labels "
+            f"already hold {got[i]} at level >= {grade:g}", source="<n_relevant>")
+    if int((want - got).sum()) == 0:
         return qrels
-    extra = pl.DataFrame(
-        {"query_id": extra_q, "doc_id": extra_d,
-         "relevance": np.full(len(extra_q), float(grade))},
-        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
+    # built column-wise by polars (a Python loop took 16 s for 10**7 items)
+    extra = (
+        pl.DataFrame({"query_id": pl.Series(queries, dtype=pl.String)
+                      .gather(np.repeat(np.arange(len(queries)), want - got))})
+        .with_columns(
+            doc_id=pl.lit(UNRETRIEVED_PREFIX)
+            + pl.int_range(pl.len(), dtype=pl.Int64).over("query_id").cast(pl.String),
+            relevance=pl.lit(float(grade), dtype=pl.Float64))
     )
     return Qrels(pl.concat([qrels.frame, extra]), qrels.source)

@@ -63,11 +63,29 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
         if isinstance(obj, pd.DataFrame):
             # a named index (df.set_index(["qid", "docno"])) holds id columns: keep it
             named = any(n is not None for n in obj.index.names)
-            return pl.from_pandas(obj.reset_index(drop=not named))
+            return _from_pandas(obj.reset_index(drop=not named))
     if hasattr(obj, "__arrow_c_stream__") or module.startswith("pyarrow"):
         out = pl.DataFrame(obj)
         return out
     return None
+
+
+def _from_pandas(frame: Any) -> pl.DataFrame:
+    """A pandas frame as polars; an object column mixing value types (``[1, "d2"]``), which
+    Arrow refuses, is an InputError naming the column and the types."""
+    try:
+        return pl.from_pandas(frame)
+    except Exception:  # pyarrow's ArrowInvalid / ArrowTypeError: find the column
+        pass
+    for name in frame.columns:
+        try:
+            pl.from_pandas(frame[[name]])
+        except Exception:
+            kinds = sorted({type(v).__name__ for v in frame[name].tolist()})
+            raise InputError(f"column {str(name)!r} mixes value types ({', '.join(kinds)}); "
+                             "expected one type per column (convert it, e.g. with "
+                             ".astype(str) for ids)", source="<pandas frame>") from None
+    raise InputError("cannot convert the pandas frame to Arrow", source="<pandas frame>")
 
 
 def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:

@@ -9,7 +9,7 @@ naming the file, the line, what was expected and what was found.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from .._errors import InputError
 
@@ -21,7 +21,10 @@ __all__ = [
     "strict_float",
     "strict_int",
     "text_lines",
+    "without_bom",
 ]
+
+_BOM = b"\xef\xbb\xbf"
 
 _ASCII_BLANKS = " \t\r\x0b\x0c"
 _BLANKS = re.compile(r"[ \t\r\x0b\x0c]+")
@@ -38,9 +41,17 @@ def check_text(data: bytes, source: str, what: str = "at least one line") -> Non
         raise InputError("binary data (NUL bytes), expected a text file", source=source)
 
 
+def without_bom(data: bytes) -> bytes:
+    """``data`` without a leading UTF-8 byte order mark (Windows editors write one; left in,
+    it would become part of the first query id)."""
+    return data[len(_BOM):] if data.startswith(_BOM) else data
+
+
 def text_lines(data: bytes, source: str) -> list[str]:
     """``data`` decoded as UTF-8 and split at ``\\n`` only (the C parsers' line ends:
-    ``str.splitlines`` would also break at U+0085, U+2028 ...)."""
+    ``str.splitlines`` would also break at U+0085, U+2028 ...). A leading byte order mark
+    is dropped."""
+    data = without_bom(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -56,7 +67,8 @@ def split_fields(line: str) -> list[str]:
 
 
 def data_lines(data: bytes, source: str, fields: int | tuple[int, int | None],
-               layout: str) -> Iterator[tuple[int, list[str]]]:
+               layout: str, hints: Mapping[int, str] | None = None,
+               ) -> Iterator[tuple[int, list[str]]]:
     """``(line number, fields)`` of every data line, checking the number of fields.
 
     Parameters
@@ -69,6 +81,9 @@ def data_lines(data: bytes, source: str, fields: int | tuple[int, int | None],
         The exact number of fields, or the least and most (None: no most).
     layout : str
         The fields' names, for error messages (``"query iter doc relevance"``).
+    hints : mapping of int to str, optional
+        A likely cause to add to the error when a line has that many fields (a run line in
+        a qrels file: the two files were given in the wrong order).
 
     Examples
     --------
@@ -83,8 +98,9 @@ def data_lines(data: bytes, source: str, fields: int | tuple[int, int | None],
         if len(found) < least or (most is not None and len(found) > most):
             want = (f"{least}" if least == most
                     else f"at least {least}" if most is None else f"{least} to {most}")
-            raise InputError(f"expected {want} fields ({layout}), got {len(found)}",
-                             source=source, line=lineno)
+            hint = (hints or {}).get(len(found))
+            raise InputError(f"expected {want} fields ({layout}), got {len(found)}"
+                             + (f"; {hint}" if hint else ""), source=source, line=lineno)
         yield lineno, found
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import json
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
@@ -13,7 +18,7 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._engine.matching import qrels_index
 from .._engine.ranking import run_index
-from .._errors import InputError
+from .._errors import InputError, RanklensWarning
 from .._tables import Qrels, Run
 from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
 from ._trec import read_bytes, read_trec_qrels, read_trec_run
@@ -39,22 +44,90 @@ def _columnar(path: str) -> pl.DataFrame | None:
     if not _is_columnar(path):
         return None
     name = _strip_compression(path.lower())
-    import io
-
+    raw = b""
     try:
         if name.endswith((".parquet", ".pq")):
             return pl.read_parquet(path)
         if name.endswith((".arrow", ".feather")):
             return pl.read_ipc(path)
-        data = io.BytesIO(read_bytes(path))
+        raw = read_bytes(path)
         if name.endswith((".jsonl", ".ndjson")):
-            return pl.read_ndjson(data)
+            return pl.read_ndjson(io.BytesIO(raw))
         sep = "\t" if name.endswith(".tsv") else ","
-        return pl.read_csv(data, separator=sep, infer_schema_length=10000)
+        return pl.read_csv(io.BytesIO(raw), separator=sep, infer_schema_length=10000)
     except InputError:
         raise
     except Exception as exc:
-        raise InputError(f"cannot read as {name.rsplit('.', 1)[-1]}: {exc}", source=path) from exc
+        kind = name.rsplit(".", 1)[-1]
+        found = _bad_text_line(raw, kind) if kind in _TEXT_KINDS else None
+        if found is not None:
+            raise InputError(found[1], source=path, line=found[0]) from exc
+        # polars' own words, on one line
+        text = " ".join(str(exc).split())
+        raise InputError(f"cannot read as {kind}: {text[:300]}", source=path) from exc
+
+
+_TEXT_KINDS = ("csv", "tsv", "jsonl", "ndjson")
+
+
+def _bad_text_line(raw: bytes, kind: str) -> tuple[int, str] | None:
+    """The first line of a CSV/TSV or JSON Lines file that explains why it does not parse
+    (a JSON syntax error, a row with more or fewer fields than the header), or None."""
+    import csv
+
+    lines = raw.decode("utf-8", errors="replace").split("\n")
+    if kind in ("jsonl", "ndjson"):
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                json.loads(line)
+            except ValueError as exc:
+                return number, f"not valid JSON: {exc}"
+        return None
+    dialect = "excel-tab" if kind == "tsv" else "excel"
+    width = None
+    for number, fields in enumerate(csv.reader((x.rstrip("\r") for x in lines), dialect), 1):
+        if not fields:
+            continue
+        if width is None:
+            width = len(fields)
+        elif len(fields) != width:
+            return number, (f"expected {width} fields (as in the header), got {len(fields)}")
+    return None
+
+
+def _data_lines(raw: bytes, kind: str) -> list[int]:
+    """The file line each data row of a CSV/TSV (after the header) or JSON Lines file starts
+    on, as polars reads them: a blank line is a row of a CSV (of missing values), not of
+    JSON Lines; a quoted CSV field may span lines."""
+    import csv
+
+    if kind not in ("csv", "tsv"):
+        return [i for i, line in enumerate(raw.split(b"\n"), 1) if line.strip()]
+    text = io.StringIO(raw.decode("utf-8", errors="replace"), newline="")
+    reader = csv.reader(text, "excel-tab" if kind == "tsv" else "excel")
+    starts: list[int] = []
+    end = 0  # the line the previous record ended on
+    for _ in reader:
+        starts.append(end + 1)
+        end = reader.line_num
+    return starts[1:]
+
+
+def _with_line(exc: InputError, path: str) -> InputError:
+    """``exc`` (about a row of a file's table) as an error naming the file's line, or the
+    row counted from 1 for a binary format."""
+    row = exc.row
+    if row is None:
+        return exc
+    detail = exc.detail.removeprefix(f"row {row}: ")
+    kind = _strip_compression(path.lower()).rsplit(".", 1)[-1]
+    if kind in _TEXT_KINDS:
+        numbers = _data_lines(read_bytes(path), kind)
+        if row < len(numbers):
+            return InputError(detail, source=path, line=numbers[row])
+    return InputError(f"row {row + 1} (counting from 1): {detail}", source=path)
 
 
 def load_qrels(qrels: Any) -> Qrels:
@@ -91,7 +164,10 @@ def _read_qrels(qrels: Any) -> Qrels:
         path = str(qrels)
         frame = _columnar(path)
         if frame is not None:
-            return frame_to_qrels(frame, source=path)
+            try:
+                return frame_to_qrels(frame, source=path)
+            except InputError as exc:
+                raise _with_line(exc, path) from None
         return read_trec_qrels(path)
     if isinstance(qrels, Mapping):
         return mapping_to_qrels(qrels)
@@ -131,7 +207,18 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     """
     if isinstance(run, Run):
         return run
-    return _ranked(_read_run(run, name))
+    return _ranked(_warn_infinite(_read_run(run, name)))
+
+
+def _warn_infinite(run: Run) -> Run:
+    """Say when scores are infinite: 1e999 and 1e400 both read as inf, and tie."""
+    infinite = int(np.isinf(run.score).sum())
+    if infinite:
+        warnings.warn(
+            f"{run.source}: {infinite} scores are infinite (beyond float64's range, such as "
+            "1e400, or inf itself); infinite scores of one sign tie with each other",
+            RanklensWarning, stacklevel=3)
+    return run
 
 
 def _ranked(run: Run) -> Run:
@@ -146,7 +233,10 @@ def _read_run(run: Any, name: str | None) -> Run:
         path = str(run)
         frame = _columnar(path)
         if frame is not None:
-            return frame_to_run(frame, source=path, name=name or Path(path).name)
+            try:
+                return frame_to_run(frame, source=path, name=name or Path(path).name)
+            except InputError as exc:
+                raise _with_line(exc, path) from None
         return read_trec_run(path, name=name)
     if isinstance(run, Mapping):
         return mapping_to_run(run, name=name or "run")

@@ -21,6 +21,7 @@ LlamaIndex count repeats and can exceed 1.0, which ranklens never does.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
+from .._columns import MAX_GRADE
 from .._errors import InputError, ParameterError
 from .._tables import Qrels, Run
 
@@ -89,10 +91,19 @@ def _gold(q: str, gold: Any, source: str, line: int | None) -> dict[str, float]:
             if isinstance(grade, bool) or not isinstance(grade, (int, float, np.number)):
                 raise InputError(f"query {q!r}, gold id {doc!r}: expected a numeric grade, "
                                  f"got {grade!r}", source=source, line=line)
-            if np.isnan(grade):
+            try:
+                value = float(grade)
+            except OverflowError:  # an int beyond float64 (10**400)
+                value = math.inf
+            if math.isnan(value):
                 raise InputError(f"query {q!r}, gold id {doc!r}: grade is NaN",
                                  source=source, line=line)
-            out[doc] = float(grade)
+            if not abs(value) <= MAX_GRADE:  # JSON's 1e999 is inf
+                shown = repr(grade) if len(repr(grade)) <= 40 else f"{repr(grade)[:40]}..."
+                raise InputError(f"query {q!r}, gold id {doc!r}: expected a finite grade "
+                                 f"between -2**53 and 2**53, got {shown}",
+                                 source=source, line=line)
+            out[doc] = value
         return out
     if isinstance(gold, (str, bytes)) or not isinstance(gold, Iterable):
         raise InputError(f"query {q!r}: gold ids must be a list, a set or an id-to-grade "

@@ -15,7 +15,7 @@ import lzma
 import math
 import os
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,9 +26,12 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
+from .._columns import MAX_GRADE
 from .._errors import InputError
 from .._tables import Qrels, Run, query_blocks
-from ._lines import data_lines, strict_float, strict_int
+from ._lines import data_lines, strict_float, strict_int, without_bom
+
+_BOM = b"\xef\xbb\xbf"
 
 __all__ = ["read_bytes", "read_trec_qrels", "read_trec_run"]
 
@@ -37,10 +40,37 @@ _MAGIC = (
     (b"BZh", bz2.decompress),
     (b"\xfd7zXZ\x00", lzma.decompress),
 )
+# "BZh" is also how a text file may start (a query id "BZh1"): bzip2 data is told apart by
+# the block size digit and the magic of its first block (pi) or of an empty stream (sqrt pi)
+_BZ2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")
+_DIGITS = b"123456789"
+
+_QRELS_HINTS = {6: "this looks like a run line: are QRELS and RUN given in the wrong order?"}
+_RUN_HINTS = {4: "this looks like a qrels line: are QRELS and RUN given in the wrong order?"}
+
+
+def _decompressor(data: bytes) -> Callable[[bytes], bytes] | None:
+    """How to undo the compression ``data`` starts with, or None for plain data."""
+    for magic, decompress in _MAGIC:
+        if data.startswith(magic):
+            if magic == b"BZh" and not (data[3:4] and data[3] in _DIGITS
+                                        and data[4:10] in _BZ2_BLOCKS):
+                continue
+            return decompress
+    return None
+
+
+def _line_ends(data: bytes) -> bytes:
+    """``data`` with classic Mac line ends (``\\r`` only, no ``\\n`` anywhere) turned into
+    ``\\n``: read as they are, the whole file would be one line."""
+    if b"\r" in data and b"\n" not in data:
+        return data.replace(b"\r", b"\n")
+    return data
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """Read a whole file (``-`` = standard input), undoing gzip, bz2 or xz compression."""
+    """Read a whole file (``-`` = standard input), undoing gzip, bz2 or xz compression; a
+    byte order mark is dropped and classic Mac line ends (``\\r`` only) become ``\\n``."""
     name = str(path)
     if name == "-":
         data = sys.stdin.buffer.read()
@@ -54,13 +84,13 @@ def read_bytes(path: str | Path) -> bytes:
             data = p.read_bytes()
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror}", source=name) from exc
-    for magic, decompress in _MAGIC:
-        if data.startswith(magic):
-            try:
-                return decompress(data)
-            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
-                raise InputError(f"corrupt compressed data ({exc})", source=name) from exc
-    return data
+    decompress = _decompressor(data)
+    if decompress is not None:
+        try:
+            data = decompress(data)
+        except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+            raise InputError(f"corrupt compressed data ({exc})", source=name) from exc
+    return _line_ends(without_bom(data))
 
 
 def _check_text(data: bytes, source: str) -> None:
@@ -87,7 +117,11 @@ def _separator(data: bytes) -> bytes | None:
 def _foreign_blanks(data: bytes, sep: bytes) -> bool:
     """Whether ``data`` holds a field separator other than ``sep`` (a tab in a space-separated
     file, ...): trec_eval splits there too, so only the line parser reads it right."""
-    return any(b in data for b in (b"\t", b" ", b"\x0b", b"\x0c") if b != sep)
+    if any(b in data for b in (b"\t", b" ", b"\x0b", b"\x0c") if b != sep):
+        return True
+    # a carriage return anywhere but before a line end is a blank to trec_eval, while
+    # polars would keep it in a field (a stray "\\r" before the first line)
+    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
 
 
 def _fast_frame(data: bytes, names: list[str], sep: bytes, *,
@@ -123,13 +157,17 @@ def _slow_qrels(data: bytes, source: str) -> dict[str, list]:
     qids: list[str] = []
     dids: list[str] = []
     rels: list[float] = []
-    for lineno, fields in data_lines(data, source, 4, "query iter doc relevance"):
+    for lineno, fields in data_lines(data, source, 4, "query iter doc relevance",
+                                     _QRELS_HINTS):
         try:
             rel = strict_int(fields[3])
         except ValueError:
             raise InputError(
                 f"expected an integer relevance, got {fields[3]!r}", source=source, line=lineno
             ) from None
+        if abs(rel) > MAX_GRADE:
+            raise InputError(f"expected a relevance grade between -2**53 and 2**53, got "
+                             f"{_shortened(fields[3])}", source=source, line=lineno)
         qids.append(fields[0])
         dids.append(fields[2])
         rels.append(float(rel))
@@ -143,7 +181,7 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
     ranks: list[int] = []
     tag = ""
     for lineno, fields in data_lines(data, source, (6, None),
-                                     "query iter doc rank score tag"):
+                                     "query iter doc rank score tag", _RUN_HINTS):
         try:
             score = strict_float(fields[4])
         except ValueError:
@@ -156,12 +194,19 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
             rank = strict_int(fields[3])
         except ValueError:
             rank = 0  # the rank column is ignored unless ties are broken by input order
+        if not -(2**63) <= rank < 2**63:
+            rank = 0  # beyond int64 (and ignored all the same)
         qids.append(fields[0])
         dids.append(fields[2])
         scores.append(score)
         ranks.append(rank)
         tag = fields[5]
     return {"query_id": qids, "doc_id": dids, "score": scores, "rank": ranks}, tag
+
+
+def _shortened(text: str, most: int = 40) -> str:
+    """``text`` for an error message: a 400-digit number is cut, with its length said."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
 
 def _no_rows(source: str, what: str) -> InputError:
@@ -175,14 +220,13 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     inside a field is data (MS MARCO doc ids contain one). Relevance must be an integer.
     """
     source = str(path)
-    if data is None:
-        data = read_bytes(path)
+    data = read_bytes(path) if data is None else _line_ends(without_bom(data))
     _check_text(data, source)
     sep = _separator(data)
     df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
     if df is not None:
         rel = df["rel"].cast(pl.Int64, strict=False)
-        if rel.null_count() == 0:
+        if rel.null_count() == 0 and not (rel.abs() > MAX_GRADE).any():
             frame = pl.DataFrame(
                 {"query_id": df["query_id"], "doc_id": df["doc_id"],
                  "relevance": rel.cast(pl.Float64)}
@@ -212,8 +256,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
     if blocks is not None:
         size = os.stat(source).st_size
     else:
-        if data is None:
-            data = read_bytes(path)
+        data = read_bytes(path) if data is None else _line_ends(without_bom(data))
         _check_text(data, source)
         blocks, size = _split_blocks(data), len(data)
     parts = _RunParts.read(blocks, size)
@@ -248,7 +291,6 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
 _BLOCK = 1 << 24
 _SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
-_COMPRESSED = tuple(magic for magic, _ in _MAGIC)
 
 
 def _split_blocks(data: bytes) -> Generator[bytes, None, None]:
@@ -268,8 +310,9 @@ def _file_blocks(name: str) -> Generator[bytes, None, None] | None:
         return None
     with open(name, "rb") as f:
         head = f.read(65536)
-    if not head.strip() or head.startswith(_COMPRESSED) or b"\x00" in head:
-        return None
+    if (not head.strip() or _decompressor(head) is not None or b"\x00" in head
+            or head.startswith(_BOM) or (b"\r" in head and b"\n" not in head)):
+        return None  # read whole by read_bytes, which undoes all of these
     return _read_blocks(name)
 
 

@@ -7,6 +7,7 @@ non-zero exit status; ``--debug`` shows the traceback instead. Warnings print as
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -83,7 +84,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     warnings.simplefilter("always", RanklensWarning)
     stdout = sys.stdout
     try:
-        status = cli.main(args=args, prog_name="ranklens", standalone_mode=False)
+        if not [a for a in args if a != "--debug"]:
+            # bare `ranklens`: the help, as `ranklens --help` prints it (click would give it
+            # as one squeezed error line)
+            with click.Context(cli, info_name="ranklens", **cli.context_settings) as ctx:
+                click.echo(ctx.get_help())
+            status = 0
+        else:
+            status = cli.main(args=args, prog_name="ranklens", standalone_mode=False)
     except SystemExit:
         # click itself exits 1 when the reader of stdout goes away (`ranklens ... | head`),
         # after replacing sys.stdout by a wrapper that ignores the broken pipe; that is no
@@ -94,8 +102,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         status = 0
     except click.exceptions.Exit as exc:
         status = exc.exit_code
-    except click.exceptions.Abort:
-        _err("aborted")
+    except click.exceptions.Abort:  # click's name for a Ctrl-C inside a command
+        _err("interrupted")
         status = 130
     except click.ClickException as exc:
         if _STATE["debug"]:
@@ -113,6 +121,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     except KeyboardInterrupt:
         _err("interrupted")
         status = 130
+    except OSError as exc:
+        if _STATE["debug"]:
+            raise
+        # a full disk, a failing device: the system's words, on one line
+        where = f" {exc.filename}" if exc.filename else ""
+        _err(f"cannot read or write{where}: {exc.strerror or exc}")
+        status = 1
     except Exception as exc:
         if _STATE["debug"]:
             raise
@@ -135,11 +150,17 @@ def run() -> None:
         status = 0
     except SystemExit as exc:
         status = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    except KeyboardInterrupt:  # between main's own guard and here
+        status = 130
     try:
         sys.stdout.flush()
-        sys.stderr.flush()
     except (BrokenPipeError, ValueError):
         pass  # a closed pipe or stream: nothing left to write to
+    except OSError as exc:  # a full disk, found as the last buffered output is written
+        _err(f"cannot write to standard output: {exc.strerror or exc}")
+        status = status or 1
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
     os._exit(status)
 
 

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from .._result import Result
     from .._results import Results
 
-__all__ = ["evaluate_cmd", "evaluate_files", "evaluate_pairs_file", "write_output"]
+__all__ = ["check_output", "evaluate_cmd", "evaluate_files", "evaluate_pairs_file", "write_file",
+           "write_output", "write_stdout"]
 
 DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
 
@@ -53,16 +54,60 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
         return
     text = render(results, fmt, per_query=per_query, run_names=names)
     if output is None:
+        write_stdout(text)
+    else:
+        write_file(output, text)
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` to standard output; a full disk or a failing device is an error saying
+    so (a closed pipe is left to the caller: it is no error)."""
+    from .._errors import RanklensError
+
+    try:
         sys.stdout.write(text)
         sys.stdout.flush()
-    else:
-        try:
-            with open(output, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as exc:
-            from .._errors import ParameterError
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise RanklensError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
-            raise ParameterError(f"cannot write {output}: {exc.strerror}") from None
+
+def write_file(output: str, text: str) -> None:
+    """Write ``text`` to ``output`` atomically: into a temporary file beside it, then
+    renamed over it, so an interrupted or failed write never leaves half a file."""
+    import os
+    import tempfile
+
+    from .._errors import ParameterError
+
+    folder = os.path.dirname(os.path.abspath(output))
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".ranklens-", suffix=".tmp", dir=folder)
+        with open(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, output)
+        tmp = None
+    except OSError as exc:
+        raise ParameterError(f"cannot write {output}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def check_output(output: str | None, inputs: Sequence[str]) -> None:
+    """ParameterError when ``-o`` names one of the input files (it would be overwritten)."""
+    import os
+
+    from .._errors import ParameterError
+
+    if output is None or not os.path.exists(output):
+        return
+    for path in inputs:
+        if path != "-" and os.path.exists(path) and os.path.samefile(path, output):
+            raise ParameterError(f"-o {output} is one of the input files ({path}); "
+                                 "expected a new file or another one to overwrite")
 
 
 @click.command("evaluate")
@@ -121,6 +166,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
     options = {"rel": rel, "missing": missing, "judged_only": judged_only, "depth": depth,
                "duplicates": duplicates, "ties": ties, "empty": empty,
                "convention": convention, "collection_size": collection_size}
+    check_output(output, [p for p in (qrels, *runs, pairs) if p is not None])
     if pairs is not None:
         if qrels is not None:
             raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")

@@ -15,13 +15,33 @@ from typing import cast
 from .._io._lines import c_atol
 from .._trec_eval import Judgments, TrecEvalError, trec_eval
 
-__all__ = ["USAGE", "Command", "TrecEvalError", "parse_args", "run_trec_eval"]
+__all__ = ["HELP", "USAGE", "Command", "TrecEvalError", "parse_args", "run_trec_eval"]
 
 USAGE = (
     "Usage: ranklens trec_eval [-h] [-q] [-c] [-n] [-l <num>] [-m <measure>] [-M <num>]\n"
     "       [-N <num>] [-J] [-R <rel_format>] [-T <results_format>] [-Z <zscore_file>]\n"
     "       rel_info_file results_file\n"
 )
+#: What ``ranklens trec_eval -h`` prints: the usage, then every option.
+HELP = USAGE + """
+trec_eval 10.0's evaluation and output, computed by ranklens. The options:
+  -h, --help                        this text
+  -v, --version                     the trec_eval version this command reproduces
+  -q, --query_eval_wanted           one line per query and measure, then the summary
+  -n, --nosummary                   no summary lines (with -q: per-query lines only)
+  -m, --measure <name[.params]>     a measure or group (official, all_trec, P.5,10, ...);
+                                    repeatable; default: official
+  -c, --complete_rel_info_wanted    average over every judged query (absent ones score 0)
+  -l, --level_for_rel <num>         lowest judged level counted as relevant (default 1)
+  -M, --Max_retrieved_per_topic <n> keep only the top n documents of each query
+  -N, --Number_docs_in_coll <num>   documents in the collection (for utility measures)
+  -J, --Judged_docs_only            drop unjudged documents first
+  -R, --Rel_info_format <format>    qrels (default), qrels_jg, prefs or qrels_prefs
+  -T, --Results_format <format>     trec_results (the only one)
+  -Z, --Zscore <file>               z-score the measures with this file's means and sds
+  -D, -o                            accepted and ignored
+Measures: 'ranklens measures'; differences from trec_eval: docs/trec_eval.md.
+"""
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted",
          "level_for_rel=", "nosummary", "Debug_level=", "Judged_docs_only",
@@ -97,7 +117,7 @@ def run_trec_eval(argv: Sequence[str]) -> str:
     """Everything ``trec_eval argv`` prints on standard output."""
     c = parse_args(argv)
     if c.help:
-        return USAGE
+        return HELP
     report = trec_eval(
         c.qrels, c.run, c.measures or ["official"],
         judgments=cast(Judgments, c.judgments),  # checked by trec_eval, with its status

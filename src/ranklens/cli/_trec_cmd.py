@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-import sys
+import re
 
 import click
 
+from .._errors import RanklensError
+from ._evaluate import write_stdout
 from ._progress import loading
 from ._trec_args import TrecEvalError, run_trec_eval
 
 __all__ = ["trec_eval_cmd"]
+
+_DUPLICATES_HINT = re.compile(r"; pass duplicates='first' to keep only the first[^;]*?occurrence")
 
 
 @click.command(
@@ -29,6 +33,12 @@ def trec_eval_cmd(args: tuple[str, ...]) -> int:
     try:
         with loading(a for a in args if not a.startswith("-")):
             text = run_trec_eval(args)
+    except RanklensError as exc:
+        # the library's hint names evaluate's option, which this command does not have
+        text = _DUPLICATES_HINT.sub(
+            "; trec_eval refuses it too (ranklens evaluate --duplicates first keeps the "
+            "first occurrence)", str(exc))
+        raise RanklensError(text) from exc
     except TrecEvalError as exc:
         if exc.status == 0:
             click.echo(str(exc), err=True)
@@ -36,6 +46,5 @@ def trec_eval_cmd(args: tuple[str, ...]) -> int:
         for line in str(exc).rstrip("\n").split("\n")[:1]:
             click.echo(f"ranklens: error: {line}", err=True)
         return exc.status
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    write_stdout(text)
     return 0
