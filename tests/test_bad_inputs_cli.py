@@ -167,3 +167,23 @@ def test_a_bad_input_through_the_subprocess_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.decode().count("\n") == 1
     assert b"Traceback" not in done.stderr
+
+
+def test_long_run_names_fold_instead_of_being_cut_in_a_narrow_terminal() -> None:
+    from rich.console import Console
+
+    import ranklens
+    from ranklens._render import rich_table
+
+    qrels = {"q1": {"d1": 1}}
+    runs = {"experiments/2024/bm25-rm3-tuned-k1-0.9-b-0.4": {"q1": {"d1": 1.0}},
+            "experiments/2024/bm25-rm3-tuned-k1-0.9-b-0.7": {"q1": {"d1": 0.5, "d2": 1.0}}}
+    results = ranklens.evaluate(qrels, runs, ["P@1", "AP", "nDCG@10", "RR"])
+    console = Console(width=50, record=True, color_system=None)
+    console.print(rich_table(results))
+    text = console.export_text()
+    assert "…" not in text
+    flat = "".join(line.split("│")[1].strip() for line in text.splitlines()
+                   if line.count("│") > 2)
+    for name in runs:
+        assert name in flat
