@@ -99,7 +99,8 @@ def test_no_judged_document_is_a_warning(tmp_path: Path,
     r = write(tmp_path / "r", "q1 Q0 p1 1 1.0 t\nq2 Q0 p2 1 1.0 t\n")
     out = run(["evaluate", str(q), str(r), "-m", "P@1"], capsys)
     assert out.code == 0
-    assert "ranklens: warning: none of the queries the run" in out.err
+    assert f"ranklens: warning: the run ({r}) retrieved no judged document for any of its " \
+           "2 queries" in out.err
 
 
 def test_ctrl_c_while_reading_a_pipe_stops_at_once(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ import ranklens
 from ranklens import InputError, RanklensWarning
 
 settings.register_profile(
-    "ranklens-ci", max_examples=25, deadline=None, derandomize=True,
+    "ranklens-ci", max_examples=25, deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile(
     "ranklens-local", max_examples=1500, deadline=None,

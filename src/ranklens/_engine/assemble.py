@@ -62,11 +62,11 @@ def notices(plan: Plan, per_query: PerQuery, source: str) -> list[str]:
     ranked = per_query.diagnostics.get("queries_ranked", 0)
     judged = per_query.diagnostics.get("queries_judged_ranked", 0)
     if ranked and judged < JUDGED_FLOOR * ranked:
-        share = "none" if judged == 0 else f"only {judged} of {ranked}"
+        share = (f"no judged document for any of its {ranked} queries" if judged == 0 else
+                 f"a judged document for only {judged} of its {ranked} queries")
         out.append(
-            f"{share} of the queries the run ({source}) retrieved documents for retrieved a "
-            "judged document: do its doc ids match the judgments' (passage ids scored "
-            "against document judgments, a different id format)?"
+            f"the run ({source}) retrieved {share}: do its doc ids match the judgments' "
+            "(passage ids scored against document judgments, another id format)?"
         )
     ignored = per_query.diagnostics.get("ignored_queries", [])
     if ignored:

@@ -215,8 +215,9 @@ def _warn_infinite(run: Run) -> Run:
     infinite = int(np.isinf(run.score).sum())
     if infinite:
         warnings.warn(
-            f"{run.source}: {infinite} scores are infinite (beyond float64's range, such as "
-            "1e400, or inf itself); infinite scores of one sign tie with each other",
+            f"{run.source}: {infinite} score{' is' if infinite == 1 else 's are'} infinite "
+            "(beyond float64's range, such as 1e400, or inf itself); infinite scores of one "
+            "sign tie with each other",
             RanklensWarning, stacklevel=3)
     return run
 
