@@ -6,7 +6,7 @@ import re
 
 import click
 
-from .._errors import RanklensError
+from .._errors import InputError
 from ._evaluate import write_stdout
 from ._progress import loading
 from ._trec_args import TrecEvalError, run_trec_eval
@@ -33,18 +33,20 @@ def trec_eval_cmd(args: tuple[str, ...]) -> int:
     try:
         with loading(a for a in args if not a.startswith("-")):
             text = run_trec_eval(args)
-    except RanklensError as exc:
-        # the library's hint names evaluate's option, which this command does not have
-        text = _DUPLICATES_HINT.sub(
-            "; trec_eval refuses it too (ranklens evaluate --duplicates first keeps the "
-            "first occurrence)", str(exc))
-        raise RanklensError(text) from exc
     except TrecEvalError as exc:
         if exc.status == 0:
             click.echo(str(exc), err=True)
             return 0
-        for line in str(exc).rstrip("\n").split("\n")[:1]:
+        for line in _without_option_hint(str(exc)).rstrip("\n").split("\n")[:1]:
             click.echo(f"ranklens: error: {line}", err=True)
         return exc.status
+    except InputError as exc:  # reported by the command line, as every other input error
+        raise InputError(_without_option_hint(str(exc))) from exc
     write_stdout(text)
     return 0
+
+
+def _without_option_hint(message: str) -> str:
+    """The library's duplicates hint names evaluate's option, which trec_eval lacks."""
+    return _DUPLICATES_HINT.sub("; trec_eval refuses it too (ranklens evaluate --duplicates "
+                                "first keeps the first occurrence)", message)
