@@ -188,3 +188,13 @@ def test_long_run_names_fold_instead_of_being_cut_in_a_narrow_terminal() -> None
                    if line.count("│") > 2)
     for name in runs:
         assert name in flat
+
+
+def test_two_runs_with_one_tag_are_two_systems(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    q = write(tmp_path / "q", QRELS)
+    a = write(tmp_path / "a.run", RUN)
+    b = write(tmp_path / "b.run", RUN.replace("2.0", "0.5"))
+    out = run(["evaluate", str(q), str(a), str(b), "-m", "P@1", "-f", "csv"], capsys)
+    assert out.code == 0
+    assert out.out.splitlines() == ["run,query,P@1", f"{a},all,1.0", f"{b},all,0.5"]

@@ -79,7 +79,8 @@ def evaluate_arrays(
     n_relevant : array-like, optional
         The number of relevant items of each query, retrieved or not, so that recall, R and
         the ideal DCG count relevant items the arrays do not show (they are added as
-        unretrieved judgments at level ``rel``). Without it a ranked label matrix is taken
+        unretrieved judgments at level ``rel``, one row each: counts in the millions take
+        seconds and memory in proportion). Without it a ranked label matrix is taken
         as holding every relevant item, and a :class:`RanklensWarning` says so when a
         measure depends on it.
     convention : str or Convention, default "trec"
