@@ -345,3 +345,28 @@ def test_a_broken_compressed_file_is_named(tmp_path: Path, junk: bytes) -> None:
         return
     with pytest.raises(InputError, match=r"corrupt compressed data"):
         ranklens.load_qrels(str(path))
+
+
+@PROFILE
+@given(st.binary(max_size=200), st.sampled_from(["qrels", "run"]))
+def test_the_command_line_answers_random_bytes_in_one_line(data: bytes, which: str) -> None:
+    import contextlib
+    import io
+
+    from ranklens.cli import main
+
+    with folder() as d:
+        (d / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\n")
+        (d / "run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
+        (d / which).write_bytes(data)
+        err, out = io.StringIO(), io.StringIO()
+        with (alarm(), contextlib.redirect_stderr(err), contextlib.redirect_stdout(out),
+              pytest.raises(SystemExit) as exc):
+            main(["evaluate", str(d / "qrels"), str(d / "run"), "-m", "P@1", "-f", "csv"])
+        lines = [x for x in err.getvalue().splitlines() if not x.startswith("ranklens: warning")]
+        if exc.value.code == 0:
+            assert lines == [] and out.getvalue().startswith("run,query,P@1")
+        else:
+            assert exc.value.code == 2
+            assert len(lines) == 1 and lines[0].startswith("ranklens: error: ")
+            assert "unexpected" not in lines[0]
