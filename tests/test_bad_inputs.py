@@ -153,6 +153,13 @@ def test_csv_errors_name_the_file_line(tmp_path: Path) -> None:
         ranklens.load_run(str(ragged))
 
 
+def test_invalid_utf8_in_a_csv_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "q.csv"
+    path.write_bytes(b"query_id,doc_id,relevance\nq1,d1,1\nq1,d\xff\xfe2,1\n")
+    with pytest.raises(InputError, match=r"q\.csv:3: invalid UTF-8 text"):
+        ranklens.load_qrels(str(path))
+
+
 def test_jsonl_errors_name_the_file_line(tmp_path: Path) -> None:
     path = tmp_path / "q.jsonl"
     path.write_text('{"query_id": "q1", "doc_id": "d1", "relevance": 1}\n'

@@ -75,7 +75,10 @@ def _bad_text_line(raw: bytes, kind: str) -> tuple[int, str] | None:
     (a JSON syntax error, a row with more or fewer fields than the header), or None."""
     import csv
 
-    lines = raw.decode("utf-8", errors="replace").split("\n")
+    try:
+        lines = raw.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        return raw[:exc.start].count(b"\n") + 1, "invalid UTF-8 text"
     if kind in ("jsonl", "ndjson"):
         for number, line in enumerate(lines, 1):
             if not line.strip():
