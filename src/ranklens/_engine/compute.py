@@ -46,7 +46,9 @@ class PerQuery:
     num_rel : the number of relevant judgments of each query at each relevance level the
         plan's measures use (what the empty-query policy reads).
     diagnostics : ``missing_queries`` (judged, absent from the run) and
-        ``ignored_queries`` (in the run, without judgments), each sorted.
+        ``ignored_queries`` (in the run, without judgments), each sorted;
+        ``queries_ranked`` and ``queries_judged_ranked``, the number of queries that
+        retrieved anything and that retrieved a judged document.
     """
 
     query_ids: np.ndarray
