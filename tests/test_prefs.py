@@ -14,13 +14,14 @@ import polars as pl
 import pytest
 
 import ranklens
-from ranklens._engine.preferences import PrefJudgments, compute_prefs
+from ranklens._engine.preferences import compute_prefs
 from ranklens._engine.ranking import run_index
 from ranklens._errors import InputError
 from ranklens._io._load import load_run
+from ranklens._io._prefs import load_prefs
 from ranklens._measures._prefs import PREF_REGISTRY
+from ranklens._tables import PrefJudgments
 from ranklens._trec_eval import trec_eval
-from ranklens._trec_eval.prefs import read_prefs
 from ranklens._trec_eval.table import NICKNAMES, ORDER, PREFS
 
 
@@ -155,7 +156,7 @@ def test_summaries_follow_each_entrys_aggregate(trec_dir: Path) -> None:
 
 
 def test_any_subset_of_topics_gives_those_topics_values(trec_dir: Path) -> None:
-    judgments = read_prefs(trec_dir / "prefs.test", qrels_format=False)
+    judgments = load_prefs(trec_dir / "prefs.test", qrels_format=False)
     run = load_run(str(trec_dir / "prefs.results.test"))
     measures = list(PREF_REGISTRY.values())
     with warnings.catch_warnings():

@@ -1,9 +1,9 @@
-"""Preference judgments through the engine: the table, the alignment, the compute step.
+"""Preference judgments through the engine: ranking, internal ranks, the compute step.
 
-:class:`PrefJudgments` is the loaded table (one row per ``query jg jsg doc level`` line).
 :func:`compute_prefs` is the compute step of the preference measures
 (:data:`ranklens._measures._prefs.PREF_REGISTRY`), like :func:`ranklens._engine.compute.
-compute` a pure function of loaded tables: the run is ranked by the engine's one ranker
+compute` a pure function of loaded tables (a :class:`~ranklens._tables.PrefJudgments`
+and a :class:`~ranklens._tables.Run`): the run is ranked by the engine's one ranker
 (:func:`~ranklens._engine.ranking.run_index`, ties by doc id ascending, as trec_eval's
 form_prefs_counts.c), checked for duplicates by the engine's one run duplicate check
 (:func:`~ranklens._engine.align.run_duplicates`, within the ``depth`` cut as trec_eval),
@@ -16,37 +16,16 @@ ranking alone, so any subset of topics gives those topics' values of the whole.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
-
 from .._errors import InputError
 from .._measures._prefs import GroupRows, PrefMeasureDef, PrefTopic, group_counts
-from .._tables import Run
+from .._tables import PrefJudgments, Run
 from .align import run_duplicates
 from .ranking import run_index
 
-__all__ = ["PrefJudgments", "compute_prefs"]
-
-
-@dataclass(frozen=True, eq=False)
-class PrefJudgments:
-    """Preference judgments: columns ``query_id``, ``jg``, ``jsg``, ``doc_id`` (str) and
-    ``level`` (f64), one row per judgment line, in file order."""
-
-    frame: pl.DataFrame
-    source: str = "<prefs>"
-
-    @property
-    def query_ids(self) -> list[str]:
-        """The judged topics, byte-wise ascending (trec_eval's order)."""
-        return sorted(set(self.frame["query_id"].to_list()))
+__all__ = ["compute_prefs"]
 
 
 def _ranked_docs(run: Run, judged: set[str], depth: int | None) -> dict[str, list[str]]:
