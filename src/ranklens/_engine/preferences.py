@@ -29,25 +29,27 @@ __all__ = ["compute_prefs"]
 
 
 def _ranked_docs(run: Run, judged: set[str], depth: int | None) -> dict[str, list[str]]:
-    """Each run query's doc ids in ranking order (score descending, ties by doc id
+    """Each judged run query's doc ids in ranking order (score descending, ties by doc id
     ascending), cut at ``depth``; duplicates within the cut of a judged query are an
     error."""
     index = run_index(run, "docid_ascending")
+    evaluated = np.array([q in judged for q in index.query_ids.to_list()], dtype=bool)
     if index.duplicated:
-        evaluated = np.array([q in judged for q in index.query_ids.to_list()], dtype=bool)
         run_duplicates(index, run, evaluated, "error", depth)
     starts, ends = index.offsets[:-1], index.offsets[1:]
     if depth is not None:
         ends = np.minimum(ends, starts + depth)
-    lengths = ends - starts
+    lengths = np.where(evaluated, ends - starts, 0)  # only judged queries' doc ids are read
     # the kept rows' positions in the index: each query's start, plus 0 .. its length - 1
     pos = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
     pos += np.arange(int(lengths.sum()), dtype=np.int64)
     docs = run.doc_ids_at(index.src_at(pos)).to_list()
     out: dict[str, list[str]] = {}
     at = 0
-    for q, n in zip(index.query_ids.to_list(), lengths.tolist(), strict=True):
-        out[q] = docs[at:at + n]
+    for q, n, e in zip(index.query_ids.to_list(), lengths.tolist(), evaluated.tolist(),
+                       strict=True):
+        if e:
+            out[q] = docs[at:at + n]
         at += n
     return out
 
