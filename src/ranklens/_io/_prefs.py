@@ -10,6 +10,7 @@ as C's ``atof`` (as trec_eval).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,9 +27,16 @@ from ._trec import read_bytes
 __all__ = ["load_prefs"]
 
 
-def load_prefs(path: str | Path, qrels_format: bool) -> PrefJudgments:
+def load_prefs(path: str | Path, qrels_format: bool, *,
+               level: Callable[[str], float] = c_atof,
+               what: str = "preference lines") -> PrefJudgments:
     """The judgments of ``qid jg jsg docno rel`` lines (prefs), or of ``qid jg docno rel``
-    lines (``qrels_format``: one sub-group, ``"0"``, per group).
+    lines (``qrels_format``: one sub-group, ``"0"``, per group; also the layout of
+    trec_eval's ``-R qrels_jg`` files).
+
+    ``level`` reads the last field (C's ``atof`` for preferences; ``qrels_jg`` reads
+    integers with ``atol``); ``what`` names the expected content in the error about an
+    empty file.
 
     Raises
     ------
@@ -37,7 +45,7 @@ def load_prefs(path: str | Path, qrels_format: bool) -> PrefJudgments:
     """
     source = str(path)
     data = read_bytes(path)
-    check_text(data, source, "preference lines")
+    check_text(data, source, what)
     want = 4 if qrels_format else 5
     layout = "query jg doc relevance" if qrels_format else "query jg jsg doc relevance"
     rows = [(f[0], f[1], "0", f[2], f[3]) if qrels_format else tuple(f)
@@ -50,6 +58,6 @@ def load_prefs(path: str | Path, qrels_format: bool) -> PrefJudgments:
         "jg": pl.Series(columns[1], dtype=pl.String),
         "jsg": pl.Series(columns[2], dtype=pl.String),
         "doc_id": pl.Series(columns[3], dtype=pl.String),
-        "level": pl.Series([c_atof(v) for v in columns[4]], dtype=pl.Float64),
+        "level": pl.Series([float(level(v)) for v in columns[4]], dtype=pl.Float64),
     })
     return PrefJudgments(frame, source)
