@@ -22,6 +22,7 @@ from ranklens._io._prefs import load_prefs
 from ranklens._measures._prefs import PREF_REGISTRY
 from ranklens._tables import PrefJudgments
 from ranklens._trec_eval import trec_eval
+from ranklens._trec_eval.qrels_jg import read_qrels_jg
 from ranklens._trec_eval.table import NICKNAMES, ORDER, PREFS
 
 
@@ -178,3 +179,18 @@ def test_no_common_topic_is_an_error(tmp_path: Path) -> None:
         with pytest.raises(InputError, match="share no query"):
             trec_eval(prefs, {"q2": {"A": 1.0}}, "prefs_simp", judgments="prefs")
     assert any("absent from the run" in str(w.message) for w in caught)
+
+
+# -- one loader for judgment-group files ---------------------------------------------------
+
+
+def test_prefs_and_qrels_jg_files_share_one_loader(tmp_path: Path) -> None:
+    path = _write(tmp_path / "jg", "q1 g1 A 1.5\nq1 g1 B 0\n# a comment\nq1 g2 A 2x\n"
+                                   "q1 g2 A 3\n")
+    table = load_prefs(path, qrels_format=True)
+    assert table.frame.rows() == [("q1", "g1", "0", "A", 1.5), ("q1", "g1", "0", "B", 0.0),
+                                  ("q1", "g2", "0", "A", 2.0), ("q1", "g2", "0", "A", 3.0)]
+    # qrels_jg reads levels with C's atol, a later line of a document winning (trec_eval)
+    assert read_qrels_jg(path) == {"q1": {"g1": {"A": 1, "B": 0}, "g2": {"A": 3}}}
+    with pytest.raises(InputError, match="expected 5 fields"):
+        load_prefs(path, qrels_format=False)
