@@ -184,3 +184,19 @@ def _checked(frame: pl.DataFrame, columns: tuple[str, str, str], what: str,
     if frame.columns == list(columns) and frame.dtypes == out.dtypes:
         return frame  # unchanged: the caller's frame itself
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class PrefJudgments:
+    """Preference judgments (trec_eval's ``-R prefs`` / ``qrels_prefs``): columns
+    ``query_id``, ``jg`` (judgment group), ``jsg`` (sub-group), ``doc_id`` (str) and
+    ``level`` (f64), one row per judgment line, in file order. Read by
+    :func:`ranklens._io._prefs.load_prefs`."""
+
+    frame: pl.DataFrame
+    source: str = "<prefs>"
+
+    @property
+    def query_ids(self) -> list[str]:
+        """The judged topics, byte-wise ascending (trec_eval's order)."""
+        return sorted(set(self.frame["query_id"].to_list()))

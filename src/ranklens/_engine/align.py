@@ -28,7 +28,7 @@ from .matching import QrelsIndex, grades, qrels_index
 from .policies import Policies
 from .ranking import RunIndex, run_index
 
-__all__ = ["align"]
+__all__ = ["align", "run_duplicates"]
 
 
 def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Aligned, dict]:
@@ -85,7 +85,7 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         # skipped queries have no run rows, so only the numbering of the others shifts
         renumber = np.cumsum(present) - 1
         block_j = np.where(block_j >= 0, renumber[np.maximum(block_j, 0)], -1)
-    drop = _run_duplicates(index, run, block_j >= 0, pol.duplicates) if index.duplicated \
+    drop = run_duplicates(index, run, block_j >= 0, pol.duplicates) if index.duplicated \
         else None
     judgments = _judgments(qindex, qrels.frame, kept)
     aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop)
@@ -142,13 +142,18 @@ def _raise_duplicate(query_id: str, doc_id: str, n: int, what: str, source: str)
     )
 
 
-def _run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray,
-                    policy: str) -> np.ndarray | None:
+def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str,
+                   depth: int | None = None) -> np.ndarray | None:
     """Raise on a doc ranked twice for one evaluated query (``evaluated`` marks the run's
     queries by code), or the ranked positions to drop: every occurrence but the highest
-    ranked (None: nothing to drop)."""
+    ranked (None: nothing to drop). With ``depth``, only the top ``depth`` ranked rows
+    of each query count (trec_eval's preference measures check after the cut)."""
     pos, later = index.duplicate_positions(run)
-    inside = evaluated[index.code_at(pos)]
+    code = index.code_at(pos)
+    inside = evaluated[code]
+    if depth is not None:
+        # a pair's later occurrence within the cut has its first occurrence there too
+        inside &= later & (pos - index.offsets[code] < depth)
     pos, later = pos[inside], later[inside]
     if not pos.size:
         return None

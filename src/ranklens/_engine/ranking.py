@@ -1,7 +1,9 @@
 """Per-query order of a run's rows under each tie policy, done once per run and kept on it.
 
 One ranker (:func:`rank_rows`): rows by query, score descending, score ties broken by doc id
-descending (byte-wise, as trec_eval) or by input (line) order for ``ties="input"``. Runs
+descending (byte-wise, as trec_eval), by input (line) order for ``ties="input"``, or by doc
+id ascending (``"docid_ascending"``: trec_eval's preference measures, whose
+form_prefs_counts.c sorts ties the other way). Runs
 written query by query with scores descending (how run files are written) are ranked
 without sorting; others are sorted.
 
@@ -37,8 +39,9 @@ __all__ = ["Moves", "RunIndex", "TieBreak", "full_src", "rank_rows", "run_index"
 #: ranked rows that come from another row (positions ascending, rows); see RunIndex.moves
 Moves = np.ndarray | tuple[np.ndarray, np.ndarray]
 
-#: what breaks score ties: the doc ids descending, or the input (line) order
-TieBreak = Literal["docid", "input"]
+#: what breaks score ties: the doc ids descending, the input (line) order, or the doc ids
+#: ascending (trec_eval's preference measures)
+TieBreak = Literal["docid", "input", "docid_ascending"]
 
 
 def full_src(n: int, moves: Moves) -> np.ndarray:
@@ -137,10 +140,15 @@ class RunIndex:
 def run_index(run: Run, ties: str) -> RunIndex:
     """The cached :class:`RunIndex` of ``run`` for tie policy ``ties`` (built on first use).
 
-    ``ties="input"`` breaks score ties by input (line) order; every other value by doc id
+    ``ties="input"`` breaks score ties by input (line) order, ``"docid_ascending"`` by doc
+    id ascending (trec_eval's preference measures); every other value by doc id
     descending (byte-wise), as trec_eval does.
     """
-    tiebreak: TieBreak = "input" if ties == "input" else "docid"
+    tiebreak: TieBreak = "docid"
+    if ties == "input":
+        tiebreak = "input"
+    elif ties == "docid_ascending":
+        tiebreak = "docid_ascending"
     cache = run._cache
     if tiebreak not in cache:
         cache[tiebreak] = _build(run, tiebreak)
@@ -150,7 +158,7 @@ def run_index(run: Run, ties: str) -> RunIndex:
 
 def tiebreak_at(run: Run, tiebreak: TieBreak, rows: np.ndarray) -> pl.Series:
     """What breaks score ties at the rows ``rows``: their input position for ``"input"``,
-    else their doc id (sorted descending, as trec_eval)."""
+    else their doc id (sorted descending for ``"docid"``, as trec_eval)."""
     if tiebreak == "input":
         return pl.Series(rows.astype(np.int64))
     return run.doc_ids_at(rows)
@@ -168,7 +176,7 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
         block_code = block_index(run.block_ids, numbered(query_ids))
     offsets, moves = rank_rows(block_code, run.block_lengths, len(query_ids), run.score,
                                lambda rows: tiebreak_at(run, tiebreak, rows),
-                               tiebreak != "input")
+                               tiebreak == "docid")
     # the reader may have hashed the doc ids already (a one-off: the index turns them into
     # its keys in place)
     doc_hash = run._cache.pop("doc_hash", None)

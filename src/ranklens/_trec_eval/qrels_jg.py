@@ -13,8 +13,8 @@ from pathlib import Path
 
 from .._errors import InputError, MeasureError, RanklensWarning
 from .._evaluate import evaluate
-from .._io._lines import c_atol, check_text, data_lines
-from .._io._trec import read_bytes
+from .._io._lines import c_atol
+from .._io._prefs import load_prefs
 from .._measures import REGISTRY, Measure
 from .._measures.trec_params import command_line_cutoffs
 from .._tables import Run
@@ -33,15 +33,15 @@ Groups = dict[str, dict[str, dict[str, int]]]  # {topic: {jg: {docno: relevance}
 
 
 def read_qrels_jg(path: str | Path) -> Groups:
-    """``{topic: {jg: {docno: relevance}}}`` from ``topic jg docno relevance`` lines."""
-    source = str(path)
-    data = read_bytes(path)
-    check_text(data, source)
+    """``{topic: {jg: {docno: relevance}}}`` from ``topic jg docno relevance`` lines (read
+    by the loader of judgment-group files; relevance as C's ``atol``, a later line of a
+    document winning, as trec_eval)."""
+    frame = load_prefs(path, qrels_format=True, level=c_atol, what="at least one line").frame
     out: Groups = {}
-    for _, (qid, jg, docno, rel) in data_lines(data, source, 4, "query jg doc relevance"):
-        out.setdefault(qid, {}).setdefault(jg, {})[docno] = c_atol(rel)
-    if not out:
-        raise InputError("no judgment lines found (only comments or blank lines)", source=source)
+    for qid, jg, docno, rel in zip(frame["query_id"].to_list(), frame["jg"].to_list(),
+                                   frame["doc_id"].to_list(), frame["level"].to_list(),
+                                   strict=True):
+        out.setdefault(qid, {}).setdefault(jg, {})[docno] = int(rel)
     return out
 
 

@@ -3,25 +3,23 @@
 Output order is always the order of trec_eval's measure table (``te_trec_measures`` in
 ``measures.c``), whatever the order of the request. Which ranklens measure computes each
 name, and how trec_eval prints it, comes from the registry (``MeasureDef.trec``,
-``trec_cut``, ``trec_integer``, ...); the preference and judgment-group measures are not
-registry measures and are described in ``prefs`` and ``qrels_jg``.
+``trec_cut``, ``trec_integer``, ...), or, for the preference measures, from their own
+registry (:data:`ranklens._measures._prefs.PREF_REGISTRY`); the judgment-group measures are
+described in ``qrels_jg``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .._measures._prefs import PREF_REGISTRY
 from .._names import suggest
 from .options import TrecEvalError
 
 __all__ = ["JG", "NICKNAMES", "NO_SUMMARY", "ORDER", "PREFS", "select_measures"]
 
-PREFS = (
-    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-    "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
-)
+# the preference measures, registered in trec_eval's table order
+PREFS = tuple(PREF_REGISTRY)
 JG = ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
 
 ORDER = (
