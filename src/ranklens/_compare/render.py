@@ -115,12 +115,14 @@ def _number(value: float, digits: int) -> str:
 def _footer(cmp: Comparison) -> list[str]:
     """The settings under a table, one sentence per line."""
     k = len(cmp.run_names)
-    per = len(cmp.pairs) // max(1, len(cmp.measures))
+    per = len(cmp.pairs) // max(1, len(cmp.measures)) if cmp.correction_scope == "measure" \
+        else len(cmp.pairs)
     test = _TEST_NAMES[cmp.test]
     if cmp.correction in _CORRECTION_NAMES:
         scope = "of each measure" if cmp.correction_scope == "measure" else "of all measures"
-        corr = (f"{_CORRECTION_NAMES[cmp.correction]} correction over the {per} comparisons "
-                f"{scope}" if cmp.correction != "none" else "no multiple-testing correction")
+        family = f"{per} comparison{'s' if per != 1 else ''} {scope}"
+        corr = (f"{_CORRECTION_NAMES[cmp.correction]} correction over {family}"
+                if cmp.correction != "none" else "no multiple-testing correction")
     else:
         corr = f"family-wise over the {k * (k - 1) // 2} pairs of runs"
     if cmp.baseline is not None:
