@@ -1,4 +1,4 @@
-"""``ranklens compare``: output formats, reproducibility (seed, block size, BLAS threads), errors."""
+"""``ranklens compare``: formats, reproducibility (seed, block size, BLAS threads), errors."""
 
 from __future__ import annotations
 
