@@ -235,3 +235,13 @@ def test_docstring_examples(module: str) -> None:
 
     failed, tried = doctest.testmod(importlib.import_module(f"ranklens._compare.{module}"))
     assert tried > 0 and failed == 0
+
+
+def test_import_ranklens_does_not_import_scipy() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, ranklens; print('scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"

@@ -109,7 +109,7 @@ def randomization_p(diffs: np.ndarray, permutations: int, seed: int,
     ([0.25], [True])
     """
     nonzero = np.count_nonzero(diffs, axis=0)
-    exact = 2.0 ** nonzero <= permutations
+    exact = nonzero <= int(permutations).bit_length() - 1  # 2 ** nonzero <= permutations
     p = np.empty(diffs.shape[1])
     for j in np.flatnonzero(exact):
         p[j] = exact_p(diffs[:, j])
