@@ -272,7 +272,11 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                   ci: str, confidence: float, resamples: int, block_size: int,
                   query_ids: np.ndarray) -> list[dict[str, Any]]:
     """Everything but the correction, for each pair of one measure."""
-    kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
+    if test in _TUKEY:  # one test over all systems: the topics every system has a value for
+        complete = ~np.isnan(values).any(axis=1)
+        kept = [complete for _ in pairs]
+    else:
+        kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
     diffs = [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
     _warn_excluded(name, runs, pairs, kept, query_ids)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test, permutations, seed,

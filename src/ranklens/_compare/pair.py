@@ -31,8 +31,9 @@ class PairComparison:
     significant : ``p_adjusted < alpha``.
     direction : +1 (system significantly higher), -1 (significantly lower), 0 (not
         significant).
-    exact : whether the p-value is exact (randomization tests: all sign patterns counted)
-        rather than sampled; True for closed-form tests.
+    exact : False when the p-value was estimated from sampled permutations (Monte Carlo
+        randomization or randomised Tukey); True when every pattern was counted and for the
+        tests with a formula (t, Wilcoxon, sign, Tukey HSD).
     """
 
     measure: str
