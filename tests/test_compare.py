@@ -210,7 +210,8 @@ def test_correction_family_is_each_measure_or_all() -> None:
     ({"permutations": 0}, r"'permutations' option must be a positive integer; got 0"),
     ({"baseline": "Z"}, r"'baseline' option must name one of the runs \(A, B\); got 'Z'"),
     ({"test": "tukey"}, r"'tukey' test compares three or more runs; got 2"),
-    ({"ci": "normal"}, r"'ci' option must be one of t, percentile, basic, bca; got 'normal'"),
+    ({"ci": "normal"}, r"'ci' option must be one of t, percentile, basic, bca, bootstrap; "
+                       r"got 'normal'"),
 ])
 def test_bad_options(kwargs: dict, match: str) -> None:
     qrels, runs = _qrels_runs(SAKAI[:, :2])
@@ -245,3 +246,17 @@ def test_import_ranklens_does_not_import_scipy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_bootstrap_interval_option() -> None:
+    qrels, runs = _qrels_runs(SAKAI)
+    bca = ranklens.compare(qrels, runs, ["P@10"], ci="bca", resamples=999, seed=3)
+    alias = ranklens.compare(qrels, runs, ["P@10"], ci="bootstrap", resamples=999, seed=3)
+    assert alias.ci == "bca" and alias.resamples == 999
+    assert [(p.ci_low, p.ci_high) for p in alias] == [(p.ci_low, p.ci_high) for p in bca]
+    from ranklens._compare.bootstrap import bootstrap_interval
+
+    pair = bca.pair("P@10", "B", "A")
+    d = snap(SAKAI[:, 1], SAKAI[:, 0])
+    assert (pair.ci_low, pair.ci_high) == bootstrap_interval(d, resamples=999, seed=3)
+    assert pair.ci_low < pair.difference < pair.ci_high

@@ -179,3 +179,15 @@ def test_docs_worked_example_is_current() -> None:
                            "demo-bm25.run"], cwd=DATA)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.decode("utf-8") == block
+
+
+def test_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "cmp.tsv"
+    out = run(["compare", QRELS, BM25, DENSE, "-m", "AP", "-f", "tsv", "-o", str(target)],
+              capsys)
+    assert out.code == 0 and out.out == ""
+    rows = list(csv.DictReader(io.StringIO(target.read_text("utf-8")), delimiter="\t"))
+    assert len(rows) == 1 and rows[0]["measure"] == "AP" and rows[0]["test"] == "t"
+    out = run(["compare", QRELS, BM25, DENSE, "-m", "AP", "-o", str(tmp_path / "no" / "x")],
+              capsys)
+    assert out.code == 2 and "cannot write" in out.err

@@ -31,7 +31,7 @@ __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
 
 Test = Literal["t", "randomization", "wilcoxon", "sign", "tukey", "randomized-tukey"]
 CorrectionName = Literal["holm", "bonferroni", "fdr_bh", "none", "tukey", "randomized-tukey"]
-CiMethod = Literal["t", "percentile", "basic", "bca"]
+CiMethod = Literal["t", "percentile", "basic", "bca", "bootstrap"]
 Scope = Literal["measure", "all"]
 
 TESTS: tuple[str, ...] = get_args(Test)
@@ -94,8 +94,9 @@ def compare(
     permutations : int, default 9999
         Sign patterns (randomization) or iterations (randomised Tukey) sampled when the test
         is not exact; p = (b + 1)/(m + 1). Use 100,000 for publication (Smucker et al. 2009).
-    ci : {"t", "percentile", "basic", "bca"}
-        Interval of the difference: Student's t, or the paired bootstrap.
+    ci : {"t", "percentile", "basic", "bca", "bootstrap"}
+        Interval of the difference: Student's t, or the paired bootstrap (``"bootstrap"`` is
+        ``"bca"``).
     confidence : float, default 0.95
         Level of the intervals.
     resamples : int, default 9999
@@ -216,6 +217,8 @@ def compare_results(
         if test in _TUKEY and correction in _TUKEY and test != correction:
             raise ParameterError(f"test {test!r} and correction {correction!r} disagree")
         test = correction = test if test in _TUKEY else correction  # type: ignore[assignment]
+    if ci == "bootstrap":
+        ci = "bca"
     _check(results, baseline, test, correction, alpha, permutations, ci, confidence,
            resamples, correction_scope, block_size)
     names = _measure_names(results, measures)
