@@ -276,3 +276,17 @@ def test_randomized_tukey_on_sakai_data() -> None:
         assert abs(pair.p_value - want) <= 4 * math.sqrt(want * (1 - want) / 9999)
     with pytest.raises(ParameterError, match="test 'tukey' and correction 'randomized-tukey'"):
         ranklens.compare(qrels, runs, ["P@10"], test="tukey", correction="randomized-tukey")
+
+
+def test_direction_of_a_significant_sign_test_with_zero_mean() -> None:
+    """Ten small wins and one large loss: mean 0, the sign test rejects, direction is +1."""
+    scores = np.zeros((11, 2))
+    scores[:10, 1] = 0.1  # B one hit in ten more than A on ten topics
+    scores[10] = [1.0, 0.0]  # and ten hits fewer on the last
+    qrels, runs = _qrels_runs(scores)
+    cmp = ranklens.compare(qrels, runs, ["P@10"], test="sign")
+    pair = cmp.pair("P@10", "B", "A")
+    assert (pair.wins, pair.ties, pair.losses) == (10, 0, 1)
+    assert pair.difference == pytest.approx(0.0, abs=1e-15)
+    assert pair.p_value == pytest.approx(24 / 2048, rel=1e-12)  # 2 * (1 + 11) / 2^11
+    assert pair.significant and pair.direction == 1

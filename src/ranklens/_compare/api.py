@@ -17,7 +17,7 @@ from .bootstrap import bootstrap_interval
 from .corrections import Correction, adjust
 from .differences import snap, wins_ties_losses
 from .pair import PairComparison
-from .randomization import randomization_p
+from .randomization import TOLERANCE, randomization_p
 from .result import Comparison
 from .tukey import blocked_tukey, randomized_tukey
 
@@ -240,8 +240,9 @@ def compare_results(
     for row in rows:
         p_adj = row["p_adjusted"]
         significant = bool(not math.isnan(p_adj) and p_adj < alpha)
-        direction = int(np.sign(row["difference"])) if significant else 0
-        out.append(PairComparison(**row, significant=significant, direction=direction))
+        if not significant:
+            row["direction"] = 0
+        out.append(PairComparison(**row, significant=significant))
     random = test in ("randomization", "randomized-tukey")
     return Comparison(
         pairs=tuple(out), run_names=runs, measures=tuple(names), means=means,
@@ -293,12 +294,17 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                                            resamples=resamples, seed=seed,
                                            block_size=block_size)
         wins, ties, losses = wins_ties_losses(d)
+        mean = float(np.mean(d)) if d.size else math.nan
+        # the mean difference's sign, unless it is 0 up to rounding (then wins - losses: a
+        # rank or sign test can reject with a mean of 0)
+        level = TOLERANCE * float(np.mean(np.abs(d))) if d.size else 0.0
+        trend = np.sign(mean) if abs(mean) > level else np.sign(wins - losses)
         mean_s = _nanmean(values[k, s])
         mean_b = _nanmean(values[k, b])
         rows.append({
             "measure": name, "system": runs[s], "baseline": runs[b], "n": int(d.size),
             "excluded": int(k.size - d.size), "mean_system": mean_s, "mean_baseline": mean_b,
-            "difference": float(np.mean(d)) if d.size else math.nan,
+            "difference": mean, "direction": int(trend),
             "ci_low": low, "ci_high": high,
             "effect_size": effects[at] if effects is not None else paired.effect_size(d),
             "wins": wins, "ties": ties, "losses": losses, "p_value": float(p[at]),
