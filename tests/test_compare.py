@@ -290,3 +290,25 @@ def test_direction_of_a_significant_sign_test_with_zero_mean() -> None:
     assert pair.difference == pytest.approx(0.0, abs=1e-15)
     assert pair.p_value == pytest.approx(24 / 2048, rel=1e-12)  # 2 * (1 + 11) / 2^11
     assert pair.significant and pair.direction == 1
+
+
+def test_too_few_queries_give_nan_left_out_of_the_family() -> None:
+    import json
+
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}}
+    runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}, "q3": {"a": 1.0}},
+            "y": {"q1": {"z": 1.0}, "q2": {"a": 1.0}, "q3": {"z": 1.0}},
+            "w": {"q1": {"z": 1.0}}}
+    with pytest.warns(RanklensWarning, match="left out of their comparison"):
+        cmp = ranklens.compare(qrels, runs, ["P@1"], missing="skip", correction="holm")
+    lone = cmp.pair("P@1", "w", "x")
+    assert (lone.n, lone.excluded) == (1, 2)
+    assert math.isnan(lone.p_value) and math.isnan(lone.p_adjusted) and not lone.significant
+    both = cmp.pair("P@1", "y", "x")
+    # w and y are identical on their one shared query: p = 1, a real p-value; the family
+    # is y-x and w-y (m = 2), w-x stays out
+    same = cmp.pair("P@1", "w", "y")
+    assert (same.n, same.p_value) == (1, 1.0)
+    assert both.p_adjusted == pytest.approx(min(1.0, 2 * both.p_value), rel=1e-15)
+    rows = [json.loads(line) for line in cmp.render("jsonl").splitlines()]
+    assert any(r["p_value"] is None and r["system"] == "w" for r in rows)
