@@ -55,6 +55,7 @@ def cli(debug: bool) -> None:
     ranklens evaluate qrels.txt a.run b.run -m AP    systems side by side
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
+    ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs
     ranklens demo                                    a worked example on bundled data
     """
     _STATE["debug"] = debug
@@ -68,6 +69,9 @@ def _register_commands() -> None:
 
     for command in (evaluate_cmd, trec_eval_cmd, measures_cmd, demo):
         cli.add_command(command)
+    from ._report import report_cmd
+
+    cli.add_command(report_cmd)
 
 
 _register_commands()
