@@ -49,9 +49,9 @@ def _base(title: str, description: str) -> Spec:
 
 
 def pr_curve(data: ReportData) -> Spec:
-    """Interpolated precision at recall 0, 0.01, ..., 1 (line) and the 11 points (dots)."""
+    """Interpolated precision at recall 0, 0.05, ..., 1 (line) and the 11 points (dots)."""
     rows = [{"run": run, "recall": level, "precision": _num(data.pr[i, j]),
-             "eleven": i % 10 == 0}
+             "eleven": i % 2 == 0}
             for j, run in enumerate(data.run_names) for i, level in enumerate(PR_LEVELS)]
     enc = {"x": {"field": "recall", "type": "quantitative", "scale": {"domain": [0, 1]},
                  "axis": {"tickCount": 10, "format": ".1f"}},
@@ -61,7 +61,7 @@ def pr_curve(data: ReportData) -> Spec:
            "tooltip": [{"field": "run"}, {"field": "recall"},
                        {"field": "precision", "format": ".4f"}]}
     return {**_base("Interpolated precision-recall curve",
-                    "mean interpolated precision at each recall level (line: every 0.01; "
+                    "mean interpolated precision at each recall level (line: every 0.05; "
                     "dots: the 11 standard levels)"),
             "width": _WIDTH, "height": _HEIGHT, "data": {"values": rows},
             "layer": [{"mark": {"type": "line", "interpolate": "step-after"}, "encoding": enc},
@@ -172,7 +172,7 @@ def distributions(data: ReportData) -> Spec:
                                  "sort": list(data.run_names), "title": None},
                          # prebinned: a bar spans lo..hi and rises from 0
                          "x": {"field": "lo", "type": "quantitative", "bin": "binned",
-                               "title": "value"},
+                               "title": "value", "axis": {"tickCount": 10}},
                          "x2": {"field": "hi"},
                          "y": {"field": "queries", "type": "quantitative"},
                          "color": _run_colour(data, legend=None),
