@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from ._compare import Comparison, PairComparison, compare, compare_results
 from ._conventions import CONVENTIONS, Convention
 from ._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
 from ._evaluate import evaluate
@@ -28,10 +29,12 @@ from ._version import __version__
 __all__ = [
     "CONVENTIONS",
     "FORMATS",
+    "Comparison",
     "Convention",
     "InputError",
     "Measure",
     "MeasureError",
+    "PairComparison",
     "ParameterError",
     "Qrels",
     "RanklensError",
@@ -42,6 +45,8 @@ __all__ = [
     "TrecEvalError",
     "TrecEvalReport",
     "__version__",
+    "compare",
+    "compare_results",
     "evaluate",
     "evaluate_arrays",
     "from_arrays",

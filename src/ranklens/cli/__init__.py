@@ -53,6 +53,7 @@ def cli(debug: bool) -> None:
     \b
     ranklens evaluate qrels.txt run.txt              nDCG@10, AP, RR@10, P@10, R@100, R@1000
     ranklens evaluate qrels.txt a.run b.run -m AP    systems side by side
+    ranklens compare qrels.txt a.run b.run -m AP     paired significance tests
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs
@@ -62,6 +63,7 @@ def cli(debug: bool) -> None:
 
 
 def _register_commands() -> None:
+    from ._compare import compare_cmd
     from ._demo import demo
     from ._evaluate import evaluate_cmd
     from ._measures import measures_cmd
@@ -69,6 +71,7 @@ def _register_commands() -> None:
 
     for command in (evaluate_cmd, trec_eval_cmd, measures_cmd, demo):
         cli.add_command(command)
+    cli.add_command(compare_cmd)
     from ._report import report_cmd
 
     cli.add_command(report_cmd)

@@ -1,0 +1,17 @@
+"""Comparing systems: paired significance tests, corrections, intervals and effect sizes.
+
+The modules, in the order a comparison uses them: :mod:`.differences` (paired differences
+with float noise snapped to exact ties), :mod:`.paired` (t, Wilcoxon, sign),
+:mod:`.randomization` (the sign-flip test and its documented random stream),
+:mod:`.bootstrap` (intervals), :mod:`.tukey` (k-system tests), :mod:`.corrections`,
+:mod:`.result` (the :class:`Comparison` container), :mod:`.api` (``compare``) and
+:mod:`.render` (the comparison table).
+"""
+
+from __future__ import annotations
+
+from .api import compare, compare_results
+from .pair import PairComparison
+from .result import Comparison
+
+__all__ = ["Comparison", "PairComparison", "compare", "compare_results"]

@@ -1,0 +1,354 @@
+"""``compare`` and ``compare_results``: per-query values -> tests -> corrections -> result."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+import numpy as np
+
+from .._errors import ParameterError, RanklensWarning
+from .._measures import Measure
+from .._results import Results
+from . import paired
+from .bootstrap import bootstrap_interval
+from .corrections import Correction, adjust
+from .differences import snap, wins_ties_losses
+from .pair import PairComparison
+from .randomization import randomization_p
+from .result import Comparison
+from .tukey import blocked_tukey, randomized_tukey
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .._conventions import Convention
+    from .._engine.plan import EvaluateOptions
+
+__all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
+
+Test = Literal["t", "randomization", "wilcoxon", "sign", "tukey", "randomized-tukey"]
+CorrectionName = Literal["holm", "bonferroni", "fdr_bh", "none", "tukey", "randomized-tukey"]
+CiMethod = Literal["t", "percentile", "basic", "bca"]
+Scope = Literal["measure", "all"]
+
+TESTS: tuple[str, ...] = get_args(Test)
+CORRECTIONS: tuple[str, ...] = get_args(CorrectionName)
+CI_METHODS: tuple[str, ...] = get_args(CiMethod)
+_TUKEY = ("tukey", "randomized-tukey")
+
+
+def compare(
+    qrels: Any,
+    runs: Any,
+    measures: str | Measure | Iterable[str | Measure] | None = None,
+    *,
+    baseline: str | None = None,
+    test: Test = "t",
+    correction: CorrectionName = "holm",
+    alpha: float = 0.05,
+    seed: int = 0,
+    permutations: int = 9999,
+    ci: CiMethod = "t",
+    confidence: float = 0.95,
+    resamples: int = 9999,
+    correction_scope: Scope = "measure",
+    block_size: int = 512,
+    convention: str | Convention = "trec",
+    **options: Unpack[EvaluateOptions],
+) -> Comparison:
+    """Compare runs on the same queries: paired tests, corrections, intervals, effect sizes.
+
+    Evaluates ``runs`` with :func:`ranklens.evaluate` (queries aligned by id, the
+    ``missing`` policy applies: a judged query a run lacks scores 0 by default) and
+    compares the per-query values: each run against ``baseline``, or every pair of runs.
+
+    Parameters
+    ----------
+    qrels : path, mapping, DataFrame or Qrels
+        Judgments, as for :func:`ranklens.evaluate`. Ignored when ``runs`` is a
+        :class:`Results` (pass None).
+    runs : mapping name -> run, list of runs or paths, or Results
+        At least two runs. A :class:`Results` is compared as it is (see
+        :func:`compare_results`).
+    measures : str, Measure or list of them
+        Measures to compare on (every numeric measure of a ``Results`` when None).
+    baseline : str, optional
+        Name of the baseline run: each other run is compared with it (k - 1 comparisons per
+        measure). Default: every pair of runs (k(k - 1)/2).
+    test : {"t", "randomization", "wilcoxon", "sign", "tukey", "randomized-tukey"}
+        Paired t-test (default); randomization (sign-flip) test, exact when
+        ``2 ** nonzero <= permutations``; Wilcoxon signed-rank; sign test; for three or more
+        runs, the topic-blocked Tukey HSD or the randomised Tukey HSD (family-wise already).
+    correction : {"holm", "bonferroni", "fdr_bh", "none"}
+        Multiple-testing correction over each measure's comparisons (NaN p-values left out).
+        ``"tukey"`` / ``"randomized-tukey"`` select that test instead.
+    alpha : float, default 0.05
+        A difference is significant when its adjusted p is below ``alpha``.
+    seed : int, default 0
+        Seed of the randomization, randomised Tukey and bootstrap streams: the same seed
+        gives bit-identical p-values and intervals whatever ``block_size`` and the BLAS
+        thread count.
+    permutations : int, default 9999
+        Sign patterns (randomization) or iterations (randomised Tukey) sampled when the test
+        is not exact; p = (b + 1)/(m + 1). Use 100,000 for publication (Smucker et al. 2009).
+    ci : {"t", "percentile", "basic", "bca"}
+        Interval of the difference: Student's t, or the paired bootstrap.
+    confidence : float, default 0.95
+        Level of the intervals.
+    resamples : int, default 9999
+        Bootstrap resamples (``ci`` other than "t").
+    correction_scope : {"measure", "all"}
+        One family per measure (as PyTerrier), or every comparison of every measure.
+    block_size : int, default 512
+        Random rows drawn per matrix product (memory only; results do not depend on it).
+    convention, **options
+        Evaluation options, as for :func:`ranklens.evaluate` (``missing``, ``rel``, ...).
+
+    Returns
+    -------
+    Comparison
+        ``cmp.pairs``: a :class:`PairComparison` per measure and pair, with means,
+        difference and interval, effect size d_z, wins/ties/losses, p and adjusted p.
+        ``cmp.render("latex")`` gives the table.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> qrels = {f"q{i}": {"a": 1, "b": 1} for i in range(8)}
+    >>> good = {f"q{i}": {"a": 2.0, "b": 1.0} for i in range(8)}
+    >>> bad = {f"q{i}": {"x": 2.0, "a": 1.0} for i in range(8)}
+    >>> cmp = ranklens.compare(qrels, {"bad": bad, "good": good}, "P@1", baseline="bad",
+    ...                        test="randomization")
+    >>> p = cmp.pair("P@1", "good", "bad")
+    >>> p.difference, p.p_value, p.direction
+    (1.0, 0.0078125, 1)
+    """
+    if isinstance(runs, Results):
+        results = runs
+    else:
+        from .._evaluate import evaluate
+
+        if measures is None:
+            raise ParameterError("the 'measures' argument is required to evaluate runs")
+        evaluated = evaluate(qrels, runs, measures, convention=convention, **options)
+        if not isinstance(evaluated, Results):
+            raise ParameterError("compare needs several runs (a mapping name -> run, a list "
+                                 "of runs or a Results); got one run")
+        results = evaluated
+    return compare_results(
+        results, measures if isinstance(runs, Results) else list(results.names),
+        baseline=baseline, test=test, correction=correction, alpha=alpha, seed=seed,
+        permutations=permutations, ci=ci, confidence=confidence, resamples=resamples,
+        correction_scope=correction_scope, block_size=block_size)
+
+
+def _choice(name: str, value: object, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise ParameterError(f"the '{name}' option must be one of {', '.join(allowed)}; "
+                             f"got {value!r}")
+
+
+def _check(results: Results, baseline: str | None, test: str, correction: str, alpha: float,
+           permutations: int, ci: str, confidence: float, resamples: int, scope: str,
+           block_size: int) -> None:
+    _choice("test", test, TESTS)
+    _choice("correction", correction, CORRECTIONS)
+    _choice("ci", ci, CI_METHODS)
+    _choice("correction_scope", scope, ("measure", "all"))
+    if not 0 < alpha < 1:
+        raise ParameterError(f"the 'alpha' option must be between 0 and 1; got {alpha!r}")
+    if not 0 < confidence < 1:
+        raise ParameterError(
+            f"the 'confidence' option must be between 0 and 1; got {confidence!r}")
+    for name, value in (("permutations", permutations), ("resamples", resamples),
+                        ("block_size", block_size)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ParameterError(f"the '{name}' option must be a positive integer; "
+                                 f"got {value!r}")
+    if len(results) < 2:
+        raise ParameterError(f"compare needs at least two runs; got {len(results)} "
+                             f"({', '.join(results.run_names)})")
+    if baseline is not None and baseline not in results.run_names:
+        raise ParameterError(f"the 'baseline' option must name one of the runs "
+                             f"({', '.join(results.run_names)}); got {baseline!r}")
+    if test in _TUKEY and len(results) < 3:
+        raise ParameterError(f"the {test!r} test compares three or more runs; got "
+                             f"{len(results)} (use test='t' or 'randomization' for two)")
+
+
+def compare_results(
+    results: Results,
+    measures: str | Measure | Iterable[str | Measure] | None = None,
+    *,
+    baseline: str | None = None,
+    test: Test = "t",
+    correction: CorrectionName = "holm",
+    alpha: float = 0.05,
+    seed: int = 0,
+    permutations: int = 9999,
+    ci: CiMethod = "t",
+    confidence: float = 0.95,
+    resamples: int = 9999,
+    correction_scope: Scope = "measure",
+    block_size: int = 512,
+) -> Comparison:
+    """:func:`compare` on per-query values already computed (a :class:`Results`).
+
+    Queries are paired by id on the Results' query axis. A query where either run has no
+    value (``missing="skip"``, ``empty="skip"``) is left out of that pair, counted in
+    ``excluded`` and named in a :class:`RanklensWarning`; nothing is dropped silently.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+    >>> res = ranklens.evaluate(qrels, {"x": {"q1": {"a": 1.0}, "q2": {"b": 1.0}},
+    ...                                 "y": {"q1": {"z": 1.0}, "q2": {"b": 1.0}}},
+    ...                         ["P@1"], missing="zero")
+    >>> cmp = ranklens.compare_results(res, baseline="x", test="sign")
+    >>> cmp.pair("P@1", "y", "x").p_value
+    1.0
+    """
+    if test in _TUKEY or correction in _TUKEY:
+        if test in _TUKEY and correction in _TUKEY and test != correction:
+            raise ParameterError(f"test {test!r} and correction {correction!r} disagree")
+        test = correction = test if test in _TUKEY else correction  # type: ignore[assignment]
+    _check(results, baseline, test, correction, alpha, permutations, ci, confidence,
+           resamples, correction_scope, block_size)
+    names = _measure_names(results, measures)
+    runs = results.run_names
+    if baseline is None:
+        pairs = [(j, i) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+    else:
+        b = runs.index(baseline)
+        pairs = [(j, b) for j in range(len(runs)) if j != b]
+    rows: list[dict[str, Any]] = []
+    means: dict[str, dict[str, float]] = {}
+    for name in names:
+        values = results.values(name)
+        means[name] = {run: _nanmean(values[:, j]) for j, run in enumerate(runs)}
+        rows += _measure_rows(name, values, runs, pairs, test, permutations, seed, ci,
+                              confidence, resamples, block_size, results.query_ids)
+    _correct(rows, correction, correction_scope)
+    out = []
+    for row in rows:
+        p_adj = row["p_adjusted"]
+        significant = bool(not math.isnan(p_adj) and p_adj < alpha)
+        direction = int(np.sign(row["difference"])) if significant else 0
+        out.append(PairComparison(**row, significant=significant, direction=direction))
+    random = test in ("randomization", "randomized-tukey")
+    return Comparison(
+        pairs=tuple(out), run_names=runs, measures=tuple(names), means=means,
+        n_queries=len(results.query_ids), baseline=baseline, test=test, correction=correction,
+        correction_scope=correction_scope, alpha=float(alpha), confidence=float(confidence),
+        ci=ci, permutations=int(permutations) if random else None,
+        resamples=int(resamples) if ci != "t" else None, seed=int(seed),
+        lower_is_better=tuple(n for n in names
+                              if results.measures[n].definition.lower_is_better))
+
+
+def _measure_names(results: Results,
+                   measures: str | Measure | Iterable[str | Measure] | None) -> list[str]:
+    text = set(results.results[0].text_values)
+    if measures is None:
+        return [n for n in results.names if n not in text]
+    chosen = [measures] if isinstance(measures, (str, Measure)) else list(measures)
+    names = [results._name(m) for m in chosen]
+    if not names:
+        raise ParameterError("the 'measures' argument is empty; give at least one measure")
+    return names
+
+
+def _nanmean(values: np.ndarray) -> float:
+    kept = values[~np.isnan(values)]
+    return float(np.mean(kept)) if kept.size else math.nan
+
+
+def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
+                  pairs: list[tuple[int, int]], test: str, permutations: int, seed: int,
+                  ci: str, confidence: float, resamples: int, block_size: int,
+                  query_ids: np.ndarray) -> list[dict[str, Any]]:
+    """Everything but the correction, for each pair of one measure."""
+    kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
+    diffs = [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
+    _warn_excluded(name, runs, pairs, kept, query_ids)
+    p, exact, effects = _p_values(values, pairs, kept, diffs, test, permutations, seed,
+                                  block_size)
+    rows = []
+    for at, ((s, b), k, d) in enumerate(zip(pairs, kept, diffs, strict=True)):
+        if ci == "t":
+            low, high = paired.t_interval(d, confidence)
+        else:
+            low, high = bootstrap_interval(d, method=ci, confidence=confidence,  # type: ignore[arg-type]
+                                           resamples=resamples, seed=seed,
+                                           block_size=block_size)
+        wins, ties, losses = wins_ties_losses(d)
+        mean_s = _nanmean(values[k, s])
+        mean_b = _nanmean(values[k, b])
+        rows.append({
+            "measure": name, "system": runs[s], "baseline": runs[b], "n": int(d.size),
+            "excluded": int(k.size - d.size), "mean_system": mean_s, "mean_baseline": mean_b,
+            "difference": float(np.mean(d)) if d.size else math.nan,
+            "ci_low": low, "ci_high": high,
+            "effect_size": effects[at] if effects is not None else paired.effect_size(d),
+            "wins": wins, "ties": ties, "losses": losses, "p_value": float(p[at]),
+            "p_adjusted": float(p[at]), "exact": bool(exact[at]),
+        })
+    return rows
+
+
+def _p_values(values: np.ndarray, pairs: list[tuple[int, int]], kept: list[np.ndarray],
+              diffs: list[np.ndarray], test: str, permutations: int, seed: int,
+              block_size: int) -> tuple[np.ndarray, np.ndarray, list[float] | None]:
+    """Each pair's p-value, whether it is exact, and (Tukey) Sakai's ES_E per pair."""
+    count = len(pairs)
+    if test in ("t", "wilcoxon", "sign"):
+        fn = {"t": paired.t_test, "wilcoxon": paired.wilcoxon_test,
+              "sign": paired.sign_test}[test]
+        return np.array([fn(d) for d in diffs]), np.ones(count, dtype=bool), None
+    if test == "randomization":
+        # one matrix of differences on the full query axis; a left-out query is a 0
+        matrix = np.zeros((values.shape[0], count))
+        for j, (k, d) in enumerate(zip(kept, diffs, strict=True)):
+            matrix[k, j] = d
+        p, exact = randomization_p(matrix, permutations, seed, block_size)
+        return p, exact, None
+    complete = ~np.isnan(values).any(axis=1)
+    scores = values[complete]
+    if scores.shape[0] < 2:
+        return np.full(count, math.nan), np.ones(count, dtype=bool), [math.nan] * count
+    if test == "tukey":
+        pm, es = blocked_tukey(scores)
+        return (np.array([pm[s, b] for s, b in pairs]), np.ones(count, dtype=bool),
+                [float(es[s, b]) for s, b in pairs])
+    pm, was_exact = randomized_tukey(scores, permutations, seed, block_size)
+    return (np.array([pm[s, b] for s, b in pairs]), np.full(count, was_exact),
+            None)
+
+
+def _warn_excluded(name: str, runs: tuple[str, ...], pairs: list[tuple[int, int]],
+                   kept: list[np.ndarray], query_ids: np.ndarray) -> None:
+    for (s, b), k in zip(pairs, kept, strict=True):
+        if not k.all():
+            left = query_ids[~k].tolist()
+            shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
+            warnings.warn(
+                f"{name}: {len(left)} queries without a value for {runs[s]} or {runs[b]} "
+                f"left out of their comparison ({shown}); missing='zero' scores them 0",
+                RanklensWarning, stacklevel=4)
+
+
+def _correct(rows: list[dict[str, Any]], correction: str, scope: str) -> None:
+    if correction in _TUKEY:
+        return
+    families: dict[str, list[int]] = {}
+    for at, row in enumerate(rows):
+        families.setdefault(row["measure"] if scope == "measure" else "", []).append(at)
+    method: Correction = correction  # type: ignore[assignment]
+    for members in families.values():
+        adjusted = adjust(np.array([rows[i]["p_value"] for i in members]), method)
+        for i, value in zip(members, adjusted, strict=True):
+            rows[i]["p_adjusted"] = float(value)

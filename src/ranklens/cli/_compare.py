@@ -1,0 +1,106 @@
+"""``ranklens compare``: paired significance tests between runs, as a table with marks."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
+from .._compare.render import COMPARE_FORMATS
+from ._evaluate import DEFAULT_MEASURES
+
+__all__ = ["compare_cmd"]
+
+
+@click.command("compare")
+@click.argument("qrels", type=str)
+@click.argument("runs", nargs=-1, required=True, type=str)
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+              help="Measure to compare on (repeatable). "
+                   f"Default: {', '.join(DEFAULT_MEASURES)}.")
+@click.option("--baseline", type=str, default=None, metavar="RUN",
+              help="Compare each run with this one (a RUN argument as given). Default: "
+                   "every pair of runs.")
+@click.option("--test", type=click.Choice(TESTS), default="t", show_default=True,
+              help="Paired test; tukey and randomized-tukey compare 3+ runs family-wise.")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm",
+              show_default=True, help="Multiple-testing correction over each measure's "
+                                      "comparisons.")
+@click.option("--correction-scope", type=click.Choice(["measure", "all"]), default="measure",
+              show_default=True, help="One family per measure, or all measures pooled.")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="Significance level of the marks (adjusted p < alpha).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the permutation and bootstrap streams.")
+@click.option("--permutations", type=click.IntRange(min=1), default=9999, show_default=True,
+              help="Sign patterns sampled when a randomization test is not exact "
+                   "(100000 for publication).")
+@click.option("--ci", type=click.Choice(CI_METHODS), default="t", show_default=True,
+              help="Interval of the difference: t, or a paired bootstrap.")
+@click.option("--confidence", type=float, default=0.95, show_default=True,
+              help="Level of the intervals.")
+@click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
+              help="Bootstrap resamples (with --ci percentile/basic/bca).")
+@click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
+              show_default=True, help="Output format (csv, tsv, jsonl: one row per "
+                                      "comparison, with intervals and effect sizes).")
+@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@click.option("--rel", type=int, default=1, show_default=True,
+              help="Minimum judged level counted as relevant (trec_eval -l).")
+@click.option("--missing", type=click.Choice(["zero", "skip", "error"]), default=None,
+              help="Judged queries absent from a run: score 0 (default, with a warning), "
+                   "leave out of that run's comparisons (with a warning), or fail.")
+@click.option("--judged-only", is_flag=True,
+              help="Drop unjudged documents before evaluating (trec_eval -J).")
+@click.option("--depth", type=click.IntRange(min=0), default=None,
+              help="Keep only the top N documents of each query (trec_eval -M).")
+@click.option("--convention", type=click.Choice(["trec", "sklearn", "torchmetrics", "kaggle",
+                                                 "ranx"]), default="trec", show_default=True,
+              help="Named bundle of evaluation defaults.")
+def compare_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...],
+                baseline: str | None, test: str, correction: str, correction_scope: str,
+                alpha: float, seed: int, permutations: int, ci: str, confidence: float,
+                resamples: int, fmt: str, output: str | None, rel: int, missing: str | None,
+                judged_only: bool, depth: int | None, convention: str) -> int:
+    """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
+
+    \b
+    ranklens compare qrels.txt bm25.run dense.run -m nDCG@10 -m AP
+    ranklens compare qrels.txt a.run b.run c.run --baseline a.run --test randomization
+    ranklens compare qrels.txt a.run b.run c.run --test tukey --format latex
+    """
+    from .._compare.api import compare_results
+    from ._evaluate import evaluate_files
+
+    if len(runs) < 2:
+        raise click.UsageError("give at least two RUNS to compare")
+    if baseline is not None and baseline not in runs:
+        from .._errors import ParameterError
+
+        raise ParameterError(f"--baseline must be one of the RUN arguments "
+                             f"({', '.join(runs)}); got {baseline!r}")
+    options: dict[str, Any] = {"rel": rel, "missing": missing, "judged_only": judged_only,
+                               "depth": depth, "convention": convention}
+    chosen = list(measures) or list(DEFAULT_MEASURES)
+    results = evaluate_files(qrels, runs, chosen, options)
+    cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
+                          correction=correction,  # type: ignore[arg-type]
+                          correction_scope=correction_scope,  # type: ignore[arg-type]
+                          alpha=alpha, seed=seed, permutations=permutations,
+                          ci=ci, confidence=confidence,  # type: ignore[arg-type]
+                          resamples=resamples)
+    text = cmp.render(fmt)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return 0
+    try:
+        with open(output, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as exc:
+        from .._errors import ParameterError
+
+        raise ParameterError(f"cannot write {output}: {exc.strerror}") from None
+    return 0
