@@ -222,3 +222,23 @@ def test_size_for_seven_thousand_queries() -> None:
     html = ranklens.report(qrels, runs, ["nDCG@10", "AP", "RR@10"], max_k=20)
     assert len(html.encode()) < 4_000_000
     assert len(_blocks(html)["ranklens-queries"]["queries"]) == n
+
+
+def test_summary_marks_are_compare_results() -> None:
+    from ranklens.cli._demo import demo_files
+
+    qrels, paths = demo_files()
+    runs = {name: str(p) for name, p in paths.items()}
+    measures = ["nDCG@10", "AP", "RR@10", "P@10"]
+    html = ranklens.report(str(qrels), runs, measures, max_k=10, test="randomization")
+    cmp = ranklens.compare(str(qrels), runs, measures, baseline="bm25", test="randomization")
+    summary = html[html.index('<table id="summary-table">'):html.index("</table>")]
+    dense_row = summary[summary.index("<tr><td>dense</td>"):]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", dense_row)[1:]
+    directions = [cmp.direction(m, "dense", "bm25") for m in measures]
+    assert 1 in directions  # the demo's dense run is better: a test that can fail
+    for cell, direction in zip(cells, directions, strict=True):
+        assert ("\u25b2" in cell) == (direction == 1)
+        assert ("\u25bc" in cell) == (direction == -1)
+    assert "\u25b2" not in summary[:summary.index("<tr><td>dense</td>")]  # not the baseline
+    assert "randomization" in html[html.index("</table>"):html.index("Conventions in force")]

@@ -34,6 +34,7 @@ def _positive(name: str, value: int, most: int) -> int:
 def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *,
            baseline: str | None = None, output: str | os.PathLike[str] | None = None,
            title: str = "ranklens report", max_k: int = 100, top_k: int = 10,
+           test: str = "t", correction: str = "holm", alpha: float = 0.05,
            **options: Any) -> str:
     """An HTML report comparing runs: summary, curves, per-query views, judgment coverage.
 
@@ -62,6 +63,9 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
         The largest cutoff of the metric@k and Judged@k curves (1 to 1000).
     top_k : int, default 10
         The depth of the grade panel (1 to 1000).
+    test, correction, alpha : default "t", "holm", 0.05
+        The significance test of the summary's marks (each run against the baseline), its
+        multiple-testing correction and level, as for :func:`ranklens.compare`.
     **options
         Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
         ``empty``, ``duplicates``, ``convention``, ...), as for :func:`ranklens.evaluate`.
@@ -74,8 +78,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     Raises
     ------
     ParameterError
-        ``baseline`` names no run, ``max_k`` or ``top_k`` is out of range, or ``output``
-        cannot be written.
+        ``baseline`` names no run, ``max_k`` or ``top_k`` is out of range, a test option is
+        invalid, or ``output`` cannot be written.
 
     Examples
     --------
@@ -89,7 +93,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     """
     results, data = _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k,
                                top_k=top_k, **options)
-    marks, note = significance_marks(results, data.baseline, data.measures)
+    marks, note = significance_marks(results, data.baseline, data.measures, test=test,
+                                     correction=correction, alpha=alpha)
     lower = {m: bool(results.measures[m].definition.lower_is_better) for m in data.measures}
     text = page(data, title=title, marks=marks, marks_note=note, lower_is_better=lower,
                 version=__version__)

@@ -16,6 +16,7 @@ import numpy as np
 
 from .collect import ReportData
 from .escape import html_text, script_json
+from .marks import Marks
 from .specs import chart_specs
 
 __all__ = ["VENDORED", "page", "vendored_js"]
@@ -187,7 +188,7 @@ def _fmt(value: float) -> str:
     return "\u2013" if np.isnan(value) else f"{value:.4f}"
 
 
-def _summary(data: ReportData, marks: dict[tuple[str, str], tuple[str, str]],
+def _summary(data: ReportData, marks: Marks,
              lower_is_better: dict[str, bool]) -> str:
     """The runs x measures table of aggregates, the best of each column in bold."""
     head = "".join(f"<th scope=\"col\">{html_text(m)}</th>" for m in data.measures)
@@ -201,8 +202,8 @@ def _summary(data: ReportData, marks: dict[tuple[str, str], tuple[str, str]],
                 if not np.all(np.isnan(values)) else np.nan
             cls = " class=\"best\"" if len(data.run_names) > 1 and value == best else ""
             mark = marks.get((run, m))
-            shown = (f"<span class=\"mark {html_text(mark[1])}\" title=\"{html_text(mark[0])}\">"
-                     f"{html_text(mark[0][:1])}</span>") if mark else ""
+            shown = (f"<span class=\"mark {mark[2]}\" title=\"{html_text(mark[1])}\">"
+                     f"{mark[0]}</span>") if mark else ""
             cells.append(f"<td{cls}>{_fmt(value)}{shown}</td>")
         tag = " class=\"baseline\"" if run == data.baseline and len(data.run_names) > 1 else ""
         label = html_text(run) + (" (baseline)" if tag else "")
@@ -226,7 +227,7 @@ def _queries(data: ReportData, limit: int) -> dict[str, Any]:
             "values": values, "limit": limit}
 
 
-def page(data: ReportData, *, title: str, marks: dict[tuple[str, str], tuple[str, str]],
+def page(data: ReportData, *, title: str, marks: Marks,
          marks_note: str, lower_is_better: dict[str, bool], version: str,
          table_limit: int = 500) -> str:
     """The whole HTML document."""

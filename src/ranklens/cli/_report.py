@@ -24,6 +24,13 @@ __all__ = ["report_cmd"]
               help="Largest cutoff of the metric@k curves.")
 @click.option("--top-k", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="Depth of the grade panel.")
+@click.option("--test", type=click.Choice(["t", "randomization", "wilcoxon", "sign", "tukey",
+                                           "randomized-tukey"]), default="t",
+              show_default=True, help="Significance test of the summary's marks.")
+@click.option("--correction", type=click.Choice(["holm", "bonferroni", "fdr_bh", "none"]),
+              default="holm", show_default=True, help="Multiple-testing correction.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="Significance level of the marks.")
 @click.option("--convention", type=click.Choice(["trec", "sklearn", "torchmetrics", "kaggle",
                                                  "ranx"]), default="trec", show_default=True,
               help="Named bundle of defaults; explicit options win.")
@@ -41,7 +48,8 @@ __all__ = ["report_cmd"]
 @click.option("--empty", type=click.Choice(["zero", "skip", "one", "nan", "error"]),
               default=None, help="Queries without any relevant judgment.")
 def report_cmd(qrels: str, runs: tuple[str, ...], output: str, measures: tuple[str, ...],
-               baseline: str | None, title: str, max_k: int, top_k: int, convention: str,
+               baseline: str | None, title: str, max_k: int, top_k: int, test: str,
+               correction: str, alpha: float, convention: str,
                rel: int, missing: str | None, judged_only: bool, depth: int | None,
                ties: str | None, empty: str | None) -> int:
     """Write an HTML report on RUNS against QRELS: summary, precision-recall and metric@k
@@ -62,7 +70,8 @@ def report_cmd(qrels: str, runs: tuple[str, ...], output: str, measures: tuple[s
     with loading([qrels, *runs]):
         report(qrels, {path: path for path in runs}, list(measures) or None,
                baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,
-               convention=convention, rel=rel, missing=missing, judged_only=judged_only,
-               depth=depth, ties=ties, empty=empty)
+               test=test, correction=correction, alpha=alpha, convention=convention,
+               rel=rel, missing=missing, judged_only=judged_only, depth=depth, ties=ties,
+               empty=empty)
     click.echo(f"wrote {output}", err=True)
     return 0
