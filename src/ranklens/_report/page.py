@@ -64,10 +64,10 @@ tr.baseline td { font-style: italic; }
 .mark { font-size: 12px; padding-left: 2px; }
 .mark.up { color: var(--win); } .mark.down { color: var(--loss); }
 .best { font-weight: 700; }
-dl.conventions { display: grid; grid-template-columns: max-content auto; gap: 2px 14px;
-  color: var(--muted); font-size: 14px; }
-dl.conventions dt { font-family: ui-monospace, monospace; }
-dl.conventions dd { margin: 0; font-family: ui-monospace, monospace; }
+ul.conventions { display: flex; flex-wrap: wrap; gap: 4px 8px; list-style: none;
+  padding: 0; margin: 4px 0; font: 13px ui-monospace, monospace; color: var(--muted); }
+ul.conventions li { background: var(--bg-alt); border: 1px solid var(--line);
+  border-radius: 4px; padding: 1px 6px; }
 .chart { margin: 8px 0; overflow-x: auto; }
 .vega-bindings { margin: 6px 0; font-size: 14px; }
 .table-tools { display: flex; gap: 14px; align-items: center; margin: 8px 0; }
@@ -213,9 +213,8 @@ def _summary(data: ReportData, marks: Marks,
 
 
 def _conventions(conventions: dict[str, Any]) -> str:
-    items = "".join(f"<dt>{html_text(k)}</dt><dd>{html_text(v)}</dd>"
-                    for k, v in conventions.items())
-    return f"<dl class=\"conventions\">{items}</dl>"
+    items = "".join(f"<li>{html_text(k)}={html_text(v)}</li>" for k, v in conventions.items())
+    return f"<ul class=\"conventions\">{items}</ul>"
 
 
 def _queries(data: ReportData, limit: int) -> dict[str, Any]:
