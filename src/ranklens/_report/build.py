@@ -39,7 +39,7 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     """An HTML report comparing runs: summary, curves, per-query views, judgment coverage.
 
     One self-contained file (no network access when viewed): the summary table with the
-    conventions in force, interpolated precision-recall curves (every 0.05 and the 11
+    conventions in force, interpolated precision-recall curves (every 0.01 and the 11
     points), P@k, R@k and nDCG@k for k = 1..``max_k``, each run's per-query difference
     with the baseline (sorted; query id on hover), per-query distributions, Judged@k, the
     grades found in the top ``top_k``, and a per-query table that sorts and filters.

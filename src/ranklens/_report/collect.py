@@ -2,7 +2,7 @@
 
 The curves are ordinary measures evaluated beside the requested ones (one alignment per run):
 ``P@k``, ``R@k``, ``nDCG@k`` and ``Judged@k`` for k = 1..max_k, ``IPrec@x`` at the recall
-levels 0, 0.05, ..., 1 (the 11-point curve is every other level), and ``Hits(rel=g)@k``,
+levels 0, 0.01, ..., 1 (the 11-point curve is every tenth level), and ``Hits(rel=g)@k``,
 ``Judged(denom=k)@k`` and ``NumRet`` for the grades in the top k. Nothing here knows how
 it is drawn: :mod:`.specs` turns a :class:`ReportData` into Vega-Lite specs.
 """
@@ -21,10 +21,8 @@ __all__ = ["CURVES", "PR_LEVELS", "ReportData", "collect", "curve_measures", "gr
 
 #: The metric@k curves: label -> measure name pattern.
 CURVES = {"P@k": "P@{k}", "R@k": "R@{k}", "nDCG@k": "nDCG@{k}"}
-#: Recall levels of the full interpolated precision-recall curve (every other: 11-point).
-#: Steps of 0.05, not 0.01: each level is one IPrec evaluation over the whole ranking (about
-#: 0.1 s per level and run for 7,000 queries of 1,000 documents on a loaded 2-core machine).
-PR_LEVELS = tuple(round(i / 20, 2) for i in range(21))
+#: Recall levels of the full interpolated precision-recall curve (every tenth: 11-point).
+PR_LEVELS = tuple(round(i / 100, 2) for i in range(101))
 #: Grade levels shown one by one in the top-k panel; more distinct grades would be noise.
 MAX_GRADES = 10
 

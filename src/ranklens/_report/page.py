@@ -27,7 +27,7 @@ VENDORED = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
 _SECTIONS = {
     "pr": ("Precision and recall",
            "Interpolated precision at each recall level, averaged over queries: the line "
-           "every 0.05, the dots at trec_eval's 11 levels (0, 0.1, ..., 1)."),
+           "every 0.01, the dots at trec_eval's 11 levels (0, 0.1, ..., 1)."),
     "at-k": ("Measures at each cutoff",
              "How each measure grows (or falls) with the depth k of the ranking read."),
     "differences": ("Per-query differences",

@@ -49,9 +49,9 @@ def _base(title: str, description: str) -> Spec:
 
 
 def pr_curve(data: ReportData) -> Spec:
-    """Interpolated precision at recall 0, 0.05, ..., 1 (line) and the 11 points (dots)."""
+    """Interpolated precision at recall 0, 0.01, ..., 1 (line) and the 11 points (dots)."""
     rows = [{"run": run, "recall": level, "precision": _num(data.pr[i, j]),
-             "eleven": i % 2 == 0}
+             "eleven": i % 10 == 0}
             for j, run in enumerate(data.run_names) for i, level in enumerate(PR_LEVELS)]
     enc = {"x": {"field": "recall", "type": "quantitative", "scale": {"domain": [0, 1]},
                  "axis": {"tickCount": 10, "format": ".1f"}},
@@ -61,7 +61,7 @@ def pr_curve(data: ReportData) -> Spec:
            "tooltip": [{"field": "run"}, {"field": "recall"},
                        {"field": "precision", "format": ".4f"}]}
     return {**_base("Interpolated precision-recall curve",
-                    "mean interpolated precision at each recall level (line: every 0.05; "
+                    "mean interpolated precision at each recall level (line: every 0.01; "
                     "dots: the 11 standard levels)"),
             "width": _WIDTH, "height": _HEIGHT, "data": {"values": rows},
             "layer": [{"mark": {"type": "line", "interpolate": "step-after"}, "encoding": enc},
