@@ -210,7 +210,8 @@ def test_correction_family_is_each_measure_or_all() -> None:
     ({"permutations": 0}, r"'permutations' option must be a positive integer; got 0"),
     ({"baseline": "Z"}, r"'baseline' option must name one of the runs \(A, B\); got 'Z'"),
     ({"test": "tukey"}, r"'tukey' test compares three or more runs; got 2"),
-    ({"ci": "normal"}, r"'ci' option must be one of t, percentile, basic, bca; got 'normal'"),
+    ({"ci": "normal"}, r"'ci' option must be one of t, percentile, basic, bca, bootstrap; "
+                       r"got 'normal'"),
 ])
 def test_bad_options(kwargs: dict, match: str) -> None:
     qrels, runs = _qrels_runs(SAKAI[:, :2])
@@ -235,3 +236,79 @@ def test_docstring_examples(module: str) -> None:
 
     failed, tried = doctest.testmod(importlib.import_module(f"ranklens._compare.{module}"))
     assert tried > 0 and failed == 0
+
+
+def test_import_ranklens_does_not_import_scipy() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, ranklens; print('scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_bootstrap_interval_option() -> None:
+    qrels, runs = _qrels_runs(SAKAI)
+    bca = ranklens.compare(qrels, runs, ["P@10"], ci="bca", resamples=999, seed=3)
+    alias = ranklens.compare(qrels, runs, ["P@10"], ci="bootstrap", resamples=999, seed=3)
+    assert alias.ci == "bca" and alias.resamples == 999
+    assert [(p.ci_low, p.ci_high) for p in alias] == [(p.ci_low, p.ci_high) for p in bca]
+    from ranklens._compare.bootstrap import bootstrap_interval
+
+    pair = bca.pair("P@10", "B", "A")
+    d = snap(SAKAI[:, 1], SAKAI[:, 0])
+    assert (pair.ci_low, pair.ci_high) == bootstrap_interval(d, resamples=999, seed=3)
+    assert pair.ci_low < pair.difference < pair.ci_high
+
+
+def test_randomized_tukey_on_sakai_data() -> None:
+    """Sakai's randomised Tukey HSD (B = 9999): 0.304 / 0.111 / 0.890 in the research notes,
+    equal within Monte Carlo error (4 standard errors) for any seed."""
+    qrels, runs = _qrels_runs(SAKAI)
+    cmp = ranklens.compare(qrels, runs, ["P@10"], correction="randomized-tukey")
+    assert (cmp.test, cmp.correction, cmp.permutations) == ("randomized-tukey",
+                                                            "randomized-tukey", 9999)
+    for (a, b), want in zip([("A", "B"), ("A", "C"), ("B", "C")], [0.304, 0.111, 0.890],
+                            strict=True):
+        pair = cmp.pair("P@10", b, a)
+        assert not pair.exact and pair.p_value == pair.p_adjusted
+        assert abs(pair.p_value - want) <= 4 * math.sqrt(want * (1 - want) / 9999)
+    with pytest.raises(ParameterError, match="test 'tukey' and correction 'randomized-tukey'"):
+        ranklens.compare(qrels, runs, ["P@10"], test="tukey", correction="randomized-tukey")
+
+
+def test_direction_of_a_significant_sign_test_with_zero_mean() -> None:
+    """Ten small wins and one large loss: mean 0, the sign test rejects, direction is +1."""
+    scores = np.zeros((11, 2))
+    scores[:10, 1] = 0.1  # B one hit in ten more than A on ten topics
+    scores[10] = [1.0, 0.0]  # and ten hits fewer on the last
+    qrels, runs = _qrels_runs(scores)
+    cmp = ranklens.compare(qrels, runs, ["P@10"], test="sign")
+    pair = cmp.pair("P@10", "B", "A")
+    assert (pair.wins, pair.ties, pair.losses) == (10, 0, 1)
+    assert pair.difference == pytest.approx(0.0, abs=1e-15)
+    assert pair.p_value == pytest.approx(24 / 2048, rel=1e-12)  # 2 * (1 + 11) / 2^11
+    assert pair.significant and pair.direction == 1
+
+
+def test_too_few_queries_give_nan_left_out_of_the_family() -> None:
+    import json
+
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}}
+    runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}, "q3": {"a": 1.0}},
+            "y": {"q1": {"z": 1.0}, "q2": {"a": 1.0}, "q3": {"z": 1.0}},
+            "w": {"q1": {"z": 1.0}}}
+    with pytest.warns(RanklensWarning, match="left out of their comparison"):
+        cmp = ranklens.compare(qrels, runs, ["P@1"], missing="skip", correction="holm")
+    lone = cmp.pair("P@1", "w", "x")
+    assert (lone.n, lone.excluded) == (1, 2)
+    assert math.isnan(lone.p_value) and math.isnan(lone.p_adjusted) and not lone.significant
+    both = cmp.pair("P@1", "y", "x")
+    # w and y are identical on their one shared query: p = 1, a real p-value; the family
+    # is y-x and w-y (m = 2), w-x stays out
+    same = cmp.pair("P@1", "w", "y")
+    assert (same.n, same.p_value) == (1, 1.0)
+    assert both.p_adjusted == pytest.approx(min(1.0, 2 * both.p_value), rel=1e-15)
+    rows = [json.loads(line) for line in cmp.render("jsonl").splitlines()]
+    assert any(r["p_value"] is None and r["system"] == "w" for r in rows)

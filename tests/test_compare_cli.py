@@ -168,3 +168,26 @@ def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "'tukey' test compares three or more runs; got 2" in out.err
     out = run(["compare", QRELS, BM25, DENSE, "--alpha", "2"], capsys)
     assert out.code == 2 and "'alpha' option must be between 0 and 1; got 2.0" in out.err
+
+
+def test_docs_worked_example_is_current() -> None:
+    """docs/compare.md shows the command's output verbatim (run where the demo files are)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "compare.md").read_text("utf-8")
+    block = doc.split("<!-- compare-demo-table")[1].split("```\n", 1)[1].split("```")[0]
+    proc = run_subprocess(["compare", "demo.qrels", "demo-bm25.run", "demo-dense.run", "-m",
+                           "nDCG@10", "-m", "AP", "-m", "P@10", "-m", "RR@10", "--baseline",
+                           "demo-bm25.run"], cwd=DATA)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode("utf-8") == block
+
+
+def test_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "cmp.tsv"
+    out = run(["compare", QRELS, BM25, DENSE, "-m", "AP", "-f", "tsv", "-o", str(target)],
+              capsys)
+    assert out.code == 0 and out.out == ""
+    rows = list(csv.DictReader(io.StringIO(target.read_text("utf-8")), delimiter="\t"))
+    assert len(rows) == 1 and rows[0]["measure"] == "AP" and rows[0]["test"] == "t"
+    out = run(["compare", QRELS, BM25, DENSE, "-m", "AP", "-o", str(tmp_path / "no" / "x")],
+              capsys)
+    assert out.code == 2 and "cannot write" in out.err

@@ -224,3 +224,13 @@ def test_corrections_equal_statsmodels(method: str) -> None:
     ref = multipletests(p[~np.isnan(p)], method=method)[1]
     got = adjust(p, method)
     assert math.isnan(got[1]) and got[[0, 2, 3]].tolist() == pytest.approx(ref.tolist())
+
+
+def test_exact_randomization_beyond_sixteen_differences() -> None:
+    """2^19 patterns (the enumeration is chunked) against the rational oracle."""
+    hx, hy = _hits(19, 1000)
+    hy[hx == hy] = (hx[hx == hy] + 3) % 11  # every difference non-zero
+    assert np.count_nonzero(hx - hy) == 19
+    p, exact = randomization_p(snap(hx / 10, hy / 10)[:, None], 2 ** 19, seed=0)
+    assert exact.tolist() == [True]
+    assert p[0] == _oracle(hx - hy)

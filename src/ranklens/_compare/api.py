@@ -17,7 +17,7 @@ from .bootstrap import bootstrap_interval
 from .corrections import Correction, adjust
 from .differences import snap, wins_ties_losses
 from .pair import PairComparison
-from .randomization import randomization_p
+from .randomization import TOLERANCE, randomization_p
 from .result import Comparison
 from .tukey import blocked_tukey, randomized_tukey
 
@@ -31,7 +31,7 @@ __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
 
 Test = Literal["t", "randomization", "wilcoxon", "sign", "tukey", "randomized-tukey"]
 CorrectionName = Literal["holm", "bonferroni", "fdr_bh", "none", "tukey", "randomized-tukey"]
-CiMethod = Literal["t", "percentile", "basic", "bca"]
+CiMethod = Literal["t", "percentile", "basic", "bca", "bootstrap"]
 Scope = Literal["measure", "all"]
 
 TESTS: tuple[str, ...] = get_args(Test)
@@ -94,8 +94,9 @@ def compare(
     permutations : int, default 9999
         Sign patterns (randomization) or iterations (randomised Tukey) sampled when the test
         is not exact; p = (b + 1)/(m + 1). Use 100,000 for publication (Smucker et al. 2009).
-    ci : {"t", "percentile", "basic", "bca"}
-        Interval of the difference: Student's t, or the paired bootstrap.
+    ci : {"t", "percentile", "basic", "bca", "bootstrap"}
+        Interval of the difference: Student's t, or the paired bootstrap (``"bootstrap"`` is
+        ``"bca"``).
     confidence : float, default 0.95
         Level of the intervals.
     resamples : int, default 9999
@@ -216,6 +217,8 @@ def compare_results(
         if test in _TUKEY and correction in _TUKEY and test != correction:
             raise ParameterError(f"test {test!r} and correction {correction!r} disagree")
         test = correction = test if test in _TUKEY else correction  # type: ignore[assignment]
+    if ci == "bootstrap":
+        ci = "bca"
     _check(results, baseline, test, correction, alpha, permutations, ci, confidence,
            resamples, correction_scope, block_size)
     names = _measure_names(results, measures)
@@ -237,8 +240,9 @@ def compare_results(
     for row in rows:
         p_adj = row["p_adjusted"]
         significant = bool(not math.isnan(p_adj) and p_adj < alpha)
-        direction = int(np.sign(row["difference"])) if significant else 0
-        out.append(PairComparison(**row, significant=significant, direction=direction))
+        if not significant:
+            row["direction"] = 0
+        out.append(PairComparison(**row, significant=significant))
     random = test in ("randomization", "randomized-tukey")
     return Comparison(
         pairs=tuple(out), run_names=runs, measures=tuple(names), means=means,
@@ -272,7 +276,11 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                   ci: str, confidence: float, resamples: int, block_size: int,
                   query_ids: np.ndarray) -> list[dict[str, Any]]:
     """Everything but the correction, for each pair of one measure."""
-    kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
+    if test in _TUKEY:  # one test over all systems: the topics every system has a value for
+        complete = ~np.isnan(values).any(axis=1)
+        kept = [complete for _ in pairs]
+    else:
+        kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
     diffs = [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
     _warn_excluded(name, runs, pairs, kept, query_ids)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test, permutations, seed,
@@ -286,12 +294,17 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                                            resamples=resamples, seed=seed,
                                            block_size=block_size)
         wins, ties, losses = wins_ties_losses(d)
+        mean = float(np.mean(d)) if d.size else math.nan
+        # the mean difference's sign, unless it is 0 up to rounding (then wins - losses: a
+        # rank or sign test can reject with a mean of 0)
+        level = TOLERANCE * float(np.mean(np.abs(d))) if d.size else 0.0
+        trend = np.sign(mean) if abs(mean) > level else np.sign(wins - losses)
         mean_s = _nanmean(values[k, s])
         mean_b = _nanmean(values[k, b])
         rows.append({
             "measure": name, "system": runs[s], "baseline": runs[b], "n": int(d.size),
             "excluded": int(k.size - d.size), "mean_system": mean_s, "mean_baseline": mean_b,
-            "difference": float(np.mean(d)) if d.size else math.nan,
+            "difference": mean, "direction": int(trend),
             "ci_low": low, "ci_high": high,
             "effect_size": effects[at] if effects is not None else paired.effect_size(d),
             "wins": wins, "ties": ties, "losses": losses, "p_value": float(p[at]),

@@ -30,9 +30,10 @@ class PairComparison:
     p_adjusted : after the correction (Tukey HSD's p is family-wise already).
     significant : ``p_adjusted < alpha``.
     direction : +1 (system significantly higher), -1 (significantly lower), 0 (not
-        significant).
-    exact : whether the p-value is exact (randomization tests: all sign patterns counted)
-        rather than sampled; True for closed-form tests.
+        significant): the sign of ``difference`` (of wins - losses if that is 0).
+    exact : False when the p-value was estimated from sampled permutations (Monte Carlo
+        randomization or randomised Tukey); True when every pattern was counted and for the
+        tests with a formula (t, Wilcoxon, sign, Tukey HSD).
     """
 
     measure: str

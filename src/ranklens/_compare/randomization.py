@@ -59,12 +59,20 @@ def exact_p(d: np.ndarray) -> float:
     nz = nonzero.size
     if nz == 0:
         return 1.0
-    observed = abs(float(np.sum(nonzero)))
-    tau = TOLERANCE * float(np.sum(np.abs(nonzero)))
-    rows = np.arange(2 ** nz, dtype=np.int64)
-    flips = ((rows[:, None] >> np.arange(nz)) & 1).astype(np.float64)
-    stats = np.sum(nonzero) - 2.0 * (flips @ nonzero)
-    return float(np.count_nonzero(np.abs(stats) >= observed - tau) / 2 ** nz)
+    total = float(np.sum(nonzero))
+    threshold = abs(total) - TOLERANCE * float(np.sum(np.abs(nonzero)))
+    # the patterns of the first (at most 16) differences as one vector, the rest one at a
+    # time: memory stays at 2^16 values however many patterns there are
+    low = min(nz, 16)
+    rows = np.arange(2 ** low, dtype=np.int64)
+    flips = ((rows[:, None] >> np.arange(low)) & 1).astype(np.float64)
+    low_stats = total - 2.0 * (flips @ nonzero[:low])
+    high = nonzero[low:]
+    count = 0
+    for pattern in range(2 ** high.size):
+        shift = 2.0 * sum(float(v) for i, v in enumerate(high) if pattern >> i & 1)
+        count += int(np.count_nonzero(np.abs(low_stats - shift) >= threshold))
+    return count / 2 ** nz
 
 
 def monte_carlo_p(diffs: np.ndarray, permutations: int, seed: int,
@@ -109,7 +117,7 @@ def randomization_p(diffs: np.ndarray, permutations: int, seed: int,
     ([0.25], [True])
     """
     nonzero = np.count_nonzero(diffs, axis=0)
-    exact = 2.0 ** nonzero <= permutations
+    exact = nonzero <= int(permutations).bit_length() - 1  # 2 ** nonzero <= permutations
     p = np.empty(diffs.shape[1])
     for j in np.flatnonzero(exact):
         p[j] = exact_p(diffs[:, j])

@@ -129,7 +129,8 @@ def _footer(cmp: Comparison) -> list[str]:
         marks = f"{_UP} / {_DOWN}: significantly above / below the baseline {cmp.baseline}"
     else:
         marks = "letters: the runs this run is significantly above"
-    lines = [f"{marks} ({test}, two-sided; {corr}; adjusted p < {cmp.alpha:g})."]
+    level = "p" if cmp.correction == "none" else "adjusted p"
+    lines = [f"{marks} ({test}, two-sided; {corr}; {level} < {cmp.alpha:g})."]
     ns = sorted({p.n for p in cmp.pairs})
     n_text = f"{ns[0]}" if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"
     detail = [f"n = {n_text} queries"]

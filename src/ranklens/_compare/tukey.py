@@ -10,9 +10,10 @@ further correction.
 - Randomised Tukey HSD (Carterette 2012; Sakai 2018): each iteration permutes every topic's
   row of system scores; ``p_ij = (#{max - min of the permuted means >= |m_i - m_j| - tau}
   + 1) / (B + 1)``, or every combination of row permutations counted when
-  ``(k!) ** n <= B``. Random stream: ``rng = default_rng(seed)``; each iteration takes
-  ``rng.random((n, k))`` and permutes each row by the argsort of its keys, iterations in
-  order (so the result does not depend on the block size).
+  ``(k!) ** n <= B``. Random stream: ``rng = default_rng(seed)``; each iteration is
+  ``rng.permuted(X, axis=-1)`` of the topics x systems matrix X, iterations in order (a
+  block of iterations is one ``permuted`` call on a stack of X, which shuffles the same
+  slices in the same order, so the result does not depend on the block size).
 """
 
 from __future__ import annotations
@@ -103,8 +104,8 @@ def randomized_tukey(scores: np.ndarray, iterations: int, seed: int,
         done = 0
         while done < iterations:
             rows = min(block_size, iterations - done)
-            order = np.argsort(rng.random((rows, n, k)), axis=-1, kind="stable")
-            permuted = np.take_along_axis(np.broadcast_to(scores, (rows, n, k)), order, -1)
+            # one call per block shuffles the slices in C order: the iterations in sequence
+            permuted = rng.permuted(np.broadcast_to(scores, (rows, n, k)), axis=-1)
             col = permuted.mean(axis=1)
             ranges = col.max(axis=1) - col.min(axis=1)
             counts += np.count_nonzero(ranges[:, None, None] >= threshold[None], axis=0)
