@@ -86,7 +86,8 @@ def test_summary_and_table_data_match_evaluate() -> None:
     specs = _blocks(html)["ranklens-specs"]
     assert list(specs) == ["pr", "at-k", "differences", "distributions", "judged", "grades"]
     rows = specs["differences"]["data"]["values"]
-    assert {r["r"] for r in rows} == {"x"}  # every run against the chosen baseline
+    assert {r["r"] for r in rows} == {0}  # every run against the chosen baseline
+    assert specs["differences"]["params"][1]["bind"]["labels"] == ["x"]
 
 
 def test_one_run_has_no_difference_chart() -> None:

@@ -120,6 +120,17 @@ def test_report_renders_in_chromium_without_errors(tmp_path: Path) -> None:
             assert all(any(q in tip for q in qrels) for tip in seen)
             assert page.locator("img").count() == 0
 
+            # the menus name measures and runs (as text) and redraw the chart
+            menus = page.locator("#chart-differences select")
+            assert RUN_B in menus.nth(1).inner_text()
+            before = page.eval_on_selector("#chart-differences svg g.role-mark",
+                                           "g => g.innerHTML")
+            menus.nth(0).select_option(label="AP")
+            page.wait_for_function(
+                "b => document.querySelector('#chart-differences svg g.role-mark').innerHTML"
+                " !== b", arg=before, timeout=5_000)
+            assert page.locator("#chart-differences svg g.role-mark path").count() == 40
+
             # the table filters and sorts
             page.fill("#query-filter", "onerror")
             rows = page.locator("#query-table tbody tr")

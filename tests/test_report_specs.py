@@ -73,11 +73,15 @@ def test_golden_values_agree_with_evaluate(specs: dict[str, dict]) -> None:
 
 
 def test_differences_are_sorted_and_complete(specs: dict[str, dict]) -> None:
-    rows = [r for r in specs["differences"]["data"]["values"] if r["m"] == "AP"]
+    spec = specs["differences"]
+    measures = spec["params"][0]["bind"]["labels"]
+    assert measures == ["nDCG@10", "AP", "RR@10"]
+    assert spec["params"][1]["bind"]["labels"] == ["dense"]
+    rows = [r for r in spec["data"]["values"] if r["m"] == measures.index("AP")]
     assert [r["i"] for r in rows] == list(range(40))
     diffs = [r["d"] for r in rows]
     assert diffs == sorted(diffs, reverse=True)
-    assert all(r["r"] == "dense" for r in rows)
+    assert all(r["r"] == 0 for r in rows)
     assert all(r["d"] == pytest.approx(r["v"] - r["b"], abs=2e-4) for r in rows)
 
 

@@ -188,26 +188,29 @@ def differences(data: ReportData) -> Spec | None:
         return None
     b = data.run_names.index(data.baseline)
     rows: list[dict[str, Any]] = []
-    for m in data.measures:
+    # the measure and the run as numbers (the menus label them): a name repeated on each of
+    # 7,000 rows per measure and run would be most of the file
+    for mi, m in enumerate(data.measures):
         values = data.per_query[m]
-        for run in others:
+        for ri, run in enumerate(others):
             j = data.run_names.index(run)
             diff = values[:, j] - values[:, b]
             keep = np.flatnonzero(~np.isnan(diff))
             # largest gain first; equal differences by query id, so the order is stable
             order = keep[np.lexsort((np.arange(len(keep)), -diff[keep]))]
-            rows += [{"q": data.query_ids[q], "m": m, "r": run, "d": _num(diff[q]),
+            rows += [{"q": data.query_ids[q], "m": mi, "r": ri, "d": _num(diff[q]),
                       "v": _num(values[q, j]), "b": _num(values[q, b]), "i": i}
                      for i, q in enumerate(order.tolist())]
     return {**_base(f"Per-query differences against {data.baseline}",
                     "run minus baseline on each query, sorted from the largest gain to the "
                     "largest loss; hover a bar for the query id"),
             "data": {"values": rows},
-            "params": [{"name": "measure", "value": data.measures[0],
-                        "bind": {"input": "select", "options": list(data.measures),
-                                 "name": "measure "}},
-                       {"name": "run", "value": others[0],
-                        "bind": {"input": "select", "options": others, "name": "run "}}],
+            "params": [{"name": "measure", "value": 0,
+                        "bind": {"input": "select", "options": list(range(len(data.measures))),
+                                 "labels": list(data.measures), "name": "measure "}},
+                       {"name": "run", "value": 0,
+                        "bind": {"input": "select", "options": list(range(len(others))),
+                                 "labels": others, "name": "run "}}],
             "transform": [{"filter": "datum.m === measure && datum.r === run"},
                           {"calculate": "datum.i + 1", "as": "i2"}],
             "width": _WIDTH, "height": _HEIGHT,
@@ -220,7 +223,6 @@ def differences(data: ReportData) -> Spec | None:
                          "color": {"condition": {"test": "datum.d > 0", "value": _WIN},
                                    "value": _LOSS},
                          "tooltip": [{"field": "q", "title": "query"},
-                                     {"field": "r", "title": "run"},
                                      {"field": "d", "title": "difference", "format": "+.4f"},
                                      {"field": "v", "title": "run value", "format": ".4f"},
                                      {"field": "b", "title": data.baseline, "format": ".4f"}]}}
