@@ -312,3 +312,18 @@ def test_too_few_queries_give_nan_left_out_of_the_family() -> None:
     assert both.p_adjusted == pytest.approx(min(1.0, 2 * both.p_value), rel=1e-15)
     rows = [json.loads(line) for line in cmp.render("jsonl").splitlines()]
     assert any(r["p_value"] is None and r["system"] == "w" for r in rows)
+
+
+def test_bootstrap_test_through_compare() -> None:
+    from ranklens._compare.bootstrap import bootstrap_test
+
+    qrels, runs = _qrels_runs(SAKAI)
+    cmp = ranklens.compare(qrels, runs, ["P@10"], baseline="B", test="bootstrap",
+                           resamples=1999, seed=5)
+    assert (cmp.test, cmp.resamples, cmp.permutations, cmp.ci) == ("bootstrap", 1999, None, "t")
+    pair = cmp.pair("P@10", "A", "B")
+    assert not pair.exact
+    assert pair.p_value == bootstrap_test(snap(SAKAI[:, 0], SAKAI[:, 1]), 1999, seed=5)
+    assert 1 / 2000 <= pair.p_value < 0.05  # liberal with 20 topics: t gives 0.048
+    assert "paired bootstrap test" in cmp.render("table")
+    assert "bootstrap, 1999 resamples; seed 5." in cmp.render("table")

@@ -234,3 +234,25 @@ def test_exact_randomization_beyond_sixteen_differences() -> None:
     p, exact = randomization_p(snap(hx / 10, hy / 10)[:, None], 2 ** 19, seed=0)
     assert exact.tolist() == [True]
     assert p[0] == _oracle(hx - hy)
+
+
+# -- the bootstrap test ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [5, 30, 200])
+def test_bootstrap_test_counts_the_documented_resamples(n: int) -> None:
+    """p = (#{|mean(d0[idx])| >= |mean(d)|} + 1) / (B + 1), idx = default_rng(seed).integers
+    (0, n, (B, n)): the resamples scipy's bootstrap draws."""
+    from ranklens._compare.bootstrap import bootstrap_test
+
+    x, y = _tie_free(n, 1100 + n)
+    d = snap(x, y + 0.05)
+    idx = np.random.default_rng(6).integers(0, n, (999, n))
+    means = (d - d.mean())[idx].mean(axis=1)
+    want = (np.count_nonzero(np.abs(means) >= abs(d.mean()) - 1e-12) + 1) / 1000
+    for block in (1, 64, 999):
+        assert bootstrap_test(d, 999, seed=6, block_size=block) == want
+    assert bootstrap_test(np.zeros(n), 999, seed=6) == 1.0
+    t = stats.ttest_rel(x, y + 0.05).pvalue
+    if n == 200:  # large n: the bootstrap and t agree (Smucker et al. 2007)
+        assert abs(want - t) < 0.05

@@ -13,7 +13,7 @@ from .._errors import ParameterError, RanklensWarning
 from .._measures import Measure
 from .._results import Results
 from . import paired
-from .bootstrap import bootstrap_interval
+from .bootstrap import bootstrap_interval, bootstrap_test
 from .corrections import Correction, adjust
 from .differences import snap, wins_ties_losses
 from .pair import PairComparison
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
 
-Test = Literal["t", "randomization", "wilcoxon", "sign", "tukey", "randomized-tukey"]
+Test = Literal["t", "randomization", "wilcoxon", "sign", "bootstrap", "tukey",
+               "randomized-tukey"]
 CorrectionName = Literal["holm", "bonferroni", "fdr_bh", "none", "tukey", "randomized-tukey"]
 CiMethod = Literal["t", "percentile", "basic", "bca", "bootstrap"]
 Scope = Literal["measure", "all"]
@@ -78,10 +79,12 @@ def compare(
     baseline : str, optional
         Name of the baseline run: each other run is compared with it (k - 1 comparisons per
         measure). Default: every pair of runs (k(k - 1)/2).
-    test : {"t", "randomization", "wilcoxon", "sign", "tukey", "randomized-tukey"}
+    test : {"t", "randomization", "wilcoxon", "sign", "bootstrap", "tukey", \
+"randomized-tukey"}
         Paired t-test (default); randomization (sign-flip) test, exact when
-        ``2 ** nonzero <= permutations``; Wilcoxon signed-rank; sign test; for three or more
-        runs, the topic-blocked Tukey HSD or the randomised Tukey HSD (family-wise already).
+        ``2 ** nonzero <= permutations``; Wilcoxon signed-rank; sign test; bootstrap shift
+        test (``resamples`` resamples); for three or more runs, the topic-blocked Tukey HSD
+        or the randomised Tukey HSD (family-wise already).
     correction : {"holm", "bonferroni", "fdr_bh", "none"}
         Multiple-testing correction over each measure's comparisons (NaN p-values left out).
         ``"tukey"`` / ``"randomized-tukey"`` select that test instead.
@@ -100,7 +103,7 @@ def compare(
     confidence : float, default 0.95
         Level of the intervals.
     resamples : int, default 9999
-        Bootstrap resamples (``ci`` other than "t").
+        Bootstrap resamples (``ci`` other than "t", and ``test="bootstrap"``).
     correction_scope : {"measure", "all"}
         One family per measure (as PyTerrier), or every comparison of every measure.
     block_size : int, default 512
@@ -249,7 +252,8 @@ def compare_results(
         n_queries=len(results.query_ids), baseline=baseline, test=test, correction=correction,
         correction_scope=correction_scope, alpha=float(alpha), confidence=float(confidence),
         ci=ci, permutations=int(permutations) if random else None,
-        resamples=int(resamples) if ci != "t" else None, seed=int(seed),
+        resamples=int(resamples) if ci != "t" or test == "bootstrap" else None,
+        seed=int(seed),
         lower_is_better=tuple(n for n in names
                               if results.measures[n].definition.lower_is_better))
 
@@ -283,7 +287,8 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
         kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
     diffs = [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
     _warn_excluded(name, runs, pairs, kept, query_ids)
-    p, exact, effects = _p_values(values, pairs, kept, diffs, test, permutations, seed,
+    p, exact, effects = _p_values(values, pairs, kept, diffs, test,
+                                  resamples if test == "bootstrap" else permutations, seed,
                                   block_size)
     rows = []
     for at, ((s, b), k, d) in enumerate(zip(pairs, kept, diffs, strict=True)):
@@ -322,6 +327,9 @@ def _p_values(values: np.ndarray, pairs: list[tuple[int, int]], kept: list[np.nd
         fn = {"t": paired.t_test, "wilcoxon": paired.wilcoxon_test,
               "sign": paired.sign_test}[test]
         return np.array([fn(d) for d in diffs]), np.ones(count, dtype=bool), None
+    if test == "bootstrap":  # permutations here is the number of resamples
+        return (np.array([bootstrap_test(d, permutations, seed, block_size) for d in diffs]),
+                np.array([not d.any() for d in diffs]), None)
     if test == "randomization":
         # one matrix of differences on the full query axis; a left-out query is a 0
         matrix = np.zeros((values.shape[0], count))

@@ -31,9 +31,9 @@ class PairComparison:
     significant : ``p_adjusted < alpha``.
     direction : +1 (system significantly higher), -1 (significantly lower), 0 (not
         significant): the sign of ``difference`` (of wins - losses if that is 0).
-    exact : False when the p-value was estimated from sampled permutations (Monte Carlo
-        randomization or randomised Tukey); True when every pattern was counted and for the
-        tests with a formula (t, Wilcoxon, sign, Tukey HSD).
+    exact : False when the p-value was estimated by sampling (Monte Carlo randomization,
+        randomised Tukey, the bootstrap test); True when every pattern was counted and for
+        the tests with a formula (t, Wilcoxon, sign, Tukey HSD).
     """
 
     measure: str

@@ -65,6 +65,7 @@ _TEST_NAMES = {
     "randomization": "paired randomization test",
     "wilcoxon": "Wilcoxon signed-rank test",
     "sign": "sign test",
+    "bootstrap": "paired bootstrap test",
     "tukey": "topic-blocked Tukey HSD",
     "randomized-tukey": "randomised Tukey HSD",
 }
@@ -139,7 +140,8 @@ def _footer(cmp: Comparison) -> list[str]:
         detail.append(f"{cmp.permutations} permutations" + ("" if sampled else
                                                              " (all exact)"))
     if cmp.resamples is not None:
-        detail.append(f"{cmp.ci} bootstrap intervals, {cmp.resamples} resamples")
+        what = f"{cmp.ci} bootstrap intervals" if cmp.ci != "t" else "bootstrap"
+        detail.append(f"{what}, {cmp.resamples} resamples")
     detail.append(f"seed {cmp.seed}")
     lines.append("; ".join(detail) + ".")
     if ns and ns[-1] >= LARGE_N:

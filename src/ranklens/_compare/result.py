@@ -31,8 +31,8 @@ class Comparison:
     means : ``{measure: {run: mean}}`` over the queries each run has a value for.
     n_queries : queries on the common query axis (any run).
     baseline : the baseline run's name, or None (all pairs).
-    test : ``"t"``, ``"randomization"``, ``"wilcoxon"``, ``"sign"``, ``"tukey"`` or
-        ``"randomized-tukey"``.
+    test : ``"t"``, ``"randomization"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap"``,
+        ``"tukey"`` or ``"randomized-tukey"``.
     correction : ``"holm"``, ``"bonferroni"``, ``"fdr_bh"``, ``"none"``, or the Tukey test's
         own family-wise control (``"tukey"``, ``"randomized-tukey"``).
     correction_scope : ``"measure"`` (each measure's comparisons are one family) or ``"all"``.
@@ -41,7 +41,7 @@ class Comparison:
     ci : ``"t"``, or the bootstrap's ``"percentile"``, ``"basic"``, ``"bca"``.
     permutations : sign patterns (randomization) or iterations (randomized Tukey) sampled
         when not exact; None for the other tests.
-    resamples : bootstrap resamples (None with t intervals).
+    resamples : bootstrap resamples (None with t intervals and another test).
     seed : seed of every random stream.
     lower_is_better : the measures where a smaller value is better (the table bolds their
         smallest mean); ``direction`` is numeric either way (+1: system higher).
