@@ -195,6 +195,7 @@ def test_cli_writes_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(("extra", "expected"), [
     (["--baseline", "nope"], "the 'baseline' option must name one of the runs"),
     (["-m", "Foo@3"], "Foo@3"),
+    (["--test", "tukey"], "compares three or more runs"),
 ])
 def test_cli_errors_are_one_line(extra: list[str], expected: str, tmp_path: Path,
                                  capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from .._compare.api import CORRECTIONS, TESTS
+
 __all__ = ["report_cmd"]
 
 
@@ -24,11 +26,10 @@ __all__ = ["report_cmd"]
               help="Largest cutoff of the metric@k curves.")
 @click.option("--top-k", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="Depth of the grade panel.")
-@click.option("--test", type=click.Choice(["t", "randomization", "wilcoxon", "sign", "tukey",
-                                           "randomized-tukey"]), default="t",
-              show_default=True, help="Significance test of the summary's marks.")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "fdr_bh", "none"]),
-              default="holm", show_default=True, help="Multiple-testing correction.")
+@click.option("--test", type=click.Choice(TESTS), default="t", show_default=True,
+              help="Significance test of the summary's marks (as ranklens compare).")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm",
+              show_default=True, help="Multiple-testing correction of the marks.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
 @click.option("--convention", type=click.Choice(["trec", "sklearn", "torchmetrics", "kaggle",
