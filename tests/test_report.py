@@ -244,3 +244,13 @@ def test_summary_marks_are_compare_results() -> None:
         assert ("\u25bc" in cell) == (direction == -1)
     assert "\u25b2" not in summary[:summary.index("<tr><td>dense</td>")]  # not the baseline
     assert "randomization" in html[html.index("</table>"):html.index("Conventions in force")]
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    from ranklens._report import build, escape
+
+    for module in (build, escape):
+        outcome = doctest.testmod(module)
+        assert outcome.attempted > 0 and outcome.failed == 0, module.__name__
