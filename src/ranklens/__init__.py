@@ -19,6 +19,7 @@ from ._io._pairs import pairs_to_tables as from_pairs
 from ._measures import Measure
 from ._names import parse_measure, parse_measures
 from ._render import FORMATS, render
+from ._report import report
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run
@@ -56,5 +57,6 @@ __all__ = [
     "parse_measure",
     "parse_measures",
     "render",
+    "report",
     "trec_eval",
 ]

@@ -30,13 +30,15 @@ class _Interpolated:
     """Per-query interpolated precision at each relevant retrieved document."""
 
     def __init__(self, d: Aligned, rel: int) -> None:
-        mask = d.relevant(rel)
-        nth = d.seg_cumcount(mask)[mask]
-        self.qidx = d.qidx[mask]
-        # trec_eval divides (double) rel_so_far by (double) rank
-        prec = nth.astype(np.float64) / d.rank[mask].astype(np.float64)
-        self.best = reverse_cummax(prec, self.qidx, d.nq)
+        # only the relevant positions: a pass over every ranked document per recall level
+        # cost 0.3 s for 7,000 queries of 1,000 documents
+        idx = d.relevant_positions(rel)
+        self.qidx = d.qidx_at(idx)
         self.starts = group_offsets(self.qidx, d.nq)
+        nth = np.arange(1, idx.size + 1, dtype=np.int64) - self.starts[:-1][self.qidx]
+        # trec_eval divides (double) rel_so_far by (double) rank
+        prec = nth.astype(np.float64) / d.rank_at(idx).astype(np.float64)
+        self.best = reverse_cummax(prec, self.qidx, d.nq)
         self.hits = np.diff(self.starts)
         self.num_rel = d.num_rel(rel)
 

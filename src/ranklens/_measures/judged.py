@@ -57,11 +57,11 @@ def unjudged_at(a: Aligned, m: Measure) -> np.ndarray:
     order_free="without_cutoff", needs_unretrieved=False,
 )
 def judged_at(a: Aligned, m: Measure) -> np.ndarray:
-    mask = a.judged
     n = a.n_ret
     if m.cutoff is None:
-        return divide(a.seg_count(mask), n)
-    hits = a.seg_count(mask & (a.rank <= m.cutoff))
+        return divide(a.seg_count(a.judged), n)
+    # the judged positions only, not a mask over every ranked document
+    hits = np.bincount(a.qidx_at(a.judged_within(m.cutoff)[0]), minlength=a.nq)
     k = np.full(a.nq, m.cutoff)
     return divide(hits, k if m.get("denom") == "k" else np.minimum(k, n))
 

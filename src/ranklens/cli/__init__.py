@@ -57,6 +57,7 @@ def cli(debug: bool) -> None:
     ranklens compare qrels.txt a.run b.run -m AP     paired significance tests
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
+    ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs
     ranklens demo                                    a worked example on bundled data
     """
     _STATE["debug"] = debug
@@ -72,6 +73,9 @@ def _register_commands() -> None:
     for command in (evaluate_cmd, trec_eval_cmd, measures_cmd, demo):
         cli.add_command(command)
     cli.add_command(compare_cmd)
+    from ._report import report_cmd
+
+    cli.add_command(report_cmd)
 
 
 _register_commands()

@@ -1,0 +1,135 @@
+"""``ranklens.report``: evaluate, collect the numbers, write one self-contained HTML file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .._errors import ParameterError
+from .._evaluate import evaluate
+from .._io._load import load_qrels
+from .._names import parse_measures
+from .._results import Results
+from .._version import __version__
+from .collect import ReportData, collect, curve_measures, grade_levels
+from .marks import significance_marks
+from .page import page
+
+__all__ = ["DEFAULT_MEASURES", "report", "report_data"]
+
+DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100")
+
+
+def _positive(name: str, value: int, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 1 <= value <= most:
+        raise ParameterError(f"the '{name}' option must be an integer from 1 to {most}; "
+                             f"got {value!r}")
+    return int(value)
+
+
+def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *,
+           baseline: str | None = None, output: str | os.PathLike[str] | None = None,
+           title: str = "ranklens report", max_k: int = 100, top_k: int = 10,
+           test: str = "t", correction: str = "holm", alpha: float = 0.05,
+           **options: Any) -> str:
+    """An HTML report comparing runs: summary, curves, per-query views, judgment coverage.
+
+    One self-contained file (no network access when viewed): the summary table with the
+    conventions in force, interpolated precision-recall curves (every 0.01 and the 11
+    points), P@k, R@k and nDCG@k for k = 1..``max_k``, each run's per-query difference
+    with the baseline (sorted; query id on hover), per-query distributions, Judged@k, the
+    grades found in the top ``top_k``, and a per-query table that sorts and filters.
+
+    Parameters
+    ----------
+    qrels : path, mapping, DataFrame or Qrels
+        Judgments, as for :func:`ranklens.evaluate`.
+    runs : a run, or several (list, tuple or ``{name: run}``)
+        As for :func:`ranklens.evaluate`; several runs are compared with the baseline.
+    measures : str or list of str, optional
+        The measures of the summary, the per-query views and the table (default nDCG@10,
+        AP, RR@10, P@10, R@100). The first is the one the per-query charts show first.
+    baseline : str, optional
+        The run the others are compared with (default: the first).
+    output : path, optional
+        Also write the report to this file (UTF-8).
+    title : str, default "ranklens report"
+        The page's title and heading.
+    max_k : int, default 100
+        The largest cutoff of the metric@k and Judged@k curves (1 to 1000).
+    top_k : int, default 10
+        The depth of the grade panel (1 to 1000).
+    test, correction, alpha : default "t", "holm", 0.05
+        The significance test of the summary's marks (each run against the baseline), its
+        multiple-testing correction and level, as for :func:`ranklens.compare`.
+    **options
+        Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
+        ``empty``, ``duplicates``, ``convention``, ...), as for :func:`ranklens.evaluate`.
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Raises
+    ------
+    ParameterError
+        ``baseline`` names no run, ``max_k`` or ``top_k`` is out of range, a test option is
+        invalid, or ``output`` cannot be written.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> qrels = {"q1": {"a": 2, "b": 0}, "q2": {"c": 1}}
+    >>> runs = {"x": {"q1": {"a": 1.0, "b": 0.5}, "q2": {"d": 1.0}},
+    ...         "y": {"q1": {"b": 1.0, "a": 0.5}, "q2": {"c": 1.0}}}
+    >>> html = ranklens.report(qrels, runs, ["nDCG@10", "AP"], max_k=10)
+    >>> html.startswith("<!DOCTYPE html>"), "vegaEmbed" in html
+    (True, True)
+    """
+    results, data = _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k,
+                               top_k=top_k, **options)
+    marks, note = significance_marks(results, data.baseline, data.measures, test=test,
+                                     correction=correction, alpha=alpha)
+    lower = {m: bool(results.measures[m].definition.lower_is_better) for m in data.measures}
+    text = page(data, title=title, marks=marks, marks_note=note, lower_is_better=lower,
+                version=__version__)
+    if output is not None:
+        try:
+            with open(output, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise ParameterError(f"cannot write {os.fspath(output)}: {exc.strerror}") from None
+    return text
+
+
+def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
+               baseline: str | None, max_k: int, top_k: int,
+               **options: Any) -> tuple[Results, ReportData]:
+    """Every run evaluated once on the requested measures and the curves' measures."""
+    wanted = [measures] if isinstance(measures, str) else \
+        list(measures) if measures is not None else list(DEFAULT_MEASURES)
+    if not wanted:
+        raise ParameterError("the 'measures' option is empty; give at least one measure")
+    parse_measures(wanted)  # every bad name reported before any file is read
+    max_k = _positive("max_k", max_k, 1000)
+    top_k = _positive("top_k", top_k, 1000)
+    q = load_qrels(qrels)
+    levels = grade_levels(q.frame["relevance"].to_numpy())
+    extra = [m for m in curve_measures(max_k, top_k, levels) if m not in wanted]
+    evaluated = evaluate(q, runs, [*wanted, *extra], **options)
+    results = evaluated if isinstance(evaluated, Results) else Results((evaluated,))
+    return results, collect(results, wanted, baseline=baseline, max_k=max_k, top_k=top_k,
+                            levels=levels)
+
+
+def report_data(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *,
+                baseline: str | None = None, max_k: int = 100, top_k: int = 10,
+                **options: Any) -> ReportData:
+    """The numbers :func:`report` draws (arguments as for :func:`report`)."""
+    return _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k, top_k=top_k,
+                      **options)[1]

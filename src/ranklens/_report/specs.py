@@ -1,0 +1,240 @@
+"""The report's charts as Vega-Lite specs: plain dicts built from a :class:`ReportData`.
+
+Every spec carries its data inline (never a URL: the report opens offline), rounds values
+to 4 decimals (the size of the file, and nothing a reader could see) and colours runs by
+one shared scale, so a run has the same colour in every chart. Specs are JSON-ready: no
+NaN (None instead), no numpy scalars; the golden tests compare them as JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .collect import CURVES, PR_LEVELS, ReportData
+from .escape import finite
+
+__all__ = ["SCHEMA", "chart_specs"]
+
+SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+#: Bins of the per-query histograms.
+BINS = 20
+_WIDTH = 640
+_HEIGHT = 280
+_WIN, _LOSS = "#4c78a8", "#e45756"
+# Grades from the highest (darkest) down; then judged < 0, not in the qrels, nothing retrieved
+_GRADE_COLOURS = ("#08306b", "#08519c", "#2171b5", "#4292c6", "#6baed6", "#9ecae1",
+                  "#c6dbef", "#deebf7", "#eef5fb", "#f7fbff")
+_OTHER_COLOURS = {"judged < 0": "#b07aa1", "not in qrels": "#f58518",
+                  "nothing retrieved": "#e0e0e0"}
+
+Spec = dict[str, Any]
+
+
+def _num(value: float) -> float | None:
+    """A JSON number rounded to 4 decimals (None for NaN)."""
+    out = finite(float(value))
+    return None if out is None else round(out, 4)
+
+
+def _run_colour(data: ReportData, **extra: Any) -> dict[str, Any]:
+    return {"field": "run", "type": "nominal", "title": "run",
+            "scale": {"domain": list(data.run_names)}, **extra}
+
+
+def _base(title: str, description: str) -> Spec:
+    # the page's section heading names the chart; the title is for the spec's reader only
+    return {"$schema": SCHEMA, "description": f"{title}: {description}"}
+
+
+def pr_curve(data: ReportData) -> Spec:
+    """Interpolated precision at recall 0, 0.01, ..., 1 (line) and the 11 points (dots)."""
+    rows = [{"run": run, "recall": level, "precision": _num(data.pr[i, j]),
+             "eleven": i % 10 == 0}
+            for j, run in enumerate(data.run_names) for i, level in enumerate(PR_LEVELS)]
+    enc = {"x": {"field": "recall", "type": "quantitative", "scale": {"domain": [0, 1]},
+                 "axis": {"tickCount": 10, "format": ".1f"}},
+           "y": {"field": "precision", "type": "quantitative", "scale": {"domain": [0, 1]},
+                 "title": "interpolated precision"},
+           "color": _run_colour(data),
+           "tooltip": [{"field": "run"}, {"field": "recall"},
+                       {"field": "precision", "format": ".4f"}]}
+    return {**_base("Interpolated precision-recall curve",
+                    "mean interpolated precision at each recall level (line: every 0.01; "
+                    "dots: the 11 standard levels)"),
+            "width": _WIDTH, "height": _HEIGHT, "data": {"values": rows},
+            "layer": [{"mark": {"type": "line", "interpolate": "step-after"}, "encoding": enc},
+                      {"transform": [{"filter": "datum.eleven"}],
+                       "mark": {"type": "point", "filled": True, "size": 40},
+                       "encoding": enc}]}
+
+
+def at_k(data: ReportData) -> Spec:
+    """P@k, R@k and nDCG@k for k = 1..max_k, one panel each."""
+    rows = [{"curve": label, "run": run, "k": k, "value": _num(data.at_k[label][i, j])}
+            for label in CURVES for j, run in enumerate(data.run_names)
+            for i, k in enumerate(data.ks)]
+    return {**_base("Measures at each cutoff k", "mean P@k, R@k and nDCG@k for k = 1.."
+                    f"{max(data.ks)}"),
+            "data": {"values": rows},
+            "facet": {"column": {"field": "curve", "type": "nominal", "sort": list(CURVES),
+                                 "title": None}},
+            "spec": {"width": 260, "height": 220, "mark": {"type": "line"},
+                     "encoding": {"x": {"field": "k", "type": "quantitative",
+                                        "scale": {"domain": [1, max(data.ks)]}},
+                                  "y": {"field": "value", "type": "quantitative",
+                                        "title": None},
+                                  "color": _run_colour(data),
+                                  "tooltip": [{"field": "run"}, {"field": "curve"},
+                                              {"field": "k"},
+                                              {"field": "value", "format": ".4f"}]}},
+            "resolve": {"scale": {"y": "independent"}}}
+
+
+def judged(data: ReportData) -> Spec:
+    """Judged@k: the share of the top k that has a judgment, k = 1..max_k."""
+    rows = [{"run": run, "k": k, "judged": _num(data.at_k["Judged@k"][i, j])}
+            for j, run in enumerate(data.run_names) for i, k in enumerate(data.ks)]
+    return {**_base("Judged@k", "share of the top k documents that have a judgment (mean "
+                    "over queries); where it drops, unjudged documents count as non-relevant "
+                    "and the measures are lower bounds"),
+            "width": _WIDTH, "height": 220, "data": {"values": rows},
+            "mark": {"type": "line", "point": False},
+            "encoding": {"x": {"field": "k", "type": "quantitative",
+                               "scale": {"domain": [1, max(data.ks)]}},
+                         "y": {"field": "judged", "type": "quantitative",
+                               "scale": {"domain": [0, 1]}, "title": "judged share of top k"},
+                         "color": _run_colour(data),
+                         "tooltip": [{"field": "run"}, {"field": "k"},
+                                     {"field": "judged", "format": ".4f"}]}}
+
+
+def grades(data: ReportData) -> Spec:
+    """Mean documents per query in the top k by grade, unjudged and empty ranks: stacked."""
+    labels = list(data.grades)
+    graded = [label for label in labels if label.startswith("grade ")]
+    colours = [*_GRADE_COLOURS[:len(graded)], *(_OTHER_COLOURS[lab] for lab in labels
+                                                 if lab not in graded)]
+    rows = [{"run": run, "category": label, "order": c, "docs": _num(data.grades[label][j])}
+            for j, run in enumerate(data.run_names) for c, label in enumerate(labels)]
+    return {**_base(f"What fills the top {data.top_k}",
+                    f"mean documents per query in the top {data.top_k}, by judged grade, "
+                    "then judged negative, absent from the qrels, and ranks left empty"),
+            "width": _WIDTH, "data": {"values": rows},
+            "mark": {"type": "bar"},
+            "encoding": {"y": {"field": "run", "type": "nominal",
+                               "sort": list(data.run_names)},
+                         "x": {"field": "docs", "type": "quantitative", "stack": "zero",
+                               "scale": {"domain": [0, data.top_k]},
+                               "title": f"documents in the top {data.top_k}"},
+                         "color": {"field": "category", "type": "nominal",
+                                   "scale": {"domain": labels, "range": colours},
+                                   "title": None},
+                         "order": {"field": "order", "type": "quantitative"},
+                         "tooltip": [{"field": "run"}, {"field": "category"},
+                                     {"field": "docs", "format": ".2f"}]}}
+
+
+def _histogram(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    kept = values[~np.isnan(values)]
+    edges = np.linspace(lo, hi, BINS + 1)
+    counts, _ = np.histogram(kept, bins=edges)
+    return counts, edges
+
+
+def distributions(data: ReportData) -> Spec:
+    """Histogram of each measure's per-query values, one row per run; a menu picks the
+    measure."""
+    rows: list[dict[str, Any]] = []
+    for m in data.measures:
+        values = data.per_query[m]
+        seen = values[~np.isnan(values)]
+        lo = float(min(seen.min(), 0.0)) if seen.size else 0.0
+        hi = float(seen.max()) if seen.size else 1.0
+        hi = max(hi, 1.0) if hi <= 1.0 and lo >= 0.0 else hi
+        if hi <= lo:
+            hi = lo + 1.0
+        for j, run in enumerate(data.run_names):
+            counts, edges = _histogram(values[:, j], lo, hi)
+            rows += [{"measure": m, "run": run, "lo": _num(edges[b]), "hi": _num(edges[b + 1]),
+                      "queries": int(counts[b])} for b in range(BINS)]
+    return {**_base("Per-query distributions", "number of queries in each range of values "
+                    "of the chosen measure, one row per run"),
+            "data": {"values": rows},
+            "params": [{"name": "measure", "value": data.measures[0],
+                        "bind": {"input": "select", "options": list(data.measures),
+                                 "name": "measure "}}],
+            "transform": [{"filter": "datum.measure === measure"}],
+            "width": _WIDTH, "height": 110,
+            "mark": {"type": "bar", "binSpacing": 1},
+            "encoding": {"row": {"field": "run", "type": "nominal",
+                                 "sort": list(data.run_names), "title": None},
+                         # prebinned: a bar spans lo..hi and rises from 0
+                         "x": {"field": "lo", "type": "quantitative", "bin": "binned",
+                               "title": "value", "axis": {"tickCount": 10}},
+                         "x2": {"field": "hi"},
+                         "y": {"field": "queries", "type": "quantitative"},
+                         "color": _run_colour(data, legend=None),
+                         "tooltip": [{"field": "run"}, {"field": "lo", "title": "from"},
+                                     {"field": "hi", "title": "to"}, {"field": "queries"}]}}
+
+
+def differences(data: ReportData) -> Spec | None:
+    """Per-query difference with the baseline, sorted, one bar per query (id on hover); a
+    menu picks the measure and the run. None with a single run."""
+    others = [r for r in data.run_names if r != data.baseline]
+    if not others:
+        return None
+    b = data.run_names.index(data.baseline)
+    rows: list[dict[str, Any]] = []
+    # the measure and the run as numbers (the menus label them): a name repeated on each of
+    # 7,000 rows per measure and run would be most of the file
+    for mi, m in enumerate(data.measures):
+        values = data.per_query[m]
+        for ri, run in enumerate(others):
+            j = data.run_names.index(run)
+            diff = values[:, j] - values[:, b]
+            keep = np.flatnonzero(~np.isnan(diff))
+            # largest gain first; equal differences by query id, so the order is stable
+            order = keep[np.lexsort((np.arange(len(keep)), -diff[keep]))]
+            rows += [{"q": data.query_ids[q], "m": mi, "r": ri, "d": _num(diff[q]),
+                      "v": _num(values[q, j]), "b": _num(values[q, b]), "i": i}
+                     for i, q in enumerate(order.tolist())]
+    return {**_base(f"Per-query differences against {data.baseline}",
+                    "run minus baseline on each query, sorted from the largest gain to the "
+                    "largest loss; hover a bar for the query id"),
+            "data": {"values": rows},
+            "params": [{"name": "measure", "value": 0,
+                        "bind": {"input": "select", "options": list(range(len(data.measures))),
+                                 "labels": list(data.measures), "name": "measure "}},
+                       {"name": "run", "value": 0,
+                        "bind": {"input": "select", "options": list(range(len(others))),
+                                 "labels": others, "name": "run "}}],
+            "transform": [{"filter": "datum.m === measure && datum.r === run"},
+                          {"calculate": "datum.i + 1", "as": "i2"}],
+            "width": _WIDTH, "height": _HEIGHT,
+            "mark": {"type": "bar"},
+            "encoding": {"x": {"field": "i", "type": "quantitative", "bin": "binned",
+                               "axis": None, "title": "queries, sorted by difference"},
+                         "x2": {"field": "i2"},
+                         "y": {"field": "d", "type": "quantitative",
+                               "title": f"run - {data.baseline}"},
+                         "color": {"condition": {"test": "datum.d > 0", "value": _WIN},
+                                   "value": _LOSS},
+                         "tooltip": [{"field": "q", "title": "query"},
+                                     {"field": "d", "title": "difference", "format": "+.4f"},
+                                     {"field": "v", "title": "run value", "format": ".4f"},
+                                     {"field": "b", "title": data.baseline, "format": ".4f"}]}}
+
+
+def chart_specs(data: ReportData) -> dict[str, Spec]:
+    """Every chart of the report, by the id of its place in the page, in page order."""
+    specs = {"pr": pr_curve(data), "at-k": at_k(data)}
+    diff = differences(data)
+    if diff is not None:
+        specs["differences"] = diff
+    specs["distributions"] = distributions(data)
+    specs["judged"] = judged(data)
+    specs["grades"] = grades(data)
+    return specs
