@@ -17,7 +17,7 @@ from ._io._load import load_qrels, load_run
 from ._measures import Measure
 from ._result import Result
 from ._results import Results
-from ._tables import Qrels, Run
+from ._tables import Qrels, Run, SubtopicQrels
 
 if TYPE_CHECKING:
     import polars as pl
@@ -178,7 +178,9 @@ def evaluate(
             f"the 'run_name' option names one run; got {run_name!r} with "
             f"{len(several)} runs (name them with a mapping {{name: run}})"
         )
-    q = load_qrels(qrels)
+    # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
+    # never guessed from a file
+    q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
     if several is None:
         r = load_run(run, name=run_name)
         per_query = compute(plan, q, r)
@@ -191,7 +193,7 @@ def evaluate(
     return results
 
 
-def _evaluate_several(plan: Plan, qrels: Qrels,
+def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
                       runs: list[tuple[str | None, Any]]) -> tuple[Results, list[str]]:
     """Each run loaded, computed and assembled in turn (one run in memory at a time)."""
     computed = []

@@ -206,6 +206,8 @@ class MeasureDef:
     trec_integer : trec_eval prints it as an integer (``%ld``).
     trec_per_query : trec_eval prints it on per-query (``-q``) lines.
     trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
+    subtopics : it reads subtopic judgments (a diversity measure: ``load_qrels(...,
+        kind="subtopic")``); the others read plain ones.
     """
 
     name: str
@@ -230,6 +232,7 @@ class MeasureDef:
     trec_integer: bool = False
     trec_per_query: bool = True
     trec_reset: bool = False
+    subtopics: bool = False
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""
