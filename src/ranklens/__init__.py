@@ -20,7 +20,7 @@ from ._names import parse_measure, parse_measures
 from ._render import FORMATS, render
 from ._result import Result
 from ._results import Results
-from ._tables import Qrels, Run
+from ._tables import Qrels, Run, SubtopicQrels
 from ._trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 from ._version import __version__
 
@@ -38,6 +38,7 @@ __all__ = [
     "Result",
     "Results",
     "Run",
+    "SubtopicQrels",
     "TrecEvalError",
     "TrecEvalReport",
     "__version__",

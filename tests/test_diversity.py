@@ -1,0 +1,422 @@
+"""Subtopic judgments and the diversity measures (alpha-nDCG, ERR-IA, NRBP, P-IA, S-recall).
+
+References: hand-computed toy cases; a plain transcription of ndeval's rules (ndeval.c
+4.5: binary subtopic relevance, "actual" subtopics, greedy ideal with ties to the larger
+doc id, "ideal ideal" normalisation of ERR-IA starting at rank 2); and pyndeval, ndeval's
+C code behind ir_measures' pyndeval provider, as a test-only peer on random data.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import warnings
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ranklens
+from ranklens import InputError, MeasureError, ParameterError
+
+TOY_QRELS = {"1": {"s1": {"d1": 1, "d2": 1}, "s2": {"d1": 1, "d4": 0}, "s3": {"d3": 1}},
+             "2": {"s1": {"x": 0}}}
+TOY_RUN = {"1": {"d2": 4.0, "d1": 3.0, "d4": 2.0, "d3": 1.0, "d5": 0.5}, "2": {"x": 1.0}}
+L2 = math.log2
+
+
+def _sub(qrels: dict) -> ranklens.SubtopicQrels:
+    return ranklens.load_qrels(qrels, kind="subtopic")
+
+
+def _per_query(qrels: object, run: dict, measure: str, **options: object) -> dict:
+    sq = qrels if isinstance(qrels, ranklens.SubtopicQrels) else _sub(qrels)  # type: ignore[arg-type]
+    return ranklens.evaluate(sq, run, [measure], **options).per_query(measure)  # type: ignore[arg-type]
+
+
+# -- hand-computed ----------------------------------------------------------------------
+#
+# Query 1 has subtopics s1, s2, s3 (M = 3); the run ranks d2 (s1), d1 (s1, s2), d4 (judged,
+# relevant to nothing), d3 (s3), d5 (unjudged). With alpha = 0.5 the gains by rank are
+# 1, 0.5 + 1, 0, 1, 0. The greedy ideal takes d1 (2), then d3 (1), then d2 (0.5).
+# Query 2 has no relevant subtopic: 0 everywhere.
+
+
+@pytest.mark.parametrize(("measure", "want"), [
+    ("alpha-nDCG@5", (1 + 1.5 / L2(3) + 1 / L2(5)) / (2 + 1 / L2(3) + 0.5 / L2(4))),
+    ("alpha-nDCG@1", 0.5),
+    ("alpha-nDCG@2", (1 + 1.5 / L2(3)) / (2 + 1 / L2(3))),
+    ("ERR-IA@5", (1 + 1.5 / 2 + 1 / 4) / (3 * (1 + 0.5 / 2 + 0.25 / 3 + 0.125 / 4 + 0.0625 / 5))),
+    ("ERR-IA@1", 1.0),  # ndeval leaves rank 1 undivided
+    ("NRBP", (1 + 1.5 * 0.5 + 1 * 0.125) * (1 - 0.5 * 0.5) / 3),
+    ("NRBP(beta=1)", (1 + 1.5 + 1) * 0.5 / 3),
+    ("P-IA@5", 4 / 15),
+    ("P-IA@2", 3 / 6),
+    ("P-IA@10", 4 / 30),  # k counts ranks, not the five documents ranked
+    ("S-recall@1", 1 / 3),
+    ("S-recall@2", 2 / 3),
+    ("S-recall", 1.0),
+    ("alpha-nDCG(alpha=0)@2", (1 + 2 / L2(3)) / (2 + 1 / L2(3))),  # no novelty penalty
+    ("alpha-nDCG(alpha=1)@5", (1 + 1 / L2(3) + 1 / L2(5)) / (2 + 1 / L2(3))),
+])
+def test_hand_computed_values(measure: str, want: float) -> None:
+    got = _per_query(TOY_QRELS, TOY_RUN, measure)
+    assert got["1"] == pytest.approx(want, rel=1e-13)
+    assert got["2"] == 0.0
+
+
+def test_the_relevance_level_picks_the_relevant_subtopics() -> None:
+    qrels = {"q": {"a": {"d1": 2, "d2": 1}, "b": {"d2": 2}}}
+    run = {"q": {"d1": 2.0, "d2": 1.0}}
+    # rel=2: d1 relevant to a, d2 to b: both subtopics covered at rank 2
+    assert _per_query(qrels, run, "S-recall(rel=2)@1") == {"q": 0.5}
+    assert _per_query(qrels, run, "P-IA@2", rel=2) == {"q": 2 / 4}
+    # rel=1 (ndeval's binarisation): d2 is relevant to both
+    assert _per_query(qrels, run, "P-IA@2") == {"q": 3 / 4}
+
+
+def test_a_document_relevant_to_two_subtopics_gains_for_both() -> None:
+    qrels = {"q": {"a": {"d": 1}, "b": {"d": 1}, "c": {"e": 1}}}
+    run = {"q": {"d": 2.0, "e": 1.0}}
+    # gains 2 then 1, and the ideal is the same ranking
+    assert _per_query(qrels, run, "alpha-nDCG@2") == {"q": 1.0}
+    assert _per_query(qrels, run, "NRBP") == {"q": pytest.approx((2 + 0.5) * 0.75 / 3)}
+
+
+def test_the_greedy_ideal_breaks_ties_by_the_larger_doc_id() -> None:
+    # a (s1, s2), b (s3, s4) and c (s1, s3) all gain 2 at the first step; ndeval takes c
+    # (the largest id), then a and b tie at 1.5, it takes b, then a gains 1.5: the ideal
+    # gains 2, 1.5, 1.5. Taking a first would have given 2, 2, 1; so the greedy ideal is
+    # beaten by the ranking a, b, c, and alpha-nDCG exceeds 1, as in ndeval.
+    qrels = {"q": {"s1": {"a": 1, "c": 1}, "s2": {"a": 1}, "s3": {"b": 1, "c": 1},
+                   "s4": {"b": 1}}}
+    run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    got = _per_query(qrels, run, "alpha-nDCG@2")["q"]
+    assert got == pytest.approx((2 + 2 / L2(3)) / (2 + 1.5 / L2(3)), rel=1e-13)
+    assert got > 1
+
+
+# -- reading subtopic judgments -----------------------------------------------------------
+
+
+def test_ndeval_file(tmp_path: object) -> None:
+    path = tmp_path / "div.qrels"  # type: ignore[operator]
+    path.write_text("# topic subtopic doc grade\n1 1 d1 1\n1 2 d1 0\n\n1 2 d2 3\n2 1 x 1\n")
+    sq = ranklens.load_qrels(path, kind="subtopic")
+    assert isinstance(sq, ranklens.SubtopicQrels)
+    assert sq.frame.rows() == [("1", "1", "d1", 1.0), ("1", "2", "d1", 0.0),
+                               ("1", "2", "d2", 3.0), ("2", "1", "x", 1.0)]
+    assert repr(sq) == f"SubtopicQrels({str(path)!r}, 2 queries, 3 subtopics, 4 judgments)"
+    docs = sq.documents().frame.sort("query_id", "doc_id").rows()
+    assert docs == [("1", "d1", 1.0), ("1", "d2", 3.0), ("2", "x", 1.0)]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (b"1 1 d1\n", r"bad.qrels:1: expected 4 fields \(topic subtopic doc grade\), got 3"),
+    (b"1 1 d1 1\n1 1 d2 x\n", r"bad.qrels:2: expected an integer grade, got 'x'"),
+    (b"1 1 d1 1 extra\n", "expected 4 fields"),
+    (b"", "file is empty"),
+    (b"# only a comment\n", "no judgment lines"),
+])
+def test_ndeval_file_errors_name_the_line(tmp_path: object, text: bytes, message: str) -> None:
+    path = tmp_path / "bad.qrels"  # type: ignore[operator]
+    path.write_bytes(text)
+    with pytest.raises(InputError, match=message):
+        ranklens.load_qrels(path, kind="subtopic")
+
+
+def test_frames_and_columnar_files_with_a_subtopic_column(tmp_path: object) -> None:
+    frame = pl.DataFrame({"query_id": [1, 1], "iteration": ["a", "b"], "doc_id": ["d", "e"],
+                          "relevance": [1, 1]})
+    sq = ranklens.load_qrels(frame, kind="subtopic")
+    assert sq.frame.rows() == [("1", "a", "d", 1.0), ("1", "b", "e", 1.0)]
+    path = tmp_path / "div.csv"  # type: ignore[operator]
+    frame.rename({"iteration": "subtopic"}).write_csv(path)
+    assert ranklens.load_qrels(path, kind="subtopic").frame.rows() == sq.frame.rows()
+    with pytest.raises(InputError, match="expected a 'subtopic' column"):
+        ranklens.load_qrels(frame.drop("iteration"), kind="subtopic")
+
+
+def test_the_kind_is_explicit_and_checked() -> None:
+    sq = _sub(TOY_QRELS)
+    assert ranklens.load_qrels(sq, kind="subtopic") is sq
+    with pytest.raises(ParameterError, match="'kind' option of load_qrels.*got 'intent'"):
+        ranklens.load_qrels({"q": {"d": 1}}, kind="intent")  # type: ignore[call-overload]
+    with pytest.raises(InputError, match="subtopic judgments.*kind='subtopic'"):
+        ranklens.load_qrels(sq)
+    with pytest.raises(InputError, match="without subtopics.*kind='subtopic'"):
+        ranklens.load_qrels(ranklens.load_qrels({"q": {"d": 1}}), kind="subtopic")
+    with pytest.raises(InputError, match=r"query 'q': expected \{subtopic: \{doc: grade\}\}"):
+        ranklens.load_qrels({"q": {"d": 1}}, kind="subtopic")
+
+
+def test_measures_and_judgments_of_the_wrong_kind_are_refused() -> None:
+    with pytest.raises(MeasureError, match="alpha-nDCG@10 need subtopic judgments.*"
+                                           "kind='subtopic'"):
+        ranklens.evaluate({"1": {"d1": 1}}, TOY_RUN, ["alpha-nDCG@10"])
+    with pytest.raises(MeasureError, match="nDCG@10, AP need plain relevance judgments.*"
+                                           "documents"):
+        ranklens.evaluate(_sub(TOY_QRELS), TOY_RUN, ["nDCG@10", "AP", "P-IA@5"])
+    # the documents of subtopic judgments are plain judgments
+    plain = ranklens.evaluate(_sub(TOY_QRELS).documents(), TOY_RUN, ["P@5"])
+    assert plain.per_query("P@5") == {"1": 3 / 5, "2": 0.0}
+
+
+def test_parameters_and_cutoffs_are_checked() -> None:
+    with pytest.raises(MeasureError, match="alpha-nDCG needs a cutoff"):
+        ranklens.parse_measure("alpha-nDCG")
+    with pytest.raises(MeasureError, match="NRBP takes no cutoff"):
+        ranklens.parse_measure("NRBP@10")
+    with pytest.raises(MeasureError, match="'alpha' of ERR-IA must be a number in"):
+        _per_query(TOY_QRELS, TOY_RUN, "ERR-IA(alpha=1.5)@5")
+    with pytest.raises(MeasureError, match="'beta' of NRBP must be a number >= 0"):
+        ranklens.parse_measure("NRBP(beta=-1)")
+
+
+def test_peer_spellings_parse() -> None:
+    parse = ranklens.parse_measure
+    assert str(parse("alpha_nDCG@20")) == "alpha-nDCG@20"
+    assert str(parse("ERR_IA@20")) == "ERR-IA@20"
+    assert str(parse("P_IA@10")) == "P-IA@10"
+    assert str(parse("StRecall@10")) == "S-recall@10"
+    assert str(parse("strec@20")) == "S-recall@20"
+
+
+# -- the usual options -------------------------------------------------------------------
+
+
+def test_missing_queries_follow_the_missing_option() -> None:
+    qrels = {**TOY_QRELS, "3": {"s": {"z": 1}}}
+    zero = ranklens.evaluate(_sub(qrels), TOY_RUN, ["S-recall@5"], missing="zero")
+    assert zero.per_query("S-recall@5") == {"1": 1.0, "2": 0.0, "3": 0.0}
+    skip = ranklens.evaluate(_sub(qrels), TOY_RUN, ["S-recall@5"], missing="skip")
+    assert skip.per_query("S-recall@5") == {"1": 1.0, "2": 0.0}
+    with pytest.raises(InputError, match="absent from the run"):
+        ranklens.evaluate(_sub(qrels), TOY_RUN, ["S-recall@5"], missing="error")
+
+
+def test_queries_without_a_relevant_subtopic_follow_the_empty_option() -> None:
+    result = ranklens.evaluate(_sub(TOY_QRELS), TOY_RUN, ["P-IA@5"], empty="skip")
+    assert result["P-IA@5"] == pytest.approx(4 / 15)  # query 2 left out
+    assert ranklens.evaluate(_sub(TOY_QRELS), TOY_RUN, ["P-IA@5"])["P-IA@5"] == \
+        pytest.approx(4 / 30)
+
+
+def test_depth_and_judged_only() -> None:
+    # depth 2 keeps d2 and d1: d3's subtopic is lost
+    assert _per_query(TOY_QRELS, TOY_RUN, "S-recall", depth=2)["1"] == pytest.approx(2 / 3)
+    # judged-only drops d5 (unjudged) but keeps d4 (judged, relevant to nothing); then an
+    # unjudged document placed first moves nothing
+    run = {"1": {"u": 9.0, **TOY_RUN["1"]}, "2": TOY_RUN["2"]}
+    assert _per_query(TOY_QRELS, run, "alpha-nDCG@5", judged_only=True) == \
+        _per_query(TOY_QRELS, TOY_RUN, "alpha-nDCG@5")
+    assert _per_query(TOY_QRELS, run, "alpha-nDCG@5")["1"] < \
+        _per_query(TOY_QRELS, TOY_RUN, "alpha-nDCG@5")["1"]
+
+
+def test_duplicate_subtopic_judgments_follow_the_duplicates_option() -> None:
+    frame = pl.DataFrame({"query_id": ["1", "1", "1"], "subtopic": ["a", "a", "b"],
+                          "doc_id": ["d", "d", "e"], "relevance": [1, 0, 1]})
+    sq = ranklens.load_qrels(frame, kind="subtopic")
+    run = {"1": {"d": 2.0, "e": 1.0}}
+    with pytest.raises(InputError, match="'d' is judged more than once for subtopic 'a'"):
+        ranklens.evaluate(sq, run, ["S-recall@1"])
+    first = ranklens.evaluate(sq, run, ["S-recall@1"], duplicates="first")
+    assert first.per_query("S-recall@1") == {"1": 0.5}
+
+
+def test_ties_follow_the_ties_option() -> None:
+    run = {"1": {"d2": 3.0, "d1": 3.0, "d4": 2.0, "d3": 1.0}, "2": {"x": 1.0}}
+    names = ["alpha-nDCG@2", "ERR-IA@3", "NRBP", "P-IA@1", "S-recall@1"]
+    first = {"1": {"d2": 2.0, "d1": 1.0, "d4": 0.5, "d3": 0.1}, "2": {"x": 1.0}}
+    second = {"1": {"d1": 2.0, "d2": 1.0, "d4": 0.5, "d3": 0.1}, "2": {"x": 1.0}}
+    sq = _sub(TOY_QRELS)
+    average = ranklens.evaluate(sq, run, names, ties="average")
+    docid = ranklens.evaluate(sq, run, names)  # doc id descending: d2 before d1
+    one, two = ranklens.evaluate(sq, first, names), ranklens.evaluate(sq, second, names)
+    for name in names:
+        assert docid.per_query(name) == one.per_query(name), name
+        want = (one.per_query(name)["1"] + two.per_query(name)["1"]) / 2
+        assert average.per_query(name)["1"] == pytest.approx(want, rel=1e-12), name
+
+
+def test_several_runs_share_the_subtopic_judgments() -> None:
+    other = {"1": {"d1": 2.0, "d3": 1.0}, "2": {"x": 1.0}}
+    results = ranklens.evaluate(_sub(TOY_QRELS), {"a": TOY_RUN, "b": other}, ["S-recall@2"])
+    assert results.values("S-recall@2").tolist() == [[2 / 3, 1.0], [0.0, 0.0]]
+
+
+# -- a transcription of ndeval ------------------------------------------------------------
+
+
+def _ndeval(judgments: dict, ranking: list[str], alpha: float, beta: float,
+            rel: int) -> dict[str, float]:
+    """ndeval's values for one query: ``judgments`` {subtopic: {doc: grade}}, ``ranking``
+    the doc ids in rank order. A loop per rank, as ndeval.c writes it."""
+    subs = sorted(judgments)
+    docs = sorted({d for judged in judgments.values() for d in judged})
+    relevant = {d: [judgments[s].get(d, 0) >= rel for s in subs] for d in docs}
+    actual = sum(any(relevant[d][j] for d in docs) for j in range(len(subs)))
+    out: dict[str, float] = {}
+
+    def gains(order: list[str], depth: int) -> list[float]:
+        seen = [1.0] * len(subs)
+        values = []
+        for d in order[:depth]:
+            g = 0.0
+            for j, hit in enumerate(relevant.get(d, [False] * len(subs))):
+                if hit:
+                    g += seen[j]
+                    seen[j] *= 1 - alpha
+            values.append(g)
+        return values
+
+    # greedy ideal: the largest gain, ties to the larger doc id
+    left, ideal, seen = list(docs), [], [1.0] * len(subs)
+    while left:
+        scores = {d: sum(seen[j] for j, hit in enumerate(relevant[d]) if hit) for d in left}
+        best = max(scores.values())
+        pick = max(d for d in left if scores[d] == best)
+        ideal.append(pick)
+        left.remove(pick)
+        seen = [s * (1 - alpha) if hit else s for s, hit in zip(seen, relevant[pick],
+                                                                  strict=True)]
+    for k in (1, 2, 5, 10, 20):
+        run_g, ideal_g = gains(ranking, k), gains(ideal, k)
+        dcg = sum(g / math.log2(r + 2) for r, g in enumerate(run_g))
+        idcg = sum(g / math.log2(r + 2) for r, g in enumerate(ideal_g))
+        out[f"alpha-nDCG(alpha={alpha})@{k}"] = dcg / idcg if dcg and idcg else 0.0
+        err = sum(g / (r + 1) for r, g in enumerate(run_g))
+        norm = 1.0 if k == 1 else actual * sum((1 - alpha) ** r / (r + 1) for r in range(k))
+        out[f"ERR-IA(alpha={alpha})@{k}"] = err / norm if actual else 0.0
+        pairs = sum(sum(relevant.get(d, [])) for d in ranking[:k])
+        out[f"P-IA@{k}"] = pairs / (k * actual) if actual else 0.0
+        covered = {j for d in ranking[:k] for j, hit in enumerate(relevant.get(d, [])) if hit}
+        out[f"S-recall@{k}"] = len(covered) / actual if actual else 0.0
+    nrbp = sum(g * beta**r for r, g in enumerate(gains(ranking, len(ranking))))
+    out[f"NRBP(alpha={alpha},beta={beta})"] = (
+        nrbp * (1 - (1 - alpha) * beta) / actual if actual else 0.0)
+    return out
+
+
+@st.composite
+def diversity_cases(draw: st.DrawFn) -> tuple[dict, dict]:
+    docs = [f"d{i}" for i in range(8)]
+    qrels: dict = {}
+    run: dict = {}
+    for q in ("q1", "q2", "q3")[: draw(st.integers(1, 3))]:
+        subs = draw(st.lists(st.sampled_from(["1", "2", "3", "4"]), min_size=1, max_size=4,
+                             unique=True))
+        qrels[q] = {s: draw(st.dictionaries(st.sampled_from(docs), st.integers(0, 2),
+                                            min_size=1, max_size=5)) for s in subs}
+        ranked = draw(st.lists(st.sampled_from([*docs, "u1", "u2"]), min_size=1,
+                               max_size=10, unique=True))
+        run[q] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+    return qrels, run
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=diversity_cases(), alpha=st.sampled_from([0.5, 0.0, 0.25, 1.0]),
+       beta=st.sampled_from([0.5, 0.8]), rel=st.sampled_from([1, 2]))
+def test_equals_a_transcription_of_ndeval(case: tuple[dict, dict], alpha: float,
+                                          beta: float, rel: int) -> None:
+    qrels, run = case
+    sq = _sub(qrels)
+    names = list(_ndeval(qrels["q1"], list(run["q1"]), alpha, beta, rel))
+    got = ranklens.evaluate(sq, run, names, rel=rel)
+    for q in qrels:
+        want = _ndeval(qrels[q], list(run[q]), alpha, beta, rel)
+        for name in names:
+            assert got.per_query(name)[q] == pytest.approx(want[name], rel=1e-12, abs=1e-15), \
+                (q, name)
+
+
+def test_diversity_measures_ignore_or_read_the_order_as_declared() -> None:
+    # P-IA@k and S-recall@k ignore the order within the top k; the others read it
+    qrels = {"q": {"a": {"d1": 1, "d2": 1}, "b": {"d3": 1}}}
+    ranked = ["d1", "d2", "d3", "d4"]
+    values = []
+    for perm in itertools.permutations(ranked[:3]):
+        run = {"q": {d: float(10 - i) for i, d in enumerate([*perm, "d4"])}}
+        values.append(dict(ranklens.evaluate(_sub(qrels), run, [
+            "P-IA@3", "S-recall@3", "alpha-nDCG@3", "ERR-IA@3", "NRBP"])))
+    for name in ("P-IA@3", "S-recall@3"):
+        assert len({v[name] for v in values}) == 1, name
+    for name in ("alpha-nDCG@3", "ERR-IA@3", "NRBP"):
+        assert len({v[name] for v in values}) > 1, name
+
+
+# -- pyndeval (ndeval's C code), a test-only peer ---------------------------------------
+
+
+def _random_case(seed: int) -> tuple[list[tuple[str, str, str, int]], dict]:
+    rng = random.Random(seed)
+    qrels: list[tuple[str, str, str, int]] = []
+    run: dict = {}
+    for q in range(12):
+        qid = str(q)
+        pool = [f"doc{rng.randrange(60)}" for _ in range(rng.randrange(5, 40))]
+        for sub in range(rng.randrange(1, 7)):
+            for d in set(rng.sample(pool, rng.randrange(1, len(pool)))):
+                qrels.append((qid, str(sub), d, rng.choice([0, 0, 1, 1, 2])))
+        ranked = list(dict.fromkeys(rng.sample(pool, len(pool) // 2) +
+                                    [f"u{i}" for i in range(rng.randrange(0, 30))]))
+        rng.shuffle(ranked)
+        # distinct scores: pyndeval breaks ties by doc id ascending, ranklens descending
+        run[qid] = {d: float(len(ranked) - i) + rng.random() / 2 for i, d in enumerate(ranked)}
+    return qrels, run
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(("alpha", "beta", "rel"), [(0.5, 0.5, 1), (0.3, 0.8, 1),
+                                                    (0.5, 0.5, 2)])
+def test_equals_pyndeval_on_random_data(seed: int, alpha: float, beta: float,
+                                        rel: int) -> None:
+    pyndeval = pytest.importorskip("pyndeval")
+    qrels, run = _random_case(seed)
+    ks = (1, 3, 5, 10, 20)
+    theirs_names = ([f"{m}@{k}" for m in ("alpha-nDCG", "ERR-IA", "P-IA", "strec")
+                     for k in ks] + ["NRBP"])
+    theirs = pyndeval.ndeval([pyndeval.SubtopicQrel(*row) for row in qrels], run,
+                             measures=theirs_names, alpha=alpha, beta=beta,
+                             relevance_level=rel)
+    ours_of = {f"{m}@{k}": f"{o}(alpha={alpha})@{k}" if o != "P-IA" and o != "S-recall"
+               else f"{o}@{k}"
+               for m, o in (("alpha-nDCG", "alpha-nDCG"), ("ERR-IA", "ERR-IA"),
+                            ("P-IA", "P-IA"), ("strec", "S-recall")) for k in ks}
+    ours_of["NRBP"] = f"NRBP(alpha={alpha},beta={beta})"
+    frame = pl.DataFrame(qrels, schema=["query_id", "subtopic", "doc_id", "relevance"],
+                         orient="row")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        ours = ranklens.evaluate(ranklens.load_qrels(frame, kind="subtopic"), run,
+                                 list(ours_of.values()), rel=rel)
+    assert set(theirs) == set(run)
+    for q, values in theirs.items():
+        for name, value in values.items():
+            assert ours.per_query(ours_of[name])[q] == pytest.approx(value, rel=1e-12,
+                                                                     abs=1e-15), (q, name)
+
+
+def test_equals_ir_measures_pyndeval_provider() -> None:
+    ir_measures = pytest.importorskip("ir_measures")
+    pytest.importorskip("pyndeval")
+    qrels, run = _random_case(11)
+    import pandas as pd
+
+    frame = pd.DataFrame(qrels, columns=["query_id", "iteration", "doc_id", "relevance"])
+    run_frame = pd.DataFrame([(q, d, s) for q, docs in run.items() for d, s in docs.items()],
+                             columns=["query_id", "doc_id", "score"])
+    measures = {ir_measures.parse_measure("alpha_nDCG@20"): "alpha-nDCG@20",
+                ir_measures.parse_measure("ERR_IA@10"): "ERR-IA@10",
+                ir_measures.parse_measure("NRBP"): "NRBP",
+                ir_measures.parse_measure("P_IA@5"): "P-IA@5",
+                ir_measures.parse_measure("StRecall@20"): "S-recall@20"}
+    provider = ir_measures.providers.registry["pyndeval"]
+    theirs = provider.calc_aggregate(list(measures), frame, run_frame)
+    ours = ranklens.evaluate(ranklens.load_qrels(frame, kind="subtopic"), run,
+                             list(measures.values()))
+    for measure, name in measures.items():
+        assert ours[name] == pytest.approx(theirs[measure], rel=1e-12), name
