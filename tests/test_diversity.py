@@ -142,22 +142,22 @@ def test_frames_and_columnar_files_with_a_subtopic_column(tmp_path: object) -> N
 def test_the_kind_is_explicit_and_checked() -> None:
     sq = _sub(TOY_QRELS)
     assert ranklens.load_qrels(sq, kind="subtopic") is sq
-    with pytest.raises(ParameterError, match="'kind' option of load_qrels.*got 'intent'"):
+    with pytest.raises(ParameterError, match=r"'kind' option of load_qrels.*got 'intent'"):
         ranklens.load_qrels({"q": {"d": 1}}, kind="intent")  # type: ignore[call-overload]
-    with pytest.raises(InputError, match="subtopic judgments.*kind='subtopic'"):
+    with pytest.raises(InputError, match=r"subtopic judgments.*kind='subtopic'"):
         ranklens.load_qrels(sq)
-    with pytest.raises(InputError, match="without subtopics.*kind='subtopic'"):
+    with pytest.raises(InputError, match=r"without subtopics.*kind='subtopic'"):
         ranklens.load_qrels(ranklens.load_qrels({"q": {"d": 1}}), kind="subtopic")
     with pytest.raises(InputError, match=r"query 'q': expected \{subtopic: \{doc: grade\}\}"):
         ranklens.load_qrels({"q": {"d": 1}}, kind="subtopic")
 
 
 def test_measures_and_judgments_of_the_wrong_kind_are_refused() -> None:
-    with pytest.raises(MeasureError, match="alpha-nDCG@10 need subtopic judgments.*"
-                                           "kind='subtopic'"):
+    with pytest.raises(MeasureError, match=r"alpha-nDCG@10 need subtopic judgments.*"
+                                           r"kind='subtopic'"):
         ranklens.evaluate({"1": {"d1": 1}}, TOY_RUN, ["alpha-nDCG@10"])
-    with pytest.raises(MeasureError, match="nDCG@10, AP need plain relevance judgments.*"
-                                           "documents"):
+    with pytest.raises(MeasureError, match=r"nDCG@10, AP need plain relevance judgments.*"
+                                           r"documents"):
         ranklens.evaluate(_sub(TOY_QRELS), TOY_RUN, ["nDCG@10", "AP", "P-IA@5"])
     # the documents of subtopic judgments are plain judgments
     plain = ranklens.evaluate(_sub(TOY_QRELS).documents(), TOY_RUN, ["P@5"])
@@ -379,9 +379,10 @@ def test_equals_pyndeval_on_random_data(seed: int, alpha: float, beta: float,
     ks = (1, 3, 5, 10, 20)
     theirs_names = ([f"{m}@{k}" for m in ("alpha-nDCG", "ERR-IA", "P-IA", "strec")
                      for k in ks] + ["NRBP"])
-    theirs = pyndeval.ndeval([pyndeval.SubtopicQrel(*row) for row in qrels], run,
-                             measures=theirs_names, alpha=alpha, beta=beta,
-                             relevance_level=rel)
+    theirs = pyndeval.RelevanceEvaluator(
+        [pyndeval.SubtopicQrel(*row) for row in qrels], theirs_names, relevance_level=rel,
+        alpha=alpha, beta=beta).evaluate(
+            [pyndeval.ScoredDoc(q, d, s) for q, docs in run.items() for d, s in docs.items()])
     ours_of = {f"{m}@{k}": f"{o}(alpha={alpha})@{k}" if o != "P-IA" and o != "S-recall"
                else f"{o}@{k}"
                for m, o in (("alpha-nDCG", "alpha-nDCG"), ("ERR-IA", "ERR-IA"),

@@ -164,10 +164,15 @@ def _build(qrels: SubtopicQrels, duplicates: str) -> DocTable:
                              maintain_order=True)
     docs = (frame.group_by("query_id", "doc_id").agg(pl.col("relevance").max())
             .sort("query_id", "doc_id").with_row_index("row"))
+    # subtopics numbered in ndeval's order (numeric ids, as it reads them): a document's
+    # gains are summed in that order, and the greedy ideal compares those sums exactly
+    numeric = frame["subtopic"].cast(pl.Int64, strict=False)
+    order = pl.col("subtopic").cast(pl.Int64) if not numeric.null_count() else pl.col(
+        "subtopic")
     pairs = (frame.join(docs.select("query_id", "doc_id", "row"), on=["query_id", "doc_id"])
-             .with_columns(pl.col("subtopic").rank("dense").over("query_id").alias("sub"))
+             .with_columns(order.rank("dense").over("query_id").alias("sub"))
              .sort("row", "sub"))
-    row = docs["row"].to_numpy().astype(np.int64)
+    n_docs = docs.height
     query_ids = docs["query_id"].unique(maintain_order=True)
     q_code = docs["query_id"].rank("dense").to_numpy().astype(np.int64) - 1
     doc_offsets = group_offsets(q_code, query_ids.len())
@@ -182,7 +187,7 @@ def _build(qrels: SubtopicQrels, duplicates: str) -> DocTable:
                     qrels.source),
         query_ids=query_ids.to_list(),
         doc_offsets=doc_offsets,
-        pair_offsets=group_offsets(pair_row, row.size),
+        pair_offsets=group_offsets(pair_row, n_docs),
         pair_sub=pair_sub,
         pair_grade=pairs["relevance"].to_numpy().astype(np.float64),
         n_sub=n_sub,
