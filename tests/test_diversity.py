@@ -421,3 +421,37 @@ def test_equals_ir_measures_pyndeval_provider() -> None:
                              list(measures.values()))
     for measure, name in measures.items():
         assert ours[name] == pytest.approx(theirs[measure], rel=1e-12), name
+
+
+# -- the command line ---------------------------------------------------------------------
+
+NDEVAL_QRELS = "1 1 d1 1\n1 1 d2 1\n1 2 d1 1\n1 2 d4 0\n1 3 d3 1\n"
+NDEVAL_RUN = "1 Q0 d2 1 4.0 r\n1 Q0 d1 2 3.0 r\n1 Q0 d4 3 2.0 r\n1 Q0 d3 4 1.0 r\n"
+
+
+def test_cli_reads_subtopic_judgments(tmp_path: object,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from cli_support import run, write
+
+    qrels = write(tmp_path / "div.qrels", NDEVAL_QRELS)  # type: ignore[operator]
+    ranked = write(tmp_path / "r.run", NDEVAL_RUN)  # type: ignore[operator]
+    r = run(["evaluate", "--subtopics", str(qrels), str(ranked), "-m", "S-recall@2",
+             "-m", "P-IA@5", "-f", "csv"], capsys)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[1].split(",") == [str(ranked), "all", repr(2 / 3), repr(4 / 15)]
+    # without --subtopics the same file is read as plain qrels: one line, no traceback
+    r = run(["evaluate", str(qrels), str(ranked), "-m", "S-recall@2"], capsys)
+    assert r.code != 0
+    assert "need subtopic judgments" in r.err and "--subtopics" in r.err
+    assert "Traceback" not in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    from ranklens import _tables
+    from ranklens._io import _subtopics
+
+    for module in (_subtopics, _tables):
+        failed, tried = doctest.testmod(module)
+        assert tried and not failed, module.__name__

@@ -63,6 +63,16 @@ class SubtopicQrels:
     with ``ranklens.load_qrels(..., kind="subtopic")``, or from a polars frame with those
     columns. :meth:`documents` gives plain judgments (a document's grade: its highest over
     the subtopics) for the other measures.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> sq = ranklens.load_qrels({"q1": {"s1": {"d1": 1}, "s2": {"d1": 1, "d2": 1}}},
+    ...                          kind="subtopic")
+    >>> sq
+    SubtopicQrels('<subtopic qrels dict>', 1 queries, 2 subtopics, 3 judgments)
+    >>> ranklens.evaluate(sq, {"q1": {"d2": 2.0, "d1": 1.0}}, ["S-recall@1"])["S-recall@1"]
+    0.5
     """
 
     frame: pl.DataFrame

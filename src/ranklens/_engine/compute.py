@@ -133,7 +133,7 @@ def _check_judgments(plan: Plan, qrels: Qrels | SubtopicQrels) -> None:
     raise MeasureError(
         f"{', '.join(wrong)} need subtopic judgments (topic subtopic doc grade, the ndeval "
         f"format) and these are plain judgments ({qrels.source}); load them with "
-        "ranklens.load_qrels(path, kind='subtopic')")
+        "ranklens.load_qrels(path, kind='subtopic') (on the command line: --subtopics)")
 
 
 def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run) -> PerQuery:
