@@ -455,3 +455,41 @@ def test_docstring_examples_run() -> None:
     for module in (_subtopics, _tables):
         failed, tried = doctest.testmod(module)
         assert tried and not failed, module.__name__
+
+
+# -- invariances ----------------------------------------------------------------------------
+
+ALL = ["alpha-nDCG@3", "alpha-nDCG@10", "ERR-IA@3", "ERR-IA@10", "NRBP", "P-IA@3",
+       "S-recall@3", "S-recall"]
+
+
+def _rows(qrels: dict) -> list[tuple[str, str, str, int]]:
+    return [(q, s, d, g) for q, subs in qrels.items() for s, docs in subs.items()
+            for d, g in docs.items()]
+
+
+def _frame(rows: list[tuple[str, str, str, int]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=["query_id", "subtopic", "doc_id", "relevance"],
+                        orient="row")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=diversity_cases(), seed=st.integers(0, 2**32 - 1))
+def test_row_order_subtopic_names_and_query_subsets_change_nothing(
+        case: tuple[dict, dict], seed: int) -> None:
+    qrels, run = case
+    rows = _rows(qrels)
+    whole = ranklens.evaluate(_sub(qrels), run, ALL)
+    rng = random.Random(seed)
+    rng.shuffle(rows)
+    # subtopics renamed to non-numeric ids, in the same order
+    renamed = [(q, f"s{s}", d, g) for q, s, d, g in rows]
+    for variant in (rows, renamed):
+        again = ranklens.evaluate(ranklens.load_qrels(_frame(variant), kind="subtopic"), run, ALL)
+        for name in ALL:
+            assert again.per_query(name) == pytest.approx(whole.per_query(name), rel=1e-12)
+    # each query alone: the rows of the whole (compute is a function of a query's data)
+    for q in qrels:
+        alone = ranklens.evaluate(_sub({q: qrels[q]}), {q: run[q]}, ALL)
+        for name in ALL:
+            assert alone.per_query(name)[q] == whole.per_query(name)[q], (q, name)
