@@ -13,8 +13,9 @@ contract, see :mod:`ranklens._engine.aligned`); it is None for plain judgments.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -62,11 +63,19 @@ class Subtopics:
     pair_grade: np.ndarray
     n_sub: np.ndarray
     judged_doc: np.ndarray
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for arr in (self.doc_offsets, self.pair_offsets, self.pair_sub, self.pair_grade,
                     self.n_sub, self.judged_doc):
             arr.flags.writeable = False
+
+    def kept(self, key: object, build: Callable[[], Any]) -> Any:
+        """The value cached under ``key`` (built on first use): work on the judgments alone
+        that several kernels share, such as the ideal ranking of alpha-nDCG."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
 
     def taking(self, kept: np.ndarray) -> Subtopics:
         """These judgments for the judged positions ``kept`` (a mask over them) only."""

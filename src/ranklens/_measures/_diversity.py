@@ -124,11 +124,25 @@ def rank_gains(h: Hits, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
 
 def ideal_gains(a: Aligned, m: Measure, alpha: float, depth: int) -> list[np.ndarray]:
     """Per query, the gains at ranks 1.. of ndeval's greedy ideal ranking of the judged
-    documents, up to ``depth`` (they stop where every remaining gain is 0)."""
+    documents, at least up to ``depth`` (they stop where every remaining gain is 0).
+
+    Built once per alignment, alpha and relevance level to depth 20 or more (ndeval's
+    cutoffs, 5, 10 and 20, then share it)."""
     s = subtopics_of(a, m)
     rel = rel_level(a, m)
+    depth = max(depth, 20)
+    key = ("ideal", alpha, rel)
+    kept = s.kept(key, lambda: (0, []))
+    if kept[0] < depth:
+        kept = (depth, _greedy(s, a.nq, alpha, rel, depth))
+        s._cache[key] = kept
+    out: list[np.ndarray] = kept[1]
+    return out
+
+
+def _greedy(s: Subtopics, nq: int, alpha: float, rel: int, depth: int) -> list[np.ndarray]:
     out: list[np.ndarray] = []
-    for q in range(a.nq):
+    for q in range(nq):
         lo, hi = int(s.doc_offsets[q]), int(s.doc_offsets[q + 1])
         n, width = hi - lo, int(s.n_sub[q])
         relevant = np.zeros((n, width), dtype=bool)
@@ -144,7 +158,7 @@ def ideal_gains(a: Aligned, m: Measure, alpha: float, depth: int) -> list[np.nda
         for _ in range(min(depth, relevant.shape[0])):
             score = np.zeros(relevant.shape[0])
             for j in range(width):  # subtopic by subtopic, as ndeval adds them up
-                score += np.where(relevant[:, j], gain[j], 0.0)
+                np.add(score, gain[j], out=score, where=relevant[:, j])
             score[~left] = -1.0
             best = float(score.max())
             if best <= 0.0:

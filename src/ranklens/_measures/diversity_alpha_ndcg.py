@@ -37,7 +37,7 @@ def alpha_ndcg(a: Aligned, m: Measure) -> np.ndarray:
     h = hits(a, m, k)
     q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
     dcg = np.bincount(q, weights=gain * _discount(rank), minlength=a.nq)
-    ideal = np.array([float(np.sum(g * _discount(np.arange(1, g.size + 1))))
+    ideal = np.array([float(np.sum(g[:k] * _discount(np.arange(1, g[:k].size + 1))))
                       for g in ideal_gains(a, m, alpha, k)])
     out = np.zeros(a.nq)
     np.divide(dcg, ideal, out=out, where=(dcg > 0) & (ideal > 0))
