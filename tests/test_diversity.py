@@ -15,7 +15,7 @@ import warnings
 
 import polars as pl
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ranklens
@@ -283,7 +283,7 @@ def _ndeval(judgments: dict, ranking: list[str], alpha: float, beta: float,
         left.remove(pick)
         seen = [s * (1 - alpha) if hit else s for s, hit in zip(seen, relevant[pick],
                                                                   strict=True)]
-    for k in (1, 2, 5, 10, 20):
+    for k in (1, 2, 3, 5, 10, 20):
         run_g, ideal_g = gains(ranking, k), gains(ideal, k)
         dcg = sum(g / math.log2(r + 2) for r, g in enumerate(run_g))
         idcg = sum(g / math.log2(r + 2) for r, g in enumerate(ideal_g))
@@ -493,3 +493,35 @@ def test_row_order_subtopic_names_and_query_subsets_change_nothing(
         alone = ranklens.evaluate(_sub({q: qrels[q]}), {q: run[q]}, ALL)
         for name in ALL:
             assert alone.per_query(name)[q] == whole.per_query(name)[q], (q, name)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(case=diversity_cases(), levels=st.lists(st.integers(0, 5), min_size=10, max_size=10))
+def test_tie_averaging_equals_the_mean_over_tied_orders(case: tuple[dict, dict],
+                                                        levels: list[int]) -> None:
+    qrels, run = case
+    tied = {q: {d: float(levels[i]) for i, d in enumerate(docs)} for q, docs in run.items()}
+    got = ranklens.evaluate(_sub(qrels), tied, ALL, ties="average")
+    for q, docs in tied.items():
+        groups = [sorted(d for d in docs if docs[d] == s) for s in sorted(set(docs.values()),
+                                                                          reverse=True)]
+        assume(math.prod(math.factorial(len(g)) for g in groups) <= 120)
+        orders = [list(itertools.chain(*p))
+                  for p in itertools.product(*(itertools.permutations(g) for g in groups))]
+        for name in ALL:
+            want = sum(_ndeval(qrels[q], order, 0.5, 0.5, 1)[_spelled(name)]
+                       for order in orders) / len(orders)
+            assert got.per_query(name)[q] == pytest.approx(want, rel=1e-12, abs=1e-15), name
+
+
+def _spelled(name: str) -> str:
+    """``name`` as :func:`_ndeval` keys it (alpha and beta written out)."""
+    base, _, k = name.partition("@")
+    if base in ("alpha-nDCG", "ERR-IA"):
+        return f"{base}(alpha=0.5)@{k}"
+    if base == "NRBP":
+        return "NRBP(alpha=0.5,beta=0.5)"
+    if name == "S-recall":
+        return "S-recall@20"  # every ranking here is shorter than 20
+    return name
