@@ -169,8 +169,8 @@ def test_parameters_and_cutoffs_are_checked() -> None:
         ranklens.parse_measure("alpha-nDCG")
     with pytest.raises(MeasureError, match="NRBP takes no cutoff"):
         ranklens.parse_measure("NRBP@10")
-    with pytest.raises(MeasureError, match="'alpha' of ERR-IA must be a number in"):
-        _per_query(TOY_QRELS, TOY_RUN, "ERR-IA(alpha=1.5)@5")
+    with pytest.raises(MeasureError, match="'alpha' of ERR-IA must be a number >= 0 and <= 1"):
+        ranklens.parse_measure("ERR-IA(alpha=1.5)@5")
     with pytest.raises(MeasureError, match="'beta' of NRBP must be a number >= 0"):
         ranklens.parse_measure("NRBP(beta=-1)")
 

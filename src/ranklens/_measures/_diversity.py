@@ -29,7 +29,8 @@ __all__ = ["ALPHA", "REL", "Hits", "hits", "ideal_gains", "n_subtopics", "novelt
            "rank_gains"]
 
 ALPHA = Param("alpha", "float", 0.5, "redundancy penalty: each earlier document relevant to "
-              "a subtopic multiplies its gain by 1 - alpha (ndeval: 0.5; at most 1)", minimum=0)
+              "a subtopic multiplies its gain by 1 - alpha (ndeval: 0.5)", minimum=0,
+              maximum=1)
 
 
 def subtopics_of(a: Aligned, m: Measure) -> Subtopics:
@@ -41,12 +42,8 @@ def subtopics_of(a: Aligned, m: Measure) -> Subtopics:
 
 
 def alpha_of(m: Measure) -> float:
-    """The ``alpha`` parameter, checked (a gain must not turn negative)."""
-    alpha = float(m.get("alpha"))
-    if alpha > 1:
-        raise MeasureError(f"parameter 'alpha' of {m.name} must be a number in [0, 1], "
-                           f"got {alpha!r}")
-    return alpha
+    """The ``alpha`` parameter (in [0, 1]: the parameter's declaration checks it)."""
+    return float(m.get("alpha"))
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -48,6 +48,7 @@ class Param:
     doc: str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    maximum: float | None = None
 
     def parse(self, text: str, measure: str) -> Any:
         """The value of this parameter written as ``text``; MeasureError if it is invalid."""
@@ -119,6 +120,8 @@ class Param:
         }[self.kind](value)
         if ok and self.minimum is not None and self.kind in ("int", "float"):
             ok = value >= self.minimum
+        if ok and self.maximum is not None and self.kind in ("int", "float"):
+            ok = value <= self.maximum
         if ok and self.kind == "floats" and self.minimum is not None:
             ok = all(v >= self.minimum for v in value)
         if not ok:
@@ -138,6 +141,8 @@ class Param:
         }[self.kind]
         if self.minimum is not None:
             base += f" >= {_fmt_number(self.minimum)}"
+        if self.maximum is not None:
+            base += f" and <= {_fmt_number(self.maximum)}"
         return base
 
     def format(self, value: Any) -> str:
