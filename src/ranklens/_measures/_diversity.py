@@ -17,6 +17,8 @@ Each measure's own module gives its formula.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._engine.aligned import Aligned
@@ -25,12 +27,19 @@ from .._errors import MeasureError
 from ._common import rel_level
 from ._registry import REL, Measure, Param
 
-__all__ = ["ALPHA", "REL", "Hits", "hits", "ideal_gains", "n_subtopics", "novelty_gains",
-           "rank_gains"]
+__all__ = ["ALPHA", "BETA", "REL", "Hits", "discount", "hits", "ideal_gains", "n_subtopics",
+           "novelty_gains", "rank_gains", "subtopic_sizes"]
 
 ALPHA = Param("alpha", "float", 0.5, "redundancy penalty: each earlier document relevant to "
               "a subtopic multiplies its gain by 1 - alpha (ndeval: 0.5)", minimum=0,
               maximum=1)
+BETA = Param("beta", "float", 0.5, "patience: the chance of reading on to the next rank "
+             "(ndeval: 0.5)", minimum=0)
+
+
+def discount(rank: np.ndarray) -> np.ndarray:
+    """ndeval's discount of each rank, ``log(2) / log(rank + 1)``."""
+    return np.log(2.0) / np.log(np.asarray(rank, dtype=np.float64) + 1.0)
 
 
 def subtopics_of(a: Aligned, m: Measure) -> Subtopics:
@@ -90,6 +99,20 @@ def n_subtopics(a: Aligned, m: Measure) -> np.ndarray:
     return np.bincount(seen // width, minlength=a.nq).astype(np.float64)
 
 
+def subtopic_sizes(a: Aligned, m: Measure, q: np.ndarray, sub: np.ndarray) -> np.ndarray:
+    """The number of judged documents relevant to subtopic ``sub`` of query ``q``, for each
+    pair given (float64)."""
+    s = subtopics_of(a, m)
+    rel = rel_level(a, m)
+    doc_q = np.repeat(np.arange(a.nq, dtype=np.int64), np.diff(s.doc_offsets))
+    pair_q = np.repeat(doc_q, np.diff(s.pair_offsets))
+    keep = s.pair_grade >= rel
+    width = int(s.n_sub.max()) + 1 if s.n_sub.size else 1
+    keys, counts = np.unique(pair_q[keep] * width + s.pair_sub[keep], return_counts=True)
+    at = np.searchsorted(keys, q * width + sub)
+    return counts[at].astype(np.float64)
+
+
 def novelty_gains(h: Hits, alpha: float) -> np.ndarray:
     """Each hit's gain, ``(1 - alpha)^n`` with n the earlier hits of its query's subtopic."""
     if not h.q.size:
@@ -119,25 +142,28 @@ def rank_gains(h: Hits, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return h.q[start], h.rank[start], total
 
 
-def ideal_gains(a: Aligned, m: Measure, alpha: float, depth: int) -> list[np.ndarray]:
+def ideal_gains(a: Aligned, m: Measure, alpha: float,
+                depth: int | None) -> list[np.ndarray]:
     """Per query, the gains at ranks 1.. of ndeval's greedy ideal ranking of the judged
-    documents, at least up to ``depth`` (they stop where every remaining gain is 0).
+    documents, at least up to ``depth`` (None: all; they stop where every remaining gain
+    is 0).
 
     Built once per alignment, alpha and relevance level to depth 20 or more (ndeval's
     cutoffs, 5, 10 and 20, then share it)."""
     s = subtopics_of(a, m)
     rel = rel_level(a, m)
-    depth = max(depth, 20)
+    want = math.inf if depth is None else max(depth, 20)
     key = ("ideal", alpha, rel)
     kept = s.kept(key, lambda: (0, []))
-    if kept[0] < depth:
-        kept = (depth, _greedy(s, a.nq, alpha, rel, depth))
+    if kept[0] < want:
+        kept = (want, _greedy(s, a.nq, alpha, rel, None if depth is None else int(want)))
         s._cache[key] = kept
     out: list[np.ndarray] = kept[1]
     return out
 
 
-def _greedy(s: Subtopics, nq: int, alpha: float, rel: int, depth: int) -> list[np.ndarray]:
+def _greedy(s: Subtopics, nq: int, alpha: float, rel: int,
+            depth: int | None) -> list[np.ndarray]:
     out: list[np.ndarray] = []
     for q in range(nq):
         lo, hi = int(s.doc_offsets[q]), int(s.doc_offsets[q + 1])
@@ -152,7 +178,8 @@ def _greedy(s: Subtopics, nq: int, alpha: float, rel: int, depth: int) -> list[n
         gain = np.ones(width)
         left = np.ones(relevant.shape[0], dtype=bool)
         picked: list[float] = []
-        for _ in range(min(depth, relevant.shape[0])):
+        steps = relevant.shape[0] if depth is None else min(depth, relevant.shape[0])
+        for _ in range(steps):
             score = np.zeros(relevant.shape[0])
             for j in range(width):  # subtopic by subtopic, as ndeval adds them up
                 np.add(score, gain[j], out=score, where=relevant[:, j])

@@ -22,13 +22,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine.aligned import Aligned
-from ._diversity import ALPHA, REL, alpha_of, hits, ideal_gains, novelty_gains, rank_gains
+from ._diversity import (
+    ALPHA,
+    REL,
+    alpha_of,
+    discount,
+    hits,
+    ideal_gains,
+    novelty_gains,
+    rank_gains,
+)
 from ._registry import Measure, register
-
-
-def _discount(rank: np.ndarray) -> np.ndarray:
-    """ndeval's discount, ``log(2) / log(rank + 1)``."""
-    return np.log(2.0) / np.log(rank.astype(np.float64) + 1.0)
 
 
 def alpha_ndcg(a: Aligned, m: Measure) -> np.ndarray:
@@ -36,8 +40,8 @@ def alpha_ndcg(a: Aligned, m: Measure) -> np.ndarray:
     k = int(m.cutoff) if m.cutoff is not None else 0
     h = hits(a, m, k)
     q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
-    dcg = np.bincount(q, weights=gain * _discount(rank), minlength=a.nq)
-    ideal = np.array([float(np.sum(g[:k] * _discount(np.arange(1, g[:k].size + 1))))
+    dcg = np.bincount(q, weights=gain * discount(rank), minlength=a.nq)
+    ideal = np.array([float(np.sum(g[:k] * discount(np.arange(1, g[:k].size + 1))))
                       for g in ideal_gains(a, m, alpha, k)])
     out = np.zeros(a.nq)
     np.divide(dcg, ideal, out=out, where=(dcg > 0) & (ideal > 0))

@@ -17,11 +17,8 @@ import numpy as np
 
 from .._engine.aligned import Aligned
 from ._common import divide
-from ._diversity import ALPHA, REL, alpha_of, hits, n_subtopics, novelty_gains, rank_gains
-from ._registry import Measure, Param, register
-
-_BETA = Param("beta", "float", 0.5, "patience: the chance of reading on to the next rank "
-              "(ndeval: 0.5)", minimum=0)
+from ._diversity import ALPHA, BETA, REL, alpha_of, hits, n_subtopics, novelty_gains, rank_gains
+from ._registry import Measure, register
 
 
 def nrbp(a: Aligned, m: Measure) -> np.ndarray:
@@ -37,5 +34,5 @@ register(
     "NRBP", "novelty- and rank-biased precision (Clarke et al. 2009, ndeval): novelty gains "
     "over subtopics weighted beta^(r-1), times (1 - (1 - alpha) beta) / M; needs subtopic "
     "judgments",
-    params=(ALPHA, _BETA, REL), aliases=("nrbp",), family="diversity", subtopics=True,
+    params=(ALPHA, BETA, REL), aliases=("nrbp",), family="diversity", subtopics=True,
 )(nrbp)
