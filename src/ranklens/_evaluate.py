@@ -99,8 +99,8 @@ def evaluate(
     qrels : path, mapping, DataFrame or Qrels
         Judgments: a TREC qrels file, ``{query_id: {doc_id: relevance}}``, or a frame with
         ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`. The diversity
-        measures (``alpha-nDCG@k``, ``ERR-IA@k``, ``NRBP``, ``P-IA@k``, ``S-recall@k``)
-        read subtopic judgments instead, a :class:`SubtopicQrels` from
+        measures (``alpha-nDCG@k``, ``ERR-IA@k``, ``NRBP``, ``P-IA@k``, ``S-recall@k`` and
+        their kin, docs/diversity.md) read subtopic judgments instead, a :class:`SubtopicQrels` from
         ``load_qrels(..., kind="subtopic")``; every other measure reads plain ones.
     run : path, mapping, DataFrame or Run; or several of them
         Results: a TREC run file, ``{query_id: {doc_id: score}}``, or a frame with

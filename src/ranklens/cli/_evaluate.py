@@ -112,7 +112,7 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
-                   "S-recall@k).")
+                   "S-recall@k, ...; docs/diversity.md).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, convention: str,
                  measures: tuple[str, ...], per_query: bool, fmt: Format, output: str | None,
                  rel: int, missing: str | None, judged_only: bool, depth: int | None,
