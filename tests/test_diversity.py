@@ -558,3 +558,25 @@ def _spelled(name: str) -> str:
     if name == "S-recall":
         return "S-recall@20"  # every ranking here is shorter than 20
     return name
+
+
+def test_pyndeval_documented_example() -> None:
+    # pyndeval's own test (seanmacavaney/pyndeval, tests/test_pyndeval.py): subtopics a, b, c
+    # of query 0; the run ranks A, D, E (unjudged), B and misses C. Its expected values, to
+    # the 4 decimals it gives (strec truncated there), at cutoffs up to 100.
+    sq = ranklens.load_qrels({"0": {"a": {"A": 1}, "b": {"B": 1, "D": 1}, "c": {"C": 1}}},
+                             kind="subtopic")
+    run = {"0": {"A": 9.3, "D": 8.4, "E": 8.1, "B": 7.6}}
+    expected = {"NRBP": 0.3906, "nNRBP": 0.8620, "AP-IA": 0.5000}
+    for k in (5, 10, 20, 50, 100):
+        expected[f"alpha-nDCG@{k}"] = 0.7868
+        expected[f"nERR-IA@{k}"] = 0.8297
+        expected[f"S-recall@{k}"] = 0.6666
+        expected[f"P-IA@{k}"] = 1 / k  # (2/k + 1/k + 0) / 3
+    expected.update({"ERR-IA@5": 0.3933, "ERR-IA@10": 0.3907, "ERR-IA@20": 0.3907,
+                     "ERR-IA@50": 0.3907, "ERR-IA@100": 0.3907, "alpha-DCG@5": 0.4052,
+                     "alpha-DCG@10": 0.3998, "alpha-DCG@20": 0.3997, "alpha-DCG@50": 0.3997,
+                     "alpha-DCG@100": 0.3997})
+    got = ranklens.evaluate(sq, run, list(expected))
+    for name, value in expected.items():
+        assert got[name] == pytest.approx(value, abs=1e-4), name
