@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: that is not installed; CI (RANKLENS_REQUIRE_PEERS=1, set by .ci/run) fails instead, so a
 #: differential test can never pass by being skipped.
 PEERS = ("pytrec_eval", "ranx", "ir_measures", "torch", "torchmetrics", "sklearn", "pandas",
-         "pyarrow")
+         "pyarrow",
+         "pyndeval")
 
 
 def missing_peers() -> list[str]:

@@ -182,7 +182,8 @@ def _values(p: Param) -> st.SearchStrategy[Any]:
     if p.kind == "int":
         return st.integers(int(lo), 100)
     if p.kind == "float":
-        return st.floats(float(lo), 1e6, allow_nan=False, allow_infinity=False)
+        hi = p.maximum if p.maximum is not None else 1e6
+        return st.floats(float(lo), hi, allow_nan=False, allow_infinity=False)
     if p.kind == "bool":
         return st.booleans()
     if p.kind == "choice":
@@ -325,7 +326,11 @@ def test_every_measure_with_any_parameters_computes(m: Measure) -> None:
     (graded, negative and unjudged documents, ties, a query missing from the run)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ranklens.RanklensWarning)
-        r = ranklens.evaluate(_TOY_QRELS, _TOY_RUN, [m], missing="zero")
+        # diversity measures read subtopic judgments: the same documents, two subtopics
+        qrels = (ranklens.load_qrels({q: {"s1": docs, "s2": dict(list(docs.items())[::2])}
+                                      for q, docs in _TOY_QRELS.items()}, kind="subtopic")
+                 if m.definition.subtopics else _TOY_QRELS)
+        r = ranklens.evaluate(qrels, _TOY_RUN, [m], missing="zero")
     values = r.query_values[str(m)]
     assert values.shape == (3,)
     if not m.definition.text:

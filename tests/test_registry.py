@@ -34,7 +34,8 @@ def _variants() -> list[Measure]:
     choice parameters (nDCG(ideal=run), AP(denom=hits)...)."""
     out: list[Measure] = []
     for name, defn in REGISTRY.items():
-        if defn.text:
+        # diversity measures read subtopic judgments: tests/test_diversity.py checks them
+        if defn.text or defn.subtopics:
             continue
         cutoffs: list[int | float | None] = [] if defn.cutoff_required else [None]
         if defn.cutoff == "int":
@@ -223,7 +224,8 @@ def test_evaluate_arrays_warns_exactly_for_measures_reading_unretrieved() -> Non
 # Counts are summed (no value of a count is better); IdealDCG reads the judgments only, so
 # no set of runs separates it.
 @pytest.mark.parametrize("name", [n for n, d in REGISTRY.items()
-                                  if not d.text and d.aggregate != "sum" and n != "IdealDCG"])
+                                  if not d.text and d.aggregate != "sum" and n != "IdealDCG"
+                                  and not d.subtopics])
 def test_rendering_bolds_the_better_value(name: str) -> None:
     from rich.console import Console
 

@@ -22,7 +22,7 @@ from ._render import FORMATS, render
 from ._report import report
 from ._result import Result
 from ._results import Results
-from ._tables import Qrels, Run
+from ._tables import Qrels, Run, SubtopicQrels
 from ._trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 from ._version import __version__
 
@@ -42,6 +42,7 @@ __all__ = [
     "Result",
     "Results",
     "Run",
+    "SubtopicQrels",
     "TrecEvalError",
     "TrecEvalReport",
     "__version__",

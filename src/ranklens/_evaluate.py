@@ -17,7 +17,7 @@ from ._io._load import load_qrels, load_run
 from ._measures import Measure
 from ._result import Result
 from ._results import Results
-from ._tables import Qrels, Run
+from ._tables import Qrels, Run, SubtopicQrels
 
 if TYPE_CHECKING:
     import polars as pl
@@ -98,7 +98,10 @@ def evaluate(
     ----------
     qrels : path, mapping, DataFrame or Qrels
         Judgments: a TREC qrels file, ``{query_id: {doc_id: relevance}}``, or a frame with
-        ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`.
+        ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`. The diversity
+        measures (``alpha-nDCG@k``, ``ERR-IA@k``, ``NRBP``, ``P-IA@k``, ``S-recall@k`` and
+        their kin, docs/diversity.md) read subtopic judgments instead, a :class:`SubtopicQrels` from
+        ``load_qrels(..., kind="subtopic")``; every other measure reads plain ones.
     run : path, mapping, DataFrame or Run; or several of them
         Results: a TREC run file, ``{query_id: {doc_id: score}}``, or a frame with
         ``query_id, doc_id, score`` columns. See :func:`load_run`.
@@ -178,7 +181,9 @@ def evaluate(
             f"the 'run_name' option names one run; got {run_name!r} with "
             f"{len(several)} runs (name them with a mapping {{name: run}})"
         )
-    q = load_qrels(qrels)
+    # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
+    # never guessed from a file
+    q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
     if several is None:
         r = load_run(run, name=run_name)
         per_query = compute(plan, q, r)
@@ -191,7 +196,7 @@ def evaluate(
     return results
 
 
-def _evaluate_several(plan: Plan, qrels: Qrels,
+def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
                       runs: list[tuple[str | None, Any]]) -> tuple[Results, list[str]]:
     """Each run loaded, computed and assembled in turn (one run in memory at a time)."""
     computed = []

@@ -125,7 +125,15 @@ def parse_measure(spec: str | Measure) -> Measure:
     text = spec.strip()
     if not text:
         raise MeasureError("empty measure name")
-    trec = _parse_trec(text)
+    try:
+        trec = _parse_trec(text)
+    except MeasureError:
+        # a registered alias that only looks like a trec_eval name (ir_measures' P_IA@10
+        # is not P at cutoff "IA@10") is read as the alias
+        named = _CANONICAL.match(text)
+        if named is None or named.group(1).lower() not in _lower_index():
+            raise
+        trec = None
     if trec is not None:
         return trec
     rel_level: str | None = None

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-__all__ = ["Qrels", "Run", "query_blocks"]
+__all__ = ["Qrels", "Run", "SubtopicQrels", "query_blocks"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +51,72 @@ class Qrels:
     def __repr__(self) -> str:
         nq = self.frame["query_id"].n_unique() if self.frame.height else 0
         return f"Qrels({self.source!r}, {nq} queries, {self.frame.height} judgments)"
+
+
+@dataclass(frozen=True, eq=False)
+class SubtopicQrels:
+    """Subtopic (intent) judgments, the TREC Web track's ``ndeval`` kind: columns
+    ``query_id``, ``subtopic``, ``doc_id`` (str) and ``relevance`` (f64), one row per
+    document judged for one subtopic of a query.
+
+    What the diversity measures (alpha-nDCG, ERR-IA, NRBP, P-IA, S-recall) read. Build one
+    with ``ranklens.load_qrels(..., kind="subtopic")``, or from a polars frame with those
+    columns. :meth:`documents` gives plain judgments (a document's grade: its highest over
+    the subtopics) for the other measures.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> sq = ranklens.load_qrels({"q1": {"s1": {"d1": 1}, "s2": {"d1": 1, "d2": 1}}},
+    ...                          kind="subtopic")
+    >>> sq
+    SubtopicQrels('<subtopic qrels dict>', 1 queries, 2 subtopics, 3 judgments)
+    >>> ranklens.evaluate(sq, {"q1": {"d2": 2.0, "d1": 1.0}}, ["S-recall@1"])["S-recall@1"]
+    0.5
+    """
+
+    frame: pl.DataFrame
+    source: str = "<subtopic qrels>"
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Check the frame as :class:`Qrels` checks its own (the subtopic column is an id)."""
+        if not isinstance(self.frame, pl.DataFrame):
+            raise ParameterError(
+                "SubtopicQrels(frame): expected a polars DataFrame with columns "
+                f"['query_id', 'subtopic', 'doc_id', 'relevance'], got a "
+                f"{type(self.frame).__name__}; ranklens.load_qrels(..., kind='subtopic') "
+                "reads every other form")
+        if "subtopic" not in self.frame.columns:
+            raise InputError("expected a 'subtopic' column, found columns "
+                             f"{self.frame.columns}", source=self.source)
+        judged = _checked(self.frame, ("query_id", "doc_id", "relevance"), "Qrels",
+                          self.source)
+        frame = pl.DataFrame({"query_id": judged["query_id"],
+                              "subtopic": ids(self.frame["subtopic"], self.source),
+                              "doc_id": judged["doc_id"], "relevance": judged["relevance"]})
+        no_nulls(frame, self.source)
+        object.__setattr__(self, "frame", frame)
+
+    def documents(self) -> Qrels:
+        """Plain judgments: each judged document once per query, graded by its highest
+        grade over the query's subtopics (relevant to some subtopic: relevant)."""
+        if "documents" not in self._cache:
+            self._cache["documents"] = Qrels(
+                self.frame.group_by("query_id", "doc_id", maintain_order=True)
+                .agg(pl.col("relevance").max()), self.source)
+        out: Qrels = self._cache["documents"]
+        return out
+
+    def __len__(self) -> int:
+        return self.frame.height
+
+    def __repr__(self) -> str:
+        nq = self.frame["query_id"].n_unique() if self.frame.height else 0
+        ns = self.frame.select(pl.struct("query_id", "subtopic").n_unique()).item() \
+            if self.frame.height else 0
+        return (f"SubtopicQrels({self.source!r}, {nq} queries, {ns} subtopics, "
+                f"{self.frame.height} judgments)")
 
 
 def query_blocks(query_ids: pl.Series,

@@ -10,6 +10,7 @@ the run's way (see :mod:`ranklens._engine.aligned`).
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,23 +22,25 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._errors import InputError, RanklensWarning
 from .._groups import group_offsets, group_ranks
-from .._tables import Qrels, Run
+from .._tables import Qrels, Run, SubtopicQrels
 from .aligned import Aligned
 from .keys import block_index, pair_keys
 from .matching import QrelsIndex, grades, qrels_index
 from .policies import Policies
 from .ranking import RunIndex, run_index
+from .subtopics import doc_table
 
 __all__ = ["align", "run_duplicates"]
 
 
-def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Aligned, dict]:
+def align(qrels: Qrels | SubtopicQrels, run: Run,
+          policies: Policies | None = None) -> tuple[Aligned, dict]:
     """Align ``run`` to ``qrels`` under ``policies``.
 
     Parameters
     ----------
-    qrels : Qrels
-        The judgments.
+    qrels : Qrels or SubtopicQrels
+        The judgments (subtopic ones: see :mod:`ranklens._engine.subtopics`).
     run : Run
         The ranked results.
     policies : Policies, optional
@@ -58,6 +61,8 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         duplicate (query, doc) pair under ``duplicates="error"``.
     """
     pol = policies or Policies()
+    if isinstance(qrels, SubtopicQrels):
+        return _align_subtopics(qrels, run, pol)
     if qrels.frame.height == 0:
         raise InputError("the qrels hold no judgments; nothing to evaluate", source=qrels.source)
     qrels = _distinct_judgments(qrels, pol.duplicates)
@@ -90,6 +95,21 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     judgments = _judgments(qindex, qrels.frame, kept)
     aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop)
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
+
+
+def _align_subtopics(qrels: SubtopicQrels, run: Run,
+                     pol: Policies) -> tuple[Aligned, dict]:
+    """The alignment to subtopic judgments: to their documents (graded by their highest
+    grade), with the subtopics of each judged position attached. Judged-only is applied
+    last, once the subtopics are attached, so the view keeps them."""
+    table = doc_table(qrels, pol.duplicates)
+    whole = replace(pol, judged_only=False)
+    aligned, diagnostics = align(table.graded, run, whole)
+    # the same documents matched again, graded by their row: which document each is
+    coded, _ = align(table.coded, run, replace(whole, warn_missing=False))
+    subtopics = table.subtopics(aligned.query_ids, coded.judged_grade)
+    out = replace(aligned, subtopics=subtopics, policies=pol, _cache={})
+    return (out.judged_only() if pol.judged_only else out), diagnostics
 
 
 def _missing_policy(missing: list[str], run: Run, pol: Policies) -> None:

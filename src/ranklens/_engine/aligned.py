@@ -43,6 +43,10 @@ tie-aware measures, interpolation).
 Policies and views: ``policies`` (the options the alignment was made under),
 :meth:`for_measure` (the judged-only view a measure asks for), :meth:`regrouped` (virtual
 queries made of some ranked documents, for averaging over tied orders).
+
+Subtopic judgments (diversity measures): ``subtopics``, a
+:class:`~ranklens._engine.subtopics.Subtopics` whose ``judged_doc`` runs parallel to
+``judged_at``; None for plain judgments.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ import numpy as np
 
 from .._groups import group_at, group_offsets, group_ranks
 from .policies import Policies
+from .subtopics import Subtopics
 
 __all__ = ["KERNEL_ACCESSORS", "Aligned"]
 
@@ -71,6 +76,8 @@ KERNEL_ACCESSORS: frozenset[str] = frozenset({
     "seg_cumcount", "first_rank",
     # policies and views
     "policies", "for_measure", "regrouped",
+    # subtopic judgments (None for plain ones)
+    "subtopics",
 })
 
 
@@ -113,6 +120,7 @@ class Aligned:
     to_sorted: np.ndarray | None = None
     qidx_from: Callable[[], np.ndarray] | None = field(default=None, repr=False)
     policies: Policies = field(default_factory=Policies)
+    subtopics: Subtopics | None = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -121,7 +129,8 @@ class Aligned:
            judgments: tuple[np.ndarray, np.ndarray], missing: np.ndarray,
            policies: Policies, qidx: np.ndarray | None = None,
            qidx_from: Callable[[], np.ndarray] | None = None,
-           to_sorted: np.ndarray | None = None, whole: bool = False) -> Aligned:
+           to_sorted: np.ndarray | None = None, whole: bool = False,
+           subtopics: Subtopics | None = None) -> Aligned:
         """The one constructor: an alignment from its parts.
 
         Parameters
@@ -149,6 +158,8 @@ class Aligned:
         whole : bool
             Keep every ranked row even under ``policies.judged_only`` (the judged-only
             view itself is made that way).
+        subtopics : Subtopics, optional
+            Subtopic judgments (``judged_doc`` parallel to ``judged[0]``), if any.
 
         Returns
         -------
@@ -171,6 +182,7 @@ class Aligned:
             to_sorted=to_sorted,
             qidx_from=qidx_from,
             policies=policies,
+            subtopics=subtopics,
         )
         return aligned.judged_only() if policies.judged_only and not whole else aligned
 
@@ -275,6 +287,12 @@ class Aligned:
                                    for q in owner.tolist()]).astype(np.int64)
                    if nv else np.zeros(0, dtype=np.int64))
         judged = self.judged[flat]
+        subtopics = None
+        if self.subtopics is not None:
+            flat_judged = flat[judged]
+            subtopics = self.subtopics.regrouped(
+                owner, np.repeat(np.arange(nv, dtype=np.int64), lengths)[judged],
+                np.searchsorted(self.judged_at, flat_judged))
         return Aligned.of(
             query_ids=self.query_ids[owner],
             offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
@@ -286,6 +304,7 @@ class Aligned:
             policies=self.policies,
             qidx=np.repeat(np.arange(nv, dtype=np.int64), lengths),
             whole=True,  # this alignment is already the view the measure reads
+            subtopics=subtopics,
         )
 
     def score_rows_at(self, rows: np.ndarray) -> np.ndarray:
@@ -394,6 +413,7 @@ class Aligned:
             qidx=qidx,
             to_sorted=self.to_sorted,
             whole=True,
+            subtopics=None if self.subtopics is None else self.subtopics.taking(kept),
         )
 
     def for_measure(self, judged_only: bool | None) -> Aligned:

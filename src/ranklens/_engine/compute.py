@@ -16,9 +16,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._errors import ParameterError
+from .._errors import MeasureError, ParameterError
 from .._measures import Measure, _ties
-from .._tables import Qrels, Run
+from .._tables import Qrels, Run, SubtopicQrels
 from .align import align
 from .aligned import Aligned
 from .plan import Plan
@@ -100,7 +100,8 @@ class PerQuery:
 
 
 def _values(measure: Measure, aligned: Aligned, policies: Policies,
-            realigned: dict[str, Aligned], qrels: Qrels, run: Run) -> np.ndarray:
+            realigned: dict[str, Aligned], qrels: Qrels | SubtopicQrels,
+            run: Run) -> np.ndarray:
     """Per-query values of ``measure`` in trec_eval order, under its own tie policy: float64
     (a kernel may hand back integers, e.g. a bincount with nothing in it), text as given."""
     values = _kernel_values(measure, aligned, policies, realigned, qrels, run)
@@ -108,7 +109,8 @@ def _values(measure: Measure, aligned: Aligned, policies: Policies,
 
 
 def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
-                   realigned: dict[str, Aligned], qrels: Qrels, run: Run) -> np.ndarray:
+                   realigned: dict[str, Aligned], qrels: Qrels | SubtopicQrels,
+                   run: Run) -> np.ndarray:
     order = _ties.effective_ties(measure, policies.ties)
     if order == "average":
         return aligned.in_trec_order(_ties.compute(aligned, measure))
@@ -121,14 +123,32 @@ def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
     return other.in_trec_order(measure.definition.kernel(other, measure))
 
 
-def compute(plan: Plan, qrels: Qrels, run: Run) -> PerQuery:
+def _check_judgments(plan: Plan, qrels: Qrels | SubtopicQrels) -> None:
+    """MeasureError for measures that cannot read this kind of judgments: a diversity
+    measure needs subtopic judgments, every other measure plain ones."""
+    subtopic = isinstance(qrels, SubtopicQrels)
+    wrong = [str(m) for m in plan.canonical if m.definition.subtopics != subtopic]
+    if not wrong:
+        return
+    if subtopic:
+        raise MeasureError(
+            f"{', '.join(wrong)} need plain relevance judgments, and these are subtopic "
+            f"judgments ({qrels.source}); evaluate them against qrels.documents() (each "
+            "document graded by its highest subtopic grade) or load plain qrels")
+    raise MeasureError(
+        f"{', '.join(wrong)} need subtopic judgments (topic subtopic doc grade, the ndeval "
+        f"format) and these are plain judgments ({qrels.source}); load them with "
+        "ranklens.load_qrels(path, kind='subtopic') (on the command line: --subtopics)")
+
+
+def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run) -> PerQuery:
     """Per-query values of every distinct measure of ``plan`` for ``run`` against ``qrels``.
 
     Parameters
     ----------
     plan : Plan
         The measures and the options (see :func:`make_plan`).
-    qrels : Qrels
+    qrels : Qrels or SubtopicQrels
         Loaded judgments (all of them, or those of some queries).
     run : Run
         A loaded run (all of it, or the rows of the same queries).
@@ -144,6 +164,7 @@ def compute(plan: Plan, qrels: Qrels, run: Run) -> PerQuery:
         The run and the judgments share no query, a duplicate under
         ``duplicates="error"``, or a missing query under ``missing="error"``.
     """
+    _check_judgments(plan, qrels)
     policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
     aligned, diagnostics = align(qrels, run, policies)
     realigned: dict[str, Aligned] = {}

@@ -7,7 +7,7 @@ import json
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -18,9 +18,14 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._engine.matching import qrels_index
 from .._engine.ranking import run_index
-from .._errors import InputError, RanklensWarning
-from .._tables import Qrels, Run
+from .._errors import InputError, ParameterError, RanklensWarning
+from .._tables import Qrels, Run, SubtopicQrels
 from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
+from ._subtopics import (
+    read_ndeval_qrels,
+    subtopic_qrels_from_frame,
+    subtopic_qrels_from_mapping,
+)
 from ._trec import read_bytes, read_trec_qrels, read_trec_run
 
 __all__ = ["load_qrels", "load_run"]
@@ -133,8 +138,18 @@ def _with_line(exc: InputError, path: str) -> InputError:
     return InputError(f"row {row + 1} (counting from 1): {detail}", source=path)
 
 
-def load_qrels(qrels: Any) -> Qrels:
-    """Turn any supported qrels form into a :class:`Qrels` table.
+@overload
+def load_qrels(qrels: Any, *, kind: Literal["relevance"] = "relevance") -> Qrels: ...
+
+
+@overload
+def load_qrels(qrels: Any, *, kind: Literal["subtopic"]) -> SubtopicQrels: ...
+
+
+def load_qrels(qrels: Any, *,
+               kind: Literal["relevance", "subtopic"] = "relevance") -> Qrels | SubtopicQrels:
+    """Turn any supported qrels form into a :class:`Qrels` table (or, with
+    ``kind="subtopic"``, a :class:`SubtopicQrels` table).
 
     Parameters
     ----------
@@ -143,6 +158,12 @@ def load_qrels(qrels: Any) -> Qrels:
         CSV/TSV/Parquet/JSON Lines file with ``query_id, doc_id, relevance`` columns, a
         nested mapping ``{query_id: {doc_id: relevance}}``, or a pandas / polars / Arrow
         frame with those columns (aliases such as ``qid``, ``docno``, ``rel`` accepted).
+    kind : {"relevance", "subtopic"}, default "relevance"
+        ``"subtopic"``: subtopic judgments for the diversity measures (alpha-nDCG, ERR-IA,
+        NRBP, P-IA, S-recall): an ``ndeval`` file (``topic subtopic doc grade``, the TREC
+        Web track's; its four columns look like a TREC qrels file's, hence this explicit
+        kind), a columnar file or frame with a ``subtopic`` column (or ``subtopic_id``,
+        ``intent``, ``aspect``, ``iteration``), or ``{query: {subtopic: {doc: grade}}}``.
 
     Examples
     --------
@@ -154,12 +175,44 @@ def load_qrels(qrels: Any) -> Qrels:
     The judgments are indexed as they are loaded (queries in trec_eval's order, doc-id
     hashes, each query's judgments by grade), so no evaluation redoes that work.
     """
+    if kind == "subtopic":
+        return _read_subtopic_qrels(qrels)
+    if kind != "relevance":
+        raise ParameterError(f"the 'kind' option of load_qrels must be one of relevance, "
+                             f"subtopic; got {kind!r}")
+    if isinstance(qrels, SubtopicQrels):
+        raise InputError("these are subtopic judgments (a SubtopicQrels): pass "
+                         "kind='subtopic', or take their documents() for plain judgments",
+                         source=qrels.source)
     if isinstance(qrels, Qrels):
         return qrels
     loaded = _read_qrels(qrels)
     if len(loaded):  # an empty table is reported when it is evaluated
         qrels_index(loaded)
     return loaded
+
+
+def _read_subtopic_qrels(qrels: Any) -> SubtopicQrels:
+    if isinstance(qrels, SubtopicQrels):
+        return qrels
+    if isinstance(qrels, Qrels):
+        raise InputError("these judgments were loaded without subtopics (a Qrels); load the "
+                         "file again with load_qrels(path, kind='subtopic')",
+                         source=qrels.source)
+    if isinstance(qrels, (str, Path)):
+        path = str(qrels)
+        frame = _columnar(path)
+        if frame is not None:
+            return subtopic_qrels_from_frame(frame, source=path)
+        return read_ndeval_qrels(path)
+    if isinstance(qrels, Mapping):
+        return subtopic_qrels_from_mapping(qrels)
+    if to_polars(qrels) is not None:
+        return subtopic_qrels_from_frame(qrels)
+    raise InputError(
+        f"cannot read subtopic qrels from a {type(qrels).__name__}; expected a file path, "
+        "a {query: {subtopic: {doc: grade}}} mapping or a DataFrame"
+    )
 
 
 def _read_qrels(qrels: Any) -> Qrels:

@@ -48,6 +48,7 @@ class Param:
     doc: str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    maximum: float | None = None
 
     def parse(self, text: str, measure: str) -> Any:
         """The value of this parameter written as ``text``; MeasureError if it is invalid."""
@@ -119,6 +120,8 @@ class Param:
         }[self.kind](value)
         if ok and self.minimum is not None and self.kind in ("int", "float"):
             ok = value >= self.minimum
+        if ok and self.maximum is not None and self.kind in ("int", "float"):
+            ok = value <= self.maximum
         if ok and self.kind == "floats" and self.minimum is not None:
             ok = all(v >= self.minimum for v in value)
         if not ok:
@@ -138,6 +141,8 @@ class Param:
         }[self.kind]
         if self.minimum is not None:
             base += f" >= {_fmt_number(self.minimum)}"
+        if self.maximum is not None:
+            base += f" and <= {_fmt_number(self.maximum)}"
         return base
 
     def format(self, value: Any) -> str:
@@ -206,6 +211,8 @@ class MeasureDef:
     trec_integer : trec_eval prints it as an integer (``%ld``).
     trec_per_query : trec_eval prints it on per-query (``-q``) lines.
     trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
+    subtopics : it reads subtopic judgments (a diversity measure: ``load_qrels(...,
+        kind="subtopic")``); the others read plain ones.
     """
 
     name: str
@@ -230,6 +237,7 @@ class MeasureDef:
     trec_integer: bool = False
     trec_per_query: bool = True
     trec_reset: bool = False
+    subtopics: bool = False
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""

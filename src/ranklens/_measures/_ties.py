@@ -196,9 +196,9 @@ def segment_cumprod(factors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 # -- enumeration -------------------------------------------------------------------------
 
 
-def _distinct_orders(labels: list[tuple[float, bool]]) -> Iterator[tuple[int, ...]]:
+def _distinct_orders(labels: list[tuple]) -> Iterator[tuple[int, ...]]:
     """Index orders giving each distinct arrangement of ``labels`` once."""
-    by_label: dict[tuple[float, bool], list[int]] = {}
+    by_label: dict[tuple, list[int]] = {}
     for i, lab in enumerate(labels):
         by_label.setdefault(lab, []).append(i)
     keys = list(by_label)
@@ -224,14 +224,33 @@ def _distinct_orders(labels: list[tuple[float, bool]]) -> Iterator[tuple[int, ..
         yield tuple(order)
 
 
-def _arrangements(labels: list[tuple[float, bool]]) -> int:
-    counts: dict[tuple[float, bool], int] = {}
+def _arrangements(labels: list[tuple]) -> int:
+    counts: dict[tuple, int] = {}
     for lab in labels:
         counts[lab] = counts.get(lab, 0) + 1
     out = math.factorial(len(labels))
     for c in counts.values():
         out //= math.factorial(c)
     return out
+
+
+def _labels(a: Aligned, idx: np.ndarray) -> list[tuple]:
+    """What tells the ranked documents at ``idx`` apart for a measure: grade and whether
+    judged; with subtopic judgments also each document's (subtopic, grade) pairs (two
+    documents of one grade may cover different subtopics)."""
+    labels: list[tuple] = list(zip(a.grade[idx].tolist(), a.judged[idx].tolist(),
+                                   strict=True))
+    s = a.subtopics
+    if s is None:
+        return labels
+    at = np.searchsorted(a.judged_at, idx)
+    for i, (pos, j) in enumerate(zip(idx.tolist(), at.tolist(), strict=True)):
+        if j < a.judged_at.size and a.judged_at[j] == pos:
+            d = int(s.judged_doc[j])
+            lo, hi = int(s.pair_offsets[d]), int(s.pair_offsets[d + 1])
+            labels[i] += (tuple(zip(s.pair_sub[lo:hi].tolist(),
+                                    s.pair_grade[lo:hi].tolist(), strict=True)),)
+    return labels
 
 
 def _by_enumeration(a: Aligned, m: Measure, base: np.ndarray) -> np.ndarray:
@@ -243,7 +262,7 @@ def _by_enumeration(a: Aligned, m: Measure, base: np.ndarray) -> np.ndarray:
     for grp in np.flatnonzero(g.size > 1):
         q = int(g.query[grp])
         idx = np.arange(g.start[grp], g.start[grp] + g.size[grp])
-        labels = list(zip(a.grade[idx].tolist(), a.judged[idx].tolist(), strict=True))
+        labels = _labels(a, idx)
         if len(set(labels)) == 1:
             continue
         if not plans or plans[-1][0] != q:

@@ -21,8 +21,9 @@ DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
 
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
-                   options: dict[str, Any]) -> Results:
-    """Load the judgments once and evaluate each run; results are named by their argument."""
+                   options: dict[str, Any], subtopics: bool = False) -> Results:
+    """Load the judgments once and evaluate each run; results are named by their argument.
+    ``subtopics``: the judgments are subtopic ones (ndeval format)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -36,7 +37,12 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
         raise ParameterError(f"each run can be given once; got {twice[0]} "
                              f"{list(run_paths).count(twice[0])} times")
     with loading([qrels_path, *run_paths]):
-        return evaluate(qrels_path, {path: path for path in run_paths}, list(measures),
+        qrels: Any = qrels_path
+        if subtopics:
+            from .._io._load import load_qrels
+
+            qrels = load_qrels(qrels_path, kind="subtopic")
+        return evaluate(qrels, {path: path for path in run_paths}, list(measures),
                         **options)
 
 
@@ -148,11 +154,15 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
                    "fail.")
 @click.option("--collection-size", type=click.IntRange(min=0), default=0, show_default=True,
               help="Documents in the collection (trec_eval -N; used by Utility only).")
+@click.option("--subtopics", is_flag=True,
+              help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
+                   "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
+                   "S-recall@k, ...; docs/diversity.md).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, convention: str,
                  measures: tuple[str, ...], per_query: bool, fmt: Format, output: str | None,
                  rel: int, missing: str | None, judged_only: bool, depth: int | None,
                  duplicates: str, ties: str | None, empty: str | None,
-                 collection_size: int) -> int:
+                 collection_size: int, subtopics: bool = False) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -161,6 +171,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
     ranklens evaluate qrels.txt bm25.run dense.run -m nDCG@10 -m AP --format markdown
     ranklens evaluate qrels.txt run.txt --per-query --format jsonl -o scores.jsonl
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
+    ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
     """
     chosen = list(measures) or list(DEFAULT_MEASURES)
     options = {"rel": rel, "missing": missing, "judged_only": judged_only, "depth": depth,
@@ -175,7 +186,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
         return 0
     if qrels is None or not runs:  # click's own wording, as when the arguments were required
         raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")
-    results = evaluate_files(qrels, runs, chosen, options)
+    results = evaluate_files(qrels, runs, chosen, options, subtopics)
     write_output(results, fmt, per_query, output, list(runs))
     return 0
 

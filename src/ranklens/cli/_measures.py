@@ -37,13 +37,16 @@ def _fmt_default(param: Param) -> str:
 def _facts(name: str, defn: MeasureDef) -> tuple[str, ...]:
     """The entry's declarations in words: order, tie averaging, unretrieved judgments."""
     out = []
+    if defn.subtopics:
+        out.append("needs subtopic judgments (load_qrels(..., kind=\"subtopic\"))")
     if defn.order_free == "always":
         out.append("order-free")
     elif defn.order_free == "without_cutoff":
         out.append("order-free without a cutoff")
     if not defn.text and defn.order_free != "always":
         out.append("ties=average " + ("in closed form" if defn.closed_form else "by enumeration"))
-    sample = Measure(name, (), 0.5 if defn.cutoff_required else None)
+    cutoff = (0.5 if defn.cutoff == "float" else 10) if defn.cutoff_required else None
+    sample = Measure(name, (), cutoff)
     reads = sample.reads_unretrieved
     flips = [f"{p.name}={c}" for p in defn.params if p.kind == "choice" and p.name != "ties"
              for c in p.choices if sample(**{p.name: c}).reads_unretrieved != reads]

@@ -1,0 +1,203 @@
+"""Subtopic judgments, aligned: what the diversity kernels read beside the usual arrays.
+
+Subtopic judgments reach the kernels without a second alignment path. Their documents are
+judged documents like any other: each judged (query, doc) once, graded by its highest
+grade over the subtopics (:meth:`SubtopicQrels.documents`), and the one alignment path
+matches them, so ranking, ties, missing queries, duplicates, depth and judged-only behave
+as for plain judgments. A second matching against the same documents, graded by their row
+in the document table instead, says which document each judged position is;
+:class:`Subtopics` then holds, in the alignment's query numbering, every document's
+subtopic judgments. Kernels read it as ``aligned.subtopics`` (an accessor of the kernel
+contract, see :mod:`ranklens._engine.aligned`); it is None for plain judgments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
+
+from .._errors import InputError
+from .._groups import group_offsets
+from .._tables import Qrels, SubtopicQrels
+
+__all__ = ["DocTable", "Subtopics", "doc_table"]
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.cumsum(lengths)
+    shift = np.repeat(starts - (ends - lengths), lengths)
+    return np.arange(total, dtype=np.int64) + shift
+
+
+@dataclass(frozen=True, eq=False)
+class Subtopics:
+    """The subtopic judgments of an alignment's queries (every array read-only).
+
+    Attributes
+    ----------
+    doc_offsets : ``doc_offsets[i]:doc_offsets[i+1]`` are query i's judged documents
+        (rows), in doc id order (byte-wise ascending, as ndeval breaks ties by doc id).
+    pair_offsets : ``pair_offsets[d]:pair_offsets[d+1]`` are document d's subtopic
+        judgments in ``pair_sub`` (the subtopic, numbered 0.. within its query) and
+        ``pair_grade``.
+    n_sub : the number of subtopics judged for each query.
+    judged_doc : the document row of each judged position of the alignment (parallel to
+        its ``judged_at``).
+    """
+
+    doc_offsets: np.ndarray
+    pair_offsets: np.ndarray
+    pair_sub: np.ndarray
+    pair_grade: np.ndarray
+    n_sub: np.ndarray
+    judged_doc: np.ndarray
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for arr in (self.doc_offsets, self.pair_offsets, self.pair_sub, self.pair_grade,
+                    self.n_sub, self.judged_doc):
+            arr.flags.writeable = False
+
+    def kept(self, key: object, build: Callable[[], Any]) -> Any:
+        """The value cached under ``key`` (built on first use): work on the judgments alone
+        that several kernels share, such as the ideal ranking of alpha-nDCG."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    def taking(self, kept: np.ndarray) -> Subtopics:
+        """These judgments for the judged positions ``kept`` (a mask over them) only."""
+        return Subtopics(self.doc_offsets, self.pair_offsets, self.pair_sub,
+                         self.pair_grade, self.n_sub, self.judged_doc[kept])
+
+    def regrouped(self, owners: np.ndarray, judged_owner: np.ndarray,
+                  judged_index: np.ndarray) -> Subtopics:
+        """The judgments of virtual queries (see ``Aligned.regrouped``): virtual query v has
+        query ``owners[v]``'s; ``judged_owner`` and ``judged_index`` give, for each judged
+        position of the virtual alignment, its virtual query and its index among this
+        alignment's judged positions."""
+        counts = np.diff(self.doc_offsets)[owners]
+        docs = _ranges(self.doc_offsets[owners], counts)  # old row of each new row
+        doc_offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        pair_counts = np.diff(self.pair_offsets)[docs]
+        pairs = _ranges(self.pair_offsets[docs], pair_counts)
+        old = self.judged_doc[judged_index]
+        judged_doc = doc_offsets[judged_owner] + old - self.doc_offsets[owners[judged_owner]]
+        return Subtopics(doc_offsets,
+                         np.concatenate(([0], np.cumsum(pair_counts))).astype(np.int64),
+                         self.pair_sub[pairs], self.pair_grade[pairs], self.n_sub[owners],
+                         judged_doc.astype(np.int64))
+
+
+@dataclass(frozen=True, eq=False)
+class DocTable:
+    """The judged documents of some subtopic judgments, in trec_eval query order.
+
+    Attributes
+    ----------
+    graded : the documents as plain judgments graded by their highest grade.
+    coded : the same documents graded by their row here (what says, after matching,
+        which document a judged position is).
+    query_ids : the judged queries, byte-wise ascending; ``doc_offsets`` their rows.
+    pair_offsets, pair_sub, pair_grade, n_sub : as in :class:`Subtopics`, in this order.
+    """
+
+    graded: Qrels
+    coded: Qrels
+    query_ids: list[str]
+    doc_offsets: np.ndarray
+    pair_offsets: np.ndarray
+    pair_sub: np.ndarray
+    pair_grade: np.ndarray
+    n_sub: np.ndarray
+
+    def subtopics(self, query_ids: np.ndarray, coded_grade: np.ndarray) -> Subtopics:
+        """The judgments of an alignment's queries (``query_ids``, in its numbering), whose
+        judged positions the coded matching graded ``coded_grade``."""
+        where = {q: i for i, q in enumerate(self.query_ids)}
+        owners = np.array([where[q] for q in query_ids.tolist()], dtype=np.int64)
+        counts = np.diff(self.doc_offsets)[owners]
+        docs = _ranges(self.doc_offsets[owners], counts)
+        new_of_old = np.full(int(self.doc_offsets[-1]), -1, dtype=np.int64)
+        new_of_old[docs] = np.arange(docs.size)
+        pair_counts = np.diff(self.pair_offsets)[docs]
+        pairs = _ranges(self.pair_offsets[docs], pair_counts)
+        return Subtopics(
+            doc_offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+            pair_offsets=np.concatenate(([0], np.cumsum(pair_counts))).astype(np.int64),
+            pair_sub=self.pair_sub[pairs],
+            pair_grade=self.pair_grade[pairs],
+            n_sub=self.n_sub[owners],
+            judged_doc=new_of_old[coded_grade.astype(np.int64)],
+        )
+
+
+def doc_table(qrels: SubtopicQrels, duplicates: str) -> DocTable:
+    """The cached :class:`DocTable` of ``qrels``; a document judged twice for one subtopic
+    is an InputError under ``duplicates="error"``, else its first judgment counts."""
+    key = ("doc_table", duplicates)
+    if key not in qrels._cache:
+        qrels._cache[key] = _build(qrels, duplicates)
+    table: DocTable = qrels._cache[key]
+    return table
+
+
+def _build(qrels: SubtopicQrels, duplicates: str) -> DocTable:
+    if qrels.frame.height == 0:
+        raise InputError("the subtopic qrels hold no judgments; nothing to evaluate",
+                         source=qrels.source)
+    frame = qrels.frame
+    triple = pl.struct("query_id", "subtopic", "doc_id")
+    dup = frame.select(triple.is_duplicated()).to_series()
+    if dup.any():
+        if duplicates == "error":
+            row = frame.filter(dup).row(0, named=True)
+            raise InputError(
+                f"document {row['doc_id']!r} is judged more than once for subtopic "
+                f"{row['subtopic']!r} of query {row['query_id']!r} ({int(dup.sum())} rows "
+                "are involved); pass duplicates='first' to keep only the first judgment",
+                source=qrels.source)
+        frame = frame.unique(subset=["query_id", "subtopic", "doc_id"], keep="first",
+                             maintain_order=True)
+    docs = (frame.group_by("query_id", "doc_id").agg(pl.col("relevance").max())
+            .sort("query_id", "doc_id").with_row_index("row"))
+    # subtopics numbered in ndeval's order (numeric ids, as it reads them): a document's
+    # gains are summed in that order, and the greedy ideal compares those sums exactly
+    numeric = frame["subtopic"].cast(pl.Int64, strict=False)
+    order = pl.col("subtopic").cast(pl.Int64) if not numeric.null_count() else pl.col(
+        "subtopic")
+    pairs = (frame.join(docs.select("query_id", "doc_id", "row"), on=["query_id", "doc_id"])
+             .with_columns(order.rank("dense").over("query_id").alias("sub"))
+             .sort("row", "sub"))
+    n_docs = docs.height
+    query_ids = docs["query_id"].unique(maintain_order=True)
+    q_code = docs["query_id"].rank("dense").to_numpy().astype(np.int64) - 1
+    doc_offsets = group_offsets(q_code, query_ids.len())
+    pair_row = pairs["row"].to_numpy().astype(np.int64)
+    pair_sub = pairs["sub"].to_numpy().astype(np.int64) - 1
+    n_sub = np.zeros(query_ids.len(), dtype=np.int64)
+    np.maximum.at(n_sub, q_code[pair_row], pair_sub + 1)
+    return DocTable(
+        graded=Qrels(docs.select("query_id", "doc_id", "relevance"), qrels.source),
+        coded=Qrels(docs.select("query_id", "doc_id",
+                                pl.col("row").cast(pl.Float64).alias("relevance")),
+                    qrels.source),
+        query_ids=query_ids.to_list(),
+        doc_offsets=doc_offsets,
+        pair_offsets=group_offsets(pair_row, n_docs),
+        pair_sub=pair_sub,
+        pair_grade=pairs["relevance"].to_numpy().astype(np.float64),
+        n_sub=n_sub,
+    )
