@@ -195,8 +195,10 @@ def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
     # each query's docs are one block of rows: its id is stored once, never per row
     lengths = np.diff(flat.ends, prepend=0)
     present = np.flatnonzero(lengths)
+    # {"q": {}} is an empty ranking of q, not an absent q: it is scored (ranx scores it 0)
+    empty = tuple(flat.queries.gather(np.flatnonzero(lengths == 0)).to_list())
     return Run.from_blocks(flat.queries.gather(present), lengths[present],
-                           _strings(flat.docs), score, source, name)
+                           _strings(flat.docs), score, source, name, empty)
 
 
 def is_finite_number(x: Any) -> bool:

@@ -108,7 +108,10 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
     jq: list[str] = []
     jd: list[str] = []
     jr: list[float] = []
+    empty: list[str] = []
     for q, ranked, gold in records:
+        if ranked is not None and not ranked:
+            empty.append(q)  # an empty retrieved list is an empty ranking, not an absent query
         if ranked is not None:
             n = len(ranked)
             rq.extend([q] * n)
@@ -132,7 +135,10 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
         {"query_id": jq, "doc_id": jd, "relevance": np.asarray(jr, dtype=np.float64)},
         schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
     )
-    return Qrels(qrels, source), Run(run, source)
+    table = Run(run, source)
+    if empty:
+        table.empty_queries = tuple(dict.fromkeys(empty))
+    return Qrels(qrels, source), table
 
 
 def _check_duplicates(duplicates: str) -> None:
