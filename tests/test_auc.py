@@ -91,3 +91,41 @@ def test_matches_ir_measures_accuracy_provider() -> None:
         assert want
         for q, value in want.items():
             assert got[q] == pytest.approx(value, rel=1e-12), (name, q)
+
+
+def _recbole_gauc(labels: list[np.ndarray], scores: list[np.ndarray]) -> float:
+    """RecBole's gauc_: per user, the Mann-Whitney AUC from average ranks, weighted by the
+    user's positives; users without a positive or a negative left out."""
+    from scipy.stats import rankdata
+
+    num = den = 0.0
+    for y, s in zip(labels, scores, strict=True):
+        pos, neg = int(y.sum()), int((~y).sum())
+        if pos == 0 or neg == 0:
+            continue
+        ranks = rankdata(s)  # ascending, ties averaged
+        auc = (ranks[y].sum() - pos * (pos + 1) / 2) / (pos * neg)
+        num += auc * pos
+        den += pos
+    return num / den
+
+
+def test_gauc_matches_recbole_definition() -> None:
+    pytest.importorskip("scipy")
+    qrels, run = _random_data(9, ties=True)
+    qrels["all_relevant"], run["all_relevant"] = {"a": 1, "b": 1}, {"a": 1.0, "b": 0.0}
+    res = ranklens.evaluate(qrels, run, ["GAUC", "AUC"], missing="zero", ties="average")
+    labels = [np.array([qrels[q].get(d, 0) >= 1 for d in run[q]]) for q in res.query_ids]
+    scores = [np.array(list(run[q].values())) for q in res.query_ids]
+    assert res["GAUC"] == pytest.approx(_recbole_gauc(labels, scores), rel=1e-12)
+    assert res.per_query("GAUC") == res.per_query("AUC")
+
+
+def test_gauc_by_hand() -> None:
+    qrels = {"a": {"1": 1, "2": 1}, "b": {"1": 1}, "c": {"1": 1}}
+    run = {"a": {"1": 3.0, "x": 2.0, "2": 1.0}, "b": {"1": 1.0}, "c": {"x": 1.0, "1": 0.5}}
+    res = ranklens.evaluate(qrels, run, ["AUC", "GAUC"])
+    assert res.per_query("GAUC") == {"a": 0.5, "b": 1.0, "c": 0.0}
+    # b (no non-relevant document) weighs 0; a weighs 2, c 1
+    assert res["GAUC"] == pytest.approx((0.5 * 2 + 0.0 * 1) / 3)
+    assert res["AUC"] == pytest.approx(0.5)

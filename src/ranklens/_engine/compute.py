@@ -47,12 +47,14 @@ class PerQuery:
         plan's measures use (what the empty-query policy reads).
     diagnostics : ``missing_queries`` (judged, absent from the run) and
         ``ignored_queries`` (in the run, without judgments), each sorted.
+    weights : each query's weight in the mean, for the measures that declare one (GAUC).
     """
 
     query_ids: np.ndarray
     values: Mapping[Measure, np.ndarray]
     num_rel: Mapping[int, np.ndarray]
     diagnostics: dict[str, Any] = field(default_factory=dict)
+    weights: Mapping[Measure, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def concat(cls, parts: Sequence[PerQuery]) -> PerQuery:
@@ -91,7 +93,8 @@ class PerQuery:
             key: sorted(q for p in parts for q in p.diagnostics.get(key, []))
             for key in ("missing_queries", "ignored_queries")
         }
-        return cls(ordered, values, num_rel, diagnostics)
+        weights = {m: joined([p.weights[m] for p in parts]) for m in first.weights}
+        return cls(ordered, values, num_rel, diagnostics, weights)
 
 
 def _values(measure: Measure, aligned: Aligned, policies: Policies,
@@ -145,5 +148,7 @@ def compute(plan: Plan, qrels: Qrels, run: Run) -> PerQuery:
     values = {m: _values(m, aligned, policies, realigned, qrels, run) for m in plan.canonical}
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})
     num_rel = {lvl: aligned.in_trec_order(aligned.num_rel(lvl)) for lvl in levels}
+    weights = {m: aligned.in_trec_order(m.definition.weight(aligned, m)).astype(np.float64)
+               for m in plan.canonical if m.definition.weight is not None}
     return PerQuery(aligned.in_trec_order(aligned.query_ids), values, num_rel,
-                    dict(diagnostics))
+                    dict(diagnostics), weights)

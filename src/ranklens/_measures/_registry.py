@@ -206,6 +206,9 @@ class MeasureDef:
     trec_integer : trec_eval prints it as an integer (``%ld``).
     trec_per_query : trec_eval prints it on per-query (``-q``) lines.
     trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
+    weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
+        each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
+        undefined.
     """
 
     name: str
@@ -230,6 +233,7 @@ class MeasureDef:
     trec_integer: bool = False
     trec_per_query: bool = True
     trec_reset: bool = False
+    weight: Kernel | None = None
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""

@@ -18,7 +18,11 @@ AUC is undefined when the top k holds no relevant or no non-relevant document. H
 with no relevant document (nothing ranked well) and 1 with no non-relevant one (nothing
 misordered); scikit-learn raises, ir_measures leaves a query without a relevant retrieved
 document out (and divides by zero without a non-relevant one), RecBole's GAUC leaves such
-users out: :mod:`ranklens._measures.gauc` weights them 0.
+users out: GAUC, below, weights them 0.
+
+GAUC (RecBole; Zhou et al., KDD 2018) is the mean of the per-query AUC weighted by each
+query's relevant documents (RecBole's ``pos_len``), over the queries where AUC is defined:
+its per-query values are AUC's, its weights (the registry's ``weight``) make the mean.
 """
 
 from __future__ import annotations
@@ -78,3 +82,15 @@ register("AUC", "ROC AUC of the ranking: share of (relevant, non-relevant) pairs
          "ir_measures Accuracy)", params=(REL, JUDGED_ONLY), cutoff="int",
          aliases=("auc", "roc_auc", "accuracy"), family="auc", closed_form=_auc_tied,
          needs_unretrieved=False)(roc_auc)
+
+
+def _defined_weight(a: Aligned, m: Measure) -> np.ndarray:
+    """RecBole's GAUC weight: the query's relevant documents, 0 where AUC is undefined."""
+    _, rel, nonrel = auc_parts(a, m)
+    return np.where(nonrel > 0, rel, 0.0)
+
+
+register("GAUC", "group AUC (RecBole): the mean of each query's AUC weighted by its relevant "
+         "documents in the top k, over the queries with both relevant and non-relevant ones",
+         params=(REL, JUDGED_ONLY), cutoff="int", aliases=("gauc",), family="auc",
+         closed_form=_auc_tied, needs_unretrieved=False, weight=_defined_weight)(roc_auc)
