@@ -128,9 +128,11 @@ def test_gains_are_clipped_and_scaled_between_min_rel_and_max_rel() -> None:
     assert one == half  # both give gain 1/2
 
 
-def test_max_rel_must_exceed_min_rel() -> None:
-    with pytest.raises(ranklens.MeasureError, match=r"max_rel.*greater than min_rel"):
-        _values({"q": {"a": 1}}, {"q": {"a": 1.0}}, "INST(min_rel=2,max_rel=1)")
+def test_max_rel_not_above_min_rel_gives_binary_gains() -> None:
+    run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    qrels = {"q": {"a": 1, "b": 2, "c": 3}}
+    binary = {"q": {"a": 0, "b": 1, "c": 1}}
+    assert _values(qrels, run, "INST(min_rel=2,max_rel=2)") == _values(binary, run, "INST")
 
 
 def test_cutoffs_are_required_where_cwl_eval_needs_one() -> None:

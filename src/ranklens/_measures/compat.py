@@ -29,7 +29,8 @@ from .._engine.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
 
-_P = Param("p", "float", 0.95, "persistence of the rank-biased overlap", minimum=0)
+_P = Param("p", "float", 0.95, "persistence of the rank-biased overlap (above 1 counts as 1)",
+           minimum=0)
 _NORMALIZE = Param("normalize", "bool", True, "divide by the value of the ideal ranking")
 
 
@@ -58,7 +59,7 @@ def _ideal_ranks(d: Aligned, rel: int, idx: np.ndarray, grade: np.ndarray) -> np
 def compat(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     rel = rel_level(d, m)
-    p = float(m.get("p"))
+    p = min(float(m.get("p")), 1.0)
     idx, grade = d.judged_within(None)
     keep = grade >= rel
     idx, grade = idx[keep], grade[keep]

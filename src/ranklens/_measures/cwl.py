@@ -12,7 +12,9 @@ behind ir_measures' ``cwl_eval`` provider), with ir_measures' gains:
 - the ranking is cut at 1000 documents and padded with gain-0 documents to 1000 (cwl-eval's
   ``max_n``): W is spread over those 1000 ranks, so a short ranking is not rewarded for
   stopping early;
-- every document costs 1 (no cost file).
+- every document costs 1 (no cost file);
+- ir_measures requires ``min_rel < max_rel``; here ``max_rel <= min_rel`` gives binary
+  gains (1 at grades >= max_rel), so that every parameter value has a value.
 
 The continuation probabilities (r the 1-based rank, G_r the gain summed to rank r):
 
@@ -41,7 +43,6 @@ from collections.abc import Callable
 import numpy as np
 
 from .._engine.aligned import Aligned
-from .._errors import MeasureError
 from ._registry import Measure, Param, register
 
 #: cwl-eval's ``max_n``: rankings are cut, and padded with gain-0 documents, to this depth
@@ -51,10 +52,11 @@ _BLOCK = 256
 
 _MIN_REL = Param("min_rel", "float", 0.0, "grade of gain 0 (ir_measures' min_rel)")
 _MAX_REL = Param("max_rel", "float", 1.0, "grade of gain 1; grades are clipped to "
-                 "[min_rel, max_rel] and scaled to [0, 1] (ir_measures' max_rel)")
+                 "[min_rel, max_rel] and scaled to [0, 1] (ir_measures' max_rel; when it is "
+                 "not above min_rel, gain 1 at grades >= max_rel, else 0)")
 _T = Param("T", "float", 1.0, "total gain the user wants (cwl-eval's T)", minimum=0)
-_P = Param("p", "float", 0.9, "persistence: chance of going on from a gain-0 document",
-           minimum=0)
+_P = Param("p", "float", 0.9, "persistence: chance of going on from a gain-0 document "
+           "(a chance: above 1 counts as 1)", minimum=0)
 
 Continuation = Callable[[np.ndarray, Measure], np.ndarray]
 
@@ -62,11 +64,12 @@ Continuation = Callable[[np.ndarray, Measure], np.ndarray]
 def _gains(d: Aligned, m: Measure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Query, rank and scaled gain of the judged documents in the top ``DEPTH``."""
     lo, hi = float(m.get("min_rel")), float(m.get("max_rel"))
-    if not hi > lo:
-        raise MeasureError(f"parameter 'max_rel' of {m} must be greater than min_rel "
-                           f"({lo:g}), got {hi:g}")
     idx, grade = d.judged_within(DEPTH)
-    gain = (np.clip(np.maximum(grade, 0.0), lo, hi) - lo) / (hi - lo)
+    grade = np.maximum(grade, 0.0)
+    if hi > lo:
+        gain = (np.clip(grade, lo, hi) - lo) / (hi - lo)
+    else:  # no scale left between them: binary gains, as ir_measures' rel= cutoff gives
+        gain = (grade >= hi).astype(np.float64)
     return d.qidx_at(idx), d.rank_at(idx), gain
 
 
@@ -134,7 +137,7 @@ def _nerr9(g: np.ndarray, m: Measure) -> np.ndarray:
 
 
 def _nerr10(g: np.ndarray, m: Measure) -> np.ndarray:
-    return float(m.get("p")) * (1.0 - g)
+    return min(float(m.get("p")), 1.0) * (1.0 - g)
 
 
 def _nerr11(g: np.ndarray, m: Measure) -> np.ndarray:

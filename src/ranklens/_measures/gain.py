@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine.aligned import Aligned
-from .._errors import MeasureError
 from .._groups import group_offsets, group_ranks
 from ._common import clib_log2, data, divide
 from ._registry import JUDGED_ONLY, Measure, Param, register
@@ -32,7 +31,7 @@ IDEAL = Param(
 LOG_BASE = Param(
     "log_base", "float", 2.0,
     "base of the logarithm of the log2 discount, 1/log_b(i+1) (sklearn dcg_score's "
-    "log_base); nDCG does not depend on it", minimum=1,
+    "log_base; 1 makes every discount 0); nDCG does not depend on it", minimum=1,
 )
 _GRADED = (GAIN, DISCOUNT, IDEAL, JUDGED_ONLY, LOG_BASE)
 
@@ -52,13 +51,11 @@ def gain_values(grade: np.ndarray, judged: np.ndarray, spec: object) -> np.ndarr
 def discounted(gains: np.ndarray, rank: np.ndarray, discount: str,
                base: float = 2.0) -> np.ndarray:
     """``gain / discount(rank)``, written as trec_eval divides (not multiplies) for exact bits.
-    ``base`` (the log discount's, 2 unless ``log_base`` says otherwise) must exceed 1."""
+    ``base`` is the log discount's (2 unless ``log_base`` says otherwise)."""
     r = rank.astype(np.float64)
     if discount == "log2" and base != 2.0:
-        if not base > 1.0:
-            raise MeasureError(f"parameter 'log_base' must be a number > 1, got {base:g}")
-        # sklearn's dcg_score divides by log(i + 1) / log(base)
-        return gains / (np.log(r + 1.0) / np.log(base))
+        # sklearn's dcg_score: 1 / log_b(i + 1) = log(b) / log(i + 1) (0 for b = 1)
+        return gains * (np.log(base) / np.log(r + 1.0))
     if discount == "rank":
         return gains / r
     if discount == "jk":
