@@ -78,3 +78,26 @@ def test_several_runs_one_with_an_empty_ranking() -> None:
     res = ranklens.evaluate(QRELS, {"x": RUN, "y": {"a": {"d1": 1.0}, "b": {"d2": 1.0}}},
                             ["P@1"], missing="error")
     assert res.values("P@1").tolist() == [[1.0, 1.0], [0.0, 1.0]]
+
+
+# -- a run sharing no query with the judgments (issue 15) ---------------------------------
+
+
+def test_explicit_missing_zero_scores_every_judged_query_when_none_is_in_the_run() -> None:
+    qrels = {"q": {"d": 1}, "r": {"e": 2}}
+    with pytest.warns(ranklens.RanklensWarning, match="no judgments and were ignored"):
+        res = ranklens.evaluate(qrels, {"a": {"d": 1.0}}, ["AP", "nDCG@10"], missing="zero")
+    assert res.per_query("AP") == {"q": 0.0, "r": 0.0}
+    assert res.diagnostics["missing_queries"] == ["q", "r"]
+    empty = ranklens.evaluate(qrels, {}, ["P@5"], missing="zero")
+    assert empty.per_query("P@5") == {"q": 0.0, "r": 0.0}
+
+
+def test_left_unset_no_shared_query_is_still_an_error() -> None:
+    with pytest.raises(ranklens.InputError, match="share no query"):
+        ranklens.evaluate({"q": {"d": 1}}, {"a": {"d": 1.0}}, ["AP"])
+
+
+def test_no_judgments_at_all_is_a_clear_error() -> None:
+    with pytest.raises(ranklens.InputError, match="the qrels hold no judgments"):
+        ranklens.evaluate({}, {"a": {"d": 1.0}}, ["AP"], missing="zero")

@@ -54,8 +54,9 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
     Raises
     ------
     InputError
-        No judgments, no query in common, a missing query under ``missing="error"`` or a
-        duplicate (query, doc) pair under ``duplicates="error"``.
+        No judgments, no query in common (unless ``missing="zero"`` was given: then every
+        judged query is scored on an empty ranking), a missing query under
+        ``missing="error"`` or a duplicate (query, doc) pair under ``duplicates="error"``.
     """
     pol = policies or Policies()
     if qrels.frame.height == 0:
@@ -75,7 +76,11 @@ def align(qrels: Qrels, run: Run, policies: Policies | None = None) -> tuple[Ali
         empty &= ~present
     missing = [judged_queries[i] for i in np.flatnonzero(~present & ~empty)]
     ignored = sorted(set(index.query_ids.filter(pl.Series(block_j < 0)).to_list()))
-    if len(missing) == len(judged_queries):
+    # an explicit missing="zero" scores every judged query on an empty ranking even when
+    # none is in the run (trec_eval -c, ir_measures); left unset, that is most likely the
+    # wrong run, and an error says so
+    if len(missing) == len(judged_queries) and not (pol.missing == "zero"
+                                                    and pol.missing_given):
         raise InputError(
             f"the run ({run.source}) and the qrels ({qrels.source}) share no query "
             f"(run has e.g. {sorted(set(index.query_ids.to_list()))[:3]}, qrels "

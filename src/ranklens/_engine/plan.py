@@ -138,6 +138,7 @@ def make_plan(
         ties=ties,
         collection_size=collection_size,
         warn_missing=missing is None,
+        missing_given=missing is not None,
     )
     conventions = {
         "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,
