@@ -85,6 +85,70 @@ class Result(Mapping[str, float]):
         key = self._key(name)
         return dict(zip(self.query_ids.tolist(), self.query_values[key].tolist(), strict=True))
 
+    def aggregate(self, name: object, how: str = "mean",
+                  weights: Mapping[Any, float] | np.ndarray | None = None) -> float:
+        """One measure's aggregate over the queries, another way than its own.
+
+        Parameters
+        ----------
+        name : str or Measure
+            The measure, under any of its spellings.
+        how : {"mean", "median"}, default "mean"
+            The mean (weighted by ``weights``), or the median (RePlay's ``Median``).
+        weights : mapping or array, optional
+            Each query's weight in the mean (scikit-learn's ``sample_weight``): a
+            ``{query_id: weight}`` mapping (queries not in it weigh 0) or an array in
+            :attr:`query_ids` order. Weights must be finite and >= 0, not all 0.
+
+        Returns
+        -------
+        float
+            Queries left out by ``empty="skip"`` or ``"nan"`` (a NaN value) do not count.
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> r = ranklens.evaluate({"a": {"d": 1}, "b": {"d": 1}, "c": {"d": 1}},
+        ...                       {"a": {"d": 1.0}, "b": {"x": 1.0}, "c": {"d": 1.0}}, ["P@1"])
+        >>> r.aggregate("P@1", "median"), r.aggregate("P@1", weights={"a": 1, "b": 3})
+        (1.0, 0.25)
+        """
+        values = self.query_values[self._key(name)]
+        if how not in ("mean", "median"):
+            raise ParameterError(f"the 'how' argument must be one of mean, median; got {how!r}")
+        w = self._weights(weights)
+        counted = ~np.isnan(values)
+        if w is not None:
+            counted &= w > 0
+        v = values[counted]
+        if how == "median":
+            if w is not None:
+                raise ParameterError("weights apply to the mean only; got how='median'")
+            return float(np.median(v)) if v.size else float("nan")
+        if w is None:
+            return float(np.cumsum(v)[-1]) / v.size if v.size else float("nan")
+        ws = w[counted]
+        return float(np.cumsum(v * ws)[-1] / np.cumsum(ws)[-1]) if v.size else float("nan")
+
+    def _weights(self, weights: Mapping[Any, float] | np.ndarray | None) -> np.ndarray | None:
+        if weights is None:
+            return None
+        if isinstance(weights, Mapping):
+            given = {str(q): w for q, w in weights.items()}
+            unknown = sorted(set(given) - set(self.query_ids.tolist()))
+            if unknown:
+                raise ParameterError(f"weights name queries that were not evaluated: "
+                                     f"{unknown[:5]}")
+            w = np.array([given.get(q, 0.0) for q in self.query_ids.tolist()], dtype=np.float64)
+        else:
+            w = np.asarray(weights, dtype=np.float64)
+            if w.shape != (len(self.query_ids),):
+                raise ParameterError(f"weights must hold one value per query "
+                                     f"({len(self.query_ids)}), got shape {w.shape}")
+        if not np.isfinite(w).all() or (w < 0).any() or not (w > 0).any():
+            raise ParameterError("weights must be finite numbers >= 0, not all 0")
+        return w
+
     def _resolve(self, name: object) -> str | None:
         """The requested name ``name`` stands for: as written, canonical, or any spelling."""
         if isinstance(name, str) and name in self.aggregates:
