@@ -21,11 +21,17 @@ __all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "map
 
 #: Accepted column names, canonical name first.
 ALIASES: dict[str, tuple[str, ...]] = {
-    "query_id": ("query_id", "qid", "query", "topic", "topic_id", "user_id", "user"),
-    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "id"),
-    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "target"),
+    "query_id": ("query_id", "qid", "query", "topic", "topic_id", "user_id", "user",
+                 "userid"),
+    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "id", "itemid"),
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "target",
+                  "rating"),
     "score": ("score", "sim", "similarity", "prediction", "pred", "preds"),
 }
+
+
+#: columns an interactions frame may hold besides its ids (implicit feedback)
+_TIME_COLUMNS = ("timestamp", "time", "ts", "datetime")
 
 
 def _pick(columns: list[str], key: str, source: str, required: bool = True) -> str | None:
@@ -72,16 +78,23 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
 
 def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     """Qrels from a frame whose columns go by any of :data:`ALIASES`' names (checked by
-    the ``Qrels`` constructor: ids, numbers, missing values, finite relevance)."""
+    the ``Qrels`` constructor: ids, numbers, missing values, finite relevance). Without a
+    relevance column and nothing but the ids (and a time column) every row is relevant
+    (implicit feedback: user-item interactions)."""
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
     q = _require(df.columns, "query_id", source)
     d = _require(df.columns, "doc_id", source)
-    r = _require(df.columns, "relevance", source)
+    # implicit feedback (user, item interactions and at most their time): a listed pair is
+    # relevant, grade 1; any other column may be an unrecognised relevance column
+    others = [c for c in df.columns if c not in (q, d) and c.lower() not in _TIME_COLUMNS]
+    r = _require(df.columns, "relevance", source) if others else None
+    relevance = (numeric(df[r], "relevance", source) if r is not None
+                 else pl.Series(np.ones(df.height)))
     # converted here, where errors can name the caller's columns
     return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
-                               "relevance": numeric(df[r], "relevance", source)}), source)
+                               "relevance": relevance}), source)
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
