@@ -110,8 +110,12 @@ def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
     order = _ties.effective_ties(measure, policies.ties)
     if order == "average":
         return aligned.in_trec_order(_ties.compute(aligned, measure))
-    # under ties="average" the alignment is sorted by doc id, which a docid measure reads
-    if order == policies.ties or (order == "docid" and policies.ties == "average"):
+    if order in _ties.BOUNDS:  # each tied group by grade, from the doc id order
+        return aligned.in_trec_order(_ties.bounded(aligned, measure, order == "optimistic"))
+    # under ties="average" (or a bound) the alignment is sorted by doc id, which a docid
+    # measure reads
+    if order == policies.ties or (order == "docid" and policies.ties in ("average",
+                                                                        *_ties.BOUNDS)):
         return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
     if order not in realigned:  # a measure asks for another tie-break than the option
         realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)))[0]
@@ -143,7 +147,9 @@ def compute(plan: Plan, qrels: Qrels, run: Run) -> PerQuery:
         ``duplicates="error"``, or a missing query under ``missing="error"``.
     """
     policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
-    aligned, diagnostics = align(qrels, run, policies)
+    # the bounds reorder tied groups of the doc id order by grade, measure by measure
+    aligned, diagnostics = align(qrels, run, replace(policies, ties="docid")
+                                 if policies.ties in _ties.BOUNDS else policies)
     realigned: dict[str, Aligned] = {}
     values = {m: _values(m, aligned, policies, realigned, qrels, run) for m in plan.canonical}
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})

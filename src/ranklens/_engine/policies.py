@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 #: Order of documents with equal scores.
-Ties = Literal["docid", "input", "average"]
+Ties = Literal["docid", "input", "average", "pessimistic", "optimistic"]
 #: Judged queries absent from the run.
 Missing = Literal["zero", "skip", "error"]
 #: A document twice in one ranking (or in one query's judgments).

@@ -394,8 +394,10 @@ JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before
                     "(trec_eval -J)")
 TIES = Param("ties", "choice", None, "order of equally scored documents: docid = doc id "
              "descending (trec_eval), input = the order given, average = expected value over "
-             "every order of each tied group (McSherry-Najork, sklearn's nDCG) (default: the "
-             "evaluation's ties option)", choices=("docid", "input", "average"))
+             "every order of each tied group (McSherry-Najork, sklearn's nDCG), pessimistic / "
+             "optimistic = a tied group's documents by grade, ascending / descending (sklearn's "
+             "average_precision_score and LRAP on tied scores) (default: the evaluation's ties "
+             "option)", choices=("docid", "input", "average", "pessimistic", "optimistic"))
 
 
 def known_names() -> list[str]:

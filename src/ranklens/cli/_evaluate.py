@@ -94,9 +94,10 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
               help="Keep only the top N documents of each query (trec_eval -M).")
 @click.option("--duplicates", type=click.Choice(["error", "first"]), default="error",
               show_default=True, help="A document twice in one query: fail, or keep the first.")
-@click.option("--ties", type=click.Choice(["docid", "input", "average"]), default=None,
-              help="Equal scores: doc id descending (trec_eval; default), input order, or "
-                   "averaged over all orders.")
+@click.option("--ties", type=click.Choice(["docid", "input", "average", "pessimistic",
+                                           "optimistic"]), default=None,
+              help="Equal scores: doc id descending (trec_eval; default), input order, "
+                   "averaged over all orders, or by grade (worst / best case first).")
 @click.option("--empty", type=click.Choice(["zero", "skip", "one", "nan", "error"]),
               default=None,
               help="Queries without any relevant judgment: 0 (default), left out, 1, NaN, or "
