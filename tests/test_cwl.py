@@ -173,3 +173,8 @@ def test_matches_cwl_eval_on_random_rankings() -> None:
         assert set(want) == set(mine), name
         for qid, value in want.items():
             assert mine[qid] == pytest.approx(value, rel=1e-12, abs=1e-15), (name, qid)
+
+
+def test_inst_with_t_zero_stops_where_cwl_eval_divides_by_zero() -> None:
+    # T = 0 and a gain of 1 at rank 1: C_1 is 0 (cwl-eval: 0/0), so W = (1, 0, ...)
+    assert _values({"q": {"a": 1}}, {"q": {"a": 2.0, "b": 1.0}}, "INST(T=0)") == {"q": 1.0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 from collections.abc import Iterable, Mapping
@@ -187,7 +188,8 @@ def evaluate(
         per_query = compute(plan, q, r)
         for message in notices(plan, per_query, r.source):
             warnings.warn(message, RanklensWarning, stacklevel=2)
-        return assemble(plan, per_query, run_name if run_name is not None else r.name)
+        return _id_type(assemble(plan, per_query, run_name if run_name is not None
+                                 else r.name), q)
     results, messages = _evaluate_several(plan, q, several)
     for message in messages:
         warnings.warn(message, RanklensWarning, stacklevel=2)
@@ -208,9 +210,16 @@ def _evaluate_several(plan: Plan, qrels: Qrels,
     names = [n for n, _ in computed]
     if any(n is None for n, _ in runs):  # named by tag: a shared tag gets the position
         names = [n if names.count(n) == 1 else f"{n}#{i}" for i, n in enumerate(names, 1)]
-    results = Results(tuple(assemble(plan, per_query, name)
+    results = Results(tuple(_id_type(assemble(plan, per_query, name), qrels)
                             for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
+
+
+def _id_type(result: Result, qrels: Qrels) -> Result:
+    """``result``, told that its query ids were given as integers when they were."""
+    if not qrels.integer_query_ids:
+        return result
+    return dataclasses.replace(result, integer_query_ids=True)
 
 
 def _is_run(value: Any) -> bool | None:

@@ -49,6 +49,9 @@ class Result(Mapping[str, float]):
     run_name: str = "run"
     diagnostics: dict[str, Any] = field(default_factory=dict)
     text_values: dict[str, list[str]] = field(default_factory=dict)
+    #: the query ids were given as integers: frames give them back as integers, in numeric
+    #: order (``query_ids`` stay strings in trec_eval order)
+    integer_query_ids: bool = False
 
     def __post_init__(self) -> None:
         # read-only views: a caller editing a result's values would change its aggregates'
@@ -175,13 +178,19 @@ class Result(Mapping[str, float]):
         return key
 
     def to_polars(self, wide: bool = True) -> pl.DataFrame:
-        """Per-query values: one row per query and a column per measure (or long form)."""
+        """Per-query values: one row per query and a column per measure (or long form).
+
+        Query ids given as integers (user ids of a recommender's frame or mapping) come back
+        as integers, rows in numeric order; others are strings in trec_eval order."""
         import polars as pl
 
         cols: dict[str, Any] = {"query_id": self.query_ids.tolist()}
         for name in self.names:
             cols[name] = self.query_values[name]
         frame = pl.DataFrame(cols)
+        if self.integer_query_ids:
+            frame = frame.with_columns(pl.col("query_id").cast(pl.Int64)).sort(
+                "query_id", maintain_order=True)
         if wide:
             return frame
         return frame.unpivot(index="query_id", variable_name="measure", value_name="value")

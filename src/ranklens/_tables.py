@@ -35,6 +35,9 @@ class Qrels:
     # judgment-only alignment work, built by load_qrels or on first evaluation: see
     # ranklens._engine.matching
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    #: every query id was given as an integer (user ids): results give them back as
+    #: integers, in numeric order (see Result.to_polars)
+    integer_query_ids: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Check the frame as the loaders check theirs: a polars DataFrame (else

@@ -94,7 +94,8 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
                  else pl.Series(np.ones(df.height)))
     # converted here, where errors can name the caller's columns
     return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
-                               "relevance": relevance}), source)
+                               "relevance": relevance}), source,
+                 integer_query_ids=df[q].dtype.is_integer() and df.height > 0)
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
@@ -198,7 +199,9 @@ def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -
         {"query_id": flat.query_column(), "doc_id": _strings(flat.docs), "relevance": rel},
         schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
     )
-    return Qrels(frame, source)
+    integer = bool(mapping) and all(isinstance(q, (int, np.integer)) and not isinstance(q, bool)
+                                    for q in mapping)
+    return Qrels(frame, source, integer_query_ids=integer)
 
 
 def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",

@@ -109,7 +109,10 @@ def _inst(g: np.ndarray, m: Measure) -> np.ndarray:
     t = float(m.get("T"))
     left = t - np.cumsum(g, axis=1)
     base = (_ranks() + t) + left
-    return ((base - 1.0) / base) ** 2.0
+    # base reaches 0 only for T = 0 with a gain of 1 at rank 1: the user, wanting nothing,
+    # has it, and stops (cwl-eval divides by zero there)
+    safe = np.where(base > 0, base, 1.0)
+    return np.where(base > 0, ((safe - 1.0) / safe) ** 2.0, 0.0)
 
 
 def _insq_factor(m: Measure) -> np.ndarray:
