@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from cli_support import run, write
 
 import ranklens
 from ranklens._names import expand_trec_lists
@@ -38,3 +41,12 @@ def test_p_alone_stays_ranklens_precision_and_other_names_pass_through() -> None
 def test_a_name_given_twice_through_a_list_is_computed_once() -> None:
     res = ranklens.evaluate(QRELS, RUN, ["P_5", "P_5,10"])
     assert list(res.names) == ["P_5", "P_10"]
+
+
+def test_the_cli_takes_the_lists_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    qrels = write(tmp_path / "qrels.txt", "q 0 a 1\nq 0 b 2\n")
+    ranked = write(tmp_path / "r.run", "q Q0 a 1 1.0 r\nq Q0 c 2 0.7 r\nq Q0 b 3 0.5 r\n")
+    r = run(["evaluate", str(qrels), str(ranked), "-m", "P_1,2", "-m", "ndcg_cut.3"], capsys)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[0].split() == ["run", "P_1", "P_2", "ndcg_cut.3"]  # as written
+    assert r.out.splitlines()[2].split()[1:3] == ["1.0000", "0.5000"]

@@ -24,10 +24,11 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     """Load the judgments once and evaluate each run; results are named by their argument."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
-    from .._names import parse_measures
+    from .._names import expand_trec_lists, parse_measures
     from ._progress import loading
 
-    parse_measures(list(measures))  # every bad name is reported before any file is read
+    # every bad name is reported before any file is read (P_5,10 is P_5 and P_10)
+    parse_measures([one for m in measures for one in expand_trec_lists(m)])
     if sum(1 for p in run_paths if p == "-") + (qrels_path == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
     twice = sorted({p for p in run_paths if list(run_paths).count(p) > 1})
@@ -140,8 +141,8 @@ def evaluate_pairs_file(path: str, measures: Sequence[str],
     """Evaluate a JSON Lines file of RAG records (query_id, retrieved, relevant)."""
     from .._evaluate import evaluate
     from .._io._pairs import load_pairs
-    from .._names import parse_measures
+    from .._names import expand_trec_lists, parse_measures
 
-    parse_measures(list(measures))
+    parse_measures([one for m in measures for one in expand_trec_lists(m)])
     qrels, run = load_pairs(path, duplicates=options["duplicates"])
     return [evaluate(qrels, run, list(measures), run_name=path, **options)]
