@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: differential test can never pass by being skipped.
 PEERS = ("pytrec_eval", "ranx", "ir_measures", "torch", "torchmetrics", "sklearn", "pandas",
          "pyarrow",
-         "pyndeval")
+         "pyndeval",
+         "cwl")  # cwl-eval, behind ir_measures' cwl_eval provider
 
 
 def missing_peers() -> list[str]:

@@ -169,16 +169,18 @@ def test_duplicates_in_frame() -> None:
 # -- query sets ---------------------------------------------------------------------------
 
 
-def test_no_shared_query() -> None:
+@pytest.mark.parametrize("missing", [None, "skip", "error"])
+def test_no_shared_query(missing: str | None) -> None:
+    # issue 15: an explicit missing="zero" scores the judged queries 0 instead
     with pytest.raises(InputError, match="share no query") as info:
-        ranklens.evaluate({"a": {"d": 1}}, {"b": {"d": 1.0}}, ["AP"], missing="zero")
+        ranklens.evaluate({"a": {"d": 1}}, {"b": {"d": 1.0}}, ["AP"], missing=missing)
     assert "'a'" in str(info.value) and "'b'" in str(info.value)
 
 
-@pytest.mark.parametrize(("qrels", "run"), [({}, RUN), (QRELS, {})])
-def test_empty_inputs(qrels: dict, run: dict) -> None:
+@pytest.mark.parametrize(("qrels", "run", "missing"), [({}, RUN, "zero"), (QRELS, {}, None)])
+def test_empty_inputs(qrels: dict, run: dict, missing: str | None) -> None:
     with pytest.raises(InputError):
-        ranklens.evaluate(qrels, run, ["AP"], missing="zero")
+        ranklens.evaluate(qrels, run, ["AP"], missing=missing)
 
 
 def test_missing_error_names_queries() -> None:

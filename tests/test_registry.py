@@ -232,7 +232,9 @@ def test_rendering_bolds_the_better_value(name: str) -> None:
     from ranklens._render import rich_table
 
     defn = REGISTRY[name]
-    m = Measure(name, (), 0.5 if defn.cutoff_required else None)
+    # a required cutoff of the declared kind (SDCG@k needs an integer)
+    m = Measure(name, (), (1 if defn.cutoff == "int" else 0.5) if defn.cutoff_required
+                else None)
     qrels = {"q": {"a": 1, "b": 0}}
     runs = [{"q": {"a": 2.0, "x": 1.0}}, {"q": {"x": 2.0, "b": 1.5, "a": 1.0}},
             {"q": {"b": 2.0, "a": 1.0}}, {"q": {"b": 2.0}}]

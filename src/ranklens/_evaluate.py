@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 from collections.abc import Iterable, Mapping
@@ -130,12 +131,15 @@ def evaluate(
         Keep only the top ``depth`` documents of each query after sorting (trec_eval ``-M``).
     judged_only : bool, default False
         Drop documents without a judgment >= 0 before evaluating (trec_eval ``-J``).
-    ties : {"docid", "input", "average"}, default "docid"
+    ties : {"docid", "input", "average", "pessimistic", "optimistic"}, default "docid"
         Order of documents with equal scores: doc id descending (trec_eval), the order
         they were given in (a file's line order, a frame's row order, a mapping's item
         order; a run file's rank column is not read), or the expected value over every
         order of each tied group (McSherry and Najork 2008; sklearn's nDCG). A measure's own
-        ``ties=`` parameter (``nDCG(ties=average)``) overrides it.
+        ``ties=`` parameter (``nDCG(ties=average)``) overrides it. ``pessimistic`` /
+        ``optimistic`` order each tied group by grade, ascending / descending: the worst
+        and the best case (scikit-learn's ``average_precision_score`` is the pessimistic
+        case wherever a tied group holds at most one relevant item).
     empty : {"zero", "skip", "one", "nan", "error"}, default "zero"
         Queries without any relevant judgment (at the measure's ``rel`` level): their value
         as computed (0 for nearly all measures; trec_eval), left out of the averages, 1, NaN
@@ -189,7 +193,8 @@ def evaluate(
         per_query = compute(plan, q, r)
         for message in notices(plan, per_query, r.source):
             warnings.warn(message, RanklensWarning, stacklevel=2)
-        return assemble(plan, per_query, run_name if run_name is not None else r.name)
+        return _id_type(assemble(plan, per_query, run_name if run_name is not None
+                                 else r.name), q)
     results, messages = _evaluate_several(plan, q, several)
     for message in messages:
         warnings.warn(message, RanklensWarning, stacklevel=2)
@@ -210,9 +215,17 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     names = [n for n, _ in computed]
     if any(n is None for n, _ in runs):  # named by tag: a shared tag gets the position
         names = [n if names.count(n) == 1 else f"{n}#{i}" for i, n in enumerate(names, 1)]
-    results = Results(tuple(assemble(plan, per_query, name)
+    results = Results(tuple(_id_type(assemble(plan, per_query, name), qrels)
                             for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
+
+
+def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:
+    """``result``, told that its query ids were given as integers when they were (plain
+    judgments only: subtopic tables keep their ids as text)."""
+    if not isinstance(qrels, Qrels) or not qrels.integer_query_ids:
+        return result
+    return dataclasses.replace(result, integer_query_ids=True)
 
 
 def _is_run(value: Any) -> bool | None:

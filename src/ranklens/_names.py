@@ -17,10 +17,11 @@ from ._measures import REGISTRY, Measure
 from ._measures._registry import known_names, suggest
 from ._measures.trec_params import parse_trec_params
 
-__all__ = ["all_names", "parse_measure", "parse_measures", "suggest"]
+__all__ = ["all_names", "expand_trec_lists", "parse_measure", "parse_measures", "suggest"]
 
 _CANONICAL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^@\s]+))?\s*$")
 _RANX_REL = re.compile(r"^(.*?)-l(\d+)$")
+_TREC_LIST = re.compile(r"^([A-Za-z_]\w*?)[._](\d*\.?\d+(?:,\d*\.?\d+)+)$")
 
 def _lower_index() -> dict[str, tuple[str, dict[str, Any]]]:
     index: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -165,6 +166,45 @@ def parse_measure(spec: str | Measure) -> Measure:
             )
         fixed = {**fixed, "rel": int(rel_level)}
     return _build(name, fixed, params_text, cutoff_text, spec)
+
+
+def _trec_cut_name(base: str, cutoff: float) -> str:
+    if REGISTRY[_trec_index()[1][base]].cutoff == "float":
+        return f"{base}_{cutoff:.2f}"
+    return f"{base}_{int(cutoff)}"
+
+
+def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
+    """The one-measure names a trec_eval ``-m`` list spelling stands for.
+
+    ``P_5,10`` and ``ndcg_cut.5,10`` (a cutoff family with several cutoffs) give one name
+    per cutoff (``P_5``, ``P_10``); a bare cutoff family that is no measure by itself
+    (``ndcg_cut``, ``map_cut``) gives trec_eval's default cutoffs. Anything else is
+    returned as it is. ``P`` alone stays ranklens's ``P`` (precision of everything
+    retrieved, trec_eval's ``set_P``): write ``P_5,10,15,20,30,100,200,500,1000`` for
+    trec_eval's P family.
+
+    Examples
+    --------
+    >>> expand_trec_lists("P_5,10")
+    ['P_5', 'P_10']
+    >>> expand_trec_lists("map_cut")[:3]
+    ['map_cut_5', 'map_cut_10', 'map_cut_15']
+    """
+    if not isinstance(spec, str):
+        return [spec]
+    text = spec.strip()
+    cut = _trec_index()[1]
+    listed = _TREC_LIST.match(text)
+    if listed and listed.group(1) in cut:
+        base = listed.group(1)
+        return [_trec_cut_name(base, float(v)) for v in listed.group(2).split(",")]
+    if text in cut and REGISTRY[cut[text]].trec_cutoffs:
+        try:
+            parse_measure(text)
+        except MeasureError:  # no measure by itself: the family at its default cutoffs
+            return [_trec_cut_name(text, c) for c in REGISTRY[cut[text]].trec_cutoffs]
+    return [spec]
 
 
 def parse_measures(specs: Iterable[str | Measure]) -> list[Measure]:

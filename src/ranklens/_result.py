@@ -49,6 +49,9 @@ class Result(Mapping[str, float]):
     run_name: str = "run"
     diagnostics: dict[str, Any] = field(default_factory=dict)
     text_values: dict[str, list[str]] = field(default_factory=dict)
+    #: the query ids were given as integers: frames give them back as integers, in numeric
+    #: order (``query_ids`` stay strings in trec_eval order)
+    integer_query_ids: bool = False
 
     def __post_init__(self) -> None:
         # read-only views: a caller editing a result's values would change its aggregates'
@@ -85,6 +88,70 @@ class Result(Mapping[str, float]):
         key = self._key(name)
         return dict(zip(self.query_ids.tolist(), self.query_values[key].tolist(), strict=True))
 
+    def aggregate(self, name: object, how: str = "mean",
+                  weights: Mapping[Any, float] | np.ndarray | None = None) -> float:
+        """One measure's aggregate over the queries, another way than its own.
+
+        Parameters
+        ----------
+        name : str or Measure
+            The measure, under any of its spellings.
+        how : {"mean", "median"}, default "mean"
+            The mean (weighted by ``weights``), or the median (RePlay's ``Median``).
+        weights : mapping or array, optional
+            Each query's weight in the mean (scikit-learn's ``sample_weight``): a
+            ``{query_id: weight}`` mapping (queries not in it weigh 0) or an array in
+            :attr:`query_ids` order. Weights must be finite and >= 0, not all 0.
+
+        Returns
+        -------
+        float
+            Queries left out by ``empty="skip"`` or ``"nan"`` (a NaN value) do not count.
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> r = ranklens.evaluate({"a": {"d": 1}, "b": {"d": 1}, "c": {"d": 1}},
+        ...                       {"a": {"d": 1.0}, "b": {"x": 1.0}, "c": {"d": 1.0}}, ["P@1"])
+        >>> r.aggregate("P@1", "median"), r.aggregate("P@1", weights={"a": 1, "b": 3})
+        (1.0, 0.25)
+        """
+        values = self.query_values[self._key(name)]
+        if how not in ("mean", "median"):
+            raise ParameterError(f"the 'how' argument must be one of mean, median; got {how!r}")
+        w = self._weights(weights)
+        counted = ~np.isnan(values)
+        if w is not None:
+            counted &= w > 0
+        v = values[counted]
+        if how == "median":
+            if w is not None:
+                raise ParameterError("weights apply to the mean only; got how='median'")
+            return float(np.median(v)) if v.size else float("nan")
+        if w is None:
+            return float(np.cumsum(v)[-1]) / v.size if v.size else float("nan")
+        ws = w[counted]
+        return float(np.cumsum(v * ws)[-1] / np.cumsum(ws)[-1]) if v.size else float("nan")
+
+    def _weights(self, weights: Mapping[Any, float] | np.ndarray | None) -> np.ndarray | None:
+        if weights is None:
+            return None
+        if isinstance(weights, Mapping):
+            given = {str(q): w for q, w in weights.items()}
+            unknown = sorted(set(given) - set(self.query_ids.tolist()))
+            if unknown:
+                raise ParameterError(f"weights name queries that were not evaluated: "
+                                     f"{unknown[:5]}")
+            w = np.array([given.get(q, 0.0) for q in self.query_ids.tolist()], dtype=np.float64)
+        else:
+            w = np.asarray(weights, dtype=np.float64)
+            if w.shape != (len(self.query_ids),):
+                raise ParameterError(f"weights must hold one value per query "
+                                     f"({len(self.query_ids)}), got shape {w.shape}")
+        if not np.isfinite(w).all() or (w < 0).any() or not (w > 0).any():
+            raise ParameterError("weights must be finite numbers >= 0, not all 0")
+        return w
+
     def _resolve(self, name: object) -> str | None:
         """The requested name ``name`` stands for: as written, canonical, or any spelling."""
         if isinstance(name, str) and name in self.aggregates:
@@ -111,13 +178,19 @@ class Result(Mapping[str, float]):
         return key
 
     def to_polars(self, wide: bool = True) -> pl.DataFrame:
-        """Per-query values: one row per query and a column per measure (or long form)."""
+        """Per-query values: one row per query and a column per measure (or long form).
+
+        Query ids given as integers (user ids of a recommender's frame or mapping) come back
+        as integers, rows in numeric order; others are strings in trec_eval order."""
         import polars as pl
 
         cols: dict[str, Any] = {"query_id": self.query_ids.tolist()}
         for name in self.names:
             cols[name] = self.query_values[name]
         frame = pl.DataFrame(cols)
+        if self.integer_query_ids:
+            frame = frame.with_columns(pl.col("query_id").cast(pl.Int64)).sort(
+                "query_id", maintain_order=True)
         if wide:
             return frame
         return frame.unpivot(index="query_id", variable_name="measure", value_name="value")

@@ -35,6 +35,9 @@ class Qrels:
     # judgment-only alignment work, built by load_qrels or on first evaluation: see
     # ranklens._engine.matching
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    #: every query id was given as an integer (user ids): results give them back as
+    #: integers, in numeric order (see Result.to_polars)
+    integer_query_ids: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Check the frame as the loaders check theirs: a polars DataFrame (else
@@ -141,9 +144,13 @@ class Run:
     that is 7,000 strings instead of 7,000,000. :attr:`frame` rebuilds the row table on
     demand.
 
+    ``empty_queries`` holds the ids of queries given with an explicitly empty ranking
+    (``{"q": {}}``, an empty retrieved list): they have no row, yet they are in the run,
+    so they are scored on their empty ranking rather than treated as absent.
     """
 
-    __slots__ = ("_cache", "_doc_id", "block_ids", "block_lengths", "name", "score", "source")
+    __slots__ = ("_cache", "_doc_id", "block_ids", "block_lengths", "empty_queries", "name",
+                 "score", "source")
 
     def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run") -> None:
         """A run from a polars frame with columns ``query_id``, ``doc_id`` and ``score``
@@ -163,15 +170,19 @@ class Run:
 
     @classmethod
     def from_blocks(cls, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
-                    score: np.ndarray, source: str = "<run>", name: str = "run") -> Run:
+                    score: np.ndarray, source: str = "<run>", name: str = "run",
+                    empty_queries: tuple[str, ...] = ()) -> Run:
         """A run from its columns: the query id of each block of adjacent rows, the block
-        lengths, and each row's doc id and score.
+        lengths, each row's doc id and score, and the queries whose ranking is empty.
 
         For readers that have checked their columns already (String ids, no missing value,
         no NaN score): nothing is checked here.
         """
         run = cls.__new__(cls)
         run._set(block_ids, block_lengths, doc_id, score, source, name)
+        # a query with rows is not empty, however often it is also given empty
+        with_rows = set(block_ids.to_list()) if empty_queries else set()
+        run.empty_queries = tuple(dict.fromkeys(q for q in empty_queries if q not in with_rows))
         return run
 
     def _set(self, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
@@ -186,6 +197,7 @@ class Run:
         self.score = score
         self.source = source
         self.name = name
+        self.empty_queries: tuple[str, ...] = ()
         # run-only alignment work (ranked order, pair keys), built by load_run or on first
         # evaluation: see ranklens._engine.ranking
         self._cache: dict = {}
@@ -223,6 +235,7 @@ class Run:
 
     def __repr__(self) -> str:
         nq = self.block_ids.n_unique() if self.block_ids.len() else 0
+        nq += len(self.empty_queries)
         return f"Run({self.source!r}, {nq} queries, {len(self)} rows)"
 
 

@@ -57,8 +57,9 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
     Raises
     ------
     InputError
-        No judgments, no query in common, a missing query under ``missing="error"`` or a
-        duplicate (query, doc) pair under ``duplicates="error"``.
+        No judgments, no query in common (unless ``missing="zero"`` was given: then every
+        judged query is scored on an empty ranking), a missing query under
+        ``missing="error"`` or a duplicate (query, doc) pair under ``duplicates="error"``.
     """
     pol = policies or Policies()
     if isinstance(qrels, SubtopicQrels):
@@ -72,9 +73,19 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
     block_j = block_index(index.query_ids, qindex.queries)
     present = np.zeros(len(judged_queries), dtype=bool)
     present[block_j[block_j >= 0]] = True
-    missing = [judged_queries[i] for i in np.flatnonzero(~present)]
+    # queries given with an empty ranking are in the run (scored on it), without rows
+    empty = np.zeros(len(judged_queries), dtype=bool)
+    if run.empty_queries:
+        empty_j = block_index(pl.Series(run.empty_queries, dtype=pl.String), qindex.queries)
+        empty[empty_j[empty_j >= 0]] = True
+        empty &= ~present
+    missing = [judged_queries[i] for i in np.flatnonzero(~present & ~empty)]
     ignored = sorted(set(index.query_ids.filter(pl.Series(block_j < 0)).to_list()))
-    if len(missing) == len(judged_queries):
+    # an explicit missing="zero" scores every judged query on an empty ranking even when
+    # none is in the run (trec_eval -c, ir_measures); left unset, that is most likely the
+    # wrong run, and an error says so
+    if len(missing) == len(judged_queries) and not (pol.missing == "zero"
+                                                    and pol.missing_given):
         raise InputError(
             f"the run ({run.source}) and the qrels ({qrels.source}) share no query "
             f"(run has e.g. {sorted(set(index.query_ids.to_list()))[:3]}, qrels "
@@ -85,15 +96,16 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
     kept: np.ndarray | None = None  # the judged queries evaluated (None: all)
     query_array = qindex.query_array
     if missing and pol.missing == "skip":
-        kept = present
-        query_array = query_array[present]
+        kept = present | empty
+        query_array = query_array[kept]
+        empty = empty[kept]
         # skipped queries have no run rows, so only the numbering of the others shifts
-        renumber = np.cumsum(present) - 1
+        renumber = np.cumsum(kept) - 1
         block_j = np.where(block_j >= 0, renumber[np.maximum(block_j, 0)], -1)
     drop = run_duplicates(index, run, block_j >= 0, pol.duplicates) if index.duplicated \
         else None
     judgments = _judgments(qindex, qrels.frame, kept)
-    aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop)
+    aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop, empty)
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
 
 
@@ -208,14 +220,16 @@ def _judgments(qindex: QrelsIndex, qf: pl.DataFrame,
 
 def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
              judgments: tuple[pl.DataFrame, np.ndarray, np.ndarray], run: Run,
-             pol: Policies, drop: np.ndarray | None) -> Aligned:
+             pol: Policies, drop: np.ndarray | None, empty: np.ndarray) -> Aligned:
     """The alignment of ``run`` (its ``index``) to the evaluated ``query_ids``.
 
     ``block_q`` maps each of the run's queries (``index.query_ids``) to its evaluated
     index (trec_eval order), -1 for none; ``drop`` lists ranked positions to leave out
-    (duplicates). The alignment numbers the evaluated queries in the run index's order,
-    those absent from the run after them: the ranked rows are then used where they lie,
-    and per-query values are put back in trec_eval order by ``Aligned.to_sorted``.
+    (duplicates); ``empty`` marks the evaluated queries given with an empty ranking
+    (without rows, like absent ones, but not ``missing``). The alignment numbers the
+    evaluated queries in the run index's order, those absent from the run after them: the
+    ranked rows are then used where they lie, and per-query values are put back in
+    trec_eval order by ``Aligned.to_sorted``.
     Judgments are matched on keys built from the run's own query numbering.
     """
     nq = query_ids.size
@@ -263,7 +277,7 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
         evaluated_of[aligned_of] = np.arange(nq)
         query_ids = query_ids[evaluated_of]
     missing = np.zeros(nq, dtype=bool)
-    missing[n_in:] = True
+    missing[aligned_of[absent & ~empty]] = True
     # a run row's score is its ranked row's when only tied rows moved
     score_rows = at if index.ties_only else index.src if at is None else index.src[at]
     return Aligned.of(

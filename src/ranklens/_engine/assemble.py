@@ -23,18 +23,28 @@ JUDGED_FLOOR = 0.05
 _EMPTY_VALUE = {"skip": math.nan, "nan": math.nan, "one": 1.0}
 
 
-def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None) -> float:
+def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None,
+              weights: np.ndarray | None = None) -> float:
     """Aggregate per-query values as trec_eval does (sequential double sums, then divide).
 
     ``keep`` selects the queries that count (the others were left out by a policy such as
     ``empty='skip'``). A NaN among the kept values is not dropped: it makes the aggregate
     NaN, as trec_eval prints ``-nan``, rather than silently shrinking the average.
+    ``weights`` (one per query) make the mean ``sum(w v) / sum(w)``, 0 when every weight is
+    0; a query of weight 0 does not count, whatever its value.
     """
     v = np.asarray(values, dtype=np.float64)
     if how == "none":
         return math.nan
     if keep is not None:
         v = v[keep]
+        weights = None if weights is None else weights[keep]
+    if weights is not None and how == "mean":
+        counted = weights != 0
+        total = float(np.cumsum(weights[counted])[-1]) if counted.any() else 0.0
+        if total == 0:
+            return 0.0
+        return float(np.cumsum(v[counted] * weights[counted])[-1]) / total
     if how == "sum":
         return float(np.cumsum(v)[-1]) if v.size else 0.0
     if v.size == 0:
@@ -113,7 +123,8 @@ def assemble(plan: Plan, per_query: PerQuery, run_name: str) -> Result:
             if empty in ("skip", "nan"):
                 keep = ~mask
         values[name] = v
-        aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate, keep)
+        aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate, keep,
+                                     per_query.weights.get(measure))
     return Result(
         names=plan.names,
         measures=plan.measure_of(),

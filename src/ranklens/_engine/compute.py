@@ -49,12 +49,14 @@ class PerQuery:
         ``ignored_queries`` (in the run, without judgments), each sorted;
         ``queries_ranked`` and ``queries_judged_ranked``, the number of queries that
         retrieved anything and that retrieved a judged document.
+    weights : each query's weight in the mean, for the measures that declare one (GAUC).
     """
 
     query_ids: np.ndarray
     values: Mapping[Measure, np.ndarray]
     num_rel: Mapping[int, np.ndarray]
     diagnostics: dict[str, Any] = field(default_factory=dict)
+    weights: Mapping[Measure, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def concat(cls, parts: Sequence[PerQuery]) -> PerQuery:
@@ -96,7 +98,8 @@ class PerQuery:
         for key in ("queries_ranked", "queries_judged_ranked"):
             if all(key in p.diagnostics for p in parts):
                 diagnostics[key] = sum(p.diagnostics[key] for p in parts)
-        return cls(ordered, values, num_rel, diagnostics)
+        weights = {m: joined([p.weights[m] for p in parts]) for m in first.weights}
+        return cls(ordered, values, num_rel, diagnostics, weights)
 
 
 def _values(measure: Measure, aligned: Aligned, policies: Policies,
@@ -114,8 +117,12 @@ def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
     order = _ties.effective_ties(measure, policies.ties)
     if order == "average":
         return aligned.in_trec_order(_ties.compute(aligned, measure))
-    # under ties="average" the alignment is sorted by doc id, which a docid measure reads
-    if order == policies.ties or (order == "docid" and policies.ties == "average"):
+    if order in _ties.BOUNDS:  # each tied group by grade, from the doc id order
+        return aligned.in_trec_order(_ties.bounded(aligned, measure, order == "optimistic"))
+    # under ties="average" (or a bound) the alignment is sorted by doc id, which a docid
+    # measure reads
+    if order == policies.ties or (order == "docid" and policies.ties in ("average",
+                                                                        *_ties.BOUNDS)):
         return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
     if order not in realigned:  # a measure asks for another tie-break than the option
         realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)))[0]
@@ -166,13 +173,17 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run) -> PerQuery:
     """
     _check_judgments(plan, qrels)
     policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
-    aligned, diagnostics = align(qrels, run, policies)
+    # the bounds reorder tied groups of the doc id order by grade, measure by measure
+    aligned, diagnostics = align(qrels, run, replace(policies, ties="docid")
+                                 if policies.ties in _ties.BOUNDS else policies)
     realigned: dict[str, Aligned] = {}
     values = {m: _values(m, aligned, policies, realigned, qrels, run) for m in plan.canonical}
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})
     num_rel = {lvl: aligned.in_trec_order(aligned.num_rel(lvl)) for lvl in levels}
+    weights = {m: aligned.in_trec_order(m.definition.weight(aligned, m)).astype(np.float64)
+               for m in plan.canonical if m.definition.weight is not None}
     return PerQuery(aligned.in_trec_order(aligned.query_ids), values, num_rel,
-                    {**diagnostics, **_judged_counts(aligned)})
+                    {**diagnostics, **_judged_counts(aligned)}, weights)
 
 
 def _judged_counts(aligned: Aligned) -> dict[str, int]:

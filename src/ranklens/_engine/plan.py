@@ -15,7 +15,7 @@ from typing import Any, TypedDict, cast
 from .._conventions import Convention, get_convention
 from .._errors import ParameterError
 from .._measures import Measure
-from .._names import parse_measures
+from .._names import expand_trec_lists, parse_measures
 from .policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties, check_choice
 
 __all__ = ["EvaluateOptions", "Plan", "make_plan"]
@@ -80,8 +80,9 @@ def _written(measures: str | Measure | Iterable[str | Measure]) -> list[str | Me
             f"got {type(measures).__name__}"
         ) from None
     by_name: dict[str, str | Measure] = {}
-    for m in listed:
-        by_name.setdefault(m if isinstance(m, str) else str(m), m)
+    for item in listed:
+        for m in expand_trec_lists(item):  # P_5,10 -> P_5, P_10 (trec_eval's -m lists)
+            by_name.setdefault(m if isinstance(m, str) else str(m), m)
     if not by_name:
         raise ParameterError("the 'measures' argument is empty; name at least one measure")
     return list(by_name.values())
@@ -137,6 +138,7 @@ def make_plan(
         ties=ties,
         collection_size=collection_size,
         warn_missing=missing is None,
+        missing_given=missing is not None,
     )
     conventions = {
         "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,

@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 #: Order of documents with equal scores.
-Ties = Literal["docid", "input", "average"]
+Ties = Literal["docid", "input", "average", "pessimistic", "optimistic"]
 #: Judged queries absent from the run.
 Missing = Literal["zero", "skip", "error"]
 #: A document twice in one ranking (or in one query's judgments).
@@ -55,6 +55,9 @@ class Policies:
     ties: Ties = "docid"
     collection_size: int = 0
     warn_missing: bool = True
+    #: ``missing`` was given by the caller: an explicit "zero" scores every judged query
+    #: even when the run shares none of them (left unset, that is an error)
+    missing_given: bool = False
 
     def __post_init__(self) -> None:
         check_choice("missing", self.missing, MISSING)

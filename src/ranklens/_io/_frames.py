@@ -21,11 +21,17 @@ __all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "map
 
 #: Accepted column names, canonical name first.
 ALIASES: dict[str, tuple[str, ...]] = {
-    "query_id": ("query_id", "qid", "query", "topic", "topic_id", "user_id", "user"),
-    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "id"),
-    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "target"),
+    "query_id": ("query_id", "qid", "query", "topic", "topic_id", "user_id", "user",
+                 "userid"),
+    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "id", "itemid"),
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "target",
+                  "rating"),
     "score": ("score", "sim", "similarity", "prediction", "pred", "preds"),
 }
+
+
+#: columns an interactions frame may hold besides its ids (implicit feedback)
+_TIME_COLUMNS = ("timestamp", "time", "ts", "datetime")
 
 
 def _pick(columns: list[str], key: str, source: str, required: bool = True) -> str | None:
@@ -90,16 +96,24 @@ def _from_pandas(frame: Any) -> pl.DataFrame:
 
 def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     """Qrels from a frame whose columns go by any of :data:`ALIASES`' names (checked by
-    the ``Qrels`` constructor: ids, numbers, missing values, finite relevance)."""
+    the ``Qrels`` constructor: ids, numbers, missing values, finite relevance). Without a
+    relevance column and nothing but the ids (and a time column) every row is relevant
+    (implicit feedback: user-item interactions)."""
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
     q = _require(df.columns, "query_id", source)
     d = _require(df.columns, "doc_id", source)
-    r = _require(df.columns, "relevance", source)
+    # implicit feedback (user, item interactions and at most their time): a listed pair is
+    # relevant, grade 1; any other column may be an unrecognised relevance column
+    others = [c for c in df.columns if c not in (q, d) and c.lower() not in _TIME_COLUMNS]
+    r = _require(df.columns, "relevance", source) if others else None
+    relevance = (numeric(df[r], "relevance", source) if r is not None
+                 else pl.Series(np.ones(df.height)))
     # converted here, where errors can name the caller's columns
     return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
-                               "relevance": numeric(df[r], "relevance", source)}), source)
+                               "relevance": relevance}), source,
+                 integer_query_ids=df[q].dtype.is_integer() and df.height > 0)
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
@@ -203,7 +217,9 @@ def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -
         {"query_id": flat.query_column(), "doc_id": _strings(flat.docs), "relevance": rel},
         schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
     )
-    return Qrels(frame, source)
+    integer = bool(mapping) and all(isinstance(q, (int, np.integer)) and not isinstance(q, bool)
+                                    for q in mapping)
+    return Qrels(frame, source, integer_query_ids=integer)
 
 
 def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
@@ -213,8 +229,10 @@ def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
     # each query's docs are one block of rows: its id is stored once, never per row
     lengths = np.diff(flat.ends, prepend=0)
     present = np.flatnonzero(lengths)
+    # {"q": {}} is an empty ranking of q, not an absent q: it is scored (ranx scores it 0)
+    empty = tuple(flat.queries.gather(np.flatnonzero(lengths == 0)).to_list())
     return Run.from_blocks(flat.queries.gather(present), lengths[present],
-                           _strings(flat.docs), score, source, name)
+                           _strings(flat.docs), score, source, name, empty)
 
 
 def is_finite_number(x: Any) -> bool:

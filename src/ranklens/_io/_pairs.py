@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,7 +119,10 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
     jq: list[str] = []
     jd: list[str] = []
     jr: list[float] = []
+    empty: list[str] = []
     for q, ranked, gold in records:
+        if ranked is not None and not ranked:
+            empty.append(q)  # an empty retrieved list is an empty ranking, not an absent query
         if ranked is not None:
             n = len(ranked)
             rq.extend([q] * n)
@@ -143,7 +146,10 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
         {"query_id": jq, "doc_id": jd, "relevance": np.asarray(jr, dtype=np.float64)},
         schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
     )
-    return Qrels(qrels, source), Run(run, source)
+    table = Run(run, source)
+    if empty:
+        table.empty_queries = tuple(dict.fromkeys(empty))
+    return Qrels(qrels, source), table
 
 
 def _check_duplicates(duplicates: str) -> None:
@@ -152,9 +158,24 @@ def _check_duplicates(duplicates: str) -> None:
                              f"{', '.join(_DUPLICATES)}; got {duplicates!r}")
 
 
+def _is_list(value: Any) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+def _aligned_lists(relevant: Any, retrieved: Any, source: str) -> tuple[Any, Any]:
+    """Aligned lists (one entry per query, in order) as mappings from the query's position;
+    anything else as it is."""
+    if not (_is_list(relevant) and _is_list(retrieved)):
+        return relevant, retrieved
+    if len(relevant) != len(retrieved):
+        raise InputError(f"relevant and retrieved must hold one entry per query each; got "
+                         f"{len(relevant)} and {len(retrieved)}", source=source)
+    return dict(enumerate(relevant)), dict(enumerate(retrieved))
+
+
 def pairs_to_tables(
-    relevant: Mapping[Any, Any],
-    retrieved: Mapping[Any, Any],
+    relevant: Mapping[Any, Any] | Sequence[Any],
+    retrieved: Mapping[Any, Any] | Sequence[Any],
     *,
     duplicates: str = "error",
 ) -> tuple[Qrels, Run]:
@@ -162,10 +183,13 @@ def pairs_to_tables(
 
     Parameters
     ----------
-    relevant : mapping
-        ``{query: [gold ids]}`` (list or set; grade 1) or ``{query: {id: grade}}``.
-    retrieved : mapping
-        ``{query: [ids in rank order]}``.
+    relevant : mapping or list
+        ``{query: [gold ids]}`` (list or set; grade 1) or ``{query: {id: grade}}``; or a
+        list of them, one per query, aligned with ``retrieved`` (the queries are then
+        numbered ``0, 1, ...``).
+    retrieved : mapping or list
+        ``{query: [ids in rank order]}``, or a list of ranked id lists aligned with
+        ``relevant`` (LlamaIndex's and ragas' shape: ``expected_ids``, ``retrieved_ids``).
     duplicates : {"error", "first"}, default "error"
         An id retrieved twice for one query: an :class:`InputError`, or keep the first.
 
@@ -175,9 +199,13 @@ def pairs_to_tables(
     >>> qrels, run = ranklens.from_pairs({"q1": ["b"]}, {"q1": ["a", "b", "c"]})
     >>> run
     Run('<id lists>', 1 queries, 3 rows)
+    >>> qrels, run = ranklens.from_pairs([["b"], ["x"]], [["a", "b"], ["x"]])
+    >>> ranklens.evaluate(qrels, run, ["RR"]).per_query("RR")
+    {'0': 0.5, '1': 1.0}
     """
     _check_duplicates(duplicates)
     source = "<id lists>"
+    relevant, retrieved = _aligned_lists(relevant, retrieved, source)
     for name, value in (("relevant", relevant), ("retrieved", retrieved)):
         if not isinstance(value, Mapping):
             raise InputError(f"{name} must be a mapping of query id to ids, got "

@@ -213,6 +213,9 @@ class MeasureDef:
     trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
     subtopics : it reads subtopic judgments (a diversity measure: ``load_qrels(...,
         kind="subtopic")``); the others read plain ones.
+    weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
+        each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
+        undefined.
     """
 
     name: str
@@ -238,6 +241,7 @@ class MeasureDef:
     trec_per_query: bool = True
     trec_reset: bool = False
     subtopics: bool = False
+    weight: Kernel | None = None
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""
@@ -398,8 +402,10 @@ JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before
                     "(trec_eval -J)")
 TIES = Param("ties", "choice", None, "order of equally scored documents: docid = doc id "
              "descending (trec_eval), input = the order given, average = expected value over "
-             "every order of each tied group (McSherry-Najork, sklearn's nDCG) (default: the "
-             "evaluation's ties option)", choices=("docid", "input", "average"))
+             "every order of each tied group (McSherry-Najork, sklearn's nDCG), pessimistic / "
+             "optimistic = a tied group's documents by grade, ascending / descending (sklearn's "
+             "average_precision_score and LRAP on tied scores) (default: the evaluation's ties "
+             "option)", choices=("docid", "input", "average", "pessimistic", "optimistic"))
 
 
 def known_names() -> list[str]:

@@ -32,10 +32,12 @@ from ._common import data, rel_level
 from ._registry import TIES, Measure
 
 __all__ = [
+    "BOUNDS",
     "ENUMERATION_LIMIT",
     "TIES_PARAM",
     "NoClosedForm",
     "TiedGroups",
+    "bounded",
     "compute",
     "cutoff_per_group",
     "effective_ties",
@@ -302,6 +304,28 @@ def _by_enumeration(a: Aligned, m: Measure, base: np.ndarray) -> np.ndarray:
     hit = counts > 0
     out[hit] = sums[hit] / counts[hit]
     return out
+
+
+#: tie policies that order each tied group by judgment: the worst and the best case
+BOUNDS = ("pessimistic", "optimistic")
+
+
+def bounded(a: Aligned, m: Measure, optimistic: bool) -> np.ndarray:
+    """Per-query values of ``m`` with each tied group ordered by grade: ascending (a tied
+    relevant document after everything it ties with: ``pessimistic``, scikit-learn's
+    ``label_ranking_average_precision_score`` and ``average_precision_score`` on tied
+    scores) or descending (``optimistic``). Unjudged documents count as grade 0; equal
+    grades keep ``a``'s order. ``a`` must be sorted by score (any tie-break)."""
+    d = data(a, m)
+    if d.qidx.size == 0 or m.definition.text or m.ignores_order:
+        return m.definition.kernel(d, m)  # as ties="average" does: see compute
+    g = TiedGroups.of(d)
+    if not g.any_ties:
+        return m.definition.kernel(d, m)
+    grade = np.where(d.judged, d.grade, 0.0)
+    order = np.lexsort((-grade if optimistic else grade, g.gid))  # stable within a grade
+    pieces = np.split(order, d.offsets[1:-1])
+    return _evaluate_virtual(d, m, pieces, list(range(d.nq)))
 
 
 def _evaluate_virtual(a: Aligned, m: Measure, pieces: list[np.ndarray],

@@ -28,7 +28,12 @@ IDEAL = Param(
     "ones (sklearn, torchmetrics)",
     choices=("qrels", "run"),
 )
-_GRADED = (GAIN, DISCOUNT, IDEAL, JUDGED_ONLY)
+LOG_BASE = Param(
+    "log_base", "float", 2.0,
+    "base of the logarithm of the log2 discount, 1/log_b(i+1) (sklearn dcg_score's "
+    "log_base; 1 makes every discount 0); nDCG does not depend on it", minimum=1,
+)
+_GRADED = (GAIN, DISCOUNT, IDEAL, JUDGED_ONLY, LOG_BASE)
 
 
 def gain_values(grade: np.ndarray, judged: np.ndarray, spec: object) -> np.ndarray:
@@ -43,9 +48,14 @@ def gain_values(grade: np.ndarray, judged: np.ndarray, spec: object) -> np.ndarr
     return out
 
 
-def discounted(gains: np.ndarray, rank: np.ndarray, discount: str) -> np.ndarray:
-    """``gain / discount(rank)``, written as trec_eval divides (not multiplies) for exact bits."""
+def discounted(gains: np.ndarray, rank: np.ndarray, discount: str,
+               base: float = 2.0) -> np.ndarray:
+    """``gain / discount(rank)``, written as trec_eval divides (not multiplies) for exact bits.
+    ``base`` is the log discount's (2 unless ``log_base`` says otherwise)."""
     r = rank.astype(np.float64)
+    if discount == "log2" and base != 2.0:
+        # sklearn's dcg_score: 1 / log_b(i + 1) = log(b) / log(i + 1) (0 for b = 1)
+        return gains * (np.log(base) / np.log(r + 1.0))
     if discount == "rank":
         return gains / r
     if discount == "jk":
@@ -53,12 +63,16 @@ def discounted(gains: np.ndarray, rank: np.ndarray, discount: str) -> np.ndarray
     return gains / clib_log2(r + 1.0)
 
 
+def _base(m: Measure) -> float:
+    return float(m.get("log_base"))
+
+
 def dcg_values(d: Aligned, m: Measure) -> np.ndarray:
     # unjudged docs gain exactly 0, so summing over judged docs only gives the same bits
     # judgments are few next to ranked docs: no full-length masks
     idx, grade = d.judged_within(m.cutoff)
     g = gain_values(grade, np.ones(idx.size, dtype=bool), m.get("gain"))
-    contrib = discounted(g, d.rank_at(idx), m.get("discount"))
+    contrib = discounted(g, d.rank_at(idx), m.get("discount"), _base(m))
     return np.bincount(d.qidx_at(idx), weights=contrib, minlength=d.nq)
 
 
@@ -77,7 +91,7 @@ def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
         order = np.lexsort((-g, q))
         g, q = g[order], q[order]
     rank = group_ranks(q, group_offsets(q, d.nq))
-    contrib = discounted(g, rank, m.get("discount"))
+    contrib = discounted(g, rank, m.get("discount"), _base(m))
     if m.cutoff is not None:
         inside = rank <= m.cutoff
         return np.bincount(q[inside], weights=contrib[inside], minlength=d.nq)
@@ -105,7 +119,7 @@ def _cumulative_gain_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
 
 
 def _dcg_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
-    contrib = discounted(_mean_gain(d, m, g), d.rank, m.get("discount"))
+    contrib = discounted(_mean_gain(d, m, g), d.rank, m.get("discount"), _base(m))
     mask = None if m.cutoff is None else d.rank <= m.cutoff
     return d.seg_sum(contrib, mask)
 

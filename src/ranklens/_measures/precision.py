@@ -19,20 +19,31 @@ def _hits(d: Aligned, m: Measure) -> np.ndarray:
     return np.bincount(d.qidx_at(idx), minlength=d.nq).astype(np.int64)
 
 
+_ADAPTIVE = Param("adaptive", "bool", False, "divide by min(k, documents retrieved) instead of "
+                  "k (LensKit's precision, torchmetrics adaptive_k=True)")
+
+
+def _precision_den(d: Aligned, m: Measure) -> np.ndarray:
+    if m.cutoff is None:
+        return d.n_ret
+    if m.get("adaptive"):
+        return np.minimum(d.n_ret, int(m.cutoff))
+    return np.full(d.nq, m.cutoff)
+
+
 def _precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
-    den = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
-    return divide(expected_hits(d, m, g), den)
+    return divide(expected_hits(d, m, g), _precision_den(d, m))
 
 
-@register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned); "
-          "without k, relevant retrieved / retrieved", params=(REL, JUDGED_ONLY), cutoff="int",
+@register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned; "
+          "min(k, retrieved) with adaptive=true); without k, relevant retrieved / retrieved",
+          params=(REL, JUDGED_ONLY, _ADAPTIVE), cutoff="int",
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
           aliases=("precision", "prec"), family="precision", closed_form=_precision_tied,
           order_free="without_cutoff", needs_unretrieved=False)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    den = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
-    return divide(_hits(d, m), den)
+    return divide(_hits(d, m), _precision_den(d, m))
 
 
 def _recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
@@ -112,7 +123,7 @@ def _success_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
 
 @register("Success", "1 if a relevant document is in the top k, else 0 (hit rate)",
           params=(REL, JUDGED_ONLY), cutoff="int", trec_cut="success",
-          trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success"),
+          trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success", "hit"),
           family="precision", closed_form=_success_tied, order_free="without_cutoff",
           needs_unretrieved=False)
 def success(a: Aligned, m: Measure) -> np.ndarray:

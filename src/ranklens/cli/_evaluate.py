@@ -26,10 +26,11 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     ``subtopics``: the judgments are subtopic ones (ndeval format)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
-    from .._names import parse_measures
+    from .._names import expand_trec_lists, parse_measures
     from ._progress import loading
 
-    parse_measures(list(measures))  # every bad name is reported before any file is read
+    # every bad name is reported before any file is read (P_5,10 is P_5 and P_10)
+    parse_measures([one for m in measures for one in expand_trec_lists(m)])
     if sum(1 for p in run_paths if p == "-") + (qrels_path == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
     twice = sorted({p for p in run_paths if list(run_paths).count(p) > 1})
@@ -145,9 +146,10 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
               help="Keep only the top N documents of each query (trec_eval -M).")
 @click.option("--duplicates", type=click.Choice(["error", "first"]), default="error",
               show_default=True, help="A document twice in one query: fail, or keep the first.")
-@click.option("--ties", type=click.Choice(["docid", "input", "average"]), default=None,
-              help="Equal scores: doc id descending (trec_eval; default), input order, or "
-                   "averaged over all orders.")
+@click.option("--ties", type=click.Choice(["docid", "input", "average", "pessimistic",
+                                           "optimistic"]), default=None,
+              help="Equal scores: doc id descending (trec_eval; default), input order, "
+                   "averaged over all orders, or by grade (worst / best case first).")
 @click.option("--empty", type=click.Choice(["zero", "skip", "one", "nan", "error"]),
               default=None,
               help="Queries without any relevant judgment: 0 (default), left out, 1, NaN, or "
@@ -196,8 +198,8 @@ def evaluate_pairs_file(path: str, measures: Sequence[str],
     """Evaluate a JSON Lines file of RAG records (query_id, retrieved, relevant)."""
     from .._evaluate import evaluate
     from .._io._pairs import load_pairs
-    from .._names import parse_measures
+    from .._names import expand_trec_lists, parse_measures
 
-    parse_measures(list(measures))
+    parse_measures([one for m in measures for one in expand_trec_lists(m)])
     qrels, run = load_pairs(path, duplicates=options["duplicates"])
     return [evaluate(qrels, run, list(measures), run_name=path, **options)]

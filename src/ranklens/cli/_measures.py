@@ -45,8 +45,9 @@ def _facts(name: str, defn: MeasureDef) -> tuple[str, ...]:
         out.append("order-free without a cutoff")
     if not defn.text and defn.order_free != "always":
         out.append("ties=average " + ("in closed form" if defn.closed_form else "by enumeration"))
-    cutoff = (0.5 if defn.cutoff == "float" else 10) if defn.cutoff_required else None
-    sample = Measure(name, (), cutoff)
+    # a cutoff of the declared kind where one is required (SDCG@k needs an integer)
+    example = 1 if defn.cutoff == "int" else 0.5
+    sample = Measure(name, (), example if defn.cutoff_required else None)
     reads = sample.reads_unretrieved
     flips = [f"{p.name}={c}" for p in defn.params if p.kind == "choice" and p.name != "ties"
              for c in p.choices if sample(**{p.name: c}).reads_unretrieved != reads]
