@@ -133,7 +133,7 @@ def test_errors_become_rows() -> None:
                     "rank": [0.0, 0.0]})
     rows = pl.from_arrow(evaluate_bucket(spec, qrels, run))
     assert isinstance(rows, pl.DataFrame)
-    assert rows["kind"].to_list() == ["error"]
+    assert rows["kind"].to_list() == ["error", "diag"]  # the diagnostics still count
     detail = json.loads(rows["text"][0])
     assert detail["class"] == "InputError"
     assert detail["message"].startswith("document 'd1' appears more than once for query 'q1'")

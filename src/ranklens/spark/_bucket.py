@@ -87,11 +87,13 @@ def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table) -> pa.Tabl
     queries. A ranklens error becomes one ``error`` row; warnings become rows too."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        q, r = pl.DataFrame(pl.from_arrow(qrels)), pl.DataFrame(pl.from_arrow(run))
         try:
-            frame = _rows(spec, pl.DataFrame(pl.from_arrow(qrels)),
-                          pl.DataFrame(pl.from_arrow(run)))
+            frame = _rows(spec, q, r)
         except RanklensError as error:
-            frame = _frame([_error_row(error)])
+            # the diagnostics still count: the driver raises the error the local engine
+            # would raise first (a missing query before a run's duplicate, ...)
+            frame = _frame([_error_row(error), _diag_of_ids(q, r)])
     # ranklens's own warnings (a library's deprecation notice is the worker's business)
     caught = [w for w in caught if issubclass(w.category, RanklensWarning)
               or "ranklens" in str(w.filename)]
@@ -197,6 +199,14 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame) -> pl.DataFr
     ignored = per_query.diagnostics.get("ignored_queries", [])
     out.append(_frame([*sums, _diag(judged, judged - len(missing), missing, ignored, empties)]))
     return pl.concat(out)
+
+
+def _diag_of_ids(qrels: pl.DataFrame, run: pl.DataFrame) -> dict[str, Any]:
+    """The diagnostics of a bucket that could not be evaluated, from its ids alone."""
+    judged = set(qrels["query_id"].to_list())
+    ranked = set(run["query_id"].to_list())
+    return _diag(len(judged), len(judged & ranked), sorted(judged - ranked),
+                 sorted(ranked - judged), {})
 
 
 def _diag(judged: int, retrieved: int, missing: list[str], ignored: list[str],

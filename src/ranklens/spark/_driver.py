@@ -256,23 +256,23 @@ def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]]
     if judged == 0:
         raise InputError("the qrels hold no judgments; nothing to evaluate",
                          source=spec.qrels_source)
+    # raised in the local engine's order: the judgments' own errors, no common query, a
+    # missing query, then the runs' errors (the empty-query check comes after computing)
     errors = [json.loads(r["text"]) for r in rows if r["kind"] == "error"]
-    if retrieved == 0 and not errors:
+    errors.sort(key=lambda e: (e.get("source") != spec.qrels_source, e["message"]))
+    if errors and errors[0].get("source") == spec.qrels_source:
+        _reraise(errors[0])
+    if retrieved == 0:
         raise InputError(
             f"the run ({spec.run_source}) and the qrels ({spec.qrels_source}) share no "
             f"query (run has e.g. {ignored[1][:3]}, qrels {missing[1][:3]})")
-    if errors:
-        first = errors[0]
-        cls = _ERRORS.get(first["class"], RanklensError)
-        if cls is InputError:
-            raise InputError(first["message"], source=first.get("source"),
-                             line=first.get("line"))
-        raise cls(first["message"])
     if missing[0] and plan.policies.missing == "error":
         raise InputError(
             f"{missing[0]} judged queries are absent from the run ({spec.run_source}), e.g. "
             f"{missing[1][:5]}; pass missing='zero' to score them 0 or 'skip' to leave "
             "them out")
+    if errors:
+        _reraise(errors[0])
     empties: dict[str, list[Any]] = {}
     for d in diags:
         for name, (count, examples) in d["empty"].items():
@@ -296,6 +296,14 @@ def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]]
         "evaluated_queries": judged - (missing[0] if plan.policies.missing == "skip" else 0),
     }
     return aggregates, diagnostics
+
+
+def _reraise(error: dict[str, Any]) -> None:
+    """A worker's ranklens error, raised again with its class and message."""
+    cls = _ERRORS.get(error["class"], RanklensError)
+    if cls is InputError:
+        raise InputError(error["message"], source=error.get("source"), line=error.get("line"))
+    raise cls(error["message"])
 
 
 def _merged(parts: list[list[Any]]) -> list[Any]:
