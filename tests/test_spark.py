@@ -295,3 +295,38 @@ def test_import_ranklens_does_not_import_pyspark() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_cli_engine_spark(spark: Any, trec_dir: Path, tmp_path: Path,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``ranklens evaluate --engine spark``: TREC files read by Spark, aggregates printed as
+    the local engine prints them, per-query values in Parquet equal to the local ones."""
+    import json
+
+    import polars as pl
+    from cli_support import run as run_cli
+
+    qrels, results = str(trec_dir / "qrels.test"), str(trec_dir / "results.test")
+    args = ["evaluate", qrels, results, "-m", "P@10", "-m", "AP", "-m", "nDCG@10",
+            "--missing", "zero", "--format", "jsonl"]
+    local = run_cli(args, capsys)
+    remote = run_cli([*args, "--engine", "spark", "--master", "local[2]", "-o",
+                      str(tmp_path / "pq")], capsys)
+    assert (local.code, remote.code) == (0, 0), remote.err
+
+    def means(text: str) -> dict[str, float]:
+        rows = [json.loads(line) for line in text.splitlines()]
+        return {r["measure"]: r["value"] for r in rows if r["query"] == "all"}
+
+    assert means(remote.out) == pytest.approx(means(local.out), rel=1e-12)
+    written = pl.read_parquet(tmp_path / "pq" / "*.parquet").sort("measure", "query_id")
+    expected = ranklens.evaluate(qrels, results, ["P@10", "AP", "nDCG@10"], missing="zero")
+    for name in ("P@10", "AP", "nDCG@10"):
+        got = written.filter(pl.col("measure") == name)
+        assert got["query_id"].to_list() == expected.query_ids.tolist()
+        np.testing.assert_array_equal(got["value"].to_numpy(), expected.query_values[name])
+        assert set(got["run"].to_list()) == {results}
+    bad = run_cli([*args, "--engine", "spark", "--master", "nowhere", "-o",
+                   str(tmp_path / "x")], capsys)
+    assert bad.code != 0 and "'--master' option must be a Spark master" in bad.err
+    assert "Traceback" not in bad.err
