@@ -62,6 +62,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--scaling", default="", help="comma-separated bucket counts")
     ap.add_argument("--memory", default="8g", help="spark.driver.memory")
+    ap.add_argument("--partitions", type=int, default=16, help="spark.sql.shuffle.partitions")
     args = ap.parse_args()
     qrels_path, run_path = _data(args)
 
@@ -75,6 +76,8 @@ def main() -> None:
 
     spark = (SparkSession.builder.master(args.master).appName("ranklens-bench")
              .config("spark.driver.memory", args.memory)
+             .config("spark.sql.shuffle.partitions", str(args.partitions))
+             .config("spark.ui.showConsoleProgress", "false")
              .config("spark.ui.enabled", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="ranklens-spark-bench-"))

@@ -330,3 +330,35 @@ def test_cli_engine_spark(spark: Any, trec_dir: Path, tmp_path: Path,
                    str(tmp_path / "x")], capsys)
     assert bad.code != 0 and "'--master' option must be a Spark master" in bad.err
     assert "Traceback" not in bad.err
+
+
+def test_collect_several_runs_on_one_query_axis(spark: Any) -> None:
+    import polars as pl
+
+    import ranklens.spark
+
+    qrels, run = _random_data(21)
+    other = [(q, d, -s, p) for q, d, s, p in run if q != "q3"]
+    q, r = _frames(spark, qrels, run)
+    _, o = _frames(spark, qrels, other)
+    names = ["AP", "nDCG@10"]
+    both = ranklens.spark.collect({
+        "a": ranklens.spark.evaluate(q, r, names, missing="skip", buckets=3),
+        "b": ranklens.spark.evaluate(q, o, names, missing="skip", buckets=3)})
+    frame_q = pl.DataFrame(qrels, schema=["query_id", "doc_id", "relevance"], orient="row")
+
+    def frame(rows: list[tuple]) -> pl.DataFrame:
+        return pl.DataFrame(rows, schema=["query_id", "doc_id", "score", "rank"],
+                            orient="row").drop("rank")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        local = ranklens.evaluate(frame_q, {"a": frame(run), "b": frame(other)}, names,
+                                  missing="skip")
+    assert both.run_names == ("a", "b")
+    assert both.query_ids.tolist() == local.query_ids.tolist()
+    np.testing.assert_array_equal(both.present, local.present)
+    for name in names:
+        np.testing.assert_array_equal(both.values(name), local.values(name))
+    with pytest.raises(ParameterError, match="non-empty mapping"):
+        ranklens.spark.collect({})

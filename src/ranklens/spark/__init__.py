@@ -12,7 +12,8 @@ Examples
 
 from __future__ import annotations
 
+from ._collect import collect
 from ._driver import DEFAULT_BUCKETS, evaluate
 from ._result import SparkResult
 
-__all__ = ["DEFAULT_BUCKETS", "SparkResult", "evaluate"]
+__all__ = ["DEFAULT_BUCKETS", "SparkResult", "collect", "evaluate"]
