@@ -44,6 +44,7 @@ __all__ = [
     "expected_hits",
     "first_relevant_group",
     "segment_cumprod",
+    "segment_cumsum",
 ]
 
 #: The per-measure ``ties`` parameter; None means "the evaluation's ``ties`` option".
@@ -141,11 +142,20 @@ class TiedGroups:
         return np.arange(self.gid.size) - self.start[self.gid]
 
     def before(self, per_group: np.ndarray) -> np.ndarray:
-        """Per group: the sum of ``per_group`` over the earlier groups of its query."""
-        total = np.cumsum(per_group) - per_group
+        """Per group: the sum of ``per_group`` over the earlier groups of its query.
+
+        Summed inside each query from its first group (not a running total over every
+        query minus an offset), so a query's value never depends on the queries before it:
+        evaluating any subset of queries gives the same bits (see ranklens._engine.compute).
+        """
+        values = np.asarray(per_group, dtype=np.float64)
+        if values.size == 0:
+            return values.copy()
         first = np.concatenate(([True], self.query[1:] != self.query[:-1]))
-        base = np.maximum.accumulate(np.where(first, np.arange(first.size), 0))
-        return total - total[base]
+        lengths = np.diff(np.append(np.flatnonzero(first), values.size))
+        # what comes before each group: 0 for a query's first, else the previous group's
+        shifted = np.where(first, 0.0, np.concatenate(([0.0], values[:-1])))
+        return segment_cumsum(shifted, lengths)
 
 
 # -- helpers for closed forms ---------------------------------------------------------
@@ -180,6 +190,19 @@ def first_relevant_group(d: Aligned, m: Measure,
     idx = np.flatnonzero(live)[::-1]
     first[g.query[idx]] = idx  # written last-to-first, so the earliest group wins
     return first, r
+
+
+def segment_cumsum(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Cumulative sums restarting at each segment (exact sequential sums)."""
+    out = np.empty_like(values)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    for length in np.unique(lengths):
+        if length == 0:
+            continue
+        sel = np.flatnonzero(lengths == length)
+        idx = starts[sel][:, None] + np.arange(length)[None, :]
+        out[idx] = np.cumsum(values[idx], axis=1)
+    return out
 
 
 def segment_cumprod(factors: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -160,11 +160,19 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
                    "S-recall@k, ...; docs/diversity.md).")
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local",
+              show_default=True,
+              help="spark: read the files through Apache Spark and evaluate there; per-query "
+                   "values are written as Parquet to the -o folder (needs ranklens[spark]).")
+@click.option("--master", type=str, default=None, metavar="URL",
+              help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
+                   "sc://host for Spark Connect (default: Spark's own).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, convention: str,
                  measures: tuple[str, ...], per_query: bool, fmt: Format, output: str | None,
                  rel: int, missing: str | None, judged_only: bool, depth: int | None,
                  duplicates: str, ties: str | None, empty: str | None,
-                 collection_size: int, subtopics: bool = False) -> int:
+                 collection_size: int, subtopics: bool = False, engine: str = "local",
+                 master: str | None = None) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -188,6 +196,19 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
         return 0
     if qrels is None or not runs:  # click's own wording, as when the arguments were required
         raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")
+    if engine == "spark":
+        from ..spark._cli import evaluate_on_spark
+
+        if per_query:
+            raise click.UsageError("--engine spark writes per-query values to Parquet (-o); "
+                                   "--per-query is for the local engine")
+        if subtopics:
+            raise click.UsageError("--subtopics is for the local engine")
+        write_output(evaluate_on_spark(qrels, runs, chosen, options, master, output), fmt,
+                     False, None, list(runs))
+        return 0
+    if master is not None:
+        raise click.UsageError("--master is for --engine spark")
     results = evaluate_files(qrels, runs, chosen, options, subtopics)
     write_output(results, fmt, per_query, output, list(runs))
     return 0

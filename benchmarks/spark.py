@@ -1,0 +1,172 @@
+"""ranklens on Spark against Spark MLlib's RankingEvaluator and RankingMetrics, in one session.
+
+    python benchmarks/spark.py --preset recsys [--master local[2]] [--buckets 64]
+    python benchmarks/spark.py --queries 1000000 --depth 100 --judged 10   # 10x recsys
+    python benchmarks/spark.py --preset recsys --scaling 8,64,512          # bucket counts
+
+The data comes from the shared generator (``$RANKLENS_SHARED_DIR/bench/make_trec_data.py``,
+default ``../shared``), written once as TREC files and Parquet under ``benchmarks/.cache/``.
+Each path reads the Parquet files and computes AP, nDCG@10, P@10 and R@100 (binary
+relevance: MLlib's PySpark API drops grades); ranklens also writes every per-query value to
+Parquet, MLlib returns means only. RankingEvaluator is timed twice: on its input (one row
+per query with the ranked and the relevant ids) built and cached beforehand, untimed, and
+building that input itself; the RankingMetrics path (RDD) times its own grouping. Wall times; the order of the paths
+alternates between rounds and the table gives the median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MEASURES = ["AP", "nDCG@10", "P@10", "R@100"]
+
+
+def _data(args: argparse.Namespace) -> tuple[Path, Path]:
+    shared = Path(os.environ.get("RANKLENS_SHARED_DIR", HERE.parent.parent / "shared"))
+    shape = (f"{args.preset}" if args.preset else
+             f"q{args.queries}-d{args.depth}-j{args.judged}")
+    out = HERE / ".cache" / f"spark-{shape}"
+    if not (out / "run.parquet").exists():
+        cmd = [sys.executable, str(shared / "bench" / "make_trec_data.py"), "--out", str(out),
+               "--runs", "1"]
+        if args.preset:
+            cmd += ["--preset", args.preset]
+        else:
+            cmd += ["--queries", str(args.queries), "--depth", str(args.depth),
+                    "--judged", str(args.judged), "--grades", "2"]
+        subprocess.run(cmd, check=True)
+        import ranklens
+
+        ranklens.load_qrels(out / "qrels.txt").frame.write_parquet(out / "qrels.parquet")
+        ranklens.load_run(out / "run1.txt").frame.drop("order").write_parquet(
+            out / "run.parquet")
+    return out / "qrels.parquet", out / "run.parquet"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--preset", choices=["tiny", "recsys"])
+    ap.add_argument("--queries", type=int, default=1_000_000)
+    ap.add_argument("--depth", type=int, default=100)
+    ap.add_argument("--judged", type=int, default=10)
+    ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--buckets", type=int, default=64)
+    ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--scaling", default="", help="comma-separated bucket counts")
+    ap.add_argument("--memory", default="8g", help="spark.driver.memory")
+    ap.add_argument("--partitions", type=int, default=16, help="spark.sql.shuffle.partitions")
+    args = ap.parse_args()
+    qrels_path, run_path = _data(args)
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.ml.evaluation import RankingEvaluator
+    from pyspark.mllib.evaluation import RankingMetrics
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+
+    import ranklens.spark
+
+    spark = (SparkSession.builder.master(args.master).appName("ranklens-bench")
+             .config("spark.driver.memory", args.memory)
+             .config("spark.sql.shuffle.partitions", str(args.partitions))
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.ui.enabled", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    tmp = Path(tempfile.mkdtemp(prefix="ranklens-spark-bench-"))
+
+    def read() -> tuple:
+        return spark.read.parquet(str(qrels_path)), spark.read.parquet(str(run_path))
+
+    def ranklens_path(buckets: int) -> dict[str, float]:
+        qrels, run = read()
+        result = ranklens.spark.evaluate(qrels, run, MEASURES, buckets=buckets,
+                                         missing="zero")
+        result.per_query.write.mode("overwrite").parquet(str(tmp / "per_query"))
+        out = dict(result)
+        result.unpersist()
+        return out
+
+    def mllib_input(own: bool = False) -> object:
+        qrels, run = read()
+        if own:  # a plan of its own from the leaves up: Spark substitutes a cached plan
+            # for any matching part of a later one, which would time the cache
+            run = run.filter(F.col("score") > float("-inf"))
+        ranked = run.groupBy("query_id").agg(F.sort_array(F.collect_list(F.struct(
+            (-F.col("score")).alias("s"), F.col("doc_id").cast("double").alias("d")))).alias("r"))
+        ranked = ranked.select("query_id", F.transform("r", lambda x: x["d"]).alias("prediction"))
+        relevant = qrels.filter(F.col("relevance") >= 1).groupBy("query_id").agg(
+            F.collect_list(F.col("doc_id").cast("double")).alias("label"))
+        return relevant.join(ranked, "query_id", "left").select(
+            F.coalesce("prediction", F.array().cast("array<double>")).alias("prediction"),
+            "label")
+
+    def evaluator_path(frame: object) -> dict[str, float]:
+        ev = RankingEvaluator(predictionCol="prediction", labelCol="label")
+        return {
+            "AP": ev.setMetricName("meanAveragePrecision").evaluate(frame),
+            "nDCG@10": ev.setMetricName("ndcgAtK").setK(10).evaluate(frame),
+            "P@10": ev.setMetricName("precisionAtK").setK(10).evaluate(frame),
+            "R@100": ev.setMetricName("recallAtK").setK(100).evaluate(frame),
+        }
+
+    def built_evaluator_path() -> dict[str, float]:
+        frame = mllib_input(own=True).cache()  # type: ignore[attr-defined]
+        out = evaluator_path(frame)
+        frame.unpersist()
+        return out
+
+    def rdd_path() -> dict[str, float]:
+        frame = mllib_input()
+        rdd = frame.rdd.map(lambda row: (list(row.prediction), list(row.label))).cache()
+        metrics = RankingMetrics(rdd)
+        out = {"AP": metrics.meanAveragePrecision, "nDCG@10": metrics.ndcgAt(10),
+               "P@10": metrics.precisionAt(10), "R@100": metrics.recallAt(100)}
+        rdd.unpersist()
+        return out
+
+    start = time.perf_counter()
+    cached = mllib_input().cache()  # type: ignore[attr-defined]
+    cached.count()
+    build = time.perf_counter() - start
+    paths = {
+        f"ranklens.spark ({args.buckets} buckets, + per-query Parquet)":
+            lambda: ranklens_path(args.buckets),
+        "RankingEvaluator (input cached, means only)": lambda: evaluator_path(cached),
+        "RankingEvaluator (building its input, means only)": built_evaluator_path,
+        "RankingMetrics (RDD, means only)": rdd_path,
+    }
+    times: dict[str, list[float]] = {name: [] for name in paths}
+    values: dict[str, dict[str, float]] = {}
+    for rep in range(args.reps):
+        order = list(paths) if rep % 2 == 0 else list(paths)[::-1]
+        for name in order:
+            start = time.perf_counter()
+            values[name] = paths[name]()
+            times[name].append(time.perf_counter() - start)
+            print(f"  {name}: {times[name][-1]:.1f} s", file=sys.stderr, flush=True)
+    first = statistics.median(times[next(iter(paths))])
+    print(f"\n{qrels_path.parent.name}, {args.master}, median of {args.reps}\n")
+    print("| path | seconds | x ranklens.spark | " + " | ".join(MEASURES) + " |")
+    print("|---|---|---|" + "---|" * len(MEASURES))
+    for name in paths:
+        t = statistics.median(times[name])
+        cells = " | ".join(f"{values[name][m]:.6f}" for m in MEASURES)
+        print(f"| {name} | {t:.1f} | {t / first:.2f} | {cells} |")
+    print(f"\nRankingEvaluator's input (grouped, sorted, cached; untimed above): {build:.1f} s")
+    for buckets in [int(b) for b in args.scaling.split(",") if b]:
+        start = time.perf_counter()
+        ranklens_path(buckets)
+        print(f"| ranklens.spark, {buckets} buckets | {time.perf_counter() - start:.1f} |")
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""ranklens on Apache Spark: every measure, per query, exactly as the local engine computes it.
+
+``import ranklens.spark`` needs pyspark and pyarrow (``pip install 'ranklens[spark]'``), on
+the driver and on every executor. See docs/spark.md.
+
+Examples
+--------
+>>> import ranklens.spark  # doctest: +SKIP
+>>> result = ranklens.spark.evaluate(qrels_df, run_df, ["nDCG@10", "AP"])  # doctest: +SKIP
+>>> result["nDCG@10"], result.per_query.write.parquet("per_query")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from ._collect import collect
+from ._driver import DEFAULT_BUCKETS, evaluate
+from ._result import SparkResult
+
+__all__ = ["DEFAULT_BUCKETS", "SparkResult", "collect", "evaluate"]

@@ -1,0 +1,228 @@
+"""One bucket of whole queries, evaluated inside a Spark Python worker.
+
+Runs on executors: it imports pyarrow and polars (through ranklens) but not pyspark, so it
+is tested and pickled by reference like any ranklens module. :func:`evaluate_bucket` turns
+the judgments and run rows of some queries into rows of :data:`OUTPUT_FIELDS`: per-query
+values (``kind="value"``), exact partial sums of each measure's aggregate (``"sum"``), the
+bucket's diagnostics (``"diag"``), an error (``"error"``) and worker warnings
+(``"warning"``). The driver (:mod:`ranklens.spark._driver`) reads all but the values in one
+job and re-raises an error with the class and message ranklens would have raised locally.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._engine.assemble import GEO_FLOOR
+from .._engine.compute import compute, relevance_level
+from .._engine.plan import Plan, make_plan
+from .._errors import InputError, RanklensError, RanklensWarning
+from .._tables import Qrels, Run
+from ._exact import exact_sum
+
+if TYPE_CHECKING:
+    import polars as pl
+    import pyarrow as pa
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
+
+__all__ = ["EXAMPLES", "OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "worker_plan"]
+
+#: The columns every bucket returns (name, Arrow/Spark type).
+OUTPUT_FIELDS = (
+    ("kind", "string"),
+    ("query_id", "string"),
+    ("measure", "string"),
+    ("value", "double"),
+    ("counted", "boolean"),
+    ("text", "string"),
+)
+
+#: Query ids a bucket reports per diagnostic (the counts are always exact).
+EXAMPLES = 100
+
+# what each empty-query policy puts in place of a query without a relevant judgment (as
+# ranklens._engine.assemble does)
+_EMPTY_VALUE = {"skip": math.nan, "nan": math.nan, "one": 1.0}
+
+# a judged query with one retrieved judged document, added to every bucket: the engine
+# refuses a bucket whose run shares no query with its judgments, which any bucket may be
+# (pitfall 1 of the design study); values are per query, so the anchor changes no other
+_ANCHOR = "\x00ranklens:anchor"
+
+
+@dataclass(frozen=True)
+class BucketSpec:
+    """What every bucket needs, small and picklable (a Plan holds a mapping proxy)."""
+
+    measures: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...]
+    qrels_source: str
+    run_source: str
+    run_name: str
+    has_rank: bool
+
+
+def worker_plan(spec: BucketSpec) -> Plan:
+    """The plan the workers run: ``missing="error"`` and ``empty="error"`` are decided on
+    the driver from every bucket's diagnostics (a bucket sees only its own queries), so
+    workers score such queries as ``"zero"`` would."""
+    plan = make_plan(list(spec.measures), **dict(spec.options))
+    if plan.policies.missing == "error":
+        plan = replace(plan, policies=replace(plan.policies, missing="zero"))
+    if plan.empty == "error":
+        plan = replace(plan, empty="zero")
+    return plan
+
+
+def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table) -> pa.Table:
+    """The output rows of one bucket: ``qrels`` (``query_id, doc_id, relevance``) and
+    ``run`` (``query_id, doc_id, score`` and ``rank`` when ordered by rank) hold whole
+    queries. A ranklens error becomes one ``error`` row; warnings become rows too."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        q, r = pl.DataFrame(pl.from_arrow(qrels)), pl.DataFrame(pl.from_arrow(run))
+        try:
+            frame = _rows(spec, q, r)
+        except RanklensError as error:
+            # the diagnostics still count: the driver raises the error the local engine
+            # would raise first (a missing query before a run's duplicate, ...)
+            frame = _frame([_error_row(error), _diag_of_ids(q, r)])
+    # ranklens's own warnings (a library's deprecation notice is the worker's business)
+    caught = [w for w in caught if issubclass(w.category, RanklensWarning)
+              or "ranklens" in str(w.filename)]
+    if caught:
+        seen = dict.fromkeys((w.category.__name__, str(w.message)) for w in caught)
+        frame = pl.concat([frame, _frame([
+            {"kind": "warning", "measure": category, "text": message}
+            for category, message in seen
+        ])])
+    import pyarrow as pa
+
+    # Spark's "string" is Arrow's 32-bit-offset string; polars hands back large_string
+    schema = pa.schema([(name, pa.string() if kind == "string" else pa.float64()
+                         if kind == "double" else pa.bool_()) for name, kind in OUTPUT_FIELDS])
+    return frame.to_arrow().cast(schema)
+
+
+def _error_row(error: RanklensError) -> dict[str, Any]:
+    detail: dict[str, Any] = {"class": type(error).__name__, "message": str(error)}
+    if isinstance(error, InputError):
+        detail.update(message=error.detail, source=error.source, line=error.line)
+    return {"kind": "error", "text": json.dumps(detail)}
+
+
+def _schema() -> dict[str, Any]:
+    return {"kind": pl.String, "query_id": pl.String, "measure": pl.String,
+            "value": pl.Float64, "counted": pl.Boolean, "text": pl.String}
+
+
+def _frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=_schema())
+
+
+def _values(name: str, query_ids: np.ndarray, values: np.ndarray | None,
+            counted: np.ndarray | None, texts: np.ndarray | None) -> pl.DataFrame:
+    """The ``value`` rows of one measure."""
+    n = len(query_ids)
+    return pl.DataFrame({
+        "kind": pl.Series([], dtype=pl.String).extend_constant("value", n),
+        "query_id": pl.Series(query_ids.tolist(), dtype=pl.String),
+        "measure": pl.Series([], dtype=pl.String).extend_constant(name, n),
+        "value": pl.Series(values, dtype=pl.Float64) if values is not None
+        else pl.Series([None] * n, dtype=pl.Float64),
+        "counted": pl.Series(counted, dtype=pl.Boolean) if counted is not None
+        else pl.Series([False] * n, dtype=pl.Boolean),
+        "text": pl.Series(texts.tolist(), dtype=pl.String) if texts is not None
+        else pl.Series([None] * n, dtype=pl.String),
+    }, schema=_schema())
+
+
+def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame) -> pl.DataFrame:
+    plan = worker_plan(spec)
+    run_ids = run["query_id"].unique().sort().to_list() if run.height else []
+    if qrels.height == 0:  # nothing judged here: every run query is ignored
+        return _frame([_diag(0, 0, [], run_ids, {})])
+    # the engine keeps the rank order only among a query's rows (ties="input"); without a
+    # rank the order of rows inside a query does not change any value
+    run = run.sort(["query_id", "rank"] if spec.has_rank else ["query_id"],
+                   maintain_order=True)
+    anchor = _ANCHOR
+    known = set(run_ids) | set(qrels["query_id"].unique().to_list())
+    while anchor in known:
+        anchor = "\x00" + anchor
+    qrels = pl.concat([qrels.select("query_id", "doc_id", "relevance"), pl.DataFrame(
+        {"query_id": [anchor], "doc_id": ["d"], "relevance": [1.0]},
+        schema=qrels.select("query_id", "doc_id", "relevance").schema)])
+    run = pl.concat([run.select("query_id", "doc_id", "score"), pl.DataFrame(
+        {"query_id": [anchor], "doc_id": ["d"], "score": [0.0]},
+        schema=run.select("query_id", "doc_id", "score").schema)])
+    per_query = compute(plan, Qrels(qrels, source=spec.qrels_source),
+                        Run(run, source=spec.run_source, name=spec.run_name))
+    real = per_query.query_ids != anchor
+    query_ids = per_query.query_ids[real]
+    judged = int(qrels["query_id"].n_unique()) - 1
+    missing = per_query.diagnostics.get("missing_queries", [])
+    out = [_frame([])]
+    sums: list[dict[str, Any]] = []
+    empties: dict[str, list[Any]] = {}
+    for name, measure in zip(plan.names, plan.measures, strict=True):
+        defn = measure.definition
+        level = relevance_level(measure, plan.policies.rel)
+        empty = per_query.num_rel[level][real] == 0
+        averaged = defn.aggregate in ("mean", "gmean")
+        if averaged and empty.any():
+            empties[name] = [int(empty.sum()), query_ids[empty][:5].tolist()]
+        if defn.text:
+            out.append(_values(name, query_ids, None, None,
+                               per_query.values[measure][real].astype(str)))
+            continue
+        values = per_query.values[measure][real].astype(np.float64)
+        counted = np.ones(len(values), dtype=bool)
+        if averaged and plan.empty != "zero" and empty.any():
+            values = values.copy()
+            values[empty] = _EMPTY_VALUE[plan.empty]
+            if plan.empty in ("skip", "nan"):
+                counted = ~empty
+        kept = values[counted]
+        if defn.aggregate == "gmean":
+            kept = np.log(np.maximum(kept, GEO_FLOOR))
+        weights = per_query.weights.get(measure)
+        if weights is not None and defn.aggregate == "mean":
+            # a weighted mean (GAUC): the sums of w v and of w, merged on the driver
+            w = weights[real][counted]
+            kept = kept[w != 0] * w[w != 0]
+            sums.append({"kind": "weight", "measure": name, "value": float(kept.size),
+                         "text": json.dumps(exact_sum(w[w != 0]).to_json())})
+        sums.append({"kind": "sum", "measure": name, "value": float(kept.size),
+                     "text": json.dumps(exact_sum(kept).to_json())})
+        out.append(_values(name, query_ids, values, counted, None))
+    ignored = per_query.diagnostics.get("ignored_queries", [])
+    out.append(_frame([*sums, _diag(judged, judged - len(missing), missing, ignored, empties)]))
+    return pl.concat(out)
+
+
+def _diag_of_ids(qrels: pl.DataFrame, run: pl.DataFrame) -> dict[str, Any]:
+    """The diagnostics of a bucket that could not be evaluated, from its ids alone."""
+    judged = set(qrels["query_id"].to_list())
+    ranked = set(run["query_id"].to_list())
+    return _diag(len(judged), len(judged & ranked), sorted(judged - ranked),
+                 sorted(ranked - judged), {})
+
+
+def _diag(judged: int, retrieved: int, missing: list[str], ignored: list[str],
+          empties: dict[str, list[Any]]) -> dict[str, Any]:
+    """The bucket's diagnostics: counts, the first :data:`EXAMPLES` ids of each kind
+    (sorted) and, per averaged measure, how many queries have no relevant judgment."""
+    return {"kind": "diag", "text": json.dumps({
+        "judged": judged, "retrieved": retrieved,
+        "missing": [len(missing), sorted(missing)[:EXAMPLES]],
+        "ignored": [len(ignored), sorted(ignored)[:EXAMPLES]],
+        "empty": empties,
+    })}

@@ -1,0 +1,67 @@
+"""``ranklens evaluate --engine spark``: files read by Spark, per-query values to Parquet."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._errors import ParameterError
+from .._result import Result
+from ._read import check_master, read_qrels, read_run
+
+__all__ = ["evaluate_on_spark"]
+
+
+def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
+                      options: dict[str, Any], master: str | None,
+                      output: str | None) -> list[Result]:
+    """Evaluate each run on Spark; write every run's per-query values (with a ``run``
+    column) as Parquet under ``output`` and return the aggregates as Results without
+    per-query values, for rendering."""
+    if output is None:
+        raise ParameterError("--engine spark writes per-query values as Parquet: give the "
+                             "folder with -o/--output")
+    if "-" in (qrels_path, *run_paths):
+        raise ParameterError("--engine spark reads files through Spark; standard input "
+                             "('-') cannot be one")
+    if master is not None:
+        check_master(master)
+    try:
+        from pyspark.sql import SparkSession
+        from pyspark.sql import functions as F
+    except ImportError:
+        raise ParameterError("--engine spark needs pyspark: pip install 'ranklens[spark]'"
+                             ) from None
+    from ._driver import evaluate
+
+    # local workers must run this interpreter, where ranklens is installed
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName("ranklens")
+    if master is not None and master.startswith("sc://"):
+        builder = builder.remote(master)
+    elif master is not None:
+        builder = builder.master(master)
+    spark = builder.getOrCreate()
+    qrels = read_qrels(spark, qrels_path)
+    out: list[Result] = []
+    parts = []
+    for path in run_paths:
+        run = read_run(spark, path)
+        result = evaluate(qrels, run, list(measures), run_name=path,
+                          rank="rank" if "rank" in run.columns else None, **options)
+        parts.append(result.per_query.withColumn("run", F.lit(path)))
+        out.append(Result(
+            names=result.names, measures=result.measures,
+            query_ids=np.array([], dtype=object),
+            query_values={n: np.array([], dtype=np.float64) for n in result.names},
+            aggregates=dict(result.aggregates), conventions=result.conventions,
+            run_name=path, diagnostics={}))
+    frame = parts[0]
+    for part in parts[1:]:
+        frame = frame.unionByName(part)
+    frame.write.mode("overwrite").parquet(output)
+    return out

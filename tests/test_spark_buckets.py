@@ -1,0 +1,168 @@
+"""ranklens.spark's bucket step without Spark: any split of the queries into buckets gives
+the local engine's per-query values bit for bit, and the exact sums merge in any order."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import ranklens
+from ranklens import RanklensWarning
+from ranklens._measures import REGISTRY
+
+pa = pytest.importorskip("pyarrow")  # a test dependency; ranklens.spark's bucket step needs it
+
+from ranklens.spark._bucket import BucketSpec, evaluate_bucket  # noqa: E402
+from ranklens.spark._exact import ExactSum, exact_sum  # noqa: E402
+
+CONVENTIONS = ["trec", "sklearn", "torchmetrics", "kaggle", "ranx"]
+
+
+def _measures() -> list[str]:
+    """Every registered measure but the diversity ones (subtopic judgments: ranklens.spark
+    refuses them on the driver)."""
+    names: list[str] = []
+    for name, defn in REGISTRY.items():
+        if defn.subtopics:
+            continue
+        if not defn.cutoff_required:
+            names.append(name)
+        if defn.cutoff == "int":
+            names += [f"{name}@1", f"{name}@5"]
+        elif defn.cutoff == "float":
+            names += [f"{name}@0.5"]
+    return names
+
+
+MEASURES = _measures()
+
+
+def _data(seed: int) -> tuple[list[tuple], list[tuple]]:
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for i in range(30):
+        q = f"q{i}"
+        where = rng.choice(["both"] * 5 + ["qrels", "run"])
+        if where != "run":
+            for d in rng.sample(range(25), rng.randint(1, 12)):
+                qrels.append((q, f"d{d}", rng.randint(-1, rng.choice([0, 1, 3]))))
+        if where != "qrels":
+            for pos, d in enumerate(rng.sample(range(25), rng.randint(1, 18))):
+                run.append((q, f"d{d}", rng.randint(0, 5) / 2, float(pos)))
+    return qrels, run
+
+
+def _split(qrels: list[tuple], run: list[tuple], buckets: int, seed: int
+           ) -> list[tuple[object, object]]:
+    """The rows of each of ``buckets`` random groups of whole queries, shuffled."""
+    rng = random.Random(seed)
+    owner = {q: rng.randrange(buckets) for q in {r[0] for r in qrels + run}}
+    parts = []
+    for b in range(buckets):
+        q = [r for r in qrels if owner[r[0]] == b]
+        r = [x for x in run if owner[x[0]] == b]
+        rng.shuffle(r)  # a shuffle keeps no order: the rank column gives it back
+        parts.append((
+            pa.table({"query_id": pa.array([x[0] for x in q], pa.string()),
+                      "doc_id": pa.array([x[1] for x in q], pa.string()),
+                      "relevance": pa.array([float(x[2]) for x in q], pa.float64())}),
+            pa.table({"query_id": pa.array([x[0] for x in r], pa.string()),
+                      "doc_id": pa.array([x[1] for x in r], pa.string()),
+                      "score": pa.array([x[2] for x in r], pa.float64()),
+                      "rank": pa.array([x[3] for x in r], pa.float64())})))
+    return parts
+
+
+@pytest.mark.parametrize(("convention", "buckets"),
+                         [("trec", 1), ("trec", 64)] + [(c, 3) for c in CONVENTIONS])
+def test_buckets_give_the_local_values(convention: str, buckets: int) -> None:
+    import polars as pl
+
+    qrels, run = _data(buckets)
+    options = {"convention": convention, "missing": "zero", "empty": "nan"}
+    spec = BucketSpec(tuple(MEASURES), tuple(options.items()), "<qrels>", "<run>", "run",
+                      has_rank=True)
+    rows = pl.concat([pl.from_arrow(evaluate_bucket(spec, q, r))  # type: ignore[misc]
+                      for q, r in _split(qrels, run, buckets, seed=buckets)])
+    assert rows.filter(pl.col("kind") == "error").height == 0
+    frame_q = pl.DataFrame(qrels, schema=["query_id", "doc_id", "relevance"], orient="row")
+    frame_r = pl.DataFrame(run, schema=["query_id", "doc_id", "score", "rank"], orient="row"
+                           ).sort("query_id", "rank").drop("rank")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        local = ranklens.evaluate(frame_q, frame_r, MEASURES, **options)  # type: ignore[arg-type]
+    values = rows.filter(pl.col("kind") == "value")
+    for name in MEASURES:
+        got = values.filter(pl.col("measure") == name).sort("query_id")
+        assert got["query_id"].to_list() == local.query_ids.tolist(), name
+        if local.measures[name].definition.text:
+            assert got["text"].to_list() == local.text_values[name], name
+        else:
+            np.testing.assert_array_equal(got["value"].to_numpy(), local.query_values[name],
+                                          err_msg=name)
+            counted = got["counted"].to_numpy()
+            np.testing.assert_array_equal(counted, ~np.isnan(local.query_values[name]),
+                                          err_msg=name)
+
+
+def test_a_bucket_without_a_common_query_is_scored() -> None:
+    """A bucket whose run shares no query with its judgments (here: no run rows at all)
+    still scores its judged queries under missing="zero" (the engine alone would refuse)."""
+    import polars as pl
+
+    spec = BucketSpec(("P@1", "NumQ"), (("missing", "zero"),), "<qrels>", "<run>", "run",
+                      has_rank=False)
+    qrels = pa.table({"query_id": ["q1"], "doc_id": ["d1"], "relevance": [1.0]})
+    run = pa.table({"query_id": pa.array([], pa.string()), "doc_id": pa.array([], pa.string()),
+                    "score": pa.array([], pa.float64()), "rank": pa.array([], pa.float64())})
+    rows = pl.from_arrow(evaluate_bucket(spec, qrels, run))
+    assert isinstance(rows, pl.DataFrame)
+    values = rows.filter(pl.col("kind") == "value").select("query_id", "measure", "value")
+    assert values.rows() == [("q1", "P@1", 0.0), ("q1", "NumQ", 1.0)]
+    diag = json.loads(rows.filter(pl.col("kind") == "diag")["text"][0])
+    assert diag["missing"] == [1, ["q1"]] and diag["retrieved"] == 0
+
+
+def test_errors_become_rows() -> None:
+    import polars as pl
+
+    spec = BucketSpec(("P@1",), (), "<qrels>", "<run>", "run", has_rank=False)
+    qrels = pa.table({"query_id": ["q1"], "doc_id": ["d1"], "relevance": [1.0]})
+    run = pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d1"], "score": [1.0, 2.0],
+                    "rank": [0.0, 0.0]})
+    rows = pl.from_arrow(evaluate_bucket(spec, qrels, run))
+    assert isinstance(rows, pl.DataFrame)
+    assert rows["kind"].to_list() == ["error", "diag"]  # the diagnostics still count
+    detail = json.loads(rows["text"][0])
+    assert detail["class"] == "InputError"
+    assert detail["message"].startswith("document 'd1' appears more than once for query 'q1'")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_sums_merge_in_any_order(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = np.concatenate([rng.random(300) * 10.0 ** rng.integers(-20, 20, 300),
+                             -rng.random(50), [0.0, 5e-324, 1e308, 1e308]])
+    rng.shuffle(values)
+    cuts = np.sort(rng.integers(0, values.size, 7))
+    parts = [exact_sum(p) for p in np.split(values, cuts)]
+    rng.shuffle(parts)  # type: ignore[arg-type]
+    total = sum(parts, ExactSum())
+    assert total.to_float() == math.inf  # 2e308 overflows, as a float sum would
+    finite = values[np.abs(values) < 1e300]
+    merged = sum((exact_sum(p) for p in np.array_split(finite, 5)), ExactSum())
+    assert merged.to_float() == math.fsum(finite.tolist())
+    assert ExactSum.from_json(json.loads(json.dumps(merged.to_json()))) == merged
+
+
+def test_exact_sums_of_nan_and_infinities() -> None:
+    assert math.isnan(exact_sum(np.array([1.0, math.nan])).to_float())
+    assert math.isnan((exact_sum(np.array([math.inf])) + exact_sum(np.array([-math.inf])))
+                      .to_float())
+    assert exact_sum(np.array([-math.inf, 2.0])).to_float() == -math.inf
+    assert exact_sum(np.array([])).to_float() == 0.0
