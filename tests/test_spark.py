@@ -365,6 +365,20 @@ def test_collect_several_runs_on_one_query_axis(spark: Any) -> None:
         np.testing.assert_array_equal(both.values(name), local.values(name))
     with pytest.raises(ParameterError, match="non-empty mapping"):
         ranklens.spark.collect({})
+    # the statistics over Spark's per-query values are the local ones, bit for bit
+    spark_cmp = ranklens.spark.compare(
+        {"a": ranklens.spark.evaluate(q, r, names, missing="zero", buckets=3),
+         "b": ranklens.spark.evaluate(q, o, names, missing="zero", buckets=3)},
+        baseline="a", test="randomization", seed=7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        local_cmp = ranklens.compare(frame_q, {"a": frame(run), "b": frame(other)}, names,
+                                     missing="zero", baseline="a", test="randomization",
+                                     seed=7)
+    for name in names:
+        got, want = spark_cmp.pair(name, "b", "a"), local_cmp.pair(name, "b", "a")
+        assert (got.p_value, got.difference, got.n) == (want.p_value, want.difference,
+                                                        want.n)
 
 
 def test_diversity_measures_are_refused_before_any_job(spark: Any) -> None:

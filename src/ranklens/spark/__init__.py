@@ -13,7 +13,8 @@ Examples
 from __future__ import annotations
 
 from ._collect import collect
+from ._compare import compare
 from ._driver import DEFAULT_BUCKETS, evaluate
 from ._result import SparkResult
 
-__all__ = ["DEFAULT_BUCKETS", "SparkResult", "collect", "evaluate"]
+__all__ = ["DEFAULT_BUCKETS", "SparkResult", "collect", "compare", "evaluate"]
