@@ -9,6 +9,7 @@ import click
 
 from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._compare.render import COMPARE_FORMATS
+from . import _options as evaluation
 from ._evaluate import DEFAULT_MEASURES
 
 __all__ = ["compare_cmd"]
@@ -47,18 +48,12 @@ __all__ = ["compare_cmd"]
               show_default=True, help="Output format (csv, tsv, jsonl: one row per "
                                       "comparison, with intervals and effect sizes).")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
-@click.option("--rel", type=int, default=1, show_default=True,
-              help="Minimum judged level counted as relevant (trec_eval -l).")
-@click.option("--missing", type=click.Choice(["zero", "skip", "error"]), default=None,
-              help="Judged queries absent from a run: score 0 (default, with a warning), "
-                   "leave out of that run's comparisons (with a warning), or fail.")
-@click.option("--judged-only", is_flag=True,
-              help="Drop unjudged documents before evaluating (trec_eval -J).")
-@click.option("--depth", type=click.IntRange(min=0), default=None,
-              help="Keep only the top N documents of each query (trec_eval -M).")
-@click.option("--convention", type=click.Choice(["trec", "sklearn", "torchmetrics", "kaggle",
-                                                 "ranx"]), default="trec", show_default=True,
-              help="Named bundle of evaluation defaults.")
+@evaluation.rel()
+@evaluation.missing("Judged queries absent from a run: score 0 (default, with a warning), "
+                 "leave out of that run's comparisons (with a warning), or fail.")
+@evaluation.judged_only()
+@evaluation.depth()
+@evaluation.convention("Named bundle of evaluation defaults.")
 def compare_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...],
                 baseline: str | None, test: str, correction: str, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .._render import FORMATS, Format
+from . import _options as evaluation
 
 if TYPE_CHECKING:
     from .._result import Result
@@ -124,10 +125,7 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
               help="Evaluate RAG-style records instead of QRELS and RUNS: one JSON object per "
                    "line with query_id, retrieved (ids in rank order) and relevant (gold ids "
                    "or id-to-grade).")
-@click.option("--convention", type=click.Choice(["trec", "sklearn", "torchmetrics", "kaggle",
-                                                 "ranx"]), default="trec", show_default=True,
-              help="Named bundle of defaults (AP denominator, ideal DCG, ties, ...); explicit "
-                   "options win.")
+@evaluation.convention()
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to compute (repeatable), e.g. nDCG@10, AP(rel=2), map_cut_10. "
                    f"Default: {', '.join(DEFAULT_MEASURES)}.")
@@ -135,25 +133,13 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
-@click.option("--rel", type=int, default=1, show_default=True,
-              help="Minimum judged level counted as relevant (trec_eval -l).")
-@click.option("--missing", type=click.Choice(["zero", "skip", "error"]), default=None,
-              help="Judged queries absent from a run: score 0 (default, with a warning), "
-                   "leave out, or fail.")
-@click.option("--judged-only", is_flag=True,
-              help="Drop unjudged documents before evaluating (trec_eval -J).")
-@click.option("--depth", type=click.IntRange(min=0), default=None,
-              help="Keep only the top N documents of each query (trec_eval -M).")
-@click.option("--duplicates", type=click.Choice(["error", "first"]), default="error",
-              show_default=True, help="A document twice in one query: fail, or keep the first.")
-@click.option("--ties", type=click.Choice(["docid", "input", "average", "pessimistic",
-                                           "optimistic"]), default=None,
-              help="Equal scores: doc id descending (trec_eval; default), input order, "
-                   "averaged over all orders, or by grade (worst / best case first).")
-@click.option("--empty", type=click.Choice(["zero", "skip", "one", "nan", "error"]),
-              default=None,
-              help="Queries without any relevant judgment: 0 (default), left out, 1, NaN, or "
-                   "fail.")
+@evaluation.rel()
+@evaluation.missing()
+@evaluation.judged_only()
+@evaluation.depth()
+@evaluation.duplicates()
+@evaluation.ties()
+@evaluation.empty()
 @click.option("--collection-size", type=click.IntRange(min=0), default=0, show_default=True,
               help="Documents in the collection (trec_eval -N; used by Utility only).")
 @click.option("--subtopics", is_flag=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .._compare.api import CORRECTIONS, TESTS
+from . import _options as evaluation
 
 __all__ = ["report_cmd"]
 
@@ -32,22 +33,13 @@ __all__ = ["report_cmd"]
               show_default=True, help="Multiple-testing correction of the marks.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
-@click.option("--convention", type=click.Choice(["trec", "sklearn", "torchmetrics", "kaggle",
-                                                 "ranx"]), default="trec", show_default=True,
-              help="Named bundle of defaults; explicit options win.")
-@click.option("--rel", type=int, default=1, show_default=True,
-              help="Minimum judged level counted as relevant (trec_eval -l).")
-@click.option("--missing", type=click.Choice(["zero", "skip", "error"]), default=None,
-              help="Judged queries absent from a run: score 0 (default, with a warning), "
-                   "leave out, or fail.")
-@click.option("--judged-only", is_flag=True,
-              help="Drop unjudged documents before evaluating (trec_eval -J).")
-@click.option("--depth", type=click.IntRange(min=0), default=None,
-              help="Keep only the top N documents of each query (trec_eval -M).")
-@click.option("--ties", type=click.Choice(["docid", "input", "average"]), default=None,
-              help="Equal scores: doc id descending (default), input order, or averaged.")
-@click.option("--empty", type=click.Choice(["zero", "skip", "one", "nan", "error"]),
-              default=None, help="Queries without any relevant judgment.")
+@evaluation.convention("Named bundle of defaults; explicit options win.")
+@evaluation.rel()
+@evaluation.missing()
+@evaluation.judged_only()
+@evaluation.depth()
+@evaluation.ties()
+@evaluation.empty()
 def report_cmd(qrels: str, runs: tuple[str, ...], output: str, measures: tuple[str, ...],
                baseline: str | None, title: str, max_k: int, top_k: int, test: str,
                correction: str, alpha: float, convention: str,
