@@ -15,6 +15,7 @@ from typing import Any
 from ._errors import MeasureError
 from ._measures import REGISTRY, Measure
 from ._measures._registry import known_names, suggest
+from ._measures._trec_table import NICKNAMES, ORDER
 from ._measures.trec_params import parse_trec_params
 
 __all__ = ["all_names", "expand_trec_lists", "parse_measure", "parse_measures", "suggest"]
@@ -101,7 +102,38 @@ def _parse_trec(text: str) -> Measure | None:
         name = cut[m.group(1)]
         return Measure(name, (), _cutoff(m.group(2), name))
     # utility_2,-1,0,0 / ndcg_1=3,2=9 / 11pt_avg_.25,.5 / rbp_p=0.95: raw trec_eval params
-    return parse_trec_params(text)
+    try:
+        return parse_trec_params(text)
+    except MeasureError as exc:
+        _one_value_per_measure(text, plain, exc)
+        raise
+
+
+def _one_value_per_measure(text: str, plain: dict[str, str], exc: MeasureError) -> None:
+    """Say how to write ``set_F.1.0,0.5``: one measure per value, never a list.
+
+    A comma list after a trec_eval name is that measure's parameters (utility's four
+    coefficients, 11pt_avg's recall points), as in trec_eval; trec_eval itself refuses a
+    list for a one-parameter measure such as set_F, so reading it as several measures
+    would give one spelling two meanings between ``ranklens trec_eval`` and ``evaluate``.
+    """
+    te = next((n for n in sorted(plain, key=len, reverse=True)
+               if text.startswith(n) and text[len(n):len(n) + 1] in ("_", ".")), None)
+    if te is None or not re.match(r"^[^,=]+(?:,[^,=]+)+$", text[len(te) + 1:]):
+        return
+    defn = REGISTRY[plain[te]]
+    floats = [p.name for p in defn.params if p.kind == "float"]
+    if len(floats) != 1 or any(p.kind == "floats" for p in defn.params):
+        return
+    values = text[len(te) + 1:].split(",")
+    param = floats[0]
+    raise MeasureError(
+        f"{text!r}: {te} takes one {param} per measure, and a comma list after a trec_eval "
+        f"name is one measure's parameters (utility_2,-1,0,0), so it cannot also mean "
+        f"several measures (trec_eval refuses it too); write "
+        f"{', '.join(f'{te}_{v}' for v in values)} "
+        f"or {', '.join(f'{defn.name}({param}={v})' for v in values)}"
+    ) from exc
 
 
 def parse_measure(spec: str | Measure) -> Measure:
@@ -123,6 +155,21 @@ def parse_measure(spec: str | Measure) -> Measure:
         return spec
     if not isinstance(spec, str):
         raise MeasureError(f"a measure must be a name or a Measure, got {type(spec).__name__}")
+    try:
+        return _parse_one(spec)
+    except MeasureError as exc:
+        if re.match(r"^\s*P[_.](?![A-Z])", spec):  # the one name with two trec_eval readings
+            raise MeasureError(f"{exc}; {_P_READINGS}") from None
+        raise
+
+
+# which reading of P applies: docs/conventions.md, "trec_eval's spellings"
+_P_READINGS = ("P_k (P.k, P_5,10) is trec_eval's P family, precision at cutoff k, e.g. P_5 "
+               "or P@5; P alone is ranklens's P, trec_eval's set_P (precision of everything "
+               "retrieved)")
+
+
+def _parse_one(spec: str) -> Measure:
     text = spec.strip()
     if not text:
         raise MeasureError("empty measure name")
@@ -174,6 +221,38 @@ def _trec_cut_name(base: str, cutoff: float) -> str:
     return f"{base}_{int(cutoff)}"
 
 
+def _expand_nickname(nickname: str) -> list[str | Measure]:
+    """The names trec_eval prints for ``-m nickname``, in its output order.
+
+    A member that is a measure by itself (``map``, ``set_P``, ``relstring``) stays as it
+    is; a cutoff family (``P``, ``recall``, ``success``, ``ndcg_cut``) gives trec_eval's
+    default cutoffs, as trec_eval prints them (``P_5`` ... ``P_1000``: in a nickname ``P``
+    is trec_eval's P family, never ranklens's ``P``). ``runid`` is a label, not a value.
+    """
+    plain, cut = _trec_index()
+    members = set(NICKNAMES[nickname]) - {"runid"}
+    out: list[str | Measure] = []
+    unsupported: list[str] = []
+    for te in ORDER:
+        if te not in members:
+            continue
+        if te in plain:
+            out.append(te)
+        elif te in cut and REGISTRY[cut[te]].trec_cutoffs:
+            out.extend(_trec_cut_name(te, c) for c in REGISTRY[cut[te]].trec_cutoffs)
+        else:
+            unsupported.append(te)
+    if unsupported:
+        raise MeasureError(
+            f"trec_eval's nickname {nickname!r} names measures that ranklens.evaluate does "
+            f"not compute ({', '.join(unsupported[:3])}"
+            f"{', ...' if len(unsupported) > 3 else ''}): they need trec_eval's preference or "
+            f"judgment-group qrels; use `ranklens trec_eval -m {nickname}` "
+            f"(ranklens.trec_eval) for them"
+        )
+    return out
+
+
 def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     """The one-measure names a trec_eval ``-m`` list spelling stands for.
 
@@ -184,16 +263,26 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     retrieved, trec_eval's ``set_P``): write ``P_5,10,15,20,30,100,200,500,1000`` for
     trec_eval's P family.
 
+    trec_eval's nicknames (``official``, ``set``, ``all_trec``) give the names trec_eval
+    prints for them, in its output order; there ``P`` is trec_eval's P family (``P_5`` ...
+    ``P_1000``), as in trec_eval. ``prefs``, ``all_prefs`` and ``qrels_jg`` need
+    trec_eval's own qrels formats: a :class:`~ranklens.MeasureError` points to
+    ``ranklens trec_eval``.
+
     Examples
     --------
     >>> expand_trec_lists("P_5,10")
     ['P_5', 'P_10']
     >>> expand_trec_lists("map_cut")[:3]
     ['map_cut_5', 'map_cut_10', 'map_cut_15']
+    >>> expand_trec_lists("official")[:6]
+    ['num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map']
     """
     if not isinstance(spec, str):
         return [spec]
     text = spec.strip()
+    if text in NICKNAMES:
+        return _expand_nickname(text)
     cut = _trec_index()[1]
     listed = _TREC_LIST.match(text)
     if listed and listed.group(1) in cut:

@@ -5,47 +5,19 @@ Output order is always the order of trec_eval's measure table (``te_trec_measure
 name, and how trec_eval prints it, comes from the registry (``MeasureDef.trec``,
 ``trec_cut``, ``trec_integer``, ...), or, for the preference measures, from their own
 registry (:data:`ranklens._measures._prefs.PREF_REGISTRY`); the judgment-group measures are
-described in ``qrels_jg``.
+described in ``qrels_jg``. The order and the nicknames themselves are data shared with
+``ranklens.evaluate`` (:mod:`ranklens._measures._trec_table`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .._measures._prefs import PREF_REGISTRY
+from .._measures._trec_table import JG, NICKNAMES, ORDER, PREFS
 from .._names import suggest
 from .options import TrecEvalError
 
 __all__ = ["JG", "NICKNAMES", "NO_SUMMARY", "ORDER", "PREFS", "select_measures"]
-
-# the preference measures, registered in trec_eval's table order
-PREFS = tuple(PREF_REGISTRY)
-JG = ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
-
-ORDER = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref",
-    "Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel",
-    "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P",
-    "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", *PREFS, *JG, "yaap", "rbp",
-    "rbp_resid", "unj",
-)
-
-NICKNAMES: dict[str, tuple[str, ...]] = {
-    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
-                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"),
-    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
-            "set_recall", "set_relative_P", "set_map", "set_F"),
-    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
-                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
-                 "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
-                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut",
-                 "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
-                 "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
-    "all_prefs": ("runid", "num_q", *PREFS),
-    "prefs": ("runid", "num_q", *PREFS[:6]),
-    "qrels_jg": ("runid", "num_q", *JG),
-}
 
 NO_SUMMARY = frozenset({"relstring"})  # per query only: a string has no average
 
