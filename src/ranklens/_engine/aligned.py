@@ -35,7 +35,9 @@ Judgments (every judgment of the evaluated queries, query then grade descending)
 k can hold). Relevant items given as a count (``evaluate_arrays(n_relevant=...)``) are held
 per query (``unretrieved``): :meth:`num_rel` and :meth:`num_judged_nonrel` add them without
 rows; ``j_*`` show them as rows, built on first use (memory in proportion to the counts), and
-``judgments_upto(k)`` as at most k rows per query. Prefer those two methods to ``j_*``.
+``judgments_upto(k)`` as at most k rows per query. Prefer those two methods to ``j_*``
+(still read, so in proportion to the counts: the full ideal rankings of uncut nDCG and
+IdealDCG, nDCGRel, RnDCG, G, and Compat).
 
 Dense (one value per ranked document, built on first use and kept read-only): for kernels
 whose arithmetic runs over every ranked position anyway (counting retrieved documents,

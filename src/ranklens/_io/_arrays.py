@@ -37,7 +37,7 @@ from .._tables import Qrels, Run
 
 __all__ = ["UNRETRIEVED_PREFIX", "arrays_to_tables", "to_matrix", "to_vector"]
 
-#: Doc id prefix of the relevant items a ``n_relevant`` count adds to the judgments.
+#: Doc id prefix of the one row ``n_relevant`` adds for a query with no label (the rest: a count).
 UNRETRIEVED_PREFIX = "unretrieved-"
 
 
@@ -161,8 +161,9 @@ def arrays_to_tables(
         1-D query of each row (integers or ids); needs ``scores``.
     n_relevant : array-like, optional
         Number of relevant items of each query, retrieved or not (one per query, in query
-        order). Relevant items beyond those present in ``labels`` are added as unretrieved
-        judgments at level ``relevant_grade``, so recall and the ideal DCG count them.
+        order). Relevant items beyond those present in ``labels`` are judged at level
+        ``relevant_grade``, unretrieved, as a per-query count (``Qrels.unretrieved``; a
+        query with no label gets one row of them), so recall and the ideal DCG count them.
     relevant_grade : float, default 1.0
         Level of the relevant items ``n_relevant`` adds.
     """
