@@ -78,11 +78,12 @@ def evaluate_arrays(
         torchmetrics' ``indexes``: the query of each row of the flat arrays.
     n_relevant : array-like, optional
         The number of relevant items of each query, retrieved or not, so that recall, R and
-        the ideal DCG count relevant items the arrays do not show (they are added as
-        unretrieved judgments at level ``rel``, one row each: counts in the millions take
-        seconds and memory in proportion). Without it a ranked label matrix is taken
-        as holding every relevant item, and a :class:`RanklensWarning` says so when a
-        measure depends on it.
+        the ideal DCG count relevant items the arrays do not show (they are judged at level
+        ``rel``, unretrieved, and held as a count per query, ``Qrels.unretrieved``: memory
+        and time do not grow with the counts, except for the measures that rank every
+        relevant item: uncut nDCG and IdealDCG, nDCGRel, RnDCG, G, Compat). Without it a
+        ranked label matrix is taken as holding every relevant item, and a
+        :class:`RanklensWarning` says so when a measure depends on it.
     convention : str or Convention, default "trec"
         A named bundle of defaults, e.g. ``"sklearn"`` (ties averaged, ideal from the
         candidates) or ``"kaggle"`` (AP@k divided by min(k, R)); see :func:`evaluate`.

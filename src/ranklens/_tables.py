@@ -38,6 +38,10 @@ class Qrels:
     #: every query id was given as an integer (user ids): results give them back as
     #: integers, in numeric order (see Result.to_polars)
     integer_query_ids: bool = field(default=False, repr=False, compare=False)
+    #: relevant items not in ``frame``, as counts: columns ``query_id`` (String),
+    #: ``relevance`` (Float64), ``count`` (Int64) (``evaluate_arrays(n_relevant=...)``: a
+    #: count stays a count); each such query also has a row in ``frame``
+    unretrieved: pl.DataFrame | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Check the frame as the loaders check theirs: a polars DataFrame (else

@@ -106,6 +106,8 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
         else None
     judgments = _judgments(qindex, qrels.frame, kept)
     aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop, empty)
+    if qrels.unretrieved is not None:
+        aligned = aligned.with_unretrieved(*_unretrieved(qrels.unretrieved, aligned.query_ids))
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
 
 
@@ -143,6 +145,15 @@ def _missing_policy(missing: list[str], run: Run, pol: Policies) -> None:
         )
 
 
+def _unretrieved(counts: pl.DataFrame, query_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Grade and count of the counted relevant items of each of ``query_ids``."""
+    at = pl.DataFrame({"query_id": pl.Series(query_ids.tolist(), dtype=pl.String)}).join(
+        counts, on="query_id", how="left", maintain_order="left")
+    grade = at["relevance"].fill_null(0.0).to_numpy().astype(np.float64)
+    count = at["count"].fill_null(0).to_numpy().astype(np.int64)
+    return grade, count
+
+
 def _distinct_judgments(qrels: Qrels, policy: str) -> Qrels:
     """``qrels`` itself, or, when a doc is judged twice for one query, an error
     (``policy="error"``) or the qrels with the first judgment of each pair only (kept on
@@ -160,7 +171,7 @@ def _distinct_judgments(qrels: Qrels, policy: str) -> Qrels:
         _raise_duplicate(row["query_id"], row["doc_id"], int(dup.sum()), "qrels",
                          qrels.source)
     first = Qrels(qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True),
-                  qrels.source)
+                  qrels.source, unretrieved=qrels.unretrieved)
     qrels._cache["first"] = first
     return first
 

@@ -31,7 +31,13 @@ Per query (length ``nq``): ``nq``, ``offsets`` (``nq + 1``), :attr:`n_ret`, ``mi
 :meth:`num_rel`, :meth:`num_judged_nonrel`, ``query_ids``.
 
 Judgments (every judgment of the evaluated queries, query then grade descending):
-``j_offsets``, ``j_qidx``, ``j_grade``.
+``j_offsets``, ``j_qidx``, ``j_grade``; :meth:`judgments_upto` (those an ideal ranking cut at
+k can hold). Relevant items given as a count (``evaluate_arrays(n_relevant=...)``) are held
+per query (``unretrieved``): :meth:`num_rel` and :meth:`num_judged_nonrel` add them without
+rows; ``j_*`` show them as rows, built on first use (memory in proportion to the counts), and
+``judgments_upto(k)`` as at most k rows per query. Prefer those two methods to ``j_*``
+(still read, so in proportion to the counts: the full ideal rankings of uncut nDCG and
+IdealDCG, nDCGRel, RnDCG, G, and Compat).
 
 Dense (one value per ranked document, built on first use and kept read-only): for kernels
 whose arithmetic runs over every ranked position anyway (counting retrieved documents,
@@ -52,7 +58,7 @@ Subtopic judgments (diversity measures): ``subtopics``, a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -70,7 +76,7 @@ KERNEL_ACCESSORS: frozenset[str] = frozenset({
     # per query
     "nq", "offsets", "n_ret", "missing", "num_rel", "num_judged_nonrel", "query_ids",
     # judgments
-    "j_offsets", "j_qidx", "j_grade",
+    "j_offsets", "j_qidx", "j_grade", "judgments_upto",
     # dense: one value per ranked document, built on first use
     "qidx", "rank", "grade", "judged", "score", "relevant", "seg_sum", "seg_count",
     "seg_cumcount", "first_rank",
@@ -113,14 +119,17 @@ class Aligned:
     judged_grade: np.ndarray
     score_values: np.ndarray
     score_rows: np.ndarray | None
-    j_offsets: np.ndarray
-    j_qidx: np.ndarray
-    j_grade: np.ndarray
+    row_j_offsets: np.ndarray
+    row_j_qidx: np.ndarray
+    row_j_grade: np.ndarray
     missing: np.ndarray
     to_sorted: np.ndarray | None = None
     qidx_from: Callable[[], np.ndarray] | None = field(default=None, repr=False)
     policies: Policies = field(default_factory=Policies)
     subtopics: Subtopics | None = None
+    #: per query, the grade and number of relevant items judged by count only (no rows;
+    #: ``evaluate_arrays(n_relevant=...)``); None: none
+    unretrieved: tuple[np.ndarray, np.ndarray] | None = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -130,7 +139,8 @@ class Aligned:
            policies: Policies, qidx: np.ndarray | None = None,
            qidx_from: Callable[[], np.ndarray] | None = None,
            to_sorted: np.ndarray | None = None, whole: bool = False,
-           subtopics: Subtopics | None = None) -> Aligned:
+           subtopics: Subtopics | None = None,
+           unretrieved: tuple[np.ndarray, np.ndarray] | None = None) -> Aligned:
         """The one constructor: an alignment from its parts.
 
         Parameters
@@ -160,6 +170,8 @@ class Aligned:
             view itself is made that way).
         subtopics : Subtopics, optional
             Subtopic judgments (``judged_doc`` parallel to ``judged[0]``), if any.
+        unretrieved : tuple of np.ndarray, optional
+            Per query, the grade and number of relevant items judged by count only.
 
         Returns
         -------
@@ -175,20 +187,84 @@ class Aligned:
             judged_grade=judged[1],
             score_values=score[0],
             score_rows=score[1],
-            j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
-            j_qidx=j_qidx,
-            j_grade=j_grade.astype(np.float64, copy=False),
+            row_j_offsets=np.concatenate(([0], np.cumsum(j_counts))).astype(np.int64),
+            row_j_qidx=j_qidx,
+            row_j_grade=j_grade.astype(np.float64, copy=False),
             missing=missing,
             to_sorted=to_sorted,
             qidx_from=qidx_from,
             policies=policies,
             subtopics=subtopics,
+            unretrieved=unretrieved if unretrieved is not None and unretrieved[1].any()
+            else None,
         )
         return aligned.judged_only() if policies.judged_only and not whole else aligned
 
     @property
     def nq(self) -> int:
         return len(self.query_ids)
+
+    def with_unretrieved(self, grade: np.ndarray, count: np.ndarray) -> Aligned:
+        """This alignment with ``count[q]`` more relevant items of grade ``grade[q]`` judged
+        for query q, none retrieved, held as counts (see :attr:`j_grade`)."""
+        if not count.any():
+            return self
+        return replace(self, unretrieved=(grade, count), _cache={})
+
+    def _judgments(self, most: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Offsets, query numbers and grades of every judgment, counted ones as rows (at
+        most ``most`` of them per query; None: all)."""
+        if self.unretrieved is None:
+            return self.row_j_offsets, self.row_j_qidx, self.row_j_grade
+        key = ("judgments", most)
+        if key not in self._cache:
+            # only kernels that read the judgments one by one (ideal rankings) get here:
+            # they see exactly the rows the counts stand for
+            grade, count = self.unretrieved
+            if most is not None:
+                count = np.minimum(count, most)
+            q = np.concatenate((self.row_j_qidx,
+                                np.repeat(np.arange(self.nq, dtype=np.int64), count)))
+            g = np.concatenate((self.row_j_grade, np.repeat(grade, count)))
+            order = np.lexsort((-g, q))
+            q, g = q[order], g[order]
+            offsets = np.concatenate(([0], np.cumsum(np.bincount(q, minlength=self.nq))))
+            self._cache[key] = (offsets.astype(np.int64), q, g)
+        judgments: tuple[np.ndarray, np.ndarray, np.ndarray] = self._cache[key]
+        return judgments
+
+    def judgments_upto(self, k: float | None) -> tuple[np.ndarray, np.ndarray]:
+        """Query number and grade of the judgments an ideal ranking cut at ``k`` can hold:
+        ``j_qidx``, ``j_grade`` but with at most ``k`` of a query's counted relevant items
+        (all with ``k=None``). Equal grades are interchangeable, so the top ``k`` of each
+        query's judgments by grade are those of ``j_grade``, while memory stays in
+        proportion to ``k`` when ``n_relevant`` counts are large."""
+        _, q, g = self._judgments(None if k is None else int(k))
+        return q, g
+
+    @property
+    def j_offsets(self) -> np.ndarray:
+        """``j_offsets[q]:j_offsets[q+1]`` are query q's judgments in ``j_qidx``, ``j_grade``."""
+        return self._judgments()[0]
+
+    @property
+    def j_qidx(self) -> np.ndarray:
+        """The query number of every judgment, query then grade descending."""
+        return self._judgments()[1]
+
+    @property
+    def j_grade(self) -> np.ndarray:
+        """The grade of every judgment, query then grade descending. Relevant items judged
+        by count (``unretrieved``) appear as rows here, built on first use: kernels that
+        need only how many judgments a query has read :meth:`num_rel` instead."""
+        return self._judgments()[2]
+
+    def _counted(self, select: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Per query, the counted judgments whose grade ``select`` keeps (0 if none)."""
+        if self.unretrieved is None:
+            return np.zeros(self.nq, dtype=np.int64)
+        grade, count = self.unretrieved
+        return np.where(select(grade), count, 0).astype(np.int64)
 
     def in_trec_order(self, values: np.ndarray) -> np.ndarray:
         """Per-query ``values`` of this alignment's queries, put in trec_eval order."""
@@ -282,8 +358,8 @@ class Aligned:
         lengths = np.array([p.size for p in pieces], dtype=np.int64)
         nv = len(pieces)
         owner = np.asarray(owners, dtype=np.int64)
-        j_counts = np.diff(self.j_offsets)[owner]
-        j_index = (np.concatenate([np.arange(self.j_offsets[q], self.j_offsets[q + 1])
+        j_counts = np.diff(self.row_j_offsets)[owner]
+        j_index = (np.concatenate([np.arange(self.row_j_offsets[q], self.row_j_offsets[q + 1])
                                    for q in owner.tolist()]).astype(np.int64)
                    if nv else np.zeros(0, dtype=np.int64))
         judged = self.judged[flat]
@@ -299,12 +375,14 @@ class Aligned:
             judged=(np.flatnonzero(judged), self.grade[flat][judged]),
             score=(self.score_values, self.score_rows_at(flat)),
             judgments=(np.repeat(np.arange(nv, dtype=np.int64), j_counts),
-                       self.j_grade[j_index]),
+                       self.row_j_grade[j_index]),
             missing=self.missing[owner],
             policies=self.policies,
             qidx=np.repeat(np.arange(nv, dtype=np.int64), lengths),
             whole=True,  # this alignment is already the view the measure reads
             subtopics=subtopics,
+            unretrieved=None if self.unretrieved is None
+            else (self.unretrieved[0][owner], self.unretrieved[1][owner]),
         )
 
     def score_rows_at(self, rows: np.ndarray) -> np.ndarray:
@@ -381,14 +459,15 @@ class Aligned:
         key = ("num_rel", rel)
         if key not in self._cache:
             self._cache[key] = np.bincount(
-                self.j_qidx[self.j_grade >= rel], minlength=self.nq
-            ).astype(np.int64)
+                self.row_j_qidx[self.row_j_grade >= rel], minlength=self.nq
+            ).astype(np.int64) + self._counted(lambda g: g >= rel)
         return self._cache[key]
 
     def num_judged_nonrel(self, rel: int) -> np.ndarray:
         """Per-query number of judgments at a level in [0, rel)."""
-        mask = (self.j_grade >= 0) & (self.j_grade < rel)
-        return np.bincount(self.j_qidx[mask], minlength=self.nq).astype(np.int64)
+        mask = (self.row_j_grade >= 0) & (self.row_j_grade < rel)
+        return (np.bincount(self.row_j_qidx[mask], minlength=self.nq).astype(np.int64)
+                + self._counted(lambda g: (g >= 0) & (g < rel)))
 
     def judged_only(self) -> Aligned:
         """This alignment with every document not judged >= 0 removed (trec_eval -J)."""
@@ -407,13 +486,14 @@ class Aligned:
             offsets=group_offsets(qidx, self.nq),
             judged=(position[self.judged_at[kept]], self.judged_grade[kept]),
             score=(self.score_values, self.score_rows_at(np.flatnonzero(keep))),
-            judgments=(self.j_qidx, self.j_grade),
+            judgments=(self.row_j_qidx, self.row_j_grade),
             missing=self.missing,
             policies=self.policies,
             qidx=qidx,
             to_sorted=self.to_sorted,
             whole=True,
             subtopics=None if self.subtopics is None else self.subtopics.taking(kept),
+            unretrieved=self.unretrieved,
         )
 
     def for_measure(self, judged_only: bool | None) -> Aligned:

@@ -37,7 +37,7 @@ from .._tables import Qrels, Run
 
 __all__ = ["UNRETRIEVED_PREFIX", "arrays_to_tables", "to_matrix", "to_vector"]
 
-#: Doc id prefix of the relevant items a ``n_relevant`` count adds to the judgments.
+#: Doc id prefix of the one row ``n_relevant`` adds for a query with no label (the rest: a count).
 UNRETRIEVED_PREFIX = "unretrieved-"
 
 
@@ -161,8 +161,9 @@ def arrays_to_tables(
         1-D query of each row (integers or ids); needs ``scores``.
     n_relevant : array-like, optional
         Number of relevant items of each query, retrieved or not (one per query, in query
-        order). Relevant items beyond those present in ``labels`` are added as unretrieved
-        judgments at level ``relevant_grade``, so recall and the ideal DCG count them.
+        order). Relevant items beyond those present in ``labels`` are judged at level
+        ``relevant_grade``, unretrieved, as a per-query count (``Qrels.unretrieved``; a
+        query with no label gets one row of them), so recall and the ideal DCG count them.
     relevant_grade : float, default 1.0
         Level of the relevant items ``n_relevant`` adds.
     """
@@ -274,15 +275,27 @@ def _add_unretrieved(qrels: Qrels, qids: np.ndarray, n_relevant: Any,
         raise InputError(
             f"query {queries[i]!r}: n_relevant says {want[i]} relevant items but the labels "
             f"already hold {got[i]} at level >= {grade:g}", source="<n_relevant>")
-    if int((want - got).sum()) == 0:
+    extra = want - got
+    if int(extra.sum()) == 0:
         return qrels
-    # built column-wise by polars (a Python loop took 16 s for 10**7 items)
-    extra = (
-        pl.DataFrame({"query_id": pl.Series(queries, dtype=pl.String)
-                      .gather(np.repeat(np.arange(len(queries)), want - got))})
-        .with_columns(
-            doc_id=pl.lit(UNRETRIEVED_PREFIX)
-            + pl.int_range(pl.len(), dtype=pl.Int64).over("query_id").cast(pl.String),
-            relevance=pl.lit(float(grade), dtype=pl.Float64))
-    )
-    return Qrels(pl.concat([qrels.frame, extra]), qrels.source)
+    # a count stays a count (10**8 relevant items must not become 10**8 rows): the engine
+    # reads them as per-query counts. A query with no judgment row at all gets one row, so
+    # that it is a judged query as it would be with rows
+    no_row = np.zeros(len(queries), dtype=bool)
+    judged = set(qrels.frame["query_id"].unique().to_list())
+    no_row[[i for i, q in enumerate(queries) if q not in judged]] = True
+    first = np.flatnonzero(no_row & (extra > 0))
+    frame = qrels.frame
+    if first.size:
+        frame = pl.concat([frame, pl.DataFrame(
+            {"query_id": [queries[i] for i in first.tolist()],
+             "doc_id": [UNRETRIEVED_PREFIX + "0"] * first.size,
+             "relevance": np.full(first.size, float(grade))},
+            schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64})])
+        extra[first] -= 1
+    some = np.flatnonzero(extra > 0)
+    counts_frame = pl.DataFrame(
+        {"query_id": [queries[i] for i in some.tolist()],
+         "relevance": np.full(some.size, float(grade)), "count": extra[some]},
+        schema={"query_id": pl.String, "relevance": pl.Float64, "count": pl.Int64})
+    return Qrels(frame, qrels.source, unretrieved=counts_frame if some.size else None)

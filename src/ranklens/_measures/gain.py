@@ -81,8 +81,9 @@ def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
     if m.get("ideal") == "run":
         g, q = gain_values(d.grade, d.judged, m.get("gain")), d.qidx
     else:
-        g = gain_values(d.j_grade, np.ones(d.j_grade.shape, dtype=bool), m.get("gain"))
-        q = d.j_qidx
+        # only the top k judgments can enter an ideal ranking cut at k
+        q, grade = d.judgments_upto(m.cutoff)
+        g = gain_values(grade, np.ones(grade.shape, dtype=bool), m.get("gain"))
     keep = g > 0
     g, q = g[keep], q[keep]
     # judgments come query-ordered, grade descending, so monotone gains are usually

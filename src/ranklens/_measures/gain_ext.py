@@ -60,8 +60,10 @@ def rbp_gains(d: Aligned, spec: Any) -> np.ndarray:
     g = gain_values(d.grade, d.judged, spec)
     in_table = d.judged & (d.grade >= 0)
     top = np.full(d.nq, -1, dtype=np.int64)
-    ok = d.j_grade >= 0
-    np.maximum.at(top, d.j_qidx[ok], d.j_grade[ok].astype(np.int64))
+    # every grade a query judges is among its judgments up to 1 (counted items: one row)
+    j_qidx, j_grade = d.judgments_upto(1)
+    ok = j_grade >= 0
+    np.maximum.at(top, j_qidx[ok], j_grade[ok].astype(np.int64))
     out = np.where(in_table, g, 0.0)
     for levels in np.unique(top + 1):
         table = _level_table(int(levels), spec)
