@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from spark_support import spark_measures
 
 import ranklens
 from ranklens import InputError, MeasureError, ParameterError, RanklensWarning
-from ranklens._measures import REGISTRY
 
 
 def _need(reason: str) -> None:
@@ -54,23 +54,7 @@ def spark() -> Iterator[Any]:
     session.stop()
 
 
-def _all_measures() -> list[str]:
-    """Every registered measure at its defaults, plus cutoffs (text measures included; not
-    the diversity measures, which read subtopic judgments: refused on the driver)."""
-    names: list[str] = []
-    for name, defn in REGISTRY.items():
-        if defn.subtopics:
-            continue
-        if not defn.cutoff_required:
-            names.append(name)
-        if defn.cutoff == "int":
-            names += [f"{name}@1", f"{name}@5"]
-        elif defn.cutoff == "float":
-            names += [f"{name}@0.5"]
-    return names
-
-
-MEASURES = _all_measures()
+MEASURES = spark_measures()
 
 
 def _random_data(seed: int, queries: int = 40) -> tuple[list[tuple], list[tuple]]:

@@ -10,10 +10,10 @@ import warnings
 
 import numpy as np
 import pytest
+from spark_support import spark_measures
 
 import ranklens
 from ranklens import RanklensWarning
-from ranklens._measures import REGISTRY
 
 pa = pytest.importorskip("pyarrow")  # a test dependency; ranklens.spark's bucket step needs it
 
@@ -23,23 +23,7 @@ from ranklens.spark._exact import ExactSum, exact_sum  # noqa: E402
 CONVENTIONS = ["trec", "sklearn", "torchmetrics", "kaggle", "ranx"]
 
 
-def _measures() -> list[str]:
-    """Every registered measure but the diversity ones (subtopic judgments: ranklens.spark
-    refuses them on the driver)."""
-    names: list[str] = []
-    for name, defn in REGISTRY.items():
-        if defn.subtopics:
-            continue
-        if not defn.cutoff_required:
-            names.append(name)
-        if defn.cutoff == "int":
-            names += [f"{name}@1", f"{name}@5"]
-        elif defn.cutoff == "float":
-            names += [f"{name}@0.5"]
-    return names
-
-
-MEASURES = _measures()
+MEASURES = spark_measures()
 
 
 def _data(seed: int) -> tuple[list[tuple], list[tuple]]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -194,6 +194,18 @@ def first_relevant_group(d: Aligned, m: Measure,
 
 def segment_cumsum(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Cumulative sums restarting at each segment (exact sequential sums)."""
+    return _segment_scan(np.cumsum, values, lengths)
+
+
+def segment_cumprod(factors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Cumulative products restarting at each segment (exact sequential products)."""
+    return _segment_scan(np.cumprod, factors, lengths)
+
+
+def _segment_scan(scan: Callable[..., np.ndarray], values: np.ndarray,
+                  lengths: np.ndarray) -> np.ndarray:
+    """``scan`` (np.cumsum or np.cumprod) restarting at each segment: segments of one length
+    are scanned together as the rows of a matrix, in the same sequential order as alone."""
     out = np.empty_like(values)
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
     for length in np.unique(lengths):
@@ -201,20 +213,7 @@ def segment_cumsum(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
             continue
         sel = np.flatnonzero(lengths == length)
         idx = starts[sel][:, None] + np.arange(length)[None, :]
-        out[idx] = np.cumsum(values[idx], axis=1)
-    return out
-
-
-def segment_cumprod(factors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Cumulative products restarting at each segment (exact sequential products)."""
-    out = np.empty_like(factors)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    for length in np.unique(lengths):
-        if length == 0:
-            continue
-        sel = np.flatnonzero(lengths == length)
-        idx = starts[sel][:, None] + np.arange(length)[None, :]
-        out[idx] = np.cumprod(factors[idx], axis=1)
+        out[idx] = scan(values[idx], axis=1)
     return out
 
 
