@@ -76,9 +76,8 @@ def _build(qrels: Qrels) -> QrelsIndex:
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
                           .to_series().any())
-    by_grade = (pl.DataFrame({"q": code, "g": qf["relevance"]})
-                .select(pl.arg_sort_by(["q", "g"], descending=[False, True]))
-                .to_series().to_numpy().astype(np.int64))
+    grade = qf["relevance"].to_numpy()
+    by_grade = _by_query_then_grade(code, grade)
     query_list = query_ids.to_list()
     index = QrelsIndex(
         query_ids=query_list,
@@ -87,13 +86,22 @@ def _build(qrels: Qrels) -> QrelsIndex:
         code=code,
         doc_hash=doc_hash,
         sorted_code=code[by_grade],
-        sorted_grade=qf["relevance"].to_numpy()[by_grade].astype(np.float64),
+        sorted_grade=grade[by_grade].astype(np.float64),
         duplicated=duplicated,
     )
     for arr in (index.query_array, index.code, index.doc_hash, index.sorted_code,
                 index.sorted_grade):
         arr.flags.writeable = False
     return index
+
+
+def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
+    """The order of the judgments by query number ``code``, then grade descending.
+
+    numpy's lexsort rather than polars' multi-column arg sort: at 10^6 judgments the
+    latter takes ~15x as long (0.34 s against 0.02 s for Robust x13's 1.67M judgments).
+    """
+    return np.lexsort((-grade, code))
 
 
 def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
