@@ -303,7 +303,7 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
-    pos = np.union1d(tie, tie + 1).astype(index)  # the rows in a tie
+    pos = _tie_members(tie).astype(index)  # the rows in a tie
     rows = pos
     if pos.size:
         block = np.searchsorted(ends, pos, side="right")
@@ -317,6 +317,16 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     # a block moves whole, so a tied row's ranked position is its row plus the shift
     src[pos + shift[place[np.searchsorted(ends, pos, side="right")]]] = rows
     return offsets, src
+
+
+def _tie_members(tie: np.ndarray) -> np.ndarray:
+    """The rows in a tie (ascending), where ``tie`` (ascending) lists each row tied with
+    the next one: ``tie`` and ``tie + 1`` merged, without numpy's hash-based union (0.05 s
+    on Robust x13's 240k tied rows, against a few ms here)."""
+    # the row after a tie is already listed when it ties with the next one in turn
+    last = np.ones(tie.size, dtype=bool)
+    last[:-1] = tie[1:] != tie[:-1] + 1
+    return np.sort(np.concatenate((tie, tie[last] + 1)), kind="stable")
 
 
 def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
