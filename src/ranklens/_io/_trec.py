@@ -45,6 +45,17 @@ _MAGIC = (
 _BZ2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")
 _DIGITS = b"123456789"
 
+# compared as an integer: 2**53 + 1 is equal to float(2**53) after the cast polars makes
+_MAX_INT_GRADE = int(MAX_GRADE)
+
+
+
+def _beyond_max_grade(rel: pl.Series) -> bool:
+    """Whether an integer grade is beyond 2**53 in magnitude (compared as integers: no
+    absolute value, which int64's least value does not have)."""
+    return bool(((rel > _MAX_INT_GRADE) | (rel < -_MAX_INT_GRADE)).any())
+
+
 _QRELS_HINTS = {6: "this looks like a run line: are QRELS and RUN given in the wrong order?"}
 _RUN_HINTS = {4: "this looks like a qrels line: are QRELS and RUN given in the wrong order?"}
 
@@ -234,12 +245,26 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     except Exception:  # any polars complaint: let the general path explain it
         return None
     # a line short of a field leaves a null (a blank line, a row of them)
-    if df.height == 0 or df.null_count().sum_horizontal().item() != 0 or df["empty"].any():
+    if df.null_count().sum_horizontal().item() != 0 or df["empty"].any():
         return None
     rel = df["relevance"]
-    if bool((rel.abs() > MAX_GRADE).any()):
+    if _beyond_max_grade(rel):
         return None
     return df.select("query_id", "doc_id", rel.cast(pl.Float64))
+
+
+def _typed_blocks(blocks: Iterator[bytes]) -> pl.DataFrame | None:
+    """:func:`_typed_qrels` of a file given in blocks of whole lines (so the whole text
+    never sits in memory next to its columns); None if some block needs the general path."""
+    parts: list[pl.DataFrame] = []
+    sep = None
+    for block in blocks:
+        sep = sep or _separator(block)
+        part = _typed_qrels(block, sep) if sep else None
+        if part is None:
+            return None
+        parts.append(part)
+    return pl.concat(parts, rechunk=False) if parts else None
 
 
 def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
@@ -249,16 +274,22 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     inside a field is data (MS MARCO doc ids contain one). Relevance must be an integer.
     """
     source = str(path)
+    blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
+    if blocks is not None:
+        typed = _typed_blocks(blocks)
+        blocks.close()  # a file left half read by a block the typed pass cannot take
+        if typed is not None and typed.height:
+            return Qrels(typed, source)
     data = read_bytes(path) if data is None else _line_ends(without_bom(data))
     _check_text(data, source)
     sep = _separator(data)
     typed = _typed_qrels(data, sep) if sep else None
-    if typed is not None:
+    if typed is not None and typed.height:
         return Qrels(typed, source)
     df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
     if df is not None:
         rel = df["rel"].cast(pl.Int64, strict=False)
-        if rel.null_count() == 0 and not (rel.abs() > MAX_GRADE).any():
+        if rel.null_count() == 0 and not _beyond_max_grade(rel):
             frame = pl.DataFrame(
                 {"query_id": df["query_id"], "doc_id": df["doc_id"],
                  "relevance": rel.cast(pl.Float64)}
