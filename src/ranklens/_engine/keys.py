@@ -98,11 +98,13 @@ def block_index(block_ids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
             .fill_null(-1).to_numpy().astype(np.int64, copy=False))
 
 
-def query_index(qids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
+def query_index(qids: pl.Series, queries: pl.DataFrame,
+                new: pl.Series | None = None) -> np.ndarray:
     """Index of each row's query in ``queries`` (-1 where absent).
 
     Rows keep each query's rows together, so ids are looked up once per block of equal
-    adjacent ids, not once per row.
+    adjacent ids, not once per row. ``new`` marks rows that start a block when the
+    reader found them already (a row marked needlessly only splits a block in two).
     """
-    block_ids, lengths = query_blocks(qids)
+    block_ids, lengths = query_blocks(qids, new)
     return np.repeat(block_index(block_ids, queries), lengths)

@@ -69,7 +69,8 @@ def _build(qrels: Qrels) -> QrelsIndex:
     qf = qrels.frame
     query_ids = qf["query_id"].unique().sort()
     queries = numbered(query_ids)
-    code = query_index(qf["query_id"], queries)
+    # where the reader marked the starts of query blocks (a one-off, as for runs)
+    code = query_index(qf["query_id"], queries, qrels._cache.pop("new", None))
     doc_hash = qf["doc_id"].hash(0).to_numpy()
     keys = pair_keys(code, doc_hash)
     duplicated = bool(keys.size) and pl.Series(keys).n_unique() < keys.size

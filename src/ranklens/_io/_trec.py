@@ -237,10 +237,14 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     # (a polars error) or leaves an empty id: both are sent to the general path
     empty = pl.any_horizontal(pl.col(c).str.len_bytes() == 0
                               for c in ("query_id", "iter", "doc_id"))
+    qid = pl.col("query_id")
     try:
         df = (pl.scan_csv(data, has_header=False, separator=sep.decode(), quote_char=None,
                           comment_prefix="#" if b"#" in data else None, schema=schema)
-              .select("query_id", "doc_id", "relevance", empty.alias("empty"))
+              .select("query_id", "doc_id", "relevance", empty.alias("empty"),
+                      # where a block of rows with one query id starts, found by the
+                      # parser's threads (the judgment index groups rows by it)
+                      (qid != qid.shift(1)).fill_null(True).alias("new"))
               .collect())
     except Exception:  # any polars complaint: let the general path explain it
         return None
@@ -250,7 +254,7 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     rel = df["relevance"]
     if _beyond_max_grade(rel):
         return None
-    return df.select("query_id", "doc_id", rel.cast(pl.Float64))
+    return df.select("query_id", "doc_id", rel.cast(pl.Float64), "new")
 
 
 def _typed_blocks(blocks: Iterator[bytes]) -> pl.DataFrame | None:
@@ -267,6 +271,16 @@ def _typed_blocks(blocks: Iterator[bytes]) -> pl.DataFrame | None:
     return pl.concat(parts, rechunk=False) if parts else None
 
 
+def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
+    """The qrels of a typed pass's frame; its block starts are kept for the index."""
+    # the columns as they are: dropping one from the frame may copy the others whole
+    qrels = Qrels(pl.DataFrame([typed["query_id"], typed["doc_id"], typed["relevance"]]),
+                  source)
+    # taken by ranklens._engine.matching, which groups the judgments by query with it
+    qrels._cache["new"] = typed["new"]
+    return qrels
+
+
 def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     """Read a TREC qrels file: ``query iter doc relevance`` per line.
 
@@ -279,13 +293,13 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
         typed = _typed_blocks(blocks)
         blocks.close()  # a file left half read by a block the typed pass cannot take
         if typed is not None and typed.height:
-            return Qrels(typed, source)
+            return _typed_table(typed, source)
     data = read_bytes(path) if data is None else _line_ends(without_bom(data))
     _check_text(data, source)
     sep = _separator(data)
     typed = _typed_qrels(data, sep) if sep else None
     if typed is not None and typed.height:
-        return Qrels(typed, source)
+        return _typed_table(typed, source)
     df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
     if df is not None:
         rel = df["rel"].cast(pl.Int64, strict=False)
