@@ -72,8 +72,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
     # where the reader marked the starts of query blocks (a one-off, as for runs)
     code = query_index(qf["query_id"], queries, qrels._cache.pop("new", None))
     doc_hash = qf["doc_id"].hash(0).to_numpy()
-    keys = pair_keys(code, doc_hash)
-    duplicated = bool(keys.size) and pl.Series(keys).n_unique() < keys.size
+    duplicated = _repeated_keys(code, doc_hash)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
         duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
                           .to_series().any())
@@ -87,13 +86,20 @@ def _build(qrels: Qrels) -> QrelsIndex:
         code=code,
         doc_hash=doc_hash,
         sorted_code=code[by_grade],
-        sorted_grade=grade[by_grade].astype(np.float64),
+        sorted_grade=grade[by_grade].astype(np.float64, copy=False),
         duplicated=duplicated,
     )
     for arr in (index.query_array, index.code, index.doc_hash, index.sorted_code,
                 index.sorted_grade):
         arr.flags.writeable = False
     return index
+
+
+def _repeated_keys(code: np.ndarray, doc_hash: np.ndarray) -> bool:
+    """Whether two judgments share a pair key (equal pairs, or a hash collision); the keys
+    are a temporary, freed before the index's own arrays are made (a lower peak)."""
+    keys = pair_keys(code, doc_hash)
+    return bool(keys.size) and pl.Series(keys).n_unique() < keys.size
 
 
 def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
