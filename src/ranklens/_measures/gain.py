@@ -8,7 +8,7 @@ from .._engine.aligned import Aligned
 from .._groups import group_offsets, group_ranks
 from ._common import clib_log2, data, divide
 from ._registry import JUDGED_ONLY, Measure, Param, register
-from ._ties import TiedGroups
+from ._ties import COUNTED_AT_ONE_POSITION, NoBound, TiedGroups, bound_position
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
 GAIN = Param(
@@ -129,10 +129,25 @@ def _ndcg_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide(_dcg_tied(d, m, g), ideal_values(d, m))
 
 
+def _dcg_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    # under ties="pessimistic" each document is discounted at its group's last position
+    if optimistic:
+        raise NoBound(COUNTED_AT_ONE_POSITION)
+    pos = bound_position(g, False)
+    keep = d.judged if m.cutoff is None else d.judged & (pos <= m.cutoff)
+    gains = gain_values(d.grade[keep], np.ones(int(keep.sum()), dtype=bool), m.get("gain"))
+    contrib = discounted(gains, pos[keep], m.get("discount"), _base(m))
+    return np.bincount(d.qidx[keep], weights=contrib, minlength=d.nq)
+
+
+def _ndcg_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    return divide(_dcg_bound(d, m, g, optimistic), ideal_values(d, m))
+
+
 @register("nDCG", "normalised DCG: DCG@k / ideal DCG@k (0 when the ideal is 0)",
           params=_GRADED, cutoff="int", trec="ndcg", trec_cut="ndcg_cut", trec_cutoffs=_DEPTHS,
           aliases=("ndcg",), variants=(("ndcg_burges", (("gain", "exp2"),)),), family="gain",
-          closed_form=_ndcg_tied, needs_unretrieved=_reads_judgments,
+          closed_form=_ndcg_tied, tie_bound=_ndcg_bound, needs_unretrieved=_reads_judgments,
           convention_params=("gain", "ideal"))
 def ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
@@ -141,7 +156,7 @@ def ndcg(a: Aligned, m: Measure) -> np.ndarray:
 
 @register("DCG", "discounted cumulative gain of the top k", params=_GRADED, cutoff="int",
           trec="dcg", aliases=("dcg",), variants=(("dcg_burges", (("gain", "exp2"),)),),
-          family="gain", closed_form=_dcg_tied, needs_unretrieved=False,
+          family="gain", closed_form=_dcg_tied, tie_bound=_dcg_bound, needs_unretrieved=False,
           convention_params=("gain",))
 def dcg(a: Aligned, m: Measure) -> np.ndarray:
     return dcg_values(data(a, m), m)
