@@ -226,6 +226,12 @@ class MeasureDef:
     weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
         each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
         undefined.
+    trec_comma : what a comma list after the trec_eval name (``trec``) means in
+        ``evaluate`` and ``ranklens evaluate -m``: ``"parameters"``, the one measure's
+        parameters (``utility_2,-1,0,0``: four coefficients), or ``"measures"``, one
+        measure per value (``set_F.1.0,0.5``: F at beta 1.0 and at 0.5). (A cutoff
+        family's list, ``P_5,10``, is always one measure per cutoff; ``ranklens trec_eval
+        -m`` reads lists as trec_eval does: set_F takes the first value.)
     """
 
     name: str
@@ -253,6 +259,7 @@ class MeasureDef:
     trec_reset: bool = False
     subtopics: bool = False
     weight: Kernel | None = None
+    trec_comma: Literal["parameters", "measures"] = "parameters"
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""

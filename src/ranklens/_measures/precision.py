@@ -103,7 +103,9 @@ def _f_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndar
 @register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
           "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
           trec="set_F", aliases=("f1", "f"), family="precision",
-          closed_form=_f_measure_tied, tie_bound=_f_bound, order_free="without_cutoff")
+          closed_form=_f_measure_tied, tie_bound=_f_bound, order_free="without_cutoff",
+          # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
+          trec_comma="measures")
 def f_measure(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return _f_of_hits(d, m, _hits(d, m))
