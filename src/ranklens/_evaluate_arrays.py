@@ -34,7 +34,8 @@ def from_arrays(
 
     Parameters are those of :func:`evaluate_arrays`. Query ids are the row numbers (or the
     ``indexes`` values) and document ids the column numbers (or positions within a query),
-    zero-padded to one width so that their byte order is their numeric order.
+    zero-padded to one width so that their byte order is their numeric order. Row numbers
+    and integer ``indexes`` come back as integers from ``to_polars()`` / ``to_pandas()``.
 
     Examples
     --------
