@@ -81,8 +81,9 @@ def evaluate_arrays(
         The number of relevant items of each query, retrieved or not, so that recall, R and
         the ideal DCG count relevant items the arrays do not show (they are judged at level
         ``rel``, unretrieved, and held as a count per query, ``Qrels.unretrieved``: memory
-        and time do not grow with the counts, except for the measures that rank every
-        relevant item: uncut nDCG and IdealDCG, nDCGRel, RnDCG, G, Compat). Without it a
+        does not grow with the counts; the measures that rank every relevant item (uncut
+        nDCG and IdealDCG, nDCGRel, RnDCG) add one discounted term per counted item, a chunk
+        at a time, in time proportional to the counts). Without it a
         ranked label matrix is taken as holding every relevant item, and a
         :class:`RanklensWarning` says so when a measure depends on it.
     convention : str or Convention, default "trec"
