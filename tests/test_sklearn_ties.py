@@ -68,6 +68,24 @@ def test_optimistic_by_hand() -> None:
     assert res["AUC"] == pytest.approx(1 - 1 / 6, abs=1e-15)
 
 
+def test_rbp_and_err_pessimistic_by_hand() -> None:
+    qrels = {"q": {"a": 2, "b": 1, "c": 0}}
+    run = {"q": {"a": 1.0, "b": 1.0, "x": 1.0, "c": 0.5}}  # a group of three, then c
+    res = ranklens.evaluate(qrels, run, ["RBP(p=0.5)", "RBP(p=0.5)@2", "ERR", "ERR@2"],
+                            ties="pessimistic")
+    # RBP rescales grades 0..2 to 0, .5, 1; a and b both weigh p^2 at position 3
+    assert res["RBP(p=0.5)"] == pytest.approx(0.5 * (1.0 + 0.5) * 0.25, abs=1e-15)
+    assert res["RBP(p=0.5)@2"] == 0.0  # the group ends at 3
+    # ERR (max grade 4): R(a) = 3/16, R(b) = 1/16; each at position 3 below the other
+    ra, rb = 3 / 16, 1 / 16
+    assert res["ERR"] == pytest.approx((ra * (1 - rb) + rb * (1 - ra)) / 3, abs=1e-15)
+    assert res["ERR@2"] == 0.0
+    plain = ranklens.evaluate(qrels, {"q": {"a": 3.0, "b": 2.0, "x": 1.0}}, ["ERR", "RBP"],
+                              ties="pessimistic")
+    assert plain["ERR"] == ranklens.evaluate(qrels, {"q": {"a": 3.0, "b": 2.0, "x": 1.0}},
+                                             ["ERR"])["ERR"]
+
+
 def test_not_a_bound_over_orders_for_ap() -> None:
     # scikit-learn's convention is not the worst order: with several relevant items in a
     # group, each gets the precision at the group's end, above the worst order's; and under
@@ -98,8 +116,10 @@ def test_refused_where_the_definition_says_nothing() -> None:
                        match=r"ties='pessimistic' is not defined for AUC@3: .*cutoff"):
         _eval(["AUC@3"], "pessimistic")
     # refused whatever the data: scores without a tie too
-    with pytest.raises(ranklens.ParameterError, match="'pessimistic' is not defined for ERR"):
-        _eval(["ERR@5"], "pessimistic", scores=[[5.0, 4.0, 3.0, 2.0, 1.0]])
+    with pytest.raises(ranklens.ParameterError, match="'optimistic' is not defined for ERR"):
+        _eval(["ERR@5"], "optimistic", scores=[[5.0, 4.0, 3.0, 2.0, 1.0]])
+    with pytest.raises(ranklens.ParameterError, match="'pessimistic' is not defined for Unj"):
+        _eval(["Unj@5"], "pessimistic", scores=[[5.0, 4.0, 3.0, 2.0, 1.0]])
     # a per-measure parameter too
     with pytest.raises(ranklens.ParameterError,
                        match=r"'optimistic' is not defined for P\(ties=optimistic\)@2"):

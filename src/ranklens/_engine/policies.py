@@ -36,8 +36,8 @@ __all__ = [
 #:   stands at its group's first position, and of its group only itself is at or above it.
 #:   Defined for the measures that read, for each relevant document, its position and the
 #:   relevant documents at or above it (AP, RR, Success, AUC); refused (ParameterError) for
-#:   those that count the documents within a cutoff (P@k, nDCG, ...), where a group's
-#:   relevant documents would all share one position.
+#:   those that count the documents within a cutoff (P@k, nDCG, RBP, ERR, ...), where a
+#:   group's relevant documents would all share one position.
 #: - ``worst`` / ``best``: each tied group ordered by grade, ascending / descending
 #:   (unjudged documents as grade 0): the worst and the best order, real rankings defined for
 #:   every measure.

@@ -16,6 +16,7 @@ from .._engine.aligned import Aligned
 from ._common import clib_log, clib_log2, data, divide, rel_level
 from ._ideal import IdealList, ideal_lists
 from ._registry import JUDGED_ONLY, REL, Measure, register
+from ._ties import COUNTED_AT_ONE_POSITION, NoBound, TiedGroups, bound_position
 from .gain import GAIN, gain_values
 from .judged import PERSISTENCE, powers
 
@@ -83,11 +84,27 @@ def rbp_gains(d: Aligned, spec: Any) -> np.ndarray:
     return out
 
 
+def _rbp_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    # under ties="pessimistic" each document weighs p^(position - 1) at its group's last
+    # position, and is inside a cutoff only when its whole group is
+    if optimistic:
+        raise NoBound(COUNTED_AT_ONE_POSITION)
+    p = float(m.get("p"))
+    gains = rbp_gains(d, m.get("gain"))
+    pw = powers(p, int(d.n_ret.max()) if d.nq else 0)
+    pos = bound_position(g, False)
+    mask = gains != 0
+    if m.cutoff is not None:
+        mask &= pos <= m.cutoff
+    return (1.0 - p) * d.seg_sum(gains * pw[pos - 1], mask)
+
+
 @register(
     "RBP", "rank-biased precision (Moffat & Zobel): (1-p) sum of gain_i p^(i-1); gains "
     "rescaled to [0,1] per query when any exceeds it (levels 0..4 => level/4), as trec_eval",
     params=(PERSISTENCE, GAIN, JUDGED_ONLY), cutoff="int", trec="rbp", aliases=("rbp",),
-    family="gain", needs_unretrieved=False,  # reads only the query's top judged level
+    family="gain", needs_unretrieved=False, tie_bound=_rbp_bound,
+    # reads only the query's top judged level
 )
 def rbp(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
