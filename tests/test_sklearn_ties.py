@@ -209,3 +209,18 @@ def test_pessimistic_rank_is_sklearns_rank(row: tuple[list[int], list[float]]) -
     best = s[np.array(labels) == 1].max()
     got = _eval(["RR"], "pessimistic", labels=[labels], scores=[scores])["RR"]
     assert got == 1.0 / int((s >= best).sum())
+
+
+def test_sklearns_dcg_and_ndcg_average_ties_instead() -> None:
+    # dcg_score / ndcg_score(ignore_ties=False) average over tied orders: ties="average",
+    # not scikit-learn's pessimistic convention of average_precision_score
+    y_true, y_score = np.array([[3, 0, 2, 1, 0]]), np.array([[1.0, 1.0, 1.0, 0.5, 0.5]])
+    average = ranklens.evaluate_arrays(y_true, ["nDCG", "DCG"], scores=y_score,
+                                       convention="sklearn")
+    pessimistic = ranklens.evaluate_arrays(y_true, ["nDCG", "DCG"], scores=y_score,
+                                           convention="sklearn", ties="pessimistic")
+    assert average["nDCG"] == pytest.approx(metrics.ndcg_score(y_true, y_score), abs=1e-12)
+    assert average["DCG"] == pytest.approx(metrics.dcg_score(y_true, y_score), abs=1e-12)
+    assert pessimistic["DCG"] < average["DCG"]
+    # pessimistic DCG: grades 3 and 2 discounted at position 3, grade 1 at position 5
+    assert pessimistic["DCG"] == pytest.approx(5 / np.log2(4) + 1 / np.log2(6), abs=1e-12)
