@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ranklens._errors import MeasureError
-from ranklens._measures import REGISTRY
+from ranklens._measures import REGISTRY, Measure
 from ranklens._measures.trec_params import (
     TrecParamError,
     command_line_measure,
@@ -51,8 +51,9 @@ def test_refusals() -> None:
         command_line_measure("ndcg", REGISTRY["nDCG"], "1=3,2=")
     with pytest.raises(TrecParamError, match="'set_P' takes no gain parameters"):
         command_line_measure("set_P", REGISTRY["P"], "1=2")
-    with pytest.raises(TrecParamError, match=r"cannot use parameters '0\.5,1' for 'set_F'"):
-        command_line_measure("set_F", REGISTRY["F"], "0.5,1")
+    # trec_eval 10.0 keeps every value of -m set_F.0.5,1 and set_F reads the first
+    assert command_line_measure("set_F", REGISTRY["F"], "0.5,1") == Measure("F", (("beta2",
+                                                                                 0.5),))
 
 
 @pytest.mark.parametrize("text", ["dcg_burges", "ndcg_cut_10", "utility", "rbp_0.5", "map_5"])

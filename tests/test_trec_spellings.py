@@ -90,22 +90,55 @@ def test_cli_evaluate_takes_a_nickname(trec_dir: Path,
     assert "iprec_at_recall_0.50" in r.out and "P_1000" in r.out
 
 
-def test_cli_evaluate_names_the_way_to_write_a_set_f_list(
+# trec_eval 10.0 (usnistgov/trec_eval f425365, built from source) on qrels.test and
+# results.test: `-m set_F.1.0` and `-m set_F.0.5` print these; `-m set_F.1.0,0.5` prints
+# one line, "set_F_1.0,0.5  all  0.1194": its parser keeps both values and set_F reads the
+# first
+TREC_EVAL_SET_F = {"1.0": "0.1194", "0.5": "0.1045"}
+
+
+def test_cli_evaluate_reads_a_set_f_list_as_one_measure_per_beta(
         trec_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     r = run(["evaluate", str(trec_dir / "qrels.test"), str(trec_dir / "results.test"),
-             "-m", "set_F.1.0,0.5"], capsys)
-    assert r.code != 0
-    assert "write set_F_1.0, set_F_0.5" in r.err and "Traceback" not in r.err
+             "-m", "set_F.1.0,0.5", "-m", "utility_2,-1,0,0", "-f", "tsv"], capsys)
+    assert r.code == 0, r.err
+    header, row = r.out.splitlines()[:2]
+    got = dict(zip(header.split("\t"), row.split("\t"), strict=True))
+    assert {k: f"{float(got[f'set_F_{k}']):.4f}" for k in TREC_EVAL_SET_F} == TREC_EVAL_SET_F
+    assert float(got["utility_2,-1,0,0"]) == -369.0  # one measure, four coefficients
+
+
+def test_evaluate_reads_a_set_f_list_as_one_measure_per_beta(trec_dir: Path) -> None:
+    for written in ("set_F.1.0,0.5", "set_F_1.0,0.5"):
+        assert expand_trec_lists(written) == ["set_F_1.0", "set_F_0.5"]
+        got = ranklens.evaluate(trec_dir / "qrels.test", trec_dir / "results.test",
+                                [written]).aggregates
+        assert list(got) == ["set_F_1.0", "set_F_0.5"]
+        assert {k: f"{got[f'set_F_{k}']:.4f}" for k in TREC_EVAL_SET_F} == TREC_EVAL_SET_F
+    # the rule is the registry's: F reads a list as measures, Utility as its parameters
+    from ranklens._measures import REGISTRY
+    assert REGISTRY["F"].trec_comma == "measures"
+    assert REGISTRY["Utility"].trec_comma == "parameters"
+    assert expand_trec_lists("utility_2,-1,0,0") == ["utility_2,-1,0,0"]
+
+
+def test_trec_eval_reads_a_set_f_list_as_trec_eval_does(
+        trec_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for raw, first in (("1.0,0.5", "1.0"), ("0.5,1.0", "0.5")):
+        r = run(["trec_eval", "-m", f"set_F.{raw}", str(trec_dir / "qrels.test"),
+                 str(trec_dir / "results.test")], capsys)
+        assert r.code == 0, r.err
+        assert r.out.split() == [f"set_F_{raw}", "all", TREC_EVAL_SET_F[first]]
 
 
 @pytest.mark.parametrize("written", ["set_F.1.0,0.5", "set_F_1.0,0.5"])
-def test_set_f_list_names_the_way_to_write_it(written: str) -> None:
+def test_parse_measure_says_a_set_f_list_is_several_measures(written: str) -> None:
     with pytest.raises(ranklens.MeasureError) as err:
         parse_measure(written)
     message = str(err.value)
+    assert "names several measures" in message
     assert "set_F_1.0, set_F_0.5" in message
     assert "F(beta2=1.0), F(beta2=0.5)" in message
-    assert "utility_2,-1,0,0" in message
 
 
 def test_the_ways_suggested_for_set_f_work() -> None:

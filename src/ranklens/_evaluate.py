@@ -131,15 +131,19 @@ def evaluate(
         Keep only the top ``depth`` documents of each query after sorting (trec_eval ``-M``).
     judged_only : bool, default False
         Drop documents without a judgment >= 0 before evaluating (trec_eval ``-J``).
-    ties : {"docid", "input", "average", "pessimistic", "optimistic"}, default "docid"
+    ties : {"docid", "input", "average", "pessimistic", "optimistic", "worst", "best"}, \
+default "docid"
         Order of documents with equal scores: doc id descending (trec_eval), the order
         they were given in (a file's line order, a frame's row order, a mapping's item
         order; a run file's rank column is not read), or the expected value over every
         order of each tied group (McSherry and Najork 2008; sklearn's nDCG). A measure's own
-        ``ties=`` parameter (``nDCG(ties=average)``) overrides it. ``pessimistic`` /
-        ``optimistic`` order each tied group by grade, ascending / descending: the worst
-        and the best case (scikit-learn's ``average_precision_score`` is the pessimistic
-        case wherever a tied group holds at most one relevant item).
+        ``ties=`` parameter (``nDCG(ties=average)``) overrides it. ``pessimistic``:
+        each document ranked after everything it ties with, at its group's last position
+        (scikit-learn's ``average_precision_score``, ``label_ranking_average_precision_score``
+        and ``label_ranking_loss`` on tied scores); ``optimistic``: each relevant document
+        before everything it ties with (AP, RR, Success and AUC only); both refused, with a
+        ParameterError, by measures their definition does not cover (docs/conventions.md).
+        ``worst`` / ``best`` order each tied group by grade, ascending / descending.
     empty : {"zero", "skip", "one", "nan", "error"}, default "zero"
         Queries without any relevant judgment (at the measure's ``rel`` level): their value
         as computed (0 for nearly all measures; trec_eval), left out of the averages, 1, NaN

@@ -34,7 +34,8 @@ def from_arrays(
 
     Parameters are those of :func:`evaluate_arrays`. Query ids are the row numbers (or the
     ``indexes`` values) and document ids the column numbers (or positions within a query),
-    zero-padded to one width so that their byte order is their numeric order.
+    zero-padded to one width so that their byte order is their numeric order. Row numbers
+    and integer ``indexes`` come back as integers from ``to_polars()`` / ``to_pandas()``.
 
     Examples
     --------
@@ -80,8 +81,9 @@ def evaluate_arrays(
         The number of relevant items of each query, retrieved or not, so that recall, R and
         the ideal DCG count relevant items the arrays do not show (they are judged at level
         ``rel``, unretrieved, and held as a count per query, ``Qrels.unretrieved``: memory
-        and time do not grow with the counts, except for the measures that rank every
-        relevant item: uncut nDCG and IdealDCG, nDCGRel, RnDCG, G, Compat). Without it a
+        does not grow with the counts; the measures that rank every relevant item (uncut
+        nDCG and IdealDCG, nDCGRel, RnDCG) add one discounted term per counted item, a chunk
+        at a time, in time proportional to the counts). Without it a
         ranked label matrix is taken as holding every relevant item, and a
         :class:`RanklensWarning` says so when a measure depends on it.
     convention : str or Convention, default "trec"

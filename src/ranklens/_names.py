@@ -109,30 +109,40 @@ def _parse_trec(text: str) -> Measure | None:
         raise
 
 
-def _one_value_per_measure(text: str, plain: dict[str, str], exc: MeasureError) -> None:
-    """Say how to write ``set_F.1.0,0.5``: one measure per value, never a list.
+def _trec_prefix(text: str, plain: dict[str, str]) -> str | None:
+    """The longest trec_eval name ``text`` starts with, followed by ``_`` or ``.``."""
+    return next((n for n in sorted(plain, key=len, reverse=True)
+                 if text.startswith(n) and text[len(n):len(n) + 1] in ("_", ".")), None)
 
-    A comma list after a trec_eval name is that measure's parameters (utility's four
-    coefficients, 11pt_avg's recall points), as in trec_eval; trec_eval itself refuses a
-    list for a one-parameter measure such as set_F, so reading it as several measures
-    would give one spelling two meanings between ``ranklens trec_eval`` and ``evaluate``.
-    """
-    te = next((n for n in sorted(plain, key=len, reverse=True)
-               if text.startswith(n) and text[len(n):len(n) + 1] in ("_", ".")), None)
-    if te is None or not re.match(r"^[^,=]+(?:,[^,=]+)+$", text[len(te) + 1:]):
+
+def _one_per_value(text: str) -> tuple[str, str, list[str]] | None:
+    """``(trec name, measure, values)`` when ``text`` is a comma list after the trec_eval
+    name of a measure whose registry entry reads such a list as one measure per value
+    (``trec_comma="measures"``: ``set_F.1.0,0.5``); else None (``utility_2,-1,0,0`` is one
+    measure's parameters)."""
+    plain = _trec_index()[0]
+    te = _trec_prefix(text, plain)
+    if te is None or REGISTRY[plain[te]].trec_comma != "measures":
+        return None
+    rest = text[len(te) + 1:]
+    if not re.match(r"^[^,=]+(?:,[^,=]+)+$", rest):
+        return None
+    return te, plain[te], rest.split(",")
+
+
+def _one_value_per_measure(text: str, plain: dict[str, str], exc: MeasureError) -> None:
+    """Say that ``set_F.1.0,0.5`` is several measures, which one name cannot parse into."""
+    listed = _one_per_value(text)
+    if listed is None:
         return
-    defn = REGISTRY[plain[te]]
-    floats = [p.name for p in defn.params if p.kind == "float"]
-    if len(floats) != 1 or any(p.kind == "floats" for p in defn.params):
-        return
-    values = text[len(te) + 1:].split(",")
-    param = floats[0]
+    te, name, values = listed
+    param = next(p.name for p in REGISTRY[name].params if p.kind == "float")
     raise MeasureError(
-        f"{text!r}: {te} takes one {param} per measure, and a comma list after a trec_eval "
-        f"name is one measure's parameters (utility_2,-1,0,0), so it cannot also mean "
-        f"several measures (trec_eval refuses it too); write "
+        f"{text!r} names several measures, {te} at each {param} "
+        f"({', '.join(f'{te}_{v}' for v in values)}): ranklens.evaluate and "
+        f"`ranklens evaluate -m` read it so, and parse_measure reads one measure; write "
         f"{', '.join(f'{te}_{v}' for v in values)} "
-        f"or {', '.join(f'{defn.name}({param}={v})' for v in values)}"
+        f"or {', '.join(f'{name}({param}={v})' for v in values)}"
     ) from exc
 
 
@@ -257,9 +267,12 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     """The one-measure names a trec_eval ``-m`` list spelling stands for.
 
     ``P_5,10`` and ``ndcg_cut.5,10`` (a cutoff family with several cutoffs) give one name
-    per cutoff (``P_5``, ``P_10``); a bare cutoff family that is no measure by itself
-    (``ndcg_cut``, ``map_cut``) gives trec_eval's default cutoffs. Anything else is
-    returned as it is. ``P`` alone stays ranklens's ``P`` (precision of everything
+    per cutoff (``P_5``, ``P_10``); a comma list after the trec_eval name of a measure whose
+    registry entry says so (``trec_comma="measures"``) gives one name per value
+    (``set_F.1.0,0.5``: ``set_F_1.0``, ``set_F_0.5``), while for every other measure it is
+    that one measure's parameters (``utility_2,-1,0,0``); a bare cutoff family that is no
+    measure by itself (``ndcg_cut``, ``map_cut``) gives trec_eval's default cutoffs.
+    Anything else is returned as it is. ``P`` alone stays ranklens's ``P`` (precision of everything
     retrieved, trec_eval's ``set_P``): write ``P_5,10,15,20,30,100,200,500,1000`` for
     trec_eval's P family.
 
@@ -273,6 +286,10 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     --------
     >>> expand_trec_lists("P_5,10")
     ['P_5', 'P_10']
+    >>> expand_trec_lists("set_F.1.0,0.5")
+    ['set_F_1.0', 'set_F_0.5']
+    >>> expand_trec_lists("utility_2,-1,0,0")
+    ['utility_2,-1,0,0']
     >>> expand_trec_lists("map_cut")[:3]
     ['map_cut_5', 'map_cut_10', 'map_cut_15']
     >>> expand_trec_lists("official")[:6]
@@ -288,6 +305,10 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     if listed and listed.group(1) in cut:
         base = listed.group(1)
         return [_trec_cut_name(base, float(v)) for v in listed.group(2).split(",")]
+    per_value = _one_per_value(text)
+    if per_value is not None:  # set_F.1.0,0.5: the registry says one measure per value
+        te, _, values = per_value
+        return [f"{te}_{v}" for v in values]
     if text in cut and REGISTRY[cut[text]].trec_cutoffs:
         try:
             parse_measure(text)

@@ -35,9 +35,9 @@ Judgments (every judgment of the evaluated queries, query then grade descending)
 k can hold). Relevant items given as a count (``evaluate_arrays(n_relevant=...)``) are held
 per query (``unretrieved``): :meth:`num_rel` and :meth:`num_judged_nonrel` add them without
 rows; ``j_*`` show them as rows, built on first use (memory in proportion to the counts), and
-``judgments_upto(k)`` as at most k rows per query. Prefer those two methods to ``j_*``
-(still read, so in proportion to the counts: the full ideal rankings of uncut nDCG and
-IdealDCG, nDCGRel, RnDCG, G, and Compat).
+``judgments_upto(k)`` as at most k rows per query. Prefer those two methods to ``j_*``;
+a full ideal ranking (uncut nDCG and IdealDCG, nDCGRel, RnDCG, G, Compat) reads
+:meth:`judgment_rows` and :meth:`counted_judgments`, the counts as counts.
 
 Dense (one value per ranked document, built on first use and kept read-only): for kernels
 whose arithmetic runs over every ranked position anyway (counting retrieved documents,
@@ -76,7 +76,7 @@ KERNEL_ACCESSORS: frozenset[str] = frozenset({
     # per query
     "nq", "offsets", "n_ret", "missing", "num_rel", "num_judged_nonrel", "query_ids",
     # judgments
-    "j_offsets", "j_qidx", "j_grade", "judgments_upto",
+    "j_offsets", "j_qidx", "j_grade", "judgments_upto", "judgment_rows", "counted_judgments",
     # dense: one value per ranked document, built on first use
     "qidx", "rank", "grade", "judged", "score", "relevant", "seg_sum", "seg_count",
     "seg_cumcount", "first_rank",
@@ -232,6 +232,16 @@ class Aligned:
             self._cache[key] = (offsets.astype(np.int64), q, g)
         judgments: tuple[np.ndarray, np.ndarray, np.ndarray] = self._cache[key]
         return judgments
+
+    def judgment_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Offsets, query numbers and grades of the judgments given as rows (query then
+        grade descending), without the counted ones (:meth:`counted_judgments`)."""
+        return self.row_j_offsets, self.row_j_qidx, self.row_j_grade
+
+    def counted_judgments(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per query, the grade and number of the relevant items judged by count only
+        (``evaluate_arrays(n_relevant=...)``), or None when there are none."""
+        return self.unretrieved
 
     def judgments_upto(self, k: float | None) -> tuple[np.ndarray, np.ndarray]:
         """Query number and grade of the judgments an ideal ranking cut at ``k`` can hold:

@@ -117,12 +117,14 @@ def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
     order = _ties.effective_ties(measure, policies.ties)
     if order == "average":
         return aligned.in_trec_order(_ties.compute(aligned, measure))
-    if order in _ties.BOUNDS:  # each tied group by grade, from the doc id order
-        return aligned.in_trec_order(_ties.bounded(aligned, measure, order == "optimistic"))
+    if order in _ties.BOUNDS:  # scikit-learn's: each document after / before its ties
+        return aligned.in_trec_order(_ties.bound(aligned, measure, order == "optimistic"))
+    if order in _ties.PERMUTATIONS:  # each tied group by grade, from the doc id order
+        return aligned.in_trec_order(_ties.permuted(aligned, measure, order == "best"))
     # under ties="average" (or a bound) the alignment is sorted by doc id, which a docid
     # measure reads
     if order == policies.ties or (order == "docid" and policies.ties in ("average",
-                                                                        *_ties.BOUNDS)):
+                                                                        *_ties.REORDERED)):
         return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
     if order not in realigned:  # a measure asks for another tie-break than the option
         realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)))[0]
@@ -175,7 +177,7 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run) -> PerQuery:
     policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
     # the bounds reorder tied groups of the doc id order by grade, measure by measure
     aligned, diagnostics = align(qrels, run, replace(policies, ties="docid")
-                                 if policies.ties in _ties.BOUNDS else policies)
+                                 if policies.ties in _ties.REORDERED else policies)
     realigned: dict[str, Aligned] = {}
     values = {m: _values(m, aligned, policies, realigned, qrels, run) for m in plan.canonical}
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})

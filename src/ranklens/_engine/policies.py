@@ -20,8 +20,31 @@ __all__ = [
     "check_choice",
 ]
 
-#: Order of documents with equal scores.
-Ties = Literal["docid", "input", "average", "pessimistic", "optimistic"]
+#: Order of documents with equal scores (docs/conventions.md, section "Ties").
+#:
+#: - ``docid``: doc id descending, byte-wise (trec_eval); ``input``: the order given.
+#: - ``average``: the expected value over every order of each tied group (McSherry-Najork;
+#:   scikit-learn's ``ndcg_score`` and ``dcg_score`` with ``ignore_ties=False``).
+#: - ``pessimistic`` (scikit-learn's ``average_precision_score``,
+#:   ``label_ranking_average_precision_score``, ``coverage_error``, ``label_ranking_loss``):
+#:   each document is ranked after everything it ties with. It stands at its group's last
+#:   position (its rank is the number of documents scored at least as high), and every
+#:   document of its group, the other relevant ones included, is at or above it: a group is
+#:   inside a cutoff only when all of it is, and the relevant documents at or above a
+#:   relevant one count its whole group.
+#: - ``optimistic``: each relevant document is ranked before everything it ties with. It
+#:   stands at its group's first position, and of its group only itself is at or above it.
+#:   Defined for the measures that read, for each relevant document, its position and the
+#:   relevant documents at or above it (AP, RR, Success, AUC); refused (ParameterError) for
+#:   those that count the documents within a cutoff (P@k, nDCG, RBP, ERR, ...), where a
+#:   group's relevant documents would all share one position.
+#: - ``worst`` / ``best``: each tied group ordered by grade, ascending / descending
+#:   (unjudged documents as grade 0): the worst and the best order, real rankings defined for
+#:   every measure.
+#:
+#: A measure whose registry entry does not define ``pessimistic`` / ``optimistic`` refuses
+#: them with a ParameterError naming the measure and the policy.
+Ties = Literal["docid", "input", "average", "pessimistic", "optimistic", "worst", "best"]
 #: Judged queries absent from the run.
 Missing = Literal["zero", "skip", "error"]
 #: A document twice in one ranking (or in one query's judgments).

@@ -193,7 +193,8 @@ def arrays_to_tables(
         source = "<score matrix>"
     qids = _padded_ids(np.arange(max(nq, 1)))[:nq]
     dids = _padded_ids(np.arange(max(width, 1)))[:width]
-    qrels = _qrels(qids[rows[judged]], dids[cols[judged]], lab[judged], source)
+    # the query ids are the row numbers: integers, given back as such (Result.to_polars)
+    qrels = _qrels(qids[rows[judged]], dids[cols[judged]], lab[judged], source, integer=True)
     run = _run(qids[rows[in_run]], dids[cols[in_run]], score[in_run], source)
     if n_relevant is not None:
         qrels = _add_unretrieved(qrels, qids, n_relevant, relevant_grade)
@@ -222,7 +223,9 @@ def _flat(labels: Any, scores: Any, indexes: Any, n_relevant: Any,
     dids = _padded_ids(pos) if pos.size else np.array([], dtype=object)
     judged = ~np.isnan(target)
     in_run = ~np.isnan(preds)
-    qrels = _qrels(qids[judged], dids[judged], target[judged], "<flat arrays>")
+    # integer indexes (torchmetrics' user ids) are given back as integers (Result.to_polars)
+    qrels = _qrels(qids[judged], dids[judged], target[judged], "<flat arrays>",
+                   integer=index.dtype.kind in "iu")
     run = _run(qids[in_run], dids[in_run], preds[in_run], "<flat arrays>")
     if n_relevant is not None:
         order = np.array(sorted(set(qids.tolist())), dtype=object)
@@ -230,12 +233,13 @@ def _flat(labels: Any, scores: Any, indexes: Any, n_relevant: Any,
     return qrels, run
 
 
-def _qrels(qids: np.ndarray, dids: np.ndarray, rel: np.ndarray, source: str) -> Qrels:
+def _qrels(qids: np.ndarray, dids: np.ndarray, rel: np.ndarray, source: str,
+           integer: bool = False) -> Qrels:
     frame = pl.DataFrame(
         {"query_id": qids.tolist(), "doc_id": dids.tolist(), "relevance": rel},
         schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
     )
-    return Qrels(frame, source)
+    return Qrels(frame, source, integer_query_ids=integer and bool(qids.size))
 
 
 def _run(qids: np.ndarray, dids: np.ndarray, score: np.ndarray, source: str) -> Run:
@@ -298,4 +302,5 @@ def _add_unretrieved(qrels: Qrels, qids: np.ndarray, n_relevant: Any,
         {"query_id": [queries[i] for i in some.tolist()],
          "relevance": np.full(some.size, float(grade)), "count": extra[some]},
         schema={"query_id": pl.String, "relevance": pl.Float64, "count": pl.Int64})
-    return Qrels(frame, qrels.source, unretrieved=counts_frame if some.size else None)
+    return Qrels(frame, qrels.source, unretrieved=counts_frame if some.size else None,
+                 integer_query_ids=qrels.integer_query_ids)

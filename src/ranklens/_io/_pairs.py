@@ -111,8 +111,14 @@ def _gold(q: str, gold: Any, source: str, line: int | None) -> dict[str, float]:
     return {_id(raw, f"query {q!r}, gold id", source, line): 1.0 for raw in gold}
 
 
+def _is_integer_id(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]],
-            source: str) -> tuple[Qrels, Run]:
+            source: str, integer: bool = False) -> tuple[Qrels, Run]:
+    """The tables of ``records``; ``integer``: every question id was given as an integer
+    (they come back as integers, in numeric order: Result.to_polars)."""
     rq: list[str] = []
     rd: list[str] = []
     rs: list[float] = []
@@ -149,7 +155,7 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
     table = Run(run, source)
     if empty:
         table.empty_queries = tuple(dict.fromkeys(empty))
-    return Qrels(qrels, source), table
+    return Qrels(qrels, source, integer_query_ids=integer and bool(records)), table
 
 
 def _check_duplicates(duplicates: str) -> None:
@@ -217,7 +223,8 @@ def pairs_to_tables(
                   if raw_q in retrieved else None)
         gold = _gold(q, relevant[raw_q], source, None) if raw_q in relevant else None
         records.append((q, ranked, gold))
-    return _tables(records, source)
+    raw_ids = dict.fromkeys([*relevant, *retrieved])
+    return _tables(records, source, all(_is_integer_id(q) for q in raw_ids))
 
 
 def _field(record: Mapping[str, Any], key: str, source: str, line: int | None,
@@ -267,11 +274,14 @@ def load_pairs(
         items = ((None, r) for r in source)
     records: list[tuple[str, list[str] | None, dict[str, float] | None]] = []
     first_line: dict[str, int | None] = {}
+    integer = True
     for line, record in items:
         if not isinstance(record, Mapping):
             raise InputError(f"expected a JSON object per line, got {type(record).__name__}",
                              source=name, line=line)
-        q = _id(_field(record, "query_id", name, line), "query id", name, line)
+        raw_q = _field(record, "query_id", name, line)
+        integer = integer and _is_integer_id(raw_q)
+        q = _id(raw_q, "query id", name, line)
         if q in first_line:
             where = f" (line {first_line[q]})" if first_line[q] else ""
             raise InputError(f"query {q!r} appears in two records{where}; expected one record "
@@ -282,7 +292,7 @@ def load_pairs(
         records.append((q, ranked, gold))
     if not records:
         raise InputError("no records", source=name)
-    return _tables(records, name)
+    return _tables(records, name, integer)
 
 
 def _read_jsonl(path: str) -> Iterable[tuple[int | None, Any]]:

@@ -43,13 +43,17 @@ def divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 _LOG2_TABLE = np.zeros(0, dtype=np.float64)
+#: the largest table of log2 values kept (32 MB); larger arguments go one by one, so ranks
+#: in the hundreds of millions (an ideal ranking over n_relevant counts) cost no table
+_LOG2_TABLE_LIMIT = 1 << 22
 
 
 def clib_log2(x: np.ndarray) -> np.ndarray:
     """``log2`` of each element as the C library computes it, which is what trec_eval divides
     by. NumPy's vectorised log2 differs from it in the last bit for a few arguments (1621,
     3242, 6484, ...). Whole arguments (ranks, counts) are looked up in a table of the C
-    library's values, built once up to the largest argument seen; others go one by one.
+    library's values, built once up to the largest argument seen (at most
+    ``_LOG2_TABLE_LIMIT``); others go one by one.
     As in C, 0 gives -inf and a negative argument NaN.
     """
     global _LOG2_TABLE
@@ -58,12 +62,26 @@ def clib_log2(x: np.ndarray) -> np.ndarray:
         return x.copy()
     top = float(x.max())
     if x.min() >= 1.0 and top <= 2.0**31 and (x == np.floor(x)).all():
+        if top >= _LOG2_TABLE_LIMIT:
+            small = x < _LOG2_TABLE_LIMIT
+            out = np.empty_like(x)
+            out[small] = clib_log2(x[small])
+            out[~small] = _whole_log2(x[~small].tolist())
+            return out
         if top >= _LOG2_TABLE.size:
-            size = max(int(top) + 1, 2 * _LOG2_TABLE.size, 1024)
-            _LOG2_TABLE = np.fromiter((math.log2(i) if i else -math.inf for i in range(size)),
-                                      dtype=np.float64, count=size)
+            size = min(max(int(top) + 1, 2 * _LOG2_TABLE.size, 1024), _LOG2_TABLE_LIMIT)
+            table = np.empty(size, dtype=np.float64)
+            table[0] = -math.inf
+            table[1:] = _whole_log2(range(1, size))
+            _LOG2_TABLE = table
         return _LOG2_TABLE[x.astype(np.int64)]
     return _each(math.log2, x)
+
+
+def _whole_log2(values: range | list) -> np.ndarray:
+    """C's log2 of positive whole numbers (math.log2 calls it on the number as a double),
+    a builtin map with no Python frame per element: the fastest exact way."""
+    return np.fromiter(map(math.log2, values), dtype=np.float64, count=len(values))
 
 
 def clib_log(x: np.ndarray) -> np.ndarray:

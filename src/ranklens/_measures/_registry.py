@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._engine.aligned import Aligned
+from .._engine.policies import TIES as _TIE_POLICIES
 from .._errors import MeasureError
 
 __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "known_names", "register", "suggest"]
@@ -169,6 +170,9 @@ def _level_map(value: Any) -> bool:
 Kernel = Callable[[Aligned, "Measure"], np.ndarray]
 # (aligned, measure, tied groups) -> the value under ties="average"; see _ties
 ClosedForm = Callable[[Aligned, "Measure", Any], np.ndarray]
+# (aligned, measure, tied groups, optimistic) -> the value under ties="pessimistic" /
+# "optimistic"; see _ties
+TieBound = Callable[[Aligned, "Measure", Any, bool], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -196,6 +200,12 @@ class MeasureDef:
         :class:`~ranklens._measures._ties.TiedGroups`); it may raise
         :class:`~ranklens._measures._ties.NoClosedForm` for parameter values it does not
         cover. None: averaged by enumerating tied orders.
+    tie_bound : ``f(aligned, measure, groups, optimistic) -> ndarray``, the value under
+        ``ties="pessimistic"`` (``optimistic`` False) or ``"optimistic"``: each (relevant)
+        document ranked after, or before, everything it ties with (the definition is the
+        :data:`~ranklens._engine.policies.Ties` docstring's). It raises
+        :class:`~ranklens._measures._ties.NoBound` for a policy or parameter the definition
+        does not cover. None: both policies refused, unless the order never matters.
     order_free : ``"never"``, ``"always"`` (the ranking order never matters) or
         ``"without_cutoff"`` (it matters only through a cutoff). Such measures skip the
         tie averaging altogether.
@@ -216,6 +226,12 @@ class MeasureDef:
     weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
         each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
         undefined.
+    trec_comma : what a comma list after the trec_eval name (``trec``) means in
+        ``evaluate`` and ``ranklens evaluate -m``: ``"parameters"``, the one measure's
+        parameters (``utility_2,-1,0,0``: four coefficients), or ``"measures"``, one
+        measure per value (``set_F.1.0,0.5``: F at beta 1.0 and at 0.5). (A cutoff
+        family's list, ``P_5,10``, is always one measure per cutoff; ``ranklens trec_eval
+        -m`` reads lists as trec_eval does: set_F takes the first value.)
     """
 
     name: str
@@ -233,6 +249,7 @@ class MeasureDef:
     family: str = ""
     text: bool = False
     closed_form: ClosedForm | None = None
+    tie_bound: TieBound | None = None
     order_free: Literal["never", "always", "without_cutoff"] = "never"
     needs_unretrieved: bool | Callable[[Measure], bool] = True
     lower_is_better: bool = False
@@ -242,6 +259,7 @@ class MeasureDef:
     trec_reset: bool = False
     subtopics: bool = False
     weight: Kernel | None = None
+    trec_comma: Literal["parameters", "measures"] = "parameters"
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""
@@ -402,10 +420,11 @@ JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before
                     "(trec_eval -J)")
 TIES = Param("ties", "choice", None, "order of equally scored documents: docid = doc id "
              "descending (trec_eval), input = the order given, average = expected value over "
-             "every order of each tied group (McSherry-Najork, sklearn's nDCG), pessimistic / "
-             "optimistic = a tied group's documents by grade, ascending / descending (sklearn's "
-             "average_precision_score and LRAP on tied scores) (default: the evaluation's ties "
-             "option)", choices=("docid", "input", "average", "pessimistic", "optimistic"))
+             "every order of each tied group (McSherry-Najork, sklearn's nDCG), pessimistic = "
+             "each document after everything it ties with (sklearn's average_precision_score "
+             "and LRAP on tied scores), optimistic = each relevant document before everything "
+             "it ties with, worst / best = a tied group's documents by grade, ascending / "
+             "descending (default: the evaluation's ties option)", choices=_TIE_POLICIES)
 
 
 def known_names() -> list[str]:

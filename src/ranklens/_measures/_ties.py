@@ -33,16 +33,24 @@ from ._registry import TIES, Measure
 
 __all__ = [
     "BOUNDS",
+    "COUNTED_AT_ONE_POSITION",
     "ENUMERATION_LIMIT",
+    "PERMUTATIONS",
+    "REORDERED",
     "TIES_PARAM",
+    "NoBound",
     "NoClosedForm",
     "TiedGroups",
-    "bounded",
+    "bound",
+    "bound_hits",
+    "bound_position",
     "compute",
     "cutoff_per_group",
     "effective_ties",
     "expected_hits",
     "first_relevant_group",
+    "permuted",
+    "relevant_at_or_above",
     "segment_cumprod",
     "segment_cumsum",
 ]
@@ -56,6 +64,12 @@ ENUMERATION_LIMIT = 200_000
 
 class NoClosedForm(Exception):
     """Raised by a closed form for a parameter value it does not cover (enumeration follows)."""
+
+
+class NoBound(Exception):
+    """Raised by a measure's ``tie_bound`` where the definition of ``ties="pessimistic"`` /
+    ``"optimistic"`` does not say what to do (the message says why; a ParameterError
+    follows)."""
 
 
 def effective_ties(measure: Measure, default: str) -> str:
@@ -328,16 +342,86 @@ def _by_enumeration(a: Aligned, m: Measure, base: np.ndarray) -> np.ndarray:
     return out
 
 
-#: tie policies that order each tied group by judgment: the worst and the best case
+#: scikit-learn's tie policies: each (relevant) document after, or before, everything it
+#: ties with (see :data:`ranklens._engine.policies.Ties`)
 BOUNDS = ("pessimistic", "optimistic")
+#: tie policies that order each tied group by judgment: the worst and the best order
+PERMUTATIONS = ("worst", "best")
+#: the policies computed from the doc id order, tied groups found by score
+REORDERED = BOUNDS + PERMUTATIONS
 
 
-def bounded(a: Aligned, m: Measure, optimistic: bool) -> np.ndarray:
+def bound_position(g: TiedGroups, optimistic: bool) -> np.ndarray:
+    """Per ranked document, its position under ``ties="pessimistic"`` (its group's last: the
+    number of documents scored at least as high) or ``"optimistic"`` (its group's first)."""
+    first = g.first_rank[g.gid]
+    return first if optimistic else first + g.size[g.gid] - 1
+
+
+def relevant_at_or_above(g: TiedGroups, relevant: np.ndarray, optimistic: bool) -> np.ndarray:
+    """Per ranked document, the relevant documents at or above it, itself included if it is
+    relevant: its group's and the earlier groups' (``pessimistic``), or the earlier groups'
+    and itself (``optimistic``)."""
+    r = g.count(relevant)
+    earlier = g.before(r)[g.gid]
+    return earlier + (relevant.astype(np.float64) if optimistic else r[g.gid])
+
+
+#: why ``ties="optimistic"`` is refused for a measure counting the documents within a cutoff
+COUNTED_AT_ONE_POSITION = (
+    "the relevant documents of a tied group would all stand at its first position, and a "
+    "count of the documents in the top k would exceed k; ties='best' is the best order of "
+    "each tied group")
+
+
+def bound_hits(d: Aligned, g: TiedGroups, relevant: np.ndarray, cutoff: np.ndarray | None,
+               optimistic: bool) -> np.ndarray:
+    """Per query, the relevant documents whose :func:`bound_position` is within ``cutoff``
+    (per ranked document; None: all of them)."""
+    inside = relevant
+    if cutoff is not None:
+        inside = relevant & (bound_position(g, optimistic) <= cutoff)
+    return np.bincount(d.qidx[inside], minlength=d.nq).astype(np.int64)
+
+
+def bound(a: Aligned, m: Measure, optimistic: bool) -> np.ndarray:
+    """Per-query values of ``m`` under ``ties="optimistic"`` or ``"pessimistic"``.
+
+    A measure whose order never matters keeps its value; one whose registry entry has no
+    ``tie_bound``, or whose bound raises :class:`NoBound`, is refused whatever the data
+    (so whether it is refused never depends on the scores). Queries without a tied group
+    get the ordinary kernel's value, bit for bit. ``a`` must be sorted by score (any
+    tie-break).
+    """
+    policy = "optimistic" if optimistic else "pessimistic"
+    d = data(a, m)
+    base = m.definition.kernel(d, m)
+    if m.definition.text or m.ignores_order:
+        return base  # as ties="average" does: see compute
+    form = m.definition.tie_bound
+    if form is None:
+        raise ParameterError(
+            f"ties={policy!r} is not defined for {m}: it ranks each "
+            f"{'relevant document before' if optimistic else 'document after'} everything it "
+            f"ties with, which says what to do only for measures read from each relevant "
+            f"document's position (see "
+            f"docs/conventions.md, Ties); use ties='{'best' if optimistic else 'worst'}' "
+            f"(the {'best' if optimistic else 'worst'} order of each tied group) or 'average'")
+    g = TiedGroups.of(d)
+    try:
+        value = form(d, m, g, optimistic)
+    except NoBound as exc:
+        raise ParameterError(f"ties={policy!r} is not defined for {m}: {exc}") from None
+    if not g.any_ties:
+        return base
+    return np.where(g.query_has_ties(), value, base)
+
+
+def permuted(a: Aligned, m: Measure, best: bool) -> np.ndarray:
     """Per-query values of ``m`` with each tied group ordered by grade: ascending (a tied
-    relevant document after everything it ties with: ``pessimistic``, scikit-learn's
-    ``label_ranking_average_precision_score`` and ``average_precision_score`` on tied
-    scores) or descending (``optimistic``). Unjudged documents count as grade 0; equal
-    grades keep ``a``'s order. ``a`` must be sorted by score (any tie-break)."""
+    relevant document after everything it ties with: ``worst``) or descending (``best``).
+    Unjudged documents count as grade 0; equal grades keep ``a``'s order. ``a`` must be
+    sorted by score (any tie-break)."""
     d = data(a, m)
     if d.qidx.size == 0 or m.definition.text or m.ignores_order:
         return m.definition.kernel(d, m)  # as ties="average" does: see compute
@@ -345,7 +429,7 @@ def bounded(a: Aligned, m: Measure, optimistic: bool) -> np.ndarray:
     if not g.any_ties:
         return m.definition.kernel(d, m)
     grade = np.where(d.judged, d.grade, 0.0)
-    order = np.lexsort((-grade if optimistic else grade, g.gid))  # stable within a grade
+    order = np.lexsort((-grade if best else grade, g.gid))  # stable within a grade
     pieces = np.split(order, d.offsets[1:-1])
     return _evaluate_virtual(d, m, pieces, list(range(d.nq)))
 

@@ -32,7 +32,7 @@ import numpy as np
 from .._engine.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, register
-from ._ties import NoClosedForm, TiedGroups
+from ._ties import NoBound, NoClosedForm, TiedGroups
 
 __all__ = ["auc_parts", "pair_auc"]
 
@@ -76,11 +76,26 @@ def _auc_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return pair_auc(misordered, rel, g.per_query(n.astype(np.float64)))
 
 
+def _auc_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    if m.cutoff is not None:
+        raise NoBound("with a cutoff, which tied documents make the top k is not defined; "
+                      "use AUC without a cutoff, or ties='worst' / 'best'")
+    relevant = d.relevant(rel_level(d, m))
+    r = g.count(relevant)
+    n = g.size - r
+    # a tied pair is misordered under "pessimistic" (scikit-learn's label_ranking_loss
+    # counts it so), in order under "optimistic"
+    misordered = g.per_query(r * (g.before(n) + (0.0 if optimistic else n)))
+    rel = g.per_query(r)
+    return pair_auc(misordered, rel, g.per_query(n.astype(np.float64)))
+
+
 register("AUC", "ROC AUC of the ranking: share of (relevant, non-relevant) pairs in the top k "
          "ranked in order (unjudged = non-relevant); 0 without a relevant document, 1 "
          "without a non-relevant one (sklearn roc_auc_score under ties=average, "
          "ir_measures Accuracy)", params=(REL, JUDGED_ONLY), cutoff="int",
          aliases=("auc", "roc_auc", "accuracy"), family="auc", closed_form=_auc_tied,
+         tie_bound=_auc_bound,
          needs_unretrieved=False)(roc_auc)
 
 
@@ -93,4 +108,5 @@ def _defined_weight(a: Aligned, m: Measure) -> np.ndarray:
 register("GAUC", "group AUC (RecBole): the mean of each query's AUC weighted by its relevant "
          "documents in the top k, over the queries with both relevant and non-relevant ones",
          params=(REL, JUDGED_ONLY), cutoff="int", aliases=("gauc",), family="auc",
-         closed_form=_auc_tied, needs_unretrieved=False, weight=_defined_weight)(roc_auc)
+         closed_form=_auc_tied, tie_bound=_auc_bound, needs_unretrieved=False,
+         weight=_defined_weight)(roc_auc)

@@ -27,6 +27,7 @@ import numpy as np
 
 from .._engine.aligned import Aligned
 from ._common import data, divide, rel_level
+from ._ideal import sequential_prefix
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
 
 _P = Param("p", "float", 0.95, "persistence of the rank-biased overlap (above 1 counts as 1)",
@@ -38,14 +39,18 @@ def _ideal_ranks(d: Aligned, rel: int, idx: np.ndarray, grade: np.ndarray) -> np
     """The place in the ideal ranking of each relevant retrieved document (``idx``,
     ascending, with ``grade``)."""
     q = d.qidx_at(idx)
-    levels = np.unique(np.concatenate((grade, d.j_grade)))
+    _, j_qidx, j_grade = d.judgment_rows()
+    levels = np.unique(np.concatenate((grade, j_grade)))
     # judgments of a query at a higher grade come first: count them with one search on
     # (query, -grade) codes, ascending in the judgments' order (query, then grade down)
     n_levels = levels.size
-    j_key = d.j_qidx * n_levels + (n_levels - 1 - np.searchsorted(levels, d.j_grade))
+    j_key = j_qidx * n_levels + (n_levels - 1 - np.searchsorted(levels, j_grade))
     key = q * n_levels + (n_levels - 1 - np.searchsorted(levels, grade))
     higher = np.searchsorted(j_key, key, side="left") - np.searchsorted(
         j_key, q * n_levels, side="left")
+    counted = d.counted_judgments()
+    if counted is not None:  # relevant items judged by count, at their grade
+        higher = higher + np.where(counted[0][q] > grade, counted[1][q], 0)
     # within a grade, retrieved documents first, in rank order
     order = np.lexsort((idx, grade, q))
     group = np.concatenate(([True], (q[order][1:] != q[order][:-1])
@@ -54,6 +59,11 @@ def _ideal_ranks(d: Aligned, rel: int, idx: np.ndarray, grade: np.ndarray) -> np
     same = np.empty(order.size, dtype=np.int64)
     same[order] = np.arange(order.size) - starts
     return higher + same + 1
+
+
+def _weight(p: float, first: int, stop: int) -> np.ndarray:
+    """``p^(i-1)`` for ranks i from ``first`` to ``stop - 1``."""
+    return p ** np.arange(first - 1, stop - 1, dtype=np.float64)
 
 
 def compat(a: Aligned, m: Measure) -> np.ndarray:
@@ -65,18 +75,25 @@ def compat(a: Aligned, m: Measure) -> np.ndarray:
     idx, grade = idx[keep], grade[keep]
     big_r = d.num_rel(rel)
     depth = np.maximum(d.n_ret, big_r)
-    top = int(depth.max(initial=0))
-    weight = p ** np.arange(top, dtype=np.float64)  # p^(i-1), i = 1..top
-    f = np.concatenate(([0.0], np.cumsum(weight / np.arange(1, top + 1))))
-    mass = np.concatenate(([0.0], np.cumsum(weight)))  # sum of p^(i-1), i <= n
     q = d.qidx_at(idx)
     both = np.maximum(d.rank_at(idx), _ideal_ranks(d, rel, idx, grade))
-    overlap = np.bincount(q, weights=f[depth[q]] - f[both - 1], minlength=d.nq)
-    score = divide(overlap, mass[depth])
+    # f(n) = sum of p^(i-1) / i and mass(n) = sum of p^(i-1), i <= n, added one by one:
+    # read at the few n needed, not tabulated up to the deepest R (10^8 counted items)
+    f_at = np.concatenate((depth[q], both - 1, depth, big_r))
+    f_values = sequential_prefix(
+        lambda first, stop: _weight(p, first, stop) / np.arange(first, stop), f_at,
+        vanishing=p < 1.0)
+    f_depth_q, f_both, f_depth, f_big_r = np.split(f_values, np.cumsum(
+        [q.size, both.size, depth.size]))
+    mass_depth, mass_big_r = np.split(sequential_prefix(
+        lambda first, stop: _weight(p, first, stop), np.concatenate((depth, big_r)),
+        vanishing=p < 1.0), [depth.size])
+    overlap = np.bincount(q, weights=f_depth_q - f_both, minlength=d.nq)
+    score = divide(overlap, mass_depth)
     if not m.get("normalize"):
         return score
     # the ideal ranking against itself: overlap i up to R, then R
-    best = mass[big_r] + big_r * (f[depth] - f[big_r])
+    best = mass_big_r + big_r * (f_depth - f_big_r)
     return np.where(best > 0, divide(overlap, best), score)
 
 

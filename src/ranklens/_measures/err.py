@@ -27,7 +27,14 @@ import numpy as np
 from .._engine.aligned import Aligned
 from ._common import data
 from ._registry import JUDGED_ONLY, Measure, Param, register
-from ._ties import TiedGroups, cutoff_per_group, segment_cumprod
+from ._ties import (
+    COUNTED_AT_ONE_POSITION,
+    NoBound,
+    TiedGroups,
+    bound_position,
+    cutoff_per_group,
+    segment_cumprod,
+)
 
 _MAX_GRADE = Param("max_grade", "float", 4.0, "grade of certain satisfaction, 2^max_grade in "
                    "R = (2^g - 1) / 2^max_grade (gdeval: 4)", minimum=0)
@@ -139,9 +146,26 @@ def _err_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return g.per_query(before * inside)
 
 
+def _err_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    # under ties="pessimistic" a document stands at its group's last position, below every
+    # other document scored at least as high: the rest of its group and the earlier groups
+    # all failed to satisfy before it
+    if optimistic:
+        raise NoBound(COUNTED_AT_ONE_POSITION)
+    sat = np.where(d.judged, _satisfaction(d.grade, m), 0.0)
+    log_keep = np.bincount(g.gid, weights=np.log1p(-sat), minlength=g.size.size)
+    before = np.exp(g.before(log_keep))[g.gid]
+    others = np.exp(log_keep[g.gid] - np.log1p(-sat))  # the rest of the group
+    pos = bound_position(g, False)
+    terms = sat * before * others / pos
+    if m.cutoff is not None:
+        terms = np.where(pos <= m.cutoff, terms, 0.0)
+    return np.bincount(d.qidx, weights=terms, minlength=d.nq)
+
+
 register(
     "ERR", "expected reciprocal rank (Chapelle et al.): sum over ranks r <= k of R_r / r times "
     "the chance that no earlier document satisfied, R = (2^g - 1) / 2^max_grade (gdeval)",
     params=(_MAX_GRADE, JUDGED_ONLY), cutoff="int", aliases=("err",), family="err",
-    closed_form=_err_tied, needs_unretrieved=False,
+    closed_form=_err_tied, tie_bound=_err_bound, needs_unretrieved=False,
 )(expected_reciprocal_rank)

@@ -7,8 +7,9 @@ import numpy as np
 from .._engine.aligned import Aligned
 from .._groups import group_offsets, group_ranks
 from ._common import clib_log2, data, divide
+from ._ideal import ideal_lists
 from ._registry import JUDGED_ONLY, Measure, Param, register
-from ._ties import TiedGroups
+from ._ties import COUNTED_AT_ONE_POSITION, NoBound, TiedGroups, bound_position
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
 GAIN = Param(
@@ -78,6 +79,8 @@ def dcg_values(d: Aligned, m: Measure) -> np.ndarray:
 
 def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
     """Ideal DCG: the positive gains sorted descending, discounted, cut at k."""
+    if m.get("ideal") != "run" and m.cutoff is None and d.counted_judgments() is not None:
+        return _ideal_with_counts(d, m)
     if m.get("ideal") == "run":
         g, q = gain_values(d.grade, d.judged, m.get("gain")), d.qidx
     else:
@@ -96,6 +99,36 @@ def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
     if m.cutoff is not None:
         inside = rank <= m.cutoff
         return np.bincount(q[inside], weights=contrib[inside], minlength=d.nq)
+    return np.bincount(q, weights=contrib, minlength=d.nq)
+
+
+def _ideal_with_counts(d: Aligned, m: Measure) -> np.ndarray:
+    """Uncut ideal DCG over every judgment, relevant items judged by count held as a count
+    (:mod:`ranklens._measures._ideal`: the same bits as one row per item)."""
+    counted = d.counted_judgments()
+    assert counted is not None
+    spec, discount, base = m.get("gain"), m.get("discount"), _base(m)
+    _, q, grade = d.judgment_rows()
+    # the queries without a count: the rows as they are (float: an empty bincount is not)
+    out = _ideal_of_rows(d, m, q, grade).astype(np.float64)
+    some = np.flatnonzero(counted[1] > 0)
+    lists = ideal_lists(d, lambda g: gain_values(g, np.ones(g.shape, dtype=bool), spec),
+                        some, nonnegative=False)
+    for i, ideal in lists.items():
+        out[i] = ideal.prefix(lambda g, r: discounted(g, r, discount, base),
+                              np.array([ideal.size]))[0]
+    return out
+
+
+def _ideal_of_rows(d: Aligned, m: Measure, q: np.ndarray, grade: np.ndarray) -> np.ndarray:
+    g = gain_values(grade, np.ones(grade.shape, dtype=bool), m.get("gain"))
+    keep = g > 0
+    g, q = g[keep], q[keep]
+    if q.size > 1 and not ((q[1:] > q[:-1]) | ((q[1:] == q[:-1]) & (g[1:] <= g[:-1]))).all():
+        order = np.lexsort((-g, q))
+        g, q = g[order], q[order]
+    rank = group_ranks(q, group_offsets(q, d.nq))
+    contrib = discounted(g, rank, m.get("discount"), _base(m))
     return np.bincount(q, weights=contrib, minlength=d.nq)
 
 
@@ -129,10 +162,25 @@ def _ndcg_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide(_dcg_tied(d, m, g), ideal_values(d, m))
 
 
+def _dcg_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    # under ties="pessimistic" each document is discounted at its group's last position
+    if optimistic:
+        raise NoBound(COUNTED_AT_ONE_POSITION)
+    pos = bound_position(g, False)
+    keep = d.judged if m.cutoff is None else d.judged & (pos <= m.cutoff)
+    gains = gain_values(d.grade[keep], np.ones(int(keep.sum()), dtype=bool), m.get("gain"))
+    contrib = discounted(gains, pos[keep], m.get("discount"), _base(m))
+    return np.bincount(d.qidx[keep], weights=contrib, minlength=d.nq)
+
+
+def _ndcg_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    return divide(_dcg_bound(d, m, g, optimistic), ideal_values(d, m))
+
+
 @register("nDCG", "normalised DCG: DCG@k / ideal DCG@k (0 when the ideal is 0)",
           params=_GRADED, cutoff="int", trec="ndcg", trec_cut="ndcg_cut", trec_cutoffs=_DEPTHS,
           aliases=("ndcg",), variants=(("ndcg_burges", (("gain", "exp2"),)),), family="gain",
-          closed_form=_ndcg_tied, needs_unretrieved=_reads_judgments,
+          closed_form=_ndcg_tied, tie_bound=_ndcg_bound, needs_unretrieved=_reads_judgments,
           convention_params=("gain", "ideal"))
 def ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
@@ -141,7 +189,7 @@ def ndcg(a: Aligned, m: Measure) -> np.ndarray:
 
 @register("DCG", "discounted cumulative gain of the top k", params=_GRADED, cutoff="int",
           trec="dcg", aliases=("dcg",), variants=(("dcg_burges", (("gain", "exp2"),)),),
-          family="gain", closed_form=_dcg_tied, needs_unretrieved=False,
+          family="gain", closed_form=_dcg_tied, tie_bound=_dcg_bound, needs_unretrieved=False,
           convention_params=("gain",))
 def dcg(a: Aligned, m: Measure) -> np.ndarray:
     return dcg_values(data(a, m), m)

@@ -14,20 +14,23 @@ import numpy as np
 
 from .._engine.aligned import Aligned
 from ._common import clib_log, clib_log2, data, divide, rel_level
+from ._ideal import IdealList, ideal_lists
 from ._registry import JUDGED_ONLY, REL, Measure, register
+from ._ties import COUNTED_AT_ONE_POSITION, NoBound, TiedGroups, bound_position
 from .gain import GAIN, gain_values
 from .judged import PERSISTENCE, powers
 
 
-def _ideal_lists(d: Aligned, spec: Any) -> list[np.ndarray]:
-    """Per query, the positive gains of all judged (>= 0) documents, largest first."""
-    g = gain_values(d.j_grade, d.j_grade >= 0, spec)
-    out = []
-    for q in range(d.nq):
-        lo, hi = d.j_offsets[q], d.j_offsets[q + 1]
-        gq = g[lo:hi]
-        out.append(np.sort(gq[gq > 0])[::-1])
-    return out
+def _ideal_lists(d: Aligned, spec: Any) -> dict[int, IdealList]:
+    """Per query, the positive gains of all judged (>= 0) documents, largest first; relevant
+    items judged by count stay a count (:mod:`ranklens._measures._ideal`)."""
+    return ideal_lists(d, lambda g: gain_values(g, np.ones(g.shape, dtype=bool), spec),
+                       np.arange(d.nq), nonnegative=True)
+
+
+def _dcg_term(gains: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """``gain / log2(rank + 1)``: the terms of :func:`_running_dcg`, by rank."""
+    return gains / clib_log2(rank + 1.0)
 
 
 def _discount(n: int) -> np.ndarray:
@@ -81,11 +84,27 @@ def rbp_gains(d: Aligned, spec: Any) -> np.ndarray:
     return out
 
 
+def _rbp_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    # under ties="pessimistic" each document weighs p^(position - 1) at its group's last
+    # position, and is inside a cutoff only when its whole group is
+    if optimistic:
+        raise NoBound(COUNTED_AT_ONE_POSITION)
+    p = float(m.get("p"))
+    gains = rbp_gains(d, m.get("gain"))
+    pw = powers(p, int(d.n_ret.max()) if d.nq else 0)
+    pos = bound_position(g, False)
+    mask = gains != 0
+    if m.cutoff is not None:
+        mask &= pos <= m.cutoff
+    return (1.0 - p) * d.seg_sum(gains * pw[pos - 1], mask)
+
+
 @register(
     "RBP", "rank-biased precision (Moffat & Zobel): (1-p) sum of gain_i p^(i-1); gains "
     "rescaled to [0,1] per query when any exceeds it (levels 0..4 => level/4), as trec_eval",
     params=(PERSISTENCE, GAIN, JUDGED_ONLY), cutoff="int", trec="rbp", aliases=("rbp",),
-    family="gain", needs_unretrieved=False,  # reads only the query's top judged level
+    family="gain", needs_unretrieved=False, tie_bound=_rbp_bound,
+    # reads only the query's top judged level
 )
 def rbp(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
@@ -129,7 +148,7 @@ def yaap(a: Aligned, m: Measure) -> np.ndarray:
 
 
 # -- experimental graded measures (per-query loops) ---------------------------------------------
-def _slices(d: Aligned, spec: Any) -> tuple[np.ndarray, list[np.ndarray]]:
+def _slices(d: Aligned, spec: Any) -> tuple[np.ndarray, dict[int, IdealList]]:
     return gain_values(d.grade, d.judged, spec), _ideal_lists(d, spec)
 
 
@@ -142,18 +161,19 @@ def ndcg_rel(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     gains, ideals = _slices(d, m.get("gain"))
     out = np.zeros(d.nq, dtype=np.float64)
-    for q, ideal in enumerate(ideals):
+    for q, ideal in ideals.items():
         k = ideal.size
         if k == 0:
             continue
         g = gains[d.offsets[q]:d.offsets[q + 1]]
         dcg = _running_dcg(g)
-        idcg = _running_dcg(ideal)
         hits = np.flatnonzero(g > 0)
-        terms = dcg[hits + 1] / idcg[np.minimum(hits + 1, k)]
+        # the ideal's running DCG at each hit's rank (capped at k), then at k
+        idcg = ideal.prefix(_dcg_term, np.append(np.minimum(hits + 1, k), k))
+        terms = dcg[hits + 1] / idcg[:-1]
         # cumsum adds in rank order, as trec_eval's running sum does
         total = float(np.cumsum(terms)[-1]) if terms.size else 0.0
-        total += float(k - hits.size) * dcg[-1] / idcg[k]
+        total += float(k - hits.size) * dcg[-1] / idcg[-1]
         if total > 0.0:
             out[q] = total / k
     return out
@@ -169,7 +189,7 @@ def r_ndcg(a: Aligned, m: Measure) -> np.ndarray:
     gains, ideals = _slices(d, m.get("gain"))
     num_rel = d.num_rel(rel_level(d, m))
     out = np.zeros(d.nq, dtype=np.float64)
-    for q, ideal in enumerate(ideals):
+    for q, ideal in ideals.items():
         k = ideal.size
         # trec_eval divides 0 by 0 when no judged gain is positive; ranklens reports 0
         if num_rel[q] == 0 or k == 0:
@@ -177,14 +197,14 @@ def r_ndcg(a: Aligned, m: Measure) -> np.ndarray:
         g = gains[d.offsets[q]:d.offsets[q + 1]]
         n = g.size
         dcg = _running_dcg(g)
-        idcg = _running_dcg(ideal)
-        changes = [j for j in range(1, k) if ideal[j] != ideal[j - 1]] + [k]
+        changes = [*ideal.changes().tolist(), k]
+        idcg = ideal.prefix(_dcg_term, np.array([*changes, k]))  # at each change, then k
         total = 0.0
-        for j in changes:
-            total += dcg[min(j, n)] / idcg[j]
+        for j, ideal_dcg in zip(changes, idcg[:-1].tolist(), strict=True):
+            total += dcg[min(j, n)] / ideal_dcg
         count = len(changes)
         if k + 1 < n:
-            total += dcg[n] / idcg[k]
+            total += dcg[n] / idcg[-1]
             count += 1
         out[q] = total / count
     return out
@@ -199,15 +219,17 @@ def g_measure(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     gains, ideals = _slices(d, m.get("gain"))
     out = np.zeros(d.nq, dtype=np.float64)
-    for q, ideal in enumerate(ideals):
-        total_ideal = float(np.cumsum(ideal)[-1]) if ideal.size else 0.0
+    for q, ideal in ideals.items():
+        # the gains added one by one, as cumsum does
+        total_ideal = (float(ideal.prefix(lambda g, _: g, np.array([ideal.size]))[0])
+                       if ideal.size else 0.0)
         if total_ideal <= 0.0:
             continue
         g = gains[d.offsets[q]:d.offsets[q + 1]]
         n = g.size
         step = np.ones(n, dtype=np.float64)
         top = min(n, ideal.size)
-        step[:top] = np.maximum(ideal[:top], 1.0)
+        step[:top] = np.maximum(ideal.gains(0, top), 1.0)
         cost = np.cumsum(step)
         got = np.cumsum(g)
         nz = g != 0

@@ -7,7 +7,15 @@ import numpy as np
 from .._engine.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
-from ._ties import TiedGroups, cutoff_per_group, expected_hits, first_relevant_group
+from ._ties import (
+    COUNTED_AT_ONE_POSITION,
+    NoBound,
+    TiedGroups,
+    bound_hits,
+    cutoff_per_group,
+    expected_hits,
+    first_relevant_group,
+)
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
 _BETA2 = Param("beta2", "float", 1.0, "weight of recall: F = (1+b2)PR / (b2 P + R)", minimum=0)
@@ -35,11 +43,28 @@ def _precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide(expected_hits(d, m, g), _precision_den(d, m))
 
 
+def _bound_hits(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool,
+                cutoff: np.ndarray | None = None) -> np.ndarray:
+    """Relevant documents in the top k under ties="pessimistic": a tied group is inside the
+    cutoff only when all of it is. ``cutoff`` per ranked document, default the measure's.
+    ``optimistic`` is refused (see :data:`COUNTED_AT_ONE_POSITION`)."""
+    if optimistic:
+        raise NoBound(COUNTED_AT_ONE_POSITION)
+    if cutoff is None and m.cutoff is not None:
+        cutoff = np.full(d.qidx.size, int(m.cutoff), dtype=np.int64)
+    return bound_hits(d, g, d.relevant(rel_level(d, m)), cutoff, False)
+
+
+def _precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    return divide(_bound_hits(d, m, g, optimistic), _precision_den(d, m))
+
+
 @register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned; "
           "min(k, retrieved) with adaptive=true); without k, relevant retrieved / retrieved",
           params=(REL, JUDGED_ONLY, _ADAPTIVE), cutoff="int",
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
           aliases=("precision", "prec"), family="precision", closed_form=_precision_tied,
+          tie_bound=_precision_bound,
           order_free="without_cutoff", needs_unretrieved=False)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
@@ -50,10 +75,14 @@ def _recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide(expected_hits(d, m, g), d.num_rel(rel_level(d, m)))
 
 
+def _recall_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    return divide(_bound_hits(d, m, g, optimistic), d.num_rel(rel_level(d, m)))
+
+
 @register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
           trec_cutoffs=_DEPTHS, aliases=("recall",), family="precision",
-          closed_form=_recall_tied, order_free="without_cutoff")
+          closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff")
 def recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), d.num_rel(rel_level(d, m)))
@@ -67,13 +96,22 @@ def _f_measure_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide((1.0 + b2) * expected_hits(d, m, g), b2 * big_r + k)
 
 
+def _f_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    return _f_of_hits(d, m, _bound_hits(d, m, g, optimistic))
+
+
 @register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
           "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
           trec="set_F", aliases=("f1", "f"), family="precision",
-          closed_form=_f_measure_tied, order_free="without_cutoff")
+          closed_form=_f_measure_tied, tie_bound=_f_bound, order_free="without_cutoff",
+          # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
+          trec_comma="measures")
 def f_measure(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    hits = _hits(d, m)
+    return _f_of_hits(d, m, _hits(d, m))
+
+
+def _f_of_hits(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
     den_p = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
     p = divide(hits, den_p)
     r = divide(hits, d.num_rel(rel_level(d, m)))
@@ -86,9 +124,15 @@ def _r_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide(expected_hits(d, m, g, big_r[g.query]), big_r)
 
 
+def _r_precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    big_r = d.num_rel(rel_level(d, m))
+    return divide(_bound_hits(d, m, g, optimistic, big_r[d.qidx]), big_r)
+
+
 @register("Rprec", "R-precision: relevant in the top R / R, R = relevant judged; 0 when R = 0",
           params=(REL, JUDGED_ONLY), trec="Rprec", aliases=("r-precision", "r_precision",
-          "rprec"), family="precision", closed_form=_r_precision_tied)
+          "rprec"), family="precision", closed_form=_r_precision_tied,
+          tie_bound=_r_precision_bound)
 def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))
@@ -121,10 +165,19 @@ def _success_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return out
 
 
+def _success_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
+    # one relevant document within k is enough: under ties="optimistic" the first relevant
+    # group counts from its first position, and no count of documents exceeds k
+    cutoff = None if m.cutoff is None else np.full(d.qidx.size, int(m.cutoff), dtype=np.int64)
+    hits = bound_hits(d, g, d.relevant(rel_level(d, m)), cutoff, optimistic)
+    return (hits > 0).astype(np.float64)
+
+
 @register("Success", "1 if a relevant document is in the top k, else 0 (hit rate)",
           params=(REL, JUDGED_ONLY), cutoff="int", trec_cut="success",
           trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success", "hit"),
-          family="precision", closed_form=_success_tied, order_free="without_cutoff",
+          family="precision", closed_form=_success_tied, tie_bound=_success_bound,
+          order_free="without_cutoff",
           needs_unretrieved=False)
 def success(a: Aligned, m: Measure) -> np.ndarray:
     return (_hits(data(a, m), m) > 0).astype(np.float64)
@@ -136,10 +189,18 @@ def _relative_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarra
     return divide(expected_hits(d, m, g), np.minimum(k, big_r))
 
 
+def _relative_precision_bound(d: Aligned, m: Measure, g: TiedGroups,
+                              optimistic: bool) -> np.ndarray:
+    big_r = d.num_rel(rel_level(d, m))
+    k = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
+    return divide(_bound_hits(d, m, g, optimistic), np.minimum(k, big_r))
+
+
 @register("RelP", "relative precision: relevant in the top k / min(k, R)",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_relative_P",
           trec_cut="relative_P", trec_cutoffs=_DEPTHS, family="precision",
-          closed_form=_relative_precision_tied, order_free="without_cutoff")
+          closed_form=_relative_precision_tied, tie_bound=_relative_precision_bound,
+          order_free="without_cutoff")
 def relative_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))

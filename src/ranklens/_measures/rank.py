@@ -7,7 +7,15 @@ import numpy as np
 from .._engine.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
-from ._ties import NoClosedForm, TiedGroups, cutoff_per_group, first_relevant_group, segment_cumprod
+from ._ties import (
+    NoClosedForm,
+    TiedGroups,
+    bound_position,
+    cutoff_per_group,
+    first_relevant_group,
+    relevant_at_or_above,
+    segment_cumprod,
+)
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
 _DENOM = Param(
@@ -77,6 +85,28 @@ def _average_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray
     return divide(d.seg_sum(weight / d.rank, mask), _tied_denominator(d, m))
 
 
+def _bound_terms(d: Aligned, m: Measure, g: TiedGroups,
+                 optimistic: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Under ties="pessimistic" / "optimistic", for the relevant documents within the
+    cutoff: their query, position, the relevant documents at or above them, and per query
+    how many there are (see :data:`ranklens._engine.policies.Ties`)."""
+    relevant = d.relevant(rel_level(d, m))
+    pos = bound_position(g, optimistic)
+    count = relevant_at_or_above(g, relevant, optimistic)
+    keep = relevant if m.cutoff is None else relevant & (pos <= m.cutoff)
+    q = d.qidx[keep]
+    return q, pos[keep].astype(np.float64), count[keep], np.bincount(q, minlength=d.nq)
+
+
+def _average_precision_bound(d: Aligned, m: Measure, g: TiedGroups,
+                             optimistic: bool) -> np.ndarray:
+    # precision at each relevant document: the relevant ones at or above it over its
+    # position (scikit-learn's average_precision_score and LRAP under "pessimistic")
+    q, pos, count, hits = _bound_terms(d, m, g, optimistic)
+    total = np.bincount(q, weights=count / pos, minlength=d.nq)
+    return divide(total, _denominator(d, m, hits))
+
+
 def _reads_relevant_count(m: Measure) -> bool:
     # AP with denom=hits never looks at R
     return m.get("denom") != "hits"
@@ -86,12 +116,13 @@ register("AP", "average precision: sum of precision at each relevant rank within
          "by denom (default R, all relevant judged)", params=(REL, JUDGED_ONLY, _DENOM),
          cutoff="int", trec="map", trec_cut="map_cut", trec_cutoffs=_DEPTHS,
          aliases=("map", "ap"), family="rank", closed_form=_average_precision_tied,
-         needs_unretrieved=_reads_relevant_count, convention_params=("denom",))(average_precision)
+         tie_bound=_average_precision_bound, needs_unretrieved=_reads_relevant_count,
+         convention_params=("denom",))(average_precision)
 register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))",
          params=(REL, JUDGED_ONLY, _DENOM), cutoff="int", aggregate="gmean", trec="gm_map",
          aliases=("gm_map",), family="rank", closed_form=_average_precision_tied,
-         needs_unretrieved=_reads_relevant_count, convention_params=("denom",),
-         trec_per_query=False)(average_precision)
+         tie_bound=_average_precision_bound, needs_unretrieved=_reads_relevant_count,
+         convention_params=("denom",), trec_per_query=False)(average_precision)
 
 
 def _average_recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
@@ -100,9 +131,18 @@ def _average_recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide(divide(d.seg_sum(weight, mask), big_r), _tied_denominator(d, m))
 
 
+def _average_recall_bound(d: Aligned, m: Measure, g: TiedGroups,
+                          optimistic: bool) -> np.ndarray:
+    q, _, count, hits = _bound_terms(d, m, g, optimistic)
+    big_r = d.num_rel(rel_level(d, m)).astype(np.float64)
+    total = np.bincount(q, weights=divide(count, big_r[q]), minlength=d.nq)
+    return divide(total, _denominator(d, m, hits))
+
+
 @register("AR", "average recall (MAR@k): sum of recall at each relevant rank within k, "
           "divided by denom", params=(REL, JUDGED_ONLY, _DENOM), cutoff="int",
           aliases=("mar", "ar"), family="rank", closed_form=_average_recall_tied,
+          tie_bound=_average_recall_bound,
           # without k the sum of recall at each relevant rank is 1/R + 2/R + ... + h/R
           order_free="without_cutoff", convention_params=("denom",))
 def average_recall(a: Aligned, m: Measure) -> np.ndarray:
@@ -138,10 +178,19 @@ def _reciprocal_rank_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return out
 
 
+def _reciprocal_rank_bound(d: Aligned, m: Measure, g: TiedGroups,
+                           optimistic: bool) -> np.ndarray:
+    q, pos, _, _ = _bound_terms(d, m, g, optimistic)
+    first = np.full(d.nq, np.inf)
+    np.minimum.at(first, q, pos)
+    return divide(np.ones(d.nq), np.where(np.isinf(first), 0.0, first))
+
+
 @register("RR", "reciprocal rank of the first relevant document within k; 0 if none",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="recip_rank",
           aliases=("mrr", "recip_rank", "rr"), family="rank",
-          closed_form=_reciprocal_rank_tied, needs_unretrieved=False)
+          closed_form=_reciprocal_rank_tied, tie_bound=_reciprocal_rank_bound,
+          needs_unretrieved=False)
 def reciprocal_rank(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)

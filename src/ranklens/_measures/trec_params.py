@@ -47,8 +47,14 @@ class TrecParamError(MeasureError):
         self.status = status
 
 
-def _measure(te: str, defn: MeasureDef, raw: str, number: Number) -> Measure:
-    """The measure ``te`` with trec_eval parameters ``raw``, numbers read by ``number``."""
+def _measure(te: str, defn: MeasureDef, raw: str, number: Number,
+             command_line: bool = False) -> Measure:
+    """The measure ``te`` with trec_eval parameters ``raw``, numbers read by ``number``.
+
+    On the ``command_line`` (``-m te.raw``) more numbers than a measure has parameters are
+    read as trec_eval 10.0 reads them: its parser keeps every value and set_F reads the
+    first (``-m set_F.1.0,0.5`` prints ``set_F_1.0,0.5``, F at beta 1.0); utility checks
+    its count."""
     kinds = {p.name: p.kind for p in defn.params}
     pieces = [p for p in raw.split(",") if p.strip()]
     values: dict[str, Any] = {}
@@ -83,6 +89,10 @@ def _measure(te: str, defn: MeasureDef, raw: str, number: Number) -> Measure:
         raise TrecParamError(f"utility takes exactly {len(float_params)} coefficients "
                              f"(a,b,c,d), got {len(pieces)} in '{raw}'",
                              4 if len(pieces) < len(float_params) else 2)
+    elif command_line and float_params and len(pieces) > len(float_params):
+        firsts = pieces[:len(float_params)]
+        values.update((p.name, number(text)) for p, text in zip(float_params, firsts,
+                                                                strict=True))
     elif int_params and len(pieces) == 1:
         values[int_params[0].name] = c_atol(pieces[0])
     elif defn.cutoff == "int" and len(pieces) == 1:
@@ -113,8 +123,10 @@ def command_line_measure(te: str, defn: MeasureDef, raw: str) -> Measure:
     'Utility(a=2)'
     >>> str(command_line_measure("ndcg", REGISTRY["nDCG"], "1=3,2=9x"))
     'nDCG(gain=1:3;2:9)'
+    >>> str(command_line_measure("set_F", REGISTRY["F"], "0.5,1"))  # trec_eval: the first
+    'F(beta2=0.5)'
     """
-    return _measure(te, defn, raw, c_atof)
+    return _measure(te, defn, raw, c_atof, command_line=True)
 
 
 def command_line_cutoffs(te: str, defn: MeasureDef, raw: str | None) -> list[float]:
