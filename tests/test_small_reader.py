@@ -117,3 +117,17 @@ def test_evaluation_is_the_same_through_either_reader(tmp_path: Path,
     assert ranklens.evaluate(str(q), str(r), ["AP", "nDCG@2", "P@1"]).to_dict() == small
     # q1: d1 (rel 1) first, d2 (0) second; q2: d1 (rel 2) first
     assert small["AP"] == {"q1": 1.0, "q2": 1.0, "all": 1.0}
+
+
+def test_a_small_compressed_file_of_many_lines_goes_to_polars(tmp_path: Path) -> None:
+    import gzip
+
+    text = "".join(f"q{i % 50} 0 d{i} {i % 3}\n" for i in range(40_000)).encode()
+    path = tmp_path / "qrels.gz"
+    path.write_bytes(gzip.compress(text))
+    assert _small.small_file(path)  # small on disk ...
+    data = read_bytes(path)
+    assert len(data) > 2 * _small.SMALL_BYTES  # ... but not once decompressed
+    assert _small.read_small_qrels(data, str(path)) is None
+    small, large = both_readers(path, "qrels")
+    assert small == large and small[0] == "qrels"

@@ -62,8 +62,8 @@ def _tokens(data: bytes, width: int) -> list[bytes] | None:
     """Every field of ``data``, ``width`` per data line, or None unless every line holds
     exactly ``width`` fields or none, no line is a comment and the text is UTF-8 (without
     NUL bytes: binary data is the existing path's to refuse)."""
-    if b"\x00" in data:
-        return None
+    if b"\x00" in data or len(data) > 2 * SMALL_BYTES:
+        return None  # NUL: binary data; longer: a small compressed file of many lines
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
