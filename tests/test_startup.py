@@ -135,3 +135,23 @@ def test_python_m_ranklens_runs_the_command(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr
     assert b"P@" in done.stdout
+
+
+def test_type_checkers_see_what_run_time_imports() -> None:
+    """The ``TYPE_CHECKING`` imports of ``ranklens/__init__.py`` and the lazy table name the
+    same (module, attribute) for every public name, so a type checker's ``ranklens.X`` is
+    the object ``ranklens.X`` gives at run time."""
+    import ast
+
+    tree = ast.parse(Path(ranklens.__file__).read_text(encoding="utf-8"))
+    (block,) = [n for n in tree.body if isinstance(n, ast.If)
+                and ast.unparse(n.test) == "_typing.TYPE_CHECKING"]
+    seen = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names:
+            seen[alias.asname or alias.name] = (f".{node.module}", alias.name)
+    assert seen == ranklens._LAZY
+    eager = {"InputError", "MeasureError", "ParameterError", "RanklensError",
+             "RanklensWarning", "__version__"}
+    assert set(ranklens.__all__) == set(seen) | eager
