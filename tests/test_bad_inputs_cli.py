@@ -129,7 +129,7 @@ _INTERRUPTED_IMPORT = """
 import sys
 class Interrupt:
     def find_spec(self, name, path=None, target=None):
-        if name == "ranklens._render":
+        if name == "ranklens.cli":  # what start-up imports (commands load when run)
             raise KeyboardInterrupt
 sys.meta_path.insert(0, Interrupt())
 sys.argv = ["ranklens", "measures"]

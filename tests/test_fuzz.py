@@ -126,9 +126,10 @@ def trec_texts(draw: st.DrawFn) -> tuple[dict, dict, bytes, bytes]:
 
 
 def per_query(qrels: Any, run: Any) -> dict[str, dict[str, float]]:
-    """Every measure's value per query (and ``all``, the aggregates)."""
+    """Every measure's value per query (and ``*``, the aggregates: no generated id has a
+    ``*``, while ``all``, the default key, is an id hypothesis draws)."""
     with quiet():
-        return ranklens.evaluate(qrels, run, MEASURES).to_dict()
+        return ranklens.evaluate(qrels, run, MEASURES).to_dict(aggregate_key="*")
 
 
 reference = per_query  # given the generated tables as dicts
@@ -370,3 +371,91 @@ def test_the_command_line_answers_random_bytes_in_one_line(data: bytes, which: s
             assert exc.value.code == 2
             assert len(lines) == 1 and lines[0].startswith("ranklens: error: ")
             assert "unexpected" not in lines[0]
+
+
+# -- the small-file reader (ranklens._io._small): the same table or the same error ------------
+
+@contextmanager
+def without_small_reader() -> Iterator[None]:
+    """Files of any size read by the polars path (the small reader's size limit at -1)."""
+    from ranklens._io import _small
+
+    limit = _small.SMALL_BYTES
+    _small.SMALL_BYTES = -1
+    try:
+        yield
+    finally:
+        _small.SMALL_BYTES = limit
+
+
+def _reading(read: Any) -> tuple[str, Any]:
+    """``read()``'s table as comparable values, or its InputError's words and place."""
+    try:
+        with alarm(), quiet():
+            table = read()
+    except InputError as exc:
+        return "error", (str(exc), exc.source, exc.line)
+    if isinstance(table, ranklens.Run):
+        return "run", (table.frame.drop("order").to_dicts(), table.name, len(table))
+    return "qrels", (table.frame.to_dicts(), table.frame.schema)
+
+
+def both_readers(path: Path, which: str) -> tuple[tuple[str, Any], tuple[str, Any]]:
+    """The reading of ``path`` by the small reader's dispatch and by the polars path."""
+    from ranklens._io._trec import read_trec_qrels, read_trec_run
+
+    read = read_trec_qrels if which == "qrels" else read_trec_run
+    small = _reading(lambda: read(str(path)))
+    with without_small_reader():
+        large = _reading(lambda: read(str(path)))
+    return small, large
+
+
+@PROFILE
+@given(trec_texts())
+def test_the_small_reader_equals_the_polars_path(data: tuple[dict, dict, bytes, bytes]) -> None:
+    from ranklens._io._small import read_small_qrels, read_small_run
+    from ranklens._io._trec import read_bytes
+
+    _, _, qtext, rtext = data
+    with folder() as d:
+        for which, text in (("qrels", qtext), ("run", rtext)):
+            path = d / which
+            path.write_bytes(text)
+            small, large = both_readers(path, which)
+            assert small == large
+            assert small[0] == which
+            if b"#" not in text:  # no comment line: regular, taken by the small reader
+                read = read_small_qrels if which == "qrels" else read_small_run
+                assert read(read_bytes(path), str(path)) is not None
+
+
+@PROFILE
+@given(tables(), st.sampled_from(["qrels", "run"]), DAMAGE, st.integers(0, 1000),
+       st.integers(0, 255))
+def test_the_small_reader_equals_the_polars_path_on_damaged_lines(
+        data: tuple[dict, dict], which: str, how: str, where: int, byte: int) -> None:
+    qrels, run = data
+    rows = ([f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]
+            if which == "qrels" else
+            [f"{q} Q0 {d} {i} {_score_text(s)} tag"
+             for q, docs in run.items() for i, (d, s) in enumerate(docs.items(), 1)])
+    lines = [r.encode() for r in rows]
+    at = where % len(lines)
+    lines[at] = _damaged(lines[at], how, where, byte)
+    with folder() as d:
+        path = d / which
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        small, large = both_readers(path, which)
+        assert small == large
+
+
+@PROFILE
+@given(st.binary(max_size=300), st.sampled_from(["qrels", "run"]))
+def test_the_small_reader_equals_the_polars_path_on_random_bytes(data: bytes,
+                                                                 which: str) -> None:
+    with folder() as d:
+        path = d / which
+        path.write_bytes(data)
+        small, large = both_readers(path, which)
+        assert small == large

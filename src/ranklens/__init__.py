@@ -8,23 +8,27 @@
 
 from __future__ import annotations
 
-from ._compare import Comparison, PairComparison, compare, compare_results
-from ._conventions import CONVENTIONS, Convention
+import typing as _typing
+
 from ._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
-from ._evaluate import evaluate
-from ._evaluate_arrays import evaluate_arrays, from_arrays
-from ._io._load import load_qrels, load_run
-from ._io._pairs import load_pairs
-from ._io._pairs import pairs_to_tables as from_pairs
-from ._measures import Measure
-from ._names import parse_measure, parse_measures
-from ._render import FORMATS, render
-from ._report import report
-from ._result import Result
-from ._results import Results
-from ._tables import Qrels, Run, SubtopicQrels
-from ._trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 from ._version import __version__
+
+if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports these
+    from ._compare import Comparison, PairComparison, compare, compare_results
+    from ._conventions import CONVENTIONS, Convention
+    from ._evaluate import evaluate
+    from ._evaluate_arrays import evaluate_arrays, from_arrays
+    from ._io._load import load_qrels, load_run
+    from ._io._pairs import load_pairs
+    from ._io._pairs import pairs_to_tables as from_pairs
+    from ._measures import Measure
+    from ._names import parse_measure, parse_measures
+    from ._render import FORMATS, render
+    from ._report import report
+    from ._result import Result
+    from ._results import Results
+    from ._tables import Qrels, Run, SubtopicQrels
+    from ._trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 
 __all__ = [
     "CONVENTIONS",
@@ -61,3 +65,53 @@ __all__ = [
     "report",
     "trec_eval",
 ]
+
+# Public name -> (module, attribute), imported on first use (PEP 562): ``import ranklens``
+# then costs no numpy, no measure registry and no comparison statistics, which a command
+# that fails on its arguments, a ``--help`` or a Ctrl-C guard never needs.
+_LAZY: dict[str, tuple[str, str]] = {
+    "CONVENTIONS": ("._conventions", "CONVENTIONS"),
+    "FORMATS": ("._render", "FORMATS"),
+    "Comparison": ("._compare", "Comparison"),
+    "Convention": ("._conventions", "Convention"),
+    "Measure": ("._measures", "Measure"),
+    "PairComparison": ("._compare", "PairComparison"),
+    "Qrels": ("._tables", "Qrels"),
+    "Result": ("._result", "Result"),
+    "Results": ("._results", "Results"),
+    "Run": ("._tables", "Run"),
+    "SubtopicQrels": ("._tables", "SubtopicQrels"),
+    "TrecEvalError": ("._trec_eval", "TrecEvalError"),
+    "TrecEvalReport": ("._trec_eval", "TrecEvalReport"),
+    "compare": ("._compare", "compare"),
+    "compare_results": ("._compare", "compare_results"),
+    "evaluate": ("._evaluate", "evaluate"),
+    "evaluate_arrays": ("._evaluate_arrays", "evaluate_arrays"),
+    "from_arrays": ("._evaluate_arrays", "from_arrays"),
+    "from_pairs": ("._io._pairs", "pairs_to_tables"),
+    "load_pairs": ("._io._pairs", "load_pairs"),
+    "load_qrels": ("._io._load", "load_qrels"),
+    "load_run": ("._io._load", "load_run"),
+    "parse_measure": ("._names", "parse_measure"),
+    "parse_measures": ("._names", "parse_measures"),
+    "render": ("._render", "render"),
+    "report": ("._report", "report"),
+    "trec_eval": ("._trec_eval", "trec_eval"),
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    """Import a public name on first use and keep it (later reads are plain lookups)."""
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'ranklens' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -30,6 +30,7 @@ from .._columns import MAX_GRADE
 from .._errors import InputError
 from .._tables import Qrels, Run, query_blocks
 from ._lines import data_lines, strict_float, strict_int, without_bom
+from ._small import read_small_qrels, read_small_run, small_file
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -290,6 +291,10 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     inside a field is data (MS MARCO doc ids contain one). Relevance must be an integer.
     """
     source = str(path)
+    if data is None and small_file(source):  # tokenized without polars' reader, or None
+        small = read_small_qrels(read_bytes(path), source)
+        if small is not None:
+            return small
     blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
     if blocks is not None:
         typed = _typed_blocks(blocks)
@@ -331,6 +336,10 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
     The run holds every row's doc id: nothing reads the file again.
     """
     source = str(path)
+    if data is None and small_file(source):  # tokenized without polars' reader, or None
+        small = read_small_run(read_bytes(path), source, name)
+        if small is not None:
+            return small
     blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
     if blocks is not None:
         size = os.stat(source).st_size

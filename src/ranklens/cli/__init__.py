@@ -13,7 +13,7 @@ import re
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
@@ -45,7 +45,34 @@ def _show_warning(message: Any, category: type[Warning], filename: str, lineno: 
     click.echo(f"ranklens: {label}: {text}", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A group whose commands are imported when one is run or listed, not at start-up:
+    ``ranklens evaluate`` then loads neither the comparison statistics nor the report,
+    trec_eval or the measure listing (and a Ctrl-C meets main's guard, not an import)."""
+
+    #: command name -> (module of ranklens.cli, attribute)
+    lazy: ClassVar[dict[str, tuple[str, str]]] = {
+        "compare": ("._compare", "compare_cmd"),
+        "demo": ("._demo", "demo"),
+        "evaluate": ("._evaluate", "evaluate_cmd"),
+        "measures": ("._measures", "measures_cmd"),
+        "report": ("._report", "report_cmd"),
+        "trec_eval": ("._trec_cmd", "trec_eval_cmd"),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            import importlib
+
+            module, attr = self.lazy[cmd_name]
+            self.add_command(getattr(importlib.import_module(module, __name__), attr))
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ranklens", prog_name="ranklens")
 @click.option("--debug", is_flag=True, help="Show the full traceback of an error.")
 def cli(debug: bool) -> None:
@@ -61,24 +88,6 @@ def cli(debug: bool) -> None:
     ranklens demo                                    a worked example on bundled data
     """
     _STATE["debug"] = debug
-
-
-def _register_commands() -> None:
-    from ._compare import compare_cmd
-    from ._demo import demo
-    from ._evaluate import evaluate_cmd
-    from ._measures import measures_cmd
-    from ._trec_cmd import trec_eval_cmd
-
-    for command in (evaluate_cmd, trec_eval_cmd, measures_cmd, demo):
-        cli.add_command(command)
-    cli.add_command(compare_cmd)
-    from ._report import report_cmd
-
-    cli.add_command(report_cmd)
-
-
-_register_commands()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
