@@ -22,6 +22,8 @@ from ranklens._io import _trec
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of a few lines, so every test file spans many of them."""
     monkeypatch.setattr(_trec, "_BLOCK", 80)
+    # these files are small: without this the polars-free small-file reader would take them
+    monkeypatch.setattr(_trec, "small_file", lambda source: False)
 
 
 def _line_parser_rows(path: Path) -> list[tuple[str, str, float]]:
