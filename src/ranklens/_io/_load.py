@@ -59,7 +59,7 @@ def _columnar(path: str) -> pl.DataFrame | None:
         if name.endswith((".jsonl", ".ndjson")):
             return pl.read_ndjson(io.BytesIO(raw))
         sep = "\t" if name.endswith(".tsv") else ","
-        return pl.read_csv(io.BytesIO(raw), separator=sep, infer_schema_length=10000)
+        return _text_columns(pl.read_csv(io.BytesIO(raw), separator=sep, infer_schema=False))
     except InputError:
         raise
     except Exception as exc:
@@ -73,6 +73,21 @@ def _columnar(path: str) -> pl.DataFrame | None:
 
 
 _TEXT_KINDS = ("csv", "tsv", "jsonl", "ndjson")
+
+#: a decimal integer written as Python and polars write one (no sign but "-", no leading
+#: zero, at most 18 digits so it fits int64): exactly the text its integer prints back as
+_CANONICAL_INTEGER = r"^-?(?:0|[1-9][0-9]{0,17})$"
+
+
+def _text_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """A CSV/TSV read as text, each column an integer where every value is one written
+    canonically; every other column stays text (numbers in it are parsed where the column
+    is read as a number). Type inference would read the ids "007" and "7" as the same
+    integer, and "1.50" as 1.5."""
+    integer = [name for name in frame.columns
+               if frame[name].null_count() < frame.height
+               and bool(frame[name].str.contains(_CANONICAL_INTEGER).all(ignore_nulls=True))]
+    return frame.with_columns(pl.col(integer).cast(pl.Int64)) if integer else frame
 
 
 def _bad_text_line(raw: bytes, kind: str) -> tuple[int, str] | None:
