@@ -105,7 +105,9 @@ def spawn(cmd: list[str]) -> tuple[float, float, str]:
 
 def ranklens_cli() -> str | None:
     """The ``ranklens`` executable when it has an ``evaluate`` command."""
-    exe = shutil.which("ranklens")
+    # the one installed next to this interpreter first: the PATH may hold another's
+    beside = Path(sys.executable).parent / "ranklens"
+    exe = str(beside) if beside.exists() else shutil.which("ranklens")
     if exe is None:
         return None
     probe = subprocess.run([exe, "evaluate", "--help"], capture_output=True, text=True)
