@@ -9,8 +9,9 @@ lines has put the files in the page cache, and a round there costs minutes). ran
 ir_measures run once per workload, for the agreement check (their single wall time is
 shown, not a median). "17 runs" is one ranklens
 process given all 17 run files against seventeen pytrec_eval processes, one per run (sum
-of their walls, largest of their peak RSS). Doubling: ranklens's whole process on each target
-workload and on its 2x (two prefixed copies), alternating, ``--reps`` rounds.
+of their walls, largest of their peak RSS). Doubling: ranklens's whole process on the 2x of
+each target workload (two copies, query ids prefixed), ``--reps`` rounds right after the 1x
+rounds, whose median is the 1x time.
 
 Every tool's values are compared with ranklens's in-process reference to 1e-9 (run.py's
 agreement check: where a peer's convention differs, the matching ranklens measure and a note).
@@ -261,26 +262,24 @@ def bench_target(t: Target, args: argparse.Namespace, cli: str, spawn: Callable,
         row["rss_ratio"] = median(rl.rss_mb) / median(pt.rss_mb)
         row["met"] = ((t.wall is None or row["wall_ratio"] <= t.wall)
                       and (t.rss is None or row["rss_ratio"] <= t.rss))
-    dbl = doubling(t, w, args, cli, spawn) if t.doubling and args.doubling else None
+    dbl = doubling(t, w, rl, args, cli, spawn) if t.doubling and args.doubling else None
     return row, dbl
 
 
-def doubling(t: Target, w: Workload, args: argparse.Namespace, cli: str,
+def doubling(t: Target, w: Workload, one: Job, args: argparse.Namespace, cli: str,
              spawn: Callable) -> dict:
+    """ranklens on the 2x of ``w``, ``--reps`` rounds right after the 1x rounds ``one``
+    (whose median is the 1x time: the same command, minutes apart at most)."""
     w2 = doubled(args.cache, w)
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        jobs = [Job("ranklens 1x", "ranklens", [ranklens_cmd(cli, w.qrels, w.runs,
-                                                             work / "1x.jsonl")], []),
-                Job("ranklens 2x", "ranklens", [ranklens_cmd(cli, w2.qrels, w2.runs,
-                                                             work / "2x.jsonl")], [])]
-        rounds(jobs, args.reps, 0, spawn, f"{t.name} doubling")
-    one, two = (median(j.seconds) for j in jobs)
-    ratio = two / one
-    return {"workload": t.name, "x1_s": one, "x2_s": two, "ratio": ratio,
-            "x1_rss_mb": median(jobs[0].rss_mb), "x2_rss_mb": median(jobs[1].rss_mb),
-            "target": DOUBLING, "met": ratio <= DOUBLING,
-            "error": jobs[0].error or jobs[1].error}
+        two = Job("ranklens 2x", "ranklens",
+                  [ranklens_cmd(cli, w2.qrels, w2.runs, Path(tmp) / "2x.jsonl")], [])
+        rounds([two], args.reps, 0, spawn, f"{t.name} doubling")
+    x1, x2 = median(one.seconds), median(two.seconds)
+    ratio = x2 / x1
+    return {"workload": t.name, "x1_s": x1, "x2_s": x2, "ratio": ratio,
+            "x1_rss_mb": median(one.rss_mb), "x2_rss_mb": median(two.rss_mb),
+            "target": DOUBLING, "met": ratio <= DOUBLING, "error": one.error or two.error}
 
 
 def run_targets(args: argparse.Namespace, cli: str | None, spawn: Callable, check: Callable,
