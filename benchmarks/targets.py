@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -291,7 +292,10 @@ def run_targets(args: argparse.Namespace, cli: str | None, spawn: Callable, chec
     for t in TARGETS:
         if wanted is not None and t.name not in wanted:
             continue
+        t0 = time.perf_counter()
         row, d = bench_target(t, args, cli, spawn, check, installed)
+        # what the workload costs to benchmark: data (first use), rounds, peers, doubling
+        row["bench_s"] = time.perf_counter() - t0
         rows.append(row)
         if d is not None:
             dbl.append(d)
@@ -334,8 +338,8 @@ def markdown(report: dict) -> str:
     """The targets and doubling tables as Markdown (docs/benchmarks.md pastes this)."""
     out = ["| workload | run lines | judgments | target (vs pytrec_eval) | ranklens s | "
            "pytrec_eval s | wall ratio | RSS MB (ranklens / pytrec_eval) | RSS ratio | met | "
-           "ranx s | ir_measures s | agrees with ranklens (1e-9) |",
-           "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|"]
+           "ranx s | ir_measures s | agrees with ranklens (1e-9) | benchmark cost s |",
+           "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|"]
     for r in report.get("targets", []):
         tools = r["tools"]
 
@@ -351,10 +355,11 @@ def markdown(report: dict) -> str:
         met = "-" if r["target_wall"] is None and r["target_rss"] is None else (
             "yes" if r.get("met") else "**no**")
         files = f" ({r['run_files']} files)" if r["run_files"] > 1 else ""
+        cost = f"{r['bench_s']:.0f}" if "bench_s" in r else "-"
         out.append(f"| {r['workload']} | {r['run_lines']:,}{files} | {r['judgments']:,} | "
                    f"{fmt_target(r)} | {sec('ranklens')} | {sec('pytrec_eval')} | {wall} | "
                    f"{rss} | {rssx} | {met} | {sec('ranx')} | {sec('ir_measures')} | "
-                   f"{fmt_agree(r)} |")
+                   f"{fmt_agree(r)} | {cost} |")
     if report.get("doubling"):
         out += ["", "| doubling (ranklens CLI) | 1x s | 2x s | ratio | target | met |",
                 "|---|---:|---:|---:|---|---|"]
@@ -367,4 +372,7 @@ def markdown(report: dict) -> str:
                                if "differs by" not in n))
     if notes:
         out += [""] + [f"- {n}" for n in notes]
+    total = sum(r.get("bench_s", 0.0) for r in report.get("targets", []))
+    if total:
+        out += ["", f"Whole benchmark: {total / 60:.1f} min."]
     return "\n".join(out)
