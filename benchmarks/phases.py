@@ -16,7 +16,8 @@ and times each phase (wall, ``time.perf_counter``):
 ``render+write`` ``ranklens.render(result, "jsonl")`` and writing it to a file.
 
 The sum is compared with the ``ranklens evaluate`` CLI's whole process on the same files
-(the CLI also imports click and its output code). Times are single runs on a shared machine:
+(the CLI also imports click and its output code), and with the floor of any reader: reading
+the files' bytes (warm page cache, 16 MiB blocks). Times are single runs on a shared machine:
 noisy; read the shares, not the third digit. (Named ``phases``, not ``profile``: a
 ``profile.py`` here would shadow the standard library's, which ``cProfile`` imports.)
 """
@@ -122,6 +123,16 @@ def split(evaluate_s: float, qrels_path: str, run_paths: list[str]) -> dict[str,
             "plan+assemble": evaluate_s * max(total - compute, 0.0) / total}
 
 
+def bytes_read_s(paths: list[Path]) -> float:
+    """Seconds to read the files' bytes (page cache warm): the floor of any reader."""
+    t0 = time.perf_counter()
+    for path in paths:
+        with open(path, "rb") as f:
+            while f.read(1 << 24):
+                pass
+    return time.perf_counter() - t0
+
+
 def interpreter() -> float:
     walls = []
     for _ in range(5):
@@ -161,11 +172,12 @@ def profile(names: list[str] | None, cache: Path) -> list[dict]:
                                   *map(str, w.runs), "--out", str(work / "out.jsonl")],
                                  capture_output=True, text=True, check=True)
         phases = {"interpreter": base, **json.loads(out.stdout.splitlines()[-1])}
+        floor = bytes_read_s([w.qrels, *w.runs])
         mb_q = w.qrels.stat().st_size / 1e6
         mb_r = sum(r.stat().st_size for r in w.runs) / 1e6
         row = {"workload": t.name, "phases": phases, "sum_s": sum(phases.values()),
                "imports": imports_by_phase(out.stderr),
-               "cli_s": cli, "qrels_mb": mb_q, "run_mb": mb_r,
+               "cli_s": cli, "qrels_mb": mb_q, "run_mb": mb_r, "bytes_read_s": floor,
                "qrels_mb_per_s": mb_q / phases["read qrels"],
                "run_mb_per_s": mb_r / phases["read run"]}
         rows.append(row)
@@ -176,7 +188,8 @@ def profile(names: list[str] | None, cache: Path) -> list[dict]:
 
 
 def markdown(rows: list[dict]) -> str:
-    head = ["workload", *PHASES, "sum", "CLI whole process", "read MB/s (qrels, run)"]
+    head = ["workload", *PHASES, "sum", "CLI whole process", "read MB/s (qrels, run)",
+            "bytes read s"]
     out = ["Seconds (share of the sum); *i* = of which importing modules (lazy imports on "
            "first use).", "",
            "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
@@ -196,7 +209,8 @@ def markdown(rows: list[dict]) -> str:
         cells = [cell(k) for k in PHASES]
         out.append(f"| {r['workload']} | " + " | ".join(cells)
                    + f" | {r['sum_s']:.2f} | {r['cli_s']:.2f} | "
-                   f"{r['qrels_mb_per_s']:.0f}, {r['run_mb_per_s']:.0f} |")
+                   f"{r['qrels_mb_per_s']:.0f}, {r['run_mb_per_s']:.0f} | "
+                   f"{r.get('bytes_read_s', float('nan')):.3f} |")
     return "\n".join(out)
 
 
