@@ -218,7 +218,7 @@ def median(xs: list[float]) -> float:
 
 def bench_target(t: Target, args: argparse.Namespace, cli: str, spawn: Callable,
                  check: Callable, installed: Callable) -> tuple[dict, dict | None]:
-    w = t.make(args.cache)
+    w = prepare(t, args.cache, double=t.doubling and args.doubling)
     run_lines = sum(count_lines(r) for r in w.runs)
     judgments = count_lines(w.qrels)
     print(f"\n{t.name}: {len(w.runs)} run file(s), {run_lines:,} run lines, "
@@ -265,6 +265,18 @@ def bench_target(t: Target, args: argparse.Namespace, cli: str, spawn: Callable,
                       and (t.rss is None or row["rss_ratio"] <= t.rss))
     dbl = doubling(t, w, rl, args, cli, spawn) if t.doubling and args.doubling else None
     return row, dbl
+
+
+def prepare(t: Target, cache: Path, double: bool) -> Workload:
+    """Write ``t``'s files (and its 2x) in a child process, then name them here.
+
+    The child's peak RSS that ``os.wait4`` reports includes this process's at the fork (the
+    exec keeps the high-water mark of the memory it replaced), so building hundreds of MB of
+    lines here would inflate every later measurement: this process stays small.
+    """
+    subprocess.run([sys.executable, str(Path(__file__)), "--prepare", t.name, "--cache",
+                    str(cache), *(["--double"] if double else [])], check=True)
+    return t.make(cache)  # written: only reads the stamps
 
 
 def doubling(t: Target, w: Workload, one: Job, args: argparse.Namespace, cli: str,
@@ -376,3 +388,20 @@ def markdown(report: dict) -> str:
     if total:
         out += ["", f"Whole benchmark: {total / 60:.1f} min."]
     return "\n".join(out)
+
+
+def main() -> None:
+    """``--prepare NAME``: write one workload's files (the parent stays small)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prepare", required=True)
+    ap.add_argument("--cache", type=Path, required=True)
+    ap.add_argument("--double", action="store_true")
+    a = ap.parse_args()
+    (t,) = [t for t in TARGETS if t.name == a.prepare]
+    w = t.make(a.cache)
+    if a.double:
+        doubled(a.cache, w)
+
+
+if __name__ == "__main__":
+    main()
