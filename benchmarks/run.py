@@ -203,7 +203,7 @@ def reference(qrels: Path, run: Path) -> dict[str, float]:
 KNOWN_CAUSES = {
     "pytrec_eval": "pytrec_eval holds scores as 32-bit floats: scores that differ only past "
                    "float32's ~7 digits (real runs print 16) tie there and are ordered by doc "
-                   "id, where trec_eval 10.0 and ranklens compare the doubles",
+                   "id, where ranklens compares the doubles",
     "ranx": "ranx orders tied scores its own way (neither trec_eval's doc id descending nor "
             "input order), which moves a measure when a relevant doc is tied with others",
     "ir_measures": "ir_measures computes RR@10 with its MS MARCO provider (trec_eval's "
