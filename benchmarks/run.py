@@ -2,6 +2,8 @@
 
     python benchmarks/run.py --preset tiny|trecdl|msmarco|recsys [--reps N] [--json OUT]
     python benchmarks/run.py --scaling          # doubling the queries: time ratio <= 2.2?
+    python benchmarks/run.py --targets [--json OUT]   # the speed issue's target table
+    python benchmarks/run.py --preset trecdl --judged 500 --shuffle --tabs --ties 1
 
 Data comes from the shared generator (``make_trec_data.py``; found in ``$RANKLENS_SHARED_DIR``
 or ``../shared`` next to the repository) and is written once to ``benchmarks/.cache/``.
@@ -39,7 +41,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import workloads  # noqa: E402
 from measures import MEASURES, NAMES, reference_measures  # noqa: E402
+from targets import markdown as targets_markdown  # noqa: E402
+from targets import run_targets  # noqa: E402
 
 PRESETS = ("tiny", "trecdl", "msmarco", "recsys")
 PEERS = ("pytrec_eval", "ranx", "ir_measures")
@@ -100,7 +105,9 @@ def spawn(cmd: list[str]) -> tuple[float, float, str]:
 
 def ranklens_cli() -> str | None:
     """The ``ranklens`` executable when it has an ``evaluate`` command."""
-    exe = shutil.which("ranklens")
+    # the one installed next to this interpreter first: the PATH may hold another's
+    beside = Path(sys.executable).parent / "ranklens"
+    exe = str(beside) if beside.exists() else shutil.which("ranklens")
     if exe is None:
         return None
     probe = subprocess.run([exe, "evaluate", "--help"], capture_output=True, text=True)
@@ -194,11 +201,15 @@ def reference(qrels: Path, run: Path) -> dict[str, float]:
 
 #: why a peer's numbers can differ where no named convention explains it
 KNOWN_CAUSES = {
+    "pytrec_eval": "pytrec_eval holds scores as 32-bit floats: scores that differ only past "
+                   "float32's ~7 digits (real runs print 16) tie there and are ordered by doc "
+                   "id, where ranklens compares the doubles",
     "ranx": "ranx orders tied scores its own way (neither trec_eval's doc id descending nor "
             "input order), which moves a measure when a relevant doc is tied with others",
     "ir_measures": "ir_measures computes RR@10 with its MS MARCO provider (trec_eval's "
                    "recip_rank has no cutoff), which orders tied scores differently from "
-                   "trec_eval",
+                   "trec_eval; its other measures come from pytrec_eval (32-bit scores, as "
+                   "above)",
 }
 
 
@@ -293,6 +304,11 @@ def markdown(report: dict[str, list[dict]]) -> str:
     return "\n".join(out)
 
 
+def check(tool: str, values: dict[str, float], ref: dict[str, float]) -> tuple[float, list[str]]:
+    """The agreement check on one tool's aggregates (for targets.py)."""
+    return agreement(Measured(tool, "cli", values=values), ref)
+
+
 def compile_bytecode() -> None:
     """Byte-compile the installed ranklens package, as ``pip install`` does for wheels.
 
@@ -315,9 +331,21 @@ def installed(tool: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+def preset_files(preset: str, args: argparse.Namespace) -> tuple[str, Path, Path]:
+    """The preset's files, post-processed as the generator options ask (see workloads.py)."""
+    gen_args = ["--preset", preset]
+    name = preset
+    if args.judged is not None:
+        gen_args += ["--judged", str(args.judged)]
+        name = f"{preset}-judged{args.judged}"
+    w: workloads.Workload = workloads.generated(args.cache, name, gen_args)
+    if args.shuffle or args.tabs or args.ties is not None:
+        w = workloads.variant(args.cache, w, shuffle=args.shuffle, tabs=args.tabs, ties=args.ties)
+    return w.name, w.qrels, w.run
+
+
 def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
-    data = dataset(args.cache, preset, ["--preset", preset])
-    qrels, run = data / "qrels.txt", data / "run1.txt"
+    preset, qrels, run = preset_files(preset, args)
     peers = [t for t in PEERS if t in args.tools and installed(t)]
     skipped = [t for t in PEERS if t in args.tools and not installed(t)]
     if skipped:
@@ -411,6 +439,20 @@ def main() -> int:
     ap.add_argument("--tools", default="ranklens," + ",".join(PEERS),
                     help="comma-separated subset of ranklens," + ",".join(PEERS))
     ap.add_argument("--scaling", action="store_true", help="run the query-doubling check")
+    ap.add_argument("--judged", type=int, metavar="N",
+                    help="generator option: about N judgments per query (10^2-10^3)")
+    ap.add_argument("--shuffle", action="store_true",
+                    help="generator option: lines in a random order (fixed seed)")
+    ap.add_argument("--tabs", action="store_true", help="generator option: tab separators")
+    ap.add_argument("--ties", type=int, metavar="DECIMALS",
+                    help="generator option: run scores rounded to DECIMALS (tied groups)")
+    ap.add_argument("--targets", action="store_true",
+                    help="run every workload of the speed issue's target list (real data, "
+                         "presets, 17 runs, doubling) and print the targets table")
+    ap.add_argument("--only", metavar="NAMES",
+                    help="with --targets: comma-separated workloads (see targets.py)")
+    ap.add_argument("--no-doubling", dest="doubling", action="store_false",
+                    help="with --targets: skip the 1x/2x doubling rounds")
     ap.add_argument("--cache", type=Path, default=HERE / ".cache", help="data folder")
     ap.add_argument("--json", type=Path, help="also write every row to this JSON file")
     ap.add_argument("--markdown", type=Path, nargs="+", metavar="JSON",
@@ -418,10 +460,22 @@ def main() -> int:
     args = ap.parse_args()
     if args.markdown:
         for path in args.markdown:
-            print(markdown(json.loads(path.read_text())))
+            loaded = json.loads(path.read_text())
+            print(targets_markdown(loaded) if "targets" in loaded else markdown(loaded))
         return 0
     args.tools = args.tools.split(",")
     args.cache.mkdir(parents=True, exist_ok=True)
+    if args.targets:
+        compile_bytecode()
+        got = run_targets(args, ranklens_cli(), spawn, check, installed)
+        if args.json:
+            args.json.write_text(json.dumps(got, indent=1))
+        # unmet targets are the measurement; failures and ranklens's own disagreement
+        # with its in-process reference are errors
+        broken = [r for r in got["targets"] for name, e in r["tools"].items()
+                  if e.get("error") or (name == "ranklens" and not e.get("agree"))]
+        broken += [d for d in got["doubling"] if d.get("error")]
+        return 1 if broken else 0
     report: dict[str, list[dict]] = {}
     presets = args.preset or ([] if args.scaling else ["tiny"])
     compile_bytecode()
