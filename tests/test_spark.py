@@ -147,7 +147,7 @@ def test_means_do_not_depend_on_buckets(spark: Any) -> None:
     {"empty": "one", "ties": "average", "collection_size": 40},
     {"ties": "input"},
 ])
-@pytest.mark.parametrize("method", ["cogroup", "partition"])
+@pytest.mark.parametrize("method", ["compact", "cogroup", "partition"])
 def test_conventions_and_options_equal_local(spark: Any, options: dict, method: str) -> None:
     import ranklens.spark
 
