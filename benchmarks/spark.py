@@ -35,8 +35,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 MEASURES = ["AP", "nDCG@10", "P@10", "R@100"]
@@ -177,7 +177,7 @@ def main() -> None:
         }
 
     def built_evaluator_path() -> dict[str, float]:
-        frame = mllib_input(own=True).cache()  # type: ignore[attr-defined]
+        frame = mllib_input(own=True).cache()
         out = evaluator_path(frame)
         frame.unpersist()
         return out
@@ -196,7 +196,7 @@ def main() -> None:
     cached = None
     if 2 not in skip:
         start = time.perf_counter()
-        cached = mllib_input().cache()  # type: ignore[attr-defined]
+        cached = mllib_input().cache()
         cached.count()
         build = time.perf_counter() - start
     every: dict[str, Callable[[], dict[str, float]]] = {
