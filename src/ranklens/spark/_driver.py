@@ -26,9 +26,13 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_BUCKETS", "evaluate"]
 
-#: Buckets when none is asked for: the design study's best on 10M run rows and 2 cores
-#: (8: 27 s, 64: 22 s, 512: 33 s); see docs/spark.md for choosing another.
+#: Buckets when none is asked for and the session's parallelism is unknown (Spark
+#: Connect); otherwise :data:`BUCKETS_PER_CORE` per core, at least 8. See docs/spark.md.
 DEFAULT_BUCKETS = 64
+
+#: Buckets per core of the session by default: on 2 cores and 10M run rows, 8 buckets took
+#: 24 s, 16 took 27 s, 64 took 42 s, 256 took 101 s (one noisy run each, docs/benchmarks.md).
+BUCKETS_PER_CORE = 4
 
 _ERRORS: dict[str, type[RanklensError]] = {
     cls.__name__: cls for cls in (RanklensError, InputError, MeasureError, ParameterError)
@@ -80,9 +84,9 @@ def evaluate(
         A numeric column giving each row's position in its query's ranking (ascending).
         Required by ``ties="input"``: Spark keeps no row order across a shuffle.
     buckets : int, optional
-        How many buckets of queries to evaluate separately (default 64); each must fit in
-        one Python worker's memory (about 180 bytes per run row). Results do not depend
-        on it.
+        How many buckets of queries to evaluate separately (default: 4 per core of the
+        session, at least 8; 64 under Spark Connect); each must fit in one Python
+        worker's memory (about 180 bytes per run row). Results do not depend on it.
     rel, missing, duplicates, depth, judged_only, ties, empty, collection_size, run_name,
     convention
         As for :func:`ranklens.evaluate`.
@@ -132,7 +136,7 @@ def evaluate(
             "read yet; evaluate them with ranklens.evaluate on load_qrels(..., "
             "kind='subtopic')"
         )
-    n_buckets = DEFAULT_BUCKETS if buckets is None else buckets
+    n_buckets = _default_buckets(run) if buckets is None else buckets
     if not isinstance(n_buckets, int) or isinstance(n_buckets, bool) or n_buckets < 1:
         raise ParameterError(f"the 'buckets' option must be an integer >= 1, got {buckets!r}")
     if method not in ("auto", "compact", "cogroup", "partition"):
@@ -176,6 +180,16 @@ def evaluate(
     return SparkResult(plan=plan, run_name=name, aggregates=result[0],
                        diagnostics=result[1], per_query=per_query, buckets=n_buckets,
                        cached=out)
+
+
+def _default_buckets(run: Any) -> int:
+    """:data:`BUCKETS_PER_CORE` per core of ``run``'s session (at least 8), or
+    :data:`DEFAULT_BUCKETS` when that is unknown (Spark Connect has no SparkContext)."""
+    try:
+        cores = int(run.sparkSession.sparkContext.defaultParallelism)
+    except Exception:  # Connect raises its own error classes for sparkContext
+        return DEFAULT_BUCKETS
+    return max(8, BUCKETS_PER_CORE * cores)
 
 
 def _method(method: str) -> str:
