@@ -19,9 +19,8 @@ computes AP, nDCG@10, P@10 and R@100 (binary relevance: MLlib's PySpark API drop
 - RankingMetrics (RDD): the same input built (uncached), turned into an RDD of Python
   lists, cached, and its four means.
 
-Wall seconds and CPU seconds (user + system of the driver, the JVM and its Python workers:
-steadier than wall time on a shared machine); the order of the paths alternates between
-rounds and the table gives medians.
+Wall seconds, with the load average after each path (the machine is shared); the order of the
+paths alternates between rounds and the table gives medians.
 """
 
 from __future__ import annotations
@@ -85,29 +84,6 @@ def _to_parquet(text: Path, parquet: Path, fields: int, columns: dict[str, int])
                 [names[i] for i in columns.values()]).rename_columns(list(columns)))
 
 
-def _cpu_seconds() -> float:
-    """User + system CPU seconds of this process and its descendants (the JVM, its Python
-    workers), reaped children included (Linux /proc)."""
-    parent: dict[int, int] = {}
-    used: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        parent[int(entry)] = int(fields[1])
-        used[int(entry)] = sum(int(x) for x in fields[11:15])
-    total, todo = 0, [os.getpid()]
-    while todo:
-        pid = todo.pop()
-        total += used.get(pid, 0)
-        todo += [child for child, up in parent.items() if up == pid]
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--preset", choices=["tiny", "recsys"])
@@ -115,7 +91,8 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--judged", type=int, default=10)
     ap.add_argument("--master", default="local[2]")
-    ap.add_argument("--buckets", type=int, default=64)
+    ap.add_argument("--buckets", type=int, default=None,
+                    help="default: ranklens.spark's (4 per core, at least 8)")
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--scaling", default="", help="comma-separated bucket counts")
     ap.add_argument("--memory", default="8g", help="spark.driver.memory")
@@ -144,7 +121,7 @@ def main() -> None:
     def read() -> tuple:
         return spark.read.parquet(str(qrels_path)), spark.read.parquet(str(run_path))
 
-    def ranklens_path(buckets: int) -> dict[str, float]:
+    def ranklens_path(buckets: int | None) -> dict[str, float]:
         qrels, run = read()
         result = ranklens.spark.evaluate(qrels, run, MEASURES, buckets=buckets,
                                          missing="zero", method=args.method)
@@ -200,7 +177,7 @@ def main() -> None:
         cached.count()
         build = time.perf_counter() - start
     every: dict[str, Callable[[], dict[str, float]]] = {
-        f"ranklens.spark ({args.buckets} buckets, + per-query Parquet)":
+        f"ranklens.spark ({args.buckets or 'default'} buckets, + per-query Parquet)":
             lambda: ranklens_path(args.buckets),
         "RankingEvaluator (input cached, means only)": lambda: evaluator_path(cached),
         "RankingEvaluator (building its input, means only)": built_evaluator_path,
@@ -208,35 +185,32 @@ def main() -> None:
     }
     paths = {name: f for i, (name, f) in enumerate(every.items(), 1) if i not in skip}
     times: dict[str, list[float]] = {name: [] for name in paths}
-    cpus: dict[str, list[float]] = {name: [] for name in paths}
     values: dict[str, dict[str, float]] = {}
     loads = []
     for rep in range(args.reps):
         order = list(paths) if rep % 2 == 0 else list(paths)[::-1]
         for name in order:
-            cpu, start = _cpu_seconds(), time.perf_counter()
+            start = time.perf_counter()
             values[name] = paths[name]()
             times[name].append(time.perf_counter() - start)
-            cpus[name].append(_cpu_seconds() - cpu)
             loads.append(os.getloadavg()[0])
-            print(f"  {name}: {times[name][-1]:.1f} s wall, {cpus[name][-1]:.1f} s CPU, "
-                  f"load {loads[-1]:.1f}", file=sys.stderr, flush=True)
+            print(f"  {name}: {times[name][-1]:.1f} s, load {loads[-1]:.1f}", file=sys.stderr,
+                  flush=True)
     first = statistics.median(times[next(iter(paths))])
     print(f"\n{qrels_path.parent.name}, {args.master}, median of {args.reps}, load average "
           f"{min(loads):.1f}-{max(loads):.1f}\n")
-    print("| path | wall s | x ranklens.spark | CPU s | " + " | ".join(MEASURES) + " |")
-    print("|---|---|---|---|" + "---|" * len(MEASURES))
+    print("| path | seconds | x ranklens.spark | " + " | ".join(MEASURES) + " |")
+    print("|---|---|---|" + "---|" * len(MEASURES))
     for name in paths:
         t = statistics.median(times[name])
         cells = " | ".join(f"{values[name][m]:.6f}" for m in MEASURES)
-        print(f"| {name} | {t:.1f} | {t / first:.2f} | {statistics.median(cpus[name]):.1f} "
-              f"| {cells} |")
+        print(f"| {name} | {t:.1f} | {t / first:.2f} | {cells} |")
     print(f"\nRankingEvaluator's input (grouped, sorted, cached; untimed above): {build:.1f} s")
     for buckets in [int(b) for b in args.scaling.split(",") if b]:
-        cpu, start = _cpu_seconds(), time.perf_counter()
+        start = time.perf_counter()
         ranklens_path(buckets)
         print(f"| ranklens.spark, {buckets} buckets | {time.perf_counter() - start:.1f} | "
-              f"{_cpu_seconds() - cpu:.1f} | load {os.getloadavg()[0]:.1f} |", flush=True)
+              f"load {os.getloadavg()[0]:.1f} |", flush=True)
     spark.stop()
 
 
