@@ -1,29 +1,41 @@
 """ranklens on Spark against Spark MLlib's RankingEvaluator and RankingMetrics, in one session.
 
-    python benchmarks/spark.py --preset recsys [--master local[2]] [--buckets 64]
+    python benchmarks/spark.py --preset recsys --reps 3 [--master local[2]] [--buckets 64]
     python benchmarks/spark.py --queries 1000000 --depth 100 --judged 10   # 10x recsys
     python benchmarks/spark.py --preset recsys --scaling 8,64,512          # bucket counts
 
 The data comes from the shared generator (``$RANKLENS_SHARED_DIR/bench/make_trec_data.py``,
 default ``../shared``), written once as TREC files and Parquet under ``benchmarks/.cache/``.
-Each path reads the Parquet files and computes AP, nDCG@10, P@10 and R@100 (binary
-relevance: MLlib's PySpark API drops grades); ranklens also writes every per-query value to
-Parquet, MLlib returns means only. RankingEvaluator is timed twice: on its input (one row
-per query with the ranked and the relevant ids) built and cached beforehand, untimed, and
-building that input itself; the RankingMetrics path (RDD) times its own grouping. Wall times; the order of the paths
-alternates between rounds and the table gives the median.
+Every path starts from the same two Parquet files (read by Spark in the timed part) and
+computes AP, nDCG@10, P@10 and R@100 (binary relevance: MLlib's PySpark API drops grades):
+
+- ranklens.spark: ``evaluate`` (aggregates and diagnostics: one job) then every per-query
+  value written to Parquet (from the cached values: a second, small job);
+- RankingEvaluator, building its input: one row per query with the ranked ids (grouped,
+  sorted by score) and the relevant ids, joined and cached, then its four ``evaluate``
+  calls; means only;
+- RankingEvaluator, input cached: the four ``evaluate`` calls alone, on that input built
+  and cached beforehand (untimed: printed below the table); means only;
+- RankingMetrics (RDD): the same input built (uncached), turned into an RDD of Python
+  lists, cached, and its four means.
+
+Wall seconds, with the load average after each path (the machine is shared); the order of the
+paths alternates between rounds and the table gives medians.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 MEASURES = ["AP", "nDCG@10", "P@10", "R@100"]
@@ -43,12 +55,33 @@ def _data(args: argparse.Namespace) -> tuple[Path, Path]:
             cmd += ["--queries", str(args.queries), "--depth", str(args.depth),
                     "--judged", str(args.judged), "--grades", "2"]
         subprocess.run(cmd, check=True)
-        import ranklens
-
-        ranklens.load_qrels(out / "qrels.txt").frame.write_parquet(out / "qrels.parquet")
-        ranklens.load_run(out / "run1.txt").frame.drop("order").write_parquet(
-            out / "run.parquet")
+        _to_parquet(out / "qrels.txt", out / "qrels.parquet", 4,
+                    {"query_id": 0, "doc_id": 2, "relevance": 3})
+        _to_parquet(out / "run1.txt", out / "run.parquet", 6,
+                    {"query_id": 0, "doc_id": 2, "score": 4})
     return out / "qrels.parquet", out / "run.parquet"
+
+
+def _to_parquet(text: Path, parquet: Path, fields: int, columns: dict[str, int]) -> None:
+    """A TREC file's (``fields`` fields a line) ``columns`` (name: field position) as
+    Parquet, streamed: the 10x set's 100M lines need not fit in memory."""
+    import pyarrow as pa
+    import pyarrow.csv as csv
+    import pyarrow.parquet as pq
+
+    names = [f"f{i}" for i in range(fields)]
+    types = {names[i]: pa.string() if name.endswith("_id") else pa.float64()
+             for name, i in columns.items()}
+    reader = csv.open_csv(text, read_options=csv.ReadOptions(column_names=names,
+                                                             block_size=64 << 20),
+                          parse_options=csv.ParseOptions(delimiter=" "),
+                          convert_options=csv.ConvertOptions(
+                              column_types=types, include_columns=list(types)))
+    schema = pa.schema([(name, types[names[i]]) for name, i in columns.items()])
+    with pq.ParquetWriter(parquet, schema) as writer:
+        for batch in reader:
+            writer.write_table(pa.Table.from_batches([batch]).select(
+                [names[i] for i in columns.values()]).rename_columns(list(columns)))
 
 
 def main() -> None:
@@ -58,11 +91,14 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--judged", type=int, default=10)
     ap.add_argument("--master", default="local[2]")
-    ap.add_argument("--buckets", type=int, default=64)
+    ap.add_argument("--buckets", type=int, default=None,
+                    help="default: ranklens.spark's (4 per core, at least 8)")
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--scaling", default="", help="comma-separated bucket counts")
     ap.add_argument("--memory", default="8g", help="spark.driver.memory")
     ap.add_argument("--partitions", type=int, default=16, help="spark.sql.shuffle.partitions")
+    ap.add_argument("--method", default="auto", help="ranklens.spark.evaluate's method")
+    ap.add_argument("--skip", default="", help="comma-separated path numbers (1-4) to skip")
     args = ap.parse_args()
     qrels_path, run_path = _data(args)
 
@@ -85,16 +121,16 @@ def main() -> None:
     def read() -> tuple:
         return spark.read.parquet(str(qrels_path)), spark.read.parquet(str(run_path))
 
-    def ranklens_path(buckets: int) -> dict[str, float]:
+    def ranklens_path(buckets: int | None) -> dict[str, float]:
         qrels, run = read()
         result = ranklens.spark.evaluate(qrels, run, MEASURES, buckets=buckets,
-                                         missing="zero")
+                                         missing="zero", method=args.method)
         result.per_query.write.mode("overwrite").parquet(str(tmp / "per_query"))
         out = dict(result)
         result.unpersist()
         return out
 
-    def mllib_input(own: bool = False) -> object:
+    def mllib_input(own: bool = False) -> Any:
         qrels, run = read()
         if own:  # a plan of its own from the leaves up: Spark substitutes a cached plan
             # for any matching part of a later one, which would time the cache
@@ -108,7 +144,7 @@ def main() -> None:
             F.coalesce("prediction", F.array().cast("array<double>")).alias("prediction"),
             "label")
 
-    def evaluator_path(frame: object) -> dict[str, float]:
+    def evaluator_path(frame: Any) -> dict[str, float]:
         ev = RankingEvaluator(predictionCol="prediction", labelCol="label")
         return {
             "AP": ev.setMetricName("meanAveragePrecision").evaluate(frame),
@@ -118,7 +154,7 @@ def main() -> None:
         }
 
     def built_evaluator_path() -> dict[str, float]:
-        frame = mllib_input(own=True).cache()  # type: ignore[attr-defined]
+        frame = mllib_input(own=True).cache()
         out = evaluator_path(frame)
         frame.unpersist()
         return out
@@ -132,28 +168,37 @@ def main() -> None:
         rdd.unpersist()
         return out
 
-    start = time.perf_counter()
-    cached = mllib_input().cache()  # type: ignore[attr-defined]
-    cached.count()
-    build = time.perf_counter() - start
-    paths = {
-        f"ranklens.spark ({args.buckets} buckets, + per-query Parquet)":
+    skip = {int(x) for x in args.skip.split(",") if x}
+    build = math.nan
+    cached = None
+    if 2 not in skip:
+        start = time.perf_counter()
+        cached = mllib_input().cache()
+        cached.count()
+        build = time.perf_counter() - start
+    every: dict[str, Callable[[], dict[str, float]]] = {
+        f"ranklens.spark ({args.buckets or 'default'} buckets, + per-query Parquet)":
             lambda: ranklens_path(args.buckets),
         "RankingEvaluator (input cached, means only)": lambda: evaluator_path(cached),
         "RankingEvaluator (building its input, means only)": built_evaluator_path,
         "RankingMetrics (RDD, means only)": rdd_path,
     }
+    paths = {name: f for i, (name, f) in enumerate(every.items(), 1) if i not in skip}
     times: dict[str, list[float]] = {name: [] for name in paths}
     values: dict[str, dict[str, float]] = {}
+    loads = []
     for rep in range(args.reps):
         order = list(paths) if rep % 2 == 0 else list(paths)[::-1]
         for name in order:
             start = time.perf_counter()
             values[name] = paths[name]()
             times[name].append(time.perf_counter() - start)
-            print(f"  {name}: {times[name][-1]:.1f} s", file=sys.stderr, flush=True)
+            loads.append(os.getloadavg()[0])
+            print(f"  {name}: {times[name][-1]:.1f} s, load {loads[-1]:.1f}", file=sys.stderr,
+                  flush=True)
     first = statistics.median(times[next(iter(paths))])
-    print(f"\n{qrels_path.parent.name}, {args.master}, median of {args.reps}\n")
+    print(f"\n{qrels_path.parent.name}, {args.master}, median of {args.reps}, load average "
+          f"{min(loads):.1f}-{max(loads):.1f}\n")
     print("| path | seconds | x ranklens.spark | " + " | ".join(MEASURES) + " |")
     print("|---|---|---|" + "---|" * len(MEASURES))
     for name in paths:
@@ -164,7 +209,8 @@ def main() -> None:
     for buckets in [int(b) for b in args.scaling.split(",") if b]:
         start = time.perf_counter()
         ranklens_path(buckets)
-        print(f"| ranklens.spark, {buckets} buckets | {time.perf_counter() - start:.1f} |")
+        print(f"| ranklens.spark, {buckets} buckets | {time.perf_counter() - start:.1f} | "
+              f"load {os.getloadavg()[0]:.1f} |", flush=True)
     spark.stop()
 
 

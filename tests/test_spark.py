@@ -147,7 +147,7 @@ def test_means_do_not_depend_on_buckets(spark: Any) -> None:
     {"empty": "one", "ties": "average", "collection_size": 40},
     {"ties": "input"},
 ])
-@pytest.mark.parametrize("method", ["cogroup", "partition"])
+@pytest.mark.parametrize("method", ["compact", "cogroup", "partition"])
 def test_conventions_and_options_equal_local(spark: Any, options: dict, method: str) -> None:
     import ranklens.spark
 
@@ -200,6 +200,11 @@ def test_per_query_frame(spark: Any) -> None:
     assert result["nDCG@2"] == pytest.approx(ndcg)
     assert result["P@1"] == 0.0
     assert result.diagnostics["empty_queries"] == {"P@1": 1, "nDCG@2": 1}
+    # no buckets given: 4 per core of the session, at least 8 (local[2]: 8)
+    cores = spark.sparkContext.defaultParallelism
+    assert result.buckets == max(8, 4 * cores) == ranklens.spark.evaluate(
+        q, r, ["P@1"], query_id="qid", doc_id="doc", relevance="grade", score="s",
+        missing="zero", buckets=None).buckets
     result.unpersist()
 
 

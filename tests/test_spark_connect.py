@@ -41,7 +41,7 @@ for i in range(25):
             run.append((f"q{i}", f"d{d}", rng.randint(0, 4) / 2))
 q = spark.createDataFrame(qrels, "query_id string, doc_id string, relevance int")
 r = spark.createDataFrame(run, "query_id string, doc_id string, score double")
-for method in ("cogroup", "partition"):
+for method in ("compact", "cogroup", "partition"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)
         got = ranklens.spark.evaluate(q, r, names, buckets=4, method=method,

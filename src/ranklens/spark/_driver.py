@@ -26,9 +26,13 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_BUCKETS", "evaluate"]
 
-#: Buckets when none is asked for: the design study's best on 10M run rows and 2 cores
-#: (8: 27 s, 64: 22 s, 512: 33 s); see docs/spark.md for choosing another.
+#: Buckets when none is asked for and the session's parallelism is unknown (Spark
+#: Connect); otherwise :data:`BUCKETS_PER_CORE` per core, at least 8. See docs/spark.md.
 DEFAULT_BUCKETS = 64
+
+#: Buckets per core of the session by default: on 2 cores and 10M run rows, 8 buckets took
+#: 24 s, 16 took 27 s, 64 took 42 s, 256 took 101 s (one noisy run each, docs/benchmarks.md).
+BUCKETS_PER_CORE = 4
 
 _ERRORS: dict[str, type[RanklensError]] = {
     cls.__name__: cls for cls in (RanklensError, InputError, MeasureError, ParameterError)
@@ -80,16 +84,18 @@ def evaluate(
         A numeric column giving each row's position in its query's ranking (ascending).
         Required by ``ties="input"``: Spark keeps no row order across a shuffle.
     buckets : int, optional
-        How many buckets of queries to evaluate separately (default 64); each must fit in
-        one Python worker's memory (about 180 bytes per run row). Results do not depend
-        on it.
+        How many buckets of queries to evaluate separately (default: 4 per core of the
+        session, at least 8; 64 under Spark Connect); each must fit in one Python
+        worker's memory (about 180 bytes per run row). Results do not depend on it.
     rel, missing, duplicates, depth, judged_only, ties, empty, collection_size, run_name,
     convention
         As for :func:`ranklens.evaluate`.
-    method : {"auto", "cogroup", "partition"}
-        ``cogroup``: ``groupBy(bucket).cogroup(...).applyInArrow`` (pyspark >= 4.0);
-        ``partition``: both inputs repartitioned by query id and ``mapInArrow`` (pyspark
-        >= 3.3); ``auto``: the first the installed pyspark has.
+    method : {"auto", "compact", "cogroup", "partition"}
+        ``compact`` (``auto``): each input repartitioned by query id into ``buckets``
+        partitions, one row per query holding its rows as arrays (``collect_list``), the
+        two joined and ``mapInArrow`` (pyspark >= 3.3); ``cogroup``:
+        ``groupBy(bucket).cogroup(...).applyInArrow`` (pyspark >= 4.0); ``partition``:
+        both inputs repartitioned by query id and ``mapInArrow`` (pyspark >= 3.3).
 
     Returns
     -------
@@ -130,11 +136,12 @@ def evaluate(
             "read yet; evaluate them with ranklens.evaluate on load_qrels(..., "
             "kind='subtopic')"
         )
-    n_buckets = DEFAULT_BUCKETS if buckets is None else buckets
+    n_buckets = _default_buckets(run) if buckets is None else buckets
     if not isinstance(n_buckets, int) or isinstance(n_buckets, bool) or n_buckets < 1:
         raise ParameterError(f"the 'buckets' option must be an integer >= 1, got {buckets!r}")
-    if method not in ("auto", "cogroup", "partition"):
-        raise ParameterError("the 'method' option must be one of auto, cogroup, partition; "
+    if method not in ("auto", "compact", "cogroup", "partition"):
+        raise ParameterError("the 'method' option must be one of auto, compact, cogroup, "
+                             "partition; "
                              f"got {method!r}")
     _check_frame(qrels, "qrels", {query_id: "id", doc_id: "id", relevance: "number"})
     _check_frame(run, "run", {query_id: "id", doc_id: "id", score: "number",
@@ -175,13 +182,20 @@ def evaluate(
                        cached=out)
 
 
-def _method(method: str) -> str:
-    if method != "auto":
-        return method
-    import pyspark
+def _default_buckets(run: Any) -> int:
+    """:data:`BUCKETS_PER_CORE` per core of ``run``'s session (at least 8), or
+    :data:`DEFAULT_BUCKETS` when that is unknown (Spark Connect has no SparkContext)."""
+    try:
+        cores = int(run.sparkSession.sparkContext.defaultParallelism)
+    except Exception:  # Connect raises its own error classes for sparkContext
+        return DEFAULT_BUCKETS
+    return max(8, BUCKETS_PER_CORE * cores)
 
-    major = int(pyspark.__version__.split(".")[0])
-    return "cogroup" if major >= 4 else "partition"
+
+def _method(method: str) -> str:
+    # "compact" needs only collect_list and mapInArrow (pyspark >= 3.3, classic and
+    # Connect) and measured cheapest (docs/spark.md)
+    return "compact" if method == "auto" else method
 
 
 def _check_frame(frame: Any, what: str, columns: dict[str, str]) -> None:
@@ -211,6 +225,8 @@ def _output_schema() -> str:
 def _buckets(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int, method: str) -> DataFrame:
     from pyspark.sql import functions as F
 
+    if method == "compact":
+        return _compact(q, r, spec, n)
     if method == "cogroup":
         bucket = F.pmod(F.xxhash64("query_id"), F.lit(n)).alias("bucket")
         return (q.withColumn("bucket", bucket).groupBy("bucket")
@@ -223,6 +239,57 @@ def _buckets(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int, method: str) 
                  F.lit(False).alias("judged")))
     return both.repartition(n, "query_id").mapInArrow(functools.partial(_partition, spec),
                                                        _output_schema())
+
+
+def _compact(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int) -> DataFrame:
+    """One row per query, its run rows and judgments as arrays, built on the JVM.
+
+    Arrow then moves each query id once and no grouping by bucket sorts the run rows: a
+    partition of this frame holds whole queries, ``n`` partitions (hash of the query id).
+    """
+    from pyspark.sql import functions as F
+
+    fields = ["doc_id", "score", *(["rank"] if spec.has_rank else [])]
+    runs = r.repartition(n, "query_id").groupBy("query_id").agg(
+        F.collect_list(F.struct(*fields)).alias("run"))
+    judged = q.repartition(n, "query_id").groupBy("query_id").agg(
+        F.collect_list(F.struct("doc_id", "relevance")).alias("qrels"))
+    return judged.join(runs, "query_id", "full_outer").mapInArrow(
+        functools.partial(_compacted, spec), _output_schema())
+
+
+def _compacted(spec: BucketSpec, batches: Iterator[pa.RecordBatch]
+               ) -> Iterator[pa.RecordBatch]:
+    """One partition of :func:`_compact`'s rows, flattened back to rows and evaluated as
+    one bucket (no batch when the partition is empty)."""
+    import pyarrow as pa
+
+    collected = list(batches)
+    if not collected:
+        return
+    rows = pa.Table.from_batches(collected)
+    run_fields = ["doc_id", "score", *(["rank"] if spec.has_rank else [])]
+    qrels = _flattened(rows, "qrels", ["doc_id", "relevance"]).drop_columns(["parent"])
+    run = _flattened(rows, "run", run_fields)
+    if spec.has_rank:  # each query's rows in rank order (a stable sort keeps rank ties)
+        import pyarrow.compute as pc
+
+        run = run.take(pc.sort_indices(run, [("parent", "ascending"), ("rank", "ascending")]))
+    yield from evaluate_bucket(spec, qrels, run.drop_columns(["parent"]),
+                               ordered=True).to_batches()
+
+
+def _flattened(rows: pa.Table, column: str, fields: list[str]) -> pa.Table:
+    """The elements of the list column ``column`` as rows, with their query id."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lists = rows[column].combine_chunks()
+    parents = pc.list_parent_indices(lists)
+    # flatten() (not field()) honours the struct array's own offset
+    children = pc.list_flatten(lists).flatten()
+    return pa.table({"query_id": rows["query_id"].combine_chunks().take(parents),
+                     "parent": parents, **dict(zip(fields, children, strict=True))})
 
 
 def _cogrouped(spec: BucketSpec, qrels: pa.Table, run: pa.Table) -> pa.Table:
