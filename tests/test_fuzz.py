@@ -257,11 +257,9 @@ def _damaged(line: bytes, how: str, where: int, byte: int) -> bytes:
     return b" ".join(fields)
 
 
-@PROFILE
-@given(tables(), st.sampled_from(["qrels", "run"]), DAMAGE, st.integers(0, 1000),
-       st.integers(0, 255))
-def test_a_damaged_trec_line_is_read_or_named(data: tuple[dict, dict], which: str, how: str,
-                                             where: int, byte: int) -> None:
+def _damaged_lines(data: tuple[dict, dict], which: str, how: str, where: int,
+                   byte: int) -> tuple[list[bytes], int]:
+    """The qrels or run of ``data`` as TREC lines, one of them damaged; and its index."""
     qrels, run = data
     rows = ([f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]
             if which == "qrels" else
@@ -270,6 +268,15 @@ def test_a_damaged_trec_line_is_read_or_named(data: tuple[dict, dict], which: st
     lines = [r.encode() for r in rows]
     at = where % len(lines)
     lines[at] = _damaged(lines[at], how, where, byte)
+    return lines, at
+
+
+@PROFILE
+@given(tables(), st.sampled_from(["qrels", "run"]), DAMAGE, st.integers(0, 1000),
+       st.integers(0, 255))
+def test_a_damaged_trec_line_is_read_or_named(data: tuple[dict, dict], which: str, how: str,
+                                             where: int, byte: int) -> None:
+    lines, at = _damaged_lines(data, which, how, where, byte)
     with folder() as d:
         path = d / which
         path.write_bytes(b"\n".join(lines) + b"\n")
@@ -435,14 +442,7 @@ def test_the_small_reader_equals_the_polars_path(data: tuple[dict, dict, bytes, 
        st.integers(0, 255))
 def test_the_small_reader_equals_the_polars_path_on_damaged_lines(
         data: tuple[dict, dict], which: str, how: str, where: int, byte: int) -> None:
-    qrels, run = data
-    rows = ([f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]
-            if which == "qrels" else
-            [f"{q} Q0 {d} {i} {_score_text(s)} tag"
-             for q, docs in run.items() for i, (d, s) in enumerate(docs.items(), 1)])
-    lines = [r.encode() for r in rows]
-    at = where % len(lines)
-    lines[at] = _damaged(lines[at], how, where, byte)
+    lines, _ = _damaged_lines(data, which, how, where, byte)
     with folder() as d:
         path = d / which
         path.write_bytes(b"\n".join(lines) + b"\n")

@@ -87,6 +87,12 @@ def ideal_values(d: Aligned, m: Measure) -> np.ndarray:
         # only the top k judgments can enter an ideal ranking cut at k
         q, grade = d.judgments_upto(m.cutoff)
         g = gain_values(grade, np.ones(grade.shape, dtype=bool), m.get("gain"))
+    return _ideal_dcg(d, m, q, g)
+
+
+def _ideal_dcg(d: Aligned, m: Measure, q: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Per query, the DCG of its positive gains ``g`` (query ``q``) sorted descending,
+    cut at ``m``'s cutoff."""
     keep = g > 0
     g, q = g[keep], q[keep]
     # judgments come query-ordered, grade descending, so monotone gains are usually
@@ -110,7 +116,8 @@ def _ideal_with_counts(d: Aligned, m: Measure) -> np.ndarray:
     spec, discount, base = m.get("gain"), m.get("discount"), _base(m)
     _, q, grade = d.judgment_rows()
     # the queries without a count: the rows as they are (float: an empty bincount is not)
-    out = _ideal_of_rows(d, m, q, grade).astype(np.float64)
+    rows = gain_values(grade, np.ones(grade.shape, dtype=bool), spec)
+    out = _ideal_dcg(d, m, q, rows).astype(np.float64)
     some = np.flatnonzero(counted[1] > 0)
     lists = ideal_lists(d, lambda g: gain_values(g, np.ones(g.shape, dtype=bool), spec),
                         some, nonnegative=False)
@@ -118,18 +125,6 @@ def _ideal_with_counts(d: Aligned, m: Measure) -> np.ndarray:
         out[i] = ideal.prefix(lambda g, r: discounted(g, r, discount, base),
                               np.array([ideal.size]))[0]
     return out
-
-
-def _ideal_of_rows(d: Aligned, m: Measure, q: np.ndarray, grade: np.ndarray) -> np.ndarray:
-    g = gain_values(grade, np.ones(grade.shape, dtype=bool), m.get("gain"))
-    keep = g > 0
-    g, q = g[keep], q[keep]
-    if q.size > 1 and not ((q[1:] > q[:-1]) | ((q[1:] == q[:-1]) & (g[1:] <= g[:-1]))).all():
-        order = np.lexsort((-g, q))
-        g, q = g[order], q[order]
-    rank = group_ranks(q, group_offsets(q, d.nq))
-    contrib = discounted(g, rank, m.get("discount"), _base(m))
-    return np.bincount(q, weights=contrib, minlength=d.nq)
 
 
 def _reads_judgments(m: Measure) -> bool:
