@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._errors import ParameterError
+from .._errors import InputError, ParameterError
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -25,34 +25,66 @@ def _kind(path: str) -> str:
     return "trec"
 
 
-def _fields(spark: SparkSession, path: str, count: int, names: list[str]) -> DataFrame:
-    """A TREC file's whitespace-separated fields ``names`` (at positions ``count``)."""
+def _fields(spark: SparkSession, path: str, count: int, names: list[str],
+            numbers: dict[str, str]) -> DataFrame:
+    """A TREC file's whitespace-separated fields ``names`` (``count`` per line), those in
+    ``numbers`` cast to their Spark type; InputError naming the first line (by its text:
+    Spark does not number lines) with another count of fields or a field that is not a
+    number. One job over the file, before any evaluation."""
     from pyspark.sql import functions as F
 
     text = spark.read.text(path)
     parts = F.split(F.trim(F.col("value")), r"\s+")
-    lines = text.select(parts.alias("f")).filter(
-        (F.size("f") >= count) & ~F.col("f")[0].startswith("#"))
-    return lines.select(*[F.col("f")[i].alias(n) for i, n in enumerate(names) if n != "_"])
+    lines = text.select(F.col("value"), parts.alias("f")).filter(
+        (F.trim(F.col("value")) != "") & ~F.col("f")[0].startswith("#"))
+    fields = lines.select(F.col("value"), F.size("f").alias("n"), *[
+        (F.expr(f"try_cast(f[{i}] AS {numbers[n]})") if n in numbers else F.col("f")[i]).alias(n)
+        for i, n in enumerate(names) if n != "_"])
+    bad = F.col("n") != count
+    for name in numbers:
+        bad = bad | F.col(name).isNull()
+    first = fields.filter(bad).limit(1).collect()
+    if first:
+        row = first[0]
+        line = row["value"].strip()[:200]
+        if row["n"] != count:
+            raise InputError(f"expected {count} whitespace-separated fields, got {row['n']}: "
+                             f"{line!r}", source=path)
+        name = next(n for n in numbers if row[n] is None)
+        raise InputError(f"expected a numeric {name}, in the line {line!r}", source=path)
+    return fields.select(*[n for n in names if n != "_"])
 
 
-def _table(spark: SparkSession, path: str) -> DataFrame:
+def _table(spark: SparkSession, path: str, numbers: dict[str, str]) -> DataFrame:
+    """A Parquet file; or a CSV/TSV file read as text (type inference would read the ids
+    "007" and "7" as the same number) with the columns in ``numbers`` cast to their Spark
+    type, InputError naming the first value that is not a number."""
     kind = _kind(path)
     if kind == "parquet":
         return spark.read.parquet(path)
-    return spark.read.csv(path, header=True, inferSchema=True,
-                          sep="\t" if kind == "tsv" else ",")
+    from pyspark.sql import functions as F
+
+    frame = spark.read.csv(path, header=True, inferSchema=False,
+                           sep="\t" if kind == "tsv" else ",")
+    present = [c for c in numbers if c in frame.columns]
+    cast = frame.select(*[
+        F.expr(f"try_cast(`{c}` AS {numbers[c]})").alias(c) if c in present else F.col(c)
+        for c in frame.columns], *[F.col(c).alias(f"_text_{c}") for c in present])
+    for column in present:
+        first = cast.filter(F.col(column).isNull() & F.col(f"_text_{column}").isNotNull()) \
+            .select(f"_text_{column}").limit(1).collect()
+        if first:
+            raise InputError(f"expected a numeric {column}, got {first[0][0]!r}", source=path)
+    return cast.select(*frame.columns)
 
 
 def read_qrels(spark: SparkSession, path: str) -> DataFrame:
     """Judgments from a TREC qrels file (``query iteration doc relevance``), or a Parquet,
     CSV or TSV file with ``query_id, doc_id, relevance`` columns."""
     if _kind(path) == "trec":
-        from pyspark.sql import functions as F
-
-        frame = _fields(spark, path, 4, ["query_id", "_", "doc_id", "relevance"])
-        return frame.withColumn("relevance", F.col("relevance").cast("double"))
-    return _table(spark, path)
+        return _fields(spark, path, 4, ["query_id", "_", "doc_id", "relevance"],
+                       {"relevance": "double"})
+    return _table(spark, path, {"relevance": "double"})
 
 
 def read_run(spark: SparkSession, path: str) -> DataFrame:
@@ -61,10 +93,12 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     if _kind(path) == "trec":
         from pyspark.sql import functions as F
 
-        frame = _fields(spark, path, 6, ["query_id", "_", "doc_id", "rank", "score"])
-        return frame.withColumn("score", F.col("score").cast("double")).withColumn(
-            "rank", F.col("rank").cast("long"))
-    return _table(spark, path)
+        frame = _fields(spark, path, 6, ["query_id", "_", "doc_id", "rank", "score", "_"],
+                        {"score": "double"})
+        # trec_eval ignores the rank field; it orders ties="input" here, where Spark keeps
+        # no line order (null where it is not an integer, as the local reader ignores it)
+        return frame.withColumn("rank", F.expr("try_cast(rank AS long)"))
+    return _table(spark, path, {"score": "double", "rank": "long"})
 
 
 def check_master(master: str) -> None:
