@@ -99,6 +99,8 @@ def main() -> None:
     ap.add_argument("--partitions", type=int, default=16, help="spark.sql.shuffle.partitions")
     ap.add_argument("--method", default="auto", help="ranklens.spark.evaluate's method")
     ap.add_argument("--skip", default="", help="comma-separated path numbers (1-4) to skip")
+    ap.add_argument("--conf", action="append", default=[],
+                    help="key=value: a Spark session setting for every path (repeatable)")
     args = ap.parse_args()
     qrels_path, run_path = _data(args)
 
@@ -114,7 +116,11 @@ def main() -> None:
              .config("spark.driver.memory", args.memory)
              .config("spark.sql.shuffle.partitions", str(args.partitions))
              .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.ui.enabled", "false").getOrCreate())
+             .config("spark.ui.enabled", "false"))
+    for setting in args.conf:
+        key, _, value = setting.partition("=")
+        spark = spark.config(key, value)
+    spark = spark.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="ranklens-spark-bench-"))
 
