@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ._errors import ParameterError
+from ._latex import escape as latex_escape
 from ._measures import Measure
 from ._result import Result
 from ._results import Results, results_of
@@ -192,16 +193,6 @@ def _markdown(grid: _Grid) -> str:
     return "\n".join(lines) + "\n"
 
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-}
-
-
-def _latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
 def _latex(grid: _Grid) -> str:
     header = _header(grid)
     left = _text_columns(grid)
@@ -210,10 +201,10 @@ def _latex(grid: _Grid) -> str:
     lines += [
         f"\\begin{{tabular}}{{{spec}}}",
         "\\toprule",
-        " & ".join(_latex_escape(h) for h in header) + r" \\",
+        " & ".join(latex_escape(h) for h in header) + r" \\",
         "\\midrule",
     ]
-    lines += [" & ".join(_latex_escape(c) for c in row) + r" \\" for row in _display_rows(grid)]
+    lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in _display_rows(grid)]
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
 

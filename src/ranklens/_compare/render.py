@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from .._errors import ParameterError
+from .._latex import escape as latex_escape
 from .pair import PairComparison
 
 __all__ = ["COMPARE_FORMATS", "render_comparison"]
@@ -190,16 +191,6 @@ def _plain(cmp: Comparison, markdown: bool) -> str:
     return "\n".join(out + _footer(cmp)) + "\n"
 
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-}
-
-
-def _tex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
 def _latex(cmp: Comparison) -> str:
     heads, body = _grid(cmp, 3)
     lines = [
@@ -207,7 +198,7 @@ def _latex(cmp: Comparison) -> str:
         f"alpha {cmp.alpha:g}, seed {cmp.seed}; needs \\usepackage{{booktabs}}",
         f"\\begin{{tabular}}{{l{'r' * len(cmp.measures)}}}",
         "\\toprule",
-        " & ".join(["Run", *(_tex(m) for m in cmp.measures)]) + r" \\",
+        " & ".join(["Run", *(latex_escape(m) for m in cmp.measures)]) + r" \\",
         "\\midrule",
     ]
     for head, cells in zip(heads, body, strict=True):
@@ -218,7 +209,7 @@ def _latex(cmp: Comparison) -> str:
             if down:
                 mark += "\\downarrow"
             shown.append(text + (f"$^{{{mark}}}$" if mark else ""))
-        lines.append(" & ".join([_tex(head), *shown]) + r" \\")
+        lines.append(" & ".join([latex_escape(head), *shown]) + r" \\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     foot = _footer(cmp)
     foot[0] = foot[0].replace(f"{_UP} / {_DOWN}", "$\\uparrow$ / $\\downarrow$")
@@ -230,7 +221,7 @@ def _latex(cmp: Comparison) -> str:
 def _tex_sentence(text: str) -> str:
     """Escape a footer sentence, keeping its $...$ math."""
     parts = text.split("$")
-    return "$".join(part if i % 2 else _tex(part).replace("<", "$<$")
+    return "$".join(part if i % 2 else latex_escape(part).replace("<", "$<$")
                     for i, part in enumerate(parts))
 
 

@@ -89,26 +89,27 @@ def hits(a: Aligned, m: Measure, cutoff: float | None) -> Hits:
 
 def n_subtopics(a: Aligned, m: Measure) -> np.ndarray:
     """M of each query: its subtopics with at least one relevant document (float64)."""
+    keys, width = _relevant_pair_keys(a, m)
+    seen = np.unique(keys)
+    return np.bincount(seen // width, minlength=a.nq).astype(np.float64)
+
+
+def _relevant_pair_keys(a: Aligned, m: Measure) -> tuple[np.ndarray, int]:
+    """One key ``query * width + subtopic`` per judged (document, subtopic) pair at or
+    above the relevance level, and ``width``."""
     s = subtopics_of(a, m)
-    rel = rel_level(a, m)
     doc_q = np.repeat(np.arange(a.nq, dtype=np.int64), np.diff(s.doc_offsets))
     pair_q = np.repeat(doc_q, np.diff(s.pair_offsets))
-    keep = s.pair_grade >= rel
+    keep = s.pair_grade >= rel_level(a, m)
     width = int(s.n_sub.max()) + 1 if s.n_sub.size else 1
-    seen = np.unique(pair_q[keep] * width + s.pair_sub[keep])
-    return np.bincount(seen // width, minlength=a.nq).astype(np.float64)
+    return pair_q[keep] * width + s.pair_sub[keep], width
 
 
 def subtopic_sizes(a: Aligned, m: Measure, q: np.ndarray, sub: np.ndarray) -> np.ndarray:
     """The number of judged documents relevant to subtopic ``sub`` of query ``q``, for each
     pair given (float64)."""
-    s = subtopics_of(a, m)
-    rel = rel_level(a, m)
-    doc_q = np.repeat(np.arange(a.nq, dtype=np.int64), np.diff(s.doc_offsets))
-    pair_q = np.repeat(doc_q, np.diff(s.pair_offsets))
-    keep = s.pair_grade >= rel
-    width = int(s.n_sub.max()) + 1 if s.n_sub.size else 1
-    keys, counts = np.unique(pair_q[keep] * width + s.pair_sub[keep], return_counts=True)
+    pair_keys, width = _relevant_pair_keys(a, m)
+    keys, counts = np.unique(pair_keys, return_counts=True)
     at = np.searchsorted(keys, q * width + sub)
     return counts[at].astype(np.float64)
 
