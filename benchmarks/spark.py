@@ -3,6 +3,7 @@
     python benchmarks/spark.py --preset recsys --reps 3 [--master local[2]] [--buckets 64]
     python benchmarks/spark.py --queries 1000000 --depth 100 --judged 10   # 10x recsys
     python benchmarks/spark.py --preset recsys --scaling 8,64,512          # bucket counts
+    python benchmarks/spark.py --preset recsys --int-ids                   # integer ids
 
 The data comes from the shared generator (``$RANKLENS_SHARED_DIR/bench/make_trec_data.py``,
 default ``../shared``), written once as TREC files and Parquet under ``benchmarks/.cache/``.
@@ -46,6 +47,8 @@ def _data(args: argparse.Namespace) -> tuple[Path, Path]:
     shape = (f"{args.preset}" if args.preset else
              f"q{args.queries}-d{args.depth}-j{args.judged}")
     out = HERE / ".cache" / f"spark-{shape}"
+    if args.int_ids:
+        return _int_ids(out, args)
     if not (out / "run.parquet").exists():
         cmd = [sys.executable, str(shared / "bench" / "make_trec_data.py"), "--out", str(out),
                "--runs", "1"]
@@ -60,6 +63,26 @@ def _data(args: argparse.Namespace) -> tuple[Path, Path]:
         _to_parquet(out / "run1.txt", out / "run.parquet", 6,
                     {"query_id": 0, "doc_id": 2, "score": 4})
     return out / "qrels.parquet", out / "run.parquet"
+
+
+def _int_ids(out: Path, args: argparse.Namespace) -> tuple[Path, Path]:
+    """The same data with the ids as 64-bit integers (the generator's ids are all
+    canonically written integers), as recommender logs usually hold them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    args.int_ids = False
+    qrels, run = _data(args)
+    target = out.with_name(out.name + "-int")
+    target.mkdir(exist_ok=True)
+    for source in (qrels, run):
+        if not (target / source.name).exists():
+            table = pq.read_table(source)
+            for name in ("query_id", "doc_id"):
+                table = table.set_column(table.schema.get_field_index(name), name,
+                                         table[name].cast(pa.int64()))
+            pq.write_table(table, target / source.name)
+    return target / qrels.name, target / run.name
 
 
 def _to_parquet(text: Path, parquet: Path, fields: int, columns: dict[str, int]) -> None:
@@ -99,6 +122,8 @@ def main() -> None:
     ap.add_argument("--partitions", type=int, default=16, help="spark.sql.shuffle.partitions")
     ap.add_argument("--method", default="auto", help="ranklens.spark.evaluate's method")
     ap.add_argument("--skip", default="", help="comma-separated path numbers (1-4) to skip")
+    ap.add_argument("--int-ids", action="store_true",
+                    help="the ids as 64-bit integers in the Parquet files (default: strings)")
     ap.add_argument("--conf", action="append", default=[],
                     help="key=value: a Spark session setting for every path (repeatable)")
     args = ap.parse_args()

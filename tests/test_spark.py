@@ -181,6 +181,46 @@ def test_conformance_files_equal_local(spark: Any, trec_dir: Path, files: tuple)
     remote.unpersist()
 
 
+@pytest.mark.parametrize("types", [("long", "long"), ("int", "long"), ("long", "string")])
+def test_integer_ids_give_the_values_of_their_strings(spark: Any, types: tuple[str, str]
+                                                      ) -> None:
+    """Integer ids travel through Spark as longs and become their decimal strings in the
+    workers: the values are those of the same ids given as text, score ties broken by the
+    doc ids' text order (10 before 9 descending, as trec_eval), negative ids included;
+    a frame with integer ids beside one with text ids compares them as text."""
+    import ranklens.spark
+
+    rng = random.Random(7)
+    qrels, run = [], []
+    for q in [-3, 0, 7, 10, 2147483647]:
+        for d in rng.sample(range(-5, 40), 12):
+            qrels.append((q, d, rng.randint(-1, 3)))
+        for pos, d in enumerate(rng.sample(range(-5, 40), 20)):
+            run.append((q, d, rng.randint(0, 3) / 2, pos))  # many tied scores
+    qrels.append((55, 1, 1))  # judged, not retrieved
+    run.append((66, 1, 1.0, 0))  # retrieved, not judged
+    qtype, rtype = types
+    q = spark.createDataFrame(qrels, f"query_id {qtype}, doc_id {qtype}, relevance int")
+    as_text = [(str(a), str(b), *rest) for a, b, *rest in run]
+    r = (spark.createDataFrame(run, f"query_id {rtype}, doc_id {rtype}, score double, rank int")
+         if rtype != "string" else spark.createDataFrame(
+             as_text, "query_id string, doc_id string, score double, rank int"))
+    names = ["AP", "nDCG@5", "P@5", "RR", "R@10", "num_ret"]
+    local = _local([(str(a), str(b), g) for a, b, g in qrels], as_text, names, missing="zero")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        remote = ranklens.spark.evaluate(q, r, names, buckets=3, missing="zero")
+    _same(local, remote)
+    from ranklens.spark._driver import _id_type
+
+    assert _id_type(q, r, "doc_id") == ("string" if "string" in types else "long")
+    assert remote.diagnostics["missing_queries"] == ["55"]
+    assert remote.diagnostics["ignored_queries"] == ["66"]
+    assert sorted({row.query_id for row in remote.per_query.collect()}) == sorted(
+        ["-3", "0", "7", "10", "2147483647", "55"])
+    remote.unpersist()
+
+
 def test_per_query_frame(spark: Any) -> None:
     import ranklens.spark
 

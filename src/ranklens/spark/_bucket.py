@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-__all__ = ["EXAMPLES", "OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "worker_plan"]
+__all__ = ["EXAMPLES", "OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "text_ids",
+           "worker_plan"]
 
 #: The columns every bucket returns (name, Arrow/Spark type).
 OUTPUT_FIELDS = (
@@ -90,7 +91,8 @@ def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table, *,
     becomes one ``error`` row; warnings become rows too."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        q, r = pl.DataFrame(pl.from_arrow(qrels)), pl.DataFrame(pl.from_arrow(run))
+        q = pl.DataFrame(pl.from_arrow(text_ids(qrels)))
+        r = pl.DataFrame(pl.from_arrow(text_ids(run)))
         try:
             frame = _rows(spec, q, r, ordered)
         except RanklensError as error:
@@ -112,6 +114,19 @@ def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table, *,
     schema = pa.schema([(name, pa.string() if kind == "string" else pa.float64()
                          if kind == "double" else pa.bool_()) for name, kind in OUTPUT_FIELDS])
     return frame.to_arrow().cast(schema)
+
+
+def text_ids(table: pa.Table) -> pa.Table:
+    """``table`` with integer ``query_id`` / ``doc_id`` columns as their decimal strings
+    (integer ids travel through Spark as longs; the engine's ids are strings)."""
+    import pyarrow as pa
+
+    for name in ("query_id", "doc_id"):
+        column = table[name] if name in table.column_names else None
+        if column is not None and pa.types.is_integer(column.type):
+            table = table.set_column(table.schema.get_field_index(name), name,
+                                     column.cast(pa.string()))
+    return table
 
 
 def _error_row(error: RanklensError) -> dict[str, Any]:

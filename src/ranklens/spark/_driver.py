@@ -16,7 +16,7 @@ from .._engine.plan import Plan, make_plan
 from .._engine.policies import Duplicates, Empty, Missing, Ties
 from .._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
 from .._measures import Measure, _ties
-from ._bucket import EXAMPLES, OUTPUT_FIELDS, BucketSpec, evaluate_bucket
+from ._bucket import EXAMPLES, OUTPUT_FIELDS, BucketSpec, evaluate_bucket, text_ids
 from ._exact import ExactSum
 from ._result import SparkResult
 
@@ -33,6 +33,9 @@ DEFAULT_BUCKETS = 64
 #: Buckets per core of the session by default: on 2 cores and 10M run rows, 8 buckets took
 #: 24 s, 16 took 27 s, 64 took 42 s, 256 took 101 s (one noisy run each, docs/benchmarks.md).
 BUCKETS_PER_CORE = 4
+
+# Spark's integral types (their typeName()s): ids of these types are shuffled as longs
+_INTEGRAL = ("integer", "long", "short", "byte")
 
 _ERRORS: dict[str, type[RanklensError]] = {
     cls.__name__: cls for cls in (RanklensError, InputError, MeasureError, ParameterError)
@@ -160,11 +163,12 @@ def evaluate(
         has_rank=rank is not None)
     from pyspark.sql import functions as F
 
-    q = qrels.select(F.col(query_id).cast("string").alias("query_id"),
-                     F.col(doc_id).cast("string").alias("doc_id"),
+    qid, did = _id_type(qrels, run, query_id), _id_type(qrels, run, doc_id)
+    q = qrels.select(F.col(query_id).cast(qid).alias("query_id"),
+                     F.col(doc_id).cast(did).alias("doc_id"),
                      F.col(relevance).cast("double").alias("relevance"))
-    r = run.select(F.col(query_id).cast("string").alias("query_id"),
-                   F.col(doc_id).cast("string").alias("doc_id"),
+    r = run.select(F.col(query_id).cast(qid).alias("query_id"),
+                   F.col(doc_id).cast(did).alias("doc_id"),
                    F.col(score).cast("double").alias("score"),
                    (F.col(rank) if rank is not None else F.lit(0)).cast("double").alias("rank"))
     out = _buckets(q, r, spec, n_buckets, _method(method)).persist()
@@ -210,12 +214,25 @@ def _check_frame(frame: Any, what: str, columns: dict[str, str]) -> None:
         if column not in types:
             raise ParameterError(f"the {what} DataFrame has no {column!r} column (columns: "
                                  f"{list(types)}); name it with the option for that column")
-        allowed = ("string", "integer", "long", "short", "byte") if kind == "id" else (
+        allowed = ("string", *_INTEGRAL) if kind == "id" else (
             "integer", "long", "short", "byte", "float", "double", "decimal")
         if types[column] not in allowed:
             raise ParameterError(
                 f"the {what} column {column!r} must hold "
                 f"{'strings or integers' if kind == 'id' else 'numbers'}, got {types[column]}")
+
+
+def _id_type(qrels: Any, run: Any, column: str) -> str:
+    """The Spark type an id column travels as: ``long`` when it holds integers in both
+    frames, else ``string``.
+
+    Integers are shuffled, grouped and sent to Python as 8 fixed bytes instead of text, and
+    turned into their decimal strings in the worker (:func:`~._bucket.evaluate_bucket`), the
+    strings a cast on the JVM would have given: the values are those of string ids.
+    """
+    kinds = [next(f.dataType.typeName() for f in frame.schema.fields if f.name == column)
+             for frame in (qrels, run)]  # both present: checked by _check_frame
+    return "long" if all(kind in _INTEGRAL for kind in kinds) else "string"
 
 
 def _output_schema() -> str:
@@ -288,7 +305,9 @@ def _flattened(rows: pa.Table, column: str, fields: list[str]) -> pa.Table:
     parents = pc.list_parent_indices(lists)
     # flatten() (not field()) honours the struct array's own offset
     children = pc.list_flatten(lists).flatten()
-    return pa.table({"query_id": rows["query_id"].combine_chunks().take(parents),
+    # one string per query, then per row: integer query ids are cast before the take
+    query_ids = text_ids(rows.select(["query_id"]))["query_id"].combine_chunks()
+    return pa.table({"query_id": query_ids.take(parents),
                      "parent": parents, **dict(zip(fields, children, strict=True))})
 
 
