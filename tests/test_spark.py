@@ -248,6 +248,37 @@ def test_per_query_frame(spark: Any) -> None:
     result.unpersist()
 
 
+def test_default_buckets_grow_with_the_estimated_size(spark: Any, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond 4 per core, one bucket per BYTES_PER_BUCKET of the run as Spark's plan
+    statistics estimate it (files: their sizes); frames without statistics (from local
+    data) get the per-core count; the values do not change."""
+    import ranklens.spark
+    from ranklens.spark import _driver
+
+    qrels, run = _random_data(11, queries=60)
+    q, r = _frames(spark, qrels, run)
+    r.write.parquet(str(tmp_path / "run"))
+    from_file = spark.read.parquet(str(tmp_path / "run"))
+    size = _driver._estimated_bytes(from_file.select("query_id", "doc_id", "score"))
+    files = sum(f.stat().st_size for f in (tmp_path / "run").glob("*.parquet"))
+    assert size is not None and files // 2 <= size <= files * 4
+    assert _driver._estimated_bytes(r) is None  # from local data: no estimate
+    cores = max(8, 4 * spark.sparkContext.defaultParallelism)
+    monkeypatch.setattr(_driver, "BYTES_PER_BUCKET", 64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        by_size = ranklens.spark.evaluate(q, from_file, ["AP", "P@5"], missing="zero")
+        by_cores = ranklens.spark.evaluate(q, r, ["AP", "P@5"], missing="zero")
+    assert by_cores.buckets == cores
+    # the estimate of the four columns read, ~the files' size: a bucket per 64 bytes
+    assert cores < files // 4 // 64 <= by_size.buckets <= files * 8 // 64
+    assert dict(by_size) == dict(by_cores)
+    _same(_local(qrels, run, ["AP", "P@5"], missing="zero"), by_size)
+    by_size.unpersist()
+    by_cores.unpersist()
+
+
 def _raised(call: Any) -> BaseException:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)

@@ -30,6 +30,15 @@ __all__ = ["DEFAULT_BUCKETS", "evaluate"]
 #: Connect); otherwise :data:`BUCKETS_PER_CORE` per core, at least 8. See docs/spark.md.
 DEFAULT_BUCKETS = 64
 
+#: Estimated bytes of the run (Spark's plan statistics of the columns read) per bucket by
+#: default, beyond the per-core count: on the 10x recsys set (100M rows, 1.35 GB estimated,
+#: 2 cores) 16 buckets took 57 s, 32 took 46 s and 64 took 48-54 s (docs/benchmarks.md),
+#: and each bucket's Python worker holds ~180 bytes per run row.
+BYTES_PER_BUCKET = 40 << 20
+
+#: The most buckets the default gives (an estimate can be far off; ``buckets=`` is exact).
+MAX_DEFAULT_BUCKETS = 4096
+
 #: Buckets per core of the session by default: on 2 cores and 10M run rows, 8 buckets took
 #: 24 s, 16 took 27 s, 64 took 42 s, 256 took 101 s (one noisy run each, docs/benchmarks.md).
 BUCKETS_PER_CORE = 4
@@ -88,8 +97,10 @@ def evaluate(
         Required by ``ties="input"``: Spark keeps no row order across a shuffle.
     buckets : int, optional
         How many buckets of queries to evaluate separately (default: 4 per core of the
-        session, at least 8; 64 under Spark Connect); each must fit in one Python
-        worker's memory (about 180 bytes per run row). Results do not depend on it.
+        session, at least 8, or one per 40 MB of the run's columns read when Spark's plan
+        statistics estimate more (Parquet, ORC, ...: the files' sizes); 64 under Spark
+        Connect); each must fit in one Python worker's memory (about 180 bytes per run
+        row). Results do not depend on it.
     rel, missing, duplicates, depth, judged_only, ties, empty, collection_size, run_name,
     convention
         As for :func:`ranklens.evaluate`.
@@ -139,8 +150,8 @@ def evaluate(
             "read yet; evaluate them with ranklens.evaluate on load_qrels(..., "
             "kind='subtopic')"
         )
-    n_buckets = _default_buckets(run) if buckets is None else buckets
-    if not isinstance(n_buckets, int) or isinstance(n_buckets, bool) or n_buckets < 1:
+    if buckets is not None and (not isinstance(buckets, int) or isinstance(buckets, bool)
+                                or buckets < 1):
         raise ParameterError(f"the 'buckets' option must be an integer >= 1, got {buckets!r}")
     if method not in ("auto", "compact", "cogroup", "partition"):
         raise ParameterError("the 'method' option must be one of auto, compact, cogroup, "
@@ -171,6 +182,7 @@ def evaluate(
                    F.col(doc_id).cast(did).alias("doc_id"),
                    F.col(score).cast("double").alias("score"),
                    (F.col(rank) if rank is not None else F.lit(0)).cast("double").alias("rank"))
+    n_buckets = buckets if buckets is not None else _default_buckets(r)
     out = _buckets(q, r, spec, n_buckets, _method(method)).persist()
     try:
         rows = out.filter(F.col("kind") != "value").collect()  # the one job
@@ -187,13 +199,30 @@ def evaluate(
 
 
 def _default_buckets(run: Any) -> int:
-    """:data:`BUCKETS_PER_CORE` per core of ``run``'s session (at least 8), or
-    :data:`DEFAULT_BUCKETS` when that is unknown (Spark Connect has no SparkContext)."""
+    """Buckets when none is asked for: :data:`BUCKETS_PER_CORE` per core of ``run``'s
+    session (at least 8), more when Spark's plan statistics estimate ``run`` (the columns
+    ranklens reads) at over :data:`BYTES_PER_BUCKET` a bucket; :data:`DEFAULT_BUCKETS` when
+    the session's cores are unknown (Spark Connect has no SparkContext)."""
     try:
         cores = int(run.sparkSession.sparkContext.defaultParallelism)
     except Exception:  # Connect raises its own error classes for sparkContext
         return DEFAULT_BUCKETS
-    return max(8, BUCKETS_PER_CORE * cores)
+    by_cores = max(8, BUCKETS_PER_CORE * cores)
+    size = _estimated_bytes(run)
+    if size is None:
+        return by_cores
+    return max(by_cores, min(MAX_DEFAULT_BUCKETS, -(-size // BYTES_PER_BUCKET)))
+
+
+def _estimated_bytes(frame: Any) -> int | None:
+    """Spark's estimate of ``frame``'s size in bytes (no job runs: from the files' sizes
+    and the columns read), or None where Spark has none (it then says 2**63 - 1)."""
+    try:
+        size = frame._jdf.queryExecution().optimizedPlan().stats().sizeInBytes()
+        size = int(size if isinstance(size, int) else size.toString())
+    except Exception:  # no JVM handle (Connect) or a plan without statistics
+        return None
+    return size if 0 < size < 2**62 else None
 
 
 def _method(method: str) -> str:
