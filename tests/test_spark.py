@@ -207,10 +207,14 @@ def test_integer_ids_give_the_values_of_their_strings(spark: Any, types: tuple[s
              as_text, "query_id string, doc_id string, score double, rank int"))
     names = ["AP", "nDCG@5", "P@5", "RR", "R@10", "num_ret"]
     local = _local([(str(a), str(b), g) for a, b, g in qrels], as_text, names, missing="zero")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RanklensWarning)
-        remote = ranklens.spark.evaluate(q, r, names, buckets=3, missing="zero")
-    _same(local, remote)
+    for method in ("partition", "cogroup", "compact"):  # compact's result is checked below
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RanklensWarning)
+            remote = ranklens.spark.evaluate(q, r, names, buckets=3, missing="zero",
+                                             method=method)
+        _same(local, remote)
+        if method != "compact":
+            remote.unpersist()
     from ranklens.spark._driver import _id_type
 
     assert _id_type(q, r, "doc_id") == ("string" if "string" in types else "long")
