@@ -155,3 +155,49 @@ def test_type_checkers_see_what_run_time_imports() -> None:
     eager = {"InputError", "MeasureError", "ParameterError", "RanklensError",
              "RanklensWarning", "__version__"}
     assert set(ranklens.__all__) == set(seen) | eager
+
+
+def test_the_command_sets_the_allocator_before_polars_loads() -> None:
+    """The installed command asks polars's allocator to give freed pages back at once (peak
+    RSS, docs/benchmarks.md), before anything can import polars; a user's own setting wins."""
+    import _ranklens_entry
+
+    name, value = _ranklens_entry.ALLOCATOR_SETTINGS
+    env: dict[str, str] = {}
+    _ranklens_entry.allocator_settings(env)
+    assert env == {name: value}
+    mine = {name: "dirty_decay_ms:5000"}
+    _ranklens_entry.allocator_settings(mine)
+    assert mine == {name: "dirty_decay_ms:5000"}
+    # what the variable holds when the command line starts being imported
+    probe = f"""
+import os, sys
+class Probe:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ranklens.cli":
+            print(os.environ.get({name!r}), "polars" in sys.modules, file=sys.stderr)
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Probe())
+sys.argv = ["ranklens", "measures"]
+import _ranklens_entry
+_ranklens_entry.run()
+"""
+    env = {k: v for k, v in os.environ.items() if k != name}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.stderr.splitlines()[0] == f"{value} False"
+
+
+def test_polars_allocator_reads_that_variable() -> None:
+    """The variable is the one polars's jemalloc reads (it names a bad setting on stderr):
+    if polars changes its allocator, the setting above does nothing and this fails."""
+    name, _ = __import__("_ranklens_entry").ALLOCATOR_SETTINGS
+    code = "import polars as pl; print(pl.Series(range(1000)).sum())"
+    bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, name: "ranklens_not_an_option:1"}, timeout=300)
+    assert bad.stdout.strip() == "499500"
+    assert "jemalloc" in bad.stderr and "ranklens_not_an_option" in bad.stderr
+    good = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, name: __import__("_ranklens_entry").
+                               ALLOCATOR_SETTINGS[1]}, timeout=300)
+    assert good.stdout.strip() == "499500" and good.stderr == ""
