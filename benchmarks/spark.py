@@ -47,8 +47,6 @@ def _data(args: argparse.Namespace) -> tuple[Path, Path]:
     shape = (f"{args.preset}" if args.preset else
              f"q{args.queries}-d{args.depth}-j{args.judged}")
     out = HERE / ".cache" / f"spark-{shape}"
-    if args.int_ids:
-        return _int_ids(out, args)
     if not (out / "run.parquet").exists():
         cmd = [sys.executable, str(shared / "bench" / "make_trec_data.py"), "--out", str(out),
                "--runs", "1"]
@@ -65,14 +63,13 @@ def _data(args: argparse.Namespace) -> tuple[Path, Path]:
     return out / "qrels.parquet", out / "run.parquet"
 
 
-def _int_ids(out: Path, args: argparse.Namespace) -> tuple[Path, Path]:
+def _int_ids(qrels: Path, run: Path) -> tuple[Path, Path]:
     """The same data with the ids as 64-bit integers (the generator's ids are all
     canonically written integers), as recommender logs usually hold them."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    args.int_ids = False
-    qrels, run = _data(args)
+    out = qrels.parent
     target = out.with_name(out.name + "-int")
     target.mkdir(exist_ok=True)
     for source in (qrels, run):
@@ -128,6 +125,8 @@ def main() -> None:
                     help="key=value: a Spark session setting for every path (repeatable)")
     args = ap.parse_args()
     qrels_path, run_path = _data(args)
+    if args.int_ids:
+        qrels_path, run_path = _int_ids(qrels_path, run_path)
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.ml.evaluation import RankingEvaluator

@@ -244,7 +244,7 @@ def _check_frame(frame: Any, what: str, columns: dict[str, str]) -> None:
             raise ParameterError(f"the {what} DataFrame has no {column!r} column (columns: "
                                  f"{list(types)}); name it with the option for that column")
         allowed = ("string", *_INTEGRAL) if kind == "id" else (
-            "integer", "long", "short", "byte", "float", "double", "decimal")
+            *_INTEGRAL, "float", "double", "decimal")
         if types[column] not in allowed:
             raise ParameterError(
                 f"the {what} column {column!r} must hold "
