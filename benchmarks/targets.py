@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import peer_orders
 from measures import MEASURES, reference_measures
 from workloads import (
     Workload,
@@ -176,24 +177,14 @@ def rounds(jobs: list[Job], reps: int, warmup: int, spawn: Callable, name: str) 
                 print(f"  {name:<16} {job.label:<14} FAILED: {job.error}", flush=True)
 
 
-def reference(w: Workload, float32: bool = False) -> list[dict[str, float]]:
-    """ranklens's values of every compared measure, per run, from a separate process.
-
-    ``float32``: the run scores rounded to 32-bit floats first, as pytrec_eval holds them
-    (the check that a pytrec_eval difference comes from that and nothing else).
-    """
-    code = ("import json, sys, ranklens, polars as pl\n"
-            "q, f32, ms, runs = sys.argv[1], sys.argv[2] == '1', sys.argv[3].split(','), "
-            "sys.argv[4:]\n"
-            "def load(p):\n"
-            "    r = ranklens.load_run(p)\n"
-            "    if not f32: return r\n"
-            "    return r.frame.select('query_id', 'doc_id', "
-            "pl.col('score').cast(pl.Float32).cast(pl.Float64))\n"
-            "r = ranklens.evaluate(q, {str(i): load(p) for i, p in enumerate(runs)}, ms, "
+def reference(w: Workload) -> list[dict[str, float]]:
+    """ranklens's values of every compared measure, per run, from a separate process."""
+    code = ("import json, sys, ranklens\n"
+            "q, ms, runs = sys.argv[1], sys.argv[2].split(','), sys.argv[3:]\n"
+            "r = ranklens.evaluate(q, {str(i): p for i, p in enumerate(runs)}, ms, "
             "missing='zero')\n"
             "print(json.dumps([dict(r[str(i)]) for i in range(len(runs))]))")
-    out = subprocess.run([sys.executable, "-c", code, str(w.qrels), "1" if float32 else "0",
+    out = subprocess.run([sys.executable, "-c", code, str(w.qrels),
                           ",".join(reference_measures()), *map(str, w.runs)],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
@@ -252,11 +243,13 @@ def bench_target(t: Target, args: argparse.Namespace, cli: str, spawn: Callable,
         if not job.error:
             entry["max_abs_diff"], entry["notes"] = agreement(job, refs, check)
             entry["agree"] = entry["max_abs_diff"] <= TOLERANCE
-            if not entry["agree"] and job.tool == "pytrec_eval":
-                # pytrec_eval's own precision: does it agree once the scores are float32?
-                refs32 = reference(w, float32=True)
-                entry["max_abs_diff_float32"], _ = agreement(job, refs32, check)
-                entry["agree_float32"] = entry["max_abs_diff_float32"] <= TOLERANCE
+            if not entry["agree"] and job.tool in peer_orders.ORDERS:
+                # the peer's own ranking of tied (or float32-tied) scores: does it agree
+                # with ranklens given the same ranking?
+                own = peer_orders.reference(job.tool, w.qrels, w.runs, reference_measures())
+                entry["max_abs_diff_own_order"], _ = agreement(job, own, check)
+                entry["agree_own_order"] = entry["max_abs_diff_own_order"] <= TOLERANCE
+                entry["own_order"] = peer_orders.own_order(job.tool)
         row["tools"][job.label] = entry
     if pt is not None and not rl.error and not pt.error:
         row["wall_ratio"] = median(rl.seconds) / median(pt.seconds)
@@ -336,8 +329,9 @@ def fmt_agree(row: dict) -> str:
             out.append(f"{tool}: failed")
         elif e.get("agree"):
             out.append(f"{tool}: yes")
-        elif e.get("agree_float32"):
-            out.append(f"{tool}: yes on float32 scores ({e['max_abs_diff']:.1e} on doubles)")
+        elif e.get("agree_own_order"):
+            out.append(f"{tool}: yes in its own ranking of ties ({e['max_abs_diff']:.1e} in "
+                       "trec_eval's)")
         else:
             out.append(f"{tool}: no ({e['max_abs_diff']:.1e})")
     rl = row["tools"].get("ranklens", {})
