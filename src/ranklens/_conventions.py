@@ -158,6 +158,9 @@ CONVENTIONS: Mapping[str, Convention] = {
             "from the run are an error (make_comparable=False)",
             ties="input",
             missing="error",
+            notes="ranx sorts each query with numba's unstable quicksort: among more than 15 "
+            "retrieved items, tied scores can leave it in an order that is not the input's "
+            "(benchmarks/peer_orders.py reads that order back from ranx to compare)",
         ),
     )
 }
