@@ -492,10 +492,12 @@ def main() -> int:
         got = run_targets(args, ranklens_cli(), spawn, check, installed)
         if args.json:
             args.json.write_text(json.dumps(got, indent=1))
-        # unmet targets are the measurement; failures and ranklens's own disagreement
-        # with its in-process reference are errors
+        # unmet targets are the measurement; failures, ranklens's own disagreement with its
+        # in-process reference and a peer that differs even given its own ranking of ties
+        # are errors
         broken = [r for r in got["targets"] for name, e in r["tools"].items()
-                  if e.get("error") or (name == "ranklens" and not e.get("agree"))]
+                  if e.get("error") or not (e.get("agree") or e.get("agree_own_order"))
+                  or (name == "ranklens" and not e.get("agree"))]
         broken += [d for d in got["doubling"] if d.get("error")]
         return 1 if broken else 0
     report: dict[str, list[dict]] = {}
@@ -507,11 +509,13 @@ def main() -> int:
         report["scaling"] = bench_scaling(args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
-    # a peer's disagreement is reported with its cause above; ranklens's own whole-process
-    # and in-memory results must match its in-process reference, and nothing may fail
+    # ranklens's own whole-process and in-memory results must match its in-process
+    # reference, every peer must match it given the peer's own ranking of ties (the cause
+    # is reported above), and nothing may fail
     bad = [r for rows in report.values() for r in rows
            if "error" in r or r.get("ok") is False
-           or (r.get("agree") is False and str(r.get("tool", "")).startswith("ranklens"))]
+           or (r.get("agree") is False and str(r.get("tool", "")).startswith("ranklens"))
+           or (r.get("agree") is False and not r.get("agree_own_order"))]
     return 1 if bad else 0
 
 

@@ -14,7 +14,9 @@ each target workload (two copies, query ids prefixed), ``--reps`` rounds right a
 rounds, whose median is the 1x time.
 
 Every tool's values are compared with ranklens's in-process reference to 1e-9 (run.py's
-agreement check: where a peer's convention differs, the matching ranklens measure and a note).
+agreement check: where a peer's convention differs, the matching ranklens measure and a note);
+a peer that differs is compared again with ranklens given the peer's own ranking of tied
+scores (``peer_orders.py``), and one that differs there too fails the command.
 """
 
 from __future__ import annotations
