@@ -29,6 +29,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    import polars as pl
 
 HERE = Path(__file__).resolve().parent
 
@@ -65,7 +69,8 @@ def reference(tool: str, qrels: Path, runs: tuple[Path, ...] | list[Path],
     return json.loads(out.stdout)
 
 
-def _ranked(order: str, run: Path):  # -> (polars.DataFrame, ties)
+def _ranked(order: str, run: Path) -> tuple[pl.DataFrame, Literal["docid", "input"]]:
+    """The run's rows ranked as ``order`` says, and the tie policy that keeps that ranking."""
     import polars as pl
 
     import ranklens
