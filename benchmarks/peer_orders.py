@@ -55,9 +55,8 @@ DESCRIBE = {
 
 def own_order(tool: str) -> str:
     """How ``tool``'s rankings differ from trec_eval's, in words (one line)."""
-    parts = [f"{m if m != '*' else 'every measure'}: {DESCRIBE[o]}"
-             for m, o in ORDERS[tool].items()]
-    return "; ".join(reversed(parts)) if len(parts) > 1 else DESCRIBE[ORDERS[tool]["*"]]
+    return "; ".join(f"{'other measures' if m == '*' else m}: {DESCRIBE[o]}"
+                     for m, o in ORDERS[tool].items())
 
 
 def reference(tool: str, qrels: Path, runs: tuple[Path, ...] | list[Path],
@@ -69,11 +68,11 @@ def reference(tool: str, qrels: Path, runs: tuple[Path, ...] | list[Path],
     return json.loads(out.stdout)
 
 
-def _ranked(order: str, run: Path) -> tuple[pl.DataFrame, Literal["docid", "input"]]:
-    """The run's rows ranked as ``order`` says, and the tie policy that keeps that ranking."""
+def _ranked(order: str, run: Path, frame: pl.DataFrame
+            ) -> tuple[pl.DataFrame, Literal["docid", "input"]]:
+    """The run's rows (``frame``, read from ``run``) ranked as ``order`` says, and the tie
+    policy that keeps that ranking."""
     import polars as pl
-
-    import ranklens
 
     if order == "ranx":
         import ranx
@@ -81,10 +80,10 @@ def _ranked(order: str, run: Path) -> tuple[pl.DataFrame, Literal["docid", "inpu
         # ranx's Run keeps each query's documents in the order its sort left them
         by_ranx = ranx.Run.from_file(str(run), kind="trec").run
         rows = [(q, d, s) for q, docs in by_ranx.items() for d, s in docs.items()]
-        frame = pl.DataFrame(rows, schema={"query_id": pl.String, "doc_id": pl.String,
-                                           "score": pl.Float64}, orient="row")
-        return frame, "input"
-    frame = ranklens.load_run(run).frame.select("query_id", "doc_id", "score")
+        by_ranx_frame = pl.DataFrame(rows, schema={"query_id": pl.String,
+                                                   "doc_id": pl.String, "score": pl.Float64},
+                                     orient="row")
+        return by_ranx_frame, "input"
     if order == "float32":
         return frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64)), "docid"
     if order == "docid-asc":
@@ -100,10 +99,13 @@ def _values(tool: str, qrels: Path, run: Path, measures: list[str]) -> dict[str,
     wanted: dict[str, list[str]] = {}
     for m in measures:
         wanted.setdefault(orders.get(m, orders["*"]), []).append(m)
+    # read once, whatever the number of orders (ranx's is read back from ranx instead)
+    frame = ranklens.load_run(run).frame.select("query_id", "doc_id", "score")
     values: dict[str, float] = {}
     for order, names in wanted.items():
-        frame, ties = _ranked(order, run)
-        values.update(dict(ranklens.evaluate(qrels, frame, names, ties=ties, missing="zero")))
+        ranked, ties = _ranked(order, run, frame)
+        values.update(dict(ranklens.evaluate(qrels, ranked, names, ties=ties,
+                                             missing="zero")))
     return values
 
 

@@ -28,6 +28,7 @@ byte-compiled, as ``pip install`` does for the peers' wheels.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -237,13 +238,20 @@ def agreement(m: Measured, ref: dict[str, float]) -> tuple[float, list[str]]:
     return worst, notes
 
 
+@functools.cache
+def own_reference(tool: str, qrels: Path, run: Path) -> dict[str, float]:
+    """ranklens's values given ``tool``'s own ranking of ties (one child process per tool
+    and files, however many of the tool's rows need it)."""
+    (own,) = peer_orders.reference(tool, qrels, [run], reference_measures())
+    return own
+
+
 def own_order_agreement(m: Measured, qrels: Path, run: Path) -> dict:
     """A disagreeing peer checked again against ranklens given the peer's own ranking of
     tied scores (benchmarks/peer_orders.py): the row's ``agree_own_order`` fields."""
     if m.tool not in peer_orders.ORDERS:
         return {}
-    (own,) = peer_orders.reference(m.tool, qrels, [run], reference_measures())
-    worst, _ = agreement(m, own)
+    worst, _ = agreement(m, own_reference(m.tool, qrels, run))
     return {"max_abs_diff_own_order": worst, "agree_own_order": worst <= TOLERANCE,
             "own_order": peer_orders.own_order(m.tool)}
 
@@ -274,6 +282,16 @@ def table(results: dict[str, Measured], ref: dict[str, float], workload: str,
     return rows
 
 
+def agree_label(r: dict, digits: int) -> str:
+    """The agreement cell of a row: yes, yes in the peer's own ranking of ties, or no."""
+    diff = f"{r['max_abs_diff']:.{digits}e}"
+    if r["agree"]:
+        return "yes"
+    if r.get("agree_own_order"):
+        return f"yes in its own ranking of ties ({diff} in trec_eval's)"
+    return f"no ({diff})"
+
+
 def print_table(preset: str, rows: list[dict]) -> None:
     print(f"\n{preset}: median wall time, peak RSS, ratio to ranklens, agreement (1e-9)")
     head = f"{'workload':<8} {'tool':<24} {'median s':>9} {'peak MB':>8} {'x time':>7} " \
@@ -285,10 +303,7 @@ def print_table(preset: str, rows: list[dict]) -> None:
             print(f"{r['workload']:<8} {r['tool']:<24} FAILED: {r['error']}")
             continue
         rss_x = f"{r['rss_x_ranklens']:6.2f}" if r["rss_x_ranklens"] is not None else "     -"
-        ok = "yes" if r["agree"] else (
-            f"yes in its own ranking of ties (max |diff| {r['max_abs_diff']:.2e} in "
-            "trec_eval's)" if r.get("agree_own_order")
-            else f"NO (max |diff| {r['max_abs_diff']:.2e})")
+        ok = agree_label(r, 2)
         print(f"{r['workload']:<8} {r['tool']:<24} {r['median_s']:9.3f} "
               f"{r['peak_rss_mb']:8.0f} {r['time_x_ranklens']:7.2f} {rss_x}  {ok}")
     notes = list(dict.fromkeys(n for r in rows for n in r.get("notes", [])))
@@ -317,9 +332,7 @@ def markdown(report: dict[str, list[dict]]) -> str:
                 out.append(f"| {r['workload']} | {r['tool']} | failed: {r['error']} |||||")
                 continue
             rss_x = "-" if r["rss_x_ranklens"] is None else f"{r['rss_x_ranklens']:.2f}"
-            agree = "yes" if r["agree"] else (
-                f"yes in its own ranking of ties ({r['max_abs_diff']:.1e} in trec_eval's)"
-                if r.get("agree_own_order") else f"no ({r['max_abs_diff']:.1e})")
+            agree = agree_label(r, 1)
             out.append(f"| {r['workload']} | {r['tool']} | {r['median_s']:.3f} | "
                        f"{r['peak_rss_mb']:.0f} | {r['time_x_ranklens']:.2f} | {rss_x} | "
                        f"{agree} |")
