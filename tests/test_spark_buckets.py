@@ -207,3 +207,29 @@ def test_compact_rows_give_the_bucket_values(has_rank: bool) -> None:
         assert (sorted(got.filter(~values)["text"].to_list())
                 == sorted(want.filter(~values)["text"].to_list()))
     assert list(_compacted(spec, iter([]))) == []  # an empty partition sends no batch
+
+
+def test_a_query_named_like_the_anchor_keeps_its_values() -> None:
+    """Each bucket adds one judged query of its own (the anchor) under an id no real query
+    has: a real query with that very id is scored as itself and the anchor moves aside."""
+    import polars as pl
+
+    from ranklens.spark._bucket import _ANCHOR
+
+    spec = BucketSpec(("P@2", "NumRel"), (("missing", "zero"),), "<qrels>", "<run>", "run",
+                      has_rank=False)
+    # the first three names the anchor would take; the third only in the run (ignored)
+    taken = [_ANCHOR, "\x00" + _ANCHOR, "\x00\x00" + _ANCHOR]
+    qrels = pa.table({"query_id": [taken[0], taken[1], "q"], "doc_id": ["a", "b", "c"],
+                      "relevance": [1.0, 1.0, 0.0]})
+    run = pa.table({"query_id": [taken[0], taken[0], taken[1], "q", taken[2]],
+                    "doc_id": ["a", "x", "y", "c", "z"], "score": [2.0, 1.0, 1.0, 1.0, 1.0]})
+    rows = pl.from_arrow(evaluate_bucket(spec, qrels, run))
+    assert isinstance(rows, pl.DataFrame)
+    values = rows.filter(pl.col("kind") == "value").sort("measure", "query_id")
+    assert values.select("query_id", "measure", "value").rows() == sorted([
+        (taken[0], "NumRel", 1.0), (taken[1], "NumRel", 1.0), ("q", "NumRel", 0.0),
+        (taken[0], "P@2", 0.5), (taken[1], "P@2", 0.0), ("q", "P@2", 0.0)],
+        key=lambda row: (row[1], row[0]))
+    diag = json.loads(rows.filter(pl.col("kind") == "diag")["text"][0])
+    assert diag["ignored"] == [1, [taken[2]]] and diag["judged"] == 3

@@ -145,13 +145,13 @@ def _frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=_schema())
 
 
-def _values(name: str, query_ids: np.ndarray, values: np.ndarray | None,
+def _values(name: str, query_ids: pl.Series, values: np.ndarray | None,
             counted: np.ndarray | None, texts: np.ndarray | None) -> pl.DataFrame:
     """The ``value`` rows of one measure."""
     n = len(query_ids)
     return pl.DataFrame({
         "kind": pl.Series([], dtype=pl.String).extend_constant("value", n),
-        "query_id": pl.Series(query_ids.tolist(), dtype=pl.String),
+        "query_id": query_ids,
         "measure": pl.Series([], dtype=pl.String).extend_constant(name, n),
         "value": pl.Series(values, dtype=pl.Float64) if values is not None
         else pl.Series([None] * n, dtype=pl.Float64),
@@ -165,8 +165,8 @@ def _values(name: str, query_ids: np.ndarray, values: np.ndarray | None,
 def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: bool
           ) -> pl.DataFrame:
     plan = worker_plan(spec)
-    run_ids = run["query_id"].unique().sort().to_list() if run.height else []
     if qrels.height == 0:  # nothing judged here: every run query is ignored
+        run_ids = run["query_id"].unique().sort().to_list() if run.height else []
         return _frame([_diag(0, 0, [], run_ids, {})])
     # the engine keeps the rank order only among a query's rows (ties="input"); without a
     # rank the order of rows inside a query does not change any value
@@ -174,8 +174,8 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
         run = run.sort(["query_id", "rank"] if spec.has_rank else ["query_id"],
                        maintain_order=True)
     anchor = _ANCHOR
-    known = set(run_ids) | set(qrels["query_id"].unique().to_list())
-    while anchor in known:
+    # a comparison per row: a set of the bucket's distinct ids costs several times more
+    while bool((run["query_id"] == anchor).any() or (qrels["query_id"] == anchor).any()):
         anchor = "\x00" + anchor
     qrels = pl.concat([qrels.select("query_id", "doc_id", "relevance"), pl.DataFrame(
         {"query_id": [anchor], "doc_id": ["d"], "relevance": [1.0]},
@@ -187,6 +187,7 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
                         Run(run, source=spec.run_source, name=spec.run_name))
     real = per_query.query_ids != anchor
     query_ids = per_query.query_ids[real]
+    id_series = pl.Series(query_ids.tolist(), dtype=pl.String)  # shared by every measure
     judged = int(qrels["query_id"].n_unique()) - 1
     missing = per_query.diagnostics.get("missing_queries", [])
     out = [_frame([])]
@@ -200,7 +201,7 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
         if averaged and empty.any():
             empties[name] = [int(empty.sum()), query_ids[empty][:5].tolist()]
         if defn.text:
-            out.append(_values(name, query_ids, None, None,
+            out.append(_values(name, id_series, None, None,
                                per_query.values[measure][real].astype(str)))
             continue
         values = per_query.values[measure][real].astype(np.float64)
@@ -222,7 +223,7 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
                          "text": json.dumps(exact_sum(w[w != 0]).to_json())})
         sums.append({"kind": "sum", "measure": name, "value": float(kept.size),
                      "text": json.dumps(exact_sum(kept).to_json())})
-        out.append(_values(name, query_ids, values, counted, None))
+        out.append(_values(name, id_series, values, counted, None))
     ignored = per_query.diagnostics.get("ignored_queries", [])
     out.append(_frame([*sums, _diag(judged, judged - len(missing), missing, ignored, empties)]))
     return pl.concat(out)
