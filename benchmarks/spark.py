@@ -4,6 +4,7 @@
     python benchmarks/spark.py --queries 1000000 --depth 100 --judged 10   # 10x recsys
     python benchmarks/spark.py --preset recsys --scaling 8,64,512          # bucket counts
     python benchmarks/spark.py --preset recsys --int-ids                   # integer ids
+    python benchmarks/spark.py --preset recsys --stages --reps 4           # stage by stage
 
 The data comes from the shared generator (``$RANKLENS_SHARED_DIR/bench/make_trec_data.py``,
 default ``../shared``), written once as TREC files and Parquet under ``benchmarks/.cache/``.
@@ -22,6 +23,12 @@ computes AP, nDCG@10, P@10 and R@100 (binary relevance: MLlib's PySpark API drop
 
 Wall seconds, with the load average after each path (the machine is shared); the order of the
 paths alternates between rounds and the table gives medians.
+
+``--stages`` times ranklens.spark's path one step at a time instead (no-op writes, so each
+line adds one step to the one above: the JVM's grouping per query; + the Arrow transfer to
+Python, discarded there; + the engine, returning nothing; the whole path) beside
+RankingEvaluator's input built alone and its whole path, with the CPU time all processes
+used meanwhile (``/proc/stat``: whether the cores were the limit).
 """
 
 from __future__ import annotations
@@ -104,6 +111,82 @@ def _to_parquet(text: Path, parquet: Path, fields: int, columns: dict[str, int])
                 [names[i] for i in columns.values()]).rename_columns(list(columns)))
 
 
+def _busy() -> tuple[float, float]:
+    """Seconds of CPU time all processes used so far, busy and in all (Linux; nan
+    elsewhere)."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return math.nan, math.nan
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - ticks[3] - ticks[4]) / hz, sum(ticks) / hz  # idle, iowait
+
+
+def _discard(batches: Any) -> Any:
+    """A worker that reads every Arrow batch and returns one count."""
+    import pyarrow as pa
+
+    rows = sum(batch.num_rows for batch in batches)
+    yield pa.RecordBatch.from_pydict({"rows": [rows]})
+
+
+def _engine_only(spec: Any, batches: Any) -> Any:
+    """A worker that evaluates its bucket and returns only how many rows that gave."""
+    import pyarrow as pa
+
+    from ranklens.spark._driver import _compacted
+
+    rows = sum(batch.num_rows for batch in _compacted(spec, batches))
+    yield pa.RecordBatch.from_pydict({"rows": [rows]})
+
+
+def _stages(args: argparse.Namespace, spark: Any, read: Callable[[], tuple],
+            paths: dict[str, Callable[[], Any]]) -> None:
+    """ranklens.spark's path step by step beside RankingEvaluator's (see the docstring)."""
+    import functools
+
+    from ranklens.spark._bucket import BucketSpec
+    from ranklens.spark._driver import _default_buckets, _grouped
+
+    spec = BucketSpec(measures=tuple(MEASURES), options=(("missing", "zero"),),
+                      qrels_source="<qrels DataFrame>", run_source="<run DataFrame>",
+                      run_name="run", has_rank=False)
+
+    def grouped() -> Any:
+        qrels, run = read()
+        return _grouped(qrels, run, False, args.buckets or _default_buckets(run))
+
+    def noop(frame: Any) -> None:
+        frame.write.format("noop").mode("overwrite").save()
+
+    stages: dict[str, Callable[[], Any]] = {
+        "ranklens: grouping per query on the JVM": lambda: noop(grouped()),
+        "ranklens: + Arrow to Python (discarded)": lambda: noop(
+            grouped().mapInArrow(_discard, "rows long")),
+        "ranklens: + the engine (nothing returned)": lambda: noop(
+            grouped().mapInArrow(functools.partial(_engine_only, spec), "rows long")),
+        **paths,
+    }
+    times: dict[str, list[float]] = {name: [] for name in stages}
+    cpu: dict[str, list[float]] = {name: [] for name in stages}
+    for rep in range(args.reps):
+        for name in (list(stages) if rep % 2 == 0 else list(stages)[::-1]):
+            busy, total = _busy()
+            start = time.perf_counter()
+            stages[name]()
+            times[name].append(time.perf_counter() - start)
+            busy_after, total_after = _busy()
+            cpu[name].append(busy_after - busy)
+            print(f"  {name}: {times[name][-1]:.1f} s, CPU {cpu[name][-1]:.1f} of "
+                  f"{total_after - total:.1f} s", file=sys.stderr, flush=True)
+    print("\n| step | median s | rounds | CPU s used (all processes) |\n|---|---:|---|---:|")
+    for name in stages:
+        print(f"| {name} | {statistics.median(times[name]):.2f} | "
+              f"{', '.join(f'{t:.2f}' for t in times[name])} | "
+              f"{statistics.median(cpu[name]):.1f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--preset", choices=["tiny", "recsys"])
@@ -121,6 +204,8 @@ def main() -> None:
     ap.add_argument("--skip", default="", help="comma-separated path numbers (1-4) to skip")
     ap.add_argument("--int-ids", action="store_true",
                     help="the ids as 64-bit integers in the Parquet files (default: strings)")
+    ap.add_argument("--stages", action="store_true",
+                    help="ranklens.spark's path step by step beside RankingEvaluator's")
     ap.add_argument("--conf", action="append", default=[],
                     help="key=value: a Spark session setting for every path (repeatable)")
     args = ap.parse_args()
@@ -136,15 +221,15 @@ def main() -> None:
 
     import ranklens.spark
 
-    spark = (SparkSession.builder.master(args.master).appName("ranklens-bench")
+    builder = (SparkSession.builder.master(args.master).appName("ranklens-bench")
              .config("spark.driver.memory", args.memory)
              .config("spark.sql.shuffle.partitions", str(args.partitions))
              .config("spark.ui.showConsoleProgress", "false")
              .config("spark.ui.enabled", "false"))
     for setting in args.conf:
         key, _, value = setting.partition("=")
-        spark = spark.config(key, value)
-    spark = spark.getOrCreate()
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="ranklens-spark-bench-"))
 
@@ -198,6 +283,18 @@ def main() -> None:
         rdd.unpersist()
         return out
 
+    if args.stages:
+        def evaluator_input() -> None:  # RankingEvaluator's input alone, as built below
+            mllib_input(own=True).write.format("noop").mode("overwrite").save()
+
+        _stages(args, spark, read, {
+            "ranklens: the whole path (+ per-query Parquet)": lambda: ranklens_path(
+                args.buckets),
+            "RankingEvaluator: its input alone (grouped, sorted, joined)": evaluator_input,
+            "RankingEvaluator: the whole path (input cached, four means)":
+                built_evaluator_path})
+        spark.stop()
+        return
     skip = {int(x) for x in args.skip.split(",") if x}
     build = math.nan
     cached = None

@@ -288,20 +288,26 @@ def _buckets(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int, method: str) 
 
 
 def _compact(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int) -> DataFrame:
+    """:func:`_grouped`'s partitions, each evaluated as one bucket."""
+    return _grouped(q, r, spec.has_rank, n).mapInArrow(functools.partial(_compacted, spec),
+                                                       _output_schema())
+
+
+def _grouped(q: DataFrame, r: DataFrame, has_rank: bool, n: int) -> DataFrame:
     """One row per query, its run rows and judgments as arrays, built on the JVM.
 
     Arrow then moves each query id once and no grouping by bucket sorts the run rows: a
     partition of this frame holds whole queries, ``n`` partitions (hash of the query id).
+    (benchmarks/spark.py --stages times this step alone.)
     """
     from pyspark.sql import functions as F
 
-    fields = ["doc_id", "score", *(["rank"] if spec.has_rank else [])]
+    fields = ["doc_id", "score", *(["rank"] if has_rank else [])]
     runs = r.repartition(n, "query_id").groupBy("query_id").agg(
         F.collect_list(F.struct(*fields)).alias("run"))
     judged = q.repartition(n, "query_id").groupBy("query_id").agg(
         F.collect_list(F.struct("doc_id", "relevance")).alias("qrels"))
-    return judged.join(runs, "query_id", "full_outer").mapInArrow(
-        functools.partial(_compacted, spec), _output_schema())
+    return judged.join(runs, "query_id", "full_outer")
 
 
 def _compacted(spec: BucketSpec, batches: Iterator[pa.RecordBatch]
