@@ -59,6 +59,17 @@ def own_order(tool: str) -> str:
                      for m, o in ORDERS[tool].items())
 
 
+def agree_label(entry: dict, digits: int) -> str:
+    """The agreement cell of a compared tool (``agree``, ``agree_own_order``,
+    ``max_abs_diff``): yes, yes in the peer's own ranking of ties, or no."""
+    diff = f"{entry['max_abs_diff']:.{digits}e}"
+    if entry["agree"]:
+        return "yes"
+    if entry.get("agree_own_order"):
+        return f"yes in its own ranking of ties ({diff} in trec_eval's)"
+    return f"no ({diff})"
+
+
 def reference(tool: str, qrels: Path, runs: tuple[Path, ...] | list[Path],
               measures: list[str]) -> list[dict[str, float]]:
     """ranklens's values of ``measures`` on each run ranked as ``tool`` ranks it."""

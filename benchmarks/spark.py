@@ -141,7 +141,7 @@ def _engine_only(spec: Any, batches: Any) -> Any:
     yield pa.RecordBatch.from_pydict({"rows": [rows]})
 
 
-def _stages(args: argparse.Namespace, spark: Any, read: Callable[[], tuple],
+def _stages(args: argparse.Namespace, read: Callable[[], tuple],
             paths: dict[str, Callable[[], Any]]) -> None:
     """ranklens.spark's path step by step beside RankingEvaluator's (see the docstring)."""
     import functools
@@ -287,7 +287,7 @@ def main() -> None:
         def evaluator_input() -> None:  # RankingEvaluator's input alone, as built below
             mllib_input(own=True).write.format("noop").mode("overwrite").save()
 
-        _stages(args, spark, read, {
+        _stages(args, read, {
             "ranklens: the whole path (+ per-query Parquet)": lambda: ranklens_path(
                 args.buckets),
             "RankingEvaluator: its input alone (grouped, sorted, joined)": evaluator_input,

@@ -329,13 +329,8 @@ def fmt_agree(row: dict) -> str:
             continue
         if e.get("error"):
             out.append(f"{tool}: failed")
-        elif e.get("agree"):
-            out.append(f"{tool}: yes")
-        elif e.get("agree_own_order"):
-            out.append(f"{tool}: yes in its own ranking of ties ({e['max_abs_diff']:.1e} in "
-                       "trec_eval's)")
         else:
-            out.append(f"{tool}: no ({e['max_abs_diff']:.1e})")
+            out.append(f"{tool}: {peer_orders.agree_label(e, 1)}")
     rl = row["tools"].get("ranklens", {})
     head = "ranklens: failed" if rl.get("error") else (
         "" if rl.get("agree") else f"ranklens: no ({rl.get('max_abs_diff', 0):.1e})")
