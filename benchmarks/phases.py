@@ -114,8 +114,8 @@ def split(evaluate_s: float, qrels_path: str, run_paths: list[str]) -> dict[str,
                    if name == func and f.replace("\\", "/").endswith(file_end))
 
     total = cum("ranklens/_evaluate.py", "evaluate")
-    align = cum("_engine/align.py", "align")
-    compute = cum("_engine/compute.py", "compute")
+    align = cum("_model/align.py", "align")
+    compute = cum("_pipeline/compute.py", "compute")
     if total <= 0 or compute <= 0:  # the engine's functions were renamed: no split
         return {"evaluate": evaluate_s}
     return {"index/align": evaluate_s * align / total,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 import ranklens
-from ranklens._engine.assemble import aggregate
+from ranklens._pipeline.assemble import aggregate
 
 
 def test_mean_is_sequential_sum_then_divide() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import ranklens
 from ranklens import Run
-from ranklens._engine.align import align
+from ranklens._model.align import align
 
 MEASURES = ["AP", "nDCG@5", "P@3", "RR", "Rprec", "num_ret", "relstring@4",
             "P(ties=input)@3", "nDCG(ties=average)@4"]

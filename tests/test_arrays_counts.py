@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import Qrels
-from ranklens._engine.align import align
 from ranklens._errors import MeasureError
 from ranklens._io._arrays import UNRETRIEVED_PREFIX
 from ranklens._measures import _common, _ideal
 from ranklens._measures._registry import REGISTRY
+from ranklens._model.align import align
 
 CUT = ["nDCG@3", "IdealDCG@2", "P@2", "R@3", "AP@3", "RR@2", "NDCG@1", "Rprec"]
 

@@ -6,7 +6,7 @@ import click
 import pytest
 
 from ranklens._conventions import CONVENTIONS
-from ranklens._engine.policies import DUPLICATES, EMPTY, MISSING, TIES
+from ranklens._model.policies import DUPLICATES, EMPTY, MISSING, TIES
 from ranklens.cli._compare import compare_cmd
 from ranklens.cli._evaluate import evaluate_cmd
 from ranklens.cli._report import report_cmd

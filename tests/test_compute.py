@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import ParameterError, RanklensWarning
-from ranklens._engine.assemble import assemble, notices
-from ranklens._engine.compute import PerQuery, compute
-from ranklens._engine.plan import make_plan
+from ranklens._pipeline.assemble import assemble, notices
+from ranklens._pipeline.compute import PerQuery, compute
+from ranklens._pipeline.plan import make_plan
 
 QIDS = ["q1", "q2", "10", "9", "Q3", "é", "all", "q 4"]
 DOCS = ["d1", "d2", "d10", "D3", "a", "b", "Z", "doc#1", "é1", "0", "00", "x-y"]

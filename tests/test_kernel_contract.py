@@ -1,12 +1,12 @@
 """Measure kernels read an alignment only through the accessors of its documented contract
-(``ranklens._engine.aligned.KERNEL_ACCESSORS``)."""
+(``ranklens._model.aligned.KERNEL_ACCESSORS``)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from ranklens._engine.aligned import KERNEL_ACCESSORS, Aligned
+from ranklens._model.aligned import KERNEL_ACCESSORS, Aligned
 
 MEASURES = Path(__file__).resolve().parents[1] / "src" / "ranklens" / "_measures"
 # calls that hand a kernel another alignment: the view a measure reads, and the views of

@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from ranklens._engine.matching import grades, match_keys
+from ranklens._model.matching import grades, match_keys
 
 
 def _run(docs: list[str], keys: list[int], filler: int) -> tuple[np.ndarray, ...]:

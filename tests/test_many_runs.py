@@ -18,8 +18,8 @@ from cli_support import run as run_cli
 from conftest import conformance_root
 
 import ranklens
-from ranklens._engine import matching
 from ranklens._io import _trec
+from ranklens._model import matching
 
 ROBUST = conformance_root().parent / "realdata" / "robust03"
 MEASURES = ["AP", "RR@10", "nDCG@10", "P@10", "R@1000", "Rprec"]

@@ -14,12 +14,12 @@ import polars as pl
 import pytest
 
 import ranklens
-from ranklens._engine.preferences import compute_prefs
-from ranklens._engine.ranking import run_index
 from ranklens._errors import InputError
 from ranklens._io._load import load_run
 from ranklens._io._prefs import load_prefs
 from ranklens._measures._prefs import PREF_REGISTRY
+from ranklens._model.ranking import run_index
+from ranklens._pipeline.preferences import compute_prefs
 from ranklens._tables import PrefJudgments
 from ranklens._trec_eval import trec_eval
 from ranklens._trec_eval.qrels_jg import read_qrels_jg

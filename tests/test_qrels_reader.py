@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from ranklens import InputError, load_qrels
-from ranklens._engine.matching import qrels_index
 from ranklens._io import _trec
+from ranklens._model.matching import qrels_index
 
 
 @pytest.fixture

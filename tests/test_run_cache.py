@@ -9,6 +9,7 @@ import pytest
 
 import ranklens
 from ranklens import Run
+from ranklens._model.ranking import run_index
 
 MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "nDCG(ties=average)@5"]
 
@@ -107,7 +108,7 @@ def test_qrels_with_duplicates_still_reported_after_caching() -> None:
 
 
 def test_ranks_at_positions_agree_with_the_full_ranks() -> None:
-    from ranklens._engine.align import align
+    from ranklens._model.align import align
 
     qrels, run = _data(5)
     aligned, _ = align(ranklens.load_qrels(qrels), ranklens.load_run(run))
@@ -154,7 +155,7 @@ def test_a_run_in_any_query_order_gives_the_sorted_runs_results(options: dict) -
 
 
 def test_query_numbers_at_positions_agree_with_the_full_ones() -> None:
-    from ranklens._engine.align import align
+    from ranklens._model.align import align
 
     qrels, run = _data(6)
     qrels["zz"] = {"d1": 1}  # judged, absent from the run: an empty query at the end
@@ -171,7 +172,7 @@ def test_query_numbers_at_positions_agree_with_the_full_ones() -> None:
 
 @pytest.mark.parametrize(("start", "stop"), [(0, 10), (0, 3), (3, 7), (2, 8), (5, 6), (7, 10)])
 def test_group_numbers_of_a_slice(start: int, stop: int) -> None:
-    from ranklens._engine.keys import codes as _codes
+    from ranklens._model.keys import codes as _codes
 
     offsets = np.array([0, 3, 3, 7, 7, 10])  # groups 1 and 3 are empty
     full = np.repeat(np.arange(5), np.diff(offsets))
@@ -183,7 +184,7 @@ def test_source_rows_at_positions_agree_with_the_full_map() -> None:
     frame = ranklens.load_run(run_dict).frame.sort(["query_id", "score"],
                                                    descending=[False, True])
     run = ranklens.load_run(frame)
-    index = run._cache["docid"]
+    index = run_index(run, "docid")
     assert index.ties_only  # written best first: only tied rows are re-sorted
     moved, rows = index.moves
     assert moved.size and (moved != rows).any()  # coarse scores: tied rows do move
@@ -199,6 +200,7 @@ def test_an_index_in_another_tie_order_reuses_the_doc_hashes() -> None:
     qrels, run_dict = _data(8)
     run = ranklens.load_run(run_dict)
     by_id = ranklens.evaluate(qrels, _fresh(run), MEASURES, ties="input")
+    run_index(run, "docid")  # built from the reader's doc hashes, which it takes
     run._cache.pop("doc_hash", None)
     assert "docid" in run._cache
     assert dict(ranklens.evaluate(qrels, run, MEASURES, ties="input")) == dict(by_id)

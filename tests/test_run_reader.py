@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import InputError, Run, load_run
-from ranklens._engine.ranking import run_index
 from ranklens._io import _trec
+from ranklens._model.ranking import run_index
 
 
 @pytest.fixture
@@ -212,7 +212,7 @@ def test_grouped_runs_rank_like_the_sorting_path(rows: list, ties: str, rnd: obj
 
 def _rankings(index: object, frame: pl.DataFrame) -> dict[str, list[tuple]]:
     """Each query's ranked rows, and that every key is its row's (query code, doc) key."""
-    from ranklens._engine.keys import pair_keys as _pair_keys
+    from ranklens._model.keys import pair_keys as _pair_keys
 
     src = index.src.astype(np.int64)  # type: ignore[attr-defined]
     code, offsets = index.code, index.offsets  # type: ignore[attr-defined]
@@ -253,7 +253,7 @@ def test_ranking_without_sorting_matches_the_sort(blocks: list, by_doc: bool,
                                                   ascending: bool) -> None:
     # query numbers with gaps (queries absent from the run), ties within blocks, and
     # sometimes a block not in score order (then the sort must be taken)
-    from ranklens._engine.ranking import _sorted_order, full_src, rank_rows
+    from ranklens._model.ranking import _sorted_order, full_src, rank_rows
 
     # the ranker numbers queries densely (0 to nq - 1), keeping their order
     codes = np.unique([c for c, _ in blocks], return_inverse=True)[1]

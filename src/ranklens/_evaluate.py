@@ -9,13 +9,13 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 from ._conventions import Convention
-from ._engine.assemble import assemble, notices
-from ._engine.compute import compute
-from ._engine.plan import EvaluateOptions, Plan, make_plan
-from ._engine.policies import Duplicates, Empty, Missing, Ties
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
 from ._measures import Measure
+from ._model.policies import Duplicates, Empty, Missing, Ties
+from ._pipeline.assemble import assemble, notices
+from ._pipeline.compute import compute
+from ._pipeline.plan import EvaluateOptions, Plan, make_plan
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels

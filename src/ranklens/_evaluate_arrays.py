@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._conventions import Convention, get_convention
-from ._engine.plan import EvaluateOptions
-from ._engine.policies import Policies
 from ._errors import RanklensWarning
 from ._evaluate import evaluate
 from ._io._arrays import arrays_to_tables
 from ._measures import Measure
+from ._model.policies import Policies
 from ._names import parse_measures
+from ._pipeline.plan import EvaluateOptions
 from ._result import Result
 from ._tables import Qrels, Run
 

@@ -33,7 +33,7 @@ class Qrels:
     frame: pl.DataFrame
     source: str = "<qrels>"
     # judgment-only alignment work, built by load_qrels or on first evaluation: see
-    # ranklens._engine.matching
+    # ranklens._model.matching
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
     #: every query id was given as an integer (user ids): results give them back as
     #: integers, in numeric order (see Result.to_polars)
@@ -203,7 +203,7 @@ class Run:
         self.name = name
         self.empty_queries: tuple[str, ...] = ()
         # run-only alignment work (ranked order, pair keys), built by load_run or on first
-        # evaluation: see ranklens._engine.ranking
+        # evaluation: see ranklens._model.ranking
         self._cache: dict = {}
 
     @property

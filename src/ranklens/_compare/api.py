@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from .._conventions import Convention
-    from .._engine.plan import EvaluateOptions
+    from .._pipeline.plan import EvaluateOptions
 
 __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
 

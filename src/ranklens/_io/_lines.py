@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
+from .._c_numbers import c_atof, c_atol
 from .._errors import InputError
 
 __all__ = [
@@ -29,8 +30,6 @@ _BOM = b"\xef\xbb\xbf"
 _ASCII_BLANKS = " \t\r\x0b\x0c"
 _BLANKS = re.compile(r"[ \t\r\x0b\x0c]+")
 _INT = re.compile(r"[+-]?[0-9]+")
-_C_INT = re.compile(r"[ \t\n\r\x0b\x0c]*([+-]?[0-9]+)")
-_C_FLOAT = re.compile(r"[ \t\n\r\x0b\x0c]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
 
 
 def check_text(data: bytes, source: str, what: str = "at least one line") -> None:
@@ -116,15 +115,3 @@ def strict_float(text: str) -> float:
     if "_" in text or not text.isascii():
         raise ValueError(text)
     return float(text)
-
-
-def c_atol(text: str) -> int:
-    """C ``atol``: the longest leading integer, 0 if there is none (trec_eval's reading)."""
-    m = _C_INT.match(text)
-    return int(m.group(1)) if m else 0
-
-
-def c_atof(text: str) -> float:
-    """C ``atof``: the longest leading decimal number, 0.0 if there is none."""
-    m = _C_FLOAT.match(text)
-    return float(m.group(1)) if m else 0.0

@@ -16,8 +16,6 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-from .._engine.matching import qrels_index
-from .._engine.ranking import run_index
 from .._errors import InputError, ParameterError, RanklensWarning
 from .._tables import Qrels, Run, SubtopicQrels
 from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
@@ -201,10 +199,8 @@ def load_qrels(qrels: Any, *,
                          source=qrels.source)
     if isinstance(qrels, Qrels):
         return qrels
-    loaded = _read_qrels(qrels)
-    if len(loaded):  # an empty table is reported when it is evaluated
-        qrels_index(loaded)
-    return loaded
+    # its index (query numbering, hashes) is built by the data model on first use
+    return _read_qrels(qrels)
 
 
 def _read_subtopic_qrels(qrels: Any) -> SubtopicQrels:
@@ -278,7 +274,7 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     """
     if isinstance(run, Run):
         return run
-    return _ranked(_warn_infinite(_read_run(run, name)))
+    return _warn_infinite(_read_run(run, name))
 
 
 def _warn_infinite(run: Run) -> Run:
@@ -290,13 +286,6 @@ def _warn_infinite(run: Run) -> Run:
             "(beyond float64's range, such as 1e400, or inf itself); infinite scores of one "
             "sign tie with each other",
             RanklensWarning, stacklevel=3)
-    return run
-
-
-def _ranked(run: Run) -> Run:
-    # ranking is run-only work: done as the run is loaded, it is never redone, however
-    # often (and against whichever judgments) the run is evaluated
-    run_index(run, "docid")
     return run
 
 

@@ -279,7 +279,7 @@ def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
     # across the blocks' dozens of chunks
     qrels = Qrels(pl.DataFrame([typed["query_id"], typed["doc_id"].rechunk(),
                                 typed["relevance"]]), source)
-    # taken by ranklens._engine.matching, which groups the judgments by query with it
+    # taken by ranklens._model.matching, which groups the judgments by query with it
     qrels._cache["new"] = typed["new"]
     return qrels
 
@@ -608,7 +608,7 @@ class _RunParts:
             pl.concat(self.block_ids), np.concatenate(self.block_lengths), doc_ids,
             self.scores[:self.rows], source, name or self.tag,
         )
-        # taken by ranklens._engine.ranking, which turns it into the run's keys
+        # taken by ranklens._model.ranking, which turns it into the run's keys
         run._cache["doc_hash"] = self.doc_hashes[:self.rows]
         return run
 

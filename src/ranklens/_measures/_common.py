@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._registry import Measure
 
 __all__ = ["clib_log", "clib_log2", "cutoff_mask", "data", "divide", "rel_level"]

@@ -21,9 +21,9 @@ import math
 
 import numpy as np
 
-from .._engine.aligned import Aligned
-from .._engine.subtopics import Subtopics
 from .._errors import MeasureError
+from .._model.aligned import Aligned
+from .._model.subtopics import Subtopics
 from ._common import rel_level
 from ._registry import REL, Measure, Param
 

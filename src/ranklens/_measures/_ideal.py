@@ -1,7 +1,7 @@
 """Ideal rankings over every judgment, with counted relevant items kept as a count.
 
 ``evaluate_arrays(n_relevant=[10**8])`` judges 10^8 relevant items by count
-(:meth:`~ranklens._engine.aligned.Aligned.counted_judgments`). An ideal ranking over every
+(:meth:`~ranklens._model.aligned.Aligned.counted_judgments`). An ideal ranking over every
 judgment (uncut nDCG and IdealDCG, nDCGRel, RnDCG, G, Compat) holds them as one run of equal
 gains (:class:`IdealList`), and the sums over it are computed a chunk at a time, each chunk's
 terms by the same formula as one row per item would get and added in the same sequential
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 
 __all__ = ["CHUNK", "IdealList", "ideal_lists", "sequential_prefix"]
 

@@ -3,7 +3,7 @@
 Preference judgments say "document a is preferred to document b" for some judgment group
 (JG: one user), not "document a has grade g". A topic's judged documents are numbered by
 their internal rank: retrieved ones ``0 .. njr-1`` in ranking order, the others ``njr ..
-nj-1`` in doc id order (see :mod:`ranklens._engine.preferences`). A pair ``(a, b)`` with
+nj-1`` in doc id order (see :mod:`ranklens._pipeline.preferences`). A pair ``(a, b)`` with
 ``a`` preferred is *fulfilled* when ``a`` ranks above ``b``.
 
 Two levels of kernels:
@@ -22,11 +22,11 @@ This follows trec_eval 10.0 (form_prefs_counts.c and m_prefs_*.c), quirks includ
 (``avgjg`` divides by every JG but is 0 unless the sum is positive; ``Rnonrel`` keeps the
 first R non-relevant documents in internal-rank order), so that its outputs are reproduced
 byte for byte. These measures are not entries of :data:`~ranklens._measures.REGISTRY`:
-its kernels read an :class:`~ranklens._engine.aligned.Aligned`, whose judged documents carry
+its kernels read an :class:`~ranklens._model.aligned.Aligned`, whose judged documents carry
 one grade each, while a preference kernel needs each JG and JSG apart, and the identity of
 unretrieved judged documents (their doc id order decides which non-relevant documents
 ``Rnonrel`` keeps, and the order of the pair sums). Hence a private module, imported by
-its users (trec_eval's table and :mod:`ranklens._engine.preferences`) rather than found by
+its users (trec_eval's table and :mod:`ranklens._pipeline.preferences`) rather than found by
 the discovery of :data:`~ranklens._measures.REGISTRY` modules.
 """
 

@@ -20,9 +20,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._engine.aligned import Aligned
-from .._engine.policies import TIES as _TIE_POLICIES
 from .._errors import MeasureError
+from .._model.aligned import Aligned
+from .._model.policies import TIES as _TIE_POLICIES
 
 __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "known_names", "register", "suggest"]
 
@@ -203,7 +203,7 @@ class MeasureDef:
     tie_bound : ``f(aligned, measure, groups, optimistic) -> ndarray``, the value under
         ``ties="pessimistic"`` (``optimistic`` False) or ``"optimistic"``: each (relevant)
         document ranked after, or before, everything it ties with (the definition is the
-        :data:`~ranklens._engine.policies.Ties` docstring's). It raises
+        :data:`~ranklens._model.policies.Ties` docstring's). It raises
         :class:`~ranklens._measures._ties.NoBound` for a policy or parameter the definition
         does not cover. None: both policies refused, unless the order never matters.
     order_free : ``"never"``, ``"always"`` (the ranking order never matters) or

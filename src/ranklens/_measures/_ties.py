@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._engine.aligned import Aligned
 from .._errors import ParameterError
+from .._model.aligned import Aligned
 from ._common import data, rel_level
 from ._registry import TIES, Measure
 
@@ -160,7 +160,7 @@ class TiedGroups:
 
         Summed inside each query from its first group (not a running total over every
         query minus an offset), so a query's value never depends on the queries before it:
-        evaluating any subset of queries gives the same bits (see ranklens._engine.compute).
+        evaluating any subset of queries gives the same bits (see ranklens._pipeline.compute).
         """
         values = np.asarray(per_group, dtype=np.float64)
         if values.size == 0:
@@ -343,7 +343,7 @@ def _by_enumeration(a: Aligned, m: Measure, base: np.ndarray) -> np.ndarray:
 
 
 #: scikit-learn's tie policies: each (relevant) document after, or before, everything it
-#: ties with (see :data:`ranklens._engine.policies.Ties`)
+#: ties with (see :data:`ranklens._model.policies.Ties`)
 BOUNDS = ("pessimistic", "optimistic")
 #: tie policies that order each tied group by judgment: the worst and the best order
 PERMUTATIONS = ("worst", "best")

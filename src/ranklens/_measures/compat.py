@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._ideal import sequential_prefix
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register

@@ -42,7 +42,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._registry import Measure, Param, register
 
 #: cwl-eval's ``max_n``: rankings are cut, and padded with gain-0 documents, to this depth

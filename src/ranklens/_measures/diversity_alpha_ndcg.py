@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._diversity import (
     ALPHA,
     REL,

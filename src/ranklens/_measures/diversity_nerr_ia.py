@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._diversity import ALPHA, REL, alpha_of, hits, ideal_gains, novelty_gains, rank_gains
 from ._registry import Measure, register
 

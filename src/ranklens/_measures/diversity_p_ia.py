@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._common import divide
 from ._diversity import REL, hits, n_subtopics
 from ._registry import Measure, register

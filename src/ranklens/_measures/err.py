@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._common import data
 from ._registry import JUDGED_ONLY, Measure, Param, register
 from ._ties import (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
 from .._groups import group_offsets, group_ranks
+from .._model.aligned import Aligned
 from ._common import clib_log2, data, divide
 from ._ideal import ideal_lists
 from ._registry import JUDGED_ONLY, Measure, Param, register

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._common import clib_log, clib_log2, data, divide, rel_level
 from ._ideal import IdealList, ideal_lists
 from ._registry import JUDGED_ONLY, REL, Measure, register

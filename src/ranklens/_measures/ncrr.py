@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, register
 from ._ties import TiedGroups, cutoff_per_group

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register
 from ._ties import (
@@ -89,7 +89,7 @@ def _bound_terms(d: Aligned, m: Measure, g: TiedGroups,
                  optimistic: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Under ties="pessimistic" / "optimistic", for the relevant documents within the
     cutoff: their query, position, the relevant documents at or above them, and per query
-    how many there are (see :data:`ranklens._engine.policies.Ties`)."""
+    how many there are (see :data:`ranklens._model.policies.Ties`)."""
     relevant = d.relevant(rel_level(d, m))
     pos = bound_position(g, optimistic)
     count = relevant_at_or_above(g, relevant, optimistic)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.aligned import Aligned
+from .._model.aligned import Aligned
 from ._registry import Measure, register
 
 DEFAULT_DEPTH = 10

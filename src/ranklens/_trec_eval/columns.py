@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._engine.assemble import GEO_FLOOR
 from .._errors import MeasureError, RanklensWarning
 from .._evaluate import evaluate
 from .._io._load import load_run
 from .._measures import REGISTRY, Measure, MeasureDef
 from .._measures.trec_params import command_line_cutoffs, command_line_measure
+from .._pipeline.assemble import GEO_FLOOR
 from .._tables import Qrels, Run
 from .options import TrecEvalError
 

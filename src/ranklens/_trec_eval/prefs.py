@@ -2,7 +2,7 @@
 
 The file is read by :func:`ranklens._io._prefs.load_prefs` into a
 :class:`~ranklens._tables.PrefJudgments` table; the values are computed by
-:func:`~ranklens._engine.preferences.compute_prefs` (the engine's ranker, then the
+:func:`~ranklens._pipeline.preferences.compute_prefs` (the engine's ranker, then the
 judgment-group and measure kernels of :mod:`ranklens._measures._prefs`, whose registry
 entries say how each measure is summarised and printed) and summarised by trec_eval's one
 aggregation (:mod:`.summary`).
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._engine.preferences import compute_prefs
 from .._io._prefs import load_prefs
 from .._measures._prefs import PREF_REGISTRY
+from .._pipeline.preferences import compute_prefs
 from .._tables import Run
 from .columns import Column, left_out_warning
 from .options import TrecEvalError

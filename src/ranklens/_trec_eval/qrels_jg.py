@@ -11,9 +11,9 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from .._c_numbers import c_atol
 from .._errors import InputError, MeasureError, RanklensWarning
 from .._evaluate import evaluate
-from .._io._lines import c_atol
 from .._io._prefs import load_prefs
 from .._measures import REGISTRY, Measure
 from .._measures.trec_params import command_line_cutoffs

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .._engine.assemble import aggregate
 from .._errors import InputError
 from .._io._lines import c_atof, check_text, data_lines
 from .._io._trec import read_bytes
+from .._pipeline.assemble import aggregate
 from .columns import Column
 
 __all__ = ["MISSING_ZSCORE", "ZScores", "apply_zscores", "read_zscores", "summary_value"]

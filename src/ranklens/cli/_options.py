@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from .._conventions import CONVENTIONS
-from .._engine.policies import DUPLICATES, EMPTY, MISSING, TIES
+from .._model.policies import DUPLICATES, EMPTY, MISSING, TIES
 
 __all__ = ["convention", "depth", "duplicates", "empty", "judged_only", "missing", "rel",
            "ties"]

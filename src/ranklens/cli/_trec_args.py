@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from .._io._lines import c_atol
+from .._c_numbers import c_atol
 from .._trec_eval import Judgments, TrecEvalError, trec_eval
 
 __all__ = ["HELP", "USAGE", "Command", "TrecEvalError", "parse_args", "run_trec_eval"]

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._engine.assemble import GEO_FLOOR
-from .._engine.compute import compute, relevance_level
-from .._engine.plan import Plan, make_plan
 from .._errors import InputError, RanklensError, RanklensWarning
+from .._pipeline.assemble import GEO_FLOOR
+from .._pipeline.compute import compute, relevance_level
+from .._pipeline.plan import Plan, make_plan
 from .._tables import Qrels, Run
 from ._exact import exact_sum
 
@@ -49,7 +49,7 @@ OUTPUT_FIELDS = (
 EXAMPLES = 100
 
 # what each empty-query policy puts in place of a query without a relevant judgment (as
-# ranklens._engine.assemble does)
+# ranklens._pipeline.assemble does)
 _EMPTY_VALUE = {"skip": math.nan, "nan": math.nan, "one": 1.0}
 
 # a judged query with one retrieved judged document, added to every bucket: the engine

@@ -11,11 +11,11 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .._conventions import Convention
-from .._engine.compute import relevance_level
-from .._engine.plan import Plan, make_plan
-from .._engine.policies import Duplicates, Empty, Missing, Ties
 from .._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
 from .._measures import Measure, _ties
+from .._model.policies import Duplicates, Empty, Missing, Ties
+from .._pipeline.compute import relevance_level
+from .._pipeline.plan import Plan, make_plan
 from ._bucket import EXAMPLES, OUTPUT_FIELDS, BucketSpec, evaluate_bucket, text_ids
 from ._exact import ExactSum
 from ._result import SparkResult

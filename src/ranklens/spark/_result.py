@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._engine.plan import Plan
 from .._errors import MeasureError
+from .._pipeline.plan import Plan
 from .._result import Result
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ The run-only work (ranking, keys, the duplicate check) is the run's :class:`RunI
 the judgment-only work the qrels' :class:`QrelsIndex`, both built once and cached on the
 tables; an alignment only maps the run's queries to the judged ones, applies the
 missing-query, duplicates and depth policies, and matches judgments. Queries are numbered
-the run's way (see :mod:`ranklens._engine.aligned`).
+the run's way (see :mod:`ranklens._model.aligned`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
     Parameters
     ----------
     qrels : Qrels or SubtopicQrels
-        The judgments (subtopic ones: see :mod:`ranklens._engine.subtopics`).
+        The judgments (subtopic ones: see :mod:`ranklens._model.subtopics`).
     run : Run
         The ranked results.
     policies : Policies, optional

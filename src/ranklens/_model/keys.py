@@ -2,7 +2,7 @@
 
 Ids are compared through 64-bit hashes first: equal (query, doc) pairs always have equal
 keys, so a key test can only over-select; every candidate it finds is re-checked on the
-strings themselves (see :mod:`ranklens._engine.matching`). This keeps string work
+strings themselves (see :mod:`ranklens._model.matching`). This keeps string work
 proportional to judgments, not to run rows.
 """
 

@@ -18,11 +18,11 @@ import numpy as np
 
 from .._errors import MeasureError, ParameterError
 from .._measures import Measure, _ties
+from .._model.align import align
+from .._model.aligned import Aligned
+from .._model.policies import Policies, Ties
 from .._tables import Qrels, Run, SubtopicQrels
-from .align import align
-from .aligned import Aligned
 from .plan import Plan
-from .policies import Policies, Ties
 
 __all__ = ["PerQuery", "compute", "relevance_level"]
 

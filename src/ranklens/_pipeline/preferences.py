@@ -1,12 +1,12 @@
 """Preference judgments through the engine: ranking, internal ranks, the compute step.
 
 :func:`compute_prefs` is the compute step of the preference measures
-(:data:`ranklens._measures._prefs.PREF_REGISTRY`), like :func:`ranklens._engine.compute.
+(:data:`ranklens._measures._prefs.PREF_REGISTRY`), like :func:`ranklens._pipeline.compute.
 compute` a pure function of loaded tables (a :class:`~ranklens._tables.PrefJudgments`
 and a :class:`~ranklens._tables.Run`): the run is ranked by the engine's one ranker
-(:func:`~ranklens._engine.ranking.run_index`, ties by doc id ascending, as trec_eval's
+(:func:`~ranklens._model.ranking.run_index`, ties by doc id ascending, as trec_eval's
 form_prefs_counts.c), checked for duplicates by the engine's one run duplicate check
-(:func:`~ranklens._engine.align.run_duplicates`, within the ``depth`` cut as trec_eval),
+(:func:`~ranklens._model.align.run_duplicates`, within the ``depth`` cut as trec_eval),
 each topic's judged documents get their internal ranks (retrieved ones in ranking order,
 the others in doc id order), each judgment group is counted by the judgment-group kernel
 and each measure's kernel reads the topic. Each topic's values depend on its judgments and
@@ -21,9 +21,9 @@ import numpy as np
 
 from .._errors import InputError
 from .._measures._prefs import GroupRows, PrefMeasureDef, PrefTopic, group_counts
+from .._model.align import run_duplicates
+from .._model.ranking import run_index
 from .._tables import PrefJudgments, Run
-from .align import run_duplicates
-from .ranking import run_index
 
 __all__ = ["compute_prefs"]
 

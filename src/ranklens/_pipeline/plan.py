@@ -15,8 +15,8 @@ from typing import Any, TypedDict, cast
 from .._conventions import Convention, get_convention
 from .._errors import ParameterError
 from .._measures import Measure
+from .._model.policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties, check_choice
 from .._names import expand_trec_lists, parse_measures
-from .policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties, check_choice
 
 __all__ = ["EvaluateOptions", "Plan", "make_plan"]
 

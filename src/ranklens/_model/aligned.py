@@ -51,7 +51,7 @@ Policies and views: ``policies`` (the options the alignment was made under),
 queries made of some ranked documents, for averaging over tied orders).
 
 Subtopic judgments (diversity measures): ``subtopics``, a
-:class:`~ranklens._engine.subtopics.Subtopics` whose ``judged_doc`` runs parallel to
+:class:`~ranklens._model.subtopics.Subtopics` whose ``judged_doc`` runs parallel to
 ``judged_at``; None for plain judgments.
 """
 

@@ -1,7 +1,7 @@
 """Run rows -> judgments: the judgment index of a qrels table and the matching of ranked
 rows to judgments.
 
-Rows are matched on the 64-bit pair keys of :mod:`ranklens._engine.keys`, then every match
+Rows are matched on the 64-bit pair keys of :mod:`ranklens._model.keys`, then every match
 is confirmed on the query number and the doc id string; any unconfirmed or ambiguous match
 (a hash collision) sends the candidates through an exact join on the strings instead. So
 string work stays proportional to the judgments and the matches, never to the run rows.
@@ -117,7 +117,7 @@ def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndar
     ``jkeys`` (a key repeated there): then the positions are those of every match.
 
     With few judgments next to the ranked rows (MS MARCO: one per thousand), the rows are
-    looked up in a :class:`~ranklens._engine.keyset.KeySet` of the judgments; otherwise one
+    looked up in a :class:`~ranklens._model.keyset.KeySet` of the judgments; otherwise one
     hash join does it.
     """
     m = jkeys.size

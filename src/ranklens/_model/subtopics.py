@@ -8,7 +8,7 @@ as for plain judgments. A second matching against the same documents, graded by 
 in the document table instead, says which document each judged position is;
 :class:`Subtopics` then holds, in the alignment's query numbering, every document's
 subtopic judgments. Kernels read it as ``aligned.subtopics`` (an accessor of the kernel
-contract, see :mod:`ranklens._engine.aligned`); it is None for plain judgments.
+contract, see :mod:`ranklens._model.aligned`); it is None for plain judgments.
 """
 
 from __future__ import annotations

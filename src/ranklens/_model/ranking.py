@@ -61,7 +61,7 @@ class RunIndex:
     ----------
     query_ids : the run's distinct query ids (a String series), in the run's order when
         each query is one block of adjacent rows, else byte-wise ascending. This is the
-        order alignments number queries in (see :class:`ranklens._engine.aligned.Aligned`).
+        order alignments number queries in (see :class:`ranklens._model.aligned.Aligned`).
     code : index into ``query_ids`` of each ranked row (built from ``offsets`` on first
         use; :meth:`code_at` gives it at a few positions).
     src : row of the run each ranked row comes from (built from ``moves`` on first use;
@@ -69,7 +69,7 @@ class RunIndex:
     moves : ``src`` itself, or, when only rows with equal scores moved (ranked in the
         run's order, ties re-sorted), the pair (positions, rows) of the ranked rows that
         come from another row: at MS MARCO scale, a few thousand instead of seven million.
-    keys : :func:`ranklens._engine.keys.pair_keys` of (``code``, doc id) of each ranked row.
+    keys : :func:`ranklens._model.keys.pair_keys` of (``code``, doc id) of each ranked row.
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
     duplicated : whether some doc id occurs twice for one query (alignment then applies
         the duplicates policy).
@@ -364,7 +364,7 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
 
 def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
                  offsets: np.ndarray) -> np.ndarray:
-    """:func:`ranklens._engine.keys.pair_keys` of each ranked row of ``run``.
+    """:func:`ranklens._model.keys.pair_keys` of each ranked row of ``run``.
 
     ``doc_hash`` (the doc ids' hashes in input order, if known) is consumed: when few
     rows moved (queries kept in the run's order, only tied rows re-sorted) the keys are
