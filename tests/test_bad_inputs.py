@@ -115,7 +115,7 @@ def test_mixed_type_pandas_columns_are_named() -> None:
 
 
 def test_a_bad_rel_option_of_evaluate_arrays_is_a_parameter_error() -> None:
-    with pytest.raises(ParameterError, match=r"the 'rel' option must be an integer >= 0, "
+    with pytest.raises(ParameterError, match=r"the 'rel' option must be an integer >= 0; "
                                              r"got 'x'"):
         ranklens.evaluate_arrays([[1, 0]], ["P@1"], rel="x")  # type: ignore[arg-type]
 

@@ -175,3 +175,57 @@ def test_cli_pairs_duplicates_and_convention(tmp_path: Path,
     assert code == 0
     row = json.loads(out.splitlines()[0])
     assert row["value"] == pytest.approx((1 / 3) / 3, abs=1e-15)  # c at rank 3, min(3, 4)
+
+
+def _pairs_file(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def _two_systems(tmp_path: Path) -> tuple[Path, Path]:
+    a = _pairs_file(tmp_path / "a.jsonl", [
+        {"query_id": "q1", "retrieved": ["c1", "c2"], "relevant": ["c2"]},
+        {"query_id": "q2", "retrieved": ["c5"], "relevant": {"c5": 2}},
+    ])
+    b = _pairs_file(tmp_path / "b.jsonl", [
+        {"query_id": "q1", "retrieved": ["c2", "c1"], "relevant": ["c2"]},
+    ])
+    return a, b
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_several_pairs_files_are_several_systems(tmp_path: Path, command: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = _two_systems(tmp_path)
+    extra = ["--test", "sign", "--format", "csv"] if command == "compare" else [
+        "--format", "csv"]
+    code, out, err = _cli([command, "--pairs", str(a), "--pairs", str(b), "-m", "RR",
+                           "--missing", "zero", *extra], capsys)
+    assert code == 0, err
+    if command == "evaluate":
+        rows = [line.split(",") for line in out.splitlines()]
+        # b skipped q2 (judged in a): scored 0 under --missing zero
+        assert rows[1:] == [[str(a), "all", "0.75"], [str(b), "all", "0.5"]]
+    else:
+        assert str(a) in out and str(b) in out
+
+
+def test_pairs_files_that_judge_a_question_differently_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, _ = _two_systems(tmp_path)
+    b = _pairs_file(tmp_path / "b.jsonl", [
+        {"query_id": "q1", "retrieved": ["c2"], "relevant": ["c1"]}])
+    code, _, err = _cli(["compare", "--pairs", str(a), "--pairs", str(b), "-m", "RR"], capsys)
+    assert code != 0
+    assert err.strip() == (f"ranklens: error: {b}: question 'q1' has other gold ids or grades "
+                           f"here than in {a}; expected the same judgments in every --pairs "
+                           "file")
+
+
+def test_report_reads_pairs_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = _two_systems(tmp_path)
+    out = tmp_path / "r.html"
+    code, _, err = _cli(["report", "--pairs", str(a), "--pairs", str(b), "-m", "RR",
+                         "--missing", "zero", "--max-k", "5", "-o", str(out)], capsys)
+    assert code == 0, err
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

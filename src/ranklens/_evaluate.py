@@ -8,14 +8,13 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
-from ._conventions import Convention
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
 from ._measures import Measure
-from ._model.policies import Duplicates, Empty, Missing, Ties
 from ._pipeline.assemble import assemble, notices
 from ._pipeline.compute import compute
-from ._pipeline.plan import EvaluateOptions, Plan, make_plan
+from ._pipeline.options import EvaluateOptions, OptionKwargs
+from ._pipeline.plan import Plan, make_plan
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
@@ -35,8 +34,8 @@ def evaluate(
     run: list[Any] | tuple[Any, ...],
     measures: MeasuresArg,
     *,
-    convention: str | Convention = "trec",
-    **options: Unpack[EvaluateOptions],
+    run_name: str | None = None,
+    **options: Unpack[OptionKwargs],
 ) -> Results: ...
 
 
@@ -46,8 +45,8 @@ def evaluate(
     run: Mapping[str, Run | str | os.PathLike[str] | pl.DataFrame],
     measures: MeasuresArg,
     *,
-    convention: str | Convention = "trec",
-    **options: Unpack[EvaluateOptions],
+    run_name: str | None = None,
+    **options: Unpack[OptionKwargs],
 ) -> Results: ...
 
 
@@ -57,8 +56,8 @@ def evaluate(
     run: Run | str | os.PathLike[str] | pl.DataFrame,
     measures: MeasuresArg,
     *,
-    convention: str | Convention = "trec",
-    **options: Unpack[EvaluateOptions],
+    run_name: str | None = None,
+    **options: Unpack[OptionKwargs],
 ) -> Result: ...
 
 
@@ -68,8 +67,8 @@ def evaluate(
     run: Any,
     measures: MeasuresArg,
     *,
-    convention: str | Convention = "trec",
-    **options: Unpack[EvaluateOptions],
+    run_name: str | None = None,
+    **options: Unpack[OptionKwargs],
 ) -> Result | Results: ...
 
 
@@ -78,16 +77,9 @@ def evaluate(
     run: Any,
     measures: MeasuresArg,
     *,
-    rel: int = 1,
-    missing: Missing | None = None,
-    duplicates: Duplicates = "error",
-    depth: int | None = None,
-    judged_only: bool = False,
-    ties: Ties | None = None,
-    empty: Empty | None = None,
-    collection_size: int = 0,
     run_name: str | None = None,
-    convention: str | Convention = "trec",
+    options: EvaluateOptions | None = None,
+    **kwargs: Any,
 ) -> Result | Results:
     """Evaluate a run (or several) against relevance judgments.
 
@@ -159,6 +151,10 @@ default "docid"
         ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
         docs/conventions.md). Options passed explicitly and parameters written in a measure
         name win over the preset. ``result.conventions`` records what was in force.
+    options : EvaluateOptions, optional
+        The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
+        the same options to several calls; keywords may add to it, and an option given
+        both ways with different values is a :class:`ParameterError`.
 
     Returns
     -------
@@ -180,9 +176,7 @@ default "docid"
     >>> both.aggregates("AP").round(4).tolist()
     [0.8333, 1.0]
     """
-    plan = make_plan(measures, rel=rel, missing=missing, duplicates=duplicates, depth=depth,
-                     judged_only=judged_only, ties=ties, empty=empty,
-                     collection_size=collection_size, run_name=run_name, convention=convention)
+    plan = make_plan(measures, options, run_name=run_name, **kwargs)
     several = several_runs(run)
     if several is not None and run_name is not None:
         raise ParameterError(

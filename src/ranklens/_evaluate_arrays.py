@@ -6,14 +6,12 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._conventions import Convention, get_convention
 from ._errors import RanklensWarning
 from ._evaluate import evaluate
 from ._io._arrays import arrays_to_tables
 from ._measures import Measure
-from ._model.policies import Policies
 from ._names import parse_measures
-from ._pipeline.plan import EvaluateOptions
+from ._pipeline.options import OptionKwargs, options_of
 from ._result import Result
 from ._tables import Qrels, Run
 
@@ -54,8 +52,8 @@ def evaluate_arrays(
     scores: Any = None,
     indexes: Any = None,
     n_relevant: Any = None,
-    convention: str | Convention = "trec",
-    **options: Unpack[EvaluateOptions],
+    run_name: str | None = None,
+    **options: Unpack[OptionKwargs],
 ) -> Result:
     """Evaluate rankings given as arrays: ranked labels, score matrices or flat arrays.
 
@@ -121,12 +119,13 @@ def evaluate_arrays(
     >>> r.per_query("RR")
     {'0': 1.0, '1': 0.5}
     """
-    rel = Policies(rel=options.get("rel", 1)).rel  # checked before it is used here
+    opts = options_of(options.pop("options", None), **options)  # checked before any use
+    rel = opts.rel
     qrels, run = from_arrays(labels, scores=scores, indexes=indexes, n_relevant=n_relevant,
                              relevant_grade=float(max(int(rel), 1)))
     if scores is None and n_relevant is None:
         names = [measures] if isinstance(measures, (str, Measure)) else list(measures)
-        conv = get_convention(convention)
+        conv = opts.resolved
         parsed = [conv.apply(m, w) for m, w in zip(parse_measures(names), names, strict=True)]
         needing = [str(m) for m in parsed if m.reads_unretrieved]
         if needing:
@@ -138,4 +137,5 @@ def evaluate_arrays(
                 stacklevel=2,
             )
         measures = names
-    return evaluate(qrels, run, measures, convention=convention, **options)
+    result: Result = evaluate(qrels, run, measures, run_name=run_name, options=opts)
+    return result

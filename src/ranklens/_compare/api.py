@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +16,15 @@ from . import paired
 from .bootstrap import bootstrap_interval, bootstrap_test
 from .corrections import Correction, adjust
 from .differences import snap, wins_ties_losses
+from .options import (
+    CI_METHODS,
+    CORRECTIONS,
+    TESTS,
+    TUKEY,
+    CompareKwargs,
+    CompareOptions,
+    compare_options,
+)
 from .pair import PairComparison
 from .randomization import TOLERANCE, randomization_p
 from .result import Comparison
@@ -24,41 +33,18 @@ from .tukey import blocked_tukey, randomized_tukey
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .._conventions import Convention
-    from .._pipeline.plan import EvaluateOptions
+    from .._pipeline.options import OptionKwargs
+
+    class CompareAndEvaluateKwargs(CompareKwargs, OptionKwargs, total=False):
+        """The keywords :func:`compare` takes: a comparison's and an evaluation's."""
 
 __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
-
-Test = Literal["t", "randomization", "wilcoxon", "sign", "bootstrap", "tukey",
-               "randomized-tukey"]
-CorrectionName = Literal["holm", "bonferroni", "fdr_bh", "none", "tukey", "randomized-tukey"]
-CiMethod = Literal["t", "percentile", "basic", "bca", "bootstrap"]
-Scope = Literal["measure", "all"]
-
-TESTS: tuple[str, ...] = get_args(Test)
-CORRECTIONS: tuple[str, ...] = get_args(CorrectionName)
-CI_METHODS: tuple[str, ...] = get_args(CiMethod)
-_TUKEY = ("tukey", "randomized-tukey")
-
 
 def compare(
     qrels: Any,
     runs: Any,
     measures: str | Measure | Iterable[str | Measure] | None = None,
-    *,
-    baseline: str | None = None,
-    test: Test = "t",
-    correction: CorrectionName = "holm",
-    alpha: float = 0.05,
-    seed: int = 0,
-    permutations: int = 9999,
-    ci: CiMethod = "t",
-    confidence: float = 0.95,
-    resamples: int = 9999,
-    correction_scope: Scope = "measure",
-    block_size: int = 512,
-    convention: str | Convention = "trec",
-    **options: Unpack[EvaluateOptions],
+    **kwargs: Unpack[CompareAndEvaluateKwargs],
 ) -> Comparison:
     """Compare runs on the same queries: paired tests, corrections, intervals, effect sizes.
 
@@ -108,8 +94,9 @@ def compare(
         One family per measure (as PyTerrier), or every comparison of every measure.
     block_size : int, default 512
         Random rows drawn per matrix product (memory only; results do not depend on it).
-    convention, **options
-        Evaluation options, as for :func:`ranklens.evaluate` (``missing``, ``rel``, ...).
+    options, **kwargs
+        Evaluation options, as for :func:`ranklens.evaluate` (``missing``, ``rel``,
+        ``ties``, ``convention``, ..., or one :class:`EvaluateOptions`).
 
     Returns
     -------
@@ -130,74 +117,47 @@ def compare(
     >>> p.difference, p.p_value, p.direction
     (1.0, 0.0078125, 1)
     """
+    evaluation: dict[str, Any] = dict(kwargs)
+    options = evaluation.pop("options", None)
+    chosen, evaluation = compare_options(evaluation)
     if isinstance(runs, Results):
+        if evaluation or options is not None:
+            raise ParameterError(
+                "evaluation options (" + ", ".join(evaluation or ["options"]) + ") apply "
+                "when runs are evaluated; these Results are evaluated already")
         results = runs
     else:
         from .._evaluate import evaluate
 
         if measures is None:
             raise ParameterError("the 'measures' argument is required to evaluate runs")
-        evaluated = evaluate(qrels, runs, measures, convention=convention, **options)
+        evaluated = evaluate(qrels, runs, measures, options=options, **evaluation)
         if not isinstance(evaluated, Results):
             raise ParameterError("compare needs several runs (a mapping name -> run, a list "
                                  "of runs or a Results); got one run")
         results = evaluated
-    return compare_results(
-        results, measures if isinstance(runs, Results) else list(results.names),
-        baseline=baseline, test=test, correction=correction, alpha=alpha, seed=seed,
-        permutations=permutations, ci=ci, confidence=confidence, resamples=resamples,
-        correction_scope=correction_scope, block_size=block_size)
+    return _compared(results, measures if isinstance(runs, Results) else list(results.names),
+                     chosen)
 
 
-def _choice(name: str, value: object, allowed: Sequence[str]) -> None:
-    if value not in allowed:
-        raise ParameterError(f"the '{name}' option must be one of {', '.join(allowed)}; "
-                             f"got {value!r}")
-
-
-def _check(results: Results, baseline: str | None, test: str, correction: str, alpha: float,
-           permutations: int, ci: str, confidence: float, resamples: int, scope: str,
-           block_size: int) -> None:
-    _choice("test", test, TESTS)
-    _choice("correction", correction, CORRECTIONS)
-    _choice("ci", ci, CI_METHODS)
-    _choice("correction_scope", scope, ("measure", "all"))
-    if not 0 < alpha < 1:
-        raise ParameterError(f"the 'alpha' option must be between 0 and 1; got {alpha!r}")
-    if not 0 < confidence < 1:
-        raise ParameterError(
-            f"the 'confidence' option must be between 0 and 1; got {confidence!r}")
-    for name, value in (("permutations", permutations), ("resamples", resamples),
-                        ("block_size", block_size)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ParameterError(f"the '{name}' option must be a positive integer; "
-                                 f"got {value!r}")
+def _check(results: Results, options: CompareOptions) -> None:
+    """What the options alone cannot tell: the runs, the baseline, a Tukey test's size."""
     if len(results) < 2:
         raise ParameterError(f"compare needs at least two runs; got {len(results)} "
                              f"({', '.join(results.run_names)})")
+    baseline = options.baseline
     if baseline is not None and baseline not in results.run_names:
         raise ParameterError(f"the 'baseline' option must name one of the runs "
                              f"({', '.join(results.run_names)}); got {baseline!r}")
-    if test in _TUKEY and len(results) < 3:
-        raise ParameterError(f"the {test!r} test compares three or more runs; got "
+    if options.test in TUKEY and len(results) < 3:
+        raise ParameterError(f"the {options.test!r} test compares three or more runs; got "
                              f"{len(results)} (use test='t' or 'randomization' for two)")
 
 
 def compare_results(
     results: Results,
     measures: str | Measure | Iterable[str | Measure] | None = None,
-    *,
-    baseline: str | None = None,
-    test: Test = "t",
-    correction: CorrectionName = "holm",
-    alpha: float = 0.05,
-    seed: int = 0,
-    permutations: int = 9999,
-    ci: CiMethod = "t",
-    confidence: float = 0.95,
-    resamples: int = 9999,
-    correction_scope: Scope = "measure",
-    block_size: int = 512,
+    **kwargs: Unpack[CompareKwargs],
 ) -> Comparison:
     """:func:`compare` on per-query values already computed (a :class:`Results`).
 
@@ -216,14 +176,20 @@ def compare_results(
     >>> cmp.pair("P@1", "y", "x").p_value
     1.0
     """
-    if test in _TUKEY or correction in _TUKEY:
-        if test in _TUKEY and correction in _TUKEY and test != correction:
-            raise ParameterError(f"test {test!r} and correction {correction!r} disagree")
-        test = correction = test if test in _TUKEY else correction  # type: ignore[assignment]
-    if ci == "bootstrap":
-        ci = "bca"
-    _check(results, baseline, test, correction, alpha, permutations, ci, confidence,
-           resamples, correction_scope, block_size)
+    chosen, unknown = compare_options(dict(kwargs))
+    if unknown:
+        raise ParameterError(f"unknown option {next(iter(unknown))!r}; compare_results "
+                             f"takes {', '.join(CompareOptions.__dataclass_fields__)}")
+    return _compared(results, measures, chosen)
+
+
+def _compared(results: Results, measures: str | Measure | Iterable[str | Measure] | None,
+              options: CompareOptions) -> Comparison:
+    _check(results, options)
+    baseline, test, correction = options.baseline, options.test, options.correction
+    alpha, seed, permutations = options.alpha, options.seed, options.permutations
+    ci, confidence, resamples = options.ci, options.confidence, options.resamples
+    correction_scope, block_size = options.correction_scope, options.block_size
     names = _measure_names(results, measures)
     runs = results.run_names
     if baseline is None:
@@ -280,7 +246,7 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                   ci: str, confidence: float, resamples: int, block_size: int,
                   query_ids: np.ndarray) -> list[dict[str, Any]]:
     """Everything but the correction, for each pair of one measure."""
-    if test in _TUKEY:  # one test over all systems: the topics every system has a value for
+    if test in TUKEY:  # one test over all systems: the topics every system has a value for
         complete = ~np.isnan(values).any(axis=1)
         kept = [complete for _ in pairs]
     else:
@@ -363,7 +329,7 @@ def _warn_excluded(name: str, runs: tuple[str, ...], pairs: list[tuple[int, int]
 
 
 def _correct(rows: list[dict[str, Any]], correction: str, scope: str) -> None:
-    if correction in _TUKEY:
+    if correction in TUKEY:
         return
     families: dict[str, list[int]] = {}
     for at, row in enumerate(rows):

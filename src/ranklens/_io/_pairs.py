@@ -306,3 +306,52 @@ def _read_jsonl(path: str) -> Iterable[tuple[int | None, Any]]:
             yield number, json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise InputError(f"not valid JSON: {exc}", source=path, line=number) from None
+
+
+def load_pairs_runs(
+    sources: Sequence[str | Path],
+    *,
+    duplicates: str = "error",
+) -> tuple[Qrels, dict[str, Run]]:
+    """Several systems' RAG records, one file each, as one set of judgments and the runs.
+
+    Each file carries the gold ids of its questions; the judgments are their union, and a
+    question judged in two files must be judged the same in both (a system that skipped a
+    question is a run missing that query, under the ``missing`` policy).
+
+    Parameters
+    ----------
+    sources : sequence of paths
+        JSON Lines files, as for :func:`load_pairs`; each run is named by its path.
+    duplicates : {"error", "first"}, default "error"
+        As for :func:`load_pairs`.
+
+    Raises
+    ------
+    InputError
+        A file that does not read, or a question whose gold ids (or grades) differ between
+        two files: naming both files and the question.
+    """
+    import polars as pl
+
+    loaded = [(str(s), *load_pairs(s, duplicates=duplicates)) for s in sources]
+    frames = [qrels.frame.with_columns(pl.lit(at).alias("file"))
+              for at, (_, qrels, _) in enumerate(loaded)]
+    every = pl.concat(frames).sort(["query_id", "file", "doc_id"])
+    # one key per (file, question): its gold ids and grades, in doc id order
+    keys = every.group_by(["query_id", "file"], maintain_order=True).agg(
+        pl.concat_str([pl.col("doc_id"), pl.col("relevance").cast(pl.String)],
+                      separator="\x00").str.join("\x01").alias("key"))
+    first = keys.group_by("query_id", maintain_order=True).agg(
+        pl.col("file").first().alias("first"), pl.col("key").first().alias("first_key"))
+    differ = keys.join(first, on="query_id").filter(pl.col("key") != pl.col("first_key"))
+    if differ.height:
+        row = differ.sort(["query_id", "file"]).row(0, named=True)
+        raise InputError(
+            f"question {row['query_id']!r} has other gold ids or grades here than in "
+            f"{loaded[row['first']][0]}; expected the same judgments in every --pairs file",
+            source=loaded[row["file"]][0])
+    union = every.join(first, on="query_id").filter(pl.col("file") == pl.col("first"))
+    qrels = Qrels(union.select("query_id", "doc_id", "relevance"), loaded[0][0],
+                  integer_query_ids=all(q.integer_query_ids for _, q, _ in loaded))
+    return qrels, {source: run for source, _, run in loaded}

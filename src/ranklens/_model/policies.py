@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from .._errors import ParameterError
+from .._validate import Boolean, Choice, Integer, check
 
 __all__ = [
     "DUPLICATES",
@@ -17,7 +17,6 @@ __all__ = [
     "Missing",
     "Policies",
     "Ties",
-    "check_choice",
 ]
 
 #: Order of documents with equal scores (docs/conventions.md, section "Ties").
@@ -58,14 +57,6 @@ DUPLICATES: tuple[str, ...] = get_args(Duplicates)
 EMPTY: tuple[str, ...] = get_args(Empty)
 
 
-def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    """ParameterError naming the option, its allowed values and the value given."""
-    if value not in allowed:
-        raise ParameterError(
-            f"the {name!r} option must be one of {', '.join(allowed)}; got {value!r}"
-        )
-
-
 @dataclass(frozen=True)
 class Policies:
     """The conventions alignment applies (see :func:`ranklens.evaluate`)."""
@@ -83,23 +74,12 @@ class Policies:
     missing_given: bool = False
 
     def __post_init__(self) -> None:
-        check_choice("missing", self.missing, MISSING)
-        check_choice("duplicates", self.duplicates, DUPLICATES)
-        check_choice("ties", self.ties, TIES)
-        if self.depth is not None and (not isinstance(self.depth, int)
-                                       or isinstance(self.depth, bool) or self.depth < 0):
-            raise ParameterError(
-                f"the 'depth' option must be an integer >= 0 or None, got {self.depth!r}"
-            )
-        if not isinstance(self.rel, int) or isinstance(self.rel, bool) or self.rel < 0:
-            raise ParameterError(f"the 'rel' option must be an integer >= 0, got {self.rel!r}")
-        if not isinstance(self.judged_only, bool):
-            raise ParameterError(
-                f"the 'judged_only' option must be True or False, got {self.judged_only!r}"
-            )
-        if (not isinstance(self.collection_size, int) or isinstance(self.collection_size, bool)
-                or self.collection_size < 0):
-            raise ParameterError(
-                "the 'collection_size' option must be an integer >= 0, "
-                f"got {self.collection_size!r}"
-            )
+        for name, constraint in _CONSTRAINTS.items():
+            check(name, getattr(self, name), constraint)
+
+
+_CONSTRAINTS = {
+    "rel": Integer(0), "missing": Choice(MISSING), "duplicates": Choice(DUPLICATES),
+    "depth": Integer(0, none=True), "judged_only": Boolean(), "ties": Choice(TIES),
+    "collection_size": Integer(0),
+}

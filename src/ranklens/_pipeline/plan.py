@@ -10,30 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
-from .._conventions import Convention, get_convention
 from .._errors import ParameterError
 from .._measures import Measure
-from .._model.policies import EMPTY, Duplicates, Empty, Missing, Policies, Ties, check_choice
+from .._model.policies import Empty, Missing, Policies, Ties
 from .._names import expand_trec_lists, parse_measures
+from .._validate import Text, check
+from .options import EvaluateOptions, options_of
 
-__all__ = ["EvaluateOptions", "Plan", "make_plan"]
-
-
-class EvaluateOptions(TypedDict, total=False):
-    """The keyword options of :func:`ranklens.evaluate` after ``measures``, typed (what
-    ``evaluate_arrays(**options)`` accepts)."""
-
-    rel: int
-    missing: Missing | None
-    duplicates: Duplicates
-    depth: int | None
-    judged_only: bool
-    ties: Ties | None
-    empty: Empty | None
-    collection_size: int
-    run_name: str | None
+__all__ = ["Plan", "make_plan"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +35,7 @@ class Plan:
     empty : the policy for queries without a relevant judgment.
     run_name : the name given for the run, or None for the run's own (its TREC tag).
     conventions : the options in force, as ``Result.conventions`` records them.
+    options : the options as given (before the convention fills those left unset).
     """
 
     names: tuple[str, ...]
@@ -57,6 +44,7 @@ class Plan:
     empty: Empty
     run_name: str | None
     conventions: Mapping[str, Any]
+    options: EvaluateOptions
 
     @property
     def canonical(self) -> tuple[Measure, ...]:
@@ -90,21 +78,22 @@ def _written(measures: str | Measure | Iterable[str | Measure]) -> list[str | Me
 
 def make_plan(
     measures: str | Measure | Iterable[str | Measure],
+    options: EvaluateOptions | None = None,
     *,
-    rel: int = 1,
-    missing: Missing | None = None,
-    duplicates: Duplicates = "error",
-    depth: int | None = None,
-    judged_only: bool = False,
-    ties: Ties | None = None,
-    empty: Empty | None = None,
-    collection_size: int = 0,
     run_name: str | None = None,
-    convention: str | Convention = "trec",
+    **kwargs: Any,
 ) -> Plan:
     """Parse the measures, apply the convention and check every option.
 
-    Parameters are those of :func:`ranklens.evaluate`.
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        As for :func:`ranklens.evaluate`.
+    options : EvaluateOptions, optional
+        The options; ``**kwargs`` may give them instead (or add to them: see
+        :func:`~ranklens._pipeline.options.options_of`).
+    run_name : str, optional
+        The name given for the run (None: the run's own, its TREC tag).
 
     Returns
     -------
@@ -116,34 +105,33 @@ def make_plan(
     MeasureError
         A measure name is unknown or malformed (every bad name is reported at once).
     ParameterError
-        An option is outside its choices.
+        An option is outside its choices, unknown or given twice.
     """
+    opts = options_of(options, **kwargs)
     written = _written(measures)
     names = tuple(m if isinstance(m, str) else str(m) for m in written)
-    conv = get_convention(convention)
+    conv = opts.resolved
     parsed = tuple(conv.apply(m, w) for m, w in zip(parse_measures(written), written,
                                                       strict=True))
-    ties = cast(Ties, conv.ties) if ties is None else ties
-    empty = cast(Empty, conv.empty) if empty is None else empty
-    missing = cast(Missing, conv.missing) if missing is None else missing
-    check_choice("empty", empty, EMPTY)
-    if run_name is not None and not isinstance(run_name, str):
-        raise ParameterError(f"the 'run_name' option must be a string or None, got {run_name!r}")
+    ties = cast(Ties, conv.ties) if opts.ties is None else opts.ties
+    empty = cast(Empty, conv.empty) if opts.empty is None else opts.empty
+    missing = cast(Missing, conv.missing) if opts.missing is None else opts.missing
+    check("run_name", run_name, Text(none=True))
     policies = Policies(
-        rel=rel,
+        rel=opts.rel,
         missing=missing if missing is not None else "zero",
-        duplicates=duplicates,
-        depth=depth,
-        judged_only=judged_only,
+        duplicates=opts.duplicates,
+        depth=opts.depth,
+        judged_only=opts.judged_only,
         ties=ties,
-        collection_size=collection_size,
+        collection_size=opts.collection_size,
         warn_missing=missing is None,
         missing_given=missing is not None,
     )
     conventions = {
-        "ties": ties, "rel": rel, "missing": policies.missing, "duplicates": duplicates,
-        "depth": depth, "judged_only": judged_only, "empty": empty,
-        **conv.describe(),
+        "ties": ties, "rel": opts.rel, "missing": policies.missing,
+        "duplicates": opts.duplicates, "depth": opts.depth, "judged_only": opts.judged_only,
+        "empty": empty, **conv.describe(),
     }
     return Plan(names=names, measures=parsed, policies=policies, empty=empty,
-                run_name=run_name, conventions=MappingProxyType(conventions))
+                run_name=run_name, conventions=MappingProxyType(conventions), options=opts)

@@ -6,13 +6,13 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from .._errors import ParameterError
 from .._evaluate import evaluate
 from .._io._load import load_qrels
 from .._names import parse_measures
+from .._pipeline.options import DEFAULT_MEASURES
 from .._results import Results
+from .._validate import Integer, check
 from .._version import __version__
 from .collect import ReportData, collect, curve_measures, grade_levels
 from .marks import significance_marks
@@ -20,14 +20,10 @@ from .page import page
 
 __all__ = ["DEFAULT_MEASURES", "report", "report_data"]
 
-DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100")
 
 
 def _positive(name: str, value: int, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 1 <= value <= most:
-        raise ParameterError(f"the '{name}' option must be an integer from 1 to {most}; "
-                             f"got {value!r}")
+    check(name, value, Integer(1, most))
     return int(value)
 
 
@@ -52,7 +48,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
         As for :func:`ranklens.evaluate`; several runs are compared with the baseline.
     measures : str or list of str, optional
         The measures of the summary, the per-query views and the table (default nDCG@10,
-        AP, RR@10, P@10, R@100). The first is the one the per-query charts show first.
+        AP, RR@10, P@10, R@100, R@1000, as on the command line). The first is the one the
+        per-query charts show first.
     baseline : str, optional
         The run the others are compared with (default: the first).
     output : path, optional

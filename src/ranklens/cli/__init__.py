@@ -21,7 +21,6 @@ from .._errors import RanklensError, RanklensWarning
 
 __all__ = ["cli", "main"]
 
-DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
 _STATE: dict[str, bool] = {"debug": False}
 
 

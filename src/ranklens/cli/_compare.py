@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
 from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._compare.render import COMPARE_FORMATS
-from . import _options as evaluation
-from ._evaluate import DEFAULT_MEASURES
+from ._evaluate import write_file, write_stdout
+from ._options import DEFAULT_MEASURES, evaluation_options, split_options
 
 __all__ = ["compare_cmd"]
 
 
 @click.command("compare")
-@click.argument("qrels", type=str)
-@click.argument("runs", nargs=-1, required=True, type=str)
+@click.argument("qrels", type=str, required=False)
+@click.argument("runs", nargs=-1, required=False, type=str)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to compare on (repeatable). "
                    f"Default: {', '.join(DEFAULT_MEASURES)}.")
@@ -48,38 +47,37 @@ __all__ = ["compare_cmd"]
               show_default=True, help="Output format (csv, tsv, jsonl: one row per "
                                       "comparison, with intervals and effect sizes).")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
-@evaluation.rel()
-@evaluation.missing("Judged queries absent from a run: score 0 (default, with a warning), "
-                 "leave out of that run's comparisons (with a warning), or fail.")
-@evaluation.judged_only()
-@evaluation.depth()
-@evaluation.convention("Named bundle of evaluation defaults.")
-def compare_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...],
+@evaluation_options
+def compare_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, ...],
                 baseline: str | None, test: str, correction: str, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
-                resamples: int, fmt: str, output: str | None, rel: int, missing: str | None,
-                judged_only: bool, depth: int | None, convention: str) -> int:
+                resamples: int, fmt: str, output: str | None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
     \b
     ranklens compare qrels.txt bm25.run dense.run -m nDCG@10 -m AP
     ranklens compare qrels.txt a.run b.run c.run --baseline a.run --test randomization
     ranklens compare qrels.txt a.run b.run c.run --test tukey --format latex
+    ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     """
     from .._compare.api import compare_results
-    from ._evaluate import evaluate_files
+    from ._evaluate import check_output, evaluate_files, evaluate_pairs_files, inputs
 
-    if len(runs) < 2:
+    options, pairs = split_options(params)
+    inputs(qrels, runs, pairs, at_least=2)
+    systems = list(pairs) or list(runs)
+    if len(systems) < 2:
         raise click.UsageError("give at least two RUNS to compare")
-    if baseline is not None and baseline not in runs:
+    if baseline is not None and baseline not in systems:
         from .._errors import ParameterError
 
-        raise ParameterError(f"--baseline must be one of the RUN arguments "
-                             f"({', '.join(runs)}); got {baseline!r}")
-    options: dict[str, Any] = {"rel": rel, "missing": missing, "judged_only": judged_only,
-                               "depth": depth, "convention": convention}
+        what = "--pairs files" if pairs else "RUN arguments"
+        raise ParameterError(f"--baseline must be one of the {what} "
+                             f"({', '.join(systems)}); got {baseline!r}")
+    check_output(output, [p for p in (qrels, *runs, *pairs) if p is not None])
     chosen = list(measures) or list(DEFAULT_MEASURES)
-    results = evaluate_files(qrels, runs, chosen, options)
+    results = (evaluate_pairs_files(pairs, chosen, options) if pairs else
+               evaluate_files(qrels, runs, chosen, options))  # type: ignore[arg-type]
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
                           correction_scope=correction_scope,  # type: ignore[arg-type]
@@ -88,14 +86,7 @@ def compare_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...],
                           resamples=resamples)
     text = cmp.render(fmt)
     if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return 0
-    try:
-        with open(output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError as exc:
-        from .._errors import ParameterError
-
-        raise ParameterError(f"cannot write {output}: {exc.strerror}") from None
+        write_stdout(text)
+    else:
+        write_file(output, text)
     return 0

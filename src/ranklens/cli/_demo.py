@@ -49,11 +49,12 @@ def _verdict(results: Sequence[Result], names: list[str]) -> str:
               help="Output format of the table.")
 def demo(fmt: Format) -> int:
     """Evaluate two systems on a small bundled data set (40 queries, graded judgments)."""
+    from .._pipeline.options import EvaluateOptions
     from ._evaluate import DEFAULT_MEASURES, evaluate_files, write_output
 
     qrels, runs = demo_files()
     results = evaluate_files(str(qrels), [str(p) for p in runs.values()],
-                             list(DEFAULT_MEASURES), {"missing": "zero"})
+                             list(DEFAULT_MEASURES), EvaluateOptions(missing="zero"))
     write_output(results, fmt, False, None, list(runs))
     if fmt in ("table", "markdown"):
         click.echo("")

@@ -8,21 +8,20 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
-from . import _options as evaluation
+from ._options import DEFAULT_MEASURES, evaluation_options, split_options
 
 if TYPE_CHECKING:
     from .._result import Result
     from .._results import Results
 
-__all__ = ["check_output", "evaluate_cmd", "evaluate_files", "evaluate_pairs_file", "write_file",
-           "write_output", "write_stdout"]
-
-DEFAULT_MEASURES = ("nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000")
-
+__all__ = ["DEFAULT_MEASURES", "check_output", "evaluate_cmd", "evaluate_files",
+           "evaluate_pairs_files", "inputs", "unique", "write_file", "write_output",
+           "write_stdout"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
-                   options: dict[str, Any], subtopics: bool = False) -> Results:
+                   options: EvaluateOptions, subtopics: bool = False) -> Results:
     """Load the judgments once and evaluate each run; results are named by their argument.
     ``subtopics``: the judgments are subtopic ones (ndeval format)."""
     from .._errors import ParameterError
@@ -34,18 +33,16 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     parse_measures([one for m in measures for one in expand_trec_lists(m)])
     if sum(1 for p in run_paths if p == "-") + (qrels_path == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
-    twice = sorted({p for p in run_paths if list(run_paths).count(p) > 1})
-    if twice:
-        raise ParameterError(f"each run can be given once; got {twice[0]} "
-                             f"{list(run_paths).count(twice[0])} times")
+    unique(run_paths)
     with loading([qrels_path, *run_paths]):
         qrels: Any = qrels_path
         if subtopics:
             from .._io._load import load_qrels
 
             qrels = load_qrels(qrels_path, kind="subtopic")
-        return evaluate(qrels, {path: path for path in run_paths}, list(measures),
-                        **options)
+        results: Results = evaluate(qrels, {path: path for path in run_paths},
+                                    list(measures), options=options)
+        return results
 
 
 def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bool,
@@ -121,11 +118,6 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
 @click.command("evaluate")
 @click.argument("qrels", type=str, required=False)
 @click.argument("runs", nargs=-1, required=False, type=str)
-@click.option("--pairs", type=str, default=None, metavar="FILE.jsonl",
-              help="Evaluate RAG-style records instead of QRELS and RUNS: one JSON object per "
-                   "line with query_id, retrieved (ids in rank order) and relevant (gold ids "
-                   "or id-to-grade).")
-@evaluation.convention()
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to compute (repeatable), e.g. nDCG@10, AP(rel=2), map_cut_10. "
                    f"Default: {', '.join(DEFAULT_MEASURES)}.")
@@ -133,15 +125,7 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
-@evaluation.rel()
-@evaluation.missing()
-@evaluation.judged_only()
-@evaluation.depth()
-@evaluation.duplicates()
-@evaluation.ties()
-@evaluation.empty()
-@click.option("--collection-size", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Documents in the collection (trec_eval -N; used by Utility only).")
+@evaluation_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
@@ -153,12 +137,9 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
 @click.option("--master", type=str, default=None, metavar="URL",
               help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
                    "sc://host for Spark Connect (default: Spark's own).")
-def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, convention: str,
-                 measures: tuple[str, ...], per_query: bool, fmt: Format, output: str | None,
-                 rel: int, missing: str | None, judged_only: bool, depth: int | None,
-                 duplicates: str, ties: str | None, empty: str | None,
-                 collection_size: int, subtopics: bool = False, engine: str = "local",
-                 master: str | None = None) -> int:
+def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, ...],
+                 per_query: bool, fmt: Format, output: str | None, subtopics: bool = False,
+                 engine: str = "local", master: str | None = None, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -169,19 +150,18 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
     """
+    options, pairs = split_options(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
-    options = {"rel": rel, "missing": missing, "judged_only": judged_only, "depth": depth,
-               "duplicates": duplicates, "ties": ties, "empty": empty,
-               "convention": convention, "collection_size": collection_size}
-    check_output(output, [p for p in (qrels, *runs, pairs) if p is not None])
-    if pairs is not None:
-        if qrels is not None:
-            raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")
-        write_output(evaluate_pairs_file(pairs, chosen, options), fmt, per_query, output,
-                     [pairs])
+    check_output(output, [p for p in (qrels, *runs, *pairs) if p is not None])
+    if pairs:
+        inputs(qrels, runs, pairs)
+        if engine == "spark" or subtopics:
+            raise click.UsageError("--pairs is for the local engine without --subtopics")
+        results = evaluate_pairs_files(pairs, chosen, options)
+        write_output(results, fmt, per_query, output, list(pairs))
         return 0
-    if qrels is None or not runs:  # click's own wording, as when the arguments were required
-        raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")
+    inputs(qrels, runs, pairs)
+    assert qrels is not None  # checked by inputs()
     if engine == "spark":
         from ..spark._cli import evaluate_on_spark
 
@@ -200,13 +180,42 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], pairs: str | None, co
     return 0
 
 
-def evaluate_pairs_file(path: str, measures: Sequence[str],
-                        options: dict[str, Any]) -> list[Result]:
-    """Evaluate a JSON Lines file of RAG records (query_id, retrieved, relevant)."""
+def inputs(qrels: str | None, runs: Sequence[str], pairs: Sequence[str],
+           at_least: int = 1) -> None:
+    """UsageError unless the inputs are QRELS and ``at_least`` RUNS, or ``--pairs`` files
+    (at least ``at_least``) alone."""
+    if pairs:
+        if qrels is not None:
+            raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")
+        if len(pairs) < at_least:
+            raise click.UsageError(f"give at least {at_least} --pairs files")
+        return
+    if qrels is None or not runs:  # click's own wording, as when the arguments were required
+        raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")
+
+
+def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
+                         options: EvaluateOptions) -> Results:
+    """Evaluate JSON Lines files of RAG records (query_id, retrieved, relevant), one system
+    each, against the judgments they carry (which must agree where they overlap)."""
     from .._evaluate import evaluate
-    from .._io._pairs import load_pairs
+    from .._io._pairs import load_pairs_runs
     from .._names import expand_trec_lists, parse_measures
 
     parse_measures([one for m in measures for one in expand_trec_lists(m)])
-    qrels, run = load_pairs(path, duplicates=options["duplicates"])
-    return [evaluate(qrels, run, list(measures), run_name=path, **options)]
+    unique(paths, "--pairs file")
+    qrels, runs = load_pairs_runs(paths, duplicates=options.duplicates)
+    results: Results = evaluate(qrels, runs, list(measures), options=options)
+    return results
+
+
+def unique(paths: Sequence[str], what: str = "run") -> None:
+    """ParameterError when a path is given twice (or standard input for two files)."""
+    from .._errors import ParameterError
+
+    if sum(1 for p in paths if p == "-") > 1:
+        raise ParameterError("standard input ('-') can be used for only one file")
+    twice = sorted({p for p in paths if list(paths).count(p) > 1})
+    if twice:
+        raise ParameterError(f"each {what} can be given once; got {twice[0]} "
+                             f"{list(paths).count(twice[0])} times")

@@ -1,6 +1,7 @@
-"""The evaluation options every command that evaluates takes (evaluate, compare, report),
-declared once: their choices come from the engine's policy types, so no command offers a
-value the engine lacks or misses one it has."""
+"""The evaluation options of every command that evaluates (evaluate, compare, report),
+generated from one declaration: :class:`~ranklens._pipeline.options.EvaluateOptions`'s
+fields, plus ``--pairs`` (RAG records in place of QRELS and RUNS). Each command has every
+option, with the same flag, choices, default and help text."""
 
 from __future__ import annotations
 
@@ -9,55 +10,45 @@ from typing import Any, TypeVar
 
 import click
 
-from .._conventions import CONVENTIONS
-from .._model.policies import DUPLICATES, EMPTY, MISSING, TIES
+from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
+from .._validate import Boolean, Choice, Integer
 
-__all__ = ["convention", "depth", "duplicates", "empty", "judged_only", "missing", "rel",
-           "ties"]
+__all__ = ["DEFAULT_MEASURES", "PAIRS_HELP", "evaluation_options", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-
-def convention(help: str = "Named bundle of defaults (AP denominator, ideal DCG, ties, ...); "
-               "explicit options win.") -> Callable[[F], F]:
-    return click.option("--convention", type=click.Choice(list(CONVENTIONS)), default="trec",
-                        show_default=True, help=help)
+PAIRS_HELP = ("RAG-style records instead of QRELS and RUNS (repeatable: one file per "
+              "system): one JSON object per line with query_id, retrieved (ids in rank "
+              "order) and relevant (gold ids or id-to-grade).")
 
 
-def rel() -> Callable[[F], F]:
-    return click.option("--rel", type=int, default=1, show_default=True,
-                        help="Minimum judged level counted as relevant (trec_eval -l).")
+def _click_option(name: str, decl: Declared) -> Callable[[F], F]:
+    """The click option of one declared evaluation option."""
+    c = decl.constraint
+    default = EvaluateOptions.__dataclass_fields__[name].default
+    if isinstance(c, Boolean):
+        return click.option(decl.flag, name, is_flag=True, help=decl.help)
+    if isinstance(c, Integer):
+        kind: Any = click.IntRange(min=c.low, max=c.high)
+    elif decl.choices is not None or isinstance(c, Choice):
+        values = decl.choices if decl.choices is not None else c.values  # type: ignore[attr-defined]
+        kind = click.Choice([str(v) for v in values])
+    else:  # pragma: no cover - every declared option is one of the kinds above
+        raise TypeError(f"no command-line form for the {name!r} option")
+    return click.option(decl.flag, name, type=kind, default=default,
+                        show_default=default is not None, help=decl.help)
 
 
-def missing(help: str = "Judged queries absent from a run: score 0 (default, with a "
-            "warning), leave out, or fail.") -> Callable[[F], F]:
-    return click.option("--missing", type=click.Choice(MISSING), default=None, help=help)
+def evaluation_options(command: F) -> F:
+    """Add every evaluation option (and ``--pairs``) to ``command``, in declaration order."""
+    for name, decl in reversed(list(declared().items())):
+        command = _click_option(name, decl)(command)
+    return click.option("--pairs", "pairs", multiple=True, metavar="FILE.jsonl",
+                        help=PAIRS_HELP)(command)
 
 
-def judged_only() -> Callable[[F], F]:
-    return click.option("--judged-only", is_flag=True,
-                        help="Drop unjudged documents before evaluating (trec_eval -J).")
-
-
-def depth() -> Callable[[F], F]:
-    return click.option("--depth", type=click.IntRange(min=0), default=None,
-                        help="Keep only the top N documents of each query (trec_eval -M).")
-
-
-def duplicates() -> Callable[[F], F]:
-    return click.option("--duplicates", type=click.Choice(DUPLICATES), default="error",
-                        show_default=True,
-                        help="A document twice in one query: fail, or keep the first.")
-
-
-def ties() -> Callable[[F], F]:
-    return click.option("--ties", type=click.Choice(TIES), default=None,
-                        help="Equal scores: doc id descending (trec_eval; default), input "
-                             "order, averaged over all orders, or by grade (worst / best case "
-                             "first).")
-
-
-def empty() -> Callable[[F], F]:
-    return click.option("--empty", type=click.Choice(EMPTY), default=None,
-                        help="Queries without any relevant judgment: 0 (default), left out, "
-                             "1, NaN, or fail.")
+def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, ...]]:
+    """Take the evaluation options and ``--pairs`` out of a command's parameters."""
+    names = declared()
+    given = {name: params.pop(name) for name in list(params) if name in names}
+    return EvaluateOptions(**given), tuple(params.pop("pairs", ()))

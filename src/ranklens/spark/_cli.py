@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from .._errors import ParameterError
+from .._pipeline.options import EvaluateOptions
 from .._result import Result
 from ._read import check_master, read_qrels, read_run
 
@@ -17,7 +17,7 @@ __all__ = ["evaluate_on_spark"]
 
 
 def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
-                      options: dict[str, Any], master: str | None,
+                      options: EvaluateOptions, master: str | None,
                       output: str | None) -> list[Result]:
     """Evaluate each run on Spark; write every run's per-query values (with a ``run``
     column) as Parquet under ``output`` and return the aggregates as Results without
@@ -52,7 +52,7 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
     for path in run_paths:
         run = read_run(spark, path)
         result = evaluate(qrels, run, list(measures), run_name=path,
-                          rank="rank" if "rank" in run.columns else None, **options)
+                          rank="rank" if "rank" in run.columns else None, options=options)
         parts.append(result.per_query.withColumn("run", F.lit(path)))
         out.append(Result(
             names=result.names, measures=result.measures,

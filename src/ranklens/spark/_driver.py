@@ -10,11 +10,10 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .._conventions import Convention
 from .._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
 from .._measures import Measure, _ties
-from .._model.policies import Duplicates, Empty, Missing, Ties
 from .._pipeline.compute import relevance_level
+from .._pipeline.options import EvaluateOptions
 from .._pipeline.plan import Plan, make_plan
 from ._bucket import EXAMPLES, OUTPUT_FIELDS, BucketSpec, evaluate_bucket, text_ids
 from ._exact import ExactSum
@@ -62,17 +61,10 @@ def evaluate(
     score: str = "score",
     rank: str | None = None,
     buckets: int | None = None,
-    rel: int = 1,
-    missing: Missing | None = None,
-    duplicates: Duplicates = "error",
-    depth: int | None = None,
-    judged_only: bool = False,
-    ties: Ties | None = None,
-    empty: Empty | None = None,
-    collection_size: int = 0,
     run_name: str | None = None,
-    convention: str | Convention = "trec",
     method: str = "auto",
+    options: EvaluateOptions | None = None,
+    **kwargs: Any,
 ) -> SparkResult:
     """Evaluate a run held in a Spark DataFrame against judgments held in another.
 
@@ -101,9 +93,9 @@ def evaluate(
         statistics estimate more (Parquet, ORC, ...: the files' sizes); 64 under Spark
         Connect); each must fit in one Python worker's memory (about 180 bytes per run
         row). Results do not depend on it.
-    rel, missing, duplicates, depth, judged_only, ties, empty, collection_size, run_name,
-    convention
-        As for :func:`ranklens.evaluate`.
+    run_name, options, **kwargs
+        As for :func:`ranklens.evaluate` (``rel``, ``missing``, ``ties``, ``convention``,
+        ... or one :class:`EvaluateOptions`).
     method : {"auto", "compact", "cogroup", "partition"}
         ``compact`` (``auto``): each input repartitioned by query id into ``buckets``
         partitions, one row per query holding its rows as arrays (``collect_list``), the
@@ -137,12 +129,7 @@ def evaluate(
     >>> r["P@2"]  # doctest: +SKIP
     0.5
     """
-    options: dict[str, Any] = {
-        "rel": rel, "missing": missing, "duplicates": duplicates, "depth": depth,
-        "judged_only": judged_only, "ties": ties, "empty": empty,
-        "collection_size": collection_size, "run_name": run_name, "convention": convention,
-    }
-    plan = make_plan(measures, **options)
+    plan = make_plan(measures, options, run_name=run_name, **kwargs)
     diversity = [str(m) for m in plan.canonical if m.definition.subtopics]
     if diversity:
         raise MeasureError(
@@ -169,7 +156,7 @@ def evaluate(
     name = run_name if run_name is not None else "run"
     spec = BucketSpec(
         measures=plan.names,
-        options=tuple((k, v) for k, v in options.items() if k != "run_name"),
+        options=tuple(plan.options.as_kwargs().items()),
         qrels_source="<qrels DataFrame>", run_source="<run DataFrame>", run_name=name,
         has_rank=rank is not None)
     from pyspark.sql import functions as F

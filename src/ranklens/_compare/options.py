@@ -1,0 +1,103 @@
+"""Every option of a comparison, declared once: :class:`CompareOptions`.
+
+The evaluation options are :class:`~ranklens._pipeline.options.EvaluateOptions`; these
+are the test's. Both are checked by the same declarative constraints
+(:mod:`ranklens._validate`), so every message names the option, the constraint and the
+value given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypedDict, get_args
+
+from .._errors import ParameterError
+from .._validate import Choice, Constraint, Integer, Interval, check
+
+__all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "CompareKwargs", "CompareOptions",
+           "compare_options"]
+
+Test = Literal["t", "randomization", "wilcoxon", "sign", "bootstrap", "tukey",
+               "randomized-tukey"]
+CorrectionName = Literal["holm", "bonferroni", "fdr_bh", "none", "tukey", "randomized-tukey"]
+CiMethod = Literal["t", "percentile", "basic", "bca", "bootstrap"]
+Scope = Literal["measure", "all"]
+
+TESTS: tuple[str, ...] = get_args(Test)
+CORRECTIONS: tuple[str, ...] = get_args(CorrectionName)
+CI_METHODS: tuple[str, ...] = get_args(CiMethod)
+TUKEY = ("tukey", "randomized-tukey")
+
+
+def _option(default: Any, constraint: Constraint) -> Any:
+    return field(default=default, metadata={"constraint": constraint})
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """How runs are compared (see :func:`ranklens.compare` for each option).
+
+    A Tukey test and the correction of the same name are one choice: giving either selects
+    both (two different Tukey names are a conflict); ``ci="bootstrap"`` is ``"bca"``.
+
+    Examples
+    --------
+    >>> CompareOptions(test="tukey").correction
+    'tukey'
+    >>> CompareOptions(alpha=1.5)
+    Traceback (most recent call last):
+    ...
+    ranklens._errors.ParameterError: the 'alpha' option must be between 0 and 1; got 1.5
+    """
+
+    baseline: str | None = _option(None, Choice((), none=True))  # checked against the runs
+    test: Test = _option("t", Choice(TESTS))
+    correction: CorrectionName = _option("holm", Choice(CORRECTIONS))
+    alpha: float = _option(0.05, Interval(0, 1))
+    seed: int = _option(0, Integer())
+    permutations: int = _option(9999, Integer(1))
+    ci: CiMethod = _option("t", Choice(CI_METHODS))
+    confidence: float = _option(0.95, Interval(0, 1))
+    resamples: int = _option(9999, Integer(1))
+    correction_scope: Scope = _option("measure", Choice(("measure", "all")))
+    block_size: int = _option(512, Integer(1))
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if f.name != "baseline":
+                check(f.name, getattr(self, f.name), f.metadata["constraint"])
+        if self.baseline is not None and not isinstance(self.baseline, str):
+            raise ParameterError("the 'baseline' option must be a run's name; got "
+                                 f"{self.baseline!r}")
+        test, correction = self.test, self.correction
+        if test in TUKEY or correction in TUKEY:
+            if test in TUKEY and correction in TUKEY and test != correction:
+                raise ParameterError(f"test {test!r} and correction {correction!r} disagree")
+            chosen = test if test in TUKEY else correction
+            object.__setattr__(self, "test", chosen)
+            object.__setattr__(self, "correction", chosen)
+        if self.ci == "bootstrap":
+            object.__setattr__(self, "ci", "bca")
+
+
+class CompareKwargs(TypedDict, total=False):
+    """:class:`CompareOptions`'s fields as keywords; a test holds the two equal."""
+
+    baseline: str | None
+    test: Test
+    correction: CorrectionName
+    alpha: float
+    seed: int
+    permutations: int
+    ci: CiMethod
+    confidence: float
+    resamples: int
+    correction_scope: Scope
+    block_size: int
+
+
+def compare_options(kwargs: dict[str, Any]) -> tuple[CompareOptions, dict[str, Any]]:
+    """The comparison's options out of ``kwargs``, and what is left (evaluation options)."""
+    names = CompareOptions.__dataclass_fields__
+    mine = {k: v for k, v in kwargs.items() if k in names}
+    return CompareOptions(**mine), {k: v for k, v in kwargs.items() if k not in names}
