@@ -151,16 +151,17 @@ def test_render_takes_results() -> None:
 
 
 def test_cli_evaluates_several_runs_through_results(tmp_path: Path, capsys) -> None:
+    from ranklens._pipeline.options import EvaluateOptions
     from ranklens.cli._evaluate import evaluate_files
 
     qrels = tmp_path / "q.txt"
     qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items()
                              for d, g in docs.items()))
     a = _write_run(tmp_path / "a.run", BM25, "bm25")
-    res = evaluate_files(str(qrels), [str(a)], ["AP"], {"missing": "zero"})
+    res = evaluate_files(str(qrels), [str(a)], ["AP"], EvaluateOptions(missing="zero"))
     assert isinstance(res, Results) and res.run_names == (str(a),)
     with pytest.raises(ParameterError, match="each run can be given once"):
-        evaluate_files(str(qrels), [str(a), str(a)], ["AP"], {})
+        evaluate_files(str(qrels), [str(a), str(a)], ["AP"], EvaluateOptions())
 
 
 def test_result_is_still_a_single_result() -> None:

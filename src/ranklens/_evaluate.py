@@ -20,56 +20,29 @@ from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import polars as pl
     from typing_extensions import Unpack
+
+    OneRun: TypeAlias = Run | str | os.PathLike[str] | pl.DataFrame
+    SeveralRuns: TypeAlias = list[Any] | tuple[Any, ...] | Mapping[str, OneRun]
 
 __all__ = ["evaluate", "several_runs"]
 
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
 
+# several runs (a list, a tuple or {name: run}) give Results, one run a Result
 @overload
-def evaluate(
-    qrels: Any,
-    run: list[Any] | tuple[Any, ...],
-    measures: MeasuresArg,
-    *,
-    run_name: str | None = None,
-    **options: Unpack[OptionKwargs],
-) -> Results: ...
-
-
+def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
+             run_name: str | None = None, **options: Unpack[OptionKwargs]) -> Results: ...
 @overload
-def evaluate(
-    qrels: Any,
-    run: Mapping[str, Run | str | os.PathLike[str] | pl.DataFrame],
-    measures: MeasuresArg,
-    *,
-    run_name: str | None = None,
-    **options: Unpack[OptionKwargs],
-) -> Results: ...
-
-
+def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
+             run_name: str | None = None, **options: Unpack[OptionKwargs]) -> Result: ...
 @overload
-def evaluate(
-    qrels: Any,
-    run: Run | str | os.PathLike[str] | pl.DataFrame,
-    measures: MeasuresArg,
-    *,
-    run_name: str | None = None,
-    **options: Unpack[OptionKwargs],
-) -> Result: ...
-
-
-@overload
-def evaluate(
-    qrels: Any,
-    run: Any,
-    measures: MeasuresArg,
-    *,
-    run_name: str | None = None,
-    **options: Unpack[OptionKwargs],
-) -> Result | Results: ...
+def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
+             **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
 def evaluate(

@@ -8,42 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 from ._errors import RanklensWarning
 from ._evaluate import evaluate
-from ._io._arrays import arrays_to_tables
+from ._io._arrays import from_arrays
 from ._measures import Measure
 from ._names import parse_measures
 from ._pipeline.options import OptionKwargs, options_of
 from ._result import Result
-from ._tables import Qrels, Run
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 __all__ = ["evaluate_arrays", "from_arrays"]
-
-def from_arrays(
-    labels: Any,
-    *,
-    scores: Any = None,
-    indexes: Any = None,
-    n_relevant: Any = None,
-    relevant_grade: float = 1.0,
-) -> tuple[Qrels, Run]:
-    """Array inputs as a ``(Qrels, Run)`` pair, to pass to :func:`evaluate` or elsewhere.
-
-    Parameters are those of :func:`evaluate_arrays`. Query ids are the row numbers (or the
-    ``indexes`` values) and document ids the column numbers (or positions within a query),
-    zero-padded to one width so that their byte order is their numeric order. Row numbers
-    and integer ``indexes`` come back as integers from ``to_polars()`` / ``to_pandas()``.
-
-    Examples
-    --------
-    >>> qrels, run = from_arrays([[1, 0, 1], [0, 0, 1]])
-    >>> run
-    Run('<label matrix>', 2 queries, 6 rows)
-    """
-    return arrays_to_tables(labels, scores=scores, indexes=indexes, n_relevant=n_relevant,
-                            relevant_grade=relevant_grade)
-
 
 def evaluate_arrays(
     labels: Any,

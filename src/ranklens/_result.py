@@ -17,10 +17,66 @@ if TYPE_CHECKING:
 
     from ._measures import Measure
 
-__all__ = ["Result"]
+__all__ = ["Aggregates", "Result"]
+
+class Aggregates(Mapping[str, float]):
+    """A mapping of each requested measure (as written, or any spelling of it) to its
+    aggregate: what :class:`Result` and :class:`ranklens.spark.SparkResult` share.
+    Subclasses hold ``names``, ``measures`` (written -> parsed) and ``aggregates``."""
+
+    names: tuple[str, ...]
+    measures: dict[str, Measure]
+    aggregates: dict[str, float]
+
+    def __getitem__(self, name: object) -> float:
+        return self.aggregates[self._key(name)]
+
+    def __contains__(self, name: object) -> bool:
+        # Mapping's default would call __getitem__ and expect KeyError, not MeasureError
+        return self._resolve(name) is not None
+
+    def get(self, name: object, default: Any = None) -> Any:
+        key = self._resolve(name)
+        return default if key is None else self.aggregates[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def _body(self) -> str:
+        """``name=value`` of each aggregate, for a repr."""
+        return ", ".join(f"{n}={self.aggregates[n]:.4f}" for n in self.names)
+
+    def _resolve(self, name: object) -> str | None:
+        """The requested name ``name`` stands for: as written, canonical, or any spelling."""
+        if isinstance(name, str) and name in self.aggregates:
+            return name
+        key = str(name)
+        for written, measure in self.measures.items():
+            if str(measure) == key:
+                return written
+        try:
+            wanted = parse_measure(name) if isinstance(name, str) else name
+        except MeasureError:
+            return None
+        for written, measure in self.measures.items():
+            if measure == wanted:
+                return written
+        return None
+
+    def _key(self, name: object) -> str:
+        key = self._resolve(name)
+        if key is None:
+            raise MeasureError(
+                f"{str(name)!r} was not evaluated; this result has {', '.join(self.names)}"
+            )
+        return key
+
 
 @dataclass(frozen=True, eq=False)
-class Result(Mapping[str, float]):
+class Result(Aggregates):
     """Values of every requested measure for one run.
 
     ``result[name]`` is the aggregate (a float) of a measure as it was written in the
@@ -60,25 +116,8 @@ class Result(Mapping[str, float]):
         object.__setattr__(self, "query_values",
                            {k: _read_only(v) for k, v in self.query_values.items()})
 
-    def __getitem__(self, name: object) -> float:
-        return self.aggregates[self._key(name)]
-
-    def __contains__(self, name: object) -> bool:
-        # Mapping's default would call __getitem__ and expect KeyError, not MeasureError
-        return self._resolve(name) is not None
-
-    def get(self, name: object, default: Any = None) -> Any:
-        key = self._resolve(name)
-        return default if key is None else self.aggregates[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.names)
-
-    def __len__(self) -> int:
-        return len(self.names)
-
     def __repr__(self) -> str:
-        body = ", ".join(f"{n}={self.aggregates[n]:.4f}" for n in self.names)
+        body = self._body()
         conv = self.conventions.get("convention")
         shown = f"; convention={conv}, ties={self.conventions.get('ties')}" if conv else ""
         return f"<Result {self.run_name}: {body} over {len(self.query_ids)} queries{shown}>"
@@ -151,31 +190,6 @@ class Result(Mapping[str, float]):
         if not np.isfinite(w).all() or (w < 0).any() or not (w > 0).any():
             raise ParameterError("weights must be finite numbers >= 0, not all 0")
         return w
-
-    def _resolve(self, name: object) -> str | None:
-        """The requested name ``name`` stands for: as written, canonical, or any spelling."""
-        if isinstance(name, str) and name in self.aggregates:
-            return name
-        key = str(name)
-        for written, measure in self.measures.items():
-            if str(measure) == key:
-                return written
-        try:
-            wanted = parse_measure(name) if isinstance(name, str) else name
-        except MeasureError:
-            return None
-        for written, measure in self.measures.items():
-            if measure == wanted:
-                return written
-        return None
-
-    def _key(self, name: object) -> str:
-        key = self._resolve(name)
-        if key is None:
-            raise MeasureError(
-                f"{str(name)!r} was not evaluated; this result has {', '.join(self.names)}"
-            )
-        return key
 
     def to_polars(self, wide: bool = True) -> pl.DataFrame:
         """Per-query values: one row per query and a column per measure (or long form).

@@ -35,7 +35,7 @@ else:  # imported on first use (see ranklens._lazy)
 from .._errors import InputError
 from .._tables import Qrels, Run
 
-__all__ = ["UNRETRIEVED_PREFIX", "arrays_to_tables", "to_matrix", "to_vector"]
+__all__ = ["UNRETRIEVED_PREFIX", "from_arrays", "to_matrix", "to_vector"]
 
 #: Doc id prefix of the one row ``n_relevant`` adds for a query with no label (the rest: a count).
 UNRETRIEVED_PREFIX = "unretrieved-"
@@ -140,7 +140,7 @@ def _check_finite(arr: np.ndarray, what: str) -> None:
         raise InputError(f"infinite value at position {where}", source=what)
 
 
-def arrays_to_tables(
+def from_arrays(
     labels: Any,
     *,
     scores: Any = None,
@@ -148,7 +148,13 @@ def arrays_to_tables(
     n_relevant: Any = None,
     relevant_grade: float = 1.0,
 ) -> tuple[Qrels, Run]:
-    """Turn array inputs into a :class:`Qrels` and a :class:`Run` (see module docstring).
+    """Array inputs as a ``(Qrels, Run)`` pair, to pass to :func:`ranklens.evaluate` or
+    elsewhere (see the module docstring; :func:`ranklens.evaluate_arrays` evaluates them).
+
+    Query ids are the row numbers (or the ``indexes`` values) and document ids the column
+    numbers (or positions within a query), zero-padded to one width so that their byte
+    order is their numeric order. Row numbers and integer ``indexes`` come back as integers
+    from ``to_polars()`` / ``to_pandas()``.
 
     Parameters
     ----------
@@ -166,6 +172,12 @@ def arrays_to_tables(
         query with no label gets one row of them), so recall and the ideal DCG count them.
     relevant_grade : float, default 1.0
         Level of the relevant items ``n_relevant`` adds.
+
+    Examples
+    --------
+    >>> qrels, run = from_arrays([[1, 0, 1], [0, 0, 1]])
+    >>> run
+    Run('<label matrix>', 2 queries, 6 rows)
     """
     if indexes is not None:
         if scores is None:

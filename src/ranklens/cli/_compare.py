@@ -9,17 +9,13 @@ import click
 from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._compare.render import COMPARE_FORMATS
 from ._evaluate import write_file, write_stdout
-from ._options import DEFAULT_MEASURES, evaluation_options, split_options
+from ._options import DEFAULT_MEASURES, evaluation_options, inputs_and_measures, split_options
 
 __all__ = ["compare_cmd"]
 
 
 @click.command("compare")
-@click.argument("qrels", type=str, required=False)
-@click.argument("runs", nargs=-1, required=False, type=str)
-@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
-              help="Measure to compare on (repeatable). "
-                   f"Default: {', '.join(DEFAULT_MEASURES)}.")
+@inputs_and_measures("Measure to compare on")
 @click.option("--baseline", type=str, default=None, metavar="RUN",
               help="Compare each run with this one (a RUN argument as given). Default: "
                    "every pair of runs.")

@@ -10,7 +10,7 @@ import click
 
 from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
-from ._options import DEFAULT_MEASURES, evaluation_options, split_options
+from ._options import DEFAULT_MEASURES, evaluation_options, inputs_and_measures, split_options
 
 if TYPE_CHECKING:
     from .._result import Result
@@ -116,11 +116,7 @@ def check_output(output: str | None, inputs: Sequence[str]) -> None:
 
 
 @click.command("evaluate")
-@click.argument("qrels", type=str, required=False)
-@click.argument("runs", nargs=-1, required=False, type=str)
-@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
-              help="Measure to compute (repeatable), e.g. nDCG@10, AP(rel=2), map_cut_10. "
-                   f"Default: {', '.join(DEFAULT_MEASURES)}.")
+@inputs_and_measures("Measure to compute")
 @click.option("--per-query", is_flag=True, help="Also show one row per query.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")

@@ -13,7 +13,8 @@ import click
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 from .._validate import Boolean, Choice, Integer
 
-__all__ = ["DEFAULT_MEASURES", "PAIRS_HELP", "evaluation_options", "split_options"]
+__all__ = ["DEFAULT_MEASURES", "PAIRS_HELP", "evaluation_options", "inputs_and_measures",
+           "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,3 +53,16 @@ def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, .
     names = declared()
     given = {name: params.pop(name) for name in list(params) if name in names}
     return EvaluateOptions(**given), tuple(params.pop("pairs", ()))
+
+
+def inputs_and_measures(what: str) -> Callable[[F], F]:
+    """QRELS and RUNS (optional: ``--pairs`` may replace them) and ``-m``, whose help
+    begins with ``what`` ("Measure to compute", ...)."""
+    def decorate(command: F) -> F:
+        command = click.option(
+            "-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+            help=f"{what} (repeatable), e.g. nDCG@10, AP(rel=2), map_cut_10. "
+                 f"Default: {', '.join(DEFAULT_MEASURES)}.")(command)
+        command = click.argument("runs", nargs=-1, required=False, type=str)(command)
+        return click.argument("qrels", type=str, required=False)(command)
+    return decorate

@@ -7,19 +7,15 @@ from typing import Any
 import click
 
 from .._compare.api import CORRECTIONS, TESTS
-from ._options import DEFAULT_MEASURES, evaluation_options, split_options
+from ._options import evaluation_options, inputs_and_measures, split_options
 
 __all__ = ["report_cmd"]
 
 
 @click.command("report")
-@click.argument("qrels", type=str, required=False)
-@click.argument("runs", nargs=-1, required=False, type=str)
+@inputs_and_measures("Measure of the summary and per-query views")
 @click.option("-o", "--output", type=str, required=True, metavar="FILE.html",
               help="Write the report to this file.")
-@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
-              help="Measure of the summary and per-query views (repeatable). Default: "
-                   f"{', '.join(DEFAULT_MEASURES)}.")
 @click.option("--baseline", type=str, default=None, metavar="RUN",
               help="The run the others are compared with (as given on the command line; "
                    "default: the first).")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import MeasureError
 from .._pipeline.plan import Plan
-from .._result import Result
+from .._result import Aggregates, Result
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -17,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["SparkResult"]
 
 
-class SparkResult(Mapping[str, float]):
+class SparkResult(Aggregates):
     """Aggregates on the driver, per-query values as a Spark DataFrame.
 
     ``result["nDCG@10"]`` is the aggregate (mean, geometric mean or sum, as
@@ -55,27 +53,8 @@ class SparkResult(Mapping[str, float]):
         self.buckets = buckets
         self._cached = cached
 
-    def _key(self, name: object) -> str:
-        if isinstance(name, str) and name in self.aggregates:
-            return name
-        for written, measure in self.measures.items():
-            if str(measure) == str(name) or measure == name:
-                return written
-        raise MeasureError(
-            f"{str(name)!r} was not evaluated; this result has {', '.join(self.names)}")
-
-    def __getitem__(self, name: object) -> float:
-        return self.aggregates[self._key(name)]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.names)
-
-    def __len__(self) -> int:
-        return len(self.names)
-
     def __repr__(self) -> str:
-        body = ", ".join(f"{n}={self.aggregates[n]:.4f}" for n in self.names)
-        return (f"<SparkResult {self.run_name}: {body} over "
+        return (f"<SparkResult {self.run_name}: {self._body()} over "
                 f"{self.diagnostics.get('evaluated_queries')} queries, {self.buckets} buckets>")
 
     def unpersist(self) -> None:
