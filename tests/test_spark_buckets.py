@@ -18,8 +18,8 @@ from ranklens import RanklensWarning
 
 pa = pytest.importorskip("pyarrow")  # a test dependency; ranklens.spark's bucket step needs it
 
+from ranklens._pipeline.exact import ExactSum, exact_sum  # noqa: E402
 from ranklens.spark._bucket import BucketSpec, evaluate_bucket  # noqa: E402
-from ranklens.spark._exact import ExactSum, exact_sum  # noqa: E402
 
 CONVENTIONS = ["trec", "sklearn", "torchmetrics", "kaggle", "ranx"]
 
@@ -109,8 +109,8 @@ def test_a_bucket_without_a_common_query_is_scored() -> None:
     assert isinstance(rows, pl.DataFrame)
     values = rows.filter(pl.col("kind") == "value").select("query_id", "measure", "value")
     assert values.rows() == [("q1", "P@1", 0.0), ("q1", "NumQ", 1.0)]
-    diag = json.loads(rows.filter(pl.col("kind") == "diag")["text"][0])
-    assert diag["missing"] == [1, ["q1"]] and diag["retrieved"] == 0
+    partial = json.loads(rows.filter(pl.col("kind") == "partial")["text"][0])
+    assert partial["missing"] == [1, ["q1"]] and partial["judged"] == 1
 
 
 def test_errors_become_rows() -> None:
@@ -122,7 +122,7 @@ def test_errors_become_rows() -> None:
                     "rank": [0.0, 0.0]})
     rows = pl.from_arrow(evaluate_bucket(spec, qrels, run))
     assert isinstance(rows, pl.DataFrame)
-    assert rows["kind"].to_list() == ["error", "diag"]  # the diagnostics still count
+    assert rows["kind"].to_list() == ["error", "partial"]  # the counts still count
     detail = json.loads(rows["text"][0])
     assert detail["class"] == "InputError"
     assert detail["message"].startswith("document 'd1' appears more than once for query 'q1'")
@@ -209,17 +209,15 @@ def test_compact_rows_give_the_bucket_values(has_rank: bool) -> None:
     assert list(_compacted(spec, iter([]))) == []  # an empty partition sends no batch
 
 
-def test_a_query_named_like_the_anchor_keeps_its_values() -> None:
-    """Each bucket adds one judged query of its own (the anchor) under an id no real query
-    has: a real query with that very id is scored as itself and the anchor moves aside."""
+def test_a_bucket_is_evaluated_without_an_anchor_query() -> None:
+    """A bucket is one block of the evaluation: evaluated as it is, whatever its queries
+    are named (no query of ranklens's own is added), its counts sent as a partial."""
     import polars as pl
-
-    from ranklens.spark._bucket import _ANCHOR
 
     spec = BucketSpec(("P@2", "NumRel"), (("missing", "zero"),), "<qrels>", "<run>", "run",
                       has_rank=False)
-    # the first three names the anchor would take; the third only in the run (ignored)
-    taken = [_ANCHOR, "\x00" + _ANCHOR, "\x00\x00" + _ANCHOR]
+    # ids an anchor query used to take; the third only in the run (ignored)
+    taken = ["\x00ranklens:anchor", "\x00\x00ranklens:anchor", "\x00\x00\x00ranklens:anchor"]
     qrels = pa.table({"query_id": [taken[0], taken[1], "q"], "doc_id": ["a", "b", "c"],
                       "relevance": [1.0, 1.0, 0.0]})
     run = pa.table({"query_id": [taken[0], taken[0], taken[1], "q", taken[2]],
@@ -231,5 +229,25 @@ def test_a_query_named_like_the_anchor_keeps_its_values() -> None:
         (taken[0], "NumRel", 1.0), (taken[1], "NumRel", 1.0), ("q", "NumRel", 0.0),
         (taken[0], "P@2", 0.5), (taken[1], "P@2", 0.0), ("q", "P@2", 0.0)],
         key=lambda row: (row[1], row[0]))
-    diag = json.loads(rows.filter(pl.col("kind") == "diag")["text"][0])
-    assert diag["ignored"] == [1, [taken[2]]] and diag["judged"] == 3
+    partial = json.loads(rows.filter(pl.col("kind") == "partial")["text"][0])
+    assert partial["ignored"] == [1, [taken[2]]] and partial["judged"] == 3
+
+
+@pytest.mark.parametrize("missing", ["skip", "zero", "error"])
+def test_a_bucket_whose_run_has_none_of_its_judged_queries(missing: str) -> None:
+    import polars as pl
+
+    spec = BucketSpec(("AP", "NumQ"), (("missing", missing),), "<qrels>", "<run>", "run",
+                      has_rank=False)
+    qrels = pa.table({"query_id": ["q1", "q2"], "doc_id": ["d1", "d2"],
+                      "relevance": [1.0, 1.0]})
+    run = pa.table({"query_id": ["q9"], "doc_id": ["d1"], "score": [1.0],
+                    "rank": [0.0]})
+    rows = pl.from_arrow(evaluate_bucket(spec, qrels, run))
+    assert isinstance(rows, pl.DataFrame)
+    assert rows.filter(pl.col("kind") == "error").height == 0
+    partial = json.loads(rows.filter(pl.col("kind") == "partial")["text"][0])
+    assert partial["judged"] == 2 and partial["missing"] == [2, ["q1", "q2"]]
+    assert partial["ignored"] == [1, ["q9"]]
+    values = rows.filter(pl.col("kind") == "value")
+    assert values.height == (0 if missing == "skip" else 4)

@@ -9,7 +9,6 @@ the run's way (see :mod:`ranklens._model.aligned`).
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -20,21 +19,21 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-from .._errors import InputError, RanklensWarning
+from .._errors import InputError
 from .._groups import group_offsets, group_ranks
 from .._tables import Qrels, Run, SubtopicQrels
 from .aligned import Aligned
 from .keys import block_index, pair_keys
 from .matching import QrelsIndex, grades, qrels_index
-from .policies import Policies
+from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
 from .subtopics import doc_table
 
 __all__ = ["align", "run_duplicates"]
 
 
-def align(qrels: Qrels | SubtopicQrels, run: Run,
-          policies: Policies | None = None) -> tuple[Aligned, dict]:
+def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = None, *,
+          block: bool = False) -> tuple[Aligned, dict]:
     """Align ``run`` to ``qrels`` under ``policies``.
 
     Parameters
@@ -45,6 +44,11 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
         The ranked results.
     policies : Policies, optional
         Ties, missing queries, duplicates, depth and judged-only (defaults if None).
+    block : bool, default False
+        ``qrels`` and ``run`` are one block of the queries of a larger evaluation (a chunk,
+        a Spark bucket): the policies that read every query (no query in common, a missing
+        query under ``missing="error"``, which is then scored as ``"zero"`` would) are left
+        to whoever merges the blocks (:func:`ranklens._pipeline.assemble.finish`).
 
     Returns
     -------
@@ -57,15 +61,14 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
     Raises
     ------
     InputError
-        No judgments, no query in common (unless ``missing="zero"`` was given: then every
-        judged query is scored on an empty ranking), a missing query under
-        ``missing="error"`` or a duplicate (query, doc) pair under ``duplicates="error"``.
+        No judgments, a duplicate (query, doc) pair under ``duplicates="error"``, and
+        unless ``block``: what :func:`~ranklens._model.policies.check_coverage` raises.
     """
     pol = policies or Policies()
     if isinstance(qrels, SubtopicQrels):
-        return _align_subtopics(qrels, run, pol)
+        return _align_subtopics(qrels, run, pol, block)
     if qrels.frame.height == 0:
-        raise InputError("the qrels hold no judgments; nothing to evaluate", source=qrels.source)
+        _check_coverage(pol, [], [], [], run, qrels)  # no judgments: its own error
     qrels = _distinct_judgments(qrels, pol.duplicates)
     qindex = qrels_index(qrels)
     judged_queries = qindex.query_ids
@@ -81,18 +84,8 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
         empty &= ~present
     missing = [judged_queries[i] for i in np.flatnonzero(~present & ~empty)]
     ignored = sorted(set(index.query_ids.filter(pl.Series(block_j < 0)).to_list()))
-    # an explicit missing="zero" scores every judged query on an empty ranking even when
-    # none is in the run (trec_eval -c, ir_measures); left unset, that is most likely the
-    # wrong run, and an error says so
-    if len(missing) == len(judged_queries) and not (pol.missing == "zero"
-                                                    and pol.missing_given):
-        raise InputError(
-            f"the run ({run.source}) and the qrels ({qrels.source}) share no query "
-            f"(run has e.g. {sorted(set(index.query_ids.to_list()))[:3]}, qrels "
-            f"{judged_queries[:3]})"
-        )
-    if missing:
-        _missing_policy(missing, run, pol)
+    if not block:  # checked here, before the run's own errors (duplicates), as trec_eval
+        _check_coverage(pol, judged_queries, missing, ignored, run, qrels)
     kept: np.ndarray | None = None  # the judged queries evaluated (None: all)
     query_array = qindex.query_array
     if missing and pol.missing == "skip":
@@ -111,38 +104,26 @@ def align(qrels: Qrels | SubtopicQrels, run: Run,
     return aligned, {"missing_queries": missing, "ignored_queries": ignored}
 
 
-def _align_subtopics(qrels: SubtopicQrels, run: Run,
-                     pol: Policies) -> tuple[Aligned, dict]:
+def _align_subtopics(qrels: SubtopicQrels, run: Run, pol: Policies,
+                     block: bool) -> tuple[Aligned, dict]:
     """The alignment to subtopic judgments: to their documents (graded by their highest
     grade), with the subtopics of each judged position attached. Judged-only is applied
     last, once the subtopics are attached, so the view keeps them."""
     table = doc_table(qrels, pol.duplicates)
     whole = replace(pol, judged_only=False)
-    aligned, diagnostics = align(table.graded, run, whole)
+    aligned, diagnostics = align(table.graded, run, whole, block=block)
     # the same documents matched again, graded by their row: which document each is
-    coded, _ = align(table.coded, run, replace(whole, warn_missing=False))
+    coded, _ = align(table.coded, run, whole, block=True)
     subtopics = table.subtopics(aligned.query_ids, coded.judged_grade)
     out = replace(aligned, subtopics=subtopics, policies=pol, _cache={})
     return (out.judged_only() if pol.judged_only else out), diagnostics
 
 
-def _missing_policy(missing: list[str], run: Run, pol: Policies) -> None:
-    """Raise or warn about judged queries absent from the run, as ``pol.missing`` says."""
-    if pol.missing == "error":
-        raise InputError(
-            f"{len(missing)} judged queries are absent from the run ({run.source}), e.g. "
-            f"{missing[:5]}; pass missing='zero' to score them 0 or 'skip' to leave "
-            "them out",
-        )
-    if pol.warn_missing:
-        verb = "scored 0" if pol.missing == "zero" else "left out of the averages"
-        warnings.warn(
-            f"{len(missing)} judged queries are absent from the run ({run.source}) and "
-            f"were {verb} (missing={pol.missing!r}): {missing[:5]}"
-            + (" ..." if len(missing) > 5 else ""),
-            RanklensWarning,
-            stacklevel=4,  # the caller of evaluate
-        )
+def _check_coverage(pol: Policies, judged: list[str], missing: list[str],
+                    ignored: list[str], run: Run, qrels: Qrels) -> None:
+    check_coverage(pol, judged=len(judged), retrieved=len(judged) - len(missing),
+                   missing=(len(missing), missing), ignored=ignored, run_source=run.source,
+                   qrels_source=qrels.source)
 
 
 def _unretrieved(counts: pl.DataFrame, query_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

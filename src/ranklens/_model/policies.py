@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from .._errors import InputError
 from .._validate import Boolean, Choice, Integer, check
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Missing",
     "Policies",
     "Ties",
+    "check_coverage",
 ]
 
 #: Order of documents with equal scores (docs/conventions.md, section "Ties").
@@ -83,3 +85,37 @@ _CONSTRAINTS = {
     "depth": Integer(0, none=True), "judged_only": Boolean(), "ties": Choice(TIES),
     "collection_size": Integer(0),
 }
+
+
+def check_coverage(policies: Policies, *, judged: int, retrieved: int,
+                   missing: tuple[int, list[str]], ignored: list[str], run_source: str,
+                   qrels_source: str) -> None:
+    """The policies that read the whole evaluation's queries, checked in one place (by the
+    alignment of a whole run, and by the assembly of merged blocks or Spark buckets).
+
+    Parameters
+    ----------
+    judged, retrieved : the judged queries, and those of them the run has.
+    missing : how many judged queries the run lacks, and (some of) their ids, sorted.
+    ignored : (some of) the run's queries without judgments, sorted.
+
+    Raises
+    ------
+    InputError
+        No judgments; no query in common (unless ``missing="zero"`` was given: then every
+        judged query is scored on an empty ranking, as trec_eval -c and ir_measures do;
+        left unset, that is most likely the wrong run); a missing query under
+        ``missing="error"``.
+    """
+    if judged == 0:
+        raise InputError("the qrels hold no judgments; nothing to evaluate",
+                         source=qrels_source)
+    count, some = missing
+    if retrieved == 0 and not (policies.missing == "zero" and policies.missing_given):
+        raise InputError(
+            f"the run ({run_source}) and the qrels ({qrels_source}) share no query "
+            f"(run has e.g. {ignored[:3]}, qrels {some[:3]})")
+    if count and policies.missing == "error":
+        raise InputError(
+            f"{count} judged queries are absent from the run ({run_source}), e.g. "
+            f"{some[:5]}; pass missing='zero' to score them 0 or 'skip' to leave them out")

@@ -1,26 +1,32 @@
-"""Assemble: per-query values -> the empty-query policy, aggregates and a :class:`Result`."""
+"""Assemble: merged partials -> the policies checked once, aggregates and a :class:`Result`.
+
+Every engine ends here: the local one (one block, or several merged), a chunked
+evaluation and Spark's buckets all hand :func:`finish` a :class:`Partial`; the checks of
+the missing-query, no-common-query and empty-query policies, the aggregates and the
+notices are this module's alone.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .._errors import InputError
+from .._model.policies import check_coverage
 from .._result import Result
 from .compute import PerQuery, relevance_level
+from .partials import GEO_FLOOR, Partial, Tally, partial_of, policy_values
 from .plan import Plan
 
-__all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "aggregate", "assemble", "notices"]
-
-GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
+__all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "Totals", "aggregate", "assemble", "check_policies",
+           "finish", "notices"]
 
 #: Below this share of queries with a judged document retrieved, the run is said to
 #: retrieve "almost no" judged document (a mismatch of id formats is the usual cause).
 JUDGED_FLOOR = 0.05
-
-# what each empty-query policy puts in place of a query without a relevant judgment
-_EMPTY_VALUE = {"skip": math.nan, "nan": math.nan, "one": 1.0}
 
 
 def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None,
@@ -56,21 +62,118 @@ def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None,
     return float(np.cumsum(v)[-1]) / v.size
 
 
-def notices(plan: Plan, per_query: PerQuery, source: str) -> list[str]:
+def _from_tally(how: str, tally: Tally) -> float:
+    """The aggregate of exact sums, rounded once (a weighted mean: two sums, one division)."""
+    if how == "none":
+        return math.nan
+    if tally.weight is not None and how == "mean":
+        w = tally.weight.to_float()
+        return tally.total.to_float() / w if w != 0 else 0.0
+    if how == "sum":
+        return tally.total.to_float()
+    if tally.counted == 0:
+        return 0.0
+    if how == "gmean":
+        return math.exp(tally.total.to_float() / tally.counted)
+    return tally.total.to_float() / tally.counted
+
+
+@dataclass(frozen=True)
+class Totals:
+    """What :func:`finish` gives: each written measure's aggregate, the diagnostics and
+    the notices (warning texts) the caller should show."""
+
+    aggregates: dict[str, float]
+    diagnostics: dict[str, Any]
+    notices: list[str]
+
+
+def check_policies(plan: Plan, partial: Partial, *, run_source: str,
+                   qrels_source: str) -> None:
+    """The policies on every query of a merged evaluation: no judgments, no query in common,
+    a missing query under ``missing="error"`` (see
+    :func:`~ranklens._model.policies.check_coverage`, which a whole run's alignment calls
+    with the same counts)."""
+    check_coverage(plan.policies, judged=partial.judged, retrieved=partial.retrieved,
+                   missing=(partial.missing.count, list(partial.missing.examples)),
+                   ignored=list(partial.ignored.examples), run_source=run_source,
+                   qrels_source=qrels_source)
+
+
+def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str) -> Totals:
+    """Check the policies on the whole evaluation, then aggregate.
+
+    Raises
+    ------
+    InputError
+        No judgments, a run that shares no query with them (unless ``missing="zero"`` was
+        given), a missing query under ``missing="error"``, or a query without a relevant
+        judgment for an averaged measure under ``empty="error"``.
+    """
+    check_policies(plan, partial, run_source=run_source, qrels_source=qrels_source)
+    empties = _empties(plan, partial)
+    if plan.empty == "error":
+        for name, measure in zip(plan.names, plan.measures, strict=True):
+            count, examples = empties.get(name, (0, []))
+            if count:
+                raise InputError(
+                    f"{count} queries have no relevant judgment "
+                    f"(rel >= {relevance_level(measure, plan.policies.rel)}) for {measure}, "
+                    f"e.g. {examples[:5]}; pass empty='zero', 'skip', 'one' or 'nan' to "
+                    "handle them")
+    aggregates = {}
+    for at, (name, measure) in enumerate(zip(plan.names, plan.measures, strict=True)):
+        how = "none" if measure.definition.text else measure.definition.aggregate
+        if partial.values is not None:
+            values, keep, _ = policy_values(plan, at, partial.values)
+            aggregates[name] = aggregate(values, how, keep,
+                                         partial.values.weights.get(measure))
+        else:
+            assert partial.tallies is not None  # a Partial holds one or the other
+            aggregates[name] = _from_tally(how, partial.tallies[name])
+    missing = partial.missing
+    diagnostics = {
+        "missing_count": missing.count, "ignored_count": partial.ignored.count,
+        "empty_queries": {name: count for name, (count, _) in empties.items() if count},
+        "evaluated_queries": partial.judged - (missing.count
+                                               if plan.policies.missing == "skip" else 0),
+        "queries_ranked": partial.queries_ranked,
+        "queries_judged_ranked": partial.queries_judged_ranked,
+    }
+    return Totals(aggregates, diagnostics, notices(plan, partial, run_source))
+
+
+def _empties(plan: Plan, partial: Partial) -> dict[str, tuple[int, list[str]]]:
+    """Per written averaged measure: how many queries have no relevant judgment, and some."""
+    if partial.tallies is not None:
+        return {name: (t.empty.count, list(t.empty.examples))
+                for name, t in partial.tallies.items()}
+    values = partial.values
+    assert values is not None
+    out = {}
+    for at, name in enumerate(plan.names):
+        _, _, empty = policy_values(plan, at, values)
+        out[name] = (int(empty.sum()), values.query_ids[empty][:5].tolist())
+    return out
+
+
+def notices(plan: Plan, partial: Partial | PerQuery, source: str) -> list[str]:
     """What the caller should be warned of: missing queries (when ``missing`` was left
-    unset) and run queries without judgments. ``source`` names the run."""
+    unset), a run that retrieved (almost) no judged document, and run queries without
+    judgments. ``source`` names the run."""
+    if isinstance(partial, PerQuery):
+        partial = partial_of(plan, partial)
     out = []
-    missing = per_query.diagnostics.get("missing_queries", [])
-    if missing and plan.policies.warn_missing:
+    missing = partial.missing
+    if missing.count and plan.policies.warn_missing:
         pol = plan.policies.missing
         verb = "scored 0" if pol == "zero" else "left out of the averages"
         out.append(
-            f"{len(missing)} judged queries are absent from the run ({source}) and "
-            f"were {verb} (missing={pol!r}): {missing[:5]}"
-            + (" ..." if len(missing) > 5 else "")
+            f"{missing.count} judged queries are absent from the run ({source}) and "
+            f"were {verb} (missing={pol!r}): {list(missing.examples[:5])}"
+            + (" ..." if missing.count > 5 else "")
         )
-    ranked = per_query.diagnostics.get("queries_ranked", 0)
-    judged = per_query.diagnostics.get("queries_judged_ranked", 0)
+    ranked, judged = partial.queries_ranked, partial.queries_judged_ranked
     if ranked and judged < JUDGED_FLOOR * ranked:
         share = (f"no judged document for any of its {ranked} queries" if judged == 0 else
                  f"a judged document for only {judged} of its {ranked} queries")
@@ -78,59 +181,43 @@ def notices(plan: Plan, per_query: PerQuery, source: str) -> list[str]:
             f"the run ({source}) retrieved {share}: do its doc ids match the judgments' "
             "(passage ids scored against document judgments, another id format)?"
         )
-    ignored = per_query.diagnostics.get("ignored_queries", [])
-    if ignored:
+    ignored = partial.ignored
+    if ignored.count:
         out.append(
-            f"{len(ignored)} run queries have no judgments and were ignored: {ignored[:5]}"
-            + (" ..." if len(ignored) > 5 else "")
+            f"{ignored.count} run queries have no judgments and were ignored: "
+            f"{list(ignored.examples[:5])}" + (" ..." if ignored.count > 5 else "")
         )
     return out
 
 
-def assemble(plan: Plan, per_query: PerQuery, run_name: str) -> Result:
-    """The :class:`Result` of ``per_query``: the empty-query policy, then the aggregates.
+def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
+             run_source: str = "<run>", qrels_source: str = "<qrels>") -> Result:
+    """The :class:`Result` of a Partial that kept its per-query values (or of the values
+    themselves): the policies, the empty-query policy, then the aggregates.
 
     Raises
     ------
     InputError
-        ``empty="error"`` and a query has no relevant judgment for an averaged measure.
+        As :func:`finish`.
     """
-    empty = plan.empty
-    query_ids = per_query.query_ids
+    if isinstance(partial, PerQuery):
+        partial = partial_of(plan, partial)
+    per_query = partial.values
+    if per_query is None:
+        raise ValueError("assemble needs per-query values: use finish() for tallies")
+    totals = finish(plan, partial, run_source=run_source, qrels_source=qrels_source)
     values: dict[str, np.ndarray] = {}
-    aggregates: dict[str, float] = {}
     text_values: dict[str, list[str]] = {}
-    for name, measure in zip(plan.names, plan.measures, strict=True):
-        defn = measure.definition
-        v = per_query.values[measure]
-        level = relevance_level(measure, plan.policies.rel)
-        mask = per_query.num_rel[level] == 0
-        averaged = defn.aggregate in ("mean", "gmean")
-        if empty == "error" and averaged and mask.any():
-            bad = query_ids[mask][:5].tolist()
-            raise InputError(
-                f"{int(mask.sum())} queries have no relevant judgment (rel >= {level}) for "
-                f"{measure}, e.g. {bad}; pass empty='zero', 'skip', 'one' or 'nan' to handle "
-                "them"
-            )
-        keep = None
-        if defn.text:
-            text_values[name] = list(v)
-            v = np.full(len(query_ids), np.nan)
-        elif averaged and empty != "zero" and mask.any():
-            v = v.copy()
-            v[mask] = _EMPTY_VALUE[empty]
-            if empty in ("skip", "nan"):
-                keep = ~mask
-        values[name] = v
-        aggregates[name] = aggregate(v, "none" if defn.text else defn.aggregate, keep,
-                                     per_query.weights.get(measure))
+    for at, (name, measure) in enumerate(zip(plan.names, plan.measures, strict=True)):
+        if measure.definition.text:
+            text_values[name] = list(per_query.values[measure])
+        values[name] = policy_values(plan, at, per_query)[0]
     return Result(
         names=plan.names,
         measures=plan.measure_of(),
-        query_ids=query_ids,
+        query_ids=per_query.query_ids,
         query_values=values,
-        aggregates=aggregates,
+        aggregates=totals.aggregates,
         conventions=dict(plan.conventions),
         run_name=run_name,
         diagnostics=dict(per_query.diagnostics),

@@ -127,7 +127,9 @@ def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
                                                                         *_ties.REORDERED)):
         return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
     if order not in realigned:  # a measure asks for another tie-break than the option
-        realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)))[0]
+        # the coverage was checked by the first alignment
+        realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)),
+                                 block=True)[0]
     other = realigned[order]
     return other.in_trec_order(measure.definition.kernel(other, measure))
 
@@ -150,7 +152,8 @@ def _check_judgments(plan: Plan, qrels: Qrels | SubtopicQrels) -> None:
         "ranklens.load_qrels(path, kind='subtopic') (on the command line: --subtopics)")
 
 
-def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run) -> PerQuery:
+def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
+            block: bool = False) -> PerQuery:
     """Per-query values of every distinct measure of ``plan`` for ``run`` against ``qrels``.
 
     Parameters
@@ -161,6 +164,10 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run) -> PerQuery:
         Loaded judgments (all of them, or those of some queries).
     run : Run
         A loaded run (all of it, or the rows of the same queries).
+    block : bool, default False
+        The tables are one block of a larger evaluation (a chunk of queries, a Spark
+        bucket): the policies that read every query are checked when the blocks' partials
+        are merged (:func:`~ranklens._pipeline.assemble.finish`), not here.
 
     Returns
     -------
@@ -170,14 +177,15 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run) -> PerQuery:
     Raises
     ------
     InputError
-        The run and the judgments share no query, a duplicate under
-        ``duplicates="error"``, or a missing query under ``missing="error"``.
+        A duplicate under ``duplicates="error"``; unless ``block``, the run and the
+        judgments share no query or a missing query under ``missing="error"``.
     """
     _check_judgments(plan, qrels)
     policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
     # the bounds reorder tied groups of the doc id order by grade, measure by measure
     aligned, diagnostics = align(qrels, run, replace(policies, ties="docid")
-                                 if policies.ties in _ties.REORDERED else policies)
+                                 if policies.ties in _ties.REORDERED else policies,
+                                 block=block)
     realigned: dict[str, Aligned] = {}
     values = {m: _values(m, aligned, policies, realigned, qrels, run) for m in plan.canonical}
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})

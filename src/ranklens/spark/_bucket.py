@@ -3,16 +3,17 @@
 Runs on executors: it imports pyarrow and polars (through ranklens) but not pyspark, so it
 is tested and pickled by reference like any ranklens module. :func:`evaluate_bucket` turns
 the judgments and run rows of some queries into rows of :data:`OUTPUT_FIELDS`: per-query
-values (``kind="value"``), exact partial sums of each measure's aggregate (``"sum"``), the
-bucket's diagnostics (``"diag"``), an error (``"error"``) and worker warnings
-(``"warning"``). The driver (:mod:`ranklens.spark._driver`) reads all but the values in one
-job and re-raises an error with the class and message ranklens would have raised locally.
+values (``kind="value"``), the bucket's :class:`~ranklens._pipeline.partials.Partial` as
+JSON (``"partial"``: its counts and each measure's exact sums), an error (``"error"``) and
+worker warnings (``"warning"``). The driver (:mod:`ranklens.spark._driver`) reads all but
+the values in one job, merges the partials and assembles them as the local engine does
+(:func:`ranklens._pipeline.assemble.finish`), and re-raises an error with the class and
+message ranklens would have raised locally.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import warnings
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -20,11 +21,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import InputError, RanklensError, RanklensWarning
-from .._pipeline.assemble import GEO_FLOOR
-from .._pipeline.compute import compute, relevance_level
+from .._pipeline.compute import compute
+from .._pipeline.partials import Ids, Partial, Tally, partial_of, policy_values
 from .._pipeline.plan import Plan, make_plan
 from .._tables import Qrels, Run
-from ._exact import exact_sum
 
 if TYPE_CHECKING:
     import polars as pl
@@ -32,8 +32,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-__all__ = ["EXAMPLES", "OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "text_ids",
-           "worker_plan"]
+__all__ = ["OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "text_ids", "worker_plan"]
 
 #: The columns every bucket returns (name, Arrow/Spark type).
 OUTPUT_FIELDS = (
@@ -44,19 +43,6 @@ OUTPUT_FIELDS = (
     ("counted", "boolean"),
     ("text", "string"),
 )
-
-#: Query ids a bucket reports per diagnostic (the counts are always exact).
-EXAMPLES = 100
-
-# what each empty-query policy puts in place of a query without a relevant judgment (as
-# ranklens._pipeline.assemble does)
-_EMPTY_VALUE = {"skip": math.nan, "nan": math.nan, "one": 1.0}
-
-# a judged query with one retrieved judged document, added to every bucket: the engine
-# refuses a bucket whose run shares no query with its judgments, which any bucket may be
-# (pitfall 1 of the design study); values are per query, so the anchor changes no other
-_ANCHOR = "\x00ranklens:anchor"
-
 
 @dataclass(frozen=True)
 class BucketSpec:
@@ -98,7 +84,8 @@ def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table, *,
         except RanklensError as error:
             # the diagnostics still count: the driver raises the error the local engine
             # would raise first (a missing query before a run's duplicate, ...)
-            frame = _frame([_error_row(error), _diag_of_ids(q, r)])
+            frame = _frame([_error_row(error),
+                            _partial_row(worker_plan(spec), _partial_of_ids(q, r))])
     # ranklens's own warnings (a library's deprecation notice is the worker's business)
     caught = [w for w in caught if issubclass(w.category, RanklensWarning)
               or "ranklens" in str(w.filename)]
@@ -166,84 +153,41 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
           ) -> pl.DataFrame:
     plan = worker_plan(spec)
     if qrels.height == 0:  # nothing judged here: every run query is ignored
-        run_ids = run["query_id"].unique().sort().to_list() if run.height else []
-        return _frame([_diag(0, 0, [], run_ids, {})])
+        return _frame([_partial_row(plan, _partial_of_ids(qrels, run))])
     # the engine keeps the rank order only among a query's rows (ties="input"); without a
     # rank the order of rows inside a query does not change any value
     if not ordered:  # sorting strings is most of a bucket's time: done only when needed
         run = run.sort(["query_id", "rank"] if spec.has_rank else ["query_id"],
                        maintain_order=True)
-    anchor = _ANCHOR
-    # a comparison per row: a set of the bucket's distinct ids costs several times more
-    while bool((run["query_id"] == anchor).any() or (qrels["query_id"] == anchor).any()):
-        anchor = "\x00" + anchor
-    qrels = pl.concat([qrels.select("query_id", "doc_id", "relevance"), pl.DataFrame(
-        {"query_id": [anchor], "doc_id": ["d"], "relevance": [1.0]},
-        schema=qrels.select("query_id", "doc_id", "relevance").schema)])
-    run = pl.concat([run.select("query_id", "doc_id", "score"), pl.DataFrame(
-        {"query_id": [anchor], "doc_id": ["d"], "score": [0.0]},
-        schema=run.select("query_id", "doc_id", "score").schema)])
-    per_query = compute(plan, Qrels(qrels, source=spec.qrels_source),
-                        Run(run, source=spec.run_source, name=spec.run_name))
-    real = per_query.query_ids != anchor
-    query_ids = per_query.query_ids[real]
-    id_series = pl.Series(query_ids.tolist(), dtype=pl.String)  # shared by every measure
-    judged = int(qrels["query_id"].n_unique()) - 1
-    missing = per_query.diagnostics.get("missing_queries", [])
+    # one block of the evaluation: the policies that read every query are the driver's
+    per_query = compute(plan, Qrels(qrels.select("query_id", "doc_id", "relevance"),
+                                    source=spec.qrels_source),
+                        Run(run.select("query_id", "doc_id", "score"), source=spec.run_source,
+                            name=spec.run_name), block=True)
+    id_series = pl.Series(per_query.query_ids.tolist(), dtype=pl.String)  # shared by all
     out = [_frame([])]
-    sums: list[dict[str, Any]] = []
-    empties: dict[str, list[Any]] = {}
-    for name, measure in zip(plan.names, plan.measures, strict=True):
-        defn = measure.definition
-        level = relevance_level(measure, plan.policies.rel)
-        empty = per_query.num_rel[level][real] == 0
-        averaged = defn.aggregate in ("mean", "gmean")
-        if averaged and empty.any():
-            empties[name] = [int(empty.sum()), query_ids[empty][:5].tolist()]
-        if defn.text:
+    for at, (name, measure) in enumerate(zip(plan.names, plan.measures, strict=True)):
+        if measure.definition.text:
             out.append(_values(name, id_series, None, None,
-                               per_query.values[measure][real].astype(str)))
+                               per_query.values[measure].astype(str)))
             continue
-        values = per_query.values[measure][real].astype(np.float64)
-        counted = np.ones(len(values), dtype=bool)
-        if averaged and plan.empty != "zero" and empty.any():
-            values = values.copy()
-            values[empty] = _EMPTY_VALUE[plan.empty]
-            if plan.empty in ("skip", "nan"):
-                counted = ~empty
-        kept = values[counted]
-        if defn.aggregate == "gmean":
-            kept = np.log(np.maximum(kept, GEO_FLOOR))
-        weights = per_query.weights.get(measure)
-        if weights is not None and defn.aggregate == "mean":
-            # a weighted mean (GAUC): the sums of w v and of w, merged on the driver
-            w = weights[real][counted]
-            kept = kept[w != 0] * w[w != 0]
-            sums.append({"kind": "weight", "measure": name, "value": float(kept.size),
-                         "text": json.dumps(exact_sum(w[w != 0]).to_json())})
-        sums.append({"kind": "sum", "measure": name, "value": float(kept.size),
-                     "text": json.dumps(exact_sum(kept).to_json())})
-        out.append(_values(name, id_series, values, counted, None))
-    ignored = per_query.diagnostics.get("ignored_queries", [])
-    out.append(_frame([*sums, _diag(judged, judged - len(missing), missing, ignored, empties)]))
+        values, keep, _ = policy_values(plan, at, per_query)
+        counted = np.ones(len(values), dtype=bool) if keep is None else keep
+        out.append(_values(name, id_series, values.astype(np.float64), counted, None))
+    out.append(_frame([_partial_row(plan, partial_of(plan, per_query, keep_values=False))]))
     return pl.concat(out)
 
 
-def _diag_of_ids(qrels: pl.DataFrame, run: pl.DataFrame) -> dict[str, Any]:
-    """The diagnostics of a bucket that could not be evaluated, from its ids alone."""
+def _partial_of_ids(qrels: pl.DataFrame, run: pl.DataFrame) -> Partial:
+    """The counts of a bucket that could not be evaluated (or has no judgments), from its
+    ids alone."""
     judged = set(qrels["query_id"].to_list())
     ranked = set(run["query_id"].to_list())
-    return _diag(len(judged), len(judged & ranked), sorted(judged - ranked),
-                 sorted(ranked - judged), {})
+    return Partial(judged=len(judged), missing=Ids.of(judged - ranked),
+                   ignored=Ids.of(ranked - judged))
 
 
-def _diag(judged: int, retrieved: int, missing: list[str], ignored: list[str],
-          empties: dict[str, list[Any]]) -> dict[str, Any]:
-    """The bucket's diagnostics: counts, the first :data:`EXAMPLES` ids of each kind
-    (sorted) and, per averaged measure, how many queries have no relevant judgment."""
-    return {"kind": "diag", "text": json.dumps({
-        "judged": judged, "retrieved": retrieved,
-        "missing": [len(missing), sorted(missing)[:EXAMPLES]],
-        "ignored": [len(ignored), sorted(ignored)[:EXAMPLES]],
-        "empty": empties,
-    })}
+def _partial_row(plan: Plan, partial: Partial) -> dict[str, Any]:
+    if partial.tallies is None:
+        partial = replace(partial, tallies={name: Tally() for name in plan.names})
+    return {"kind": "partial", "text": json.dumps(partial.to_json())}

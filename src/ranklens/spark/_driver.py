@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
 from .._measures import Measure, _ties
-from .._pipeline.compute import relevance_level
+from .._pipeline.assemble import check_policies, finish
 from .._pipeline.options import EvaluateOptions
+from .._pipeline.partials import Partial, merge
 from .._pipeline.plan import Plan, make_plan
-from ._bucket import EXAMPLES, OUTPUT_FIELDS, BucketSpec, evaluate_bucket, text_ids
-from ._exact import ExactSum
+from ._bucket import OUTPUT_FIELDS, BucketSpec, evaluate_bucket, text_ids
 from ._result import SparkResult
 
 if TYPE_CHECKING:
@@ -361,56 +360,30 @@ def _partition(spec: BucketSpec, batches: Iterator[pa.RecordBatch]
 
 def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]]
               ) -> tuple[dict[str, float], dict[str, Any]]:
-    """Aggregates and diagnostics from the buckets' rows; raises what the local engine
-    would raise, and warns what it would warn."""
-    diags = [json.loads(r["text"]) for r in rows if r["kind"] == "diag"]
-    judged = sum(d["judged"] for d in diags)
-    retrieved = sum(d["retrieved"] for d in diags)
-    missing = _merged([d["missing"] for d in diags])
-    ignored = _merged([d["ignored"] for d in diags])
-    if judged == 0:
-        raise InputError("the qrels hold no judgments; nothing to evaluate",
-                         source=spec.qrels_source)
-    # raised in the local engine's order: the judgments' own errors, no common query, a
-    # missing query, then the runs' errors (the empty-query check comes after computing)
+    """Aggregates and diagnostics from the buckets' rows, assembled as the local engine
+    assembles its own (:func:`~ranklens._pipeline.assemble.finish`); raises what it would
+    raise, in its order, and warns what it would warn."""
+    partials = [Partial.from_json(json.loads(r["text"])) for r in rows
+                if r["kind"] == "partial"]
+    merged = merge(plan, partials) if partials else Partial(tallies={})
+    sources = {"run_source": spec.run_source, "qrels_source": spec.qrels_source}
+    # the local engine's order: the judgments' own errors, the policies on every query
+    # (no common query, a missing query), then the runs' errors, then the empty queries
     errors = [json.loads(r["text"]) for r in rows if r["kind"] == "error"]
     errors.sort(key=lambda e: (e.get("source") != spec.qrels_source, e["message"]))
     if errors and errors[0].get("source") == spec.qrels_source:
         _reraise(errors[0])
-    if retrieved == 0:
-        raise InputError(
-            f"the run ({spec.run_source}) and the qrels ({spec.qrels_source}) share no "
-            f"query (run has e.g. {ignored[1][:3]}, qrels {missing[1][:3]})")
-    if missing[0] and plan.policies.missing == "error":
-        raise InputError(
-            f"{missing[0]} judged queries are absent from the run ({spec.run_source}), e.g. "
-            f"{missing[1][:5]}; pass missing='zero' to score them 0 or 'skip' to leave "
-            "them out")
+    check_policies(plan, merged, **sources)
     if errors:
         _reraise(errors[0])
-    empties: dict[str, list[Any]] = {}
-    for d in diags:
-        for name, (count, examples) in d["empty"].items():
-            total, seen = empties.get(name, [0, []])
-            empties[name] = [total + count, sorted(seen + examples)[:5]]
-    if plan.empty == "error":
-        for name, measure in zip(plan.names, plan.measures, strict=True):
-            if name in empties:
-                level = relevance_level(measure, plan.policies.rel)
-                count, bad = empties[name]
-                raise InputError(
-                    f"{count} queries have no relevant judgment (rel >= {level}) for "
-                    f"{measure}, e.g. {bad}; pass empty='zero', 'skip', 'one' or 'nan' to "
-                    "handle them")
-    aggregates = _aggregates(plan, rows)
-    _warn(plan, spec, missing, ignored, rows)
+    totals = finish(plan, merged, **sources)
+    for message in totals.notices:
+        warnings.warn(message, RanklensWarning, stacklevel=3)
+    _worker_warnings(rows)
     diagnostics = {
-        "missing_queries": missing[1], "missing_count": missing[0],
-        "ignored_queries": ignored[1], "ignored_count": ignored[0],
-        "empty_queries": {name: count for name, (count, _) in empties.items()},
-        "evaluated_queries": judged - (missing[0] if plan.policies.missing == "skip" else 0),
-    }
-    return aggregates, diagnostics
+        "missing_queries": list(merged.missing.examples),
+        "ignored_queries": list(merged.ignored.examples), **totals.diagnostics}
+    return totals.aggregates, diagnostics
 
 
 def _reraise(error: dict[str, Any]) -> None:
@@ -421,57 +394,8 @@ def _reraise(error: dict[str, Any]) -> None:
     raise cls(error["message"])
 
 
-def _merged(parts: list[list[Any]]) -> list[Any]:
-    """``[count, first ids]`` of several buckets' ``[count, first ids]``."""
-    ids = sorted(i for _, some in parts for i in some)[:EXAMPLES]
-    return [sum(count for count, _ in parts), ids]
-
-
-def _aggregates(plan: Plan, rows: list[dict[str, Any]]) -> dict[str, float]:
-    sums: dict[str, tuple[int, ExactSum]] = {}
-    weights: dict[str, ExactSum] = {}  # of the weighted means (GAUC)
-    for r in rows:
-        if r["kind"] == "sum":
-            n, total = sums.get(r["measure"], (0, ExactSum()))
-            sums[r["measure"]] = (n + int(r["value"]),
-                                  total + ExactSum.from_json(json.loads(r["text"])))
-        elif r["kind"] == "weight":
-            weights[r["measure"]] = (weights.get(r["measure"], ExactSum())
-                                     + ExactSum.from_json(json.loads(r["text"])))
-    out = {}
-    for name, measure in zip(plan.names, plan.measures, strict=True):
-        how = measure.definition.aggregate
-        n, total = sums.get(name, (0, ExactSum()))
-        if name in weights and how == "mean":
-            w = weights[name].to_float()
-            out[name] = total.to_float() / w if w != 0 else 0.0
-        elif measure.definition.text or how == "none":
-            out[name] = math.nan
-        elif how == "sum":
-            out[name] = total.to_float()
-        elif n == 0:
-            out[name] = 0.0
-        elif how == "gmean":
-            out[name] = math.exp(total.to_float() / n)
-        else:
-            out[name] = total.to_float() / n
-    return out
-
-
-def _warn(plan: Plan, spec: BucketSpec, missing: list[Any], ignored: list[Any],
-          rows: list[dict[str, Any]]) -> None:
-    """The warnings :func:`ranklens.evaluate` gives, then the workers' own."""
-    if missing[0] and plan.policies.warn_missing:
-        pol = plan.policies.missing
-        verb = "scored 0" if pol == "zero" else "left out of the averages"
-        warnings.warn(
-            f"{missing[0]} judged queries are absent from the run ({spec.run_source}) and "
-            f"were {verb} (missing={pol!r}): {missing[1][:5]}"
-            + (" ..." if missing[0] > 5 else ""), RanklensWarning, stacklevel=4)
-    if ignored[0]:
-        warnings.warn(
-            f"{ignored[0]} run queries have no judgments and were ignored: {ignored[1][:5]}"
-            + (" ..." if ignored[0] > 5 else ""), RanklensWarning, stacklevel=4)
+def _worker_warnings(rows: list[dict[str, Any]]) -> None:
+    """The workers' own warnings, each once."""
     import builtins
 
     for category, message in dict.fromkeys((r["measure"], r["text"]) for r in rows
