@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
 from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._compare.render import COMPARE_FORMATS
+from .._outputs import refuse_overwriting_inputs, write_atomically
 from . import _options as evaluation
-from ._evaluate import DEFAULT_MEASURES
+from ._evaluate import DEFAULT_MEASURES, write_stdout
 
 __all__ = ["compare_cmd"]
 
@@ -76,6 +76,7 @@ def compare_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...],
 
         raise ParameterError(f"--baseline must be one of the RUN arguments "
                              f"({', '.join(runs)}); got {baseline!r}")
+    refuse_overwriting_inputs(output, [qrels, *runs])
     options: dict[str, Any] = {"rel": rel, "missing": missing, "judged_only": judged_only,
                                "depth": depth, "convention": convention}
     chosen = list(measures) or list(DEFAULT_MEASURES)
@@ -88,14 +89,7 @@ def compare_cmd(qrels: str, runs: tuple[str, ...], measures: tuple[str, ...],
                           resamples=resamples)
     text = cmp.render(fmt)
     if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return 0
-    try:
-        with open(output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError as exc:
-        from .._errors import ParameterError
-
-        raise ParameterError(f"cannot write {output}: {exc.strerror}") from None
+        write_stdout(text)
+    else:
+        write_atomically(output, text)
     return 0

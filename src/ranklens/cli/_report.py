@@ -53,9 +53,11 @@ def report_cmd(qrels: str, runs: tuple[str, ...], output: str, measures: tuple[s
     ranklens report qrels.txt a.run b.run -m nDCG@10 -m AP --baseline b.run -o r.html
     """
     from .._errors import ParameterError
+    from .._outputs import refuse_overwriting_inputs
     from .._report import report
     from ._progress import loading
 
+    refuse_overwriting_inputs(output, [qrels, *runs])
     twice = sorted({p for p in runs if runs.count(p) > 1})
     if twice:
         raise ParameterError(f"each run can be given once; got {twice[0]} "
