@@ -4,8 +4,9 @@ The modules, in the order a comparison uses them: :mod:`.differences` (paired di
 with float noise snapped to exact ties), :mod:`.paired` (t, Wilcoxon, sign),
 :mod:`.randomization` (the sign-flip test and its documented random stream),
 :mod:`.bootstrap` (intervals), :mod:`.tukey` (k-system tests), :mod:`.corrections`,
-:mod:`.result` (the :class:`Comparison` container), :mod:`.api` (``compare``) and
-:mod:`.render` (the comparison table).
+:mod:`.result` (the :class:`Comparison` container), :mod:`.api` (``compare``),
+:mod:`.render` (the comparison as a table for :mod:`ranklens._render`'s formats) with
+:mod:`.notes` (the sentences under it) and :mod:`.view` (what both read of a comparison).
 """
 
 from __future__ import annotations

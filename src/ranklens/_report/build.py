@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._errors import ParameterError
 from .._evaluate import evaluate
 from .._io._load import load_qrels
 from .._names import parse_measures
+from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import DEFAULT_MEASURES
 from .._results import Results
 from .._validate import Integer, check
@@ -53,7 +54,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     baseline : str, optional
         The run the others are compared with (default: the first).
     output : path, optional
-        Also write the report to this file (UTF-8).
+        Also write the report to this file (UTF-8), whole or not at all (a temporary file
+        beside it, renamed over it); it may not be one of the input files.
     title : str, default "ranklens report"
         The page's title and heading.
     max_k : int, default 100
@@ -76,7 +78,7 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     ------
     ParameterError
         ``baseline`` names no run, ``max_k`` or ``top_k`` is out of range, a test option is
-        invalid, or ``output`` cannot be written.
+        invalid, or ``output`` is one of the input files or cannot be written.
 
     Examples
     --------
@@ -88,6 +90,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     >>> html.startswith("<!DOCTYPE html>"), "vegaEmbed" in html
     (True, True)
     """
+    refuse_overwriting_inputs(output, [qrels, *_run_paths(runs)],
+                              option="the 'output' option")
     results, data = _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k,
                                top_k=top_k, **options)
     marks, note = significance_marks(results, data.baseline, data.measures, test=test,
@@ -96,12 +100,17 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     text = page(data, title=title, marks=marks, marks_note=note, lower_is_better=lower,
                 version=__version__)
     if output is not None:
-        try:
-            with open(output, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise ParameterError(f"cannot write {os.fspath(output)}: {exc.strerror}") from None
+        write_atomically(output, text)
     return text
+
+
+def _run_paths(runs: Any) -> list[Any]:
+    """The runs as given: one, a list or tuple of them, or ``{name: run}``."""
+    if isinstance(runs, Mapping):
+        return list(runs.values())
+    if isinstance(runs, (list, tuple)):
+        return list(runs)
+    return [runs]
 
 
 def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,

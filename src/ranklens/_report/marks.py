@@ -8,7 +8,7 @@ those ``ranklens compare`` prints for the same runs, test and correction.
 from __future__ import annotations
 
 from .._compare import compare_results
-from .._compare.render import _footer
+from .._compare.notes import footer
 from .._results import Results
 
 __all__ = ["Marks", "significance_marks"]
@@ -36,4 +36,4 @@ def significance_marks(results: Results, baseline: str, measures: tuple[str, ...
             symbol, f"significantly {word} {baseline}: difference {pair.difference:+.4f}, "
             f"adjusted p = {pair.p_adjusted:.3g}, {pair.wins} wins / {pair.ties} ties / "
             f"{pair.losses} losses", cls)
-    return marks, " ".join(_footer(cmp)) + " Bold: the best run on each measure."
+    return marks, " ".join(footer(cmp)) + " Bold: the best run on each measure."

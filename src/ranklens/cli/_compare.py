@@ -8,7 +8,8 @@ import click
 
 from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._compare.render import COMPARE_FORMATS
-from ._evaluate import write_file, write_stdout
+from .._outputs import refuse_overwriting_inputs, write_atomically
+from ._evaluate import write_stdout
 from ._options import DEFAULT_MEASURES, evaluation_options, inputs_and_measures, split_options
 
 __all__ = ["compare_cmd"]
@@ -57,7 +58,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, .
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     """
     from .._compare.api import compare_results
-    from ._evaluate import check_output, evaluate_files, evaluate_pairs_files, inputs
+    from ._evaluate import evaluate_files, evaluate_pairs_files, inputs
 
     options, pairs = split_options(params)
     inputs(qrels, runs, pairs, at_least=2)
@@ -70,7 +71,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, .
         what = "--pairs files" if pairs else "RUN arguments"
         raise ParameterError(f"--baseline must be one of the {what} "
                              f"({', '.join(systems)}); got {baseline!r}")
-    check_output(output, [p for p in (qrels, *runs, *pairs) if p is not None])
+    refuse_overwriting_inputs(output, [qrels, *runs, *pairs])
     chosen = list(measures) or list(DEFAULT_MEASURES)
     results = (evaluate_pairs_files(pairs, chosen, options) if pairs else
                evaluate_files(qrels, runs, chosen, options))  # type: ignore[arg-type]
@@ -84,5 +85,5 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, .
     if output is None:
         write_stdout(text)
     else:
-        write_file(output, text)
+        write_atomically(output, text)
     return 0

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
 from ._options import DEFAULT_MEASURES, evaluation_options, inputs_and_measures, split_options
@@ -16,9 +17,8 @@ if TYPE_CHECKING:
     from .._result import Result
     from .._results import Results
 
-__all__ = ["DEFAULT_MEASURES", "check_output", "evaluate_cmd", "evaluate_files",
-           "evaluate_pairs_files", "inputs", "unique", "write_file", "write_output",
-           "write_stdout"]
+__all__ = ["DEFAULT_MEASURES", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
+           "inputs", "unique", "write_output", "write_stdout"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False) -> Results:
@@ -61,7 +61,7 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     if output is None:
         write_stdout(text)
     else:
-        write_file(output, text)
+        write_atomically(output, text)
 
 
 def write_stdout(text: str) -> None:
@@ -76,43 +76,6 @@ def write_stdout(text: str) -> None:
         raise
     except OSError as exc:
         raise RanklensError(f"cannot write to standard output: {exc.strerror or exc}") from None
-
-
-def write_file(output: str, text: str) -> None:
-    """Write ``text`` to ``output`` atomically: into a temporary file beside it, then
-    renamed over it, so an interrupted or failed write never leaves half a file."""
-    import os
-    import tempfile
-
-    from .._errors import ParameterError
-
-    folder = os.path.dirname(os.path.abspath(output))
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".ranklens-", suffix=".tmp", dir=folder)
-        with open(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, output)
-        tmp = None
-    except OSError as exc:
-        raise ParameterError(f"cannot write {output}: {exc.strerror or exc}") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def check_output(output: str | None, inputs: Sequence[str]) -> None:
-    """ParameterError when ``-o`` names one of the input files (it would be overwritten)."""
-    import os
-
-    from .._errors import ParameterError
-
-    if output is None or not os.path.exists(output):
-        return
-    for path in inputs:
-        if path != "-" and os.path.exists(path) and os.path.samefile(path, output):
-            raise ParameterError(f"-o {output} is one of the input files ({path}); "
-                                 "expected a new file or another one to overwrite")
 
 
 @click.command("evaluate")
@@ -148,7 +111,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, 
     """
     options, pairs = split_options(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
-    check_output(output, [p for p in (qrels, *runs, *pairs) if p is not None])
+    refuse_overwriting_inputs(output, [qrels, *runs, *pairs])
     if pairs:
         inputs(qrels, runs, pairs)
         if engine == "spark" or subtopics:

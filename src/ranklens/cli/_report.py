@@ -43,13 +43,14 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], output: str,
     ranklens report qrels.txt a.run b.run -m nDCG@10 -m AP --baseline b.run -o r.html
     ranklens report --pairs bm25.jsonl --pairs hybrid.jsonl -o rag.html
     """
+    from .._outputs import refuse_overwriting_inputs
     from .._report import report
-    from ._evaluate import check_output, inputs, unique
+    from ._evaluate import inputs, unique
     from ._progress import loading
 
     options, pairs = split_options(params)
     inputs(qrels, runs, pairs)
-    check_output(output, [p for p in (qrels, *runs, *pairs) if p is not None])
+    refuse_overwriting_inputs(output, [qrels, *runs, *pairs])
     systems = list(pairs) or list(runs)
     unique(systems, "--pairs file" if pairs else "run")
     with loading([*([qrels] if qrels is not None else []), *systems]):

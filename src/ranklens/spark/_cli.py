@@ -12,6 +12,7 @@ from .._errors import ParameterError
 from .._pipeline.options import EvaluateOptions
 from .._result import Result
 from ._read import check_master, read_qrels, read_run
+from ._write import write_parquet
 
 __all__ = ["evaluate_on_spark"]
 
@@ -20,8 +21,8 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
                       options: EvaluateOptions, master: str | None,
                       output: str | None) -> list[Result]:
     """Evaluate each run on Spark; write every run's per-query values (with a ``run``
-    column) as Parquet under ``output`` and return the aggregates as Results without
-    per-query values, for rendering."""
+    column) as the Parquet folder ``output`` (replaced whole, :mod:`._write`) and return
+    the aggregates as Results without per-query values, for rendering."""
     if output is None:
         raise ParameterError("--engine spark writes per-query values as Parquet: give the "
                              "folder with -o/--output")
@@ -63,5 +64,5 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
     frame = parts[0]
     for part in parts[1:]:
         frame = frame.unionByName(part)
-    frame.write.mode("overwrite").parquet(output)
+    write_parquet(spark, frame, output)
     return out
