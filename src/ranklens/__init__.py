@@ -15,6 +15,7 @@ from ._version import __version__
 
 if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports these
     from ._compare import Comparison, PairComparison, compare, compare_results
+    from ._compare.options import CompareOptions
     from ._conventions import CONVENTIONS, Convention
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
@@ -23,6 +24,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._io._pairs import pairs_to_tables as from_pairs
     from ._measures import Measure
     from ._names import parse_measure, parse_measures
+    from ._pipeline.options import EvaluateOptions
     from ._render import FORMATS, render
     from ._report import report
     from ._result import Result
@@ -33,8 +35,10 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
 __all__ = [
     "CONVENTIONS",
     "FORMATS",
+    "CompareOptions",
     "Comparison",
     "Convention",
+    "EvaluateOptions",
     "InputError",
     "Measure",
     "MeasureError",
@@ -73,7 +77,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "CONVENTIONS": ("._conventions", "CONVENTIONS"),
     "FORMATS": ("._render", "FORMATS"),
     "Comparison": ("._compare", "Comparison"),
+    "CompareOptions": ("._compare.options", "CompareOptions"),
     "Convention": ("._conventions", "Convention"),
+    "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
