@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 
-from .._errors import ParameterError
 from .._render.formats import write
 from .._render.model import DOWN, UP, Cell, Column, Row, Table, label
+from .._validate import Choice, check
 from .notes import TEST_NAMES, footer
 from .view import ComparisonView
 
@@ -114,9 +114,7 @@ def render_comparison(cmp: ComparisonView, fmt: str = "table") -> str:
     base  0.0000
     new   1.0000 ▲
     """
-    if fmt not in COMPARE_FORMATS:
-        raise ParameterError(f"the 'format' option must be one of "
-                             f"{', '.join(COMPARE_FORMATS)}; got {fmt!r}")
+    check("format", fmt, Choice(COMPARE_FORMATS))
     if fmt in ("csv", "tsv", "jsonl"):
         return write(comparison_records(cmp), fmt)
     return write(comparison_table(cmp, paper=fmt == "latex"), fmt)

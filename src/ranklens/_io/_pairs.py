@@ -34,8 +34,9 @@ else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
 from .._columns import MAX_GRADE
-from .._errors import InputError, ParameterError
+from .._errors import InputError
 from .._tables import Qrels, Run
+from .._validate import Choice, check
 
 __all__ = ["EMPTY_GOLD_ID", "FIELDS", "load_pairs", "pairs_to_tables"]
 
@@ -159,9 +160,7 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
 
 
 def _check_duplicates(duplicates: str) -> None:
-    if duplicates not in _DUPLICATES:
-        raise ParameterError(f"the 'duplicates' option must be one of "
-                             f"{', '.join(_DUPLICATES)}; got {duplicates!r}")
+    check("duplicates", duplicates, Choice(_DUPLICATES))
 
 
 def _is_list(value: Any) -> bool:

@@ -15,6 +15,7 @@ from .._pipeline.assemble import check_policies, finish
 from .._pipeline.options import EvaluateOptions
 from .._pipeline.partials import Partial, merge
 from .._pipeline.plan import Plan, make_plan
+from .._validate import Choice, Integer, check
 from ._bucket import OUTPUT_FIELDS, BucketSpec, evaluate_bucket, text_ids
 from ._result import SparkResult
 
@@ -136,13 +137,8 @@ def evaluate(
             "read yet; evaluate them with ranklens.evaluate on load_qrels(..., "
             "kind='subtopic')"
         )
-    if buckets is not None and (not isinstance(buckets, int) or isinstance(buckets, bool)
-                                or buckets < 1):
-        raise ParameterError(f"the 'buckets' option must be an integer >= 1, got {buckets!r}")
-    if method not in ("auto", "compact", "cogroup", "partition"):
-        raise ParameterError("the 'method' option must be one of auto, compact, cogroup, "
-                             "partition; "
-                             f"got {method!r}")
+    check("buckets", buckets, Integer(1, none=True))
+    check("method", method, Choice(("auto", "compact", "cogroup", "partition")))
     _check_frame(qrels, "qrels", {query_id: "id", doc_id: "id", relevance: "number"})
     _check_frame(run, "run", {query_id: "id", doc_id: "id", score: "number",
                               **({rank: "number"} if rank is not None else {})})
