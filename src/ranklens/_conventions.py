@@ -11,13 +11,13 @@ See ``docs/conventions.md`` for the table of conventions across libraries.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ._errors import ParameterError
 from ._measures import REGISTRY, Measure
+from ._names import written_params
 
 __all__ = ["CONVENTIONS", "Convention", "get_convention"]
 
@@ -80,11 +80,14 @@ class Convention:
         return out
 
     def apply(self, measure: Measure, written: str | Measure) -> Measure:
-        """``measure`` with this preset's parameters, keeping the ones written explicitly."""
+        """``measure`` with this preset's parameters, keeping the ones written explicitly
+        (in ``measure``, or in the name ``written``, as the name parser reads it:
+        :func:`ranklens._names.written_params`)."""
         preset = self.measure_defaults(measure.name)
         if not preset:
             return measure
-        explicit = {key for key, _ in measure.params} | _written_keys(written)
+        # a parameter the name writes wins, even at its default: AP(denom=rel) under kaggle
+        explicit = {key for key, _ in measure.params} | written_params(written)
         declared = {p.name for p in measure.definition.params}
         chosen = {k: v for k, v in preset.items() if k in declared and k not in explicit}
         if not chosen:
@@ -100,19 +103,6 @@ class Convention:
             "ideal": self.ideal,
             "measure_ties": dict(self.measure_ties),
         }
-
-
-_PARAMS_TEXT = re.compile(r"\((.*)\)")
-
-
-def _written_keys(written: str | Measure) -> set[str]:
-    """Parameter names written in a measure name, even those equal to their default."""
-    if isinstance(written, Measure):
-        return set()
-    found = _PARAMS_TEXT.search(written)
-    if not found:
-        return set()
-    return {part.partition("=")[0].strip() for part in found.group(1).split(",") if "=" in part}
 
 
 CONVENTIONS: Mapping[str, Convention] = {

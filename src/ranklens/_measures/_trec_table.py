@@ -2,10 +2,12 @@
 
 ``ranklens trec_eval`` (:mod:`ranklens._trec_eval.table`) prints in this order, and
 ``ranklens.evaluate``/``ranklens evaluate -m`` expand the nicknames (``official``,
-``all_trec``, ...) from it (:func:`ranklens._names.expand_trec_lists`). It lives here,
-under the registry that both import, because the trec_eval package imports the name
-parser and the name parser must not import the trec_eval package (no import cycles).
-The leading underscore keeps it out of the auto-discovered measure modules.
+``all_trec``, ...) from it (:mod:`ranklens._names.lists`). It lives in the measures
+package because both read it and the names package, below the trec_eval package, must not
+import that, and because a table listing measure names may live only with the measures
+or with trec_eval's semantics (tests/test_registry.py): the names package reads spellings
+from the registry instead. The leading underscore keeps it out of the auto-discovered
+measure modules.
 """
 
 from __future__ import annotations

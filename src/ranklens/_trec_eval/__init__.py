@@ -10,7 +10,8 @@
     report      trec_eval(): one call from judgments and a run to a TrecEvalReport
 
 Measure parameters (``-m P.5,10``) are parsed by ``ranklens._measures.trec_params``, the one
-parser of trec_eval measure parameters; every TREC-style file is tokenized by
+parser of trec_eval measure parameters; which measure a trec_eval name is comes from the one
+index of spellings, ``ranklens._names.index``; every TREC-style file is tokenized by
 ``ranklens._io._lines``.
 """
 

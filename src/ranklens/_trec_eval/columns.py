@@ -17,8 +17,10 @@ from typing import Any
 from .._errors import MeasureError, RanklensWarning
 from .._evaluate import evaluate
 from .._io._load import load_run
-from .._measures import REGISTRY, Measure, MeasureDef
+from .._measures import REGISTRY, Measure
 from .._measures.trec_params import command_line_cutoffs, command_line_measure
+from .._names.index import SPELLINGS
+from .._names.trec import cutoff_name
 from .._pipeline.assemble import GEO_FLOOR
 from .._tables import Qrels, Run
 from .options import TrecEvalError
@@ -54,43 +56,29 @@ class MeasureColumn:
     raw: bool = False
 
 
-def _indexes() -> tuple[dict[str, MeasureDef], dict[str, MeasureDef]]:
-    plain: dict[str, MeasureDef] = {}
-    cut: dict[str, MeasureDef] = {}
-    for defn in REGISTRY.values():
-        if defn.trec:
-            plain.setdefault(defn.trec, defn)
-        if defn.trec_cut:
-            cut.setdefault(defn.trec_cut, defn)
-    return plain, cut
-
-
-def _cutoff_name(te: str, defn: MeasureDef, c: float) -> str:
-    return f"{te}_{c:3.2f}" if defn.cutoff == "float" else f"{te}_{int(c)}"
-
-
 def measure_columns(selected: Sequence[tuple[str, str | None]]) -> list[MeasureColumn]:
     """The registry measures behind the selected trec_eval names, one per printed column."""
-    plain, cut = _indexes()
+    plain, cut = SPELLINGS.trec, SPELLINGS.trec_cut
     out: list[MeasureColumn] = []
     try:
         for te, raw in selected:
-            if te in cut and plain.get(te) is cut[te] and len(cut[te].trec_cutoffs) == 1:
+            if (te in cut and plain.get(te) == cut[te]
+                    and len(REGISTRY[cut[te]].trec_cutoffs) == 1):
                 # one-value measures whose parameter is a length (relstring.20): the name
                 # gets the raw parameter only when one is given, as trec_eval prints it
-                defn = cut[te]
+                defn = REGISTRY[cut[te]]
                 lengths = command_line_cutoffs(te, defn, raw)
                 if len(lengths) != 1:
                     raise TrecEvalError(f"'{te}' takes one parameter, got '{raw}'", 2)
                 out.append(MeasureColumn(te if raw is None else f"{te}_{raw}", te,
                                          Measure(defn.name, (), lengths[0]), raw is not None))
             elif te in cut:
-                defn = cut[te]
+                defn = REGISTRY[cut[te]]
                 for c in command_line_cutoffs(te, defn, raw):
-                    out.append(MeasureColumn(_cutoff_name(te, defn, c), te,
+                    out.append(MeasureColumn(cutoff_name(te, defn.name, c), te,
                                              Measure(defn.name, (), c)))
             elif te in plain:
-                defn = plain[te]
+                defn = REGISTRY[plain[te]]
                 if raw is None:
                     out.append(MeasureColumn(te, te, Measure(defn.name)))
                 else:

@@ -17,17 +17,13 @@ from .._evaluate import evaluate
 from .._io._prefs import load_prefs
 from .._measures import REGISTRY, Measure
 from .._measures.trec_params import command_line_cutoffs
+from .._names.trec import averaged_over_groups, cutoff_name
 from .._tables import Run
 from .columns import Column, left_out_warning
 from .options import TrecEvalError
+from .table import JG
 
 __all__ = ["jg_columns", "read_qrels_jg"]
-
-# trec_eval name -> the registered measure computing it per judgment group
-_PER_GROUP = {"map_avgjg": "AP", "P_avgjg": "P", "Rprec_mult_avgjg": "RprecMult"}
-# the registry's defaults of P and Rprec_mult are trec_eval's for the avgjg forms too
-_DEFAULT_CUTOFFS = {"P_avgjg": (5, 10, 15, 20, 30, 100, 200, 500, 1000),
-                    "Rprec_mult_avgjg": (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)}
 
 Groups = dict[str, dict[str, dict[str, int]]]  # {topic: {jg: {docno: relevance}}}
 
@@ -48,19 +44,17 @@ def read_qrels_jg(path: str | Path) -> Groups:
 def _columns(selected: dict[str, str | None]) -> list[tuple[str, str, Measure]]:
     """(printed name, trec_eval name, per-group measure) of every selected avgjg column."""
     out: list[tuple[str, str, Measure]] = []
-    for te, name in _PER_GROUP.items():
+    for te in JG:
         if te not in selected:
             continue
-        defn = REGISTRY[name]
-        if te == "map_avgjg":
+        name, family = averaged_over_groups(te)
+        if not family:
             out.append((te, te, Measure(name)))
             continue
-        raw = selected[te]
-        cutoffs = (sorted(float(c) for c in _DEFAULT_CUTOFFS[te]) if raw is None
-                   else command_line_cutoffs(te, defn, raw))
-        for c in cutoffs:
-            printed = f"{te}_{int(c)}" if defn.cutoff == "int" else f"{te}_{c:3.2f}"
-            out.append((printed, te, Measure(name, (), c)))
+        # the registry's default cutoffs of P and Rprec_mult are trec_eval's for the avgjg
+        # forms too
+        for c in command_line_cutoffs(te, REGISTRY[name], selected[te]):
+            out.append((cutoff_name(te, name, c), te, Measure(name, (), c)))
     return out
 
 
@@ -69,7 +63,7 @@ def jg_columns(path: str | Path, run: Run, selected: list[tuple[str, str | None]
                judged_only: bool) -> tuple[list[str], list[Column]]:
     """Topic ids and per-topic values of map_avgjg, P_avgjg and Rprec_mult_avgjg."""
     wanted = dict(selected)
-    other = [te for te in wanted if te not in _PER_GROUP and te not in ("runid", "num_q")]
+    other = [te for te in wanted if te not in JG and te not in ("runid", "num_q")]
     if other:
         raise TrecEvalError(f"measure '{other[0]}' cannot be computed from -R qrels_jg "
                             "judgments", 4)

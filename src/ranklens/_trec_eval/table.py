@@ -6,20 +6,25 @@ name, and how trec_eval prints it, comes from the registry (``MeasureDef.trec``,
 ``trec_cut``, ``trec_integer``, ...), or, for the preference measures, from their own
 registry (:data:`ranklens._measures._prefs.PREF_REGISTRY`); the judgment-group measures are
 described in ``qrels_jg``. The order and the nicknames themselves are data shared with
-``ranklens.evaluate`` (:mod:`ranklens._measures._trec_table`).
+``ranklens.evaluate`` (:mod:`ranklens._measures._trec_table`, read there by
+:mod:`ranklens._names.lists`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .._measures import REGISTRY
 from .._measures._trec_table import JG, NICKNAMES, ORDER, PREFS
 from .._names import suggest
+from .._names.index import SPELLINGS
 from .options import TrecEvalError
 
 __all__ = ["JG", "NICKNAMES", "NO_SUMMARY", "ORDER", "PREFS", "select_measures"]
 
-NO_SUMMARY = frozenset({"relstring"})  # per query only: a string has no average
+#: trec_eval names printed per query only: a measure whose value is text (``relstring``)
+#: has no average, so no summary line
+NO_SUMMARY = frozenset(te for te, name in SPELLINGS.trec_spellings() if REGISTRY[name].text)
 
 
 def select_measures(requests: Iterable[str]) -> list[tuple[str, str | None]]:
