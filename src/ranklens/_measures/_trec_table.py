@@ -5,7 +5,7 @@
 ``all_trec``, ...) from it (:mod:`ranklens._names.lists`). It lives in the measures
 package because both read it and the names package, below the trec_eval package, must not
 import that, and because a table listing measure names may live only with the measures
-or with trec_eval's semantics (tests/test_registry.py): the names package reads spellings
+or with trec_eval's semantics (tests/unit/test_registry.py): the names package reads spellings
 from the registry instead. The leading underscore keeps it out of the auto-discovered
 measure modules.
 """

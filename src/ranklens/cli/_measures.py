@@ -148,7 +148,7 @@ def render_markdown(infos: list[MeasureInfo]) -> str:
         "- `lower_is_better`, and `convention_params` (which of `denom`, `gain`, `ideal` a",
         "  convention sets).",
         "",
-        "`tests/test_registry.py` checks every declaration against the measure's values on",
+        "`tests/unit/test_registry.py` checks every declaration against the measure's values on",
         "generated runs; regenerate this page with",
         "`ranklens measures --format markdown > docs/measures.md`.",
         "",

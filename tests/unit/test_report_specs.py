@@ -1,7 +1,7 @@
 """Golden tests of the report's chart specs (JSON, no browser), on the bundled demo data.
 
-The golden files in tests/golden/report/ were checked by eye in the rendered report once;
-``RANKLENS_UPDATE_GOLDEN=1 pytest tests/test_report_specs.py`` rewrites them after a
+The golden files in tests/unit/golden/report/ were checked by eye in the rendered report once;
+``RANKLENS_UPDATE_GOLDEN=1 pytest tests/unit/test_report_specs.py`` rewrites them after a
 deliberate change (review the diff).
 """
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = "ranklens"
-ROOT = Path(__file__).resolve().parents[1] / "src" / PACKAGE
+ROOT = Path(__file__).resolve().parents[2] / "src" / PACKAGE
 
 def _modules(root: Path) -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its ``__init__``)."""

@@ -1,7 +1,7 @@
 """The small-file reader (``ranklens._io._small``): which files it takes, and that what it
 reads equals the polars path's reading, table for table and error for error.
 
-The hypothesis properties over generated and damaged files are in tests/test_fuzz.py; these
+The hypothesis properties over generated and damaged files are in tests/fuzz/test_fuzz.py; these
 are the cases chosen by hand, each at a boundary of the reader's rules.
 """
 

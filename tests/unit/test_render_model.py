@@ -1,8 +1,9 @@
 """One writer per format for results and comparisons (ranklens._render): both are turned into
 the neutral table of ranklens._render.model, which the format modules write.
 
-The bytes of every format are pinned by tests/golden/ (results) and tests/test_compare*.py
-(comparisons); here: the sharing itself, and each writer on a small hand-made table.
+The bytes of every format are pinned by tests/unit/golden/ (results) and by
+tests/unit/test_compare.py and tests/cli/test_compare_cli.py (comparisons); here: the
+sharing itself, and each writer on a small hand-made table.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Files read by Spark for ``ranklens evaluate --engine spark``: the same ids and the same
-refusals as the local readers (a real local[2] Spark; skipped or failed as tests/test_spark.py).
+refusals as the local readers (a real local[2] Spark; skipped or failed as test_spark.py).
 
 Spark's CSV type inference read the ids "007" and "7" as one number, and its TREC reader
 dropped lines with too few fields without a word and read a grade that is no number as null.

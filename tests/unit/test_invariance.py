@@ -24,7 +24,7 @@ def _all_measures() -> list[str]:
     """Every registered numeric measure at its defaults, plus a few cutoffs."""
     names: list[str] = []
     for name, defn in REGISTRY.items():
-        # diversity measures read subtopic judgments: tests/test_diversity.py checks them
+        # diversity measures read subtopic judgments: tests/unit/test_diversity.py checks them
         if defn.text or defn.subtopics:
             continue
         if not defn.cutoff_required:

@@ -132,7 +132,7 @@ def test_n_relevant_counts_are_built_column_wise() -> None:
                                  n_relevant=[4, 200_000])
     assert r.per_query("R@3") == pytest.approx({"0": 0.5, "1": 1 / 200_000})
     qrels, _ = ranklens.from_arrays([[1, 0]], n_relevant=[3])
-    # the two relevant items not in the labels stay a count (tests/test_arrays_counts.py)
+    # the two relevant items not in the labels stay a count (tests/unit/test_arrays_counts.py)
     assert sorted(qrels.frame["doc_id"].to_list()) == ["0", "1"]
     assert qrels.unretrieved is not None
     assert qrels.unretrieved.rows() == [("0", 1.0, 2)]

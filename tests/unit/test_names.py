@@ -334,7 +334,7 @@ def test_every_measure_with_any_parameters_computes(m: Measure) -> None:
             r = ranklens.evaluate(qrels, _TOY_RUN, [m], missing="zero")
         except ranklens.ParameterError as exc:
             # scikit-learn's tie policies are defined measure by measure; the others refuse
-            # them, naming measure and policy (tests/test_sklearn_ties.py)
+            # them, naming measure and policy (tests/peers/test_sklearn_ties.py)
             assert m.get("ties") in ("pessimistic", "optimistic"), exc
             assert f"ties={m.get('ties')!r} is not defined for {m}" in str(exc)
             return

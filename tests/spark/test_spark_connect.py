@@ -1,7 +1,7 @@
 """ranklens.spark under Spark Connect (``SparkSession.builder.remote("local[2]")``): the same
 per-query values as the local engine, errors re-raised with their class and message.
 
-Run in a child process: a Connect session and the classic one of tests/test_spark.py do not
+Run in a child process: a Connect session and the classic one of tests/spark/test_spark.py do not
 share a process. Skipped (with the reason) when pyspark's Connect client or Java is missing,
 except under CI or RANKLENS_REQUIRE_PEERS, where that fails instead.
 """

@@ -1,6 +1,6 @@
-"""Golden tests of every output format (files in tests/golden/, checked by eye once).
+"""Golden tests of every output format (files in tests/unit/golden/, checked by eye once).
 
-Regenerate after a deliberate change with ``RANKLENS_REGOLDEN=1 pytest tests/test_render.py``
+Regenerate after a deliberate change with ``RANKLENS_REGOLDEN=1 pytest tests/unit/test_render.py``
 and review the diff.
 """
 

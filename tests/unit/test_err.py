@@ -4,7 +4,7 @@ The reference here is a plain transcription of gdeval's rules (sort by score the
 descending, R = (2^g - 1) / 2^4, grades <= 0 and unjudged documents give 0). ir_measures'
 ERR runs gdeval.pl through a Perl subprocess, not in-process, so there is no differential
 test against it; the tie-averaged closed form is checked against the enumeration of tied
-orders in tests/test_registry.py.
+orders in tests/unit/test_registry.py.
 """
 
 from __future__ import annotations

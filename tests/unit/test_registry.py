@@ -23,7 +23,7 @@ import ranklens
 from ranklens._measures import REGISTRY, Measure
 from ranklens._measures import _registry as registry_module
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "ranklens"
+SRC = Path(__file__).resolve().parents[2] / "src" / "ranklens"
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DOCS = [f"d{i}" for i in range(6)]
 SCORE = st.integers(0, 3).map(float)  # four score levels over up to six docs: many ties
@@ -34,7 +34,7 @@ def _variants() -> list[Measure]:
     choice parameters (nDCG(ideal=run), AP(denom=hits)...)."""
     out: list[Measure] = []
     for name, defn in REGISTRY.items():
-        # diversity measures read subtopic judgments: tests/test_diversity.py checks them
+        # diversity measures read subtopic judgments: tests/unit/test_diversity.py checks them
         if defn.text or defn.subtopics:
             continue
         cutoffs: list[int | float | None] = [] if defn.cutoff_required else [None]

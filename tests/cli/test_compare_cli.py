@@ -172,7 +172,7 @@ def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_docs_worked_example_is_current() -> None:
     """docs/compare.md shows the command's output verbatim (run where the demo files are)."""
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "compare.md").read_text("utf-8")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "compare.md").read_text("utf-8")
     block = doc.split("<!-- compare-demo-table")[1].split("```\n", 1)[1].split("```")[0]
     proc = run_subprocess(["compare", "demo.qrels", "demo-bm25.run", "demo-dense.run", "-m",
                            "nDCG@10", "-m", "AP", "-m", "P@10", "-m", "RR@10", "--baseline",

@@ -15,7 +15,7 @@ import pytest
 
 import ranklens
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks"
 SHARED = Path(os.environ.get("RANKLENS_SHARED_DIR", ROOT.parent / "shared"))
 MEASURES = ["AP", "nDCG@10", "P@10", "R@1000", "Rprec", "RR"]

@@ -59,7 +59,7 @@ def test_demo_data_is_graded_with_forty_queries():
 
 def test_demo_data_regenerates_identically(tmp_path: Path):
     """The committed files are exactly what the deterministic generator writes."""
-    script = Path(__file__).resolve().parent.parent / "scripts" / "make_demo_data.py"
+    script = Path(__file__).resolve().parents[2] / "scripts" / "make_demo_data.py"
     source = script.read_text().replace(
         'OUT = Path(__file__).resolve().parent.parent / "src" / "ranklens" / "data"',
         f"OUT = Path({str(tmp_path)!r})")

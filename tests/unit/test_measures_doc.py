@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ranklens._measures import REGISTRY
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "measures.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "measures.md"
 
 
 def _generated() -> str:

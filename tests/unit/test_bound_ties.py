@@ -1,7 +1,7 @@
 """ties="worst" / "best": each tied group ordered by grade, worst or best first.
 
 (These were "pessimistic" / "optimistic" before those names took scikit-learn's meaning:
-tests/test_sklearn_ties.py.) scikit-learn's ``average_precision_score`` and
+tests/peers/test_sklearn_ties.py.) scikit-learn's ``average_precision_score`` and
 ``label_ranking_average_precision_score`` rank a tied relevant item after everything it
 ties with; they agree with the worst order wherever a tied group holds at most one relevant
 item (with several, scikit-learn gives each of them the precision at the group's end, which

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ranklens._model.aligned import KERNEL_ACCESSORS, Aligned
 
-MEASURES = Path(__file__).resolve().parents[1] / "src" / "ranklens" / "_measures"
+MEASURES = Path(__file__).resolve().parents[2] / "src" / "ranklens" / "_measures"
 # calls that hand a kernel another alignment: the view a measure reads, and the views of
 # the container itself
 VIEWS = {"data", "for_measure", "judged_only", "regrouped"}
