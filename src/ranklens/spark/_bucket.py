@@ -57,15 +57,11 @@ class BucketSpec:
 
 
 def worker_plan(spec: BucketSpec) -> Plan:
-    """The plan the workers run: ``missing="error"`` and ``empty="error"`` are decided on
-    the driver from every bucket's diagnostics (a bucket sees only its own queries), so
-    workers score such queries as ``"zero"`` would."""
-    plan = make_plan(list(spec.measures), **dict(spec.options))
-    if plan.policies.missing == "error":
-        plan = replace(plan, policies=replace(plan.policies, missing="zero"))
-    if plan.empty == "error":
-        plan = replace(plan, empty="zero")
-    return plan
+    """The plan the workers run: the driver's own. A bucket is computed as one block
+    (``compute(..., block=True)``), so ``missing="error"`` and ``empty="error"`` are decided
+    when the driver assembles the merged partials; a block scores such queries as
+    ``"zero"`` would."""
+    return make_plan(list(spec.measures), **dict(spec.options))
 
 
 def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table, *,
