@@ -146,6 +146,14 @@ def test_frames_and_columnar_files_with_a_subtopic_column(tmp_path: object) -> N
         ranklens.load_qrels(frame.drop("iteration"), kind="subtopic")
 
 
+def test_columnar_subtopic_file_errors_name_the_line(tmp_path: object) -> None:
+    # as a plain qrels file's: the file's line, not the table's row
+    path = tmp_path / "div.csv"  # type: ignore[operator]
+    path.write_text("query_id,subtopic,doc_id,relevance\nq1,s1,d1,1\nq1,s2,d2,x\n")
+    with pytest.raises(InputError, match=r"div\.csv:3: expected a numeric relevance, got 'x'"):
+        ranklens.load_qrels(path, kind="subtopic")
+
+
 def test_the_kind_is_explicit_and_checked() -> None:
     sq = _sub(TOY_QRELS)
     assert ranklens.load_qrels(sq, kind="subtopic") is sq

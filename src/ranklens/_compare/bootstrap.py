@@ -20,6 +20,8 @@ from typing import Literal
 
 import numpy as np
 
+from .differences import degenerate
+
 __all__ = ["BootstrapMethod", "bootstrap_interval", "bootstrap_means", "bootstrap_test"]
 
 BootstrapMethod = Literal["percentile", "basic", "bca"]
@@ -48,6 +50,7 @@ def bootstrap_means(d: np.ndarray, resamples: int, seed: int,
     return out
 
 
+@degenerate(identical=(0.0, 0.0), too_few=(math.nan, math.nan))
 def bootstrap_interval(d: np.ndarray, *, method: BootstrapMethod = "bca",
                        confidence: float = 0.95, resamples: int = 9999, seed: int = 0,
                        block_size: int = 512) -> tuple[float, float]:
@@ -66,10 +69,6 @@ def bootstrap_interval(d: np.ndarray, *, method: BootstrapMethod = "bca",
     from scipy.special import ndtr, ndtri
 
     n = d.size
-    if n and not d.any():
-        return 0.0, 0.0
-    if n < 2:
-        return math.nan, math.nan
     theta_b = bootstrap_means(d, resamples, seed, block_size)
     alpha = (1 - confidence) / 2
     theta = float(np.mean(d))
@@ -94,6 +93,7 @@ def bootstrap_interval(d: np.ndarray, *, method: BootstrapMethod = "bca",
     return low, high
 
 
+@degenerate(identical=1.0, too_few=math.nan)
 def bootstrap_test(d: np.ndarray, resamples: int = 9999, seed: int = 0,
                    block_size: int = 512) -> float:
     """Two-sided bootstrap shift test of mean(d) = 0.
@@ -112,11 +112,6 @@ def bootstrap_test(d: np.ndarray, resamples: int = 9999, seed: int = 0,
     """
     from .randomization import TOLERANCE
 
-    n = d.size
-    if n and not d.any():
-        return 1.0
-    if n < 2:
-        return math.nan
     theta = float(np.mean(d))
     shifted = bootstrap_means(d - theta, resamples, seed, block_size)
     threshold = abs(theta) - TOLERANCE * float(np.mean(np.abs(d)))

@@ -7,9 +7,18 @@ that is exactly 0 would not be. :func:`snap` restores the ties every test assume
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
+
 import numpy as np
 
-__all__ = ["RELATIVE_TIE", "snap", "wins_ties_losses"]
+__all__ = ["RELATIVE_TIE", "degenerate", "snap", "wins_ties_losses"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+# a test or interval: a function of the differences (and options)
+_OnDifferences = Callable[Concatenate[np.ndarray, _P], _R]
 
 #: Differences closer than this times the largest |value| of either system are equal.
 RELATIVE_TIE = 1e-12
@@ -49,6 +58,36 @@ def snap(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     snapped[order] = heads[np.cumsum(starts) - 1]
     # -0.0 + 0.0 is +0.0: a zero difference has no sign
     return np.where(d < 0, -snapped, snapped) + 0.0
+
+
+def degenerate(identical: _R, too_few: _R,
+               ) -> Callable[[_OnDifferences[_P, _R]], _OnDifferences[_P, _R]]:
+    """Decorator of a test or interval on the differences ``d`` (its first argument): it
+    gives ``identical`` when every difference is 0 (the systems agree on every query) and
+    ``too_few`` (NaN) with fewer than two differences, without computing anything.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @degenerate(identical=0.0, too_few=float("nan"))
+    ... def mean(d):
+    ...     return float(np.mean(d))
+    >>> mean(np.zeros(3)), mean(np.array([0.5])), mean(np.array([0.5, 0.25]))
+    (0.0, nan, 0.375)
+    """
+
+    def deco(f: _OnDifferences[_P, _R]) -> _OnDifferences[_P, _R]:
+        @functools.wraps(f)
+        def settled(d: np.ndarray, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+            if d.size and not d.any():
+                return identical
+            if d.size < 2:
+                return too_few
+            return f(d, *args, **kwargs)
+
+        return settled
+
+    return deco
 
 
 def wins_ties_losses(d: np.ndarray) -> tuple[int, int, int]:

@@ -13,9 +13,17 @@ import math
 
 import numpy as np
 
+from .differences import degenerate
+
 __all__ = ["effect_size", "sign_test", "t_interval", "t_test", "wilcoxon_test"]
 
 
+def _mean_se(d: np.ndarray) -> tuple[float, float]:
+    """mean(d) and its standard error, sqrt(var(d, ddof=1) / n)."""
+    return float(np.mean(d)), math.sqrt(float(np.var(d, ddof=1)) / d.size)
+
+
+@degenerate(identical=1.0, too_few=math.nan)
 def t_test(d: np.ndarray) -> float:
     """Two-sided paired t-test p: t = mean(d) / sqrt(var(d, ddof=1) / n), n - 1 df.
 
@@ -29,18 +37,13 @@ def t_test(d: np.ndarray) -> float:
     """
     from scipy.special import stdtr
 
-    n = d.size
-    if n and not d.any():
-        return 1.0
-    if n < 2:
-        return math.nan
-    mean = float(np.mean(d))
-    se = math.sqrt(float(np.var(d, ddof=1)) / n)
+    mean, se = _mean_se(d)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.divide(mean, se)
-    return float(2.0 * stdtr(n - 1, -abs(t)))
+    return float(2.0 * stdtr(d.size - 1, -abs(t)))
 
 
+@degenerate(identical=(0.0, 0.0), too_few=(math.nan, math.nan))
 def t_interval(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
     """Confidence interval of mean(d): mean ± stdtrit(n - 1, (1 + c) / 2) · se.
 
@@ -52,17 +55,12 @@ def t_interval(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
     """
     from scipy.special import stdtrit
 
-    n = d.size
-    if n and not d.any():
-        return 0.0, 0.0
-    if n < 2:
-        return math.nan, math.nan
-    mean = float(np.mean(d))
-    se = math.sqrt(float(np.var(d, ddof=1)) / n)
-    half = float(stdtrit(n - 1, 0.5 + confidence / 2)) * se
+    mean, se = _mean_se(d)
+    half = float(stdtrit(d.size - 1, 0.5 + confidence / 2)) * se
     return mean - half, mean + half
 
 
+@degenerate(identical=0.0, too_few=math.nan)
 def effect_size(d: np.ndarray) -> float:
     """The paired effect size d_z = mean(d) / sd(d) (sd with n - 1); 0 when all d are 0.
 
@@ -72,11 +70,6 @@ def effect_size(d: np.ndarray) -> float:
     >>> round(effect_size(np.array([0.1, 0.2, 0.0, 0.3])), 4)
     1.1619
     """
-    n = d.size
-    if n and not d.any():
-        return 0.0
-    if n < 2:
-        return math.nan
     sd = math.sqrt(float(np.var(d, ddof=1)))
     mean = float(np.mean(d))
     if sd == 0.0:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import json
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import numpy as np
 
@@ -27,6 +27,8 @@ from ._subtopics import (
 from ._trec import read_bytes, read_trec_qrels, read_trec_run
 
 __all__ = ["load_qrels", "load_run"]
+
+_T = TypeVar("_T")
 
 _COLUMNAR = (".parquet", ".pq", ".csv", ".tsv", ".jsonl", ".ndjson", ".arrow", ".feather")
 
@@ -210,39 +212,39 @@ def _read_subtopic_qrels(qrels: Any) -> SubtopicQrels:
         raise InputError("these judgments were loaded without subtopics (a Qrels); load the "
                          "file again with load_qrels(path, kind='subtopic')",
                          source=qrels.source)
-    if isinstance(qrels, (str, Path)):
-        path = str(qrels)
-        frame = _columnar(path)
-        if frame is not None:
-            return subtopic_qrels_from_frame(frame, source=path)
-        return read_ndeval_qrels(path)
-    if isinstance(qrels, Mapping):
-        return subtopic_qrels_from_mapping(qrels)
-    if to_polars(qrels) is not None:
-        return subtopic_qrels_from_frame(qrels)
-    raise InputError(
-        f"cannot read subtopic qrels from a {type(qrels).__name__}; expected a file path, "
-        "a {query: {subtopic: {doc: grade}}} mapping or a DataFrame"
-    )
+    return _read(qrels, "subtopic qrels", "{query: {subtopic: {doc: grade}}}",
+                 text_file=read_ndeval_qrels, file_frame=subtopic_qrels_from_frame,
+                 mapping=subtopic_qrels_from_mapping, frame=subtopic_qrels_from_frame)
 
 
 def _read_qrels(qrels: Any) -> Qrels:
-    if isinstance(qrels, (str, Path)):
-        path = str(qrels)
-        frame = _columnar(path)
-        if frame is not None:
-            try:
-                return frame_to_qrels(frame, source=path)
-            except InputError as exc:
-                raise _with_line(exc, path) from None
-        return read_trec_qrels(path)
-    if isinstance(qrels, Mapping):
-        return mapping_to_qrels(qrels)
-    if to_polars(qrels) is not None:
-        return frame_to_qrels(qrels)
+    return _read(qrels, "qrels", "{query: {doc: relevance}}", text_file=read_trec_qrels,
+                 file_frame=frame_to_qrels, mapping=mapping_to_qrels, frame=frame_to_qrels)
+
+
+def _read(given: Any, what: str, nested: str, *, text_file: Callable[[str], _T],
+          file_frame: Callable[[pl.DataFrame, str], _T], mapping: Callable[[Mapping], _T],
+          frame: Callable[[Any], _T]) -> _T:
+    """``given`` read by the reader its form calls for: a path by ``file_frame(frame,
+    path)`` when its extension names a columnar format, else by ``text_file(path)``; a
+    mapping by ``mapping``; a DataFrame by ``frame``. ``what`` and ``nested`` (the
+    mapping's shape) word the error for anything else."""
+    if isinstance(given, (str, Path)):
+        path = str(given)
+        columns = _columnar(path)
+        if columns is None:
+            return text_file(path)
+        try:
+            return file_frame(columns, path)
+        except InputError as exc:
+            raise _with_line(exc, path) from None
+    if isinstance(given, Mapping):
+        return mapping(given)
+    if to_polars(given) is not None:
+        return frame(given)
     raise InputError(
-        f"cannot read qrels from a {type(qrels).__name__}; expected a file path, "
-        "a {query: {doc: relevance}} mapping or a DataFrame"
+        f"cannot read {what} from a {type(given).__name__}; expected a file path, "
+        f"a {nested} mapping or a DataFrame"
     )
 
 
@@ -290,20 +292,9 @@ def _warn_infinite(run: Run) -> Run:
 
 
 def _read_run(run: Any, name: str | None) -> Run:
-    if isinstance(run, (str, Path)):
-        path = str(run)
-        frame = _columnar(path)
-        if frame is not None:
-            try:
-                return frame_to_run(frame, source=path, name=name or Path(path).name)
-            except InputError as exc:
-                raise _with_line(exc, path) from None
-        return read_trec_run(path, name=name)
-    if isinstance(run, Mapping):
-        return mapping_to_run(run, name=name or "run")
-    if to_polars(run) is not None:
-        return frame_to_run(run, name=name or "run")
-    raise InputError(
-        f"cannot read a run from a {type(run).__name__}; expected a file path, "
-        "a {query: {doc: score}} mapping or a DataFrame"
-    )
+    return _read(
+        run, "a run", "{query: {doc: score}}",
+        text_file=lambda path: read_trec_run(path, name=name),
+        file_frame=lambda frame, path: frame_to_run(frame, path, name or Path(path).name),
+        mapping=lambda given: mapping_to_run(given, name=name or "run"),
+        frame=lambda given: frame_to_run(given, name=name or "run"))

@@ -16,6 +16,7 @@ never words an error of its own.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,25 +91,36 @@ def _column(fields: list[bytes]) -> list[str]:
     return b"\n".join(fields).decode("utf-8").split("\n")
 
 
+def _table(tokens: list[bytes], width: int, column: str, at: int, chars: bytes,
+           numbers: Callable[[list[bytes]], list[float]]) -> pl.DataFrame | None:
+    """The ids of each line (fields 0 and 2 of ``width``) and field ``at`` as the number
+    column ``column``, or None if that field holds a byte not in ``chars`` or ``numbers``
+    (the fields' values, as a list) refuses one (the line parser words the error)."""
+    fields = tokens[at::width]
+    if b"".join(fields).translate(None, chars):
+        return None
+    try:
+        # a list, not an array: polars' conversion of arrays imports numpy.ma (~10 ms)
+        values = numbers(fields)
+    except ValueError:
+        return None
+    return pl.DataFrame({"query_id": _column(tokens[0::width]),
+                         "doc_id": _column(tokens[2::width]), column: values},
+                        schema={"query_id": pl.String, "doc_id": pl.String,
+                                column: pl.Float64})
+
+
 def read_small_qrels(data: bytes, source: str) -> Qrels | None:
     """A qrels table from ``data`` (the file's bytes, as ``read_bytes`` gives them), or
     None if some line is not regular (see the module docstring)."""
     tokens = _tokens(data, 4)
-    if tokens is None:
+    # ASCII decimal integers of at most 15 digits: exact in float64, below 2**53 (int()
+    # alone would take "1_0": the digits keep it out; it refuses "+", "1-2")
+    if tokens is None or max(map(len, tokens[3::4])) > 15:
         return None
-    rels = tokens[3::4]
-    # ASCII decimal integers of at most 15 digits: exact in float64, below 2**53
-    if b"".join(rels).translate(None, _DIGITS) or max(map(len, rels)) > 15:
-        return None
-    try:
-        grades = [float(int(g)) for g in rels]  # int() alone would take "1_0" (not here)
-    except ValueError:  # "+", "1-2": the line parser words the error
-        return None
-    frame = pl.DataFrame({"query_id": _column(tokens[0::4]), "doc_id": _column(tokens[2::4]),
-                          "relevance": grades},
-                         schema={"query_id": pl.String, "doc_id": pl.String,
-                                 "relevance": pl.Float64})
-    return Qrels(frame, source)
+    frame = _table(tokens, 4, "relevance", 3, _DIGITS,
+                   lambda rels: [float(int(g)) for g in rels])
+    return None if frame is None else Qrels(frame, source)
 
 
 def read_small_run(data: bytes, source: str, name: str | None = None) -> Run | None:
@@ -117,17 +129,7 @@ def read_small_run(data: bytes, source: str, name: str | None = None) -> Run | N
     tokens = _tokens(data, 6)
     if tokens is None:
         return None
-    raw = tokens[4::6]
-    # decimal numbers only: nan, inf, "1_0", hexadecimal are the existing path's to judge
-    if b"".join(raw).translate(None, _NUMBER):
-        return None
-    try:
-        # a list, not an array: polars' conversion of arrays imports numpy.ma (~10 ms)
-        scores = [float(s) for s in raw]
-    except ValueError:  # "1.2.3", "e5": the line parser words the error
-        return None
-    frame = pl.DataFrame({"query_id": _column(tokens[0::6]), "doc_id": _column(tokens[2::6]),
-                          "score": scores},
-                         schema={"query_id": pl.String, "doc_id": pl.String,
-                                 "score": pl.Float64})
-    return Run(frame, source, name or tokens[-1].decode("utf-8"))
+    # decimal numbers only: nan, inf, "1_0", hexadecimal are the existing path's to judge;
+    # float() refuses "1.2.3", "e5"
+    frame = _table(tokens, 6, "score", 4, _NUMBER, lambda raw: [float(s) for s in raw])
+    return None if frame is None else Run(frame, source, name or tokens[-1].decode("utf-8"))

@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -166,18 +166,27 @@ def _fast_frame(data: bytes, names: list[str], sep: bytes, *,
     return df
 
 
+_N = TypeVar("_N", int, float)
+
+
+def _number(parse: Callable[[str], _N], field: str, expected: str, source: str,
+            lineno: int) -> _N:
+    """``parse(field)``, or the line's error: ``expected`` (an integer relevance, ...) and
+    the field found."""
+    try:
+        return parse(field)
+    except ValueError:
+        raise InputError(f"expected {expected}, got {field!r}", source=source,
+                         line=lineno) from None
+
+
 def _slow_qrels(data: bytes, source: str) -> dict[str, list]:
     qids: list[str] = []
     dids: list[str] = []
     rels: list[float] = []
     for lineno, fields in data_lines(data, source, 4, "query iter doc relevance",
                                      _QRELS_HINTS):
-        try:
-            rel = strict_int(fields[3])
-        except ValueError:
-            raise InputError(
-                f"expected an integer relevance, got {fields[3]!r}", source=source, line=lineno
-            ) from None
+        rel = _number(strict_int, fields[3], "an integer relevance", source, lineno)
         if abs(rel) > MAX_GRADE:
             raise InputError(f"expected a relevance grade between -2**53 and 2**53, got "
                              f"{_shortened(fields[3])}", source=source, line=lineno)
@@ -195,12 +204,7 @@ def _slow_run(data: bytes, source: str) -> tuple[dict[str, list], str]:
     tag = ""
     for lineno, fields in data_lines(data, source, (6, None),
                                      "query iter doc rank score tag", _RUN_HINTS):
-        try:
-            score = strict_float(fields[4])
-        except ValueError:
-            raise InputError(
-                f"expected a numeric score, got {fields[4]!r}", source=source, line=lineno
-            ) from None
+        score = _number(strict_float, fields[4], "a numeric score", source, lineno)
         if math.isnan(score):
             raise InputError("expected a numeric score, got NaN", source=source, line=lineno)
         try:

@@ -18,17 +18,21 @@ Each measure's own module gives its formula.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .._errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.subtopics import Subtopics
-from ._common import rel_level
+from ._common import divide, rel_level
 from ._registry import REL, Measure, Param
 
-__all__ = ["ALPHA", "BETA", "REL", "Hits", "discount", "hits", "ideal_gains", "n_subtopics",
-           "novelty_gains", "rank_gains", "subtopic_sizes"]
+__all__ = ["ALPHA", "BETA", "DIVERSITY", "NOVELTY_AT_K", "PATIENT", "REL", "Discounted", "Hits",
+           "alpha_of", "hits", "ideal_gains", "log_discounted", "n_subtopics", "novelty_gains",
+           "novelty_sum", "over_greedy_ideal", "over_ideal_ideal", "patience_discounted",
+           "rank_discounted", "rank_gains", "subtopic_sizes", "subtopics_of"]
 
 ALPHA = Param("alpha", "float", 0.5, "redundancy penalty: each earlier document relevant to "
               "a subtopic multiplies its gain by 1 - alpha (ndeval: 0.5)", minimum=0,
@@ -36,10 +40,15 @@ ALPHA = Param("alpha", "float", 0.5, "redundancy penalty: each earlier document 
 BETA = Param("beta", "float", 0.5, "patience: the chance of reading on to the next rank "
              "(ndeval: 0.5)", minimum=0)
 
-
-def discount(rank: np.ndarray) -> np.ndarray:
-    """ndeval's discount of each rank, ``log(2) / log(rank + 1)``."""
-    return np.log(2.0) / np.log(np.asarray(rank, dtype=np.float64) + 1.0)
+# What the diversity measures' registry entries share (each module adds its own facts).
+#: every diversity measure: its family, and subtopic judgments to read
+DIVERSITY: dict[str, Any] = {"family": "diversity", "subtopics": True}
+#: the novelty measures at a depth k that must be given (alpha-DCG, alpha-nDCG, ERR-IA,
+#: nERR-IA)
+NOVELTY_AT_K: dict[str, Any] = {"params": (ALPHA, REL), "cutoff": "int",
+                                "cutoff_required": True, **DIVERSITY}
+#: the novelty measures of a patient user, over the whole ranking (NRBP, nNRBP)
+PATIENT: dict[str, Any] = {"params": (ALPHA, BETA, REL), **DIVERSITY}
 
 
 def subtopics_of(a: Aligned, m: Measure) -> Subtopics:
@@ -141,6 +150,63 @@ def rank_gains(h: Hits, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     # summed in subtopic order, as ndeval sums a document's gains
     total = np.bincount(group, weights=gains)
     return h.q[start], h.rank[start], total
+
+
+# (gains, ranks) -> each gain discounted at its rank (ranks from 1): how a novelty measure
+# weighs the documents of a ranking, and of the rankings it is divided by
+Discounted = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def log_discounted(gains: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """alpha-DCG's weighing: each gain times ndeval's discount ``log(2) / log(rank + 1)``."""
+    return gains * (np.log(2.0) / np.log(np.asarray(ranks, dtype=np.float64) + 1.0))
+
+
+def rank_discounted(gains: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """ERR-IA's weighing: each gain divided by its rank."""
+    return gains / ranks
+
+
+def patience_discounted(m: Measure) -> Discounted:
+    """NRBP's weighing: each gain times ``beta^(rank - 1)``, ``beta`` being ``m``'s."""
+    beta = float(m.get("beta"))
+
+    def discounted(gains: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        return gains * beta ** (ranks - 1.0)
+
+    return discounted
+
+
+def novelty_sum(a: Aligned, m: Measure, discounted: Discounted) -> np.ndarray:
+    """Per query, the sum of the novelty gains of its ranking (those in ``m``'s top k, if
+    it has a cutoff), each discounted at its rank."""
+    h = hits(a, m, m.cutoff)
+    q, rank, gain = rank_gains(h, novelty_gains(h, alpha_of(m)))
+    return np.bincount(q, weights=discounted(gain, rank), minlength=a.nq)
+
+
+def over_ideal_ideal(a: Aligned, m: Measure, discounted: Discounted) -> np.ndarray:
+    """:func:`novelty_sum` at ``m``'s depth k with ndeval's collection-independent ("ideal
+    ideal") normalisation: divided by M times the sum of a ranking whose every document is
+    relevant to every subtopic, ``sum over r <= k of (1 - alpha)^(r-1)`` discounted; 0
+    where M is 0. At k = 1 the sum is left undivided, as ndeval leaves it."""
+    total = novelty_sum(a, m, discounted)
+    k = int(m.cutoff) if m.cutoff is not None else 0
+    if k == 1:  # ndeval's normalisation loop starts at its second rank
+        return total
+    r = np.arange(1, k + 1)
+    every = float(np.sum(discounted((1.0 - alpha_of(m)) ** (r - 1.0), r)))
+    return divide(total, n_subtopics(a, m) * every)
+
+
+def over_greedy_ideal(a: Aligned, m: Measure, discounted: Discounted) -> np.ndarray:
+    """:func:`novelty_sum` divided by the same sum over ndeval's greedy ideal ranking of the
+    judged documents, cut at ``m``'s depth (without one, the whole ideal: it ends where
+    every remaining gain is 0); 0 where either is 0."""
+    depth = None if m.cutoff is None else int(m.cutoff)
+    ideal = np.array([float(np.sum(discounted(g[:depth], np.arange(1, g[:depth].size + 1))))
+                      for g in ideal_gains(a, m, alpha_of(m), depth)])
+    return divide(novelty_sum(a, m, discounted), ideal)
 
 
 def ideal_gains(a: Aligned, m: Measure, alpha: float,

@@ -18,37 +18,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.aligned import Aligned
-from ._common import divide
-from ._diversity import (
-    ALPHA,
-    REL,
-    alpha_of,
-    discount,
-    hits,
-    n_subtopics,
-    novelty_gains,
-    rank_gains,
-)
+from ._diversity import NOVELTY_AT_K, log_discounted, over_ideal_ideal
 from ._registry import Measure, register
 
 
 def alpha_dcg(a: Aligned, m: Measure) -> np.ndarray:
-    alpha = alpha_of(m)
-    k = int(m.cutoff) if m.cutoff is not None else 0
-    h = hits(a, m, k)
-    q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
-    dcg = np.bincount(q, weights=gain * discount(rank), minlength=a.nq)
-    if k == 1:  # ndeval's normalisation loop starts at its second rank
-        return dcg
-    r = np.arange(1, k + 1)
-    return divide(dcg, n_subtopics(a, m) * float(np.sum((1.0 - alpha) ** (r - 1.0)
-                                                        * discount(r))))
+    return over_ideal_ideal(a, m, log_discounted)
 
 
 register(
     "alpha-DCG", "novelty-aware DCG over subtopics (Clarke et al. 2008, ndeval): alpha-nDCG's "
     "sum, divided by M times the sum of (1 - alpha)^(r-1) / log2(r + 1); needs subtopic "
     "judgments",
-    params=(ALPHA, REL), cutoff="int", cutoff_required=True,
-    aliases=("alpha_dcg", "alpha-dcg"), family="diversity", subtopics=True,
+    aliases=("alpha_dcg", "alpha-dcg"), **NOVELTY_AT_K,
 )(alpha_dcg)

@@ -22,37 +22,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.aligned import Aligned
-from ._diversity import (
-    ALPHA,
-    REL,
-    alpha_of,
-    discount,
-    hits,
-    ideal_gains,
-    novelty_gains,
-    rank_gains,
-)
+from ._diversity import NOVELTY_AT_K, log_discounted, over_greedy_ideal
 from ._registry import Measure, register
 
 
 def alpha_ndcg(a: Aligned, m: Measure) -> np.ndarray:
-    alpha = alpha_of(m)
-    k = int(m.cutoff) if m.cutoff is not None else 0
-    h = hits(a, m, k)
-    q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
-    dcg = np.bincount(q, weights=gain * discount(rank), minlength=a.nq)
-    ideal = np.array([float(np.sum(g[:k] * discount(np.arange(1, g[:k].size + 1))))
-                      for g in ideal_gains(a, m, alpha, k)])
-    out = np.zeros(a.nq)
-    np.divide(dcg, ideal, out=out, where=(dcg > 0) & (ideal > 0))
-    return out
+    return over_greedy_ideal(a, m, log_discounted)
 
 
 register(
     "alpha-nDCG", "novelty-aware nDCG over subtopics (Clarke et al. 2008, ndeval): each "
     "document gains (1 - alpha)^(times seen before) per relevant subtopic, discounted by "
     "log2(r + 1), divided by ndeval's greedy ideal; needs subtopic judgments",
-    params=(ALPHA, REL), cutoff="int", cutoff_required=True,
-    aliases=("alpha_ndcg", "alpha-ndcg", "a-ndcg", "andcg"), family="diversity",
-    subtopics=True,
+    aliases=("alpha_ndcg", "alpha-ndcg", "a-ndcg", "andcg"), **NOVELTY_AT_K,
 )(alpha_ndcg)

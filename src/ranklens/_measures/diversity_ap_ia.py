@@ -14,7 +14,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import divide
-from ._diversity import REL, hits, n_subtopics, subtopic_sizes
+from ._diversity import DIVERSITY, REL, hits, n_subtopics, subtopic_sizes
 from ._registry import Measure, register
 
 
@@ -38,6 +38,6 @@ def ap_ia(a: Aligned, m: Measure) -> np.ndarray:
 register(
     "AP-IA", "intent-aware average precision (Agrawal et al. 2009, ndeval's MAP-IA): the mean "
     "over subtopics of AP counted for each subtopic alone; needs subtopic judgments",
-    params=(REL,), aliases=("ap_ia", "ap-ia", "map-ia", "map_ia"), family="diversity",
-    order_free="never", subtopics=True,
+    params=(REL,), aliases=("ap_ia", "ap-ia", "map-ia", "map_ia"),
+    order_free="never", **DIVERSITY,
 )(ap_ia)

@@ -21,29 +21,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.aligned import Aligned
-from ._diversity import ALPHA, REL, alpha_of, hits, n_subtopics, novelty_gains, rank_gains
+from ._diversity import NOVELTY_AT_K, over_ideal_ideal, rank_discounted
 from ._registry import Measure, register
 
 
 def err_ia(a: Aligned, m: Measure) -> np.ndarray:
-    alpha = alpha_of(m)
-    k = int(m.cutoff) if m.cutoff is not None else 0
-    h = hits(a, m, k)
-    q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
-    err = np.bincount(q, weights=gain / rank, minlength=a.nq)
-    if k == 1:  # ndeval's normalisation loop starts at its second rank
-        return err
-    r = np.arange(1, k + 1, dtype=np.float64)
-    ideal = n_subtopics(a, m) * float(np.sum((1.0 - alpha) ** (r - 1) / r))
-    out = np.zeros(a.nq)
-    np.divide(err, ideal, out=out, where=ideal > 0)
-    return out
+    return over_ideal_ideal(a, m, rank_discounted)
 
 
 register(
     "ERR-IA", "intent-aware expected reciprocal rank (Chapelle et al. 2009, ndeval): novelty "
     "gains over subtopics divided by rank, normalised by M times the sum of (1 - alpha)^(r-1) "
     "/ r; needs subtopic judgments",
-    params=(ALPHA, REL), cutoff="int", cutoff_required=True,
-    aliases=("err_ia", "err-ia"), family="diversity", subtopics=True,
+    aliases=("err_ia", "err-ia"), **NOVELTY_AT_K,
 )(err_ia)

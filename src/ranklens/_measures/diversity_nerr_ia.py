@@ -12,26 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.aligned import Aligned
-from ._diversity import ALPHA, REL, alpha_of, hits, ideal_gains, novelty_gains, rank_gains
+from ._diversity import NOVELTY_AT_K, over_greedy_ideal, rank_discounted
 from ._registry import Measure, register
 
 
 def nerr_ia(a: Aligned, m: Measure) -> np.ndarray:
-    alpha = alpha_of(m)
-    k = int(m.cutoff) if m.cutoff is not None else 0
-    h = hits(a, m, k)
-    q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
-    err = np.bincount(q, weights=gain / rank, minlength=a.nq)
-    ideal = np.array([float(np.sum(g[:k] / np.arange(1, g[:k].size + 1)))
-                      for g in ideal_gains(a, m, alpha, k)])
-    out = np.zeros(a.nq)
-    np.divide(err, ideal, out=out, where=(err > 0) & (ideal > 0))
-    return out
+    return over_greedy_ideal(a, m, rank_discounted)
 
 
 register(
     "nERR-IA", "intent-aware expected reciprocal rank normalised by ndeval's greedy ideal "
     "ranking (Chapelle et al. 2009, ndeval); needs subtopic judgments",
-    params=(ALPHA, REL), cutoff="int", cutoff_required=True,
-    aliases=("nerr_ia", "nerr-ia"), family="diversity", subtopics=True,
+    aliases=("nerr_ia", "nerr-ia"), **NOVELTY_AT_K,
 )(nerr_ia)

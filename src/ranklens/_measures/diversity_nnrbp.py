@@ -10,25 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.aligned import Aligned
-from ._common import divide
-from ._diversity import ALPHA, BETA, REL, alpha_of, hits, ideal_gains, novelty_gains, rank_gains
+from ._diversity import PATIENT, over_greedy_ideal, patience_discounted
 from ._registry import Measure, register
 
 
 def nnrbp(a: Aligned, m: Measure) -> np.ndarray:
-    alpha = alpha_of(m)
-    beta = float(m.get("beta"))
-    h = hits(a, m, None)
-    q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
-    total = np.bincount(q, weights=gain * beta ** (rank - 1.0), minlength=a.nq)
-    # the whole greedy ideal: it ends where every remaining gain is 0
-    ideal = np.array([float(np.sum(g * beta ** np.arange(g.size)))
-                      for g in ideal_gains(a, m, alpha, None)])
-    return divide(total, ideal)
+    # no cutoff: the whole ranking over the whole greedy ideal
+    return over_greedy_ideal(a, m, patience_discounted(m))
 
 
 register(
     "nNRBP", "NRBP divided by the NRBP of ndeval's greedy ideal ranking (Clarke et al. 2009, "
     "ndeval); needs subtopic judgments",
-    params=(ALPHA, BETA, REL), aliases=("nnrbp",), family="diversity", subtopics=True,
+    aliases=("nnrbp",), **PATIENT,
 )(nnrbp)

@@ -17,22 +17,19 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import divide
-from ._diversity import ALPHA, BETA, REL, alpha_of, hits, n_subtopics, novelty_gains, rank_gains
+from ._diversity import PATIENT, alpha_of, n_subtopics, novelty_sum, patience_discounted
 from ._registry import Measure, register
 
 
 def nrbp(a: Aligned, m: Measure) -> np.ndarray:
-    alpha = alpha_of(m)
-    beta = float(m.get("beta"))
-    h = hits(a, m, None)
-    q, rank, gain = rank_gains(h, novelty_gains(h, alpha))
-    total = np.bincount(q, weights=gain * beta ** (rank - 1.0), minlength=a.nq)
-    return divide(total * (1.0 - (1.0 - alpha) * beta), n_subtopics(a, m))
+    total = novelty_sum(a, m, patience_discounted(m))
+    return divide(total * (1.0 - (1.0 - alpha_of(m)) * float(m.get("beta"))),
+                  n_subtopics(a, m))
 
 
 register(
     "NRBP", "novelty- and rank-biased precision (Clarke et al. 2009, ndeval): novelty gains "
     "over subtopics weighted beta^(r-1), times (1 - (1 - alpha) beta) / M; needs subtopic "
     "judgments",
-    params=(ALPHA, BETA, REL), aliases=("nrbp",), family="diversity", subtopics=True,
+    aliases=("nrbp",), **PATIENT,
 )(nrbp)

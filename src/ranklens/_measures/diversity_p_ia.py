@@ -17,7 +17,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import divide
-from ._diversity import REL, hits, n_subtopics
+from ._diversity import DIVERSITY, REL, hits, n_subtopics
 from ._registry import Measure, register
 
 
@@ -32,5 +32,5 @@ register(
     "subtopic) pairs in the top k over k times the number of subtopics; needs subtopic "
     "judgments",
     params=(REL,), cutoff="int", cutoff_required=True, aliases=("p_ia", "p-ia", "precision-ia"),
-    family="diversity", order_free="without_cutoff", subtopics=True,
+    order_free="without_cutoff", **DIVERSITY,
 )(p_ia)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import divide
-from ._diversity import REL, hits, n_subtopics
+from ._diversity import DIVERSITY, REL, hits, n_subtopics
 from ._registry import Measure, register
 
 
@@ -32,5 +32,5 @@ register(
     "subtopics with a relevant document in the top k; needs subtopic judgments",
     params=(REL,), cutoff="int", aliases=("s_recall", "s-recall", "strec", "strecall",
                                           "st_recall", "subtopic_recall"),
-    family="diversity", order_free="without_cutoff", subtopics=True,
+    order_free="without_cutoff", **DIVERSITY,
 )(subtopic_recall)

@@ -8,6 +8,7 @@ every sum runs in rank order so values match trec_eval to the bit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -148,8 +149,33 @@ def yaap(a: Aligned, m: Measure) -> np.ndarray:
 
 
 # -- experimental graded measures (per-query loops) ---------------------------------------------
-def _slices(d: Aligned, spec: Any) -> tuple[np.ndarray, dict[int, IdealList]]:
-    return gain_values(d.grade, d.judged, spec), _ideal_lists(d, spec)
+def _per_query(d: Aligned, m: Measure, value: Callable[[np.ndarray, IdealList], float],
+               scored: np.ndarray | None = None) -> np.ndarray:
+    """Each query's ``value(gains, ideal)``: ``gains`` those of its ranked documents, by
+    rank, and ``ideal`` its :func:`_ideal_lists` entry. A query without a positive judged
+    gain (an empty ideal: trec_eval divides 0 by 0 there) scores 0, and so does one that
+    ``scored`` (a mask of the queries) leaves out."""
+    spec = m.get("gain")
+    gains, ideals = gain_values(d.grade, d.judged, spec), _ideal_lists(d, spec)
+    out = np.zeros(d.nq, dtype=np.float64)
+    for q, ideal in ideals.items():
+        if ideal.size and (scored is None or scored[q]):
+            out[q] = value(gains[d.offsets[q]:d.offsets[q + 1]], ideal)
+    return out
+
+
+def _ndcg_rel_of(g: np.ndarray, ideal: IdealList) -> float:
+    """One query's nDCGRel, from its ranked gains and its (non-empty) ideal."""
+    k = ideal.size
+    dcg = _running_dcg(g)
+    hits = np.flatnonzero(g > 0)
+    # the ideal's running DCG at each hit's rank (capped at k), then at k
+    idcg = ideal.prefix(_dcg_term, np.append(np.minimum(hits + 1, k), k))
+    terms = dcg[hits + 1] / idcg[:-1]
+    # cumsum adds in rank order, as trec_eval's running sum does
+    total = float(np.cumsum(terms)[-1]) if terms.size else 0.0
+    total += float(k - hits.size) * dcg[-1] / idcg[-1]
+    return total / k if total > 0.0 else 0.0
 
 
 @register(
@@ -158,25 +184,23 @@ def _slices(d: Aligned, spec: Any) -> tuple[np.ndarray, dict[int, IdealList]]:
     params=(GAIN, JUDGED_ONLY), trec="ndcg_rel", aliases=("ndcg_rel",), family="gain",
 )
 def ndcg_rel(a: Aligned, m: Measure) -> np.ndarray:
-    d = data(a, m)
-    gains, ideals = _slices(d, m.get("gain"))
-    out = np.zeros(d.nq, dtype=np.float64)
-    for q, ideal in ideals.items():
-        k = ideal.size
-        if k == 0:
-            continue
-        g = gains[d.offsets[q]:d.offsets[q + 1]]
-        dcg = _running_dcg(g)
-        hits = np.flatnonzero(g > 0)
-        # the ideal's running DCG at each hit's rank (capped at k), then at k
-        idcg = ideal.prefix(_dcg_term, np.append(np.minimum(hits + 1, k), k))
-        terms = dcg[hits + 1] / idcg[:-1]
-        # cumsum adds in rank order, as trec_eval's running sum does
-        total = float(np.cumsum(terms)[-1]) if terms.size else 0.0
-        total += float(k - hits.size) * dcg[-1] / idcg[-1]
-        if total > 0.0:
-            out[q] = total / k
-    return out
+    return _per_query(data(a, m), m, _ndcg_rel_of)
+
+
+def _r_ndcg_of(g: np.ndarray, ideal: IdealList) -> float:
+    """One query's RnDCG, from its ranked gains and its (non-empty) ideal."""
+    k, n = ideal.size, g.size
+    dcg = _running_dcg(g)
+    changes = [*ideal.changes().tolist(), k]
+    idcg = ideal.prefix(_dcg_term, np.array([*changes, k]))  # at each change, then k
+    total = 0.0
+    for j, ideal_dcg in zip(changes, idcg[:-1].tolist(), strict=True):
+        total += dcg[min(j, n)] / ideal_dcg
+    count = len(changes)
+    if k + 1 < n:
+        total += dcg[n] / idcg[-1]
+        count += 1
+    return total / count
 
 
 @register(
@@ -186,28 +210,26 @@ def ndcg_rel(a: Aligned, m: Measure) -> np.ndarray:
 )
 def r_ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    gains, ideals = _slices(d, m.get("gain"))
-    num_rel = d.num_rel(rel_level(d, m))
-    out = np.zeros(d.nq, dtype=np.float64)
-    for q, ideal in ideals.items():
-        k = ideal.size
-        # trec_eval divides 0 by 0 when no judged gain is positive; ranklens reports 0
-        if num_rel[q] == 0 or k == 0:
-            continue
-        g = gains[d.offsets[q]:d.offsets[q + 1]]
-        n = g.size
-        dcg = _running_dcg(g)
-        changes = [*ideal.changes().tolist(), k]
-        idcg = ideal.prefix(_dcg_term, np.array([*changes, k]))  # at each change, then k
-        total = 0.0
-        for j, ideal_dcg in zip(changes, idcg[:-1].tolist(), strict=True):
-            total += dcg[min(j, n)] / ideal_dcg
-        count = len(changes)
-        if k + 1 < n:
-            total += dcg[n] / idcg[-1]
-            count += 1
-        out[q] = total / count
-    return out
+    return _per_query(d, m, _r_ndcg_of, scored=d.num_rel(rel_level(d, m)) > 0)
+
+
+def _g_of(g: np.ndarray, ideal: IdealList) -> float:
+    """One query's G, from its ranked gains and its (non-empty) ideal."""
+    # the gains added one by one, as cumsum does (all positive: the total is too)
+    total_ideal = float(ideal.prefix(lambda x, _: x, np.array([ideal.size]))[0])
+    n = g.size
+    step = np.ones(n, dtype=np.float64)
+    top = min(n, ideal.size)
+    step[:top] = np.maximum(ideal.gains(0, top), 1.0)
+    cost = np.cumsum(step)
+    got = np.cumsum(g)
+    nz = g != 0
+    # a gain map that gives retrieved documents more than the ideal can drive the log's
+    # argument below 0; the value is then NaN, as in trec_eval, and the mean says so
+    with np.errstate(invalid="ignore", divide="ignore"):
+        terms = g[nz] / clib_log2(2.0 + cost[nz] - got[nz])
+    value = float(np.cumsum(terms)[-1]) if terms.size else 0.0
+    return value / total_ideal
 
 
 @register(
@@ -216,27 +238,4 @@ def r_ndcg(a: Aligned, m: Measure) -> np.ndarray:
     "total gain", params=(GAIN, JUDGED_ONLY), trec="G", family="gain",
 )
 def g_measure(a: Aligned, m: Measure) -> np.ndarray:
-    d = data(a, m)
-    gains, ideals = _slices(d, m.get("gain"))
-    out = np.zeros(d.nq, dtype=np.float64)
-    for q, ideal in ideals.items():
-        # the gains added one by one, as cumsum does
-        total_ideal = (float(ideal.prefix(lambda g, _: g, np.array([ideal.size]))[0])
-                       if ideal.size else 0.0)
-        if total_ideal <= 0.0:
-            continue
-        g = gains[d.offsets[q]:d.offsets[q + 1]]
-        n = g.size
-        step = np.ones(n, dtype=np.float64)
-        top = min(n, ideal.size)
-        step[:top] = np.maximum(ideal.gains(0, top), 1.0)
-        cost = np.cumsum(step)
-        got = np.cumsum(g)
-        nz = g != 0
-        # a gain map that gives retrieved documents more than the ideal can drive the log's
-        # argument below 0; the value is then NaN, as in trec_eval, and the mean says so
-        with np.errstate(invalid="ignore", divide="ignore"):
-            terms = g[nz] / clib_log2(2.0 + cost[nz] - got[nz])
-        value = float(np.cumsum(terms)[-1]) if terms.size else 0.0
-        out[q] = value / total_ideal
-    return out
+    return _per_query(data(a, m), m, _g_of)
