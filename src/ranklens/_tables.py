@@ -6,8 +6,9 @@ float64, which holds every integer grade exactly and every score trec_eval 10.0 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -19,7 +20,94 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-__all__ = ["Qrels", "Run", "SubtopicQrels", "query_blocks"]
+__all__ = ["Derived", "Qrels", "ReaderHints", "Run", "Slot", "SubtopicQrels", "query_blocks"]
+
+T = TypeVar("T")
+
+
+class Slot(Generic[T]):
+    """A typed place in a table's :class:`Derived` memo.
+
+    The module that builds a value declares its slot, e.g. ``QRELS_INDEX:
+    Slot[QrelsIndex] = Slot("qrels index")`` in ``ranklens._model.matching``: only that
+    module reads and writes the place, and mypy knows what it holds. Slots are compared by
+    identity, so two never clash whatever their names (the name is for ``repr``).
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Slot({self.name!r})"
+
+
+_ABSENT: Any = object()
+
+
+class Derived:
+    """Work derived from one table alone and kept on it: the engine's indexes, built on
+    first use (``ranklens._model``), each in a :class:`Slot` declared by the module that
+    builds it. A table's derived work depends only on its own (immutable) columns, so it
+    is never stale."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        self._values: dict[Slot[Any], Any] = {}
+
+    def get(self, slot: Slot[T], build: Callable[[], T]) -> T:
+        """The value in ``slot``, built by ``build()`` and kept there on first use (a
+        ``build`` that raises keeps nothing)."""
+        value = self._values.get(slot, _ABSENT)
+        if value is _ABSENT:
+            value = self._values[slot] = build()
+        out: T = value
+        return out
+
+    def peek(self, slot: Slot[T]) -> T | None:
+        """The value in ``slot`` if it was built, else None (nothing is built)."""
+        out: T | None = self._values.get(slot)
+        return out
+
+    def __contains__(self, slot: object) -> bool:
+        return slot in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"Derived({', '.join(s.name for s in self._values)})"
+
+
+@dataclass(eq=False)
+class ReaderHints:
+    """Work a reader did anyway that the table's first index reuses instead of redoing.
+
+    Each hint is taken by the one index that uses it (``take_*``): the table then no longer
+    holds it, so its memory is freed once the index is built. A table made any other way
+    has none; the index then computes the same values itself.
+    """
+
+    #: :class:`Qrels`: whether each judgment row starts a block of adjacent rows of one
+    #: query (a Boolean series; the typed TREC qrels reader's). Taken by
+    #: ``ranklens._model.matching``, which numbers the judgments' queries with it.
+    block_starts: pl.Series | None = None
+    #: :class:`Run`: ``doc_id.hash(0)`` of each row, in row order (a writable uint64 array;
+    #: the TREC run reader's). Taken by ``ranklens._model.ranking``, which turns it into
+    #: the run index's keys in place.
+    doc_hashes: np.ndarray | None = None
+
+    def take_block_starts(self) -> pl.Series | None:
+        """:attr:`block_starts`, released here (None if there is none)."""
+        out, self.block_starts = self.block_starts, None
+        return out
+
+    def take_doc_hashes(self) -> np.ndarray | None:
+        """:attr:`doc_hashes`, released here (None if there is none)."""
+        out, self.doc_hashes = self.doc_hashes, None
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,9 +120,6 @@ class Qrels:
 
     frame: pl.DataFrame
     source: str = "<qrels>"
-    # judgment-only alignment work, built by load_qrels or on first evaluation: see
-    # ranklens._model.matching
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
     #: every query id was given as an integer (user ids): results give them back as
     #: integers, in numeric order (see Result.to_polars)
     integer_query_ids: bool = field(default=False, repr=False, compare=False)
@@ -42,6 +127,14 @@ class Qrels:
     #: ``relevance`` (Float64), ``count`` (Int64) (``evaluate_arrays(n_relevant=...)``: a
     #: count stays a count); each such query also has a row in ``frame``
     unretrieved: pl.DataFrame | None = field(default=None, repr=False, compare=False)
+    #: judgment-only alignment work (the judgment index, the first-judgment-only table),
+    #: built on first evaluation: see ranklens._model.matching and ranklens._model.align.
+    #: Not an init field: a table made with ``dataclasses.replace`` starts without any.
+    _derived: Derived = field(default_factory=Derived, init=False, repr=False,
+                              compare=False)
+    #: what the reader hands the first index (see :class:`ReaderHints`)
+    _hints: ReaderHints = field(default_factory=ReaderHints, init=False, repr=False,
+                               compare=False)
 
     def __post_init__(self) -> None:
         """Check the frame as the loaders check theirs: a polars DataFrame (else
@@ -84,7 +177,10 @@ class SubtopicQrels:
 
     frame: pl.DataFrame
     source: str = "<subtopic qrels>"
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    #: the plain judgments (:meth:`documents`) and the document tables of
+    #: ranklens._model.subtopics, built on first use
+    _derived: Derived = field(default_factory=Derived, init=False, repr=False,
+                              compare=False)
 
     def __post_init__(self) -> None:
         """Check the frame as :class:`Qrels` checks its own (the subtopic column is an id)."""
@@ -108,12 +204,9 @@ class SubtopicQrels:
     def documents(self) -> Qrels:
         """Plain judgments: each judged document once per query, graded by its highest
         grade over the query's subtopics (relevant to some subtopic: relevant)."""
-        if "documents" not in self._cache:
-            self._cache["documents"] = Qrels(
-                self.frame.group_by("query_id", "doc_id", maintain_order=True)
-                .agg(pl.col("relevance").max()), self.source)
-        out: Qrels = self._cache["documents"]
-        return out
+        return self._derived.get(_DOCUMENTS, lambda: Qrels(
+            self.frame.group_by("query_id", "doc_id", maintain_order=True)
+            .agg(pl.col("relevance").max()), self.source))
 
     def __len__(self) -> int:
         return self.frame.height
@@ -124,6 +217,10 @@ class SubtopicQrels:
             if self.frame.height else 0
         return (f"SubtopicQrels({self.source!r}, {nq} queries, {ns} subtopics, "
                 f"{self.frame.height} judgments)")
+
+
+#: :meth:`SubtopicQrels.documents`
+_DOCUMENTS: Slot[Qrels] = Slot("documents")
 
 
 def query_blocks(query_ids: pl.Series,
@@ -153,8 +250,8 @@ class Run:
     so they are scored on their empty ranking rather than treated as absent.
     """
 
-    __slots__ = ("_cache", "_doc_id", "block_ids", "block_lengths", "empty_queries", "name",
-                 "score", "source")
+    __slots__ = ("_derived", "_doc_id", "_hints", "block_ids", "block_lengths",
+                 "empty_queries", "name", "score", "source")
 
     def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run") -> None:
         """A run from a polars frame with columns ``query_id``, ``doc_id`` and ``score``
@@ -202,9 +299,11 @@ class Run:
         self.source = source
         self.name = name
         self.empty_queries: tuple[str, ...] = ()
-        # run-only alignment work (ranked order, pair keys), built by load_run or on first
-        # evaluation: see ranklens._model.ranking
-        self._cache: dict = {}
+        #: run-only alignment work (a run index per tie order: ranked order, pair keys),
+        #: built on first evaluation: see ranklens._model.ranking
+        self._derived = Derived()
+        #: what the reader hands the first index (see :class:`ReaderHints`)
+        self._hints = ReaderHints()
 
     @property
     def doc_id(self) -> pl.Series:

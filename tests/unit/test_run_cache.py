@@ -9,7 +9,8 @@ import pytest
 
 import ranklens
 from ranklens import Run
-from ranklens._model.ranking import run_index
+from ranklens._model.matching import QRELS_INDEX
+from ranklens._model.ranking import RUN_INDEX, run_index
 
 MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "nDCG(ties=average)@5"]
 
@@ -57,14 +58,15 @@ def test_reused_run_gives_fresh_results(options: dict) -> None:
             for m in MEASURES:
                 assert got.per_query(m) == want.per_query(m)
                 assert got[m] == want[m]
-    assert run._cache  # the work was kept
+    assert run._derived  # the work was kept
 
 
 def test_cached_arrays_are_read_only() -> None:
     qrels, run_dict = _data(4)
     run = ranklens.load_run(run_dict)
     ranklens.evaluate(qrels, run, ["AP"])
-    index = run._cache["docid"]
+    index = run._derived.peek(RUN_INDEX["docid"])
+    assert index is not None
     with pytest.raises(ValueError):
         index.code[0] = 5
 
@@ -94,7 +96,7 @@ def test_reused_qrels_gives_fresh_results(options: dict) -> None:
             assert list(got.query_ids) == list(want.query_ids)
             for m in MEASURES:
                 assert got.per_query(m) == want.per_query(m)
-    assert qrels._cache
+    assert QRELS_INDEX in qrels._derived
 
 
 def test_qrels_with_duplicates_still_reported_after_caching() -> None:
@@ -197,10 +199,53 @@ def test_source_rows_at_positions_agree_with_the_full_map() -> None:
 
 
 def test_an_index_in_another_tie_order_reuses_the_doc_hashes() -> None:
+    from ranklens._io._trec import read_trec_run
+
     qrels, run_dict = _data(8)
-    run = ranklens.load_run(run_dict)
+    text = "".join(f"{q} Q0 {d} 0 {s!r} tag\n" for q, docs in run_dict.items()
+                   for d, s in docs.items())
+    run = read_trec_run("r.txt", data=text.encode())  # the TREC reader hashes the doc ids
     by_id = ranklens.evaluate(qrels, _fresh(run), MEASURES, ties="input")
+    assert run._hints.doc_hashes is not None  # the reader's
     run_index(run, "docid")  # built from the reader's doc hashes, which it takes
-    run._cache.pop("doc_hash", None)
-    assert "docid" in run._cache
+    assert run._hints.doc_hashes is None  # taken: the run no longer holds them
+    assert RUN_INDEX["docid"] in run._derived
     assert dict(ranklens.evaluate(qrels, run, MEASURES, ties="input")) == dict(by_id)
+
+
+def test_an_alignment_keeps_query_and_rank_only_for_the_arrays_it_hands_out() -> None:
+    from ranklens._model.align import align
+
+    qrels, run = _data(9)
+    aligned, _ = align(ranklens.load_qrels(qrels), ranklens.load_run(run))
+    relevant = aligned.relevant_positions(1)
+    assert aligned.relevant_positions(1) is relevant  # kept
+    for idx in (aligned.judged_at, relevant):
+        q, rank = aligned.qidx_at(idx), aligned.rank_at(idx)
+        assert aligned.qidx_at(idx) is q and aligned.rank_at(idx) is rank  # kept, shared
+        assert not q.flags.writeable and not rank.flags.writeable
+    assert set(aligned._derived.at) == {"judged_at", ("relevant_positions", 1)}
+    copy = relevant.copy()  # equal, but not an array the alignment handed out
+    assert np.array_equal(aligned.qidx_at(copy), aligned.qidx_at(relevant))
+    assert aligned.qidx_at(copy) is not aligned.qidx_at(copy)
+    assert len(aligned._derived.at) == 2
+
+
+def test_derived_slots_are_typed_places_of_their_own() -> None:
+    from dataclasses import replace
+
+    from ranklens._tables import Derived, Slot
+
+    derived = Derived()
+    a: Slot[list[int]] = Slot("a")
+    b: Slot[list[int]] = Slot("a")  # the same name, another slot
+    assert derived.peek(a) is None and a not in derived and not derived
+    built = derived.get(a, lambda: [1])
+    assert derived.get(a, lambda: [2]) is built  # built once
+    assert derived.peek(b) is None and derived.get(b, lambda: [2]) == [2]
+    assert len(derived) == 2
+
+    qrels = ranklens.load_qrels({"q1": {"a": 1}})
+    ranklens.evaluate(qrels, {"q1": {"a": 1.0}}, ["AP"])
+    assert QRELS_INDEX in qrels._derived
+    assert QRELS_INDEX not in replace(qrels, source="other")._derived  # made anew

@@ -284,7 +284,7 @@ def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
     qrels = Qrels(pl.DataFrame([typed["query_id"], typed["doc_id"].rechunk(),
                                 typed["relevance"]]), source)
     # taken by ranklens._model.matching, which groups the judgments by query with it
-    qrels._cache["new"] = typed["new"]
+    qrels._hints.block_starts = typed["new"]
     return qrels
 
 
@@ -613,7 +613,7 @@ class _RunParts:
             self.scores[:self.rows], source, name or self.tag,
         )
         # taken by ranklens._model.ranking, which turns it into the run's keys
-        run._cache["doc_hash"] = self.doc_hashes[:self.rows]
+        run._hints.doc_hashes = self.doc_hashes[:self.rows]
         return run
 
 

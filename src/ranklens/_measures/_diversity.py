@@ -224,7 +224,7 @@ def ideal_gains(a: Aligned, m: Measure, alpha: float,
     kept = s.kept(key, lambda: (0, []))
     if kept[0] < want:
         kept = (want, _greedy(s, a.nq, alpha, rel, None if depth is None else int(want)))
-        s._cache[key] = kept
+        s.keep(key, kept)
     out: list[np.ndarray] = kept[1]
     return out
 

@@ -21,7 +21,7 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._errors import InputError
 from .._groups import group_offsets, group_ranks
-from .._tables import Qrels, Run, SubtopicQrels
+from .._tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .keys import block_index, pair_keys
 from .matching import QrelsIndex, grades, qrels_index
@@ -29,7 +29,11 @@ from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
 from .subtopics import doc_table
 
-__all__ = ["align", "run_duplicates"]
+__all__ = ["FIRST_JUDGMENTS", "align", "run_duplicates"]
+
+#: where a qrels table that judges a document twice for one query keeps its first
+#: judgments only (``duplicates="first"``; see :func:`_distinct_judgments`)
+FIRST_JUDGMENTS: Slot[Qrels] = Slot("first judgments")
 
 
 def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = None, *,
@@ -115,7 +119,7 @@ def _align_subtopics(qrels: SubtopicQrels, run: Run, pol: Policies,
     # the same documents matched again, graded by their row: which document each is
     coded, _ = align(table.coded, run, whole, block=True)
     subtopics = table.subtopics(aligned.query_ids, coded.judged_grade)
-    out = replace(aligned, subtopics=subtopics, policies=pol, _cache={})
+    out = replace(aligned, subtopics=subtopics, policies=pol)  # with nothing derived yet
     return (out.judged_only() if pol.judged_only else out), diagnostics
 
 
@@ -141,9 +145,11 @@ def _distinct_judgments(qrels: Qrels, policy: str) -> Qrels:
     ``qrels`` for the next alignment)."""
     if not qrels_index(qrels).duplicated:
         return qrels
-    if "first" in qrels._cache:
-        first: Qrels = qrels._cache["first"]
-        return first
+    return qrels._derived.get(FIRST_JUDGMENTS, lambda: _first_judgments(qrels, policy))
+
+
+def _first_judgments(qrels: Qrels, policy: str) -> Qrels:
+    """:func:`_distinct_judgments` of a qrels table that judges a document twice."""
     qf = qrels.frame
     pair = pl.struct("query_id", "doc_id")
     dup = qf.select(pair.is_duplicated()).to_series()
@@ -151,10 +157,8 @@ def _distinct_judgments(qrels: Qrels, policy: str) -> Qrels:
         row = qf.filter(dup).row(0, named=True)
         _raise_duplicate(row["query_id"], row["doc_id"], int(dup.sum()), "qrels",
                          qrels.source)
-    first = Qrels(qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True),
-                  qrels.source, unretrieved=qrels.unretrieved)
-    qrels._cache["first"] = first
-    return first
+    return Qrels(qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True),
+                 qrels.source, unretrieved=qrels.unretrieved)
 
 
 def _raise_duplicate(query_id: str, doc_id: str, n: int, what: str, source: str) -> None:

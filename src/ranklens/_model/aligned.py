@@ -59,6 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 import numpy as np
 
@@ -85,6 +86,42 @@ KERNEL_ACCESSORS: frozenset[str] = frozenset({
     # subtopic judgments (None for plain ones)
     "subtopics",
 })
+
+
+#: a position array an alignment hands out, by what it is: its ``judged_at``, or its
+#: ``relevant_positions(rel)``
+HandedOut = Literal["judged_at"] | tuple[Literal["relevant_positions"], int]
+
+
+@dataclass(eq=False, slots=True)
+class _Derived:
+    """What an :class:`Aligned` builds on first use and keeps (every array read-only, but
+    the ``relevant`` masks and ``num_rel`` counts): one alignment's work that every kernel
+    shares."""
+
+    qidx: np.ndarray | None = None
+    rank: np.ndarray | None = None
+    grade: np.ndarray | None = None
+    judged: np.ndarray | None = None
+    score: np.ndarray | None = None
+    judged_only: Aligned | None = None
+    #: by relevance level: :meth:`Aligned.relevant` masks
+    relevant: dict[int, np.ndarray] = field(default_factory=dict)
+    #: by relevance level: :meth:`Aligned.relevant_positions`
+    relevant_positions: dict[int, np.ndarray] = field(default_factory=dict)
+    #: by relevance level: :meth:`Aligned.num_rel`
+    num_rel: dict[int, np.ndarray] = field(default_factory=dict)
+    #: by most rows per counted query (None: all): ``Aligned._judgments`` with the counted
+    #: relevant items as rows
+    judgments: dict[int | None, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict)
+    #: query index and rank at the positions of each array handed out (``Aligned._at``)
+    at: dict[HandedOut, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,7 +167,9 @@ class Aligned:
     #: per query, the grade and number of relevant items judged by count only (no rows;
     #: ``evaluate_arrays(n_relevant=...)``); None: none
     unretrieved: tuple[np.ndarray, np.ndarray] | None = None
-    _cache: dict = field(default_factory=dict, repr=False)
+    #: work built on first use and kept; not an init field, so an alignment made with
+    #: ``dataclasses.replace`` starts with nothing derived
+    _derived: _Derived = field(default_factory=_Derived, init=False, repr=False)
 
     @classmethod
     def of(cls, *, query_ids: np.ndarray, offsets: np.ndarray,
@@ -209,15 +248,15 @@ class Aligned:
         for query q, none retrieved, held as counts (see :attr:`j_grade`)."""
         if not count.any():
             return self
-        return replace(self, unretrieved=(grade, count), _cache={})
+        return replace(self, unretrieved=(grade, count))  # with nothing derived yet
 
     def _judgments(self, most: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Offsets, query numbers and grades of every judgment, counted ones as rows (at
         most ``most`` of them per query; None: all)."""
         if self.unretrieved is None:
             return self.row_j_offsets, self.row_j_qidx, self.row_j_grade
-        key = ("judgments", most)
-        if key not in self._cache:
+        kept = self._derived.judgments.get(most)
+        if kept is None:
             # only kernels that read the judgments one by one (ideal rankings) get here:
             # they see exactly the rows the counts stand for
             grade, count = self.unretrieved
@@ -229,9 +268,8 @@ class Aligned:
             order = np.lexsort((-g, q))
             q, g = q[order], g[order]
             offsets = np.concatenate(([0], np.cumsum(np.bincount(q, minlength=self.nq))))
-            self._cache[key] = (offsets.astype(np.int64), q, g)
-        judgments: tuple[np.ndarray, np.ndarray, np.ndarray] = self._cache[key]
-        return judgments
+            kept = self._derived.judgments[most] = (offsets.astype(np.int64), q, g)
+        return kept
 
     def judgment_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Offsets, query numbers and grades of the judgments given as rows (query then
@@ -285,50 +323,60 @@ class Aligned:
         """The number of ranked documents, all queries together."""
         return int(self.offsets[-1])
 
-    def _kept(self, key: object, build: Callable[[], np.ndarray]) -> np.ndarray:
-        """The array cached under ``key``, built (read-only: kernels share it) on first use."""
-        if key not in self._cache:
-            value = build()
-            value.flags.writeable = False
-            self._cache[key] = value
-        out: np.ndarray = self._cache[key]
-        return out
-
     @property
     def qidx(self) -> np.ndarray:
         """The query index of each ranked document."""
         if self.given_qidx is not None:
             return self.given_qidx
-        # the run index's (qidx_from) is built there once and shared between calls
-        return self._kept("qidx", self.qidx_from or (lambda: np.repeat(
-            np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))))
+        qidx = self._derived.qidx
+        if qidx is None:
+            # the run index's (qidx_from) is built there once and shared between calls
+            qidx = self._derived.qidx = _read_only(
+                self.qidx_from() if self.qidx_from is not None
+                else np.repeat(np.arange(self.nq, dtype=np.int64), np.diff(self.offsets)))
+        return qidx
 
     def qidx_at(self, idx: np.ndarray) -> np.ndarray:
         """The query index of the ranked documents at positions ``idx``."""
         return self._at(idx)[0]
 
+    def _handed_out(self, idx: np.ndarray) -> HandedOut | None:
+        """What ``idx`` is, if it is (``is``) a position array this alignment handed out."""
+        if idx is self.judged_at:
+            return "judged_at"
+        for rel, positions in self._derived.relevant_positions.items():
+            if positions is idx:
+                return ("relevant_positions", rel)
+        return None
+
     def _at(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Query index and rank at positions ``idx``; kept for the position arrays this
         alignment hands out (judged, relevant), which every kernel asks about again."""
-        kept = self._cache.get(("at", id(idx)))
-        if kept is not None and kept[0] is idx:  # the array itself, not a reused id
-            return kept[1], kept[2]
+        derived = self._derived
+        handed_out = self._handed_out(idx)
+        if handed_out is not None:
+            kept = derived.at.get(handed_out)
+            if kept is not None:
+                return kept
         # a search per position beats building the full array only for few positions
-        if self.given_qidx is None and "qidx" not in self._cache and idx.size * 64 < max(
+        if self.given_qidx is None and derived.qidx is None and idx.size * 64 < max(
                 self.n_ranked, 1):
             q = group_at(self.offsets, idx)
         else:
             q = self.qidx[idx]
-        rank = self._cache["rank"][idx] if "rank" in self._cache else idx - self.offsets[q] + 1
-        if idx is self.judged_at or self._cache.get(("handed_out", id(idx))) is idx:
+        rank = derived.rank[idx] if derived.rank is not None else idx - self.offsets[q] + 1
+        if handed_out is not None:
             q.flags.writeable = rank.flags.writeable = False  # shared by every kernel
-            self._cache[("at", id(idx))] = (idx, q, rank)
+            derived.at[handed_out] = (q, rank)
         return q, rank
 
     @property
     def rank(self) -> np.ndarray:
         """The 1-based rank of each ranked document within its query."""
-        return self._kept("rank", lambda: group_ranks(self.qidx, self.offsets))
+        rank = self._derived.rank
+        if rank is None:
+            rank = self._derived.rank = _read_only(group_ranks(self.qidx, self.offsets))
+        return rank
 
     def rank_at(self, idx: np.ndarray) -> np.ndarray:
         """The rank of the ranked documents at positions ``idx``."""
@@ -337,12 +385,18 @@ class Aligned:
     @property
     def grade(self) -> np.ndarray:
         """The grade of each ranked document (0 where unjudged)."""
-        return self._kept("grade", lambda: self._spread(self.judged_grade, 0.0))
+        grade = self._derived.grade
+        if grade is None:
+            grade = self._derived.grade = _read_only(self._spread(self.judged_grade, 0.0))
+        return grade
 
     @property
     def judged(self) -> np.ndarray:
         """Whether each ranked document has a judgment."""
-        return self._kept("judged", lambda: self._spread(True, False))
+        judged = self._derived.judged
+        if judged is None:
+            judged = self._derived.judged = _read_only(self._spread(True, False))
+        return judged
 
     def _spread(self, at_judged: object, elsewhere: object) -> np.ndarray:
         """A full-length array: ``at_judged`` at the judged positions, else ``elsewhere``."""
@@ -354,8 +408,10 @@ class Aligned:
     def score(self) -> np.ndarray:
         if self.score_rows is None:
             return self.score_values
-        rows = self.score_rows
-        return self._kept("score", lambda: self.score_values[rows])
+        score = self._derived.score
+        if score is None:
+            score = self._derived.score = _read_only(self.score_values[self.score_rows])
+        return score
 
     def regrouped(self, pieces: list[np.ndarray], owners: np.ndarray) -> Aligned:
         """An alignment of virtual queries: query ``i`` ranks this alignment's documents at
@@ -436,20 +492,18 @@ class Aligned:
     # -- judgments ----------------------------------------------------------------------
     def relevant(self, rel: int) -> np.ndarray:
         """Mask of ranked docs judged at level >= rel."""
-        key = ("relevant", rel)
-        if key not in self._cache:
-            mask = np.zeros(self.n_ranked, dtype=bool)
+        mask = self._derived.relevant.get(rel)
+        if mask is None:
+            mask = self._derived.relevant[rel] = np.zeros(self.n_ranked, dtype=bool)
             mask[self.relevant_positions(rel)] = True
-            self._cache[key] = mask
-        return self._cache[key]
+        return mask
 
     def relevant_positions(self, rel: int) -> np.ndarray:
         """Positions (ascending) of the ranked docs judged at level >= rel."""
-        key = ("relevant_positions", rel)
-        fresh = key not in self._cache
-        idx = self._kept(key, lambda: self.judged_at[self.judged_grade >= rel])
-        if fresh:
-            self._cache[("handed_out", id(idx))] = idx  # see _at
+        idx = self._derived.relevant_positions.get(rel)
+        if idx is None:  # handed out: _at keeps its query index and rank
+            idx = self._derived.relevant_positions[rel] = _read_only(
+                self.judged_at[self.judged_grade >= rel])
         return idx
 
     def within(self, idx: np.ndarray, cutoff: float | None) -> np.ndarray:
@@ -466,12 +520,12 @@ class Aligned:
 
     def num_rel(self, rel: int) -> np.ndarray:
         """Per-query number of judgments at level >= rel, retrieved or not (trec_eval R)."""
-        key = ("num_rel", rel)
-        if key not in self._cache:
-            self._cache[key] = np.bincount(
+        num_rel = self._derived.num_rel.get(rel)
+        if num_rel is None:
+            num_rel = self._derived.num_rel[rel] = np.bincount(
                 self.row_j_qidx[self.row_j_grade >= rel], minlength=self.nq
             ).astype(np.int64) + self._counted(lambda g: g >= rel)
-        return self._cache[key]
+        return num_rel
 
     def num_judged_nonrel(self, rel: int) -> np.ndarray:
         """Per-query number of judgments at a level in [0, rel)."""
@@ -481,11 +535,12 @@ class Aligned:
 
     def judged_only(self) -> Aligned:
         """This alignment with every document not judged >= 0 removed (trec_eval -J)."""
-        if "judged_only" not in self._cache:
+        view = self._derived.judged_only
+        if view is None:
             keep = np.zeros(self.n_ranked, dtype=bool)
             keep[self.judged_at[self.judged_grade >= 0]] = True
-            self._cache["judged_only"] = self._subset(keep)
-        return self._cache["judged_only"]
+            view = self._derived.judged_only = self._subset(keep)
+        return view
 
     def _subset(self, keep: np.ndarray) -> Aligned:
         qidx = self.qidx[keep]

@@ -20,11 +20,11 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-from .._tables import Qrels
+from .._tables import Qrels, Slot
 from .keys import numbered, pair_keys, query_index
 from .keyset import KeySet
 
-__all__ = ["QrelsIndex", "grades", "match_keys", "qrels_index"]
+__all__ = ["QRELS_INDEX", "QrelsIndex", "grades", "match_keys", "qrels_index"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,13 +56,13 @@ class QrelsIndex:
     duplicated: bool
 
 
+#: where a qrels table keeps its :class:`QrelsIndex`
+QRELS_INDEX: Slot[QrelsIndex] = Slot("qrels index")
+
+
 def qrels_index(qrels: Qrels) -> QrelsIndex:
-    """The cached :class:`QrelsIndex` of ``qrels`` (built on first use)."""
-    cache = qrels._cache
-    if "index" not in cache:
-        cache["index"] = _build(qrels)
-    index: QrelsIndex = cache["index"]
-    return index
+    """The :class:`QrelsIndex` of ``qrels``, kept on it (built on first use)."""
+    return qrels._derived.get(QRELS_INDEX, lambda: _build(qrels))
 
 
 def _build(qrels: Qrels) -> QrelsIndex:
@@ -70,7 +70,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
     query_ids = qf["query_id"].unique().sort()
     queries = numbered(query_ids)
     # where the reader marked the starts of query blocks (a one-off, as for runs)
-    code = query_index(qf["query_id"], queries, qrels._cache.pop("new", None))
+    code = query_index(qf["query_id"], queries, qrels._hints.take_block_starts())
     doc_hash = qf["doc_id"].hash(0).to_numpy()
     duplicated = _repeated_keys(code, doc_hash)
     if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision

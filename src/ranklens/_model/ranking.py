@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
@@ -29,11 +29,11 @@ else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
 from .._groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
-from .._tables import Run
+from .._tables import Run, Slot
 from .keys import block_index, codes, index_dtype, mix_queries, numbered
 
-__all__ = ["Moves", "RunIndex", "TieBreak", "full_src", "rank_rows", "run_index",
-           "tie_order"]
+__all__ = ["RUN_INDEX", "Moves", "RunIndex", "TieBreak", "full_src", "rank_rows",
+           "run_index", "tie_order"]
 
 #: which run row each ranked row comes from: every row's (an array), or only those of the
 #: ranked rows that come from another row (positions ascending, rows); see RunIndex.moves
@@ -51,6 +51,16 @@ def full_src(n: int, moves: Moves) -> np.ndarray:
     src = np.arange(n, dtype=index_dtype(n))
     src[moves[0]] = moves[1]
     return src
+
+
+@dataclass(eq=False, slots=True)
+class _Derived:
+    """What a :class:`RunIndex` builds from its own fields on first use."""
+
+    #: :attr:`RunIndex.src` (read-only), when ``moves`` is sparse
+    src: np.ndarray | None = None
+    #: :attr:`RunIndex.code`
+    code: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,22 +92,22 @@ class RunIndex:
     keys: np.ndarray
     offsets: np.ndarray
     duplicated: bool
-    _cache: dict = field(default_factory=dict, repr=False)
+    _derived: _Derived = field(default_factory=_Derived, init=False, repr=False)
 
     @property
     def src(self) -> np.ndarray:
         if isinstance(self.moves, np.ndarray):
             return self.moves
-        if "src" not in self._cache:
+        src = self._derived.src
+        if src is None:
             src = full_src(self.keys.size, self.moves)
             src.flags.writeable = False
-            self._cache["src"] = src
-        src_: np.ndarray = self._cache["src"]
-        return src_
+            self._derived.src = src
+        return src
 
     def src_at(self, pos: np.ndarray) -> np.ndarray:
         """:attr:`src` of the ranked rows at positions ``pos``."""
-        if isinstance(self.moves, np.ndarray) or "src" in self._cache:
+        if isinstance(self.moves, np.ndarray) or self._derived.src is not None:
             return self.src[pos]
         moved, rows = self.moves
         out = pos.astype(index_dtype(self.keys.size))
@@ -114,15 +124,15 @@ class RunIndex:
 
     @property
     def code(self) -> np.ndarray:
-        if "code" not in self._cache:
-            self._cache["code"] = codes(self.offsets, 0, int(self.offsets[-1]))
-        code: np.ndarray = self._cache["code"]
+        code = self._derived.code
+        if code is None:
+            code = self._derived.code = codes(self.offsets, 0, int(self.offsets[-1]))
         return code
 
     def code_at(self, pos: np.ndarray) -> np.ndarray:
         """:attr:`code` of the ranked rows at positions ``pos``."""
-        if "code" in self._cache:
-            return self.code[pos]
+        if self._derived.code is not None:
+            return self._derived.code[pos]
         return group_at(self.offsets, pos)
 
     def duplicate_positions(self, run: Run) -> tuple[np.ndarray, np.ndarray]:
@@ -137,8 +147,14 @@ class RunIndex:
         return pos[exact], ~first.to_numpy()
 
 
+#: where a run keeps its :class:`RunIndex` of each tie order
+RUN_INDEX: dict[TieBreak, Slot[RunIndex]] = {
+    tiebreak: Slot(f"run index, ties by {tiebreak}") for tiebreak in get_args(TieBreak)}
+
+
 def run_index(run: Run, ties: str) -> RunIndex:
-    """The cached :class:`RunIndex` of ``run`` for tie policy ``ties`` (built on first use).
+    """The :class:`RunIndex` of ``run`` for tie policy ``ties``, kept on it (built on first
+    use).
 
     ``ties="input"`` breaks score ties by input (line) order, ``"docid_ascending"`` by doc
     id ascending (trec_eval's preference measures); every other value by doc id
@@ -149,11 +165,7 @@ def run_index(run: Run, ties: str) -> RunIndex:
         tiebreak = "input"
     elif ties == "docid_ascending":
         tiebreak = "docid_ascending"
-    cache = run._cache
-    if tiebreak not in cache:
-        cache[tiebreak] = _build(run, tiebreak)
-    index: RunIndex = cache[tiebreak]
-    return index
+    return run._derived.get(RUN_INDEX[tiebreak], lambda: _build(run, tiebreak))
 
 
 def tiebreak_at(run: Run, tiebreak: TieBreak, rows: np.ndarray) -> pl.Series:
@@ -179,7 +191,7 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
                                tiebreak == "docid")
     # the reader may have hashed the doc ids already (a one-off: the index turns them into
     # its keys in place)
-    doc_hash = run._cache.pop("doc_hash", None)
+    doc_hash = run._hints.take_doc_hashes()
     keys = _ranked_keys(doc_hash, run, moves, offsets)
     index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
                      duplicated=False)

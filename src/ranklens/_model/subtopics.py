@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, get_args
 
 import numpy as np
 
@@ -26,9 +26,16 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._errors import InputError
 from .._groups import group_offsets
-from .._tables import Qrels, SubtopicQrels
+from .._tables import Qrels, Slot, SubtopicQrels
+from .policies import Duplicates
 
-__all__ = ["DocTable", "Subtopics", "doc_table"]
+__all__ = ["DOC_TABLE", "DocTable", "IdealGains", "IdealKey", "Subtopics", "doc_table"]
+
+#: an ideal ranking kept for the diversity kernels (see :meth:`Subtopics.kept`): how deep
+#: it was built, and per query the gains at ranks 1..
+IdealGains = tuple[float, list[np.ndarray]]
+#: what it is kept under: ``("ideal", alpha, relevance level)``
+IdealKey = tuple[str, float, int]
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -63,19 +70,26 @@ class Subtopics:
     pair_grade: np.ndarray
     n_sub: np.ndarray
     judged_doc: np.ndarray
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    #: the ideal rankings kept by :meth:`kept` and :meth:`keep`
+    _ideal: dict[IdealKey, IdealGains] = field(default_factory=dict, init=False, repr=False,
+                                               compare=False)
 
     def __post_init__(self) -> None:
         for arr in (self.doc_offsets, self.pair_offsets, self.pair_sub, self.pair_grade,
                     self.n_sub, self.judged_doc):
             arr.flags.writeable = False
 
-    def kept(self, key: object, build: Callable[[], Any]) -> Any:
-        """The value cached under ``key`` (built on first use): work on the judgments alone
-        that several kernels share, such as the ideal ranking of alpha-nDCG."""
-        if key not in self._cache:
-            self._cache[key] = build()
-        return self._cache[key]
+    def kept(self, key: IdealKey, build: Callable[[], IdealGains]) -> IdealGains:
+        """The ideal ranking kept under ``key`` (``build()`` kept there on first use): work
+        on the judgments alone that several kernels share (the ideal ranking of alpha-nDCG,
+        ``ranklens._measures._diversity.ideal_gains``)."""
+        if key not in self._ideal:
+            self._ideal[key] = build()
+        return self._ideal[key]
+
+    def keep(self, key: IdealKey, value: IdealGains) -> None:
+        """Keep ``value`` under ``key`` in place of what is there (a deeper ideal ranking)."""
+        self._ideal[key] = value
 
     def taking(self, kept: np.ndarray) -> Subtopics:
         """These judgments for the judged positions ``kept`` (a mask over them) only."""
@@ -144,14 +158,17 @@ class DocTable:
         )
 
 
+#: where subtopic judgments keep their :class:`DocTable` under each duplicates policy
+DOC_TABLE: dict[str, Slot[DocTable]] = {
+    duplicates: Slot(f"doc table, duplicates={duplicates}")
+    for duplicates in get_args(Duplicates)}
+
+
 def doc_table(qrels: SubtopicQrels, duplicates: str) -> DocTable:
-    """The cached :class:`DocTable` of ``qrels``; a document judged twice for one subtopic
-    is an InputError under ``duplicates="error"``, else its first judgment counts."""
-    key = ("doc_table", duplicates)
-    if key not in qrels._cache:
-        qrels._cache[key] = _build(qrels, duplicates)
-    table: DocTable = qrels._cache[key]
-    return table
+    """The :class:`DocTable` of ``qrels``, kept on it (built on first use); a document
+    judged twice for one subtopic is an InputError under ``duplicates="error"``, else its
+    first judgment counts."""
+    return qrels._derived.get(DOC_TABLE[duplicates], lambda: _build(qrels, duplicates))
 
 
 def _build(qrels: SubtopicQrels, duplicates: str) -> DocTable:
