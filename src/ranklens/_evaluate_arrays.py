@@ -10,7 +10,7 @@ from ._errors import RanklensWarning
 from ._evaluate import evaluate
 from ._io._arrays import from_arrays
 from ._measures import Measure
-from ._names import parse_measures
+from ._names import expand_trec_lists, parse_measures
 from ._pipeline.options import OptionKwargs, options_of
 from ._result import Result
 
@@ -98,7 +98,8 @@ def evaluate_arrays(
     qrels, run = from_arrays(labels, scores=scores, indexes=indexes, n_relevant=n_relevant,
                              relevant_grade=float(max(int(rel), 1)))
     if scores is None and n_relevant is None:
-        names = [measures] if isinstance(measures, (str, Measure)) else list(measures)
+        given = [measures] if isinstance(measures, (str, Measure)) else list(measures)
+        names = [one for m in given for one in expand_trec_lists(m)]  # P_5,10: P_5, P_10
         conv = opts.resolved
         parsed = [conv.apply(m, w) for m, w in zip(parse_measures(names), names, strict=True)]
         needing = [str(m) for m in parsed if m.reads_unretrieved]

@@ -10,7 +10,8 @@ The spellings themselves are declared by each measure in the registry (its canon
 - :mod:`.trec`: trec_eval's spellings of one measure (``map``, ``P_5``, ``ndcg_1=3,2=9``);
 - :mod:`.peers`: other libraries' spellings (ranx's ``map@100-l2``);
 - :mod:`.parse`: the order the spellings are tried in, :func:`parse_measure`;
-- :mod:`.lists`: trec_eval's spellings of several measures (``P_5,10``, ``official``).
+- :mod:`.lists`: trec_eval's spellings of several measures (``P_5,10``, ``official``),
+  and :func:`parse_measures`, which reads them.
 
 Layering: this package imports :mod:`ranklens._measures` and never the reverse; trec_eval's
 output order and nicknames stay in :mod:`ranklens._measures._trec_table`, the data both
@@ -20,8 +21,8 @@ this package and :mod:`ranklens._trec_eval` read.
 from __future__ import annotations
 
 from .._measures._registry import suggest
-from .lists import expand_trec_lists
-from .parse import all_names, parse_measure, parse_measures, read, written_params
+from .lists import expand_trec_lists, parse_measures
+from .parse import all_names, parse_measure, read, written_params
 
 __all__ = ["all_names", "expand_trec_lists", "parse_measure", "parse_measures", "read",
            "suggest", "written_params"]

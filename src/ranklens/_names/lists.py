@@ -8,6 +8,7 @@ of :mod:`ranklens._measures._trec_table`, shared with ``ranklens trec_eval``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from .._errors import MeasureError
 from .._measures import REGISTRY, Measure
@@ -16,7 +17,7 @@ from .index import SPELLINGS
 from .parse import parse_measure
 from .trec import cutoff_name, one_per_value
 
-__all__ = ["expand_trec_lists"]
+__all__ = ["expand_trec_lists", "parse_measures"]
 
 _TREC_LIST = re.compile(r"^([A-Za-z_]\w*?)[._](\d*\.?\d+(?:,\d*\.?\d+)+)$")
 
@@ -105,3 +106,53 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
         except MeasureError:  # no measure by itself: the family at its default cutoffs
             return [cutoff_name(text, cut[text], c) for c in REGISTRY[cut[text]].trec_cutoffs]
     return [spec]
+
+
+def parse_measures(specs: str | Measure | Iterable[str | Measure]) -> list[Measure]:
+    """Parse several measure names, as :func:`ranklens.evaluate` reads its ``measures``.
+
+    Every name :func:`~ranklens.parse_measure` reads is accepted, and so are trec_eval's
+    ``-m`` spellings of several measures, which :func:`expand_trec_lists` expands: a list
+    of cutoffs (``P_5,10``, ``P.5,10``, ``ndcg_cut.5,10``), a bare cutoff family
+    (``map_cut``) and a nickname (``official``). Every bad name is reported at once, in
+    a single :class:`~ranklens.MeasureError`.
+
+    Parameters
+    ----------
+    specs : str, Measure or an iterable of them
+        The names (a single name or :class:`~ranklens.Measure` is a list of one).
+
+    Returns
+    -------
+    list of Measure
+        One measure per one-measure name, in the order written: a list spelling gives
+        one per measure it names (``P_5,10``: ``P@5`` and ``P@10``), so the list may be
+        longer than ``specs``. Duplicates are kept (:func:`ranklens.evaluate` computes
+        a measure once).
+
+    Raises
+    ------
+    MeasureError
+        A name is unknown or malformed (every bad name is reported at once).
+
+    Examples
+    --------
+    >>> parse_measures(["nDCG@10", "map"])
+    [nDCG@10, AP]
+    >>> parse_measures(["P_5,10", "ndcg_cut.5,10"])
+    [P@5, P@10, nDCG@5, nDCG@10]
+    >>> parse_measures("P.5,10")
+    [P@5, P@10]
+    """
+    if isinstance(specs, (str, Measure)):
+        specs = [specs]
+    out: list[Measure] = []
+    problems: list[str] = []
+    for spec in specs:
+        try:
+            out.extend(parse_measure(one) for one in expand_trec_lists(spec))
+        except MeasureError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise MeasureError("; ".join(problems))
+    return out

@@ -9,7 +9,7 @@ may carry ranx's relevance level (``map@100-l2``: :mod:`.peers`). Every table co
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
 
 from .._errors import MeasureError
 from .._measures import Measure
@@ -19,7 +19,7 @@ from .index import SPELLINGS
 from .peers import split_level, with_level
 from .trec import missing_cutoff, parse_trec, with_p_readings
 
-__all__ = ["all_names", "parse_measure", "parse_measures", "read", "written_params"]
+__all__ = ["all_names", "parse_measure", "read", "written_params"]
 
 
 def parse_measure(spec: str | Measure) -> Measure:
@@ -57,10 +57,35 @@ def read(spec: str) -> Parsed:
     try:
         return _read(spec)
     except MeasureError as exc:
+        swapped = _cutoff_last(spec)
+        if swapped is not None:
+            raise MeasureError(swapped) from None
         hinted = with_p_readings(spec, exc)
         if hinted is None:
             raise
         raise hinted from None
+
+
+# nDCG@10(gain=exp2): the cutoff written before the parameters
+_CUTOFF_FIRST = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*@\s*([^@\s()]+)\s*\((.*)\)\s*$")
+
+
+def _cutoff_last(spec: str) -> str | None:
+    """The error for ``spec`` written with its cutoff before its parameters
+    (``nDCG@10(gain=exp2)``): the spelling meant (``nDCG(gain=exp2)@10``) and, if that
+    fails too, why; None when ``spec`` is not written so."""
+    match = _CUTOFF_FIRST.match(spec)
+    if match is None:
+        return None
+    name, cutoff, params = match.groups()
+    swapped = f"{name}({params})@{cutoff}"
+    hint = f"cannot parse measure {spec!r}; did you mean {swapped}? " \
+           "(the cutoff comes after the parameters)"
+    try:
+        _read(swapped)
+    except MeasureError as exc:
+        return f"{hint}; {swapped}: {exc}"
+    return hint
 
 
 def written_params(spec: str | Measure) -> frozenset[str]:
@@ -104,20 +129,6 @@ def _read(spec: str) -> Parsed:
     if level is not None:
         reading = with_level(reading, level, spec)
     return build(reading, named, spec)
-
-
-def parse_measures(specs: Iterable[str | Measure]) -> list[Measure]:
-    """Parse several names, reporting every bad one at once in a single MeasureError."""
-    out: list[Measure] = []
-    problems: list[str] = []
-    for spec in specs:
-        try:
-            out.append(parse_measure(spec))
-        except MeasureError as exc:
-            problems.append(str(exc))
-    if problems:
-        raise MeasureError("; ".join(problems))
-    return out
 
 
 def all_names() -> list[str]:

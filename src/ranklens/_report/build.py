@@ -9,7 +9,7 @@ from typing import Any
 from .._errors import ParameterError
 from .._evaluate import evaluate
 from .._io._load import load_qrels
-from .._names import parse_measures
+from .._names import expand_trec_lists, parse_measures
 from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import DEFAULT_MEASURES
 from .._results import Results
@@ -122,6 +122,8 @@ def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
     if not wanted:
         raise ParameterError("the 'measures' option is empty; give at least one measure")
     parse_measures(wanted)  # every bad name reported before any file is read
+    # P_5,10 is P_5 and P_10, each a view of the report
+    wanted = [one for m in wanted for one in expand_trec_lists(m)]
     max_k = _positive("max_k", max_k, 1000)
     top_k = _positive("top_k", top_k, 1000)
     q = load_qrels(qrels)

@@ -26,11 +26,11 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     ``subtopics``: the judgments are subtopic ones (ndeval format)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
-    from .._names import expand_trec_lists, parse_measures
+    from .._names import parse_measures
     from ._progress import loading
 
     # every bad name is reported before any file is read (P_5,10 is P_5 and P_10)
-    parse_measures([one for m in measures for one in expand_trec_lists(m)])
+    parse_measures(measures)
     if sum(1 for p in run_paths if p == "-") + (qrels_path == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
     unique(run_paths)
@@ -159,9 +159,9 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
     each, against the judgments they carry (which must agree where they overlap)."""
     from .._evaluate import evaluate
     from .._io._pairs import load_pairs_runs
-    from .._names import expand_trec_lists, parse_measures
+    from .._names import parse_measures
 
-    parse_measures([one for m in measures for one in expand_trec_lists(m)])
+    parse_measures(measures)
     unique(paths, "--pairs file")
     qrels, runs = load_pairs_runs(paths, duplicates=options.duplicates)
     results: Results = evaluate(qrels, runs, list(measures), options=options)

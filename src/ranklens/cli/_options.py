@@ -14,7 +14,7 @@ from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, dec
 from .._validate import Boolean, Choice, Integer
 
 __all__ = ["DEFAULT_MEASURES", "PAIRS_HELP", "evaluation_options", "inputs_and_measures",
-           "split_options"]
+           "split_measures", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,13 +55,41 @@ def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, .
     return EvaluateOptions(**given), tuple(params.pop("pairs", ()))
 
 
+def split_measures(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Each ``-m`` value split into names at whitespace outside parentheses, as ir_measures'
+    command line reads ``-m "nDCG@10 AP P@5"`` (a name holds no space but, perhaps, within
+    its parameter list).
+
+    Examples
+    --------
+    >>> split_measures(("nDCG@10 AP", "nDCG(gain=exp2, discount=jk)@5  P_5,10"))
+    ('nDCG@10', 'AP', 'nDCG(gain=exp2, discount=jk)@5', 'P_5,10')
+    """
+    out: list[str] = []
+    for value in values:
+        depth, name = 0, ""
+        for char in value:
+            if char.isspace() and depth <= 0:
+                if name:
+                    out.append(name)
+                name = ""
+                continue
+            depth += (char == "(") - (char == ")")
+            name += char
+        if name:
+            out.append(name)
+    return tuple(out)
+
+
 def inputs_and_measures(what: str) -> Callable[[F], F]:
     """QRELS and RUNS (optional: ``--pairs`` may replace them) and ``-m``, whose help
     begins with ``what`` ("Measure to compute", ...)."""
     def decorate(command: F) -> F:
         command = click.option(
             "-m", "--measure", "measures", multiple=True, metavar="MEASURE",
-            help=f"{what} (repeatable), e.g. nDCG@10, AP(rel=2), map_cut_10. "
+            callback=lambda _ctx, _param, values: split_measures(values),
+            help=f"{what} (repeatable; one value may list several, separated by spaces), "
+                 f"e.g. nDCG@10, AP(rel=2), map_cut_10, \"nDCG@10 AP P@5\". "
                  f"Default: {', '.join(DEFAULT_MEASURES)}.")(command)
         command = click.argument("runs", nargs=-1, required=False, type=str)(command)
         return click.argument("qrels", type=str, required=False)(command)
