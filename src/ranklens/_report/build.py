@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from .._errors import ParameterError
 from .._evaluate import evaluate
@@ -123,7 +123,7 @@ def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
         raise ParameterError("the 'measures' option is empty; give at least one measure")
     parse_measures(wanted)  # every bad name reported before any file is read
     # P_5,10 is P_5 and P_10, each a view of the report
-    wanted = [one for m in wanted for one in expand_trec_lists(m)]
+    wanted = cast("list[str]", [one for m in wanted for one in expand_trec_lists(m)])
     max_k = _positive("max_k", max_k, 1000)
     top_k = _positive("top_k", top_k, 1000)
     q = load_qrels(qrels)
