@@ -60,6 +60,11 @@ SLOW: dict[str, frozenset[str] | None] = {
         "test_wilcoxon_on_tied_data_equals_scipy_on_exact_ties"}),
     "peers/test_differential_pytrec.py": frozenset({"test_matches_pytrec_eval"}),
     # the first ranx call in a process compiles ranx's numba kernels: several seconds
+    "peers/test_peer_objects.py": frozenset({
+        "test_ranx_objects_give_the_files_values",
+        "test_a_ranx_run_keeps_its_name_and_counts_as_one_run",
+        "test_compare_and_report_accept_peer_objects",
+        "test_peer_libraries_are_not_imported_by_ranklens", "test_readme_example_runs"}),
     "peers/test_differential_ranx.py": frozenset({
         "test_ranx_names_match_ranx",
         "test_ranx_convention_keeps_ranxs_order_of_ties_up_to_15_items"}),

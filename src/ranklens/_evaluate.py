@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
+from ._io._peers import is_ranx_run, is_row_run
 from ._measures import Measure
 from ._pipeline.assemble import assemble, notices
 from ._pipeline.compute import compute
@@ -63,19 +64,23 @@ def evaluate(
     Parameters
     ----------
     qrels : path, mapping, DataFrame or Qrels
-        Judgments: a TREC qrels file, ``{query_id: {doc_id: relevance}}``, or a frame with
-        ``query_id, doc_id, relevance`` columns. See :func:`load_qrels`. The diversity
+        Judgments: a TREC qrels file, ``{query_id: {doc_id: relevance}}``, a frame with
+        ``query_id, doc_id, relevance`` columns, a ranx ``Qrels``, ir_measures /
+        ir_datasets rows (``qrels_iter()``) or ``"irds:<dataset-id>"``. See
+        :func:`load_qrels`. The diversity
         measures (``alpha-nDCG@k``, ``ERR-IA@k``, ``NRBP``, ``P-IA@k``, ``S-recall@k`` and
         their kin, docs/diversity.md) read subtopic judgments instead, a :class:`SubtopicQrels` from
         ``load_qrels(..., kind="subtopic")``; every other measure reads plain ones.
     run : path, mapping, DataFrame or Run; or several of them
-        Results: a TREC run file, ``{query_id: {doc_id: score}}``, or a frame with
-        ``query_id, doc_id, score`` columns. See :func:`load_run`.
+        Results: a TREC run file, ``{query_id: {doc_id: score}}``, a frame with
+        ``query_id, doc_id, score`` columns, a ranx ``Run`` or ir_measures ``ScoredDoc``
+        rows. See :func:`load_run`.
 
         Several runs, evaluated with the same options against judgments loaded once: a
         list or tuple of runs (named by their TREC tag, or ``tag#position`` where two
         would share a name), or a mapping ``{name: run}``. A mapping is several runs when
-        every value is a run in itself (a :class:`Run`, a path, a frame, or a mapping whose
+        every value is a run in itself (a :class:`Run`, a path, a frame, a ranx ``Run``, a
+        list of ``ScoredDoc`` rows, or a mapping whose
         values are all mappings, ``{query_id: {doc_id: score}}``); it is one run when no
         value is (``{query_id: {doc_id: score}}``). Empty mappings count as either; a
         mapping mixing the two kinds is an :class:`InputError`.
@@ -202,7 +207,7 @@ def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:
 def _is_run(value: Any) -> bool | None:
     """Whether a mapping's value is a run in itself (True), a ranking of one query
     (False), or could be either (None: an empty mapping)."""
-    if isinstance(value, (Run, str, os.PathLike)):
+    if isinstance(value, (Run, str, os.PathLike)) or is_ranx_run(value) or is_row_run(value):
         return True
     if isinstance(value, Mapping):
         if not value:
@@ -215,7 +220,8 @@ def _is_run(value: Any) -> bool | None:
 def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
     """The ``(name, run)`` pairs ``run`` stands for when it is several runs, else None.
 
-    A list or tuple is several runs (named later by their tags: None here). A mapping is
+    A list or tuple is several runs (named later by their tags: None here), except a list
+    of rows with fields (``ir_measures.ScoredDoc``), which is one run. A mapping is
     several runs when every value is a run in itself (see :func:`evaluate`), one run when
     none is; empty mappings count as either, and an empty mapping is one (empty) run.
 
@@ -228,7 +234,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
         runs and rankings, or a run name that is not a string: the input is malformed, as
         for any other unreadable run.
     """
-    if isinstance(run, (list, tuple)):
+    if isinstance(run, (list, tuple)) and not is_row_run(run):
         if not run:
             raise ParameterError("the 'run' argument is an empty list; give at least one run")
         odd = next((r for r in run if _is_run(r) is False), None)
@@ -236,7 +242,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
             raise InputError(
                 f"cannot read a run from a {type(run).__name__} holding a "
                 f"{type(odd).__name__}: a list is several runs, each a file path, a "
-                "{query: {doc: score}} mapping, a DataFrame or a Run"
+                "{query: {doc: score}} mapping, a DataFrame, a Run or a ranx Run"
             )
         return [(None, r) for r in run]
     if not isinstance(run, Mapping) or not run:

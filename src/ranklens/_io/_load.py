@@ -19,6 +19,7 @@ else:  # imported on first use (see ranklens._lazy)
 from .._errors import InputError, ParameterError, RanklensWarning
 from .._tables import Qrels, Run, SubtopicQrels
 from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
+from ._peers import IRDS_PREFIX, peer_qrels, peer_run
 from ._subtopics import (
     read_ndeval_qrels,
     subtopic_qrels_from_frame,
@@ -173,6 +174,10 @@ def load_qrels(qrels: Any, *,
         CSV/TSV/Parquet/JSON Lines file with ``query_id, doc_id, relevance`` columns, a
         nested mapping ``{query_id: {doc_id: relevance}}``, or a pandas / polars / Arrow
         frame with those columns (aliases such as ``qid``, ``docno``, ``rel`` accepted).
+        Other libraries' forms too: a ranx ``Qrels``, an iterable of rows with the fields
+        ``query_id, doc_id, relevance`` (``ir_measures.Qrel``, ir_datasets'
+        ``qrels_iter()``, any such namedtuple), or ``"irds:<dataset-id>"``, that
+        ir_datasets dataset's qrels (needs ir_datasets installed).
     kind : {"relevance", "subtopic"}, default "relevance"
         ``"subtopic"``: subtopic judgments for the diversity measures (alpha-nDCG, ERR-IA,
         NRBP, P-IA, S-recall): an ``ndeval`` file (``topic subtopic doc grade``, the TREC
@@ -218,17 +223,28 @@ def _read_subtopic_qrels(qrels: Any) -> SubtopicQrels:
 
 
 def _read_qrels(qrels: Any) -> Qrels:
+    if isinstance(qrels, str) and qrels.startswith(IRDS_PREFIX):
+        return _irds(qrels)
     return _read(qrels, "qrels", "{query: {doc: relevance}}", text_file=read_trec_qrels,
-                 file_frame=frame_to_qrels, mapping=mapping_to_qrels, frame=frame_to_qrels)
+                 file_frame=frame_to_qrels, mapping=mapping_to_qrels, frame=frame_to_qrels,
+                 peer=peer_qrels)
+
+
+def _irds(qrels: str) -> Qrels:
+    out = peer_qrels(qrels)
+    if out is None:  # unreachable: peer_qrels reads every "irds:" string
+        raise InputError("expected an ir_datasets dataset id after 'irds:'", source=qrels)
+    return out
 
 
 def _read(given: Any, what: str, nested: str, *, text_file: Callable[[str], _T],
           file_frame: Callable[[pl.DataFrame, str], _T], mapping: Callable[[Mapping], _T],
-          frame: Callable[[Any], _T]) -> _T:
+          frame: Callable[[Any], _T], peer: Callable[[Any], _T | None] | None = None) -> _T:
     """``given`` read by the reader its form calls for: a path by ``file_frame(frame,
     path)`` when its extension names a columnar format, else by ``text_file(path)``; a
-    mapping by ``mapping``; a DataFrame by ``frame``. ``what`` and ``nested`` (the
-    mapping's shape) word the error for anything else."""
+    mapping by ``mapping``; a DataFrame by ``frame``; another library's object (ranx's,
+    rows with fields: see ``_peers``) by ``peer``. ``what`` and ``nested`` (the mapping's
+    shape) word the error for anything else."""
     if isinstance(given, (str, Path)):
         path = str(given)
         columns = _columnar(path)
@@ -242,9 +258,14 @@ def _read(given: Any, what: str, nested: str, *, text_file: Callable[[str], _T],
         return mapping(given)
     if to_polars(given) is not None:
         return frame(given)
+    if peer is not None:
+        found = peer(given)
+        if found is not None:
+            return found
+    others = ", a ranx object, rows with fields (query_id, doc_id, ...)" if peer else ""
     raise InputError(
         f"cannot read {what} from a {type(given).__name__}; expected a file path, "
-        f"a {nested} mapping or a DataFrame"
+        f"a {nested} mapping{others} or a DataFrame"
     )
 
 
@@ -256,9 +277,11 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     run : Run, str, Path, Mapping or DataFrame
         A TREC run file (optionally compressed; ``-`` is standard input), a
         CSV/TSV/Parquet/JSON Lines file with ``query_id, doc_id, score`` columns, a nested
-        mapping ``{query_id: {doc_id: score}}``, or a frame with those columns.
+        mapping ``{query_id: {doc_id: score}}``, or a frame with those columns. Other
+        libraries' forms too: a ranx ``Run`` (its scores, and its name), or an iterable of
+        rows with the fields ``query_id, doc_id, score`` (``ir_measures.ScoredDoc``).
     name : str, optional
-        The run's name; defaults to a TREC file's tag or ``"run"``.
+        The run's name; defaults to a TREC file's tag, a ranx run's name or ``"run"``.
 
     Notes
     -----
@@ -297,4 +320,5 @@ def _read_run(run: Any, name: str | None) -> Run:
         text_file=lambda path: read_trec_run(path, name=name),
         file_frame=lambda frame, path: frame_to_run(frame, path, name or Path(path).name),
         mapping=lambda given: mapping_to_run(given, name=name or "run"),
-        frame=lambda given: frame_to_run(given, name=name or "run"))
+        frame=lambda given: frame_to_run(given, name=name or "run"),
+        peer=lambda given: peer_run(given, name))
