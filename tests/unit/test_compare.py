@@ -274,7 +274,8 @@ def test_randomized_tukey_on_sakai_data() -> None:
         pair = cmp.pair("P@10", b, a)
         assert not pair.exact and pair.p_value == pair.p_adjusted
         assert abs(pair.p_value - want) <= 4 * math.sqrt(want * (1 - want) / 9999)
-    with pytest.raises(ParameterError, match="test 'tukey' and correction 'randomized-tukey'"):
+    with pytest.raises(ParameterError, match="the 'test' option 'tukey' and the "
+                                             "'correction' option 'randomized-tukey' conflict"):
         ranklens.compare(qrels, runs, ["P@10"], test="tukey", correction="randomized-tukey")
 
 

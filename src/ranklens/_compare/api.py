@@ -73,13 +73,15 @@ def compare(
         or the randomised Tukey HSD (family-wise already).
     correction : {"holm", "bonferroni", "fdr_bh", "none"}
         Multiple-testing correction over each measure's comparisons (NaN p-values left out).
-        ``"tukey"`` / ``"randomized-tukey"`` select that test instead.
+        Default: ``"holm"``, or for a Tukey test its own family-wise control.
+        ``"tukey"`` / ``"randomized-tukey"`` without a ``test`` select that test; a Tukey
+        name with a different explicit test or correction is a :class:`ParameterError`.
     alpha : float, default 0.05
         A difference is significant when its adjusted p is below ``alpha``.
     seed : int, default 0
-        Seed of the randomization, randomised Tukey and bootstrap streams: the same seed
-        gives bit-identical p-values and intervals whatever ``block_size`` and the BLAS
-        thread count.
+        Seed of the randomization, randomised Tukey and bootstrap streams (0 to 2**63 - 1):
+        the same seed gives bit-identical p-values and intervals whatever ``block_size``
+        and the BLAS thread count.
     permutations : int, default 9999
         Sign patterns (randomization) or iterations (randomised Tukey) sampled when the test
         is not exact; p = (b + 1)/(m + 1). Use 100,000 for publication (Smucker et al. 2009).
