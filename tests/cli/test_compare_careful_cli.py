@@ -50,3 +50,21 @@ def test_b_negative_seed_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) 
         lines = out.err.strip().splitlines()
         assert lines == ["ranklens: error: the 'seed' option must be an integer from 0 to "
                          "9223372036854775807; got -1"], out.err
+
+
+def test_d_runs_with_no_query_in_common(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    lines = Path(BM25).read_text().splitlines()
+    queries = sorted({line.split()[0] for line in lines})
+    half = set(queries[: len(queries) // 2])
+    first, second = tmp_path / "first.run", tmp_path / "second.run"
+    first.write_text("\n".join(x for x in lines if x.split()[0] in half) + "\n")
+    second.write_text("\n".join(x for x in lines if x.split()[0] not in half) + "\n")
+    out = run(["compare", QRELS, str(first), str(second), "-m", "P@10", "--missing", "skip"],
+              capsys)
+    assert out.code == 0, out.err
+    assert "n = 0 queries" in out.out
+    assert f"No test (fewer than 2 shared queries): P@10 {second} vs {first} (n = 0)." \
+        in out.out
+    assert f"P@10: no test for {second} vs {first} (n = 0): fewer than 2 shared queries" \
+        in out.err
