@@ -202,13 +202,15 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
     rows: list[dict[str, Any]] = []
     means: dict[str, dict[str, float]] = {}
     clipped: list[tuple[str, str, str]] = []
+    excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] = {}
     for name in names:
         values = results.values(name)
         means[name] = {run: _nanmean(values[:, j]) for j, run in enumerate(runs)}
-        bounded = _unit_range(results.measures[name].definition.name, values)
+        bounded = _unit_range(results.measures[name].definition.unit_range, values)
         rows += _measure_rows(name, values, runs, pairs, test, permutations, seed, ci,
                               confidence, resamples, block_size, results.query_ids,
-                              bounded, clipped)
+                              bounded, clipped, excluded)
+    _warn_excluded(runs, excluded)
     _warn_unreachable(rows, test, alpha, permutations)
     _correct(rows, correction, correction_scope)
     out = []
@@ -231,18 +233,11 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         clipped=tuple(clipped))
 
 
-#: Measures whose per-query values lie in [0, 1] whatever the judgments and conventions
-#: (fractions of documents or of relevance; AP, RR, Bpref). The registry records no range,
-#: so the list is short on purpose: nDCG, ERR, RBP, utility and the diversity measures take
-#: gain maps, weights or parameters that can leave [0, 1], and are never clipped.
-UNIT_RANGE = frozenset({"P", "R", "AP", "RR", "Rprec", "Success", "Bpref", "F", "IPrec",
-                        "Judged"})
-
-
-def _unit_range(canonical: str, values: np.ndarray) -> bool:
-    """Whether a difference of the measure lies in [-1, 1]: a measure of
-    :data:`UNIT_RANGE` whose every per-query value here does lie in [0, 1]."""
-    if canonical not in UNIT_RANGE:
+def _unit_range(unit_range: bool, values: np.ndarray) -> bool:
+    """Whether a difference of the measure lies in [-1, 1]: a measure the registry declares
+    ``unit_range`` (:class:`~ranklens._measures._registry.MeasureDef`) whose every
+    per-query value here does lie in [0, 1] (conservative: both must hold)."""
+    if not unit_range:
         return False
     kept = values[~np.isnan(values)]
     return bool(kept.size == 0 or (kept.min() >= 0.0 and kept.max() <= 1.0))
@@ -269,7 +264,9 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                   pairs: list[tuple[int, int]], test: str, permutations: int, seed: int,
                   ci: str, confidence: float, resamples: int, block_size: int,
                   query_ids: np.ndarray, bounded: bool = False,
-                  clipped: list[tuple[str, str, str]] | None = None) -> list[dict[str, Any]]:
+                  clipped: list[tuple[str, str, str]] | None = None,
+                  excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] | None = None,
+                  ) -> list[dict[str, Any]]:
     """Everything but the correction, for each pair of one measure.
 
     A pair with fewer than two shared queries gets no test: p, the interval and the effect
@@ -282,16 +279,15 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
     else:
         kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
     diffs = [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
-    _warn_excluded(name, runs, pairs, kept, query_ids)
+    if excluded is not None:
+        _excluded(name, pairs, kept, query_ids, excluded)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test,
                                   resamples if test == "bootstrap" else permutations, seed,
                                   block_size)
     untested = [(runs[s], runs[b], int(d.size)) for (s, b), d in zip(pairs, diffs, strict=True)
                 if d.size < 2]
-    if untested:
-        listed = ", ".join(f"{s} vs {b} (n = {n})" for s, b, n in untested)
-        warnings.warn(f"{name}: no test for {listed}: fewer than 2 shared queries",
-                      RanklensWarning, stacklevel=4)
+    if untested and excluded is not None:
+        excluded.setdefault((-1, -1, tuple(untested)), []).append(name)
     rows = []
     for at, ((s, b), k, d) in enumerate(zip(pairs, kept, diffs, strict=True)):
         if d.size < 2:
@@ -397,16 +393,31 @@ def _warn_unreachable(rows: list[dict[str, Any]], test: str, alpha: float,
                       RanklensWarning, stacklevel=4)
 
 
-def _warn_excluded(name: str, runs: tuple[str, ...], pairs: list[tuple[int, int]],
-                   kept: list[np.ndarray], query_ids: np.ndarray) -> None:
+def _excluded(name: str, pairs: list[tuple[int, int]], kept: list[np.ndarray],
+              query_ids: np.ndarray, out: dict[tuple[int, int, tuple[Any, ...]], list[str]],
+              ) -> None:
+    """Record, under (pair, queries left out), the measure whose comparison left them out
+    (the key (-1, -1, pairs) holds the pairs with no test: :func:`_warn_excluded`)."""
     for (s, b), k in zip(pairs, kept, strict=True):
         if not k.all():
-            left = query_ids[~k].tolist()
-            shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
-            warnings.warn(
-                f"{name}: {len(left)} queries without a value for {runs[s]} or {runs[b]} "
-                f"left out of their comparison ({shown}); missing='zero' scores them 0",
-                RanklensWarning, stacklevel=4)
+            out.setdefault((s, b, tuple(query_ids[~k].tolist())), []).append(name)
+
+
+def _warn_excluded(runs: tuple[str, ...],
+                   excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]]) -> None:
+    """One warning per pair and set of queries left out, and one per set of pairs with no
+    test, each naming every measure concerned (not one per measure)."""
+    for (s, b, left), names in excluded.items():
+        if s < 0:  # pairs with no test (fewer than 2 shared queries)
+            listed = ", ".join(f"{s} vs {b} (n = {n})" for s, b, n in left)
+            warnings.warn(f"{', '.join(names)}: no test for {listed}: fewer than 2 shared "
+                          "queries", RanklensWarning, stacklevel=4)
+            continue
+        shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
+        warnings.warn(
+            f"{', '.join(names)}: {len(left)} queries without a value for {runs[s]} or "
+            f"{runs[b]} left out of their comparison ({shown}); missing='zero' scores them 0",
+            RanklensWarning, stacklevel=4)
 
 
 def _correct(rows: list[dict[str, Any]], correction: str, scope: str) -> None:
