@@ -150,3 +150,18 @@ def test_c_exact_test_on_few_differences() -> None:
         warnings.simplefilter("error", RanklensWarning)
         ranklens.compare(qrels, runs, ["P@10"], test="t")
         ranklens.compare(qrels, runs, ["P@10"], test="sign", alpha=0.2)
+
+
+def test_d_family_size_counts_only_the_pairs_with_a_test() -> None:
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}}
+    runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}, "q3": {"a": 1.0}},
+            "y": {"q1": {"z": 1.0}, "q2": {"a": 1.0}, "q3": {"z": 1.0}},
+            "w": {"q1": {"z": 1.0}}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        cmp = ranklens.compare(qrels, runs, ["P@1"], missing="skip")
+    text = cmp.render("table")
+    assert "Holm correction over 1 comparison of each measure" in text
+    assert "No test (fewer than 2 shared queries): P@1 w vs x (n = 1); P@1 w vs y (n = 1)." \
+        in text
+    assert "Queries compared per pair: y vs x 3; w vs x 1; w vs y 1." in text

@@ -25,6 +25,17 @@ _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benj
 LARGE_N = 1000
 
 
+def _family_size(cmp: ComparisonView) -> str:
+    """The comparisons in each family of the correction: those with a p-value (a pair with
+    no test is left out), as "3", or "2-3" when the measures' families differ."""
+    families: dict[str, int] = {}
+    for p in cmp.pairs:
+        key = p.measure if cmp.correction_scope == "measure" else ""
+        families[key] = families.get(key, 0) + (p.p_value == p.p_value)  # NaN: no test
+    sizes = sorted(set(families.values())) or [0]
+    return f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
+
+
 def _pairs_n(cmp: ComparisonView) -> str:
     """Each pair's n, as "b vs a 19, c vs a 20" (with the measure where it differs)."""
     by_pair: dict[tuple[str, str], dict[str, int]] = {}
@@ -61,12 +72,11 @@ def footer(cmp: ComparisonView) -> list[str]:
     """The settings under a table, one sentence per line: the marks' meaning (test,
     correction, level), then n, permutations, resamples and seed."""
     k = len(cmp.run_names)
-    per = len(cmp.pairs) // max(1, len(cmp.measures)) if cmp.correction_scope == "measure" \
-        else len(cmp.pairs)
+    per = _family_size(cmp)
     test = TEST_NAMES[cmp.test]
     if cmp.correction in _CORRECTION_NAMES:
         scope = "of each measure" if cmp.correction_scope == "measure" else "of all measures"
-        family = f"{per} comparison{'s' if per != 1 else ''} {scope}"
+        family = f"{per} comparison{'s' if per != '1' else ''} {scope}"
         corr = (f"{_CORRECTION_NAMES[cmp.correction]} correction over {family}"
                 if cmp.correction != "none" else "no multiple-testing correction")
     else:
