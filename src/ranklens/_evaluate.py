@@ -12,7 +12,7 @@ from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
 from ._io._peers import is_ranx_run, is_row_run
 from ._measures import Measure
-from ._pipeline.assemble import assemble, notices
+from ._pipeline.assemble import assemble, grade_notices, notices
 from ._pipeline.compute import compute
 from ._pipeline.options import EvaluateOptions, OptionKwargs
 from ._pipeline.plan import Plan, make_plan
@@ -164,6 +164,9 @@ default "docid"
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
     # never guessed from a file
     q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+    if isinstance(q, Qrels):
+        for message in grade_notices(plan, q.frame["relevance"].to_numpy(), q.source):
+            warnings.warn(message, RanklensWarning, stacklevel=2)
     if several is None:
         r = load_run(run, name=run_name)
         per_query = compute(plan, q, r)
@@ -185,7 +188,10 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     for name, run in runs:
         r = load_run(run, name=name)
         per_query = compute(plan, qrels, r)
-        messages += notices(plan, per_query, r.source)
+        # a run given as data is named by its key: "the run (x, <run dict>)"
+        label = r.source if name is None or not r.source.startswith("<") \
+            else f"{name}, {r.source}"
+        messages += notices(plan, per_query, label)
         computed.append((name if name is not None else r.name, per_query))
         del r
     names = [n for n, _ in computed]

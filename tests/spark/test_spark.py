@@ -331,7 +331,7 @@ def test_warnings_name_missing_and_ignored_queries(spark: Any) -> None:
     assert messages == [
         "1 judged queries are absent from the run (<run DataFrame>) and were scored 0 "
         "(missing='zero'): ['q2']",
-        "1 run queries have no judgments and were ignored: ['q3']",
+        "1 queries of the run (<run DataFrame>) have no judgments and were ignored: ['q3']",
     ]
     assert result["AP"] == 0.5
     assert result.diagnostics["missing_count"] == 1

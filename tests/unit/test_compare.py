@@ -274,7 +274,8 @@ def test_randomized_tukey_on_sakai_data() -> None:
         pair = cmp.pair("P@10", b, a)
         assert not pair.exact and pair.p_value == pair.p_adjusted
         assert abs(pair.p_value - want) <= 4 * math.sqrt(want * (1 - want) / 9999)
-    with pytest.raises(ParameterError, match="test 'tukey' and correction 'randomized-tukey'"):
+    with pytest.raises(ParameterError, match="the 'test' option 'tukey' and the "
+                                             "'correction' option 'randomized-tukey' conflict"):
         ranklens.compare(qrels, runs, ["P@10"], test="tukey", correction="randomized-tukey")
 
 
@@ -299,17 +300,19 @@ def test_too_few_queries_give_nan_left_out_of_the_family() -> None:
     runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}, "q3": {"a": 1.0}},
             "y": {"q1": {"z": 1.0}, "q2": {"a": 1.0}, "q3": {"z": 1.0}},
             "w": {"q1": {"z": 1.0}}}
-    with pytest.warns(RanklensWarning, match="left out of their comparison"):
+    with pytest.warns(RanklensWarning, match="left out of their comparison"), \
+            pytest.warns(RanklensWarning, match=r"P@1: no test for w vs x \(n = 1\), w vs y "
+                                                r"\(n = 1\): fewer than 2 shared queries"):
         cmp = ranklens.compare(qrels, runs, ["P@1"], missing="skip", correction="holm")
     lone = cmp.pair("P@1", "w", "x")
     assert (lone.n, lone.excluded) == (1, 2)
     assert math.isnan(lone.p_value) and math.isnan(lone.p_adjusted) and not lone.significant
     both = cmp.pair("P@1", "y", "x")
-    # w and y are identical on their one shared query: p = 1, a real p-value; the family
-    # is y-x and w-y (m = 2), w-x stays out
+    # w and y agree on their one shared query, but one query is no test: p is NaN, and the
+    # family is y-x alone (m = 1); w-x and w-y stay out
     same = cmp.pair("P@1", "w", "y")
-    assert (same.n, same.p_value) == (1, 1.0)
-    assert both.p_adjusted == pytest.approx(min(1.0, 2 * both.p_value), rel=1e-15)
+    assert same.n == 1 and math.isnan(same.p_value) and math.isnan(same.ci_low)
+    assert both.p_adjusted == pytest.approx(both.p_value, rel=1e-15)
     rows = [json.loads(line) for line in cmp.render("jsonl").splitlines()]
     assert any(r["p_value"] is None and r["system"] == "w" for r in rows)
 

@@ -116,7 +116,8 @@ def test_compute_is_silent_and_notices_say_what_evaluate_warns() -> None:
     assert len(said) == 2
     assert "absent from the run (<run dict>)" in said[0] and "['q2']" in said[0]
     assert "ignored" in said[1] and "['q9']" in said[1]
-    assert notices(make_plan(["AP"], missing="zero"), per_query, "x")[0].startswith("1 run")
+    assert notices(make_plan(["AP"], missing="zero"), per_query, "x")[0].startswith(
+        "1 queries of the run (x) have no judgments")
 
 
 def test_plan_checks_every_option_before_anything_is_loaded() -> None:

@@ -73,13 +73,15 @@ def compare(
         or the randomised Tukey HSD (family-wise already).
     correction : {"holm", "bonferroni", "fdr_bh", "none"}
         Multiple-testing correction over each measure's comparisons (NaN p-values left out).
-        ``"tukey"`` / ``"randomized-tukey"`` select that test instead.
+        Default: ``"holm"``, or for a Tukey test its own family-wise control.
+        ``"tukey"`` / ``"randomized-tukey"`` without a ``test`` select that test; a Tukey
+        name with a different explicit test or correction is a :class:`ParameterError`.
     alpha : float, default 0.05
         A difference is significant when its adjusted p is below ``alpha``.
     seed : int, default 0
-        Seed of the randomization, randomised Tukey and bootstrap streams: the same seed
-        gives bit-identical p-values and intervals whatever ``block_size`` and the BLAS
-        thread count.
+        Seed of the randomization, randomised Tukey and bootstrap streams (0 to 2**63 - 1):
+        the same seed gives bit-identical p-values and intervals whatever ``block_size``
+        and the BLAS thread count.
     permutations : int, default 9999
         Sign patterns (randomization) or iterations (randomised Tukey) sampled when the test
         is not exact; p = (b + 1)/(m + 1). Use 100,000 for publication (Smucker et al. 2009).
@@ -199,11 +201,17 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         pairs = [(j, b) for j in range(len(runs)) if j != b]
     rows: list[dict[str, Any]] = []
     means: dict[str, dict[str, float]] = {}
+    clipped: list[tuple[str, str, str]] = []
+    excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] = {}
     for name in names:
         values = results.values(name)
         means[name] = {run: _nanmean(values[:, j]) for j, run in enumerate(runs)}
+        bounded = _unit_range(results.measures[name].definition.unit_range, values)
         rows += _measure_rows(name, values, runs, pairs, test, permutations, seed, ci,
-                              confidence, resamples, block_size, results.query_ids)
+                              confidence, resamples, block_size, results.query_ids,
+                              bounded, clipped, excluded)
+    _warn_excluded(runs, excluded)
+    _warn_unreachable(rows, test, alpha, permutations)
     _correct(rows, correction, correction_scope)
     out = []
     for row in rows:
@@ -221,7 +229,18 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         resamples=int(resamples) if ci != "t" or test == "bootstrap" else None,
         seed=int(seed),
         lower_is_better=tuple(n for n in names
-                              if results.measures[n].definition.lower_is_better))
+                              if results.measures[n].definition.lower_is_better),
+        clipped=tuple(clipped))
+
+
+def _unit_range(unit_range: bool, values: np.ndarray) -> bool:
+    """Whether a difference of the measure lies in [-1, 1]: a measure the registry declares
+    ``unit_range`` (:class:`~ranklens._measures._registry.MeasureDef`) whose every
+    per-query value here does lie in [0, 1] (conservative: both must hold)."""
+    if not unit_range:
+        return False
+    kept = values[~np.isnan(values)]
+    return bool(kept.size == 0 or (kept.min() >= 0.0 and kept.max() <= 1.0))
 
 
 def _measure_names(results: Results,
@@ -244,26 +263,46 @@ def _nanmean(values: np.ndarray) -> float:
 def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                   pairs: list[tuple[int, int]], test: str, permutations: int, seed: int,
                   ci: str, confidence: float, resamples: int, block_size: int,
-                  query_ids: np.ndarray) -> list[dict[str, Any]]:
-    """Everything but the correction, for each pair of one measure."""
+                  query_ids: np.ndarray, bounded: bool = False,
+                  clipped: list[tuple[str, str, str]] | None = None,
+                  excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] | None = None,
+                  ) -> list[dict[str, Any]]:
+    """Everything but the correction, for each pair of one measure.
+
+    A pair with fewer than two shared queries gets no test: p, the interval and the effect
+    size are NaN (a RanklensWarning names the pairs). With ``bounded`` (differences lie in
+    [-1, 1]) an interval reaching past that range is clipped to it, and the pair is
+    appended to ``clipped``."""
     if test in TUKEY:  # one test over all systems: the topics every system has a value for
         complete = ~np.isnan(values).any(axis=1)
         kept = [complete for _ in pairs]
     else:
         kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
     diffs = [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
-    _warn_excluded(name, runs, pairs, kept, query_ids)
+    if excluded is not None:
+        _excluded(name, pairs, kept, query_ids, excluded)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test,
                                   resamples if test == "bootstrap" else permutations, seed,
                                   block_size)
+    untested = [(runs[s], runs[b], int(d.size)) for (s, b), d in zip(pairs, diffs, strict=True)
+                if d.size < 2]
+    if untested and excluded is not None:
+        excluded.setdefault((-1, -1, tuple(untested)), []).append(name)
     rows = []
     for at, ((s, b), k, d) in enumerate(zip(pairs, kept, diffs, strict=True)):
-        if ci == "t":
+        if d.size < 2:
+            low = high = math.nan
+        elif ci == "t":
             low, high = paired.t_interval(d, confidence)
         else:
             low, high = bootstrap_interval(d, method=ci, confidence=confidence,  # type: ignore[arg-type]
                                            resamples=resamples, seed=seed,
                                            block_size=block_size)
+        if bounded and (low < -1.0 or high > 1.0):
+            low, high = max(low, -1.0), min(high, 1.0)
+            if clipped is not None:
+                clipped.append((name, runs[s], runs[b]))
+        tested = d.size >= 2
         wins, ties, losses = wins_ties_losses(d)
         mean = float(np.mean(d)) if d.size else math.nan
         # the mean difference's sign, unless it is 0 up to rounding (then wins - losses: a
@@ -277,9 +316,11 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
             "excluded": int(k.size - d.size), "mean_system": mean_s, "mean_baseline": mean_b,
             "difference": mean, "direction": int(trend),
             "ci_low": low, "ci_high": high,
-            "effect_size": effects[at] if effects is not None else paired.effect_size(d),
-            "wins": wins, "ties": ties, "losses": losses, "p_value": float(p[at]),
-            "p_adjusted": float(p[at]), "exact": bool(exact[at]),
+            "effect_size": (math.nan if not tested else effects[at] if effects is not None
+                            else paired.effect_size(d)),
+            "wins": wins, "ties": ties, "losses": losses,
+            "p_value": float(p[at]) if tested else math.nan,
+            "p_adjusted": float(p[at]) if tested else math.nan, "exact": bool(exact[at]),
         })
     return rows
 
@@ -316,16 +357,67 @@ def _p_values(values: np.ndarray, pairs: list[tuple[int, int]], kept: list[np.nd
             None)
 
 
-def _warn_excluded(name: str, runs: tuple[str, ...], pairs: list[tuple[int, int]],
-                   kept: list[np.ndarray], query_ids: np.ndarray) -> None:
+def _warn_unreachable(rows: list[dict[str, Any]], test: str, alpha: float,
+                      permutations: int) -> None:
+    """Warn where no p-value the test can give is below ``alpha``.
+
+    The rule: a p-value is significant when below ``alpha``, so a test whose smallest
+    attainable p is ``>= alpha`` can never be. Sampled (Monte Carlo) randomization and
+    randomised Tukey tests give p = (b + 1)/(m + 1) >= 1/(m + 1), with m = ``permutations``:
+    when ``1/(m + 1) >= alpha``, nothing can be significant (one warning). The exact
+    randomization test and the sign test on nz non-zero differences give p >= 2/2**nz (the
+    observed sign pattern and its mirror image): a warning names each pair where that is
+    ``>= alpha``. (The correction only raises p-values; the t-test, Wilcoxon's asymptotic
+    branch and the bootstrap have no such floor and are not checked.)
+    """
+    sampled = [r for r in rows if not r["exact"] and not math.isnan(r["p_value"])]
+    if test in ("randomization", "randomized-tukey") and sampled \
+            and 1.0 / (permutations + 1) >= alpha:
+        warnings.warn(
+            f"the 'permutations' option {permutations} gives p-values of at least "
+            f"1/({permutations} + 1) = {1.0 / (permutations + 1):.3g} >= alpha "
+            f"{alpha:g}: no test can be significant at this alpha (use permutations >= "
+            f"{math.floor(1.0 / alpha)})", RanklensWarning, stacklevel=4)
+    if test not in ("randomization", "sign"):
+        return
+    floors = []
+    for r in rows:
+        nz = r["wins"] + r["losses"]
+        if (r["exact"] and not math.isnan(r["p_value"]) and nz
+                and 2.0 ** (1 - nz) >= alpha):
+            floors.append(f"{r['measure']} {r['system']} vs {r['baseline']} ({nz} non-zero "
+                          f"differences: p >= 2/2**{nz} = {2.0 ** (1 - nz):.3g})")
+    if floors:
+        warnings.warn(f"no test can be significant at alpha {alpha:g} for "
+                      + "; ".join(floors[:5]) + (" ..." if len(floors) > 5 else ""),
+                      RanklensWarning, stacklevel=4)
+
+
+def _excluded(name: str, pairs: list[tuple[int, int]], kept: list[np.ndarray],
+              query_ids: np.ndarray, out: dict[tuple[int, int, tuple[Any, ...]], list[str]],
+              ) -> None:
+    """Record, under (pair, queries left out), the measure whose comparison left them out
+    (the key (-1, -1, pairs) holds the pairs with no test: :func:`_warn_excluded`)."""
     for (s, b), k in zip(pairs, kept, strict=True):
         if not k.all():
-            left = query_ids[~k].tolist()
-            shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
-            warnings.warn(
-                f"{name}: {len(left)} queries without a value for {runs[s]} or {runs[b]} "
-                f"left out of their comparison ({shown}); missing='zero' scores them 0",
-                RanklensWarning, stacklevel=4)
+            out.setdefault((s, b, tuple(query_ids[~k].tolist())), []).append(name)
+
+
+def _warn_excluded(runs: tuple[str, ...],
+                   excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]]) -> None:
+    """One warning per pair and set of queries left out, and one per set of pairs with no
+    test, each naming every measure concerned (not one per measure)."""
+    for (s, b, left), names in excluded.items():
+        if s < 0:  # pairs with no test (fewer than 2 shared queries)
+            listed = ", ".join(f"{s} vs {b} (n = {n})" for s, b, n in left)
+            warnings.warn(f"{', '.join(names)}: no test for {listed}: fewer than 2 shared "
+                          "queries", RanklensWarning, stacklevel=4)
+            continue
+        shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
+        warnings.warn(
+            f"{', '.join(names)}: {len(left)} queries without a value for {runs[s]} or "
+            f"{runs[b]} left out of their comparison ({shown}); missing='zero' scores them 0",
+            RanklensWarning, stacklevel=4)
 
 
 def _correct(rows: list[dict[str, Any]], correction: str, scope: str) -> None:

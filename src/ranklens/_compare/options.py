@@ -27,6 +27,8 @@ TESTS: tuple[str, ...] = get_args(Test)
 CORRECTIONS: tuple[str, ...] = get_args(CorrectionName)
 CI_METHODS: tuple[str, ...] = get_args(CiMethod)
 TUKEY = ("tukey", "randomized-tukey")
+#: numpy's generators take any seed >= 0; the records store it as a 64-bit integer.
+SEED_MAX = 2 ** 63 - 1
 
 
 def _option(default: Any, constraint: Constraint) -> Any:
@@ -37,13 +39,25 @@ def _option(default: Any, constraint: Constraint) -> Any:
 class CompareOptions:
     """How runs are compared (see :func:`ranklens.compare` for each option).
 
-    A Tukey test and the correction of the same name are one choice: giving either selects
-    both (two different Tukey names are a conflict); ``ci="bootstrap"`` is ``"bca"``.
+    ``test`` and ``correction`` are None when not given, and resolve here: ``test``
+    defaults to ``"t"``; ``correction`` to ``"holm"`` for the pairwise tests and to the
+    Tukey test's own name for a Tukey test (its control is family-wise already);
+    ``correction="tukey"`` or ``"randomized-tukey"`` without a test selects that test. A
+    Tukey name together with a different explicit test or correction is a conflict (a
+    :class:`ParameterError` naming both), never silently dropped. ``ci="bootstrap"`` is
+    ``"bca"``. ``seed`` is any integer numpy's generators take that an Int64 column holds
+    (0 to 2**63 - 1).
 
     Examples
     --------
     >>> CompareOptions(test="tukey").correction
     'tukey'
+    >>> CompareOptions(correction="randomized-tukey").test
+    'randomized-tukey'
+    >>> CompareOptions(test="t", correction="tukey")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ranklens._errors.ParameterError: the 'test' option 't' and the 'correction' option ...
     >>> CompareOptions(alpha=1.5)
     Traceback (most recent call last):
     ...
@@ -51,10 +65,10 @@ class CompareOptions:
     """
 
     baseline: str | None = _option(None, Choice((), none=True))  # checked against the runs
-    test: Test = _option("t", Choice(TESTS))
-    correction: CorrectionName = _option("holm", Choice(CORRECTIONS))
+    test: Test = _option(None, Choice(TESTS, none=True))
+    correction: CorrectionName = _option(None, Choice(CORRECTIONS, none=True))
     alpha: float = _option(0.05, Interval(0, 1))
-    seed: int = _option(0, Integer())
+    seed: int = _option(0, Integer(0, SEED_MAX))
     permutations: int = _option(9999, Integer(1))
     ci: CiMethod = _option("t", Choice(CI_METHODS))
     confidence: float = _option(0.95, Interval(0, 1))
@@ -69,23 +83,33 @@ class CompareOptions:
         if self.baseline is not None and not isinstance(self.baseline, str):
             raise ParameterError("the 'baseline' option must be a run's name; got "
                                  f"{self.baseline!r}")
-        test, correction = self.test, self.correction
-        if test in TUKEY or correction in TUKEY:
-            if test in TUKEY and correction in TUKEY and test != correction:
-                raise ParameterError(f"test {test!r} and correction {correction!r} disagree")
-            chosen = test if test in TUKEY else correction
-            object.__setattr__(self, "test", chosen)
-            object.__setattr__(self, "correction", chosen)
+        test, correction = _resolved(self.test, self.correction)
+        object.__setattr__(self, "test", test)
+        object.__setattr__(self, "correction", correction)
         if self.ci == "bootstrap":
             object.__setattr__(self, "ci", "bca")
+
+
+def _resolved(test: str | None, correction: str | None) -> tuple[str, str]:
+    """The test and correction used, from those given (None: not given)."""
+    if test is None and correction in TUKEY:
+        return correction, correction
+    test = "t" if test is None else test
+    if correction is None:
+        return test, test if test in TUKEY else "holm"
+    if (test in TUKEY or correction in TUKEY) and test != correction:
+        raise ParameterError(
+            f"the 'test' option {test!r} and the 'correction' option {correction!r} "
+            "conflict: a Tukey HSD test is its own family-wise correction; give only one")
+    return test, correction
 
 
 class CompareKwargs(TypedDict, total=False):
     """:class:`CompareOptions`'s fields as keywords; a test holds the two equal."""
 
     baseline: str | None
-    test: Test
-    correction: CorrectionName
+    test: Test | None
+    correction: CorrectionName | None
     alpha: float
     seed: int
     permutations: int

@@ -45,6 +45,8 @@ class Comparison:
     seed : seed of every random stream.
     lower_is_better : the measures where a smaller value is better (the table bolds their
         smallest mean); ``direction`` is numeric either way (+1: system higher).
+    clipped : the ``(measure, system, baseline)`` comparisons whose interval was clipped to
+        the measure's range of differences, [-1, 1] (measures known to lie in [0, 1]).
 
     Examples
     --------
@@ -74,6 +76,7 @@ class Comparison:
     resamples: int | None
     seed: int
     lower_is_better: tuple[str, ...] = ()
+    clipped: tuple[tuple[str, str, str], ...] = ()
     _index: dict[tuple[str, str, str], PairComparison] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -216,6 +216,11 @@ class MeasureDef:
         level, a scale rather than a document, and RBP is False.)
     lower_is_better : smaller values are better (Unj, RBP's residual); renderers bold the
         minimum.
+    unit_range : every per-query value lies in [0, 1] whatever the judgments, conventions
+        and parameters (a fraction of documents or of relevance: P, R, AP, RR, ...), so a
+        difference lies in [-1, 1] and ``compare`` clips its intervals there. False (the
+        default) where a gain map, weights or a parameter can leave [0, 1] (nDCG, ERR,
+        RBP, utility, the diversity measures) or nobody has checked.
     convention_params : the parameters a :class:`~ranklens.Convention` may set on it
         (``denom``, ``gain``, ``ideal``).
     trec_integer : trec_eval prints it as an integer (``%ld``).
@@ -253,6 +258,7 @@ class MeasureDef:
     order_free: Literal["never", "always", "without_cutoff"] = "never"
     needs_unretrieved: bool | Callable[[Measure], bool] = True
     lower_is_better: bool = False
+    unit_range: bool = False
     convention_params: tuple[str, ...] = ()
     trec_integer: bool = False
     trec_per_query: bool = True

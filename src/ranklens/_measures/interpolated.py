@@ -58,7 +58,7 @@ class _Interpolated:
     "at or below the rank of the lround(x*R)-th relevant document; 0 if it is not retrieved",
     params=(REL, JUDGED_ONLY), cutoff="float", cutoff_required=True,
     trec_cut="iprec_at_recall", trec_cutoffs=_RECALL_LEVELS, aliases=("iprec_at_recall",),
-    family="interpolated",
+    unit_range=True, family="interpolated",
 )
 def iprec_at_recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)

@@ -53,7 +53,7 @@ def unjudged_at(a: Aligned, m: Measure) -> np.ndarray:
 @register(
     "Judged", "judgment rate: documents of the top k that have any judgment in the qrels, "
     "divided by denom (default min(k, retrieved), as ir_measures); 0 on an empty ranking",
-    params=(_JUDGED_DENOM,), cutoff="int", aliases=("judged",), family="judged",
+    params=(_JUDGED_DENOM,), cutoff="int", aliases=("judged",), unit_range=True, family="judged",
     order_free="without_cutoff", needs_unretrieved=False,
 )
 def judged_at(a: Aligned, m: Measure) -> np.ndarray:

@@ -63,8 +63,8 @@ def _precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) ->
           "min(k, retrieved) with adaptive=true); without k, relevant retrieved / retrieved",
           params=(REL, JUDGED_ONLY, _ADAPTIVE), cutoff="int",
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
-          aliases=("precision", "prec"), family="precision", closed_form=_precision_tied,
-          tie_bound=_precision_bound,
+          aliases=("precision", "prec"), unit_range=True, family="precision",
+          closed_form=_precision_tied, tie_bound=_precision_bound,
           order_free="without_cutoff", needs_unretrieved=False)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
@@ -81,7 +81,7 @@ def _recall_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np
 
 @register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
-          trec_cutoffs=_DEPTHS, aliases=("recall",), family="precision",
+          trec_cutoffs=_DEPTHS, aliases=("recall",), unit_range=True, family="precision",
           closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff")
 def recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
@@ -102,7 +102,7 @@ def _f_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndar
 
 @register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
           "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
-          trec="set_F", aliases=("f1", "f"), family="precision",
+          trec="set_F", aliases=("f1", "f"), unit_range=True, family="precision",
           closed_form=_f_measure_tied, tie_bound=_f_bound, order_free="without_cutoff",
           # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
           trec_comma="measures")
@@ -131,7 +131,7 @@ def _r_precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) 
 
 @register("Rprec", "R-precision: relevant in the top R / R, R = relevant judged; 0 when R = 0",
           params=(REL, JUDGED_ONLY), trec="Rprec", aliases=("r-precision", "r_precision",
-          "rprec"), family="precision", closed_form=_r_precision_tied,
+          "rprec"), unit_range=True, family="precision", closed_form=_r_precision_tied,
           tie_bound=_r_precision_bound)
 def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
@@ -176,7 +176,7 @@ def _success_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> n
 @register("Success", "1 if a relevant document is in the top k, else 0 (hit rate)",
           params=(REL, JUDGED_ONLY), cutoff="int", trec_cut="success",
           trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success", "hit"),
-          family="precision", closed_form=_success_tied, tie_bound=_success_bound,
+          unit_range=True, family="precision", closed_form=_success_tied, tie_bound=_success_bound,
           order_free="without_cutoff",
           needs_unretrieved=False)
 def success(a: Aligned, m: Measure) -> np.ndarray:

@@ -115,7 +115,7 @@ def _reads_relevant_count(m: Measure) -> bool:
 register("AP", "average precision: sum of precision at each relevant rank within k, divided "
          "by denom (default R, all relevant judged)", params=(REL, JUDGED_ONLY, _DENOM),
          cutoff="int", trec="map", trec_cut="map_cut", trec_cutoffs=_DEPTHS,
-         aliases=("map", "ap"), family="rank", closed_form=_average_precision_tied,
+         aliases=("map", "ap"), unit_range=True, family="rank", closed_form=_average_precision_tied,
          tie_bound=_average_precision_bound, needs_unretrieved=_reads_relevant_count,
          convention_params=("denom",))(average_precision)
 register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))",
@@ -188,7 +188,7 @@ def _reciprocal_rank_bound(d: Aligned, m: Measure, g: TiedGroups,
 
 @register("RR", "reciprocal rank of the first relevant document within k; 0 if none",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="recip_rank",
-          aliases=("mrr", "recip_rank", "rr"), family="rank",
+          aliases=("mrr", "recip_rank", "rr"), unit_range=True, family="rank",
           closed_form=_reciprocal_rank_tied, tie_bound=_reciprocal_rank_bound,
           needs_unretrieved=False)
 def reciprocal_rank(a: Aligned, m: Measure) -> np.ndarray:
@@ -216,7 +216,7 @@ def bpref(a: Aligned, m: Measure) -> np.ndarray:
 register("Bpref", "binary preference: for each relevant judged doc, 1 - (judged non-relevant "
          "above it, capped at R) / min(judged non-relevant, R); divided by R",
          params=(REL, JUDGED_ONLY), cutoff="int", trec="bpref", aliases=("bpref",),
-         family="rank")(bpref)
+         unit_range=True, family="rank")(bpref)
 register("GMBpref", "bpref aggregated by geometric mean (floor 1e-5)", params=(REL, JUDGED_ONLY),
          aggregate="gmean", trec="gm_bpref", aliases=("gm_bpref",), family="rank",
          trec_per_query=False)(bpref)

@@ -22,7 +22,7 @@ from .partials import GEO_FLOOR, Partial, Tally, partial_of, policy_values
 from .plan import Plan
 
 __all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "Totals", "aggregate", "assemble", "check_policies",
-           "finish", "notices"]
+           "finish", "grade_notices", "notices"]
 
 #: Below this share of queries with a judged document retrieved, the run is said to
 #: retrieve "almost no" judged document (a mismatch of id formats is the usual cause).
@@ -157,6 +157,37 @@ def _empties(plan: Plan, partial: Partial) -> dict[str, tuple[int, list[str]]]:
     return out
 
 
+def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:
+    """A warning per relevance level no judgment reaches: the measures counting relevant
+    documents at that level (``rel``, or a measure's own ``rel=``) find none on any query.
+    ``grades`` are the judgments' grades (any array-like; nothing is said when empty) and
+    ``source`` names the judgments. Said once per evaluation, not per run.
+
+    Examples
+    --------
+    >>> from ranklens._pipeline.plan import make_plan
+    >>> for line in grade_notices(make_plan(["AP", "nDCG@10", "P@5"], rel=5), [0, 1, 3],
+    ...                           "qrels.txt"):
+    ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
+    no judged document reaches rel >= 5 (grades go up to 3) in the judgments (qrels.txt):
+    nothing is relevant to AP, P@5 on any query
+    """
+    values = np.asarray(grades, dtype=float)
+    values = values[~np.isnan(values)]
+    if not values.size:
+        return []
+    top = float(values.max())
+    levels: dict[int, list[str]] = {}
+    for name, measure in zip(plan.names, plan.measures, strict=True):
+        if any(p.name == "rel" for p in measure.definition.params):
+            level = relevance_level(measure, plan.policies.rel)
+            if level > top:
+                levels.setdefault(level, []).append(name)
+    return [f"no judged document reaches rel >= {level} (grades go up to {top:g}) in the "
+            f"judgments ({source}): nothing is relevant to {', '.join(names)} on any query"
+            for level, names in sorted(levels.items())]
+
+
 def notices(plan: Plan, partial: Partial | PerQuery, source: str) -> list[str]:
     """What the caller should be warned of: missing queries (when ``missing`` was left
     unset), a run that retrieved (almost) no judged document, and run queries without
@@ -184,7 +215,8 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str) -> list[str]:
     ignored = partial.ignored
     if ignored.count:
         out.append(
-            f"{ignored.count} run queries have no judgments and were ignored: "
+            f"{ignored.count} queries of the run ({source}) have no judgments and were "
+            "ignored: "
             f"{list(ignored.examples[:5])}" + (" ..." if ignored.count > 5 else "")
         )
     return out

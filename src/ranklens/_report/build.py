@@ -31,7 +31,7 @@ def _positive(name: str, value: int, most: int) -> int:
 def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *,
            baseline: str | None = None, output: str | os.PathLike[str] | None = None,
            title: str = "ranklens report", max_k: int = 100, top_k: int = 10,
-           test: str = "t", correction: str = "holm", alpha: float = 0.05,
+           test: str | None = None, correction: str | None = None, alpha: float = 0.05,
            **options: Any) -> str:
     """An HTML report comparing runs: summary, curves, per-query views, judgment coverage.
 
@@ -62,9 +62,10 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
         The largest cutoff of the metric@k and Judged@k curves (1 to 1000).
     top_k : int, default 10
         The depth of the grade panel (1 to 1000).
-    test, correction, alpha : default "t", "holm", 0.05
+    test, correction, alpha : default "t", "holm" (None: not given), 0.05
         The significance test of the summary's marks (each run against the baseline), its
-        multiple-testing correction and level, as for :func:`ranklens.compare`.
+        multiple-testing correction and level, as for :func:`ranklens.compare` (a Tukey
+        name with a different test or correction is a conflict).
     **options
         Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
         ``empty``, ``duplicates``, ``convention``, ...), as for :func:`ranklens.evaluate`.

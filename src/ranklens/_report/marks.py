@@ -19,7 +19,7 @@ _SYMBOL = {1: ("\u25b2", "up", "above"), -1: ("\u25bc", "down", "below")}
 
 
 def significance_marks(results: Results, baseline: str, measures: tuple[str, ...], *,
-                       test: str = "t", correction: str = "holm",
+                       test: str | None = None, correction: str | None = None,
                        alpha: float = 0.05) -> tuple[Marks, str]:
     """Marks for each (run, measure) significantly above or below the baseline, and the
     sentences explaining them."""

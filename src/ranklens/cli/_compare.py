@@ -20,17 +20,19 @@ __all__ = ["compare_cmd"]
 @click.option("--baseline", type=str, default=None, metavar="RUN",
               help="Compare each run with this one (a RUN argument as given). Default: "
                    "every pair of runs.")
-@click.option("--test", type=click.Choice(TESTS), default="t", show_default=True,
-              help="Paired test; tukey and randomized-tukey compare 3+ runs family-wise.")
-@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm",
-              show_default=True, help="Multiple-testing correction over each measure's "
-                                      "comparisons.")
+@click.option("--test", type=click.Choice(TESTS), default=None,
+              help="Paired test (default: t); tukey and randomized-tukey compare 3+ runs "
+                   "family-wise.")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default=None,
+              help="Multiple-testing correction over each measure's comparisons (default: "
+                   "holm; a Tukey test's own; a Tukey name with another --test is an "
+                   "error).")
 @click.option("--correction-scope", type=click.Choice(["measure", "all"]), default="measure",
               show_default=True, help="One family per measure, or all measures pooled.")
 @click.option("--alpha", type=float, default=0.05, show_default=True,
               help="Significance level of the marks (adjusted p < alpha).")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the permutation and bootstrap streams.")
+              help="Seed of the permutation and bootstrap streams (0 to 2**63 - 1).")
 @click.option("--permutations", type=click.IntRange(min=1), default=9999, show_default=True,
               help="Sign patterns sampled when a randomization test is not exact "
                    "(100000 for publication).")
@@ -46,7 +48,8 @@ __all__ = ["compare_cmd"]
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
 @evaluation_options
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, ...],
-                baseline: str | None, test: str, correction: str, correction_scope: str,
+                baseline: str | None, test: str | None, correction: str | None,
+                correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, output: str | None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.

@@ -25,16 +25,19 @@ __all__ = ["report_cmd"]
               help="Largest cutoff of the metric@k curves.")
 @click.option("--top-k", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="Depth of the grade panel.")
-@click.option("--test", type=click.Choice(TESTS), default="t", show_default=True,
-              help="Significance test of the summary's marks (as ranklens compare).")
-@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm",
-              show_default=True, help="Multiple-testing correction of the marks.")
+@click.option("--test", type=click.Choice(TESTS), default=None,
+              help="Significance test of the summary's marks (as ranklens compare; "
+                   "default: t).")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default=None,
+              help="Multiple-testing correction of the marks (as ranklens compare; "
+                   "default: holm).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
 @evaluation_options
 def report_cmd(qrels: str | None, runs: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
-               top_k: int, test: str, correction: str, alpha: float, **params: Any) -> int:
+               top_k: int, test: str | None, correction: str | None, alpha: float,
+               **params: Any) -> int:
     """Write an HTML report on RUNS against QRELS: summary, precision-recall and metric@k
     curves, per-query differences with the baseline, judgment coverage, a per-query table.
 
