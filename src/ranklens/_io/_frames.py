@@ -112,8 +112,9 @@ def _series_from_pandas(series: Any, name: str) -> pl.Series:
         # nullable numbers and booleans: NumPy values and the mask; NaN is missing too, as
         # polars makes of a NumPy float column (nan_to_null)
         missing = series.isna().to_numpy(dtype=bool)
-        fill = False if dtype.kind == "b" else 0
-        out = pl.Series(name, series.to_numpy(dtype=dtype.numpy_dtype, na_value=fill),
+        numpy_dtype = np.dtype(dtype.numpy_dtype)  # type: ignore[attr-defined]
+        fill = False if numpy_dtype.kind == "b" else 0
+        out = pl.Series(name, series.to_numpy(dtype=numpy_dtype, na_value=fill),
                         nan_to_null=True)
         return out.set(pl.Series(missing), None) if missing.any() else out
     try:
