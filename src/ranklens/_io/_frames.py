@@ -125,6 +125,9 @@ def _series_from_pandas(series: Any, name: str) -> pl.Series:
         naive = series.dt.tz_convert("UTC").dt.tz_localize(None)
         return pl.from_pandas(naive.to_frame(name)).to_series().dt.replace_time_zone("UTC")
     if isinstance(dtype, np.dtype) and dtype.kind == "O":
+        out = _objects(series, name)
+        if out is not None:
+            return out
         kinds = sorted({type(v).__name__ for v in series.tolist()})
         raise InputError(f"column {name!r} mixes value types ({', '.join(kinds)}); "
                          "expected one type per column (convert it, e.g. with "
@@ -134,6 +137,30 @@ def _series_from_pandas(series: Any, name: str) -> pl.Series:
     needs = "" if importlib.util.find_spec("pyarrow") else " without pyarrow"
     raise InputError(f"column {name!r}: cannot convert pandas dtype {dtype}{needs} (convert "
                      "it, e.g. with .astype(str) for ids)", source="<pandas frame>") from None
+
+
+def _objects(series: Any, name: str) -> pl.Series | None:
+    """An object column as polars would make it through pyarrow (polars without pyarrow
+    refuses most): one type of value, numbers mixing ints and floats as floats, None / NaN /
+    pd.NA missing; None if the values mix types."""
+    import pandas as pd
+
+    values = [None if v is None or v is pd.NA or (isinstance(v, (float, np.floating))
+                                                  and np.isnan(v)) else v
+              for v in series.tolist()]
+    if all(v is None for v in values):
+        return pl.Series(name, values, dtype=pl.String)
+    try:
+        return pl.Series(name, values, strict=True)
+    except Exception:  # e.g. ints and floats, or values of different kinds
+        pass
+    if all(v is None or (isinstance(v, (int, float, np.integer, np.floating))
+                         and not isinstance(v, (bool, np.bool_))) for v in values):
+        try:
+            return pl.Series(name, values, dtype=pl.Float64, strict=False)
+        except Exception:
+            return None
+    return None
 
 
 def _masked_dtypes() -> tuple[type, ...]:
