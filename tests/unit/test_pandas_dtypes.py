@@ -213,7 +213,7 @@ def test_results_as_pandas_frames() -> None:
     result = ranklens.evaluate(QRELS, RUN, ["AP", "P@2"])
     wide = result.to_pandas()
     assert list(wide.columns) == ["query_id", "AP", "P@2"]
-    assert dict(zip(wide["query_id"], wide["AP"])) == {
+    assert dict(zip(wide["query_id"], wide["AP"], strict=True)) == {
         q: v for (m, q), v in _per_query(result).items() if m == "AP" and q != "all"}
     long = result.to_pandas(wide=False)
     assert list(long.columns) == ["query_id", "measure", "value"] and len(long) == 6
