@@ -125,9 +125,9 @@ def _series_from_pandas(series: Any, name: str) -> pl.Series:
         naive = series.dt.tz_convert("UTC").dt.tz_localize(None)
         return pl.from_pandas(naive.to_frame(name)).to_series().dt.replace_time_zone("UTC")
     if isinstance(dtype, np.dtype) and dtype.kind == "O":
-        out = _objects(series, name)
-        if out is not None:
-            return out
+        objects = _objects(series, name)
+        if objects is not None:
+            return objects
         kinds = sorted({type(v).__name__ for v in series.tolist()})
         raise InputError(f"column {name!r} mixes value types ({', '.join(kinds)}); "
                          "expected one type per column (convert it, e.g. with "
