@@ -14,13 +14,21 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-__all__ = ["to_pandas"]
+__all__ = ["has_pyarrow", "to_pandas"]
+
+
+def has_pyarrow() -> bool:
+    """Whether pyarrow can be imported (without importing it)."""
+    try:
+        return importlib.util.find_spec("pyarrow") is not None
+    except (ImportError, ValueError):  # a finder refusing it, a half-imported module
+        return False
 
 
 def to_pandas(frame: pl.DataFrame) -> pd.DataFrame:
     """``frame`` as a pandas DataFrame: polars' own conversion when pyarrow is installed,
     else column by column through NumPy."""
-    if importlib.util.find_spec("pyarrow") is not None:
+    if has_pyarrow():
         return frame.to_pandas()
     import pandas as pd
 

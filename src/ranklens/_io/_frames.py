@@ -132,9 +132,9 @@ def _series_from_pandas(series: Any, name: str) -> pl.Series:
         raise InputError(f"column {name!r} mixes value types ({', '.join(kinds)}); "
                          "expected one type per column (convert it, e.g. with "
                          ".astype(str) for ids)", source="<pandas frame>") from None
-    import importlib.util
+    from .._pandas import has_pyarrow
 
-    needs = "" if importlib.util.find_spec("pyarrow") else " without pyarrow"
+    needs = "" if has_pyarrow() else " without pyarrow"
     raise InputError(f"column {name!r}: cannot convert pandas dtype {dtype}{needs} (convert "
                      "it, e.g. with .astype(str) for ids)", source="<pandas frame>") from None
 
