@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -77,17 +78,22 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
 
 
 def _from_pandas(frame: Any) -> pl.DataFrame:
-    """A pandas frame as polars, column by column, with or without pyarrow: polars converts
-    numpy-backed columns itself but needs pyarrow for every pandas extension dtype, and pandas
-    3's default string dtype is one (Python storage when pyarrow is absent). Strings with
-    Python storage, categoricals and the nullable numbers (``Int64``, ``Float64``,
-    ``boolean``) go through NumPy here; the rest as polars converts them. An object column
-    mixing value types (``[1, "d2"]``) is an InputError naming the column and the types."""
+    """A pandas frame as polars, with or without pyarrow: polars converts numpy-backed
+    columns itself but needs pyarrow for every pandas extension dtype, and pandas 3's default
+    string dtype is one (with Python storage when pyarrow is absent). When polars cannot
+    convert the frame, it goes column by column: strings with Python storage, categoricals,
+    the nullable numbers (``Int64``, ``Float64``, ``boolean``) and object columns through
+    NumPy / Python, the rest as polars converts them. An object column mixing value types
+    (``[1, "d2"]``) is an InputError naming the column and the types."""
     names = [str(name) for name in frame.columns]
-    repeated = sorted({name for name in names if names.count(name) > 1})
+    repeated = sorted(name for name, n in Counter(names).items() if n > 1)
     if repeated:
         raise InputError(f"the pandas frame has more than one column named {repeated[0]!r}",
                          source="<pandas frame>")
+    try:  # every column numpy-backed, or pyarrow installed: polars converts the frame
+        return pl.from_pandas(frame)
+    except Exception:  # pyarrow absent (ImportError), ArrowInvalid, ...: column by column
+        pass
     if not names:
         return pl.DataFrame()
     return pl.DataFrame([_series_from_pandas(frame.iloc[:, i], name)
