@@ -91,6 +91,8 @@ SLOW: dict[str, frozenset[str] | None] = {
     "unit/test_io.py": frozenset({"test_files_and_dicts_evaluate_alike"}),
     "unit/test_measures_trec_extra.py": frozenset({"test_kernels_match_scalar_loops"}),
     "unit/test_names.py": frozenset({"test_every_measure_with_any_parameters_computes"}),
+    # reruns its own file in a Python with pyarrow hidden
+    "unit/test_pandas_dtypes.py": frozenset({"test_every_dtype_without_pyarrow"}),
     "unit/test_registry.py": frozenset({
         "test_closed_forms_equal_the_enumeration",
         "test_retrieved_only_measures_ignore_unretrieved_judgments"}),

@@ -211,7 +211,9 @@ class Result(Aggregates):
 
     def to_pandas(self, wide: bool = True) -> pd.DataFrame:
         """:meth:`to_polars` as a pandas DataFrame (needs pandas)."""
-        return self.to_polars(wide).to_pandas()
+        from ._pandas import to_pandas
+
+        return to_pandas(self.to_polars(wide))
 
     def to_dict(self, *, aggregate_key: str = "all") -> dict[str, dict[str, float]]:
         """``{measure: {query_id: value, ..., aggregate_key: aggregate}}``.

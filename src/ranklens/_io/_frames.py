@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -77,21 +78,104 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
 
 
 def _from_pandas(frame: Any) -> pl.DataFrame:
-    """A pandas frame as polars; an object column mixing value types (``[1, "d2"]``), which
-    Arrow refuses, is an InputError naming the column and the types."""
-    try:
+    """A pandas frame as polars, with or without pyarrow: polars converts numpy-backed
+    columns itself but needs pyarrow for every pandas extension dtype, and pandas 3's default
+    string dtype is one (with Python storage when pyarrow is absent). When polars cannot
+    convert the frame, it goes column by column: strings with Python storage, categoricals,
+    the nullable numbers (``Int64``, ``Float64``, ``boolean``) and object columns through
+    NumPy / Python, the rest as polars converts them. An object column mixing value types
+    (``[1, "d2"]``) is an InputError naming the column and the types."""
+    names = [str(name) for name in frame.columns]
+    repeated = sorted(name for name, n in Counter(names).items() if n > 1)
+    if repeated:
+        raise InputError(f"the pandas frame has more than one column named {repeated[0]!r}",
+                         source="<pandas frame>")
+    try:  # every column numpy-backed, or pyarrow installed: polars converts the frame
         return pl.from_pandas(frame)
-    except Exception:  # pyarrow's ArrowInvalid / ArrowTypeError: find the column
+    except Exception:  # pyarrow absent (ImportError), ArrowInvalid, ...: column by column
         pass
-    for name in frame.columns:
+    if not names:
+        return pl.DataFrame()
+    return pl.DataFrame([_series_from_pandas(frame.iloc[:, i], name)
+                         for i, name in enumerate(names)])
+
+
+def _series_from_pandas(series: Any, name: str) -> pl.Series:
+    """One pandas column as a polars Series (see :func:`_from_pandas`)."""
+    import pandas as pd
+
+    dtype = series.dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+        values = series.to_numpy(dtype=object, na_value=None)
+        return pl.Series(name, values, dtype=pl.String)
+    if isinstance(dtype, pd.CategoricalDtype):
+        # the categories as a column of their own (strings, integers, ...), then picked by
+        # code: integer categories stay integer ids; code -1 is a missing value
+        categories = _series_from_pandas(pd.Series(dtype.categories), name)
+        codes = pl.Series(series.cat.codes.to_numpy(), dtype=pl.Int64)
+        return categories.gather(codes.set(codes < 0, None)).alias(name)
+    if isinstance(dtype, _masked_dtypes()):
+        # nullable numbers and booleans: NumPy values and the mask; NaN is missing too, as
+        # polars makes of a NumPy float column (nan_to_null)
+        missing = series.isna().to_numpy(dtype=bool)
+        numpy_dtype = np.dtype(dtype.numpy_dtype)  # type: ignore[attr-defined]
+        fill = False if numpy_dtype.kind == "b" else 0
+        out = pl.Series(name, series.to_numpy(dtype=numpy_dtype, na_value=fill),
+                        nan_to_null=True)
+        return out.set(pl.Series(missing), None) if missing.any() else out
+    try:
+        return pl.from_pandas(series.to_frame(name)).to_series()
+    except Exception:  # pyarrow's ArrowInvalid / ArrowTypeError, or pyarrow absent
+        pass
+    if isinstance(dtype, pd.DatetimeTZDtype):  # (a time column) as UTC, through NumPy
+        naive = series.dt.tz_convert("UTC").dt.tz_localize(None)
+        return pl.from_pandas(naive.to_frame(name)).to_series().dt.replace_time_zone("UTC")
+    if isinstance(dtype, np.dtype) and dtype.kind == "O":
+        objects = _objects(series, name)
+        if objects is not None:
+            return objects
+        kinds = sorted({type(v).__name__ for v in series.tolist()})
+        raise InputError(f"column {name!r} mixes value types ({', '.join(kinds)}); "
+                         "expected one type per column (convert it, e.g. with "
+                         ".astype(str) for ids)", source="<pandas frame>") from None
+    from .._pandas import has_pyarrow
+
+    needs = "" if has_pyarrow() else " without pyarrow"
+    raise InputError(f"column {name!r}: cannot convert pandas dtype {dtype}{needs} (convert "
+                     "it, e.g. with .astype(str) for ids)", source="<pandas frame>") from None
+
+
+def _objects(series: Any, name: str) -> pl.Series | None:
+    """An object column as polars would make it through pyarrow (polars without pyarrow
+    refuses most): one type of value, numbers mixing ints and floats as floats, None / NaN /
+    pd.NA missing; None if the values mix types."""
+    import pandas as pd
+
+    values = [None if v is None or v is pd.NA or (isinstance(v, (float, np.floating))
+                                                  and np.isnan(v)) else v
+              for v in series.tolist()]
+    if all(v is None for v in values):
+        return pl.Series(name, values, dtype=pl.String)
+    try:
+        return pl.Series(name, values, strict=True)
+    except Exception:  # e.g. ints and floats, or values of different kinds
+        pass
+    if all(v is None or (isinstance(v, (int, float, np.integer, np.floating))
+                         and not isinstance(v, (bool, np.bool_))) for v in values):
         try:
-            pl.from_pandas(frame[[name]])
+            return pl.Series(name, values, dtype=pl.Float64, strict=False)
         except Exception:
-            kinds = sorted({type(v).__name__ for v in frame[name].tolist()})
-            raise InputError(f"column {str(name)!r} mixes value types ({', '.join(kinds)}); "
-                             "expected one type per column (convert it, e.g. with "
-                             ".astype(str) for ids)", source="<pandas frame>") from None
-    raise InputError("cannot convert the pandas frame to Arrow", source="<pandas frame>")
+            return None
+    return None
+
+
+def _masked_dtypes() -> tuple[type, ...]:
+    """pandas' nullable (masked) dtypes: integers, floats and booleans."""
+    import pandas as pd
+
+    return (pd.Int8Dtype, pd.Int16Dtype, pd.Int32Dtype, pd.Int64Dtype, pd.UInt8Dtype,
+            pd.UInt16Dtype, pd.UInt32Dtype, pd.UInt64Dtype, pd.Float32Dtype, pd.Float64Dtype,
+            pd.BooleanDtype)
 
 
 def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
