@@ -219,9 +219,10 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
     """The ``(name, run)`` pairs ``run`` stands for when it is several runs, else None.
 
     A list or tuple is several runs: its paths named by their file names
-    (:func:`ranklens._io._run_names.name_runs`), the others later by their tags (None here). A mapping is
-    several runs when every value is a run in itself (see :func:`evaluate`), one run when
-    none is; empty mappings count as either, and an empty mapping is one (empty) run.
+    (:func:`ranklens._io._run_names.name_runs`), the others later by their tags (None
+    here). A mapping is several runs when every value is a run in itself (see
+    :func:`evaluate`), one run when none is; empty mappings count as either, and an empty
+    mapping is one (empty) run.
 
     Raises
     ------

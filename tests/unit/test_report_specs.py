@@ -108,10 +108,13 @@ def test_long_run_names_are_cut_in_the_middle_in_labels_only() -> None:
     assert cut_label("dl19.BM25") == "dl19.BM25"
     assert cut_label(long) == "dl19.SPLADE…EMBLE_DISTIL" and len(cut_label(long)) == LABEL_CHARS
     # two names alike at both ends keep more of themselves, until they read apart
-    a, b = "x" * 20 + "A" + "y" * 20, "x" * 20 + "B" + "y" * 20
+    a, b = "x" * 14 + "A" + "y" * 30, "x" * 14 + "B" + "y" * 30
     labels = run_labels([a, b, "short"])
     assert labels["short"] == "short" and labels[a] != labels[b]
-    assert "A" in labels[a] and "…" in labels[a]
+    assert "A" in labels[a] and "…" in labels[a] and len(labels[a]) < len(a)
+    # alike but in the very middle: whole
+    c, d = "x" * 20 + "C" + "y" * 20, "x" * 20 + "D" + "y" * 20
+    assert run_labels([c, d]) == {c: c, d: d}
     qrels = {"q": {"d": 1}}
     data = report_data(qrels, {long: {"q": {"d": 1.0}}, "bm25": {"q": {"d": 0.5}}}, ["AP"],
                        max_k=3, top_k=3)

@@ -12,9 +12,11 @@ Names are unique. When two paths would share a name, each of them is named by th
 trailing part of its path (directories joined with ``/``, the file name stripped as above)
 that no other of the colliding paths ends with: ``a/bm25.run`` and ``b/bm25.run`` are
 ``a/bm25`` and ``b/bm25``; ``x/a/bm25.run``, ``y/a/bm25.run`` and ``b/bm25.run`` are
-``x/a/bm25``, ``y/a/bm25`` and ``b/bm25``. Paths that differ only by their suffixes
-(``bm25.run``, ``bm25.tsv``) are named by their file names as they are; a path given twice
-gets its position (``bm25#1``, ``bm25#3``), the rule for runs named by their TREC tag.
+``x/a/bm25``, ``y/a/bm25`` and ``b/bm25``. A path no trailing part tells apart that way
+(it differs from another only by its suffixes: ``bm25.run``, ``bm25.tsv``; or it ends
+another: ``a/bm25.run``, ``bm25.run.gz``) takes the shortest trailing part with its suffixes
+kept (``bm25.run``, ``bm25.tsv``; ``bm25.run.gz``); a path given twice gets its position
+(``bm25#1``, ``bm25#3``), the rule for runs named by their TREC tag.
 Standard input (``-``) is named ``-``.
 
 Anything else (a mapping, a DataFrame, a :class:`~ranklens._tables.Run`) gets no name here
