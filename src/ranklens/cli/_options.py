@@ -65,15 +65,15 @@ def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, .
 
 
 def inputs_and_measures(what: str) -> Callable[[F], F]:
-    """QRELS and RUNS (optional: ``--pairs`` may replace them) and ``-m``, whose help
-    begins with ``what`` ("Measure to compute", ...)."""
+    """QRELS and RUNS (optional: ``--pairs`` may replace them), ``-m``, whose help begins
+    with ``what`` ("Measure to compute", ...), and ``--name`` (see :func:`name_systems`)."""
     def decorate(command: F) -> F:
+        command = click.option("--name", "names", multiple=True, metavar="NAME",
+                               help=NAME_HELP)(command)
         command = click.option(
             "-m", "--measure", "measures", multiple=True, metavar="MEASURE",
             help=f"{what} (repeatable), e.g. nDCG@10, AP(rel=2), map_cut_10. "
                  f"Default: {', '.join(DEFAULT_MEASURES)}.")(command)
-        command = click.option("--name", "names", multiple=True, metavar="NAME",
-                               help=NAME_HELP)(command)
         command = click.argument("runs", nargs=-1, required=False, type=str)(command)
         return click.argument("qrels", type=str, required=False)(command)
     return decorate
