@@ -132,9 +132,10 @@ def cli_values(path: Path, runs: tuple[Path, ...]) -> list[dict[str, float]]:
             row = json.loads(line)
             if row.get("query", "all") == "all":
                 by_run.setdefault(row.get("run", ""), {})[row["measure"]] = float(row["value"])
-    if len(runs) == 1:
-        return list(by_run.values())[:1]
-    return [by_run.get(str(r), {}) for r in runs]
+    # the rows come run by run in the order given; their names (file names since the run
+    # names change, paths before) are not needed
+    values = list(by_run.values())
+    return [*values[:len(runs)], *[{}] * (len(runs) - len(values))]
 
 
 def execute(job: Job, spawn: Callable) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, overload
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
 from ._io._peers import is_ranx_run, is_row_run
+from ._io._run_names import name_runs, positions
 from ._measures import Measure
 from ._pipeline.assemble import assemble, grade_notices, notices
 from ._pipeline.compute import compute
@@ -77,8 +78,11 @@ def evaluate(
         rows. See :func:`load_run`.
 
         Several runs, evaluated with the same options against judgments loaded once: a
-        list or tuple of runs (named by their TREC tag, or ``tag#position`` where two
-        would share a name), or a mapping ``{name: run}``. A mapping is several runs when
+        list or tuple of runs (a path named by its file name without directory and
+        suffixes, ``runs/bm25.run.gz`` -> ``bm25``, or by the shortest trailing part of its
+        path that tells it apart when two would share one, ``a/bm25`` and ``b/bm25``; any
+        other run by its TREC tag, or ``tag#position`` where the name is taken), or a
+        mapping ``{name: run}``. A mapping is several runs when
         every value is a run in itself (a :class:`Run`, a path, a frame, a ranx ``Run``, a
         list of ``ScoredDoc`` rows, or a mapping whose
         values are all mappings, ``{query_id: {doc_id: score}}``); it is one run when no
@@ -123,7 +127,7 @@ default "docid"
         Number of documents in the collection (trec_eval ``-N``; used by Utility only).
     run_name : str, optional
         Name reported for the run (default: the TREC tag or "run"). Several runs are named
-        by their mapping keys or tags instead.
+        by their mapping keys, file names or tags instead.
     convention : {"trec", "sklearn", "torchmetrics", "kaggle", "ranx"} or Convention
         A named bundle of defaults for ``ties``, ``empty``, ``missing`` and the measures'
         ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
@@ -194,9 +198,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         messages += notices(plan, per_query, label)
         computed.append((name if name is not None else r.name, per_query))
         del r
-    names = [n for n, _ in computed]
-    if any(n is None for n, _ in runs):  # named by tag: a shared tag gets the position
-        names = [n if names.count(n) == 1 else f"{n}#{i}" for i, n in enumerate(names, 1)]
+    # named by tag: a tag shared with another run's name gets the position
+    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
     results = Results(tuple(_id_type(assemble(plan, per_query, name), qrels)
                             for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
@@ -226,10 +229,12 @@ def _is_run(value: Any) -> bool | None:
 def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
     """The ``(name, run)`` pairs ``run`` stands for when it is several runs, else None.
 
-    A list or tuple is several runs (named later by their tags: None here), except a list
-    of rows with fields (``ir_measures.ScoredDoc``), which is one run. A mapping is
-    several runs when every value is a run in itself (see :func:`evaluate`), one run when
-    none is; empty mappings count as either, and an empty mapping is one (empty) run.
+    A list or tuple is several runs: its paths named by their file names
+    (:func:`ranklens._io._run_names.name_runs`), the others later by their tags (None
+    here), except a list of rows with fields (``ir_measures.ScoredDoc``), which is one
+    run. A mapping is several runs when every value is a run in itself (see
+    :func:`evaluate`), one run when none is; empty mappings count as either, and an empty
+    mapping is one (empty) run.
 
     Raises
     ------
@@ -250,7 +255,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
                 f"{type(odd).__name__}: a list is several runs, each a file path, a "
                 "{query: {doc: score}} mapping, a DataFrame, a Run or a ranx Run"
             )
-        return [(None, r) for r in run]
+        return list(zip(name_runs(run), run, strict=True))
     if not isinstance(run, Mapping) or not run:
         return None
     kinds = {k: _is_run(v) for k, v in run.items()}

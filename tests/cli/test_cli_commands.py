@@ -79,7 +79,7 @@ def test_evaluate_jsonl_on_demo_data(capsys: pytest.CaptureFixture[str]):
              "--format", "jsonl"], capsys)
     rows = [json.loads(line) for line in r.out.splitlines()]
     assert rows and all(set(row) == {"run", "query", "measure", "value"} for row in rows)
-    assert {row["run"] for row in rows} == {str(runs["bm25"]), str(runs["dense"])}
+    assert {row["run"] for row in rows} == {"demo-bm25", "demo-dense"}
     assert len([row for row in rows if row["query"] == "all"]) == 2 * 6
     assert len(rows) == 2 * 6 * 41
 

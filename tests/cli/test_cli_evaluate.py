@@ -37,7 +37,7 @@ def test_default_measures_in_header(files: dict[str, Path], capsys: pytest.Captu
     header = r.out.splitlines()[0].split()
     assert header == ["run", "nDCG@10", "AP", "RR@10", "P@10", "R@100", "R@1000"]
     row = r.out.splitlines()[2].split()
-    assert row[0] == str(files["a"])
+    assert row[0] == "a"  # the file name without directory and suffix
     assert row[2] == f"{AP_A:.4f}"
     assert row[3] == f"{(1 + 0.5) / 2:.4f}"  # RR@10
 
@@ -48,7 +48,7 @@ def test_jsonl_has_exactly_four_keys(files: dict[str, Path], capsys: pytest.Capt
     rows = [json.loads(line) for line in r.out.splitlines()]
     assert all(set(row) == {"run", "query", "measure", "value"} for row in rows)
     assert [(row["query"], row["measure"]) for row in rows] == [("all", "map"), ("all", "P@2")]
-    assert rows[0]["run"] == str(files["a"])
+    assert rows[0]["run"] == "a"
     assert rows[0]["value"] == pytest.approx(AP_A, abs=1e-15)
     assert rows[1]["value"] == pytest.approx((0.5 + 0.5) / 2)
 
@@ -66,7 +66,7 @@ def test_several_runs_side_by_side(files: dict[str, Path], capsys: pytest.Captur
              "-m", "RR", "--format", "csv"], capsys)
     table = list(csv.reader(io.StringIO(r.out)))
     assert table[0] == ["run", "query", "AP", "RR"]
-    assert [row[0] for row in table[1:]] == [str(files["a"]), str(files["b"])]
+    assert [row[0] for row in table[1:]] == ["a", "b"]
     assert float(table[2][2]) == 1.0 and float(table[2][3]) == 1.0
     assert float(table[1][2]) == pytest.approx(AP_A, abs=1e-15)
 
@@ -74,12 +74,13 @@ def test_several_runs_side_by_side(files: dict[str, Path], capsys: pytest.Captur
 @pytest.mark.parametrize("fmt", ["table", "markdown", "latex", "tsv", "csv", "trec", "jsonl"])
 def test_every_format_names_both_runs_and_values(fmt: str, files: dict[str, Path],
                                                  capsys: pytest.CaptureFixture[str]):
-    r = run(["evaluate", str(files["qrels"]), str(files["a"]), str(files["b"]), "-m", "AP",
-             "--format", fmt], capsys)
+    r = run(["evaluate", str(files["qrels"]), f"Lexical={files['a']}", f"Dense={files['b']}",
+             "-m", "AP", "--format", fmt], capsys)
     assert r.code == 0, r.err
     assert f"{AP_A:.4f}" in r.out or repr(AP_A) in r.out
     assert "1.0000" in r.out or "1.0" in r.out
-    assert r.out.count("a.run") == 1 and r.out.count("b.run") == 1
+    assert r.out.count("Lexical") == 1 and r.out.count("Dense") == 1
+    assert "a.run" not in r.out and "b.run" not in r.out
 
 
 def test_trec_format_rows(files: dict[str, Path], capsys: pytest.CaptureFixture[str]):
@@ -90,7 +91,7 @@ def test_trec_format_rows(files: dict[str, Path], capsys: pytest.CaptureFixture[
         "NumRet                \tq1\t3",
         "AP                    \tq2\t0.5000",
         "NumRet                \tq2\t2",
-        f"runid                 \tall\t{files['a']}",
+        "runid                 \tall\ta",
         "AP                    \tall\t0.6667",
         "NumRet                \tall\t5",
     ]
@@ -101,7 +102,7 @@ def test_output_file(files: dict[str, Path], tmp_path: Path, capsys: pytest.Capt
     r = run(["evaluate", str(files["qrels"]), str(files["a"]), "-m", "P@1", "--format", "tsv",
              "-o", str(out)], capsys)
     assert r.code == 0 and r.out == ""
-    assert out.read_text().splitlines() == ["run\tquery\tP@1", f"{files['a']}\tall\t0.5"]
+    assert out.read_text().splitlines() == ["run\tquery\tP@1", "a\tall\t0.5"]
 
 
 @pytest.mark.parametrize("suffix,compress", [(".gz", gzip.compress), (".bz2", bz2.compress),

@@ -93,7 +93,10 @@ def test_the_cli_reads_the_judgments_once_for_many_runs(
         files: tuple[Path, list[Path]], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     qrels, runs = files
-    expected = {str(r): _alone(qrels, r) for r in runs}
+    # each run named by its file name without directory and suffixes (the run-names rule)
+    from ranklens._io._run_names import path_name
+
+    expected = {path_name(r): _alone(qrels, r) for r in runs}
     counts = Counts(monkeypatch, qrels)
     args = ["evaluate", str(qrels), *map(str, runs), "--format", "jsonl"]
     outcome = run_cli(args + [a for m in MEASURES for a in ("-m", m)], capsys)

@@ -393,7 +393,7 @@ def test_cli_engine_spark(spark: Any, trec_dir: Path, tmp_path: Path,
         got = written.filter(pl.col("measure") == name)
         assert got["query_id"].to_list() == expected.query_ids.tolist()
         np.testing.assert_array_equal(got["value"].to_numpy(), expected.query_values[name])
-        assert set(got["run"].to_list()) == {results}
+        assert set(got["run"].to_list()) == {"results.test"}  # the run's name: its file name
     bad = run_cli([*args, "--engine", "spark", "--master", "nowhere", "-o",
                    str(tmp_path / "x")], capsys)
     assert bad.code != 0 and "'--master' option must be a Spark master" in bad.err

@@ -477,7 +477,7 @@ def test_cli_reads_subtopic_judgments(tmp_path: object,
     r = run(["evaluate", "--subtopics", str(qrels), str(ranked), "-m", "S-recall@2",
              "-m", "P-IA@5", "-f", "csv"], capsys)
     assert r.code == 0, r.err
-    assert r.out.splitlines()[1].split(",") == [str(ranked), "all", repr(2 / 3), repr(4 / 15)]
+    assert r.out.splitlines()[1].split(",") == ["r", "all", repr(2 / 3), repr(4 / 15)]
     # without --subtopics the same file is read as plain qrels: one line, no traceback
     r = run(["evaluate", str(qrels), str(ranked), "-m", "S-recall@2"], capsys)
     assert r.code != 0

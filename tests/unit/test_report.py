@@ -189,11 +189,11 @@ def test_cli_writes_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str
     html = out.read_text(encoding="utf-8")
     queries = _blocks(html)["ranklens-queries"]
     assert queries["measures"] == ["AP", "P@2"] and queries["baseline"] == 1
-    assert f"{y} (baseline)" in html
+    assert f"{y.stem} (baseline)" in html  # named by the file name
 
 
 @pytest.mark.parametrize(("extra", "expected"), [
-    (["--baseline", "nope"], "the 'baseline' option must name one of the runs"),
+    (["--baseline", "nope"], "--baseline must name one of the runs"),
     (["-m", "Foo@3"], "Foo@3"),
     (["--test", "tukey"], "compares three or more runs"),
 ])

@@ -99,3 +99,32 @@ def test_grade_panel_fills_the_top_k(specs: dict[str, dict]) -> None:
     assert [r["category"] for r in rows if r["run"] == "bm25"] == [
         "grade 3", "grade 2", "grade 1", "grade 0", "judged < 0", "not in qrels",
         "nothing retrieved"]
+
+
+def test_long_run_names_are_cut_in_the_middle_in_labels_only() -> None:
+    from ranklens._report.specs import LABEL_CHARS, cut_label, run_labels
+
+    long = "dl19.SPLADE_P_P_ENSEMBLE_DISTIL"
+    assert cut_label("dl19.BM25") == "dl19.BM25"
+    assert cut_label(long) == "dl19.SPLADE…EMBLE_DISTIL" and len(cut_label(long)) == LABEL_CHARS
+    # two names alike at both ends keep more of themselves, until they read apart
+    a, b = "x" * 14 + "A" + "y" * 30, "x" * 14 + "B" + "y" * 30
+    labels = run_labels([a, b, "short"])
+    assert labels["short"] == "short" and labels[a] != labels[b]
+    assert "A" in labels[a] and "…" in labels[a] and len(labels[a]) < len(a)
+    # alike but in the very middle: whole
+    c, d = "x" * 20 + "C" + "y" * 20, "x" * 20 + "D" + "y" * 20
+    assert run_labels([c, d]) == {c: c, d: d}
+    qrels = {"q": {"d": 1}}
+    data = report_data(qrels, {long: {"q": {"d": 1.0}}, "bm25": {"q": {"d": 0.5}}}, ["AP"],
+                       max_k=3, top_k=3)
+    specs = chart_specs(data)
+    legend = specs["pr"]["layer"][0]["encoding"]["color"]["legend"]
+    assert f'"{long}" ? "dl19.SPLADE…EMBLE_DISTIL"' in legend["labelExpr"]
+    assert specs["grades"]["encoding"]["y"]["axis"] == legend
+    assert specs["distributions"]["encoding"]["row"]["header"] == legend
+    # tooltips and the data keep the whole name
+    assert {"field": "run"} in specs["pr"]["layer"][0]["encoding"]["tooltip"]
+    assert long in {row["run"] for row in specs["pr"]["data"]["values"]}
+    assert specs["differences"]["encoding"]["y"]["title"] in (
+        "run - bm25", "run - dl19.SPLADE…EMBLE_DISTIL")

@@ -71,14 +71,25 @@ def test_queries_without_relevant_documents_stay_nan_but_present() -> None:
     assert math.isnan(res.values("AP")[1, 0])
 
 
-def test_a_list_of_runs_is_named_by_tag_or_position(tmp_path: Path) -> None:
+def test_a_list_of_runs_is_named_by_file_name_tag_or_position(tmp_path: Path) -> None:
+    # paths are named by their file names (the run-names issue; tags were the rule before),
+    # runs that are not files by their tags
     a = _write_run(tmp_path / "a.run", BM25, "bm25")
     b = _write_run(tmp_path / "b.run", DENSE, "dense")
     res = ranklens.evaluate(QRELS, [a, str(b)], ["AP"], missing="zero")
-    assert res.run_names == ("bm25", "dense")
+    assert res.run_names == ("a", "b")
     same = ranklens.evaluate(QRELS, (BM25, DENSE, a), ["AP"], missing="zero")
-    assert same.run_names == ("run#1", "run#2", "bm25")
-    assert same["run#1"]["AP"] == res["bm25"]["AP"]
+    assert same.run_names == ("run#1", "run#2", "a")
+    assert same["run#1"]["AP"] == res["a"]["AP"]
+    tags = ranklens.evaluate(QRELS, [ranklens.load_run(a), ranklens.load_run(b)], ["AP"],
+                             missing="zero")
+    assert tags.run_names == ("bm25", "dense")
+    # a tag taken by a file's name gets its position; the file keeps its name
+    (tmp_path / "x").mkdir()
+    bm25 = _write_run(tmp_path / "x" / "bm25.run", DENSE, "dense")
+    mixed = ranklens.evaluate(QRELS, [BM25, ranklens.load_run(a), bm25], ["AP"],
+                              missing="zero")
+    assert mixed.run_names == ("run", "bm25#2", "bm25")
 
 
 def test_one_run_or_several_the_rule() -> None:
@@ -159,7 +170,7 @@ def test_cli_evaluates_several_runs_through_results(tmp_path: Path, capsys) -> N
                              for d, g in docs.items()))
     a = _write_run(tmp_path / "a.run", BM25, "bm25")
     res = evaluate_files(str(qrels), [str(a)], ["AP"], EvaluateOptions(missing="zero"))
-    assert isinstance(res, Results) and res.run_names == (str(a),)
+    assert isinstance(res, Results) and res.run_names == ("a",)
     with pytest.raises(ParameterError, match="each run can be given once"):
         evaluate_files(str(qrels), [str(a), str(a)], ["AP"], EvaluateOptions())
 

@@ -311,6 +311,7 @@ def load_pairs_runs(
     sources: Sequence[str | Path],
     *,
     duplicates: str = "error",
+    names: Sequence[str] | None = None,
 ) -> tuple[Qrels, dict[str, Run]]:
     """Several systems' RAG records, one file each, as one set of judgments and the runs.
 
@@ -321,9 +322,12 @@ def load_pairs_runs(
     Parameters
     ----------
     sources : sequence of paths
-        JSON Lines files, as for :func:`load_pairs`; each run is named by its path.
+        JSON Lines files, as for :func:`load_pairs`.
     duplicates : {"error", "first"}, default "error"
         As for :func:`load_pairs`.
+    names : sequence of str, optional
+        The runs' names, one per source (default: by their file names, as
+        :func:`ranklens._io._run_names.name_runs` names paths).
 
     Raises
     ------
@@ -353,4 +357,8 @@ def load_pairs_runs(
     union = every.join(first, on="query_id").filter(pl.col("file") == pl.col("first"))
     qrels = Qrels(union.select("query_id", "doc_id", "relevance"), loaded[0][0],
                   integer_query_ids=all(q.integer_query_ids for _, q, _ in loaded))
-    return qrels, {source: run for source, _, run in loaded}
+    if names is None:
+        from ._run_names import name_runs
+
+        names = [str(n) for n in name_runs([source for source, _, _ in loaded])]
+    return qrels, {name: run for name, (_, _, run) in zip(names, loaded, strict=True)}

@@ -55,7 +55,10 @@ def _is_row(obj: Any) -> bool:
     ``query_id`` attribute), as opposed to a run or a ranking."""
     if isinstance(obj, (str, bytes, Mapping)):
         return False
-    return (isinstance(obj, tuple) and hasattr(type(obj), "_fields")) or hasattr(obj, "query_id")
+    if isinstance(obj, tuple) and hasattr(type(obj), "_fields"):
+        return True
+    # a row's query id is one id; a table's (a Run's column, a frame's) is many
+    return isinstance(getattr(obj, "query_id", None), (str, int))
 
 
 def is_row_run(obj: Any) -> bool:

@@ -4,10 +4,16 @@ Every spec carries its data inline (never a URL: the report opens offline), roun
 to 4 decimals (the size of the file, and nothing a reader could see) and colours runs by
 one shared scale, so a run has the same colour in every chart. Specs are JSON-ready: no
 NaN (None instead), no numpy scalars; the golden tests compare them as JSON.
+
+Run names longer than :data:`LABEL_CHARS` characters are cut in the middle in legends, axes
+and headers (``dl19.SPLADE…EMBLE_DISTIL``: the start and the end of a name are what tell runs
+apart) and shown whole in tooltips and menus (:func:`cut_label`, :func:`run_labels`).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -15,7 +21,7 @@ import numpy as np
 from .collect import CURVES, PR_LEVELS, ReportData
 from .escape import finite
 
-__all__ = ["SCHEMA", "chart_specs"]
+__all__ = ["LABEL_CHARS", "SCHEMA", "chart_specs", "cut_label", "run_labels"]
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 #: Bins of the per-query histograms.
@@ -31,6 +37,54 @@ _OTHER_COLOURS = {"judged < 0": "#b07aa1", "not in qrels": "#f58518",
 
 Spec = dict[str, Any]
 
+#: Longest run name shown whole in a legend, an axis or a header.
+LABEL_CHARS = 24
+#: Pixel width a legend or axis label may take before Vega cuts its end (its default, 160
+#: or 180, would cut a name of LABEL_CHARS wide letters).
+_LABEL_PIXELS = 400
+
+
+def cut_label(name: str, limit: int = LABEL_CHARS) -> str:
+    """``name``, or when longer than ``limit`` its start and end around an ellipsis
+    (``limit`` characters in all)."""
+    if len(name) <= limit:
+        return name
+    head = (limit - 1) // 2
+    return name[:head] + "…" + name[len(name) - (limit - 1 - head):]
+
+
+def run_labels(names: Sequence[str]) -> dict[str, str]:
+    """Each run's chart label: :func:`cut_label`, longer where two cut names would read
+    alike, whole where nothing shorter tells them apart."""
+    labels = {}
+    for name in names:
+        limit = LABEL_CHARS
+        while limit < len(name):
+            label = cut_label(name, limit)
+            if all(cut_label(other, limit) != label for other in names if other != name):
+                break
+            limit += 2
+        labels[name] = cut_label(name, limit)
+    return labels
+
+
+def _label_expr(names: Sequence[str]) -> str:
+    """A Vega expression turning a run name (``datum.label``) into its chart label.
+    ``datum.label`` stays in parentheses: a facet header's expression gets it replaced by
+    Vega-Lite with an unparenthesized conditional, whose ``? :`` would swallow ours."""
+    expr = "(datum.label)"
+    for name, label in reversed(list(run_labels(names).items())):
+        if label != name:
+            expr = (f"(datum.label) === {json.dumps(name, ensure_ascii=False)} ? "
+                    f"{json.dumps(label, ensure_ascii=False)} : {expr}")
+    return expr
+
+
+def _run_labels(data: ReportData) -> dict[str, Any]:
+    """The label properties of a legend, axis or header naming runs."""
+    expr = _label_expr(data.run_names)
+    return {"labelLimit": _LABEL_PIXELS, **({"labelExpr": expr} if expr != "(datum.label)" else {})}
+
 
 def _num(value: float) -> float | None:
     """A JSON number rounded to 4 decimals (None for NaN)."""
@@ -40,7 +94,7 @@ def _num(value: float) -> float | None:
 
 def _run_colour(data: ReportData, **extra: Any) -> dict[str, Any]:
     return {"field": "run", "type": "nominal", "title": "run",
-            "scale": {"domain": list(data.run_names)}, **extra}
+            "scale": {"domain": list(data.run_names)}, "legend": _run_labels(data), **extra}
 
 
 def _base(title: str, description: str) -> Spec:
@@ -124,7 +178,7 @@ def grades(data: ReportData) -> Spec:
             "width": _WIDTH, "data": {"values": rows},
             "mark": {"type": "bar"},
             "encoding": {"y": {"field": "run", "type": "nominal",
-                               "sort": list(data.run_names)},
+                               "sort": list(data.run_names), "axis": _run_labels(data)},
                          "x": {"field": "docs", "type": "quantitative", "stack": "zero",
                                "scale": {"domain": [0, data.top_k]},
                                "title": f"documents in the top {data.top_k}"},
@@ -169,7 +223,8 @@ def distributions(data: ReportData) -> Spec:
             "width": _WIDTH, "height": 110,
             "mark": {"type": "bar", "binSpacing": 1},
             "encoding": {"row": {"field": "run", "type": "nominal",
-                                 "sort": list(data.run_names), "title": None},
+                                 "sort": list(data.run_names), "title": None,
+                                 "header": _run_labels(data)},
                          # prebinned: a bar spans lo..hi and rises from 0
                          "x": {"field": "lo", "type": "quantitative", "bin": "binned",
                                "title": "value", "axis": {"tickCount": 10}},
@@ -219,7 +274,7 @@ def differences(data: ReportData) -> Spec | None:
                                "axis": None, "title": "queries, sorted by difference"},
                          "x2": {"field": "i2"},
                          "y": {"field": "d", "type": "quantitative",
-                               "title": f"run - {data.baseline}"},
+                               "title": f"run - {run_labels(data.run_names)[data.baseline]}"},
                          "color": {"condition": {"test": "datum.d > 0", "value": _WIN},
                                    "value": _LOSS},
                          "tooltip": [{"field": "q", "title": "query"},

@@ -10,7 +10,14 @@ from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._compare.render import COMPARE_FORMATS
 from .._outputs import refuse_overwriting_inputs, write_atomically
 from ._evaluate import write_stdout
-from ._options import DEFAULT_MEASURES, evaluation_options, inputs_and_measures, split_options
+from ._options import (
+    DEFAULT_MEASURES,
+    baseline_name,
+    evaluation_options,
+    inputs_and_measures,
+    name_systems,
+    split_options,
+)
 
 __all__ = ["compare_cmd"]
 
@@ -18,8 +25,8 @@ __all__ = ["compare_cmd"]
 @click.command("compare")
 @inputs_and_measures("Measure to compare on")
 @click.option("--baseline", type=str, default=None, metavar="RUN",
-              help="Compare each run with this one (a RUN argument as given). Default: "
-                   "every pair of runs.")
+              help="Compare each run with this one (its name, or its RUN argument as "
+                   "given). Default: every pair of runs.")
 @click.option("--test", type=click.Choice(TESTS), default=None,
               help="Paired test (default: t); tukey and randomized-tukey compare 3+ runs "
                    "family-wise.")
@@ -47,16 +54,17 @@ __all__ = ["compare_cmd"]
                                       "comparison, with intervals and effect sizes).")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
 @evaluation_options
-def compare_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, ...],
-                baseline: str | None, test: str | None, correction: str | None,
-                correction_scope: str,
+def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
+                measures: tuple[str, ...], baseline: str | None, test: str | None,
+                correction: str | None, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, output: str | None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
     \b
     ranklens compare qrels.txt bm25.run dense.run -m nDCG@10 -m AP
-    ranklens compare qrels.txt a.run b.run c.run --baseline a.run --test randomization
+    ranklens compare qrels.txt a.run b.run c.run --baseline a --test randomization
+    ranklens compare qrels.txt BM25=runs/1.run Dense=runs/2.run --baseline BM25
     ranklens compare qrels.txt a.run b.run c.run --test tukey --format latex
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     """
@@ -68,16 +76,13 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, .
     systems = list(pairs) or list(runs)
     if len(systems) < 2:
         raise click.UsageError("give at least two RUNS to compare")
-    if baseline is not None and baseline not in systems:
-        from .._errors import ParameterError
-
-        what = "--pairs files" if pairs else "RUN arguments"
-        raise ParameterError(f"--baseline must be one of the {what} "
-                             f"({', '.join(systems)}); got {baseline!r}")
-    refuse_overwriting_inputs(output, [qrels, *runs, *pairs])
+    labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
+    baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
+    refuse_overwriting_inputs(output, [qrels, *paths])
     chosen = list(measures) or list(DEFAULT_MEASURES)
-    results = (evaluate_pairs_files(pairs, chosen, options) if pairs else
-               evaluate_files(qrels, runs, chosen, options))  # type: ignore[arg-type]
+    results = (evaluate_pairs_files(paths, chosen, options, labels) if pairs else
+               evaluate_files(qrels, paths, chosen, options,  # type: ignore[arg-type]
+                              names=labels))
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
                           correction_scope=correction_scope,  # type: ignore[arg-type]

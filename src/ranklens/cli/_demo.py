@@ -54,7 +54,8 @@ def demo(fmt: Format) -> int:
 
     qrels, runs = demo_files()
     results = evaluate_files(str(qrels), [str(p) for p in runs.values()],
-                             list(DEFAULT_MEASURES), EvaluateOptions(missing="zero"))
+                             list(DEFAULT_MEASURES), EvaluateOptions(missing="zero"),
+                             names=list(runs))
     write_output(results, fmt, False, None, list(runs))
     if fmt in ("table", "markdown"):
         click.echo("")

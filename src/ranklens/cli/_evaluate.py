@@ -11,7 +11,13 @@ import click
 from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
-from ._options import DEFAULT_MEASURES, evaluation_options, inputs_and_measures, split_options
+from ._options import (
+    DEFAULT_MEASURES,
+    evaluation_options,
+    inputs_and_measures,
+    name_systems,
+    split_options,
+)
 
 if TYPE_CHECKING:
     from .._result import Result
@@ -21,9 +27,11 @@ __all__ = ["DEFAULT_MEASURES", "evaluate_cmd", "evaluate_files", "evaluate_pairs
            "inputs", "unique", "write_output", "write_stdout"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
-                   options: EvaluateOptions, subtopics: bool = False) -> Results:
-    """Load the judgments once and evaluate each run; results are named by their argument.
-    ``subtopics``: the judgments are subtopic ones (ndeval format)."""
+                   options: EvaluateOptions, subtopics: bool = False,
+                   names: Sequence[str] | None = None) -> Results:
+    """Load the judgments once and evaluate each run; results are named ``names`` (default:
+    by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
+    judgments are subtopic ones (ndeval format)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -40,8 +48,11 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             from .._io._load import load_qrels
 
             qrels = load_qrels(qrels_path, kind="subtopic")
-        results: Results = evaluate(qrels, {path: path for path in run_paths},
-                                    list(measures), options=options)
+        if names is None:
+            named: Any = list(run_paths)  # a list of paths: named by their file names
+        else:
+            named = dict(zip(names, run_paths, strict=True))
+        results: Results = evaluate(qrels, named, list(measures), options=options)
         return results
 
 
@@ -96,30 +107,32 @@ def write_stdout(text: str) -> None:
 @click.option("--master", type=str, default=None, metavar="URL",
               help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
                    "sc://host for Spark Connect (default: Spark's own).")
-def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, ...],
-                 per_query: bool, fmt: Format, output: str | None, subtopics: bool = False,
-                 engine: str = "local", master: str | None = None, **params: Any) -> int:
+def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
+                 measures: tuple[str, ...], per_query: bool, fmt: Format,
+                 output: str | None, subtopics: bool = False, engine: str = "local",
+                 master: str | None = None, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
     \b
     ranklens evaluate qrels.txt run.txt
     ranklens evaluate qrels.txt bm25.run dense.run -m nDCG@10 -m AP --format markdown
+    ranklens evaluate qrels.txt BM25=runs/a.run.gz Dense=runs/b.run.gz -f csv
     ranklens evaluate qrels.txt run.txt --per-query --format jsonl -o scores.jsonl
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
     """
     options, pairs = split_options(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
-    refuse_overwriting_inputs(output, [qrels, *runs, *pairs])
+    inputs(qrels, runs, pairs)
+    labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
+    refuse_overwriting_inputs(output, [qrels, *paths])
     if pairs:
-        inputs(qrels, runs, pairs)
         if engine == "spark" or subtopics:
             raise click.UsageError("--pairs is for the local engine without --subtopics")
-        results = evaluate_pairs_files(pairs, chosen, options)
-        write_output(results, fmt, per_query, output, list(pairs))
+        results = evaluate_pairs_files(paths, chosen, options, labels)
+        write_output(results, fmt, per_query, output, labels)
         return 0
-    inputs(qrels, runs, pairs)
     assert qrels is not None  # checked by inputs()
     if engine == "spark":
         from ..spark._cli import evaluate_on_spark
@@ -129,13 +142,13 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], measures: tuple[str, 
                                    "--per-query is for the local engine")
         if subtopics:
             raise click.UsageError("--subtopics is for the local engine")
-        write_output(evaluate_on_spark(qrels, runs, chosen, options, master, output), fmt,
-                     False, None, list(runs))
+        write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,
+                                       labels), fmt, False, None, labels)
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
-    results = evaluate_files(qrels, runs, chosen, options, subtopics)
-    write_output(results, fmt, per_query, output, list(runs))
+    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels)
+    write_output(results, fmt, per_query, output, labels)
     return 0
 
 
@@ -154,16 +167,18 @@ def inputs(qrels: str | None, runs: Sequence[str], pairs: Sequence[str],
 
 
 def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
-                         options: EvaluateOptions) -> Results:
+                         options: EvaluateOptions,
+                         names: Sequence[str] | None = None) -> Results:
     """Evaluate JSON Lines files of RAG records (query_id, retrieved, relevant), one system
-    each, against the judgments they carry (which must agree where they overlap)."""
+    each, against the judgments they carry (which must agree where they overlap); the
+    systems are named ``names`` (default: by their file names, as runs are)."""
     from .._evaluate import evaluate
     from .._io._pairs import load_pairs_runs
     from .._names import parse_measures
 
     parse_measures(measures)
     unique(paths, "--pairs file")
-    qrels, runs = load_pairs_runs(paths, duplicates=options.duplicates)
+    qrels, runs = load_pairs_runs(paths, duplicates=options.duplicates, names=names)
     results: Results = evaluate(qrels, runs, list(measures), options=options)
     return results
 

@@ -5,7 +5,8 @@ option, with the same flag, choices, default and help text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -13,14 +14,22 @@ import click
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 from .._validate import Boolean, Choice, Integer
 
-__all__ = ["DEFAULT_MEASURES", "PAIRS_HELP", "evaluation_options", "inputs_and_measures",
-           "split_measures", "split_options"]
+__all__ = ["DEFAULT_MEASURES", "NAME_HELP", "PAIRS_HELP", "baseline_name",
+           "evaluation_options", "inputs_and_measures", "name_systems", "split_measures",
+           "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 PAIRS_HELP = ("RAG-style records instead of QRELS and RUNS (repeatable: one file per "
-              "system): one JSON object per line with query_id, retrieved (ids in rank "
-              "order) and relevant (gold ids or id-to-grade).")
+              "system, NAME=FILE.jsonl names it): one JSON object per line with "
+              "query_id, retrieved (ids in rank order) and relevant (gold ids or "
+              "id-to-grade).")
+
+NAME_HELP = ("Name of a run in tables, CSV, LaTeX and the report (repeatable: one per RUN, "
+             "or per --pairs file, in order). RUN may also be written NAME=PATH. Default: "
+             "the file name without directory and suffixes (.gz/.bz2/.xz, .run, .trec, "
+             ".txt, .tsv, .csv, .parquet, .jsonl, ...), with the directories that tell two "
+             "alike apart.")
 
 
 def _click_option(name: str, decl: Declared) -> Callable[[F], F]:
@@ -82,9 +91,11 @@ def split_measures(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def inputs_and_measures(what: str) -> Callable[[F], F]:
-    """QRELS and RUNS (optional: ``--pairs`` may replace them) and ``-m``, whose help
-    begins with ``what`` ("Measure to compute", ...)."""
+    """QRELS and RUNS (optional: ``--pairs`` may replace them), ``-m``, whose help begins
+    with ``what`` ("Measure to compute", ...), and ``--name`` (see :func:`name_systems`)."""
     def decorate(command: F) -> F:
+        command = click.option("--name", "names", multiple=True, metavar="NAME",
+                               help=NAME_HELP)(command)
         command = click.option(
             "-m", "--measure", "measures", multiple=True, metavar="MEASURE",
             callback=lambda _ctx, _param, values: split_measures(values),
@@ -94,3 +105,79 @@ def inputs_and_measures(what: str) -> Callable[[F], F]:
         command = click.argument("runs", nargs=-1, required=False, type=str)(command)
         return click.argument("qrels", type=str, required=False)(command)
     return decorate
+
+
+def split_name(arg: str) -> tuple[str | None, str]:
+    """``(name, path)`` of a RUN argument: ``NAME=PATH`` names its run when ``arg`` is not an
+    existing file and NAME is a plausible name (not empty, no ``/`` or ``\\``, no space at
+    either end) and PATH is not empty; anything else is a path, unnamed (None)."""
+    if "=" not in arg or os.path.exists(arg):
+        return None, arg
+    name, path = arg.split("=", 1)
+    if (not name or name != name.strip() or "/" in name or "\\" in name or not path):
+        return None, arg
+    return name, path
+
+
+def name_systems(args: Sequence[str], names: Sequence[str],
+                 what: str = "RUN") -> tuple[list[str], list[str]]:
+    """The names and paths of the RUN arguments (or ``--pairs`` files) ``args``, named by
+    ``--name`` (``names``, one per argument, in order), by ``NAME=PATH``, or else by
+    :func:`~ranklens._io._run_names.name_runs`: the one place every command names its runs.
+
+    Raises
+    ------
+    click.UsageError
+        ``--name`` given another number of times than there are ``args``, a run named both
+        ways, an empty name, or two runs sharing a name.
+    """
+    from .._io._run_names import name_runs
+
+    split = [split_name(a) for a in args]
+    paths = [p for _, p in split]
+    if names:
+        if len(names) != len(args):
+            raise click.UsageError(
+                f"--name is given {len(names)} time{'s' if len(names) != 1 else ''} for "
+                f"{len(args)} {what}{'s' if len(args) != 1 else ''}; give one --name per "
+                f"{what}, in order")
+        twice = next((a for a, (n, _) in zip(args, split, strict=True) if n is not None),
+                     None)
+        if twice is not None:
+            raise click.UsageError(f"{twice!r} is named twice, by NAME=PATH and by --name; "
+                                   "use one form")
+        given: list[str | None] = list(names)
+    else:
+        given = [n for n, _ in split]
+    if any(n is not None and not n.strip() for n in given):
+        raise click.UsageError("a run name cannot be empty")
+    defaults = name_runs(paths)
+    final = [g if g is not None else d for g, d in zip(given, defaults, strict=True)]
+    chosen = [str(n) for n in final]
+    shared = next((n for n in chosen if chosen.count(n) > 1), None)
+    if shared is not None:
+        raise click.UsageError(f"two {what}s are named {shared!r}; give each its own name "
+                               "(--name NAME or NAME=PATH)")
+    return chosen, paths
+
+
+def baseline_name(baseline: str | None, names: Sequence[str], args: Sequence[str],
+                  what: str = "runs") -> str | None:
+    """The name of the ``--baseline`` run: ``baseline`` is a run's name or, as before runs
+    had names, its argument as given (``NAME=PATH`` or PATH); None stays None.
+
+    Raises
+    ------
+    ParameterError
+        ``baseline`` is neither.
+    """
+    if baseline is None or baseline in names:
+        return baseline
+    split = [split_name(a) for a in args]
+    for name, arg, (_, path) in zip(names, args, split, strict=True):
+        if baseline in (arg, path):
+            return name
+    from .._errors import ParameterError
+
+    raise ParameterError(f"--baseline must name one of the {what} "
+                         f"({', '.join(names)}); got {baseline!r}")

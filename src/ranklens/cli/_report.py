@@ -7,7 +7,13 @@ from typing import Any
 import click
 
 from .._compare.api import CORRECTIONS, TESTS
-from ._options import evaluation_options, inputs_and_measures, split_options
+from ._options import (
+    baseline_name,
+    evaluation_options,
+    inputs_and_measures,
+    name_systems,
+    split_options,
+)
 
 __all__ = ["report_cmd"]
 
@@ -17,8 +23,8 @@ __all__ = ["report_cmd"]
 @click.option("-o", "--output", type=str, required=True, metavar="FILE.html",
               help="Write the report to this file.")
 @click.option("--baseline", type=str, default=None, metavar="RUN",
-              help="The run the others are compared with (as given on the command line; "
-                   "default: the first).")
+              help="The run the others are compared with (its name, or its RUN argument "
+                   "as given; default: the first).")
 @click.option("--title", type=str, default="ranklens report", show_default=True,
               help="Title of the page.")
 @click.option("--max-k", type=click.IntRange(1, 1000), default=100, show_default=True,
@@ -34,7 +40,7 @@ __all__ = ["report_cmd"]
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
 @evaluation_options
-def report_cmd(qrels: str | None, runs: tuple[str, ...], output: str,
+def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
                **params: Any) -> int:
@@ -43,7 +49,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], output: str,
 
     \b
     ranklens report qrels.txt bm25.run dense.run -o report.html
-    ranklens report qrels.txt a.run b.run -m nDCG@10 -m AP --baseline b.run -o r.html
+    ranklens report qrels.txt a.run b.run -m nDCG@10 -m AP --baseline b -o r.html
+    ranklens report qrels.txt BM25=runs/1.run.gz SPLADE=runs/2.run.gz -o r.html
     ranklens report --pairs bm25.jsonl --pairs hybrid.jsonl -o rag.html
     """
     from .._outputs import refuse_overwriting_inputs
@@ -53,19 +60,22 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], output: str,
 
     options, pairs = split_options(params)
     inputs(qrels, runs, pairs)
-    refuse_overwriting_inputs(output, [qrels, *runs, *pairs])
     systems = list(pairs) or list(runs)
-    unique(systems, "--pairs file" if pairs else "run")
-    with loading([*([qrels] if qrels is not None else []), *systems]):
+    labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
+    baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
+    refuse_overwriting_inputs(output, [qrels, *paths])
+    unique(paths, "--pairs file" if pairs else "run")
+    with loading([*([qrels] if qrels is not None else []), *paths]):
         if pairs:
             from .._io._pairs import load_pairs_runs
 
-            judged, named = load_pairs_runs(pairs, duplicates=options.duplicates)
+            judged, named = load_pairs_runs(paths, duplicates=options.duplicates,
+                                            names=labels)
             report(judged, named, list(measures) or None, baseline=baseline, output=output,
                    title=title, max_k=max_k, top_k=top_k, test=test, correction=correction,
                    alpha=alpha, options=options)
         else:
-            report(qrels, {path: path for path in runs}, list(measures) or None,
+            report(qrels, dict(zip(labels, paths, strict=True)), list(measures) or None,
                    baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,
                    test=test, correction=correction, alpha=alpha, options=options)
     click.echo(f"wrote {output}", err=True)

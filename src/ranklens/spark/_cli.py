@@ -19,10 +19,12 @@ __all__ = ["evaluate_on_spark"]
 
 def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                       options: EvaluateOptions, master: str | None,
-                      output: str | None) -> list[Result]:
+                      output: str | None,
+                      names: Sequence[str] | None = None) -> list[Result]:
     """Evaluate each run on Spark; write every run's per-query values (with a ``run``
-    column) as the Parquet folder ``output`` (replaced whole, :mod:`._write`) and return
-    the aggregates as Results without per-query values, for rendering."""
+    column: ``names``, default the paths) as the Parquet folder ``output`` (replaced whole,
+    :mod:`._write`) and return the aggregates as Results without per-query values, for
+    rendering."""
     if output is None:
         raise ParameterError("--engine spark writes per-query values as Parquet: give the "
                              "folder with -o/--output")
@@ -50,17 +52,18 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
     qrels = read_qrels(spark, qrels_path)
     out: list[Result] = []
     parts = []
-    for path in run_paths:
+    labels = list(names) if names is not None else list(run_paths)
+    for path, name in zip(run_paths, labels, strict=True):
         run = read_run(spark, path)
-        result = evaluate(qrels, run, list(measures), run_name=path,
+        result = evaluate(qrels, run, list(measures), run_name=name,
                           rank="rank" if "rank" in run.columns else None, options=options)
-        parts.append(result.per_query.withColumn("run", F.lit(path)))
+        parts.append(result.per_query.withColumn("run", F.lit(name)))
         out.append(Result(
             names=result.names, measures=result.measures,
             query_ids=np.array([], dtype=object),
             query_values={n: np.array([], dtype=np.float64) for n in result.names},
             aggregates=dict(result.aggregates), conventions=result.conventions,
-            run_name=path, diagnostics={}))
+            run_name=name, diagnostics={}))
     frame = parts[0]
     for part in parts[1:]:
         frame = frame.unionByName(part)
