@@ -50,6 +50,8 @@ SLOW: dict[str, frozenset[str] | None] = {
     "cli/test_trec_eval_complete_bench.py": None,
     "cli/test_bad_inputs_cli.py": frozenset({"test_ctrl_c_while_reading_a_pipe_stops_at_once"}),
     "cli/test_compare_cli.py": frozenset({"test_same_seed_gives_byte_identical_output"}),
+    # the README's ranx block: ranx compiles its numba kernels on first use
+    "cli/test_doc_examples.py": frozenset({"test_python_examples_with_peers_run"}),
     "conformance/test_realdata_trec_eval.py": frozenset({"test_output_hashes_as_trec_eval_10"}),
     "conformance/test_trec_eval_api.py": frozenset({"test_qrels_from_stdin_with_complete"}),
     "conformance/test_trec_eval_conformance.py": frozenset({"test_byte_identical"}),

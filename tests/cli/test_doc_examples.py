@@ -1,0 +1,272 @@
+"""Every example of README.md and docs/cli.md runs.
+
+The examples are read from the files, never copied here: a new example that does not run
+fails this module. Python blocks (```python) run in order, per file, in one namespace, after a
+small preamble that defines what the README's blocks take as given (``other_run``, the array
+inputs, a subtopic qrels file). Shell blocks (```bash, and untagged blocks with ``ranklens``
+lines) run each ``ranklens`` command in process, in a fresh temporary folder holding the
+files the command names, made from the bundled demo data (``ranklens demo``'s files). A
+command shown with ``$`` and its output must print that output. A line of a shell block that
+is not a ``ranklens`` command (pip, pytest, ruff) must be listed in ``NOT_RUN`` with the reason.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import shlex
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_support import run
+
+import ranklens
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "src" / "ranklens" / "data"
+DOCS = ("README.md", "docs/cli.md")
+
+#: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
+NOT_RUN = {
+    "pip install .": "installs the package (pip, network); the venv running the tests has it",
+    'pip install -e ".[test]"': "installs the test dependencies (pip, network)",
+    "python -m pytest": "the whole test suite, which holds this test",
+    "python -m ruff check src tests": "the linter; CI runs it (.ci/run)",
+    "python -m mypy": "the type checker; tests/unit/test_typing.py runs mypy",
+}
+
+#: Untagged blocks that only show ranklens's messages (no command) are not examples; the
+#: synopsis block's lines have placeholders (QRELS, RUN): each line's subcommand is run with
+#: --help instead.
+SYNOPSIS_FIRST_LINE = "ranklens evaluate QRELS RUN [RUN ...]"
+
+#: Run files by their order in a command: the first is BM25's, the second the dense run's,
+#: the third a fusion of the two.
+RUN_SOURCES = ("demo-bm25.run", "demo-dense.run")
+
+OUTPUT_OPTIONS = {"-o", "--output"}
+
+
+def blocks(name: str) -> list[tuple[int, str, str]]:
+    """(line number, language, text) of every fenced block of the file."""
+    found = []
+    lines = (ROOT / name).read_text("utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        match = re.match(r"^```(\w*)\s*$", lines[i])
+        if match:
+            start, body = i + 2, []  # the line number of the first line inside
+            i += 1
+            while not lines[i].startswith("```"):
+                body.append(lines[i])
+                i += 1
+            found.append((start, match.group(1), "\n".join(body) + "\n"))
+        i += 1
+    return found
+
+
+def python_blocks(name: str) -> list[tuple[int, str]]:
+    return [(line, text) for line, lang, text in blocks(name) if lang == "python"]
+
+
+def shell_commands(name: str) -> list[tuple[int, str, str | None]]:
+    """(line number, command, expected output or None) of every shell example."""
+    commands: list[tuple[int, str, str | None]] = []
+    for line, lang, text in blocks(name):
+        rows = text.splitlines()
+        if lang not in ("bash", "sh", "shell", "console", ""):
+            continue
+        if lang == "" and not any(r.startswith(("ranklens ", "$ ")) for r in rows):
+            continue  # messages, not commands
+        if lang == "" and rows[0].startswith(SYNOPSIS_FIRST_LINE):
+            for offset, row in enumerate(rows):
+                commands.append((line + offset, synopsis_help(row), None))
+            continue
+        if any(r.startswith("$ ") for r in rows):  # a command and what it prints
+            for offset, row in enumerate(rows):
+                if row.startswith("$ "):
+                    out = []
+                    for after in rows[offset + 1:]:
+                        if after.startswith("$ "):
+                            break
+                        out.append(after)
+                    commands.append((line + offset, row[2:], "\n".join(out).rstrip("\n")))
+            continue
+        for offset, row in enumerate(rows):
+            if row.strip() and not row.lstrip().startswith("#"):
+                commands.append((line + offset, row, None))
+    return commands
+
+
+def synopsis_help(row: str) -> str:
+    words = row.split()
+    return "ranklens --version" if words[1].startswith("--") else f"ranklens {words[1]} --help"
+
+
+def examples(kind: str) -> list[Any]:
+    params = []
+    for name in DOCS:
+        if kind == "python":
+            if python_blocks(name):
+                params.append(pytest.param(name, id=name))
+        else:
+            for line, command, expected in shell_commands(name):
+                params.append(pytest.param(name, line, command, expected, id=f"{name}:{line}"))
+    return params
+
+
+def fused_run(path: Path) -> None:
+    """A third system: the demo runs' scores summed per (query, doc)."""
+    scores: dict[tuple[str, str], float] = {}
+    for source in RUN_SOURCES:
+        for row in (DATA / source).read_text("utf-8").splitlines():
+            query, _, doc, _, score, _ = row.split()
+            scores[query, doc] = scores.get((query, doc), 0.0) + float(score)
+    lines = []
+    for query in sorted({q for q, _ in scores}):
+        ranked = sorted(((s, d) for (q, d), s in scores.items() if q == query), reverse=True)
+        lines += [f"{query} Q0 {doc} {rank} {score:.4f} fused"
+                  for rank, (score, doc) in enumerate(ranked[:50], 1)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def make_input(path: Path, runs_so_far: int) -> bool:
+    """Write the input file the example names; True when it is a run."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if (DATA / path.name).is_file():
+        shutil.copyfile(DATA / path.name, path)
+        return path.suffix == ".run"
+    plain = path.name.removesuffix(".gz")
+    is_run = "qrels" not in plain
+    if plain.endswith(".jsonl"):
+        shutil.copyfile(DATA / "rag_example.jsonl", path)
+        return False
+    if is_run and runs_so_far >= len(RUN_SOURCES):
+        fused_run(path)
+        return True
+    source = DATA / (RUN_SOURCES[runs_so_far] if is_run else "demo.qrels")
+    data = source.read_bytes()
+    path.write_bytes(gzip.compress(data) if path.name.endswith(".gz") else data)
+    return is_run
+
+
+def prepare(args: list[str], cwd: Path, tmp_path: Path) -> list[str]:
+    """Create the files ARGS reads in CWD; point absolute /tmp outputs into TMP_PATH."""
+    runs = 0
+    prepared = []
+    previous = ""
+    for arg in args:
+        if arg.startswith("/tmp/"):
+            arg = str(tmp_path / arg.removeprefix("/tmp/"))
+        elif previous not in OUTPUT_OPTIONS and not arg.startswith("-"):
+            path = arg.split("=", 1)[1] if "=" in arg else arg
+            if re.search(r"\.(run|txt|qrels|jsonl|gz)$", path) and not (cwd / path).exists():
+                runs += make_input(cwd / path, runs)
+        prepared.append(arg)
+        previous = arg
+    return prepared
+
+
+@pytest.mark.parametrize(("doc", "line", "command", "expected"), examples("shell"))
+def test_shell_example_runs(doc: str, line: int, command: str, expected: str | None,
+                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    ran = 0
+    for part in (p.strip() for p in command.split("&&")):
+        part_clean = part.split(" #", 1)[0].strip()
+        if part_clean in NOT_RUN:
+            continue
+        words = shlex.split(part, comments=True)
+        if words[0] == "cd":
+            cwd = cwd / words[1]
+            cwd.mkdir(parents=True, exist_ok=True)
+            continue
+        assert words[0] == "ranklens", (
+            f"{doc}:{line}: {part!r} is neither a ranklens command nor listed in NOT_RUN")
+        args = prepare(words[1:], cwd, tmp_path)
+        monkeypatch.chdir(cwd)
+        out = run(args, capsys)
+        assert out.code == 0, f"{doc}:{line}: {part!r} exited {out.code}: {out.err}"
+        rows = re.search(r"# rows (.+)$", part)  # the comment names the output's rows
+        for name in rows.group(1).split(", ") if rows else ():
+            assert re.search(rf"^{re.escape(name)}\b", out.out, flags=re.MULTILINE), (
+                f"{doc}:{line}: no row {name!r} in the output:\n{out.out}")
+        if expected is not None:
+            assert out.out.rstrip("\n") == expected, f"{doc}:{line}: output differs"
+        ran += 1
+    if ran == 0:
+        reasons = "; ".join(NOT_RUN[p.split(" #", 1)[0].strip()] for p in command.split("&&"))
+        pytest.skip(f"{doc}:{line}: not a ranklens command: {reasons}")
+
+
+def readme_preamble(cwd: Path) -> dict[str, Any]:
+    """What the README's blocks assume besides their own lines."""
+    import numpy as np
+
+    (cwd / "web.ndeval.qrels").write_text(
+        "q1 1 d1 1\nq1 1 d2 0\nq1 2 d3 1\nq1 2 d1 0\nq2 1 d7 1\nq2 2 d5 1\n", encoding="utf-8")
+    return {
+        "ranklens": ranklens,
+        # a second system on the first block's queries
+        "other_run": {"q1": {"d3": 0.7, "d1": 0.6, "d2": 0.1}, "q2": {"d7": 2.0, "d5": 0.5}},
+        # a recommender's top-k hit matrix and each user's count of relevant items
+        "hits": np.array([[1, 0, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]]),
+        "n_rel": np.array([3, 1]),
+        # scikit-learn's y_true, y_score
+        "y_true": np.array([[0, 1, 2, 0, 1], [1, 0, 0, 0, 0]]),
+        "y_score": np.array([[0.1, 0.9, 0.8, 0.3, 0.2], [0.2, 0.5, 0.1, 0.4, 0.3]]),
+        # torchmetrics' flat preds, target, indexes
+        "preds": np.array([0.9, 0.2, 0.6, 0.4, 0.8, 0.1]),
+        "target": np.array([1, 0, 1, 0, 0, 1]),
+        "indexes": np.array([0, 0, 0, 1, 1, 1]),
+        # RAG: gold ids and retrieved ids per question
+        "gold": {"q1": ["kb3"], "q2": ["kb1", "kb7"]},
+        "retrieved": {"q1": ["kb1", "kb3", "kb4"], "q2": ["kb7", "kb2", "kb1"]},
+    }
+
+
+def imported_peers(text: str) -> list[str]:
+    """The modules other than ranklens a block imports (ranx, ir_measures: peers)."""
+    return [module.strip() for names in re.findall(r"^import (.+)$", text, flags=re.MULTILINE)
+            for module in names.split(",") if module.strip() != "ranklens"]
+
+
+@pytest.mark.parametrize("doc", examples("python"))
+def test_python_examples_run(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The blocks in order, but those importing a peer library (ranx...): the fast tier."""
+    run_blocks(doc, tmp_path, monkeypatch, with_peers=False)
+
+
+@pytest.mark.parametrize("doc", examples("python"))
+def test_python_examples_with_peers_run(doc: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every block in order (slow: ranx compiles its numba kernels on first use)."""
+    for _, text in python_blocks(doc):
+        for module in imported_peers(text):
+            pytest.importorskip(module)
+    run_blocks(doc, tmp_path, monkeypatch, with_peers=True)
+
+
+def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+               with_peers: bool) -> None:
+    monkeypatch.chdir(tmp_path)
+    scope = readme_preamble(tmp_path) if doc == "README.md" else {"ranklens": ranklens}
+    for line, text in python_blocks(doc):
+        if not with_peers and imported_peers(text):
+            continue  # run by test_python_examples_with_peers_run
+        try:
+            exec(compile(text, f"{doc}:{line}", "exec"), scope)
+        except Exception as exc:  # name the block that failed
+            raise AssertionError(f"{doc}, the python block at line {line} failed: "
+                                 f"{type(exc).__name__}: {exc}") from exc
+
+
+def test_examples_are_found() -> None:
+    """The discovery sees the files' examples (a broken parser would run nothing)."""
+    assert len(python_blocks("README.md")) >= 8
+    assert len(shell_commands("README.md")) >= 10
+    assert len(shell_commands("docs/cli.md")) >= 10
