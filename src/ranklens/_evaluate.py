@@ -174,7 +174,7 @@ default "docid"
     if several is None:
         r = load_run(run, name=run_name)
         per_query = compute(plan, q, r)
-        for message in notices(plan, per_query, r.source):
+        for message in notices(plan, per_query, r.source, qrels_source=q.source):
             warnings.warn(message, RanklensWarning, stacklevel=2)
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
                                  else r.name), q)
@@ -195,7 +195,7 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         # a run given as data is named by its key: "the run (x, <run dict>)"
         label = r.source if name is None or not r.source.startswith("<") \
             else f"{name}, {r.source}"
-        messages += notices(plan, per_query, label)
+        messages += notices(plan, per_query, label, qrels_source=qrels.source)
         computed.append((name if name is not None else r.name, per_query))
         del r
     # named by tag: a tag shared with another run's name gets the position
