@@ -259,6 +259,6 @@ def merge(plan: Plan, parts: Sequence[Partial]) -> Partial:
     for p in parts:
         own = p.tallies if p.tallies is not None else tallies_of(
             plan, p.values)  # type: ignore[arg-type]
-        for name in plan.names:
-            tallies[name] = tallies[name] + own[name]
+        for name in plan.names:  # a block without judgments may hold no tally at all
+            tallies[name] = tallies[name] + own.get(name, Tally())
     return replace(counts, tallies=tallies)
