@@ -17,6 +17,7 @@ from ranklens._pipeline.assemble import finish
 from ranklens._pipeline.compute import compute
 from ranklens._pipeline.partials import merge, partial_of
 from ranklens._pipeline.plan import make_plan
+from ranklens._render.results import convention_line
 from ranklens.cli._compare import compare_cmd
 from ranklens.cli._evaluate import evaluate_cmd
 from ranklens.cli._report import report_cmd
@@ -52,6 +53,8 @@ def test_an_empty_ranking_as_nan_is_left_out_of_the_averages() -> None:
     assert res["AP"] == 0.75
     assert res["P@1"] == 1.0
     assert res.conventions["empty_ranking"] == "nan"
+    assert "empty_ranking=nan" in convention_line([res])
+    assert "empty_ranking" not in convention_line([_quiet()])
 
 
 def test_nan_is_lenskits_convention_a_mean_without_the_nan() -> None:
