@@ -98,6 +98,8 @@ def evaluate(
         Judged queries absent from the run: scored 0 on an empty ranking (trec_eval
         ``-c``), left out of the averages, or an error. Default ``"zero"``, with a
         :class:`RanklensWarning` naming them; pass it explicitly to silence the warning.
+        Under ``"skip"``, judgments without a row or a run sharing no query with them give
+        an empty result (no query, every aggregate NaN) and a warning, not an error.
     duplicates : {"error", "first"}, default "error"
         A document twice in one query's ranking (or judgments): an error naming both, or
         keep the first (highest-ranked) occurrence.
@@ -123,6 +125,10 @@ default "docid"
         as computed (0 for nearly all measures; trec_eval), left out of the averages, 1, NaN
         (and left out), or an error (torchmetrics' ``empty_target_action`` neg / skip / pos /
         error). Count measures (NumQ, NumRel, ...) are never changed.
+    empty_ranking : {"zero", "nan", "skip"}, default "zero"
+        Judged queries given with an empty ranking (``{"q": {}}``, an empty retrieved list):
+        scored on it (trec_eval, ranx), NaN and left out of the averages (LensKit), or
+        left out of the evaluation (as ``missing="skip"``). It wins over ``empty``.
     collection_size : int, default 0
         Number of documents in the collection (trec_eval ``-N``; used by Utility only).
     run_name : str, optional
@@ -174,7 +180,7 @@ default "docid"
     if several is None:
         r = load_run(run, name=run_name)
         per_query = compute(plan, q, r)
-        for message in notices(plan, per_query, r.source):
+        for message in notices(plan, per_query, r.source, qrels_source=q.source):
             warnings.warn(message, RanklensWarning, stacklevel=2)
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
                                  else r.name), q)
@@ -195,7 +201,7 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         # a run given as data is named by its key: "the run (x, <run dict>)"
         label = r.source if name is None or not r.source.startswith("<") \
             else f"{name}, {r.source}"
-        messages += notices(plan, per_query, label)
+        messages += notices(plan, per_query, label, qrels_source=qrels.source)
         computed.append((name if name is not None else r.name, per_query))
         del r
     # named by tag: a tag shared with another run's name gets the position

@@ -25,8 +25,8 @@ def test_choices_are_the_engines(command: click.Command) -> None:
         assert choices == ENGINE[name], (command.name, name)
 
 
-EVALUATION = ["--rel", "--ties", "--missing", "--empty", "--duplicates", "--depth",
-              "--judged-only", "--convention", "--collection-size", "--pairs"]
+EVALUATION = ["--rel", "--ties", "--missing", "--empty", "--empty-ranking", "--duplicates",
+              "--depth", "--judged-only", "--convention", "--collection-size", "--pairs"]
 
 
 def _evaluation_params(command: click.Command) -> dict[str, dict[str, object]]:

@@ -105,3 +105,16 @@ def test_the_policies_are_checked_on_the_merged_counts() -> None:
 def test_merge_needs_parts() -> None:
     with pytest.raises(ranklens.ParameterError, match="nothing to merge"):
         merge(make_plan(["AP"]), [])
+
+
+def test_a_block_without_judgments_and_without_tallies_merges() -> None:
+    # test_merged_blocks_give_the_whole makes such a block when its hash-seeded split
+    # leaves one without judgments
+    plan = make_plan(["AP"])
+    judged = compute(plan, ranklens.load_qrels({"q1": {"d": 1}}),
+                     ranklens.load_run({"q1": {"d": 1.0}}), block=True)
+    alone = Partial(ignored=ranklens._pipeline.partials.Ids.of(["q9"]), tallies={})
+    merged = merge(plan, [alone, partial_of(plan, judged, keep_values=False)])
+    totals = finish(plan, merged, run_source="<run>", qrels_source="<qrels>")
+    assert totals.aggregates["AP"] == 1.0
+    assert totals.diagnostics["ignored_count"] == 1

@@ -167,7 +167,8 @@ def test_a_bad_p_spelling_says_which_reading_of_p_applies() -> None:
 
 def test_no_judgments_at_all_is_an_input_error_as_in_trec_eval() -> None:
     # trec_eval refuses an empty qrels file; ir_measures returns NaN: a made-up 0 would hide
-    # a wrong file, so ranklens says what is wrong, under every missing= policy
-    for missing in ("skip", "zero", "error"):
+    # a wrong file, so ranklens says what is wrong, under every missing= policy but "skip"
+    # (an empty result with a warning: tests/unit/test_edge_policies.py)
+    for missing in (None, "zero", "error"):
         with pytest.raises(ranklens.InputError, match="the qrels hold no judgments"):
             ranklens.evaluate({}, {"q": {"a": 1.0}}, ["official"], missing=missing)

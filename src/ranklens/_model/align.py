@@ -60,7 +60,8 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
         The aligned arrays.
     diagnostics : dict
         ``missing_queries``: judged queries absent from the run; ``ignored_queries``: run
-        queries without judgments (sorted).
+        queries without judgments; ``empty_rankings`` (when there are any): judged queries
+        given with an empty ranking (each sorted).
 
     Raises
     ------
@@ -87,6 +88,7 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
         empty[empty_j[empty_j >= 0]] = True
         empty &= ~present
     missing = [judged_queries[i] for i in np.flatnonzero(~present & ~empty)]
+    empty_rankings = sorted(judged_queries[i] for i in np.flatnonzero(empty))
     ignored = sorted(set(index.query_ids.filter(pl.Series(block_j < 0)).to_list()))
     if not block:  # checked here, before the run's own errors (duplicates), as trec_eval
         _check_coverage(pol, judged_queries, missing, ignored, run, qrels)
@@ -105,7 +107,10 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
     aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop, empty)
     if qrels.unretrieved is not None:
         aligned = aligned.with_unretrieved(*_unretrieved(qrels.unretrieved, aligned.query_ids))
-    return aligned, {"missing_queries": missing, "ignored_queries": ignored}
+    diagnostics = {"missing_queries": missing, "ignored_queries": ignored}
+    if empty_rankings:  # (only in-memory runs can give one)
+        diagnostics["empty_rankings"] = empty_rankings
+    return aligned, diagnostics
 
 
 def _align_subtopics(qrels: SubtopicQrels, run: Run, pol: Policies,
@@ -125,6 +130,7 @@ def _align_subtopics(qrels: SubtopicQrels, run: Run, pol: Policies,
 
 def _check_coverage(pol: Policies, judged: list[str], missing: list[str],
                     ignored: list[str], run: Run, qrels: Qrels) -> None:
+    # an empty evaluation under missing="skip" goes on: the assembly gives its warning
     check_coverage(pol, judged=len(judged), retrieved=len(judged) - len(missing),
                    missing=(len(missing), missing), ignored=ignored, run_source=run.source,
                    qrels_source=qrels.source)

@@ -11,10 +11,12 @@ from .._validate import Boolean, Choice, Integer, check
 __all__ = [
     "DUPLICATES",
     "EMPTY",
+    "EMPTY_RANKING",
     "MISSING",
     "TIES",
     "Duplicates",
     "Empty",
+    "EmptyRanking",
     "Missing",
     "Policies",
     "Ties",
@@ -52,11 +54,16 @@ Missing = Literal["zero", "skip", "error"]
 Duplicates = Literal["error", "first"]
 #: Queries without a relevant judgment.
 Empty = Literal["zero", "skip", "one", "nan", "error"]
+#: Judged queries given with an empty ranking (in the run, without rows): scored on it
+#: (``zero``, trec_eval's and ranx's), NaN and left out of the averages (LensKit's), or left
+#: out of the evaluation (``skip``, as ``missing="skip"`` leaves out an absent query).
+EmptyRanking = Literal["zero", "nan", "skip"]
 
 TIES: tuple[str, ...] = get_args(Ties)
 MISSING: tuple[str, ...] = get_args(Missing)
 DUPLICATES: tuple[str, ...] = get_args(Duplicates)
 EMPTY: tuple[str, ...] = get_args(Empty)
+EMPTY_RANKING: tuple[str, ...] = get_args(EmptyRanking)
 
 
 @dataclass(frozen=True)
@@ -89,7 +96,7 @@ _CONSTRAINTS = {
 
 def check_coverage(policies: Policies, *, judged: int, retrieved: int,
                    missing: tuple[int, list[str]], ignored: list[str], run_source: str,
-                   qrels_source: str) -> None:
+                   qrels_source: str) -> str | None:
     """The policies that read the whole evaluation's queries, checked in one place (by the
     alignment of a whole run, and by the assembly of merged blocks or Spark buckets).
 
@@ -99,18 +106,33 @@ def check_coverage(policies: Policies, *, judged: int, retrieved: int,
     missing : how many judged queries the run lacks, and (some of) their ids, sorted.
     ignored : (some of) the run's queries without judgments, sorted.
 
+    Returns
+    -------
+    str or None
+        Under ``missing="skip"``, when nothing is left to evaluate (no judgments, or no
+        query in common): the warning to give with the empty result (pytrec_eval and
+        ir_measures give an empty result too). None otherwise.
+
     Raises
     ------
     InputError
         No judgments; no query in common (unless ``missing="zero"`` was given: then every
         judged query is scored on an empty ranking, as trec_eval -c and ir_measures do;
         left unset, that is most likely the wrong run); a missing query under
-        ``missing="error"``.
+        ``missing="error"``. Under ``missing="skip"`` the first two give an empty result.
     """
+    skip = policies.missing == "skip"
     if judged == 0:
+        if skip:
+            return (f"the qrels ({qrels_source}) hold no judgments: nothing was evaluated "
+                    "(missing='skip'), the result is empty")
         raise InputError("the qrels hold no judgments; nothing to evaluate",
                          source=qrels_source)
     count, some = missing
+    if retrieved == 0 and skip:
+        return (f"the run ({run_source}) and the qrels ({qrels_source}) share no query "
+                f"(run has e.g. {ignored[:3]}, qrels {some[:3]}): every judged query was "
+                "left out (missing='skip'), the result is empty")
     if retrieved == 0 and not (policies.missing == "zero" and policies.missing_given):
         raise InputError(
             f"the run ({run_source}) and the qrels ({qrels_source}) share no query "
@@ -119,3 +141,4 @@ def check_coverage(policies: Policies, *, judged: int, retrieved: int,
         raise InputError(
             f"{count} judged queries are absent from the run ({run_source}), e.g. "
             f"{some[:5]}; pass missing='zero' to score them 0 or 'skip' to leave them out")
+    return None

@@ -18,7 +18,14 @@ from .._errors import InputError
 from .._model.policies import check_coverage
 from .._result import Result
 from .compute import PerQuery, relevance_level
-from .partials import GEO_FLOOR, Partial, Tally, partial_of, policy_values
+from .partials import (
+    GEO_FLOOR,
+    Partial,
+    Tally,
+    empty_rankings_left_out,
+    partial_of,
+    policy_values,
+)
 from .plan import Plan
 
 __all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "Totals", "aggregate", "assemble", "check_policies",
@@ -89,12 +96,13 @@ class Totals:
 
 
 def check_policies(plan: Plan, partial: Partial, *, run_source: str,
-                   qrels_source: str) -> None:
+                   qrels_source: str) -> str | None:
     """The policies on every query of a merged evaluation: no judgments, no query in common,
     a missing query under ``missing="error"`` (see
     :func:`~ranklens._model.policies.check_coverage`, which a whole run's alignment calls
-    with the same counts)."""
-    check_coverage(plan.policies, judged=partial.judged, retrieved=partial.retrieved,
+    with the same counts). Returns the warning of an empty evaluation under
+    ``missing="skip"`` (None otherwise)."""
+    return check_coverage(plan.policies, judged=partial.judged, retrieved=partial.retrieved,
                    missing=(partial.missing.count, list(partial.missing.examples)),
                    ignored=list(partial.ignored.examples), run_source=run_source,
                    qrels_source=qrels_source)
@@ -107,10 +115,12 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str) 
     ------
     InputError
         No judgments, a run that shares no query with them (unless ``missing="zero"`` was
-        given), a missing query under ``missing="error"``, or a query without a relevant
-        judgment for an averaged measure under ``empty="error"``.
+        given; under ``missing="skip"`` both give an empty evaluation, every aggregate NaN,
+        and a notice), a missing query under ``missing="error"``, or a query without a
+        relevant judgment for an averaged measure under ``empty="error"``.
     """
     check_policies(plan, partial, run_source=run_source, qrels_source=qrels_source)
+    skipped = _skipped_rankings(plan, partial)
     empties = _empties(plan, partial)
     if plan.empty == "error":
         for name, measure in zip(plan.names, plan.measures, strict=True):
@@ -121,26 +131,39 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str) 
                     f"(rel >= {relevance_level(measure, plan.policies.rel)}) for {measure}, "
                     f"e.g. {examples[:5]}; pass empty='zero', 'skip', 'one' or 'nan' to "
                     "handle them")
+    missing = partial.missing
+    evaluated = partial.judged - (missing.count if plan.policies.missing == "skip" else 0) \
+        - skipped
     aggregates = {}
     for at, (name, measure) in enumerate(zip(plan.names, plan.measures, strict=True)):
         how = "none" if measure.definition.text else measure.definition.aggregate
-        if partial.values is not None:
+        if evaluated == 0:  # nothing evaluated (missing="skip", empty_ranking="skip")
+            aggregates[name] = math.nan
+        elif partial.values is not None:
             values, keep, _ = policy_values(plan, at, partial.values)
             aggregates[name] = aggregate(values, how, keep,
                                          partial.values.weights.get(measure))
         else:
             assert partial.tallies is not None  # a Partial holds one or the other
             aggregates[name] = _from_tally(how, partial.tallies[name])
-    missing = partial.missing
     diagnostics = {
         "missing_count": missing.count, "ignored_count": partial.ignored.count,
         "empty_queries": {name: count for name, (count, _) in empties.items() if count},
-        "evaluated_queries": partial.judged - (missing.count
-                                               if plan.policies.missing == "skip" else 0),
+        "evaluated_queries": evaluated,
         "queries_ranked": partial.queries_ranked,
         "queries_judged_ranked": partial.queries_judged_ranked,
     }
-    return Totals(aggregates, diagnostics, notices(plan, partial, run_source))
+    return Totals(aggregates, diagnostics,
+                  notices(plan, partial, run_source, qrels_source=qrels_source))
+
+
+def _skipped_rankings(plan: Plan, partial: Partial) -> int:
+    """How many queries given with an empty ranking ``empty_ranking="skip"`` leaves out of
+    the evaluation (blocks without values never hold one: only in-memory runs give one)."""
+    if plan.options.empty_ranking != "skip" or partial.values is None:
+        return 0
+    left_out = empty_rankings_left_out(plan, partial.values)
+    return 0 if left_out is None else int(left_out.sum())
 
 
 def _empties(plan: Plan, partial: Partial) -> dict[str, tuple[int, list[str]]]:
@@ -188,13 +211,19 @@ def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:
             for level, names in sorted(levels.items())]
 
 
-def notices(plan: Plan, partial: Partial | PerQuery, source: str) -> list[str]:
-    """What the caller should be warned of: missing queries (when ``missing`` was left
-    unset), a run that retrieved (almost) no judged document, and run queries without
-    judgments. ``source`` names the run."""
+def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
+            qrels_source: str = "<qrels>") -> list[str]:
+    """What the caller should be warned of: an empty evaluation under ``missing="skip"``
+    (no judgments, no query in common), missing queries (when ``missing`` was left unset),
+    a run that retrieved (almost) no judged document, and run queries without judgments.
+    ``source`` names the run, ``qrels_source`` the judgments."""
     if isinstance(partial, PerQuery):
         partial = partial_of(plan, partial)
     out = []
+    if plan.policies.missing == "skip":
+        nothing = check_policies(plan, partial, run_source=source, qrels_source=qrels_source)
+        if nothing is not None:
+            out.append(nothing)
     missing = partial.missing
     if missing.count and plan.policies.warn_missing:
         pol = plan.policies.missing
@@ -240,14 +269,18 @@ def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
     totals = finish(plan, partial, run_source=run_source, qrels_source=qrels_source)
     values: dict[str, np.ndarray] = {}
     text_values: dict[str, list[str]] = {}
+    # empty_ranking="skip": those queries are left out of the result, not only the averages
+    left_out = empty_rankings_left_out(plan, per_query) \
+        if plan.options.empty_ranking == "skip" else None
+    rows = slice(None) if left_out is None else ~left_out
     for at, (name, measure) in enumerate(zip(plan.names, plan.measures, strict=True)):
         if measure.definition.text:
-            text_values[name] = list(per_query.values[measure])
-        values[name] = policy_values(plan, at, per_query)[0]
+            text_values[name] = list(per_query.values[measure][rows])
+        values[name] = policy_values(plan, at, per_query)[0][rows]
     return Result(
         names=plan.names,
         measures=plan.measure_of(),
-        query_ids=per_query.query_ids,
+        query_ids=per_query.query_ids[rows],
         query_values=values,
         aggregates=totals.aggregates,
         conventions=dict(plan.conventions),

@@ -47,6 +47,8 @@ class PerQuery:
         plan's measures use (what the empty-query policy reads).
     diagnostics : ``missing_queries`` (judged, absent from the run) and
         ``ignored_queries`` (in the run, without judgments), each sorted;
+        ``empty_rankings`` (evaluated queries given with an empty ranking, sorted; only
+        when there are any: what ``empty_ranking`` reads);
         ``queries_ranked`` and ``queries_judged_ranked``, the number of queries that
         retrieved anything and that retrieved a judged document.
     weights : each query's weight in the mean, for the measures that declare one (GAUC).
@@ -95,6 +97,9 @@ class PerQuery:
             key: sorted(q for p in parts for q in p.diagnostics.get(key, []))
             for key in ("missing_queries", "ignored_queries")
         }
+        rankings = sorted(q for p in parts for q in p.diagnostics.get("empty_rankings", []))
+        if rankings:
+            diagnostics["empty_rankings"] = rankings
         for key in ("queries_ranked", "queries_judged_ranked"):
             if all(key in p.diagnostics for p in parts):
                 diagnostics[key] = sum(p.diagnostics[key] for p in parts)

@@ -15,7 +15,18 @@ from typing import Any, TypedDict
 
 from .._conventions import CONVENTIONS, Convention, get_convention
 from .._errors import ParameterError
-from .._model.policies import DUPLICATES, EMPTY, MISSING, TIES, Duplicates, Empty, Missing, Ties
+from .._model.policies import (
+    DUPLICATES,
+    EMPTY,
+    EMPTY_RANKING,
+    MISSING,
+    TIES,
+    Duplicates,
+    Empty,
+    EmptyRanking,
+    Missing,
+    Ties,
+)
 from .._validate import Boolean, Choice, Constraint, Integer, check
 
 __all__ = ["DEFAULT_MEASURES", "Declared", "EvaluateOptions", "OptionKwargs", "declared",
@@ -100,6 +111,10 @@ average, pessimistic, optimistic, worst, best or None; got 'random'
     empty: Empty | None = _option(
         None, Choice(EMPTY, none=True), "--empty",
         "Queries without any relevant judgment: 0 (default), left out, 1, NaN, or fail.")
+    empty_ranking: EmptyRanking = _option(
+        "zero", Choice(EMPTY_RANKING), "--empty-ranking",
+        "Judged queries given with an empty ranking: scored on it (0; default), NaN and "
+        "left out of the averages (LensKit), or left out of the evaluation.")
     collection_size: int = _option(
         0, Integer(0), "--collection-size",
         "Documents in the collection (trec_eval -N; used by Utility only).")
@@ -138,6 +153,7 @@ class OptionKwargs(TypedDict, total=False):
     judged_only: bool
     ties: Ties | None
     empty: Empty | None
+    empty_ranking: EmptyRanking
     collection_size: int
     convention: str | Convention
     options: EvaluateOptions | None

@@ -28,8 +28,8 @@ from .compute import PerQuery, relevance_level
 from .exact import ExactSum, exact_sum
 from .plan import Plan
 
-__all__ = ["EXAMPLES", "GEO_FLOOR", "Ids", "Partial", "Tally", "merge", "partial_of",
-           "policy_values"]
+__all__ = ["EXAMPLES", "GEO_FLOOR", "Ids", "Partial", "Tally", "empty_rankings_left_out",
+           "merge", "partial_of", "policy_values"]
 
 #: Query ids a Partial keeps of each kind it counts (the counts are always exact).
 EXAMPLES = 100
@@ -142,12 +142,15 @@ class Partial:
 
 def policy_values(plan: Plan, measure_index: int, per_query: PerQuery
                   ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-    """The values of the plan's ``measure_index``-th measure after the empty-query policy.
+    """The values of the plan's ``measure_index``-th measure after the empty-query policy
+    and the empty-ranking policy.
 
     Returns
     -------
     values : float64 per query (NaN for a text measure), the policy's value in place of a
-        query without a relevant judgment (``empty`` "one", "skip" and "nan").
+        query without a relevant judgment (``empty`` "one", "skip" and "nan"), and NaN in
+        place of a query given with an empty ranking under ``empty_ranking`` "nan" and
+        "skip" (which wins over ``empty``).
     keep : the queries that count in the aggregate (None: all).
     empty : the queries without a relevant judgment at the measure's level (an averaged
         measure's; all False for the others).
@@ -167,7 +170,21 @@ def policy_values(plan: Plan, measure_index: int, per_query: PerQuery
         v[empty] = _EMPTY_VALUE[plan.empty]
         if plan.empty in ("skip", "nan"):
             keep = ~empty
+    left_out = empty_rankings_left_out(plan, per_query)
+    if left_out is not None:
+        v = v.copy()
+        v[left_out] = math.nan
+        keep = ~left_out if keep is None else keep & ~left_out
     return v, keep, empty
+
+
+def empty_rankings_left_out(plan: Plan, per_query: PerQuery) -> np.ndarray | None:
+    """The queries given with an empty ranking that ``empty_ranking`` ("nan", "skip") leaves
+    out of the aggregates, as a mask over ``per_query``'s queries (None: none)."""
+    rankings = per_query.diagnostics.get("empty_rankings")
+    if plan.options.empty_ranking == "zero" or not rankings:
+        return None
+    return np.isin(per_query.query_ids, np.asarray(rankings, dtype=per_query.query_ids.dtype))
 
 
 def _tally(plan: Plan, at: int, per_query: PerQuery) -> Tally:
@@ -242,6 +259,6 @@ def merge(plan: Plan, parts: Sequence[Partial]) -> Partial:
     for p in parts:
         own = p.tallies if p.tallies is not None else tallies_of(
             plan, p.values)  # type: ignore[arg-type]
-        for name in plan.names:
-            tallies[name] = tallies[name] + own[name]
+        for name in plan.names:  # a block without judgments may hold no tally at all
+            tallies[name] = tallies[name] + own.get(name, Tally())
     return replace(counts, tallies=tallies)

@@ -133,5 +133,7 @@ def make_plan(
         "duplicates": opts.duplicates, "depth": opts.depth, "judged_only": opts.judged_only,
         "empty": empty, **conv.describe(),
     }
+    if opts.empty_ranking != "zero":  # recorded when given (the default's records unchanged)
+        conventions["empty_ranking"] = opts.empty_ranking
     return Plan(names=names, measures=parsed, policies=policies, empty=empty,
                 run_name=run_name, conventions=MappingProxyType(conventions), options=opts)

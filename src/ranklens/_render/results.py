@@ -56,6 +56,8 @@ def convention_line(results: Sequence[Result]) -> str:
             parts.append(f"depth={c['depth']}")
         if c.get("judged_only"):
             parts.append("judged_only=true")
+        if c.get("empty_ranking") is not None:  # recorded only when not "zero"
+            parts.append(f"empty_ranking={c['empty_ranking']}")
         for key in ("ap_denominator", "gain", "ideal"):
             if key in c:
                 parts.append(f"{key}={c[key]}")
