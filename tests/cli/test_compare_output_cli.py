@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_support import run
+from cli_support import run, run_subprocess
 
 import ranklens
 
@@ -59,3 +59,14 @@ def test_no_rich_table_to_a_file_or_another_format(
     target = tmp_path / "out.txt"
     assert run([*ARGS, "-o", str(target)], capsys).out == ""
     assert target.read_text() == _comparison().render("table")
+
+
+def test_docs_details_example_is_current() -> None:
+    """docs/compare.md shows ``--details`` output verbatim (run where the demo files are)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "compare.md").read_text("utf-8")
+    block = doc.split("<!-- compare-details-table")[1].split("```text\n", 1)[1].split("```")[0]
+    proc = run_subprocess(["compare", "demo.qrels", "demo-bm25.run", "demo-dense.run", "-m",
+                           "nDCG@10", "-m", "AP", "--baseline", "demo-bm25", "--details"],
+                          cwd=DATA)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode("utf-8") == block

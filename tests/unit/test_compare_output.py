@@ -85,8 +85,7 @@ def test_details_of_all_pairs_name_each_pair() -> None:
         warnings.simplefilter("ignore")
         cmp = ranklens.compare(*_graded(3), ["nDCG@10", "AP"], test="randomization")
     text = cmp.render("markdown", details=True)
-    rows = [line for line in text.splitlines() if line.startswith("| nDCG@10")
-            or line.startswith("| AP")]
+    rows = [line for line in text.splitlines() if line.startswith(("| nDCG@10", "| AP"))]
     assert len(rows) == len(cmp.pairs) == 2
     p = cmp.pair("AP", "b", "a")
     assert re.search(rf"\| AP \| b \| a \| 40 \| {p.difference:.4f} \|", text)

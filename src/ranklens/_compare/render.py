@@ -18,7 +18,7 @@ import math
 
 from .._render.best import tie_key
 from .._render.formats import write
-from .._render.model import DOWN, UP, Cell, Column, Row, Table, label
+from .._render.model import DOWN, UP, Cell, Column, Row, Table, Value, label
 from .._validate import Choice, check
 from .notes import TEST_NAMES, footer
 from .view import ComparisonView
@@ -141,23 +141,23 @@ def detail_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
                            count=title == "n") for title, _ in DETAIL_COLUMNS)
     rows = []
     for record in records.rows:
-        def value(field: str, record: Row = record) -> object:
+        def value(field: str, record: Row = record) -> Value:
             return record.cells[at[field]].value
 
         cells = [label(str(value("measure"))), label(str(value("system"))),
                  label(str(value("baseline"))), Cell(str(value("n")), value("n"))]
         difference = value("difference")
-        cells.append(Cell(_number(difference, digits), difference))  # type: ignore[arg-type]
+        cells.append(Cell(_number(difference, digits), difference))
         low, high = value("ci_low"), value("ci_high")
         interval = f"[{_number(low, digits)}, {_number(high, digits)}]"
         cells.append(Cell(interval, interval))
         effect = value("effect_size")
-        cells.append(Cell(_number(effect, 2), effect))  # type: ignore[arg-type]
+        cells.append(Cell(_number(effect, 2), effect))
         wtl = f"{value('wins')}/{value('ties')}/{value('losses')}"
         cells.append(Cell(wtl, wtl))
         for field in ("p_value", "p_adjusted"):
             p = value(field)
-            cells.append(Cell(_p(p, digits), p))  # type: ignore[arg-type]
+            cells.append(Cell(_p(p, digits), p))
         significant = bool(value("significant"))
         direction = value("direction")
         marks = (UP if direction == 1 else DOWN if direction == -1 else "") \
