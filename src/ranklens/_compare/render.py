@@ -9,7 +9,8 @@ run significantly above / below it. All pairs: each run has a letter, and a run'
 lists the letters of the runs it is significantly above (so the direction is where the
 letter stands). Below the table: the test, correction, alpha, n, permutations and seed
 (:mod:`.notes`). ``csv``, ``tsv`` and ``jsonl`` have one row per comparison with every
-field (intervals, effect size, wins/ties/losses, p and adjusted p) and the settings.
+field (intervals, effect size, wins/ties/losses, p and adjusted p) and the settings; with
+``details`` the human formats show those rows too, rounded (:func:`detail_table`).
 """
 
 from __future__ import annotations
