@@ -11,6 +11,7 @@ import numpy as np
 
 from .._errors import ParameterError, RanklensWarning
 from .._measures import Measure
+from .._pipeline.assemble import aggregate
 from .._results import Results
 from . import paired
 from .bootstrap import bootstrap_interval, bootstrap_test
@@ -205,11 +206,11 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
     excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] = {}
     for name in names:
         values = results.values(name)
-        means[name] = {run: _nanmean(values[:, j]) for j, run in enumerate(runs)}
+        means[name] = _run_means(results, name, values)
         bounded = _unit_range(results.measures[name].definition.unit_range, values)
         rows += _measure_rows(name, values, runs, pairs, test, permutations, seed, ci,
                               confidence, resamples, block_size, results.query_ids,
-                              bounded, clipped, excluded)
+                              bounded, clipped, excluded, means[name])
     _warn_excluded(runs, excluded)
     _warn_unreachable(rows, test, alpha, permutations)
     _correct(rows, correction, correction_scope)
@@ -255,9 +256,25 @@ def _measure_names(results: Results,
     return names
 
 
-def _nanmean(values: np.ndarray) -> float:
-    kept = values[~np.isnan(values)]
-    return float(np.mean(kept)) if kept.size else math.nan
+def _mean(values: np.ndarray) -> float:
+    """The mean of the values that are not NaN as ``evaluate`` computes an aggregate (a
+    left-to-right sum in query order, then one division); NaN when there is none."""
+    kept = ~np.isnan(values)
+    return aggregate(values, "mean", keep=kept) if kept.any() else math.nan
+
+
+def _run_means(results: Results, name: str, values: np.ndarray) -> dict[str, float]:
+    """Each run's mean of ``name``: the Result's own aggregate (what ``evaluate`` prints)
+    where it is a mean over every query of the axis, else :func:`_mean` of its values."""
+    plain = results.measures[name].definition.aggregate == "mean"
+    aggregates = results.aggregates(name)
+    out = {}
+    for j, run in enumerate(results.run_names):
+        column = values[:, j]
+        whole = plain and not np.isnan(column).any() \
+            and len(results.results[j].query_ids) == column.size
+        out[run] = float(aggregates[j]) if whole else _mean(column)
+    return out
 
 
 def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
@@ -266,13 +283,18 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                   query_ids: np.ndarray, bounded: bool = False,
                   clipped: list[tuple[str, str, str]] | None = None,
                   excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] | None = None,
-                  ) -> list[dict[str, Any]]:
+                  means: dict[str, float] | None = None) -> list[dict[str, Any]]:
     """Everything but the correction, for each pair of one measure.
 
     A pair with fewer than two shared queries gets no test: p, the interval and the effect
     size are NaN (a RanklensWarning names the pairs). With ``bounded`` (differences lie in
     [-1, 1]) an interval reaching past that range is clipped to it, and the pair is
-    appended to ``clipped``."""
+    appended to ``clipped``.
+
+    The means of a pair are over its queries, computed as ``evaluate`` computes an aggregate
+    (``means``, the runs' means, when no query is left out), and ``difference`` is their
+    difference: its sign is the means'. The tests, intervals and effect sizes read the
+    per-query differences."""
     if test in TUKEY:  # one test over all systems: the topics every system has a value for
         complete = ~np.isnan(values).any(axis=1)
         kept = [complete for _ in pairs]
@@ -304,13 +326,15 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                 clipped.append((name, runs[s], runs[b]))
         tested = d.size >= 2
         wins, ties, losses = wins_ties_losses(d)
-        mean = float(np.mean(d)) if d.size else math.nan
+        whole = means is not None and bool(k.all())
+        mean_s = means[runs[s]] if whole and means is not None else _mean(values[k, s])
+        mean_b = means[runs[b]] if whole and means is not None else _mean(values[k, b])
+        # the systems agree on every query (float noise snapped): no difference
+        mean = (mean_s - mean_b if d.any() else 0.0) if d.size else math.nan
         # the mean difference's sign, unless it is 0 up to rounding (then wins - losses: a
         # rank or sign test can reject with a mean of 0)
         level = TOLERANCE * float(np.mean(np.abs(d))) if d.size else 0.0
         trend = np.sign(mean) if abs(mean) > level else np.sign(wins - losses)
-        mean_s = _nanmean(values[k, s])
-        mean_b = _nanmean(values[k, b])
         rows.append({
             "measure": name, "system": runs[s], "baseline": runs[b], "n": int(d.size),
             "excluded": int(k.size - d.size), "mean_system": mean_s, "mean_baseline": mean_b,

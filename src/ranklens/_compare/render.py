@@ -9,21 +9,23 @@ run significantly above / below it. All pairs: each run has a letter, and a run'
 lists the letters of the runs it is significantly above (so the direction is where the
 letter stands). Below the table: the test, correction, alpha, n, permutations and seed
 (:mod:`.notes`). ``csv``, ``tsv`` and ``jsonl`` have one row per comparison with every
-field (intervals, effect size, wins/ties/losses, p and adjusted p) and the settings.
+field (intervals, effect size, wins/ties/losses, p and adjusted p) and the settings; with
+``details`` the human formats show those rows too, rounded (:func:`detail_table`).
 """
 
 from __future__ import annotations
 
 import math
 
+from .._render.best import tie_key
 from .._render.formats import write
-from .._render.model import DOWN, UP, Cell, Column, Row, Table, label
+from .._render.model import DOWN, UP, Cell, Column, Row, Table, Value, label
 from .._validate import Choice, check
 from .notes import TEST_NAMES, footer
 from .view import ComparisonView
 
-__all__ = ["COMPARE_FORMATS", "comparison_records", "comparison_table", "letters",
-           "render_comparison"]
+__all__ = ["COMPARE_FORMATS", "comparison_records", "comparison_table", "detail_table",
+           "letters", "render_comparison"]
 
 COMPARE_FORMATS = ("table", "markdown", "latex", "csv", "tsv", "jsonl")
 
@@ -53,8 +55,10 @@ def _marks(cmp: ComparisonView, measure: str, run: str, labels: dict[str, str]) 
 
 
 def _best(cmp: ComparisonView, measure: str, digits: int) -> set[str]:
-    """The runs whose mean, as shown, is the best of the measure."""
-    shown = {run: round(v, digits) for run, v in cmp.means[measure].items() if not math.isnan(v)}
+    """The runs whose mean, as shown, is the best of the measure (means equal to 12
+    significant digits, :func:`~ranklens._render.best.tie_key`, round alike)."""
+    shown = {run: round(tie_key(v), digits) for run, v in cmp.means[measure].items()
+             if not math.isnan(v)}
     if not shown:
         return set()
     best = (min if measure in cmp.lower_is_better else max)(shown.values())
@@ -97,8 +101,83 @@ def comparison_records(cmp: ComparisonView) -> Table:
     return Table(columns, rows)
 
 
-def render_comparison(cmp: ComparisonView, fmt: str = "table") -> str:
+def _number(value: object, digits: int) -> str:
+    """A float of the detail table, fixed-point (``nan``, ``inf`` as such)."""
+    if not isinstance(value, float):
+        return "nan"
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    return f"{value:.{digits}f}"
+
+
+def _p(value: object, digits: int) -> str:
+    """A p-value: fixed-point, in scientific notation below what the digits can show
+    (``3.2e-09``, not ``0.0000``)."""
+    if isinstance(value, float) and 0 < value < 10.0 ** -digits:
+        return f"{value:.1e}"
+    return _number(value, digits)
+
+
+#: The detail table's columns: (title, field of :func:`comparison_records`, align left).
+DETAIL_COLUMNS = (("measure", "measure"), ("system", "system"), ("baseline", "baseline"),
+                  ("n", "n"), ("difference", "difference"), ("interval", "ci_low"),
+                  ("d_z", "effect_size"), ("W/T/L", "wins"), ("p", "p_value"),
+                  ("p adj", "p_adjusted"), ("significant", "significant"))
+
+
+def detail_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
+    """One row per comparison, as the human formats show it: the measure, the two runs, n,
+    the mean difference and its interval, the effect size d_z, wins/ties/losses, p and
+    adjusted p, and whether it is significant (with the mark of its direction).
+
+    It reads the records ``csv`` and ``jsonl`` write (:func:`comparison_records`); the
+    settings are the notes, as under the table of means. ``paper``: three decimals and a
+    LaTeX comment naming the test.
+    """
+    digits = 3 if paper else 4
+    records = comparison_records(cmp)
+    at = {c.title: i for i, c in enumerate(records.columns)}
+    columns = tuple(Column(title, "left" if title in ("measure", "system", "baseline")
+                           else "right", marked=title == "significant",
+                           count=title == "n") for title, _ in DETAIL_COLUMNS)
+    rows = []
+    for record in records.rows:
+        def value(field: str, record: Row = record) -> Value:
+            return record.cells[at[field]].value
+
+        cells = [label(str(value("measure"))), label(str(value("system"))),
+                 label(str(value("baseline"))), Cell(str(value("n")), value("n"))]
+        difference = value("difference")
+        cells.append(Cell(_number(difference, digits), difference))
+        low, high = value("ci_low"), value("ci_high")
+        interval = f"[{_number(low, digits)}, {_number(high, digits)}]"
+        cells.append(Cell(interval, interval))
+        effect = value("effect_size")
+        cells.append(Cell(_number(effect, 2), effect))
+        wtl = f"{value('wins')}/{value('ties')}/{value('losses')}"
+        cells.append(Cell(wtl, wtl))
+        for field in ("p_value", "p_adjusted"):
+            p = value(field)
+            cells.append(Cell(_p(p, digits), p))
+        significant = bool(value("significant"))
+        direction = value("direction")
+        marks = (UP if direction == 1 else DOWN if direction == -1 else "") \
+            if significant else ""
+        cells.append(Cell("yes" if significant else "no", significant, marks=marks))
+        rows.append(Row(tuple(cells)))
+    comment = (f"ranklens compare: {TEST_NAMES[cmp.test]}, correction {cmp.correction}, "
+               f"alpha {cmp.alpha:g}, seed {cmp.seed}; needs \\usepackage{{booktabs}}"
+               if paper else "")
+    return Table(columns, tuple(rows), notes=tuple(footer(cmp)), comment=comment)
+
+
+def render_comparison(cmp: ComparisonView, fmt: str = "table", *,
+                      details: bool = False) -> str:
     """Render a :class:`Comparison` in one of :data:`COMPARE_FORMATS`.
+
+    ``details``: in ``table``, ``markdown`` and ``latex``, one row per comparison
+    (:func:`detail_table`) instead of the means with marks; ``csv``, ``tsv`` and ``jsonl``
+    always have one row per comparison.
 
     Examples
     --------
@@ -117,4 +196,5 @@ def render_comparison(cmp: ComparisonView, fmt: str = "table") -> str:
     check("format", fmt, Choice(COMPARE_FORMATS))
     if fmt in ("csv", "tsv", "jsonl"):
         return write(comparison_records(cmp), fmt)
-    return write(comparison_table(cmp, paper=fmt == "latex"), fmt)
+    make = detail_table if details else comparison_table
+    return write(make(cmp, paper=fmt == "latex"), fmt)

@@ -146,12 +146,16 @@ class Comparison:
         schema = {name: _polars_type(name) for name in rows[0]} if rows else None
         return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame()
 
-    def render(self, fmt: str = "table") -> str:
+    def render(self, fmt: str = "table", *, details: bool = False) -> str:
         """The comparison as text: ``table``, ``markdown``, ``latex``, ``csv``, ``tsv`` or
-        ``jsonl`` (see :func:`ranklens._compare.render.render_comparison`)."""
+        ``jsonl`` (see :func:`ranklens._compare.render.render_comparison`).
+
+        ``details``: ``table``, ``markdown`` and ``latex`` show one row per comparison
+        (difference, interval, d_z, wins/ties/losses, p, adjusted p, significant) instead
+        of the means with marks."""
         from .render import render_comparison
 
-        return render_comparison(self, fmt)
+        return render_comparison(self, fmt, details=details)
 
 
 _INTS = {"n", "excluded", "wins", "ties", "losses", "direction", "permutations", "resamples",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .._errors import ParameterError
 from .._result import Result
+from .best import best_key, tie_key
 from .model import Cell, Column, Row, Table, label
 
 __all__ = ["Grid", "convention_line", "grid_records", "grid_table", "results_grid"]
@@ -114,13 +115,14 @@ def _fixed(value: Number, count: bool) -> str:
 
 
 def _best(grid: Grid) -> list[float | None]:
-    """Per measure, the best aggregate when several runs have one (none for counts)."""
+    """Per measure, the best aggregate (its :func:`~.best.tie_key`) when several runs have
+    one (none for counts)."""
     best: list[float | None] = []
     for j, count in enumerate(grid.counts):
         values = [v for r in grid.rows if r.aggregate
                   and isinstance(v := r.values[j], float) and not math.isnan(v)]
-        pick = min if grid.lower_is_better[j] else max
-        best.append(pick(values) if len(values) > 1 and not count else None)
+        key = best_key(values, grid.lower_is_better[j])
+        best.append(key if len(values) > 1 and not count else None)
     return best
 
 
@@ -135,7 +137,8 @@ def grid_table(grid: Grid, *, query_column: bool, best: bool = False) -> Table:
     rows = []
     for r in grid.rows:
         cells = [label(r.run), *([label(r.query)] if query_column else [])]
-        cells += [Cell(_fixed(v, k), v, strong=r.aggregate and b is not None and v == b)
+        cells += [Cell(_fixed(v, k), v, strong=r.aggregate and b is not None
+                       and isinstance(v, float) and tie_key(v) == b)
                   for v, k, b in zip(r.values, grid.counts, marks, strict=True)]
         rows.append(Row(tuple(cells), aggregate=r.aggregate))
     return Table(tuple(columns), tuple(rows))

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._render.best import best_key, tie_key
 from .collect import ReportData
 from .escape import html_text, script_json
 from .marks import Marks
@@ -198,9 +199,9 @@ def _summary(data: ReportData, marks: Marks,
         for m in data.measures:
             values = data.aggregates[m]
             value = float(values[j])
-            best = (np.nanmin(values) if lower_is_better.get(m) else np.nanmax(values)) \
-                if not np.all(np.isnan(values)) else np.nan
-            cls = " class=\"best\"" if len(data.run_names) > 1 and value == best else ""
+            best = best_key(values.tolist(), bool(lower_is_better.get(m)))
+            cls = (" class=\"best\"" if len(data.run_names) > 1 and best is not None
+                   and tie_key(value) == best else "")
             mark = marks.get((run, m))
             shown = (f"<span class=\"mark {mark[2]}\" title=\"{html_text(mark[1])}\">"
                      f"{mark[0]}</span>") if mark else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -52,13 +53,18 @@ __all__ = ["compare_cmd"]
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output format (csv, tsv, jsonl: one row per "
                                       "comparison, with intervals and effect sizes).")
+@click.option("--details", is_flag=True, default=False,
+              help="table, markdown, latex: one row per comparison (difference, interval, "
+                   "effect size d_z, wins/ties/losses, p, adjusted p) instead of the means "
+                   "with marks.")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
 @evaluation_options
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
-                resamples: int, fmt: str, output: str | None, **params: Any) -> int:
+                resamples: int, fmt: str, details: bool, output: str | None,
+                **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
     \b
@@ -66,6 +72,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt a.run b.run c.run --baseline a --test randomization
     ranklens compare qrels.txt BM25=runs/1.run Dense=runs/2.run --baseline BM25
     ranklens compare qrels.txt a.run b.run c.run --test tukey --format latex
+    ranklens compare qrels.txt a.run b.run --baseline a --details
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     """
     from .._compare.api import compare_results
@@ -89,7 +96,15 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                           alpha=alpha, seed=seed, permutations=permutations,
                           ci=ci, confidence=confidence,  # type: ignore[arg-type]
                           resamples=resamples)
-    text = cmp.render(fmt)
+    if fmt == "table" and output is None and sys.stdout.isatty():
+        from rich.console import Console
+
+        from .._compare.render import comparison_table, detail_table
+        from .._render.terminal import rich_table
+
+        Console().print(rich_table((detail_table if details else comparison_table)(cmp)))
+        return 0
+    text = cmp.render(fmt, details=details)
     if output is None:
         write_stdout(text)
     else:
