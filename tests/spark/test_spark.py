@@ -400,6 +400,53 @@ def test_cli_engine_spark(spark: Any, trec_dir: Path, tmp_path: Path,
     assert "Traceback" not in bad.err
 
 
+def test_cli_engine_spark_without_output_prints_the_local_table(
+        spark: Any, trec_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Without -o, ``--engine spark`` prints what the local engine prints for the same files,
+    measures and format options, and writes no Parquet."""
+    from cli_support import run as run_cli
+
+    (tmp_path / "in").mkdir()
+    lines = (trec_dir / "results.test").read_text().splitlines(keepends=True)
+    (tmp_path / "in" / "half.run").write_text("".join(lines[::2]))  # every other row
+    monkeypatch.chdir(tmp_path)
+    qrels = str(trec_dir / "qrels.test")
+    runs = [str(trec_dir / "results.test"), f"half={tmp_path / 'in' / 'half.run'}"]
+    for extra in ([], ["--format", "markdown", "--rel", "2"]):
+        args = ["evaluate", qrels, *runs, "-m", "nDCG@10", "-m", "AP", "-m", "P@5",
+                "--missing", "skip", *extra]
+        local = run_cli(args, capsys)
+        remote = run_cli([*args, "--engine", "spark", "--master", "local[2]"], capsys)
+        assert (local.code, remote.code) == (0, 0), remote.err
+        assert remote.out == local.out and "half" in remote.out
+        assert "ranklens:" not in remote.err
+    assert [p.name for p in tmp_path.rglob("*")] == ["in", "half.run"]  # no Parquet
+
+
+def test_cli_engine_spark_output_shows_no_spark_progress_or_dependency_warnings(
+        trec_dir: Path, tmp_path: Path) -> None:
+    """With -o, a real ``ranklens`` process writes the Parquet folder and its output has
+    neither Spark's stage bars nor pyspark's own warnings passed off as ranklens's."""
+    import polars as pl
+    from cli_support import run_subprocess
+
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        _need("no Java runtime for Spark (apt-get install openjdk-17-jre-headless)")
+    out = run_subprocess(["evaluate", str(trec_dir / "qrels.test"),
+                          str(trec_dir / "results.test"), "-m", "nDCG@10",
+                          "--engine", "spark", "--master", "local[2]",
+                          "-o", str(tmp_path / "pq")], cwd=tmp_path)
+    stdout, stderr = out.stdout.decode(), out.stderr.decode()
+    assert out.returncode == 0, stderr
+    assert "results.test" in stdout and "nDCG@10" in stdout
+    assert pl.read_parquet(tmp_path / "pq" / "*.parquet")["measure"].unique().to_list() == [
+        "nDCG@10"]
+    assert "[Stage" not in stderr and "[Stage" not in stdout
+    assert "ranklens: FutureWarning" not in stderr
+    assert "ranklens: " not in stderr  # nothing about the data here to warn of
+
+
 def test_collect_several_runs_on_one_query_axis(spark: Any) -> None:
     import polars as pl
 

@@ -1,8 +1,11 @@
 """The ``ranklens`` command: evaluate, trec_eval, measures, demo.
 
 Every problem is reported as one line on standard error (``ranklens: error: ...``) with a
-non-zero exit status; ``--debug`` shows the traceback instead. Warnings print as
-``ranklens: warning: ...``.
+non-zero exit status; ``--debug`` shows the traceback instead. Warnings about the user's data
+(:class:`~ranklens.RanklensWarning`) print as ``ranklens: warning: ...``; other warnings raised
+in ranklens's own code as ``ranklens: <Category>: ...``. Warnings raised inside the libraries
+ranklens uses (pyspark's about the pandas version, a deprecation in polars) are none of the
+user's business and not shown; ``--debug`` shows them in Python's own format.
 """
 
 from __future__ import annotations
@@ -37,8 +40,26 @@ def _err(message: str) -> None:
     click.echo(f"ranklens: error: {_as_cli(message)}", err=True)
 
 
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _from_ranklens(filename: str) -> bool:
+    """Whether a warning was raised (as attributed by its stack level) in ranklens's code."""
+    try:
+        path = os.path.abspath(filename)
+    except (TypeError, ValueError):
+        return False
+    return path == _PACKAGE or path.startswith(_PACKAGE + os.sep)
+
+
 def _show_warning(message: Any, category: type[Warning], filename: str, lineno: int,
                   file: Any = None, line: str | None = None) -> None:
+    if not issubclass(category, RanklensWarning) and not _from_ranklens(filename):
+        # a dependency's own warning (pyspark's pandas FutureWarning): not the user's data
+        if _STATE["debug"]:
+            click.echo(warnings.formatwarning(message, category, filename, lineno, line)
+                       .rstrip("\n"), err=True)
+        return
     text = _as_cli(str(message))
     label = "warning" if issubclass(category, RanklensWarning) else category.__name__
     click.echo(f"ranklens: {label}: {text}", err=True)

@@ -102,8 +102,9 @@ def write_stdout(text: str) -> None:
                    "S-recall@k, ...; docs/diversity.md).")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local",
               show_default=True,
-              help="spark: read the files through Apache Spark and evaluate there; per-query "
-                   "values are written as Parquet to the -o folder (needs ranklens[spark]).")
+              help="spark: read the files through Apache Spark and evaluate there; the table "
+                   "is printed as with local, and with -o the per-query values are also "
+                   "written as Parquet to that folder (needs ranklens[spark]).")
 @click.option("--master", type=str, default=None, metavar="URL",
               help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
                    "sc://host for Spark Connect (default: Spark's own).")
@@ -138,8 +139,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         from ..spark._cli import evaluate_on_spark
 
         if per_query:
-            raise click.UsageError("--engine spark writes per-query values to Parquet (-o); "
-                                   "--per-query is for the local engine")
+            raise click.UsageError("--engine spark writes per-query values to Parquet with "
+                                   "-o FOLDER; --per-query is for the local engine")
         if subtopics:
             raise click.UsageError("--subtopics is for the local engine")
         write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,

@@ -1,13 +1,14 @@
-"""A spinner on standard error while big files are read (only when stderr is a terminal)."""
+"""A spinner on standard error while big files are read or a Spark job runs (only when
+stderr is a terminal)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-__all__ = ["BIG_FILE", "loading"]
+__all__ = ["BIG_FILE", "loading", "working"]
 
 BIG_FILE = 30 * 1024 * 1024  # bytes: below this, reading is too quick to be worth a spinner
 
@@ -43,3 +44,21 @@ def loading(paths: Iterable[str], *, force: bool = False) -> Iterator[None]:
     console = Console(stderr=True, force_terminal=force or None)
     with console.status(f"Reading {names} ...", spinner="dots"):
         yield
+
+
+@contextlib.contextmanager
+def working(message: str, *, force: bool = False) -> Iterator[Callable[[str], None]]:
+    """Show a rich spinner saying ``message`` while the block runs; the block is given a
+    function that replaces the message (``Evaluating run.txt on Spark ...``).
+
+    As for :func:`loading`, nothing is shown when standard error is not a terminal unless
+    ``force`` is set.
+    """
+    if not (force or sys.stderr.isatty()):
+        yield lambda text: None
+        return
+    from rich.console import Console
+
+    console = Console(stderr=True, force_terminal=force or None)
+    with console.status(f"{message} ...", spinner="dots") as status:
+        yield lambda text: status.update(f"{text} ...")

@@ -1,4 +1,5 @@
-"""``ranklens evaluate --engine spark``: files read by Spark, per-query values to Parquet."""
+"""``ranklens evaluate --engine spark``: files read by Spark, aggregates printed as the local
+engine prints them, per-query values to Parquet on request (``-o``)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,13 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
                       options: EvaluateOptions, master: str | None,
                       output: str | None,
                       names: Sequence[str] | None = None) -> list[Result]:
-    """Evaluate each run on Spark; write every run's per-query values (with a ``run``
-    column: ``names``, default the paths) as the Parquet folder ``output`` (replaced whole,
-    :mod:`._write`) and return the aggregates as Results without per-query values, for
-    rendering."""
-    if output is None:
-        raise ParameterError("--engine spark writes per-query values as Parquet: give the "
-                             "folder with -o/--output")
+    """Evaluate each run on Spark and return the aggregates as Results without per-query
+    values, for rendering; with ``output``, also write every run's per-query values (with a
+    ``run`` column: ``names``, default the paths) as the Parquet folder ``output`` (replaced
+    whole, :mod:`._write`).
+
+    A session ranklens creates shows no console progress bar of Spark's (ranklens shows its
+    own on a terminal, :func:`ranklens.cli._progress.working`)."""
     if "-" in (qrels_path, *run_paths):
         raise ParameterError("--engine spark reads files through Spark; standard input "
                              "('-') cannot be one")
@@ -39,33 +40,44 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
     except ImportError:
         raise ParameterError("--engine spark needs pyspark: pip install 'ranklens[spark]'"
                              ) from None
+    from ..cli._progress import working
     from ._driver import evaluate
 
     # local workers must run this interpreter, where ranklens is installed
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = SparkSession.builder.appName("ranklens")
+    # Spark's stage bars would be drawn into ranklens's output (and over its own progress)
+    builder = (SparkSession.builder.appName("ranklens")
+               .config("spark.ui.showConsoleProgress", "false"))
     if master is not None and master.startswith("sc://"):
         builder = builder.remote(master)
     elif master is not None:
         builder = builder.master(master)
-    spark = builder.getOrCreate()
-    qrels = read_qrels(spark, qrels_path)
-    out: list[Result] = []
-    parts = []
     labels = list(names) if names is not None else list(run_paths)
-    for path, name in zip(run_paths, labels, strict=True):
-        run = read_run(spark, path)
-        result = evaluate(qrels, run, list(measures), run_name=name,
-                          rank="rank" if "rank" in run.columns else None, options=options)
-        parts.append(result.per_query.withColumn("run", F.lit(name)))
-        out.append(Result(
-            names=result.names, measures=result.measures,
-            query_ids=np.array([], dtype=object),
-            query_values={n: np.array([], dtype=np.float64) for n in result.names},
-            aggregates=dict(result.aggregates), conventions=result.conventions,
-            run_name=name, diagnostics={}))
-    frame = parts[0]
-    for part in parts[1:]:
-        frame = frame.unionByName(part)
-    write_parquet(spark, frame, output)
+    with working("Starting Spark") as status:
+        spark = builder.getOrCreate()
+        qrels = read_qrels(spark, qrels_path)
+        out: list[Result] = []
+        parts = []
+        done = []
+        for i, (path, name) in enumerate(zip(run_paths, labels, strict=True)):
+            status(f"Evaluating {name} on Spark (run {i + 1} of {len(labels)})")
+            run = read_run(spark, path)
+            result = evaluate(qrels, run, list(measures), run_name=name,
+                              rank="rank" if "rank" in run.columns else None, options=options)
+            done.append(result)
+            parts.append(result.per_query.withColumn("run", F.lit(name)))
+            out.append(Result(
+                names=result.names, measures=result.measures,
+                query_ids=np.array([], dtype=object),
+                query_values={n: np.array([], dtype=np.float64) for n in result.names},
+                aggregates=dict(result.aggregates), conventions=result.conventions,
+                run_name=name, diagnostics={}))
+        if output is not None:
+            status(f"Writing the per-query values to {output}")
+            frame = parts[0]
+            for part in parts[1:]:
+                frame = frame.unionByName(part)
+            write_parquet(spark, frame, output)
+        for result in done:
+            result.unpersist()
     return out
