@@ -143,8 +143,10 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                                    "-o FOLDER; --per-query is for the local engine")
         if subtopics:
             raise click.UsageError("--subtopics is for the local engine")
+        from ._progress import working
+
         write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,
-                                       labels), fmt, False, None, labels)
+                                       labels, progress=working), fmt, False, None, labels)
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")

@@ -3,9 +3,11 @@ engine prints them, per-query values to Parquet on request (``-o``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 
 import numpy as np
 
@@ -17,18 +19,30 @@ from ._write import write_parquet
 
 __all__ = ["evaluate_on_spark"]
 
+#: Shows ``message`` while its block runs; the block gets a function to change the message.
+Progress = Callable[[str], AbstractContextManager[Callable[[str], None]]]
+
+
+@contextlib.contextmanager
+def _quiet(message: str) -> Iterator[Callable[[str], None]]:
+    """No progress shown (the library's default)."""
+    yield lambda text: None
+
 
 def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                       options: EvaluateOptions, master: str | None,
                       output: str | None,
-                      names: Sequence[str] | None = None) -> list[Result]:
+                      names: Sequence[str] | None = None,
+                      progress: Progress | None = None) -> list[Result]:
     """Evaluate each run on Spark and return the aggregates as Results without per-query
     values, for rendering; with ``output``, also write every run's per-query values (with a
     ``run`` column: ``names``, default the paths) as the Parquet folder ``output`` (replaced
     whole, :mod:`._write`).
 
-    A session ranklens creates shows no console progress bar of Spark's (ranklens shows its
-    own on a terminal, :func:`ranklens.cli._progress.working`)."""
+    A session ranklens creates shows no console progress bar of Spark's: ``progress``
+    (the command line's spinner, ``ranklens.cli._progress.working``; none by default) shows
+    what runs instead. It is passed in, so this surface imports nothing of the CLI above it.
+    """
     if "-" in (qrels_path, *run_paths):
         raise ParameterError("--engine spark reads files through Spark; standard input "
                              "('-') cannot be one")
@@ -40,8 +54,9 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
     except ImportError:
         raise ParameterError("--engine spark needs pyspark: pip install 'ranklens[spark]'"
                              ) from None
-    from ..cli._progress import working
     from ._driver import evaluate
+
+    working = progress if progress is not None else _quiet
 
     # local workers must run this interpreter, where ranklens is installed
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
