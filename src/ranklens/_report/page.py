@@ -298,9 +298,11 @@ def page(data: ReportData, *, title: str, marks: Marks,
         f"<div class=\"chart\" id=\"chart-{key}\"></div></section>"
         for key in specs)
     n_runs = len(data.run_names)
-    runs_text = ", ".join(html_text(r) for r in data.run_names)
-    lead = (f"{len(data.query_ids)} queries, {n_runs} run{'s' if n_runs > 1 else ''} "
-            f"({runs_text})"
+    # with many runs their names are in the summary and the menu, not a paragraph of them
+    runs_text = "" if picks_runs(data) else \
+        " (" + ", ".join(html_text(r) for r in data.run_names) + ")"
+    lead = (f"{len(data.query_ids)} queries, {n_runs} run{'s' if n_runs > 1 else ''}"
+            f"{runs_text}"
             + (f"; baseline {html_text(data.baseline)}" if n_runs > 1 else "") + ".")
     summary = _summary(data, marks, lower_is_better)
     if picks_runs(data):  # a row per run: a box of its own height, not the page's
