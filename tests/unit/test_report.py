@@ -254,3 +254,42 @@ def test_docstring_examples_run() -> None:
     for module in (build, escape):
         outcome = doctest.testmod(module)
         assert outcome.attempted > 0 and outcome.failed == 0, module.__name__
+
+
+def _chips(html: str) -> list[str]:
+    block = re.search(r'<ul class="conventions">(.*?)</ul>', html, flags=re.S)
+    assert block is not None
+    return re.findall(r"<li>(.*?)</li>", block.group(1))
+
+
+def test_convention_chips_read_as_words_not_python_reprs() -> None:
+    chips = _chips(ranklens.report(QRELS, {"x": RUN_X, "y": RUN_Y}, ["AP"], max_k=5))
+    # defaults: no depth limit, no per-measure ties, not judged only
+    assert "depth: all" in chips and "judged only: no" in chips, chips
+    assert "ties: docid" in chips and "rel: 1" in chips, chips
+    assert not any("measure ties" in c for c in chips), chips
+    assert not any(re.search(r"None|\{|\}|\[|\]|True|False|=", c) for c in chips), chips
+
+    chips = _chips(ranklens.report(QRELS, {"x": RUN_X}, ["AP"], max_k=5, depth=2,
+                                   judged_only=True))
+    assert "depth: 2" in chips and "judged only: yes" in chips, chips
+
+
+def test_many_runs_are_picked_few_are_all_drawn() -> None:
+    from ranklens._report.specs import MANY_RUNS, chart_specs
+
+    few = report_data(QRELS, {f"r{i}": RUN_X for i in range(MANY_RUNS)}, ["AP"], max_k=5)
+    many = report_data(QRELS, {f"r{i}": RUN_X for i in range(MANY_RUNS + 1)}, ["AP"],
+                       max_k=5, baseline=f"r{MANY_RUNS}")
+    assert not any("shown" in json.dumps(s.get("params", [])) for s in chart_specs(few).values())
+    specs = chart_specs(many)
+    for chart in ("pr", "at-k", "distributions", "judged", "grades"):
+        shown = next(p for p in specs[chart]["params"] if p["name"] == "shown")
+        # the baseline and the first others, in run order, MANY_RUNS in all
+        assert shown["value"] == [f"r{i}" for i in (*range(MANY_RUNS - 1), MANY_RUNS)], chart
+        assert specs[chart]["transform"][0] == {"filter": "indexof(shown, datum.run) >= 0"}
+    assert "shown" not in json.dumps(specs["differences"].get("params", []))
+    html = ranklens.report(QRELS, {f"r{i}": RUN_X for i in range(MANY_RUNS + 1)}, ["AP"],
+                           max_k=5)
+    assert html.count("<option value=") == MANY_RUNS + 1
+    assert 'id="run-select"' not in ranklens.report(QRELS, {"x": RUN_X}, ["AP"], max_k=5)

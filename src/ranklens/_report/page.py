@@ -18,7 +18,7 @@ from .._render.best import best_key, tie_key
 from .collect import ReportData
 from .escape import html_text, script_json
 from .marks import Marks
-from .specs import chart_specs
+from .specs import MANY_RUNS, chart_specs, picks_runs, shown_runs
 
 __all__ = ["VENDORED", "page", "vendored_js"]
 
@@ -78,6 +78,9 @@ ul.conventions li { background: var(--bg-alt); border: 1px solid var(--line);
 #query-table th[aria-sort=ascending]::after { content: " \\25B2"; font-size: 10px; }
 #query-table th[aria-sort=descending]::after { content: " \\25BC"; font-size: 10px; }
 #query-table td.pos { color: var(--win); } #query-table td.neg { color: var(--loss); }
+.scroll.runs { max-height: 400px; }
+.run-picker { display: flex; gap: 14px; align-items: flex-start; margin: 24px 0 0; }
+.run-picker select { font: inherit; min-width: 280px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
 """
 
@@ -88,15 +91,40 @@ _APP_JS = """
   "use strict";
   function data(id) { return JSON.parse(document.getElementById(id).textContent); }
   var specs = data("ranklens-specs");
+  var t = data("ranklens-queries");
   var embeds = Object.keys(specs).map(function (id) {
     return vegaEmbed("#chart-" + id, specs[id], {renderer: "svg", actions: false});
   });
-  Promise.all(embeds).then(function () { window.__rendered = true; }, function (err) {
+  // with many runs, a menu picks the runs the charts show (their parameter "shown")
+  var picker = document.getElementById("run-select");
+  function pick(results) {
+    var most = Number(picker.getAttribute("data-most"));
+    var note = document.getElementById("run-status");
+    function update() {
+      var chosen = Array.prototype.filter.call(picker.options, function (o) {
+        return o.selected;
+      });
+      chosen.slice(most).forEach(function (o) { o.selected = false; });
+      chosen = chosen.slice(0, most);
+      var names = chosen.map(function (o) { return t.runs[Number(o.value)]; });
+      note.textContent = "showing " + names.length + " of " + t.runs.length + " runs" +
+        (chosen.length >= most ? " (at most " + most + " at once)" : "");
+      return Promise.all(results.map(function (r, k) {
+        var params = specs[Object.keys(specs)[k]].params || [];
+        var picked = params.some(function (p) { return p.name === "shown"; });
+        return picked ? r.view.signal("shown", names).runAsync() : null;
+      }));
+    }
+    picker.addEventListener("change", update);
+    return update();
+  }
+  Promise.all(embeds).then(function (results) {
+    return picker ? pick(results) : null;
+  }).then(function () { window.__rendered = true; }, function (err) {
     window.__renderError = String(err);
     throw err;
   });
 
-  var t = data("ranklens-queries");
   var columns = [{label: "query", get: function (i) { return t.queries[i]; }, text: true}];
   t.measures.forEach(function (m, a) {
     t.runs.forEach(function (r, b) {
@@ -213,8 +241,25 @@ def _summary(data: ReportData, marks: Marks,
             f"</thead><tbody>{''.join(rows)}</tbody></table>")
 
 
+def _chip_value(key: str, value: Any) -> str | None:
+    """A convention's value as a reader would say it (None: a chip saying nothing, left
+    out): ``depth: all`` rather than ``depth=None``, no chip for no per-measure ties."""
+    if value is None:
+        return "all" if key == "depth" else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items()) or None
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or None
+    return str(value)
+
+
 def _conventions(conventions: dict[str, Any]) -> str:
-    items = "".join(f"<li>{html_text(k)}={html_text(v)}</li>" for k, v in conventions.items())
+    chips = [(key.replace("_", " "), _chip_value(key, value))
+             for key, value in conventions.items()]
+    items = "".join(f"<li>{html_text(k)}: {html_text(v)}</li>" for k, v in chips
+                    if v is not None)
     return f"<ul class=\"conventions\">{items}</ul>"
 
 
@@ -225,6 +270,21 @@ def _queries(data: ReportData, limit: int) -> dict[str, Any]:
     return {"queries": list(data.query_ids), "runs": list(data.run_names),
             "measures": list(data.measures), "baseline": data.run_names.index(data.baseline),
             "values": values, "limit": limit}
+
+
+def _picker(data: ReportData) -> str:
+    """The menu of the runs the charts show, with more runs than they draw at once."""
+    if not picks_runs(data):
+        return ""
+    shown = set(shown_runs(data))
+    options = "".join(
+        f"<option value=\"{j}\"{' selected' if run in shown else ''}>{html_text(run)}"
+        f"{' (baseline)' if run == data.baseline else ''}</option>"
+        for j, run in enumerate(data.run_names))
+    return ("<div class=\"run-picker\"><label for=\"run-select\">Runs in the charts: "
+            f"pick up to {MANY_RUNS} (Ctrl- or Shift-click for several).</label>"
+            f"<select id=\"run-select\" multiple size=\"10\" data-most=\"{MANY_RUNS}\">"
+            f"{options}</select><span id=\"run-status\" class=\"note\"></span></div>\n")
 
 
 def page(data: ReportData, *, title: str, marks: Marks,
@@ -238,10 +298,15 @@ def page(data: ReportData, *, title: str, marks: Marks,
         f"<div class=\"chart\" id=\"chart-{key}\"></div></section>"
         for key in specs)
     n_runs = len(data.run_names)
-    runs_text = ", ".join(html_text(r) for r in data.run_names)
-    lead = (f"{len(data.query_ids)} queries, {n_runs} run{'s' if n_runs > 1 else ''} "
-            f"({runs_text})"
+    # with many runs their names are in the summary and the menu, not a paragraph of them
+    runs_text = "" if picks_runs(data) else \
+        " (" + ", ".join(html_text(r) for r in data.run_names) + ")"
+    lead = (f"{len(data.query_ids)} queries, {n_runs} run{'s' if n_runs > 1 else ''}"
+            f"{runs_text}"
             + (f"; baseline {html_text(data.baseline)}" if n_runs > 1 else "") + ".")
+    summary = _summary(data, marks, lower_is_better)
+    if picks_runs(data):  # a row per run: a box of its own height, not the page's
+        summary = f"<div class=\"scroll runs\">{summary}</div>"
     scripts = "".join(f"<script>{text}</script>\n" for text in vendored_js())
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -249,11 +314,11 @@ def page(data: ReportData, *, title: str, marks: Marks,
         f"<title>{html_text(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<header><h1>{html_text(title)}</h1><p class=\"lead\">{lead}</p></header>\n"
         "<section id=\"summary\"><h2>Summary</h2>"
-        f"{_summary(data, marks, lower_is_better)}"
+        f"{summary}"
         f"<p class=\"note\">{html_text(marks_note)}</p>"
         "<p class=\"note\">Conventions in force:</p>"
         f"{_conventions(data.conventions)}</section>\n"
-        f"{sections}\n"
+        f"{_picker(data)}{sections}\n"
         "<section id=\"per-query\"><h2>Per query</h2>"
         "<p class=\"lead\">Click a column to sort; type to filter by query id.</p>"
         "<div class=\"table-tools\"><input type=\"search\" id=\"query-filter\" "

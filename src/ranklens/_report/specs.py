@@ -8,6 +8,13 @@ NaN (None instead), no numpy scalars; the golden tests compare them as JSON.
 Run names longer than :data:`LABEL_CHARS` characters are cut in the middle in legends, axes
 and headers (``dl19.SPLADE…EMBLE_DISTIL``: the start and the end of a name are what tell runs
 apart) and shown whole in tooltips and menus (:func:`cut_label`, :func:`run_labels`).
+
+Beyond :data:`MANY_RUNS` runs, the charts drawing one mark per run show only the runs a menu
+of the page picks (at most :data:`MANY_RUNS` at once; the baseline and the first others at
+first): a spec parameter ``shown`` lists them, a filter keeps their rows, and the colour
+scale's domain is the runs shown, so legends never list 50 entries (Vega stops a legend
+with a warning), colours do not repeat and the per-run histograms do not make the page
+grow with every run. Up to :data:`MANY_RUNS` runs the specs are as they always were.
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ import numpy as np
 from .collect import CURVES, PR_LEVELS, ReportData
 from .escape import finite
 
-__all__ = ["LABEL_CHARS", "SCHEMA", "chart_specs", "cut_label", "run_labels"]
+__all__ = ["LABEL_CHARS", "MANY_RUNS", "SCHEMA", "chart_specs", "cut_label", "run_labels",
+           "shown_runs"]
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 #: Bins of the per-query histograms.
@@ -36,6 +44,11 @@ _OTHER_COLOURS = {"judged < 0": "#b07aa1", "not in qrels": "#f58518",
                   "nothing retrieved": "#e0e0e0"}
 
 Spec = dict[str, Any]
+
+#: Most runs the charts draw at once; with more, a menu picks which (:func:`shown_runs`).
+MANY_RUNS = 10
+#: Ten distinct colours for the (at most MANY_RUNS) runs shown.
+_MANY_SCHEME = "tableau10"
 
 #: Longest run name shown whole in a legend, an axis or a header.
 LABEL_CHARS = 24
@@ -92,7 +105,37 @@ def _num(value: float) -> float | None:
     return None if out is None else round(out, 4)
 
 
+def picks_runs(data: ReportData) -> bool:
+    """Whether the report has too many runs to draw them all (a menu picks them)."""
+    return len(data.run_names) > MANY_RUNS
+
+
+def shown_runs(data: ReportData) -> list[str]:
+    """The runs the charts show when the page opens: all, or beyond :data:`MANY_RUNS` the
+    baseline and the first others, in run order."""
+    if not picks_runs(data):
+        return list(data.run_names)
+    others = [r for r in data.run_names if r != data.baseline][:MANY_RUNS - 1]
+    return [r for r in data.run_names if r == data.baseline or r in others]
+
+
+def _picked(data: ReportData, spec: Spec) -> Spec:
+    """``spec`` drawing only the runs of the page's menu (the parameter ``shown``) when
+    there are too many to draw them all; as it is otherwise."""
+    if not picks_runs(data):
+        return spec
+    shown = {"name": "shown", "value": shown_runs(data)}
+    keep = {"filter": "indexof(shown, datum.run) >= 0"}
+    return {**spec, "params": [*spec.get("params", []), shown],
+            "transform": [keep, *spec.get("transform", [])]}
+
+
 def _run_colour(data: ReportData, **extra: Any) -> dict[str, Any]:
+    if picks_runs(data):
+        # the domain is the runs shown (in run order): ten colours for at most ten runs
+        return {"field": "run", "type": "nominal", "title": "run",
+                "sort": list(data.run_names), "scale": {"scheme": _MANY_SCHEME},
+                "legend": _run_labels(data), **extra}
     return {"field": "run", "type": "nominal", "title": "run",
             "scale": {"domain": list(data.run_names)}, "legend": _run_labels(data), **extra}
 
@@ -220,7 +263,8 @@ def distributions(data: ReportData) -> Spec:
                         "bind": {"input": "select", "options": list(data.measures),
                                  "name": "measure "}}],
             "transform": [{"filter": "datum.measure === measure"}],
-            "width": _WIDTH, "height": 110,
+            # up to MANY_RUNS rows of the runs picked: lower rows keep the chart's height
+            "width": _WIDTH, "height": 50 if picks_runs(data) else 110,
             "mark": {"type": "bar", "binSpacing": 1},
             "encoding": {"row": {"field": "run", "type": "nominal",
                                  "sort": list(data.run_names), "title": None,
@@ -285,11 +329,11 @@ def differences(data: ReportData) -> Spec | None:
 
 def chart_specs(data: ReportData) -> dict[str, Spec]:
     """Every chart of the report, by the id of its place in the page, in page order."""
-    specs = {"pr": pr_curve(data), "at-k": at_k(data)}
-    diff = differences(data)
+    specs = {"pr": _picked(data, pr_curve(data)), "at-k": _picked(data, at_k(data))}
+    diff = differences(data)  # one run at a time already (its menu)
     if diff is not None:
         specs["differences"] = diff
-    specs["distributions"] = distributions(data)
-    specs["judged"] = judged(data)
-    specs["grades"] = grades(data)
+    specs["distributions"] = _picked(data, distributions(data))
+    specs["judged"] = _picked(data, judged(data))
+    specs["grades"] = _picked(data, grades(data))
     return specs
