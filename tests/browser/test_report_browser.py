@@ -10,7 +10,9 @@ a plain checkout skips with the reason.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,30 @@ def _require() -> Any:
     return sync_playwright
 
 
+@contextlib.contextmanager
+def chromium_page(problems: list[str], *, strict: bool = False) -> Iterator[Any]:
+    """A page of Debian's Chromium (1100 x 900) whose console warnings and errors and page
+    errors are appended to ``problems``; ``strict`` also counts any console message naming a
+    warning (Vega logs some at the "log" level)."""
+    sync_playwright = _require()
+
+    def on_console(m: Any) -> None:
+        if m.type in ("error", "warning", "assert") or (
+                strict and ("WARN" in m.text or "exceeds limit" in m.text)):
+            problems.append(f"console {m.type}: {m.text}")
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM),
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.on("console", on_console)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            yield page
+        finally:
+            browser.close()
+
+
 def _hostile_inputs() -> tuple[dict, dict]:
     """Forty queries, two of them named like attacks, a run name with markup, graded judgments."""
     qids = [f"q{i:02d}" for i in range(38)] + [XSS_IMG, XSS_SCRIPT]
@@ -57,94 +83,85 @@ def _hostile_inputs() -> tuple[dict, dict]:
 
 
 def test_report_renders_in_chromium_without_errors(tmp_path: Path) -> None:
-    sync_playwright = _require()
+    _require()  # skip (or fail, in CI) before any work
     qrels, runs = _hostile_inputs()
     path = tmp_path / "report.html"
     ranklens.report(qrels, runs, ["nDCG@10", "AP", "RR@10"], output=path)
 
     problems: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
-                    if m.type in ("error", "warning", "assert") else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    with chromium_page(problems) as page:
 
-            def on_dialog(dialog: Any) -> None:
-                problems.append(f"dialog {dialog.type}: {dialog.message}")
-                dialog.dismiss()
+        def on_dialog(dialog: Any) -> None:
+            problems.append(f"dialog {dialog.type}: {dialog.message}")
+            dialog.dismiss()
 
-            page.on("dialog", on_dialog)
-            page.on("request", lambda r: problems.append(f"request {r.url}")
-                    if not r.url.startswith("file://") else None)
-            page.goto(path.as_uri())
-            page.wait_for_function("window.__rendered === true || !!window.__renderError",
-                                   timeout=30_000)
-            assert page.evaluate("window.__renderError || null") is None
+        page.on("dialog", on_dialog)
+        page.on("request", lambda r: problems.append(f"request {r.url}")
+                if not r.url.startswith("file://") else None)
+        page.goto(path.as_uri())
+        page.wait_for_function("window.__rendered === true || !!window.__renderError",
+                               timeout=30_000)
+        assert page.evaluate("window.__renderError || null") is None
 
-            drawn = {chart: page.locator(f"#chart-{chart} svg g.role-mark path").count()
-                     for chart in CHARTS}
-            # two runs: pr = 2 lines + 2 x 11 dots; at-k = 3 panels x 2 lines; differences =
-            # one bar per query (40); distributions = 2 runs x 20 bins; judged = 2 lines;
-            # grades = 2 runs x (grades 3..0, judged < 0, not in qrels, nothing retrieved)
-            assert drawn == {"pr": 24, "at-k": 6, "differences": 40, "distributions": 40,
-                             "judged": 2, "grades": 14}
-            for chart in ("pr", "at-k", "judged"):  # lines with many vertices, not stubs
-                shortest = min(len(d) for d in page.eval_on_selector_all(
-                    f"#chart-{chart} svg g.mark-line path",
-                    "ps => ps.map(p => p.getAttribute('d'))"))
-                assert shortest > 100, chart
+        drawn = {chart: page.locator(f"#chart-{chart} svg g.role-mark path").count()
+                 for chart in CHARTS}
+        # two runs: pr = 2 lines + 2 x 11 dots; at-k = 3 panels x 2 lines; differences =
+        # one bar per query (40); distributions = 2 runs x 20 bins; judged = 2 lines;
+        # grades = 2 runs x (grades 3..0, judged < 0, not in qrels, nothing retrieved)
+        assert drawn == {"pr": 24, "at-k": 6, "differences": 40, "distributions": 40,
+                         "judged": 2, "grades": 14}
+        for chart in ("pr", "at-k", "judged"):  # lines with many vertices, not stubs
+            shortest = min(len(d) for d in page.eval_on_selector_all(
+                f"#chart-{chart} svg g.mark-line path",
+                "ps => ps.map(p => p.getAttribute('d'))"))
+            assert shortest > 100, chart
 
-            # hostile strings are text: in the table, the summary and the SVG; nothing ran
-            assert page.locator("img").count() == 0
-            assert page.evaluate("document.querySelectorAll('script:not([type])').length") == 4
-            body = page.inner_text("body")
-            assert XSS_IMG in body and XSS_SCRIPT in body and RUN_B in body
-            assert page.locator("b").count() == 0
-            assert RUN_B in page.inner_text("#summary-table")
-            svg_text = page.eval_on_selector("#chart-at-k svg", "s => s.textContent")
-            assert RUN_B in svg_text  # the legend
+        # hostile strings are text: in the table, the summary and the SVG; nothing ran
+        assert page.locator("img").count() == 0
+        assert page.evaluate("document.querySelectorAll('script:not([type])').length") == 4
+        body = page.inner_text("body")
+        assert XSS_IMG in body and XSS_SCRIPT in body and RUN_B in body
+        assert page.locator("b").count() == 0
+        assert RUN_B in page.inner_text("#summary-table")
+        svg_text = page.eval_on_selector("#chart-at-k svg", "s => s.textContent")
+        assert RUN_B in svg_text  # the legend
 
-            # hovering a bar shows its query id in the tooltip, a hostile one as text
-            bars = page.locator("#chart-differences svg g.role-mark path")
-            seen = []
-            for i in range(bars.count()):
-                bars.nth(i).hover()
-                page.wait_for_selector("#vg-tooltip-element.visible", timeout=5_000)
-                seen.append(page.inner_text("#vg-tooltip-element"))
-                if XSS_IMG in seen[-1]:
-                    break
-            assert XSS_IMG in seen[-1], seen
-            assert all(any(q in tip for q in qrels) for tip in seen)
-            assert page.locator("img").count() == 0
+        # hovering a bar shows its query id in the tooltip, a hostile one as text
+        bars = page.locator("#chart-differences svg g.role-mark path")
+        seen = []
+        for i in range(bars.count()):
+            bars.nth(i).hover()
+            page.wait_for_selector("#vg-tooltip-element.visible", timeout=5_000)
+            seen.append(page.inner_text("#vg-tooltip-element"))
+            if XSS_IMG in seen[-1]:
+                break
+        assert XSS_IMG in seen[-1], seen
+        assert all(any(q in tip for q in qrels) for tip in seen)
+        assert page.locator("img").count() == 0
 
-            # the menus name measures and runs (as text) and redraw the chart
-            menus = page.locator("#chart-differences select")
-            assert RUN_B in menus.nth(1).inner_text()
-            before = page.eval_on_selector("#chart-differences svg g.role-mark",
-                                           "g => g.innerHTML")
-            menus.nth(0).select_option(label="AP")
-            page.wait_for_function(
-                "b => document.querySelector('#chart-differences svg g.role-mark').innerHTML"
-                " !== b", arg=before, timeout=5_000)
-            assert page.locator("#chart-differences svg g.role-mark path").count() == 40
+        # the menus name measures and runs (as text) and redraw the chart
+        menus = page.locator("#chart-differences select")
+        assert RUN_B in menus.nth(1).inner_text()
+        before = page.eval_on_selector("#chart-differences svg g.role-mark",
+                                       "g => g.innerHTML")
+        menus.nth(0).select_option(label="AP")
+        page.wait_for_function(
+            "b => document.querySelector('#chart-differences svg g.role-mark').innerHTML"
+            " !== b", arg=before, timeout=5_000)
+        assert page.locator("#chart-differences svg g.role-mark path").count() == 40
 
-            # the table filters and sorts
-            page.fill("#query-filter", "onerror")
-            rows = page.locator("#query-table tbody tr")
-            assert rows.count() == 1
-            assert rows.first.locator("td").first.inner_text() == XSS_IMG
-            page.fill("#query-filter", "")
-            assert rows.count() == 40
-            page.locator("#query-table th", has_text="AP bm25").first.click()
-            values = [float(v) for v in page.eval_on_selector_all(
-                "#query-table tbody tr td:nth-child(5)", "tds => tds.map(t => t.textContent)")]
-            assert values == sorted(values, reverse=True) and len(values) == 40
+        # the table filters and sorts
+        page.fill("#query-filter", "onerror")
+        rows = page.locator("#query-table tbody tr")
+        assert rows.count() == 1
+        assert rows.first.locator("td").first.inner_text() == XSS_IMG
+        page.fill("#query-filter", "")
+        assert rows.count() == 40
+        page.locator("#query-table th", has_text="AP bm25").first.click()
+        values = [float(v) for v in page.eval_on_selector_all(
+            "#query-table tbody tr td:nth-child(5)", "tds => tds.map(t => t.textContent)")]
+        assert values == sorted(values, reverse=True) and len(values) == 40
 
-            page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
-        finally:
-            browser.close()
+        page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     assert not problems, "\n".join(problems)
     assert (tmp_path / "report.png").stat().st_size > 10_000

@@ -5,15 +5,15 @@ tooltips show them whole. Read from the SVG that Debian's Chromium draws (Playwr
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_support import run
-from test_report_browser import CHROMIUM, _require
+from conftest import conformance_root
+from test_report_browser import _require, chromium_page
 
-DL = Path(os.environ.get("RANKLENS_REALDATA", "/work/shared/realdata")) / "dl"
+DL = conformance_root().parent / "realdata" / "dl"  # ../shared/realdata, as the conformance tests
 RUNS = ("dl19.BM25.run.gz", "dl19.SPLADE_P_P_ENSEMBLE_DISTIL.run.gz", "dl19.REP_LLAMA.run.gz")
 NAMES = ("dl19.BM25", "dl19.SPLADE_P_P_ENSEMBLE_DISTIL", "dl19.REP_LLAMA")
 
@@ -25,7 +25,7 @@ def _texts(page: Any, selector: str) -> list[str]:
 
 def test_dl19_runs_given_as_paths_have_distinct_readable_legends(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sync_playwright = _require()
+    _require()
     if not all((DL / f).exists() for f in (*RUNS, "qrels.dl19-passage.txt.gz")):
         pytest.skip(f"the TREC DL 2019 runs are not in {DL}")
     path = tmp_path / "report.html"
@@ -34,48 +34,39 @@ def test_dl19_runs_given_as_paths_have_distinct_readable_legends(
     assert out.code == 0, out.err
 
     problems: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
-                    if m.type in ("error", "warning", "assert") else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.goto(path.as_uri())
-            page.wait_for_function("window.__rendered === true || !!window.__renderError",
-                                   timeout=60_000)
-            assert page.evaluate("window.__renderError || null") is None
+    with chromium_page(problems) as page:
+        page.goto(path.as_uri())
+        page.wait_for_function("window.__rendered === true || !!window.__renderError",
+                               timeout=60_000)
+        assert page.evaluate("window.__renderError || null") is None
 
-            for chart in ("pr", "at-k", "judged"):
-                legend = _texts(page, f"#chart-{chart} svg g.role-legend-label text")
-                # distinct, short, and each the start and end of its run's name
-                assert len(legend) == 3 and len(set(legend)) == 3, (chart, legend)
-                assert legend[0] == "dl19.BM25" and legend[2] == "dl19.REP_LLAMA", legend
-                assert legend[1] == "dl19.SPLADE…EMBLE_DISTIL", legend
-                assert not any("/" in t or t.endswith(".gz") for t in legend), legend
-                # nothing cut again by Vega's pixel limit: the label ends as the name does
-                for label, name in zip(legend, NAMES, strict=True):
-                    head, _, tail = label.partition("…")
-                    assert name.startswith(head) and name.endswith(tail), (label, name)
-            axis = _texts(page, "#chart-grades svg g.role-axis-label text")
-            assert [t for t in axis if t.startswith("dl19")] == legend
-            headers = _texts(page, "#chart-distributions svg g.role-row-header text")
-            assert [t for t in headers if t.startswith("dl19")] == legend
+        for chart in ("pr", "at-k", "judged"):
+            legend = _texts(page, f"#chart-{chart} svg g.role-legend-label text")
+            # distinct, short, and each the start and end of its run's name
+            assert len(legend) == 3 and len(set(legend)) == 3, (chart, legend)
+            assert legend[0] == "dl19.BM25" and legend[2] == "dl19.REP_LLAMA", legend
+            assert legend[1] == "dl19.SPLADE…EMBLE_DISTIL", legend
+            assert not any("/" in t or t.endswith(".gz") for t in legend), legend
+            # nothing cut again by Vega's pixel limit: the label ends as the name does
+            for label, name in zip(legend, NAMES, strict=True):
+                head, _, tail = label.partition("…")
+                assert name.startswith(head) and name.endswith(tail), (label, name)
+        axis = _texts(page, "#chart-grades svg g.role-axis-label text")
+        assert [t for t in axis if t.startswith("dl19")] == legend
+        headers = _texts(page, "#chart-distributions svg g.role-row-header text")
+        assert [t for t in headers if t.startswith("dl19")] == legend
 
-            # the summary table and the tooltips name the runs whole
-            summary = page.inner_text("#summary-table")
-            assert all(name in summary for name in NAMES)
-            bars = page.locator("#chart-grades svg g.role-mark path")
-            described = page.eval_on_selector_all(
-                "#chart-grades svg g.role-mark path",
-                "ps => ps.map(p => p.getAttribute('aria-label') || '')")
-            # a bar of the SPLADE run that has a width (an empty category has none)
-            i = next(i for i, text in enumerate(described)
-                     if f"run: {NAMES[1]};" in text and "docs: 0.00" not in text)
-            bars.nth(i).hover()
-            page.wait_for_selector("#vg-tooltip-element.visible", timeout=5_000)
-            assert NAMES[1] in page.inner_text("#vg-tooltip-element")
-        finally:
-            browser.close()
+        # the summary table and the tooltips name the runs whole
+        summary = page.inner_text("#summary-table")
+        assert all(name in summary for name in NAMES)
+        bars = page.locator("#chart-grades svg g.role-mark path")
+        described = page.eval_on_selector_all(
+            "#chart-grades svg g.role-mark path",
+            "ps => ps.map(p => p.getAttribute('aria-label') || '')")
+        # a bar of the SPLADE run that has a width (an empty category has none)
+        i = next(i for i, text in enumerate(described)
+                 if f"run: {NAMES[1]};" in text and "docs: 0.00" not in text)
+        bars.nth(i).hover()
+        page.wait_for_selector("#vg-tooltip-element.visible", timeout=5_000)
+        assert NAMES[1] in page.inner_text("#vg-tooltip-element")
     assert not problems, "\n".join(problems)

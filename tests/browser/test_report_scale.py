@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_report_browser import CHROMIUM, _require
+from test_report_browser import _require, chromium_page
 
 import ranklens
 from ranklens._report.specs import MANY_RUNS
@@ -44,63 +44,52 @@ def _colours(page: Any, chart: str) -> list[str]:
 
 
 def test_fifty_runs_render_without_warnings_in_a_bounded_page(tmp_path: Path) -> None:
-    sync_playwright = _require()
+    _require()
     qrels, runs = _inputs()
     path = tmp_path / "report.html"
     ranklens.report(qrels, runs, ["nDCG@10", "AP"], max_k=10, output=path)
 
     problems: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            # any level: Vega logs its warnings with console.warn, but be strict
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
-                    if m.type in ("error", "warning", "assert") or "WARN" in m.text
-                    or "exceeds limit" in m.text else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.goto(path.as_uri())
-            page.wait_for_function("window.__rendered === true || !!window.__renderError",
-                                   timeout=60_000)
-            assert page.evaluate("window.__renderError || null") is None
+    with chromium_page(problems, strict=True) as page:
+        page.goto(path.as_uri())
+        page.wait_for_function("window.__rendered === true || !!window.__renderError",
+                               timeout=60_000)
+        assert page.evaluate("window.__renderError || null") is None
 
-            # every run can be picked, each under its own name
-            options = _texts(page, "#run-select option")
-            assert len(options) == RUNS and len(set(options)) == RUNS, options
-            assert options[0] == "run-00 (baseline)"
-            first = [f"run-{r:02d}" for r in range(MANY_RUNS)]
-            for chart in ("pr", "at-k", "judged"):
-                legend = _texts(page, f"#chart-{chart} svg g.role-legend-label text")
-                assert legend == first, (chart, legend)
-                colours = _colours(page, chart)
-                assert len(set(colours)) == MANY_RUNS, (chart, colours)
-            assert _headers(page) == first
+        # every run can be picked, each under its own name
+        options = _texts(page, "#run-select option")
+        assert len(options) == RUNS and len(set(options)) == RUNS, options
+        assert options[0] == "run-00 (baseline)"
+        first = [f"run-{r:02d}" for r in range(MANY_RUNS)]
+        for chart in ("pr", "at-k", "judged"):
+            legend = _texts(page, f"#chart-{chart} svg g.role-legend-label text")
+            assert legend == first, (chart, legend)
+            colours = _colours(page, chart)
+            assert len(set(colours)) == MANY_RUNS, (chart, colours)
+        assert _headers(page) == first
 
-            height = page.evaluate("document.documentElement.scrollHeight")
-            assert height < MOST_HEIGHT, height
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height < MOST_HEIGHT, height
 
-            # pick three others: every chart shows them, in run order
-            page.select_option("#run-select", ["0", "42", "7", "49"])
-            page.wait_for_function(
-                "document.querySelectorAll('#chart-judged svg g.role-legend-label text')"
-                ".length === 4", timeout=10_000)
-            picked = ["run-00", "run-07", "run-42", "run-49"]
-            for chart in ("pr", "at-k", "judged"):
-                assert _texts(page, f"#chart-{chart} svg g.role-legend-label text") == picked
-            assert _headers(page) == picked
-            axis = _texts(page, "#chart-grades svg g.role-axis-label text")
-            assert [t for t in axis if t.startswith("run-")] == picked
-            assert "showing 4 of 50 runs" in page.inner_text("#run-status")
+        # pick three others: every chart shows them, in run order
+        page.select_option("#run-select", ["0", "42", "7", "49"])
+        page.wait_for_function(
+            "document.querySelectorAll('#chart-judged svg g.role-legend-label text')"
+            ".length === 4", timeout=10_000)
+        picked = ["run-00", "run-07", "run-42", "run-49"]
+        for chart in ("pr", "at-k", "judged"):
+            assert _texts(page, f"#chart-{chart} svg g.role-legend-label text") == picked
+        assert _headers(page) == picked
+        axis = _texts(page, "#chart-grades svg g.role-axis-label text")
+        assert [t for t in axis if t.startswith("run-")] == picked
+        assert "showing 4 of 50 runs" in page.inner_text("#run-status")
 
-            # more than the charts draw at once: the first ten are kept
-            page.select_option("#run-select", [str(r) for r in range(0, 50, 3)])
-            page.wait_for_function(
-                "document.querySelectorAll('#chart-judged svg g.role-legend-label text')"
-                f".length === {MANY_RUNS}", timeout=10_000)
-            assert page.evaluate("document.documentElement.scrollHeight") < MOST_HEIGHT
-            assert f"at most {MANY_RUNS}" in page.inner_text("#run-status")
-            page.wait_for_timeout(300)  # let a late warning reach the console
-        finally:
-            browser.close()
+        # more than the charts draw at once: the first ten are kept
+        page.select_option("#run-select", [str(r) for r in range(0, 50, 3)])
+        page.wait_for_function(
+            "document.querySelectorAll('#chart-judged svg g.role-legend-label text')"
+            f".length === {MANY_RUNS}", timeout=10_000)
+        assert page.evaluate("document.documentElement.scrollHeight") < MOST_HEIGHT
+        assert f"at most {MANY_RUNS}" in page.inner_text("#run-status")
+        page.wait_for_timeout(300)  # let a late warning reach the console
     assert not problems, "\n".join(problems)
