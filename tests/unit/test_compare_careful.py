@@ -111,13 +111,18 @@ def test_d_per_pair_n_when_it_differs() -> None:
 
 def test_d_interval_clipped_to_the_range_of_a_unit_measure() -> None:
     qrels, runs = _qrels_runs(np.array([[.9, .4], [.1, .4]]))  # d = 0.5, -0.3
-    cmp = ranklens.compare(qrels, runs, ["P@10", "nDCG@10"])
+    negative = "nDCG(gain=0:-1;1:1;2:2)@10"  # a level map with a negative gain
+    cmp = ranklens.compare(qrels, runs, ["P@10", "nDCG@10", negative])
     p10 = cmp.pair("P@10", "B", "A")
     assert (p10.ci_low, p10.ci_high) == (-1.0, 1.0)
-    assert cmp.clipped == (("P@10", "B", "A"),)
-    assert "Interval clipped to the measure's range [-1, 1]: P@10 B vs A." in cmp.render()
-    ndcg = cmp.pair("nDCG@10", "B", "A")  # nDCG's gains may leave [0, 1]: never clipped
-    assert ndcg.ci_low < -1.0 and ndcg.ci_high > 1.0
+    # nDCG with gains >= 0 lies in [0, 1] (the n = 2 interval was [-2.78, 3.06])
+    ndcg = cmp.pair("nDCG@10", "B", "A")
+    assert (ndcg.ci_low, ndcg.ci_high) == (-1.0, 1.0)
+    assert cmp.clipped == (("P@10", "B", "A"), ("nDCG@10", "B", "A"))
+    assert ("Interval clipped to the measure's range [-1, 1]: P@10 B vs A; nDCG@10 B vs A."
+            in cmp.render())
+    free = cmp.pair(negative, "B", "A")  # a negative gain may leave [0, 1]: not clipped
+    assert not (free.ci_low == -1.0 and free.ci_high == 1.0)
     plain = ranklens.compare(qrels, _qrels_runs(SAKAI3[:, :2])[1], ["P@10"])
     assert plain.clipped == () and "clipped" not in plain.render()
 

@@ -207,7 +207,7 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
     for name in names:
         values = results.values(name)
         means[name] = _run_means(results, name, values)
-        bounded = _unit_range(results.measures[name].definition.unit_range, values)
+        bounded = _unit_range(results.measures[name].in_unit_range, values)
         rows += _measure_rows(name, values, runs, pairs, test, permutations, seed, ci,
                               confidence, resamples, block_size, results.query_ids,
                               bounded, clipped, excluded, means[name])
@@ -236,8 +236,8 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
 
 def _unit_range(unit_range: bool, values: np.ndarray) -> bool:
     """Whether a difference of the measure lies in [-1, 1]: a measure the registry declares
-    ``unit_range`` (:class:`~ranklens._measures._registry.MeasureDef`) whose every
-    per-query value here does lie in [0, 1] (conservative: both must hold)."""
+    in [0, 1] (``MeasureDef.unit_range``, for these parameters) whose every per-query value
+    here does lie in [0, 1] (conservative: both must hold)."""
     if not unit_range:
         return False
     kept = values[~np.isnan(values)]

@@ -218,9 +218,10 @@ class MeasureDef:
         minimum.
     unit_range : every per-query value lies in [0, 1] whatever the judgments, conventions
         and parameters (a fraction of documents or of relevance: P, R, AP, RR, ...), so a
-        difference lies in [-1, 1] and ``compare`` clips its intervals there. False (the
-        default) where a gain map, weights or a parameter can leave [0, 1] (nDCG, ERR,
-        RBP, utility, the diversity measures) or nobody has checked.
+        difference lies in [-1, 1] and ``compare`` clips its intervals there; or a predicate
+        of the measure where its parameters decide (nDCG: in [0, 1] unless a gain map gives
+        a level a negative gain). False (the default) where weights or a parameter can leave
+        [0, 1] (ERR, RBP, utility, the diversity measures) or nobody has checked.
     convention_params : the parameters a :class:`~ranklens.Convention` may set on it
         (``denom``, ``gain``, ``ideal``).
     trec_integer : trec_eval prints it as an integer (``%ld``).
@@ -258,7 +259,7 @@ class MeasureDef:
     order_free: Literal["never", "always", "without_cutoff"] = "never"
     needs_unretrieved: bool | Callable[[Measure], bool] = True
     lower_is_better: bool = False
-    unit_range: bool = False
+    unit_range: bool | Callable[[Measure], bool] = False
     convention_params: tuple[str, ...] = ()
     trec_integer: bool = False
     trec_per_query: bool = True
@@ -272,6 +273,12 @@ class MeasureDef:
         if callable(self.needs_unretrieved):
             return bool(self.needs_unretrieved(measure))
         return self.needs_unretrieved
+
+    def in_unit_range(self, measure: Measure) -> bool:
+        """``unit_range`` for ``measure`` (resolving a predicate of its parameters)."""
+        if callable(self.unit_range):
+            return bool(self.unit_range(measure))
+        return self.unit_range
 
     def ignores_order(self, measure: Measure) -> bool:
         """Whether ``measure``'s value is the same for every order of the ranked documents."""
@@ -336,6 +343,12 @@ class Measure:
     def ignores_order(self) -> bool:
         """Whether the value is the same for every order of the ranked documents."""
         return self.definition.ignores_order(self)
+
+    @property
+    def in_unit_range(self) -> bool:
+        """Whether every per-query value lies in [0, 1], whatever the judgments (see
+        ``MeasureDef.unit_range``)."""
+        return self.definition.in_unit_range(self)
 
     def get(self, name: str, fallback: Any = None) -> Any:
         """The parameter's value: as given, else its default, else ``fallback``."""

@@ -37,6 +37,15 @@ LOG_BASE = Param(
 _GRADED = (GAIN, DISCOUNT, IDEAL, JUDGED_ONLY, LOG_BASE)
 
 
+def _nonnegative_gains(m: Measure) -> bool:
+    """Whether no judged level has a negative gain under ``m``'s gain: linear and exp2 give
+    non-positive levels 0; a level map may say otherwise. With gains >= 0 and a discount
+    that never grows with the rank (log2, jk and rank all shrink), no ranking's DCG exceeds
+    the ideal's (the gains sorted), so nDCG lies in [0, 1] (the ideal from the run too)."""
+    spec = m.get("gain")
+    return not isinstance(spec, tuple) or all(g >= 0 for _, g in spec)
+
+
 def gain_values(grade: np.ndarray, judged: np.ndarray, spec: object) -> np.ndarray:
     """Gain of each document under ``spec`` (0 for unjudged and non-positive default levels)."""
     positive = judged & (grade > 0)
@@ -176,7 +185,7 @@ def _ndcg_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.n
           params=_GRADED, cutoff="int", trec="ndcg", trec_cut="ndcg_cut", trec_cutoffs=_DEPTHS,
           aliases=("ndcg",), variants=(("ndcg_burges", (("gain", "exp2"),)),), family="gain",
           closed_form=_ndcg_tied, tie_bound=_ndcg_bound, needs_unretrieved=_reads_judgments,
-          convention_params=("gain", "ideal"))
+          convention_params=("gain", "ideal"), unit_range=lambda m: _nonnegative_gains(m))
 def ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(dcg_values(d, m), ideal_values(d, m))
