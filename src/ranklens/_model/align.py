@@ -74,10 +74,12 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
         return _align_subtopics(qrels, run, pol, block)
     if qrels.frame.height == 0:
         _check_coverage(pol, [], [], [], run, qrels)  # no judgments: its own error
+    # the run's index first: it takes (and frees) the reader's doc hashes before the
+    # judgments' index is built, as when runs were indexed at load (peak memory)
+    index = run_index(run, pol.ties)
     qrels = _distinct_judgments(qrels, pol.duplicates)
     qindex = qrels_index(qrels)
     judged_queries = qindex.query_ids
-    index = run_index(run, pol.ties)
     block_j = block_index(index.query_ids, qindex.queries)
     present = np.zeros(len(judged_queries), dtype=bool)
     present[block_j[block_j >= 0]] = True
