@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from test_compare import _qrels_runs
 
 import ranklens
 from ranklens import ParameterError, RanklensWarning
@@ -15,17 +16,6 @@ from ranklens._compare.options import CompareOptions
 
 SAKAI3 = np.array([[.7, .5, .0], [.3, .1, .0], [.2, .0, .2], [.6, .2, .1], [.4, .4, .3],
                    [.4, .3, .3], [.0, .0, .1], [.7, .5, .2], [.1, .3, .4], [.3, .3, .4]])
-
-
-def _qrels_runs(scores: np.ndarray) -> tuple[dict, dict]:
-    """Judgments and runs whose P@10 per topic are ``scores`` (topics x systems, tenths)."""
-    hits = np.rint(scores * 10).astype(int)
-    qrels = {f"t{i:02d}": {f"d{j}": 1 for j in range(10)} for i in range(len(hits))}
-    runs = {}
-    for s, name in enumerate("ABCDEFG"[: hits.shape[1]]):
-        runs[name] = {f"t{i:02d}": {(f"d{j}" if j < hits[i, s] else f"x{j}"): 10.0 - j
-                                    for j in range(10)} for i in range(len(hits))}
-    return qrels, runs
 
 
 # -- (a) test and correction: resolved, or a conflict naming both ------------------------------

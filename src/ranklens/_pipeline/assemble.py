@@ -121,7 +121,10 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str) 
     """
     check_policies(plan, partial, run_source=run_source, qrels_source=qrels_source)
     skipped = _skipped_rankings(plan, partial)
-    empties = _empties(plan, partial)
+    # each measure's values under the policies, once: they give the empties and the means
+    applied = None if partial.values is None else [
+        policy_values(plan, at, partial.values) for at in range(len(plan.names))]
+    empties = _empties(plan, partial, applied)
     if plan.empty == "error":
         for name, measure in zip(plan.names, plan.measures, strict=True):
             count, examples = empties.get(name, (0, []))
@@ -139,8 +142,8 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str) 
         how = "none" if measure.definition.text else measure.definition.aggregate
         if evaluated == 0:  # nothing evaluated (missing="skip", empty_ranking="skip")
             aggregates[name] = math.nan
-        elif partial.values is not None:
-            values, keep, _ = policy_values(plan, at, partial.values)
+        elif partial.values is not None and applied is not None:
+            values, keep, _ = applied[at]
             aggregates[name] = aggregate(values, how, keep,
                                          partial.values.weights.get(measure))
         else:
@@ -166,18 +169,18 @@ def _skipped_rankings(plan: Plan, partial: Partial) -> int:
     return 0 if left_out is None else int(left_out.sum())
 
 
-def _empties(plan: Plan, partial: Partial) -> dict[str, tuple[int, list[str]]]:
-    """Per written averaged measure: how many queries have no relevant judgment, and some."""
+def _empties(plan: Plan, partial: Partial,
+             applied: list[tuple[np.ndarray, np.ndarray | None, np.ndarray]] | None
+             ) -> dict[str, tuple[int, list[str]]]:
+    """Per written averaged measure: how many queries have no relevant judgment, and some
+    (from the tallies, or from the values under the policies, ``applied``)."""
     if partial.tallies is not None:
         return {name: (t.empty.count, list(t.empty.examples))
                 for name, t in partial.tallies.items()}
-    values = partial.values
-    assert values is not None
-    out = {}
-    for at, name in enumerate(plan.names):
-        _, _, empty = policy_values(plan, at, values)
-        out[name] = (int(empty.sum()), values.query_ids[empty][:5].tolist())
-    return out
+    assert partial.values is not None and applied is not None
+    query_ids = partial.values.query_ids
+    return {name: (int(empty.sum()), query_ids[empty][:5].tolist())
+            for name, (_, _, empty) in zip(plan.names, applied, strict=True)}
 
 
 def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:

@@ -19,8 +19,8 @@ __all__ = ["demo", "demo_files"]
 _EXPLAIN = (
     "Each row is a system and each column a measure averaged over the {nq} queries "
     "(higher is better): nDCG@10 rewards putting the most relevant documents (graded 0-3) "
-    "first, AP and RR@10 reward finding relevant documents early, P@10 and R@100 count them "
-    "in the top 10 and top 100. {verdict}"
+    "first, AP and RR@10 reward finding relevant documents early, P@10, R@100 and R@1000 "
+    "count them in the top 10, 100 and 1000. {verdict}"
 )
 _COMMAND = "ranklens evaluate QRELS RUN [RUN ...] [-m MEASURE ...] [--per-query] [--format F]"
 
