@@ -14,6 +14,8 @@ from ._errors import InputError, MeasureError, ParameterError, RanklensError, Ra
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports these
+    from ._agreement.api import Agreement, AgreementMatrix, agreement
+    from ._agreement.values import AgreementMeasure, parse_agreement
     from ._compare import Comparison, PairComparison, compare, compare_results
     from ._compare.options import CompareOptions
     from ._conventions import CONVENTIONS, Convention
@@ -25,6 +27,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._measures import Measure
     from ._names import parse_measure, parse_measures
     from ._pipeline.options import EvaluateOptions
+    from ._pool import merge_judgments, pool
     from ._render import FORMATS, render
     from ._report import report
     from ._result import Result
@@ -35,6 +38,9 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
 __all__ = [
     "CONVENTIONS",
     "FORMATS",
+    "Agreement",
+    "AgreementMatrix",
+    "AgreementMeasure",
     "CompareOptions",
     "Comparison",
     "Convention",
@@ -54,6 +60,7 @@ __all__ = [
     "TrecEvalError",
     "TrecEvalReport",
     "__version__",
+    "agreement",
     "compare",
     "compare_results",
     "evaluate",
@@ -63,8 +70,11 @@ __all__ = [
     "load_pairs",
     "load_qrels",
     "load_run",
+    "merge_judgments",
+    "parse_agreement",
     "parse_measure",
     "parse_measures",
+    "pool",
     "render",
     "report",
     "trec_eval",
@@ -74,12 +84,15 @@ __all__ = [
 # then costs no numpy, no measure registry and no comparison statistics, which a command
 # that fails on its arguments, a ``--help`` or a Ctrl-C guard never needs.
 _LAZY: dict[str, tuple[str, str]] = {
+    "Agreement": ("._agreement.api", "Agreement"),
+    "AgreementMatrix": ("._agreement.api", "AgreementMatrix"),
+    "AgreementMeasure": ("._agreement.values", "AgreementMeasure"),
     "CONVENTIONS": ("._conventions", "CONVENTIONS"),
-    "FORMATS": ("._render", "FORMATS"),
-    "Comparison": ("._compare", "Comparison"),
     "CompareOptions": ("._compare.options", "CompareOptions"),
+    "Comparison": ("._compare", "Comparison"),
     "Convention": ("._conventions", "Convention"),
     "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
+    "FORMATS": ("._render", "FORMATS"),
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
@@ -89,6 +102,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "SubtopicQrels": ("._tables", "SubtopicQrels"),
     "TrecEvalError": ("._trec_eval", "TrecEvalError"),
     "TrecEvalReport": ("._trec_eval", "TrecEvalReport"),
+    "agreement": ("._agreement.api", "agreement"),
     "compare": ("._compare", "compare"),
     "compare_results": ("._compare", "compare_results"),
     "evaluate": ("._evaluate", "evaluate"),
@@ -98,8 +112,11 @@ _LAZY: dict[str, tuple[str, str]] = {
     "load_pairs": ("._io._pairs", "load_pairs"),
     "load_qrels": ("._io._load", "load_qrels"),
     "load_run": ("._io._load", "load_run"),
+    "merge_judgments": ("._pool", "merge_judgments"),
+    "parse_agreement": ("._agreement.values", "parse_agreement"),
     "parse_measure": ("._names", "parse_measure"),
     "parse_measures": ("._names", "parse_measures"),
+    "pool": ("._pool", "pool"),
     "render": ("._render", "render"),
     "report": ("._report", "report"),
     "trec_eval": ("._trec_eval", "trec_eval"),

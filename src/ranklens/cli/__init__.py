@@ -72,10 +72,12 @@ class _LazyGroup(click.Group):
 
     #: command name -> (module of ranklens.cli, attribute)
     lazy: ClassVar[dict[str, tuple[str, str]]] = {
+        "agree": ("._agree", "agree_cmd"),
         "compare": ("._compare", "compare_cmd"),
         "demo": ("._demo", "demo"),
         "evaluate": ("._evaluate", "evaluate_cmd"),
         "measures": ("._measures", "measures_cmd"),
+        "pool": ("._agree", "pool_cmd"),
         "report": ("._report", "report_cmd"),
         "trec_eval": ("._trec_cmd", "trec_eval_cmd"),
     }
@@ -102,6 +104,8 @@ def cli(debug: bool) -> None:
     ranklens evaluate qrels.txt run.txt              nDCG@10, AP, RR@10, P@10, R@100, R@1000
     ranklens evaluate qrels.txt a.run b.run -m AP    systems side by side
     ranklens compare qrels.txt a.run b.run -m AP     paired significance tests
+    ranklens agree a.run b.run -m "RBO(p=0.9)"       rankings compared, no judgments
+    ranklens pool a.run b.run --depth 10 -o p.txt    the pairs to judge
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs

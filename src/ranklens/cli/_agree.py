@@ -1,0 +1,109 @@
+"""``ranklens agree`` and ``ranklens pool``: comparing runs without judgments, and pools."""
+
+from __future__ import annotations
+
+import click
+
+from .._agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
+from .._outputs import refuse_overwriting_inputs, write_atomically
+from .._pool import POOL_FORMATS
+from ._evaluate import write_stdout
+from ._options import name_systems
+
+__all__ = ["agree_cmd", "pool_cmd"]
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output is None:
+        write_stdout(text)
+    else:
+        write_atomically(output, text)
+
+
+@click.command("agree")
+@click.argument("runs", nargs=-1, metavar="RUN_A RUN_B [RUN...]")
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+              help="Run-vs-run measure (repeatable): RBO(p=0.9), RBO(form=min), "
+                   "RBO(ties=a), Overlap@10, Jaccard@10, KendallTau@10. Default: RBO.")
+@click.option("--name", "names", multiple=True, metavar="NAME",
+              help="Name of each RUN, in order (or write RUN as NAME=PATH).")
+@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
+              help="Order of equally scored documents: doc id descending (trec_eval) or "
+                   "as given.")
+@click.option("--missing", type=click.Choice(AGREE_MISSING), default="error",
+              show_default=True,
+              help="Queries one run holds and another lacks: an error, or compare the "
+                   "queries both hold (a warning counts the others).")
+@click.option("-f", "--format", "fmt", type=click.Choice(AGREE_FORMATS), default="table",
+              show_default=True, help="Output format (three runs or more: no trec).")
+@click.option("-q", "--per-query", is_flag=True, default=False,
+              help="Two runs: one row per query too.")
+@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str, ...],
+              ties: str, missing: str, fmt: str, per_query: bool,
+              output: str | None) -> int:
+    """How alike RUNS' rankings are, query by query, without judgments.
+
+    Two runs: each measure's mean (and per query with -q); three or more: a matrix of
+    every pair's means per measure.
+
+    \b
+    ranklens agree old.run new.run -m "RBO(p=0.9)" -m Overlap@10
+    ranklens agree exact.run ann.run -m Jaccard@100 -q -f csv
+    ranklens agree a.run b.run c.run -m "RBO(p=0.95,form=min)"
+    """
+    from .._agreement.api import Agreement, agreement
+    from .._io._load import load_run
+
+    if len(runs) < 2:
+        raise click.UsageError(f"give at least two RUNS to compare; got {len(runs)}")
+    labels, paths = name_systems(runs, names)
+    refuse_overwriting_inputs(output, paths)
+    loaded = {label: load_run(path, name=label)
+              for label, path in zip(labels, paths, strict=True)}
+    chosen = list(measures) or ["RBO"]
+    if len(loaded) == 2:
+        a, b = loaded.values()
+        got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
+        assert isinstance(got, Agreement)
+        _emit(got.render(fmt, per_query=per_query), output)
+        return 0
+    if fmt == "trec":
+        raise click.UsageError("--format trec writes two runs' values; a matrix of three "
+                               "or more runs has no trec form")
+    matrix = agreement(loaded, None, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
+    assert not isinstance(matrix, Agreement)
+    _emit(matrix.render(fmt), output)
+    return 0
+
+
+@click.command("pool")
+@click.argument("runs", nargs=-1, metavar="RUN...")
+@click.option("--depth", "-k", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Each run's top DEPTH of each query enters the pool.")
+@click.option("--qrels", type=str, default=None,
+              help="Judgments: the pairs they hold are left out.")
+@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
+              help="Order of equally scored documents: doc id descending (trec_eval) or "
+                   "as given.")
+@click.option("-f", "--format", "fmt", type=click.Choice(POOL_FORMATS), default="trec",
+              show_default=True,
+              help="trec: 'query 0 doc ?' lines (replace ? with the grade); csv: "
+                   "query_id,doc_id,relevance with the relevance empty.")
+@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fmt: str,
+             output: str | None) -> int:
+    """The (query, document) pairs a depth-k pool of RUNS asks assessors to judge.
+
+    \b
+    ranklens pool a.run b.run c.run --depth 10 -o pool.txt
+    ranklens pool a.run b.run --depth 20 --qrels qrels.txt -f csv -o todo.csv
+    """
+    from .._pool import pool
+
+    if not runs:
+        raise click.UsageError("give at least one RUN to pool")
+    refuse_overwriting_inputs(output, [*runs, *([qrels] if qrels else [])])
+    got = pool(list(runs), depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
+    _emit(got.render(fmt), output)  # type: ignore[arg-type]
+    return 0
