@@ -114,3 +114,26 @@ def test_ties_follow_the_tie_policy() -> None:
     b = ranklens.load_run({"q": {"x": 2.0, "y": 1.0}})
     assert ranklens.agreement(a, b, "Overlap@1")["Overlap@1"] == 0.0
     assert ranklens.agreement(a, b, "Overlap@1", ties="input")["Overlap@1"] == 1.0
+
+
+def test_kendall_on_long_random_rankings_equals_scipy() -> None:
+    # long enough for many merge levels of the inversion count
+    rng = np.random.default_rng(11)
+    universe = [f"d{i}" for i in range(600)]
+    pairs = [(list(rng.permutation(universe)[: int(rng.integers(1, 400))]),
+              list(rng.permutation(universe)[: int(rng.integers(1, 400))])) for _ in range(12)]
+    got = ranklens.agreement(_run([s for s, _ in pairs]), _run([t for _, t in pairs]),
+                             "KendallTau@300").query_values["KendallTau@300"]
+    np.testing.assert_allclose(got, [_kendall(s, t, 300) for s, t in pairs], rtol=0,
+                               atol=1e-12)
+
+
+def test_a_ranking_against_an_empty_one() -> None:
+    a = ranklens.load_run({"q1": {"x": 2.0, "y": 1.0}})
+    b = ranklens.load_run({"q1": {}})
+    got = ranklens.agreement(a, b, ["RBO", "RBO(form=min)", "RBO(form=res)", "Overlap@2",
+                                    "Jaccard@2", "KendallTau@2"])
+    # nothing shared: every similarity 0; the maximum (the empty ranking continued with x,
+    # y, ...) agrees fully, so the residual is 1; tau-b is undefined (b ties them all)
+    assert [got[n] for n in got.names[:5]] == [0.0, 0.0, pytest.approx(1.0), 0.0, 0.0]
+    assert math.isnan(got["KendallTau@2"])

@@ -85,10 +85,10 @@ def top_rows(run: Run, queries: list[str], ties: str, depth: int | None
             "with another must hold each document once")
     where = {q: i for i, q in enumerate(index.query_ids.to_list())}
     code = np.array([where.get(q, -1) for q in queries], dtype=np.int64)
-    offsets = np.asarray(index.offsets, dtype=np.int64)
-    present = code >= 0
-    starts = np.where(present, offsets[np.maximum(code, 0)], 0)
-    lengths = np.where(present, offsets[np.maximum(code, 0) + 1] - starts, 0)
+    # padded: a query the run lacks (code -1) reads an empty slice
+    offsets = np.append(np.asarray(index.offsets, dtype=np.int64), 0)
+    starts = offsets[code]
+    lengths = np.where(code >= 0, offsets[code + 1] - starts, 0)
     if depth is not None:
         lengths = np.minimum(lengths, depth)
     qidx = np.repeat(np.arange(len(queries), dtype=np.int64), lengths)

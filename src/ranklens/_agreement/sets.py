@@ -15,7 +15,6 @@ A query whose two rankings are both empty has no value (NaN, left out of the mea
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -24,10 +23,6 @@ from .measures import Chosen, register_agreement
 from .rankings import Pairing
 
 __all__ = ["jaccard", "kendall_tau", "overlap"]
-
-#: pairs of documents compared at once by Kendall's tau (a block of whole queries)
-_PAIRS_PER_BLOCK = 1 << 22
-
 
 def _shared(pair: Pairing) -> np.ndarray:
     hit = pair.a.other >= 0
@@ -50,44 +45,79 @@ def jaccard(pair: Pairing, m: Chosen) -> np.ndarray:
         return _none_ranked(pair, both / union)
 
 
+def _inversions(seg: np.ndarray, values: np.ndarray, nq: int) -> np.ndarray:
+    """Per segment, the pairs i < j (in the rows' order) with ``values[i] > values[j]``.
+
+    Rows are grouped by ascending ``seg``; ``values`` are distinct integers >= 0 within a
+    segment. A bottom-up merge sort run on every segment at once: at each width w, the
+    rows of each right block count the rows of their left block above them (one
+    ``searchsorted`` over all blocks), then each pair of blocks is merged by one sort.
+    """
+    out = np.zeros(nq)
+    n = values.size
+    if n < 2:
+        return out
+    length = np.bincount(seg, minlength=nq)
+    first = np.concatenate(([0], np.cumsum(length)[:-1]))
+    pos = np.arange(n, dtype=np.int64) - first[seg]
+    big = int(values.max()) + 1
+    cur = values.astype(np.int64)
+    longest = int(length.max())
+    width = 1
+    while width < longest:
+        block = pos // width
+        pair = seg.astype(np.int64) * (longest // (2 * width) + 1) + block // 2
+        right = (block % 2) == 1
+        key = pair * big + cur
+        left_keys = key[~right]               # ascending: sorted blocks, pairs in order
+        ends = np.searchsorted(left_keys, (pair[right] + 1) * big, side="left")
+        at_or_below = np.searchsorted(left_keys, key[right], side="right")
+        out += np.bincount(seg[right], weights=(ends - at_or_below).astype(np.float64),
+                           minlength=nq)
+        cur = cur[np.argsort(key, kind="stable")]   # rows stay within their pair
+        width *= 2
+    return out
+
+
 def kendall_tau(pair: Pairing, m: Chosen) -> np.ndarray:
     assert m.cutoff is not None
-    absent = m.cutoff + 1
     a, b = pair.a, pair.b
-    only_b = b.other < 0
-    # every document of the union: its query and its rank in each ranking
-    q = np.concatenate((a.qidx, b.qidx[only_b]))
-    ra = np.concatenate((a.rank, np.full(int(only_b.sum()), absent)))
-    rb = np.concatenate((np.where(a.other >= 0, b.rank[np.maximum(a.other, 0)], absent),
-                         b.rank[only_b]))
-    order = np.argsort(q, kind="stable")
-    q, ra, rb = q[order], ra[order], rb[order]
-    n = np.bincount(q, minlength=pair.nq).astype(np.int64)
-    start = np.concatenate(([0], np.cumsum(n))).astype(np.int64)
-    score = np.zeros(pair.nq)
-    pairs_per_query = n * (n - 1) // 2
-    # queries in blocks of about _PAIRS_PER_BLOCK pairs: a block's pairs are expanded at once
-    ends = np.cumsum(pairs_per_query)
-    cut = np.searchsorted(ends, np.arange(_PAIRS_PER_BLOCK, int(ends[-1]) if ends.size else 0,
-                                          _PAIRS_PER_BLOCK), side="right")
-    bounds = np.unique(np.concatenate(([0], cut, [pair.nq])))
-    for lo, hi in itertools.pairwise(bounds):
-        rows = np.arange(start[lo], start[hi], dtype=np.int64)
-        if rows.size < 2:
-            continue
-        after = start[q[rows] + 1] - rows - 1          # partners later in the same query
-        i = np.repeat(rows, after)
-        first = np.concatenate(([0], np.cumsum(after)[:-1])).astype(np.int64)
-        j = i + 1 + (np.arange(i.size, dtype=np.int64) - np.repeat(first, after))
-        sign = np.sign(ra[i] - ra[j]) * np.sign(rb[i] - rb[j])
-        score += np.bincount(q[i], weights=sign.astype(np.float64), minlength=pair.nq)
-    # tau-b: the only ties are the documents absent from one ranking (at k + 1)
-    tied_a = np.bincount(q[ra == absent], minlength=pair.nq).astype(np.float64)
-    tied_b = np.bincount(q[rb == absent], minlength=pair.nq).astype(np.float64)
-    n0 = n * (n - 1) / 2.0
-    denom = np.sqrt((n0 - tied_a * (tied_a - 1) / 2) * (n0 - tied_b * (tied_b - 1) / 2))
+    nq = pair.nq
+    # three kinds of documents: in both top k (M), in a's only (A), in b's only (B); a
+    # document absent from a top k is tied there at k + 1 with the others absent from it
+    in_both = a.other >= 0
+    only_a = np.bincount(a.qidx[~in_both], minlength=nq).astype(np.float64)
+    only_b = np.bincount(b.qidx[b.other < 0], minlength=nq).astype(np.float64)
+    both = np.bincount(a.qidx[in_both], minlength=nq).astype(np.float64)
+    # M x M: concordant minus discordant, the discordant being the inversions of b's ranks
+    # read in a's order
+    discordant = _inversions(a.qidx[in_both], b.rank[a.other[in_both]], nq)
+    score = both * (both - 1) / 2 - 2 * discordant
+    # M x A: b ranks the M document above (k + 1), so the pair is concordant when a does
+    # too: +1 for each A document below it in a, -1 for each above
+    score -= _signed_before(a.qidx, ~in_both, in_both, a.length, only_a, nq)
+    score -= _signed_before(b.qidx, b.other < 0, b.other >= 0, b.length, only_b, nq)
+    # A x B: a ranks the A document above, b the B document: discordant
+    score -= only_a * only_b
+    n = both + only_a + only_b
+    n0 = n * (n - 1) / 2
+    denom = np.sqrt((n0 - only_b * (only_b - 1) / 2) * (n0 - only_a * (only_a - 1) / 2))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(denom > 0, score / denom, math.nan)
+
+
+def _signed_before(qidx: np.ndarray, absent: np.ndarray, shared: np.ndarray,
+                   length: np.ndarray, n_absent: np.ndarray, nq: int) -> np.ndarray:
+    """Per query, the sum over the shared rows of (absent rows above it) - (absent rows
+    below it), rows in ranked order."""
+    flags = absent.astype(np.int64)
+    before = np.cumsum(flags) - flags
+    first = np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
+    base = np.concatenate((before, [0]))[np.minimum(first, before.size)] if before.size \
+        else np.zeros(nq, dtype=np.int64)
+    before = before - base[qidx]
+    term = 2 * before[shared] - n_absent[qidx[shared]]
+    return np.bincount(qidx[shared], weights=term.astype(np.float64), minlength=nq)
 
 
 register_agreement("Overlap", "documents both top k hold, over k", cutoff_required=True,
