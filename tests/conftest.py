@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PEERS = ("pytrec_eval", "ranx", "ir_measures", "torch", "torchmetrics", "sklearn", "pandas",
          "pyarrow",
          "pyndeval",
-         "cwl")  # cwl-eval, behind ir_measures' cwl_eval provider
+         "cwl",  # cwl-eval, behind ir_measures' cwl_eval provider
+         "rbo")
 
 
 def missing_peers() -> list[str]:

@@ -5,12 +5,16 @@ For rankings S (the shorter, ``s`` documents) and L (``l`` documents) and persis
 and ``X_d`` is the overlap of the two rankings' top d. Only the seen prefixes are known,
 so one of three forms is computed:
 
-- ``min`` (Eq. 11, with Section 4.3's uneven lengths): the lowest value any continuation
-  of the rankings could give (no document beyond the prefixes ever matches);
-- ``res`` (Eq. 13 and 4.3): the residual, the highest value any continuation could give
-  minus ``min`` (the unseen documents match as early as they can);
-- ``ext`` (Eq. 32): the extrapolated value, the agreement at depth ``s`` carried on to
-  the unseen depths.
+- ``min`` (Eq. 11 for prefixes of equal length): the lowest value any continuation of the
+  rankings could give (no document beyond the prefixes ever matches);
+- ``res`` (Eq. 13 for equal lengths): the residual, the highest value any continuation
+  could give (the unseen documents match as early as they can) minus ``min``;
+- ``ext`` (Eq. 32, for uneven lengths): the extrapolated value, the agreement at depth
+  ``s`` carried on to the unseen depths.
+
+For uneven lengths ``min`` and ``res`` are those same bounds over every continuation, as
+Corsi & Urbano compute them (tests/unit/test_agreement_rbo.py sums the definition over the
+extreme continuations).
 
 Ties (``ties``): ``ordered``, the default, reads each ranking in the order the evaluation's
 tie policy gives (trec_eval's doc id descending, or input order), every document at its own
@@ -39,7 +43,7 @@ import numpy as np
 from .._errors import MeasureError
 from .._measures._registry import Param
 from .measures import Chosen, register_agreement
-from .rankings import Pairing
+from .rankings import Pairing, Side
 
 __all__ = ["rbo"]
 
@@ -151,7 +155,7 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
     length = np.where(s_is_a, b.length, a.length)
     slots = _Slots(length)
 
-    def span(side: Any) -> tuple[np.ndarray, np.ndarray]:
+    def span(side: Side) -> tuple[np.ndarray, np.ndarray]:
         if ties == "ordered":
             return side.rank, side.rank
         if ties == "w":
@@ -213,7 +217,7 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
     u_j = np.arange(u_q.size, dtype=np.int64) - u_first[u_q] + 1
     if form == "min":
         head = np.log(1 / (1 - p)) - slots.total(weight / dd)
-        return _empty_queries(scale * (slots.total(a_seen * weight) + x_l * head), s, length)
+        return _empty_queries(scale * (slots.total(a_seen * weight) + x_l * head), length)
     if form == "ext":
         # past s, the unseen part of S is assumed to agree as the seen part did: (d - s)
         # unseen documents of S each matching with A_s times the mean count of L's
@@ -228,7 +232,7 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore"):
             tail = np.where(lq > 0, (x_l + (lq - sq) * a_s) / lq, 0.0) * p ** (lq + 1) / (1 - p)
         out = scale * (slots.total(a_ext * weight) + tail)
-        return _empty_queries(np.where(s > 0, out, 0.0), s, length)
+        return _empty_queries(np.where(s > 0, out, 0.0), length)
     # res = max - min. max: past s, the j-th document of L absent from S matches S's
     # (s + j)-th (unseen) document; past l, every unseen document of either matches as
     # early as it can, until depth f = l + s - X_l, from where the agreement is 1
@@ -245,10 +249,10 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
     high = scale * (slots.total(a_max * weight) + tail_max)
     head = np.log(1 / (1 - p)) - slots.total(weight / dd)
     low = scale * (slots.total(a_seen * weight) + x_l * head)
-    return _empty_queries(high - low, s, length)
+    return _empty_queries(high - low, length)
 
 
-def _empty_queries(values: np.ndarray, s: np.ndarray, length: np.ndarray) -> np.ndarray:
+def _empty_queries(values: np.ndarray, length: np.ndarray) -> np.ndarray:
     # both rankings empty: nothing to compare (NaN, left out of the means)
     return np.where(length == 0, math.nan, values)
 
