@@ -8,10 +8,13 @@ package's comparison is tests/peers/test_agreement_rbo_peer.py.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ranklens
 from ranklens import MeasureError
@@ -139,8 +142,6 @@ def test_tie_aware_rbo_without_ties_is_plain_rbo() -> None:
 
 def test_tie_aware_a_is_the_mean_over_every_order_of_the_ties() -> None:
     # x = a (b c) d, y = (c a) b e: RBO^a equals the mean of plain RBO over the 2 x 2 orders
-    import itertools
-
     x_orders = [["a", *m, "d"] for m in itertools.permutations(["b", "c"])]
     y_orders = [[*m, "b", "e"] for m in itertools.permutations(["c", "a"])]
     x = {"q": {"a": 3.0, "b": 2.0, "c": 2.0, "d": 1.0}}
@@ -172,3 +173,39 @@ def test_names_parse_back() -> None:
         assert str(m) == text
         assert ranklens.parse_agreement(str(m)) == m
         assert hash(m) == hash(ranklens.parse_agreement(text.lower()))
+
+
+def _tied_ranking(draw: st.DrawFn) -> list[list[str]]:
+    docs = draw(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=5, unique=True))
+    cuts = sorted(draw(st.sets(st.integers(1, len(docs) - 1), max_size=len(docs) - 1))
+                  if len(docs) > 1 else set())
+    bounds = [0, *cuts, len(docs)]
+    return [docs[i:j] for i, j in itertools.pairwise(bounds)]
+
+
+@st.composite
+def tied_pairs(draw: st.DrawFn) -> tuple[list[list[str]], list[list[str]]]:
+    return _tied_ranking(draw), _tied_ranking(draw)
+
+
+def _orders(groups: list[list[str]]) -> list[list[str]]:
+    return [[d for g in choice for d in g]
+            for choice in itertools.product(*(itertools.permutations(g) for g in groups))]
+
+
+def _scores(groups: list[list[str]]) -> dict[str, dict[str, float]]:
+    return {"q": {d: float(len(groups) - i) for i, g in enumerate(groups) for d in g}}
+
+
+@settings(max_examples=50, deadline=None)
+@given(tied_pairs())
+def test_tie_aware_a_lower_bound_is_the_mean_over_every_order(
+        pair: tuple[list[list[str]], list[list[str]]]) -> None:
+    # the lower bound is linear in the overlaps, so RBO^a's is the mean over the orders of
+    # the ties (rankings of uneven lengths, groups of any size)
+    x, y = pair
+    want = np.mean([_brute(s, t, 0.8, "min", depth=160)
+                    for s in _orders(x) for t in _orders(y)])
+    name = "RBO(p=0.8,ties=a,form=min)"
+    assert ranklens.agreement(_scores(x), _scores(y), name)[name] == pytest.approx(
+        want, abs=1e-12)

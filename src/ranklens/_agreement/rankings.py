@@ -83,8 +83,12 @@ def top_rows(run: Run, queries: list[str], ties: str, depth: int | None
             f"run {run.name!r} ({run.source}) ranks a document twice for one query (doc "
             f"{run.doc_ids_at(index.src_at(np.array([at])))[0]!r}); a ranking compared "
             "with another must hold each document once")
-    where = {q: i for i, q in enumerate(index.query_ids.to_list())}
-    code = np.array([where.get(q, -1) for q in queries], dtype=np.int64)
+    # each query's place in the run index (-1: the run lacks it), one join for all
+    numbered = pl.DataFrame({"q": index.query_ids.cast(pl.String),
+                             "c": np.arange(index.query_ids.len(), dtype=np.int64)})
+    code = (pl.DataFrame({"q": pl.Series(queries, dtype=pl.String)})
+            .join(numbered, on="q", how="left", maintain_order="left")["c"]
+            .fill_null(-1).to_numpy().astype(np.int64))
     # padded: a query the run lacks (code -1) reads an empty slice
     offsets = np.append(np.asarray(index.offsets, dtype=np.int64), 0)
     starts = offsets[code]
