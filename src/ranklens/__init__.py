@@ -17,8 +17,10 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._compare import Comparison, PairComparison, compare, compare_results
     from ._compare.options import CompareOptions
     from ._conventions import CONVENTIONS, Convention
+    from ._correlation import RankCorrelation, rank_correlation
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
+    from ._interval import ScoreInterval
     from ._io._load import load_qrels, load_run
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
@@ -45,11 +47,13 @@ __all__ = [
     "PairComparison",
     "ParameterError",
     "Qrels",
+    "RankCorrelation",
     "RanklensError",
     "RanklensWarning",
     "Result",
     "Results",
     "Run",
+    "ScoreInterval",
     "SubtopicQrels",
     "TrecEvalError",
     "TrecEvalReport",
@@ -65,6 +69,7 @@ __all__ = [
     "load_run",
     "parse_measure",
     "parse_measures",
+    "rank_correlation",
     "render",
     "report",
     "trec_eval",
@@ -83,9 +88,11 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
+    "RankCorrelation": ("._correlation", "RankCorrelation"),
     "Result": ("._result", "Result"),
     "Results": ("._results", "Results"),
     "Run": ("._tables", "Run"),
+    "ScoreInterval": ("._interval", "ScoreInterval"),
     "SubtopicQrels": ("._tables", "SubtopicQrels"),
     "TrecEvalError": ("._trec_eval", "TrecEvalError"),
     "TrecEvalReport": ("._trec_eval", "TrecEvalReport"),
@@ -100,6 +107,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "load_run": ("._io._load", "load_run"),
     "parse_measure": ("._names", "parse_measure"),
     "parse_measures": ("._names", "parse_measures"),
+    "rank_correlation": ("._correlation", "rank_correlation"),
     "render": ("._render", "render"),
     "report": ("._report", "report"),
     "trec_eval": ("._trec_eval", "trec_eval"),
