@@ -73,6 +73,7 @@ class _LazyGroup(click.Group):
     #: command name -> (module of ranklens.cli, attribute)
     lazy: ClassVar[dict[str, tuple[str, str]]] = {
         "compare": ("._compare", "compare_cmd"),
+        "correlate": ("._correlate", "correlate_cmd"),
         "demo": ("._demo", "demo"),
         "evaluate": ("._evaluate", "evaluate_cmd"),
         "measures": ("._measures", "measures_cmd"),
@@ -102,6 +103,7 @@ def cli(debug: bool) -> None:
     ranklens evaluate qrels.txt run.txt              nDCG@10, AP, RR@10, P@10, R@100, R@1000
     ranklens evaluate qrels.txt a.run b.run -m AP    systems side by side
     ranklens compare qrels.txt a.run b.run -m AP     paired significance tests
+    ranklens correlate --qrels-a A --qrels-b B *.run  do two qrels order the runs alike?
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs

@@ -30,10 +30,10 @@ from typing import Literal, get_args
 
 import numpy as np
 
-from ._errors import MeasureError, ParameterError
-from ._result import Result
-from ._results import Results, results_of
-from ._validate import Choice, check
+from .._errors import MeasureError, ParameterError
+from .._result import Result
+from .._results import Results, results_of
+from .._validate import Choice, check
 
 __all__ = ["CORRELATION_METHODS", "CorrelationMethod", "RankCorrelation", "rank_correlation"]
 
