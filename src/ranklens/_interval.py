@@ -27,8 +27,8 @@ import numpy as np
 
 from ._validate import Choice, Integer, Interval, check
 
-__all__ = ["INTERVAL_METHODS", "IntervalMethod", "ScoreInterval", "bootstrap_means",
-           "score_interval"]
+__all__ = ["INTERVAL_METHODS", "IntervalMethod", "IntervalRequest", "ScoreInterval",
+           "bootstrap_means", "score_interval"]
 
 IntervalMethod = Literal["t", "bootstrap"]
 INTERVAL_METHODS: tuple[str, ...] = get_args(IntervalMethod)
@@ -48,6 +48,8 @@ class ScoreInterval:
     method : ``"t"`` or ``"bootstrap"`` (percentile).
     level : the confidence level, e.g. 0.95.
     n : the number of queries counted (those with a value; NaN ones are left out).
+    clipped : a bound was moved onto the measure's range ([0, 1]): a t interval of a mean
+        near 0 or 1 may reach past it.
     """
 
     mean: float
@@ -56,6 +58,7 @@ class ScoreInterval:
     method: str
     level: float
     n: int
+    clipped: bool = False
 
     @property
     def half_width(self) -> float:
@@ -87,8 +90,10 @@ def bootstrap_means(values: np.ndarray, resamples: int, seed: int,
 
 
 def score_interval(values: np.ndarray, method: str = "t", level: float = 0.95,
-                   seed: int = 0, n_resamples: int = 9999) -> ScoreInterval:
-    """The confidence interval of the mean of ``values`` (NaN values left out).
+                   seed: int = 0, n_resamples: int = 9999,
+                   within: tuple[float, float] | None = None) -> ScoreInterval:
+    """The confidence interval of the mean of ``values`` (NaN values left out), its bounds
+    clipped to ``within`` when given.
 
     Parameters
     ----------
@@ -101,6 +106,8 @@ def score_interval(values: np.ndarray, method: str = "t", level: float = 0.95,
         The bootstrap's seed (``numpy.random.default_rng(seed)``).
     n_resamples : int, default 9999
         The bootstrap's resamples.
+    within : (float, float), optional
+        The range of the measure: bounds past it are moved onto it (``clipped``).
 
     Examples
     --------
@@ -127,7 +134,38 @@ def score_interval(values: np.ndarray, method: str = "t", level: float = 0.95,
         from scipy.special import stdtrit
 
         half = float(stdtrit(n - 1, (1 + level) / 2)) * float(np.std(v, ddof=1)) / math.sqrt(n)
-        return ScoreInterval(mean, mean - half, mean + half, method, float(level), n)
-    alpha = (1 - level) / 2
-    low, high = np.quantile(bootstrap_means(v, n_resamples, seed), [alpha, 1 - alpha])
-    return ScoreInterval(mean, float(low), float(high), method, float(level), n)
+        low, high = mean - half, mean + half
+    else:
+        alpha = (1 - level) / 2
+        low, high = (float(b) for b in
+                     np.quantile(bootstrap_means(v, n_resamples, seed), [alpha, 1 - alpha]))
+    clipped = False
+    if within is not None and (low < within[0] or high > within[1]):
+        low, high, clipped = max(low, within[0]), min(high, within[1]), True
+    return ScoreInterval(mean, low, high, method, float(level), n, clipped)
+
+
+@dataclass(frozen=True)
+class IntervalRequest:
+    """Which interval to show beside each mean (``evaluate --ci``, the report): checked
+    when made."""
+
+    level: float = 0.95
+    method: str = "t"
+    seed: int = 0
+    n_resamples: int = 9999
+
+    def __post_init__(self) -> None:
+        check("method", self.method, Choice(INTERVAL_METHODS))
+        check("level", self.level, Interval(0, 1))
+        check("seed", self.seed, Integer(0, _SEED_MAX))
+        check("n_resamples", self.n_resamples, Integer(1))
+
+    def describe(self) -> str:
+        """``95% t intervals of each mean over queries`` (with the bootstrap's settings)."""
+        if self.method == "t":
+            kind = "t"
+        else:
+            kind = f"percentile bootstrap ({self.n_resamples} resamples, seed {self.seed})"
+        return (f"{self.level * 100:g}% {kind} intervals of each mean over queries (bounds "
+                "past 0 or 1 clipped for measures in [0, 1])")

@@ -174,7 +174,7 @@ class Result(Aggregates):
         return float(np.cumsum(v * ws)[-1] / np.cumsum(ws)[-1]) if v.size else float("nan")
 
     def interval(self, measure: object, method: str = "t", level: float = 0.95, *,
-                 seed: int = 0, n_resamples: int = 9999) -> ScoreInterval:
+                 seed: int = 0, n_resamples: int = 9999, clip: bool = True) -> ScoreInterval:
         """A confidence interval of one measure's mean over the queries.
 
         The interval is over this result's per-query values (:attr:`query_values`). The
@@ -196,12 +196,17 @@ class Result(Aggregates):
             The bootstrap's seed: the same seed gives the same interval.
         n_resamples : int, default 9999
             The bootstrap's resamples.
+        clip : bool, default True
+            For a measure whose values lie in [0, 1] (declared so, and so here), move a
+            bound past 0 or 1 onto it (``clipped`` says so): a t interval of a mean near
+            either end, or of few queries, reaches past it.
 
         Returns
         -------
         ScoreInterval
-            ``mean``, ``low``, ``high``, ``method``, ``level`` and ``n`` (the queries
-            counted); fewer than two queries give NaN bounds.
+            ``mean``, ``low``, ``high``, ``method``, ``level``, ``n`` (the queries counted)
+            and ``clipped``; fewer than two queries give NaN bounds, values all equal the
+            zero-width interval at that value.
 
         Raises
         ------
@@ -216,15 +221,24 @@ class Result(Aggregates):
         >>> r = ranklens.evaluate({"a": {"d": 1}, "b": {"d": 1}, "c": {"d": 1}},
         ...                       {"a": {"d": 1.0}, "b": {"x": 1.0, "d": 0.5},
         ...                        "c": {"x": 1.0, "y": 0.9, "d": 0.1}}, ["RR"])
-        >>> ci = r.interval("RR")
+        >>> ci = r.interval("RR", clip=False)
         >>> round(ci.mean, 4), round(ci.low, 4), round(ci.high, 4), ci.n
         (0.6111, -0.2507, 1.473, 3)
+        >>> ci = r.interval("RR")  # RR lies in [0, 1]
+        >>> ci.low, ci.high, ci.clipped
+        (0.0, 1.0, True)
         >>> r.interval("RR", "bootstrap", seed=1).method
         'bootstrap'
         """
         from ._interval import score_interval
 
-        return score_interval(self._mean_values(measure), method, level, seed, n_resamples)
+        values = self._mean_values(measure)
+        within = None
+        if clip and self.measures[self._key(measure)].in_unit_range:
+            kept = values[~np.isnan(values)]
+            if kept.size and kept.min() >= 0.0 and kept.max() <= 1.0:
+                within = (0.0, 1.0)
+        return score_interval(values, method, level, seed, n_resamples, within)
 
     def _mean_values(self, measure: object) -> np.ndarray:
         """The per-query values of a measure whose aggregate is a mean."""
@@ -232,8 +246,9 @@ class Result(Aggregates):
         if key in self.text_values:
             raise MeasureError(f"{key} is a text measure; it has no interval")
         if self.measures[key].definition.aggregate != "mean":
-            raise MeasureError(f"{key} is aggregated as a {self.measures[key].definition.aggregate}, "
-                               "not a mean over queries; it has no interval")
+            how = self.measures[key].definition.aggregate
+            raise MeasureError(f"{key} is aggregated as a {how}, not a mean over queries; it "
+                               "has no interval")
         return self.query_values[key]
 
     def _weights(self, weights: Mapping[Any, float] | np.ndarray | None) -> np.ndarray | None:

@@ -164,7 +164,8 @@ class Results:
         return _read_only(np.array([r.aggregates[name] for r in self.results]))
 
     def interval(self, measure: object, method: str = "t", level: float = 0.95, *,
-                 seed: int = 0, n_resamples: int = 9999) -> dict[str, ScoreInterval]:
+                 seed: int = 0, n_resamples: int = 9999,
+                 clip: bool = True) -> dict[str, ScoreInterval]:
         """Each run's confidence interval of one measure's mean over its queries.
 
         ``{run_name: ScoreInterval}`` in run order, each one :meth:`Result.interval` of that
@@ -179,10 +180,11 @@ class Results:
         ...                                       "q3": {"a": 1.0}},
         ...                                 "y": {"q1": {"c": 1.0}, "q2": {"b": 1.0},
         ...                                       "q3": {"c": 2.0, "a": 1.0}}}, ["RR"])
-        >>> {run: round(ci.high, 4) for run, ci in res.interval("RR").items()}
+        >>> {run: round(ci.high, 4) for run, ci in res.interval("RR", clip=False).items()}
         {'x': 2.1009, 'y': 1.7421}
         """
-        return {name: r.interval(measure, method, level, seed=seed, n_resamples=n_resamples)
+        return {name: r.interval(measure, method, level, seed=seed, n_resamples=n_resamples,
+                                 clip=clip)
                 for name, r in zip(self.run_names, self.results, strict=True)}
 
     def to_polars(self, wide: bool = True) -> pl.DataFrame:

@@ -117,7 +117,7 @@ def test_errors_are_one_line(data: tuple[str, str, list[str]], extra: list[str],
 
 def test_missing_qrels_a_and_runs(data: tuple[str, str, list[str]],
                                   capsys: pytest.CaptureFixture[str]) -> None:
-    qa, _, runs = data
+    _, _, runs = data
     out = run(["correlate", *runs, "-m", "AP", "--measure-b", "P@5"], capsys)
     assert out.code != 0 and "Missing option '--qrels-a'" in out.err
     assert out.err.count("\n") == 1

@@ -85,10 +85,27 @@ def test_result_interval_uses_the_per_query_values() -> None:
     qrels, run = _qrels_run()
     r = ranklens.evaluate(qrels, run, ["RR", "P@2"])
     v = np.array([1.0, 0.5, 1 / 3, 0.0])
-    ci = r.interval("recip_rank")  # any spelling
+    ci = r.interval("recip_rank", clip=False)  # any spelling
     low, high = stats.t.interval(0.95, 3, loc=v.mean(), scale=stats.sem(v))
-    assert (ci.low, ci.high) == (pytest.approx(low), pytest.approx(high))
+    assert (ci.low, ci.high, ci.clipped) == (pytest.approx(low), pytest.approx(high), False)
     assert ci.mean == pytest.approx(r["RR"])
+    # RR lies in [0, 1]: the default clips the bounds past it onto it
+    assert low < 0 and high > 1
+    clipped = r.interval("RR")
+    assert (clipped.low, clipped.high, clipped.clipped) == (0.0, 1.0, True)
+    narrow = r.interval("RR", level=0.5)
+    low, high = stats.t.interval(0.5, 3, loc=v.mean(), scale=stats.sem(v))
+    assert 0 < low < high < 1 and not narrow.clipped
+    assert (narrow.low, narrow.high) == (pytest.approx(low), pytest.approx(high))
+
+
+def test_unbounded_measures_are_not_clipped() -> None:
+    qrels, run = _qrels_run()
+    r = ranklens.evaluate(qrels, run, ["DCG@3"])
+    v = r.query_values["DCG@3"]
+    ci = r.interval("DCG@3")
+    low, _ = stats.t.interval(0.95, v.size - 1, loc=v.mean(), scale=stats.sem(v))
+    assert low < 0 and ci.low == pytest.approx(low) and not ci.clipped
 
 
 def test_queries_left_out_by_a_policy_are_left_out() -> None:

@@ -72,7 +72,7 @@ Evaluation = Results | Sequence[Result]
 
 def _scores(results: Evaluation, measure: object, side: str) -> tuple[dict[str, float], str]:
     """``{run: aggregate}`` oriented so that larger is better, and the measure's name."""
-    runs = results_of(results)  # type: ignore[arg-type]
+    runs = results_of(results)
     if not runs:
         raise ParameterError(f"the 'results_{side}' argument holds no runs")
     name = runs[0]._key(measure)
