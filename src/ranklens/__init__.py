@@ -29,6 +29,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._pipeline.options import EvaluateOptions
     from ._render import FORMATS, render
     from ._report import report
+    from ._residual import Residual, residual
     from ._result import Result
     from ._results import Results
     from ._tables import Qrels, Run, SubtopicQrels
@@ -50,6 +51,7 @@ __all__ = [
     "RankCorrelation",
     "RanklensError",
     "RanklensWarning",
+    "Residual",
     "Result",
     "Results",
     "Run",
@@ -72,6 +74,7 @@ __all__ = [
     "rank_correlation",
     "render",
     "report",
+    "residual",
     "trec_eval",
 ]
 
@@ -89,6 +92,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
     "RankCorrelation": ("._correlation", "RankCorrelation"),
+    "Residual": ("._residual", "Residual"),
     "Result": ("._result", "Result"),
     "Results": ("._results", "Results"),
     "Run": ("._tables", "Run"),
@@ -110,6 +114,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "rank_correlation": ("._correlation", "rank_correlation"),
     "render": ("._render", "render"),
     "report": ("._report", "report"),
+    "residual": ("._residual", "residual"),
     "trec_eval": ("._trec_eval", "trec_eval"),
 }
 
