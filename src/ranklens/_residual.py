@@ -35,6 +35,7 @@ import numpy as np
 
 from ._errors import MeasureError, ParameterError
 from ._measures import Measure
+from ._measures._registry import REGISTRY
 from ._result import Result
 
 if TYPE_CHECKING:
@@ -45,10 +46,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RESIDUAL_MEASURES", "Residual", "residual"]
 
-#: the measures that read each retrieved document's relevance and nothing else of an
-#: unjudged one (no judged-only list, no count of judged non-relevant documents)
-RESIDUAL_MEASURES: tuple[str, ...] = ("P", "R", "F", "Success", "Hits", "AP", "RR", "Rprec",
-                                      "nDCG", "DCG", "CG", "RBP", "ERR")
+#: the measures whose registration declares ``residual=True``, by name
+RESIDUAL_MEASURES: tuple[str, ...] = tuple(sorted((n for n, d in REGISTRY.items() if d.residual),
+                                                  key=str.lower))
 
 #: the tie orders that rank every document at one position
 _STRICT_TIES = ("docid", "input")
@@ -191,7 +191,7 @@ def _measures(measures: str | Measure | Iterable[str | Measure]) -> dict[str, Me
 
 
 def _check_measure(name: str, m: Measure, opts: EvaluateOptions) -> None:
-    if m.name not in RESIDUAL_MEASURES:
+    if not m.definition.residual:
         raise MeasureError(f"{name} has no residual here; the measures that have one are "
                            f"{', '.join(RESIDUAL_MEASURES)} (with any cutoff)")
     conv = opts.resolved
