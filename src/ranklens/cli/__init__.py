@@ -103,7 +103,7 @@ def cli(debug: bool) -> None:
     ranklens evaluate qrels.txt run.txt              nDCG@10, AP, RR@10, P@10, R@100, R@1000
     ranklens evaluate qrels.txt a.run b.run -m AP    systems side by side
     ranklens compare qrels.txt a.run b.run -m AP     paired significance tests
-    ranklens correlate --qrels-a A --qrels-b B *.run  do two qrels order the runs alike?
+    ranklens correlate --qrels-a A --qrels-b B RUNS  do two qrels order the runs alike?
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs
