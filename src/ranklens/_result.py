@@ -249,6 +249,9 @@ class Result(Aggregates):
             how = self.measures[key].definition.aggregate
             raise MeasureError(f"{key} is aggregated as a {how}, not a mean over queries; it "
                                "has no interval")
+        if self.measures[key].definition.weight is not None:
+            raise MeasureError(f"{key} is a weighted mean over queries; the intervals are of "
+                               "plain means, so it has none")
         return self.query_values[key]
 
     def _weights(self, weights: Mapping[Any, float] | np.ndarray | None) -> np.ndarray | None:

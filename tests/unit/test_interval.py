@@ -146,3 +146,6 @@ def test_counts_and_unknown_measures_have_no_interval() -> None:
         r.interval("num_ret")
     with pytest.raises(ranklens.MeasureError, match="'AP' was not evaluated"):
         r.interval("AP")
+    weighted = ranklens.evaluate(qrels, run, ["GAUC@5"])
+    with pytest.raises(ranklens.MeasureError, match="GAUC@5 is a weighted mean over queries"):
+        weighted.interval("GAUC@5")
