@@ -19,8 +19,10 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._compare import Comparison, PairComparison, compare, compare_results
     from ._compare.options import CompareOptions
     from ._conventions import CONVENTIONS, Convention
+    from ._correlation import RankCorrelation, rank_correlation
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
+    from ._interval import ScoreInterval
     from ._io._load import load_qrels, load_run
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
@@ -30,6 +32,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._pool import merge_judgments, pool
     from ._render import FORMATS, render
     from ._report import report
+    from ._residual import Residual, residual
     from ._result import Result
     from ._results import Results
     from ._tables import Qrels, Run, SubtopicQrels
@@ -51,11 +54,14 @@ __all__ = [
     "PairComparison",
     "ParameterError",
     "Qrels",
+    "RankCorrelation",
     "RanklensError",
     "RanklensWarning",
+    "Residual",
     "Result",
     "Results",
     "Run",
+    "ScoreInterval",
     "SubtopicQrels",
     "TrecEvalError",
     "TrecEvalReport",
@@ -75,8 +81,10 @@ __all__ = [
     "parse_measure",
     "parse_measures",
     "pool",
+    "rank_correlation",
     "render",
     "report",
+    "residual",
     "trec_eval",
 ]
 
@@ -96,9 +104,12 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
+    "RankCorrelation": ("._correlation", "RankCorrelation"),
+    "Residual": ("._residual", "Residual"),
     "Result": ("._result", "Result"),
     "Results": ("._results", "Results"),
     "Run": ("._tables", "Run"),
+    "ScoreInterval": ("._interval", "ScoreInterval"),
     "SubtopicQrels": ("._tables", "SubtopicQrels"),
     "TrecEvalError": ("._trec_eval", "TrecEvalError"),
     "TrecEvalReport": ("._trec_eval", "TrecEvalReport"),
@@ -117,8 +128,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_measure": ("._names", "parse_measure"),
     "parse_measures": ("._names", "parse_measures"),
     "pool": ("._pool", "pool"),
+    "rank_correlation": ("._correlation", "rank_correlation"),
     "render": ("._render", "render"),
     "report": ("._report", "report"),
+    "residual": ("._residual", "residual"),
     "trec_eval": ("._trec_eval", "trec_eval"),
 }
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
+    from ._interval import ScoreInterval
     from ._measures import Measure
 
 __all__ = ["Aggregates", "Result"]
@@ -171,6 +172,87 @@ class Result(Aggregates):
             return float(np.cumsum(v)[-1]) / v.size if v.size else float("nan")
         ws = w[counted]
         return float(np.cumsum(v * ws)[-1] / np.cumsum(ws)[-1]) if v.size else float("nan")
+
+    def interval(self, measure: object, method: str = "t", level: float = 0.95, *,
+                 seed: int = 0, n_resamples: int = 9999, clip: bool = True) -> ScoreInterval:
+        """A confidence interval of one measure's mean over the queries.
+
+        The interval is over this result's per-query values (:attr:`query_values`). The
+        evaluation's policies have decided them already: a query scored 0 (``empty="zero"``,
+        ``missing="zero"``) counts as a 0, a query left out (``empty="skip"``/``"nan"``,
+        a NaN value) is left out here too, as the aggregate leaves it out.
+
+        Parameters
+        ----------
+        measure : str or Measure
+            The measure, under any of its spellings (a mean, not a count or text).
+        method : {"t", "bootstrap"}, default "t"
+            ``t``: mean ± t(n-1, (1+level)/2)·s/sqrt(n) (``scipy.stats.t.interval``).
+            ``bootstrap``: the percentile interval of ``n_resamples`` means of queries drawn
+            with replacement from ``numpy.random.default_rng(seed)``.
+        level : float, default 0.95
+            The confidence level, strictly between 0 and 1.
+        seed : int, default 0
+            The bootstrap's seed: the same seed gives the same interval.
+        n_resamples : int, default 9999
+            The bootstrap's resamples.
+        clip : bool, default True
+            For a measure whose values lie in [0, 1] (declared so, and so here), move a
+            bound past 0 or 1 onto it (``clipped`` says so): a t interval of a mean near
+            either end, or of few queries, reaches past it.
+
+        Returns
+        -------
+        ScoreInterval
+            ``mean``, ``low``, ``high``, ``method``, ``level``, ``n`` (the queries counted)
+            and ``clipped``; fewer than two queries give NaN bounds, values all equal the
+            zero-width interval at that value.
+
+        Raises
+        ------
+        MeasureError
+            The measure was not evaluated, or its aggregate is not a mean (a count, text).
+        ParameterError
+            A bad ``method``, ``level``, ``seed`` or ``n_resamples``.
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> r = ranklens.evaluate({"a": {"d": 1}, "b": {"d": 1}, "c": {"d": 1}},
+        ...                       {"a": {"d": 1.0}, "b": {"x": 1.0, "d": 0.5},
+        ...                        "c": {"x": 1.0, "y": 0.9, "d": 0.1}}, ["RR"])
+        >>> ci = r.interval("RR", clip=False)
+        >>> round(ci.mean, 4), round(ci.low, 4), round(ci.high, 4), ci.n
+        (0.6111, -0.2507, 1.473, 3)
+        >>> ci = r.interval("RR")  # RR lies in [0, 1]
+        >>> ci.low, ci.high, ci.clipped
+        (0.0, 1.0, True)
+        >>> r.interval("RR", "bootstrap", seed=1).method
+        'bootstrap'
+        """
+        from ._interval import score_interval
+
+        values = self._mean_values(measure)
+        within = None
+        if clip and self.measures[self._key(measure)].in_unit_range:
+            kept = values[~np.isnan(values)]
+            if kept.size and kept.min() >= 0.0 and kept.max() <= 1.0:
+                within = (0.0, 1.0)
+        return score_interval(values, method, level, seed, n_resamples, within)
+
+    def _mean_values(self, measure: object) -> np.ndarray:
+        """The per-query values of a measure whose aggregate is a mean."""
+        key = self._key(measure)
+        if key in self.text_values:
+            raise MeasureError(f"{key} is a text measure; it has no interval")
+        if self.measures[key].definition.aggregate != "mean":
+            how = self.measures[key].definition.aggregate
+            raise MeasureError(f"{key} is aggregated as a {how}, not a mean over queries; it "
+                               "has no interval")
+        if self.measures[key].definition.weight is not None:
+            raise MeasureError(f"{key} is a weighted mean over queries; the intervals are of "
+                               "plain means, so it has none")
+        return self.query_values[key]
 
     def _weights(self, weights: Mapping[Any, float] | np.ndarray | None) -> np.ndarray | None:
         if weights is None:

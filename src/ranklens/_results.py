@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
+    from ._interval import ScoreInterval
     from ._measures import Measure
 
 __all__ = ["Results", "results_of"]
@@ -161,6 +162,30 @@ class Results:
         """The aggregate of one measure for each run (aligned with :attr:`run_names`)."""
         name = self._name(measure)
         return _read_only(np.array([r.aggregates[name] for r in self.results]))
+
+    def interval(self, measure: object, method: str = "t", level: float = 0.95, *,
+                 seed: int = 0, n_resamples: int = 9999,
+                 clip: bool = True) -> dict[str, ScoreInterval]:
+        """Each run's confidence interval of one measure's mean over its queries.
+
+        ``{run_name: ScoreInterval}`` in run order, each one :meth:`Result.interval` of that
+        run (over the queries it was evaluated on; every run's bootstrap draws from the same
+        ``seed``).
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"a": 1}}
+        >>> res = ranklens.evaluate(qrels, {"x": {"q1": {"a": 1.0}, "q2": {"c": 1.0},
+        ...                                       "q3": {"a": 1.0}},
+        ...                                 "y": {"q1": {"c": 1.0}, "q2": {"b": 1.0},
+        ...                                       "q3": {"c": 2.0, "a": 1.0}}}, ["RR"])
+        >>> {run: round(ci.high, 4) for run, ci in res.interval("RR", clip=False).items()}
+        {'x': 2.1009, 'y': 1.7421}
+        """
+        return {name: r.interval(measure, method, level, seed=seed, n_resamples=n_resamples,
+                                 clip=clip)
+                for name, r in zip(self.run_names, self.results, strict=True)}
 
     def to_polars(self, wide: bool = True) -> pl.DataFrame:
         """Per-query values of every run: ``run, query_id`` and a column per measure, one row

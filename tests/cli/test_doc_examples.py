@@ -254,6 +254,9 @@ def test_python_examples_with_peers_run(doc: str, tmp_path: Path,
 def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                with_peers: bool) -> None:
     monkeypatch.chdir(tmp_path)
+    # the bundled demo files, under the names `ranklens demo` gives them: blocks read them
+    for name in ("demo.qrels", *RUN_SOURCES):
+        shutil.copyfile(DATA / name, tmp_path / name)
     scope = readme_preamble(tmp_path) if doc == "README.md" else {"ranklens": ranklens}
     for line, text in python_blocks(doc):
         if not with_peers and imported_peers(text):

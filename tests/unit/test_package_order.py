@@ -20,10 +20,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("data model", ["_model"]),
     ("measures", ["_measures"]),
     ("names and conventions", ["_names", "_conventions"]),
-    ("results", ["_result", "_results"]),
+    ("results", ["_interval", "_result", "_results"]),
     ("pipeline", ["_pipeline"]),
     ("surfaces", ["_render", "_evaluate", "_evaluate_arrays", "_trec_eval", "_compare",
-                  "spark", "_report", "_agreement", "_pool"]),
+                  "_correlation", "_residual", "spark", "_report", "_agreement", "_pool"]),
     ("command line", ["cli", "__main__"]),
 ]
 

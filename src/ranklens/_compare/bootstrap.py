@@ -20,34 +20,12 @@ from typing import Literal
 
 import numpy as np
 
+from .._interval import bootstrap_means
 from .differences import degenerate
 
 __all__ = ["BootstrapMethod", "bootstrap_interval", "bootstrap_means", "bootstrap_test"]
 
 BootstrapMethod = Literal["percentile", "basic", "bca"]
-
-
-def bootstrap_means(d: np.ndarray, resamples: int, seed: int,
-                    block_size: int = 512) -> np.ndarray:
-    """The ``resamples`` bootstrap means of ``d``, in stream order.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> d = np.array([0.1, 0.2, 0.3, -0.1])
-    >>> a = bootstrap_means(d, 100, seed=1)
-    >>> bool((a == bootstrap_means(d, 100, seed=1, block_size=7)).all())
-    True
-    """
-    n = d.size
-    rng = np.random.default_rng(seed)
-    out = np.empty(resamples)
-    done = 0
-    while done < resamples:
-        rows = min(block_size, resamples - done)
-        out[done:done + rows] = np.mean(d[rng.integers(0, n, (rows, n))], axis=-1)
-        done += rows
-    return out
 
 
 @degenerate(identical=(0.0, 0.0), too_few=(math.nan, math.nan))

@@ -238,6 +238,10 @@ class MeasureDef:
         measure per value (``set_F.1.0,0.5``: F at beta 1.0 and at 0.5). (A cutoff
         family's list, ``P_5,10``, is always one measure per cutoff; ``ranklens trec_eval
         -m`` reads lists as trec_eval does: set_F takes the first value.)
+    residual : ``ranklens.residual`` may judge its unjudged retrieved documents: it reads
+        each retrieved document's relevance and nothing else about an unjudged one (no
+        judged-only list, no count of judged non-relevant documents), so judging them
+        non-relevant leaves it as computed.
     """
 
     name: str
@@ -267,6 +271,7 @@ class MeasureDef:
     subtopics: bool = False
     weight: Kernel | None = None
     trec_comma: Literal["parameters", "measures"] = "parameters"
+    residual: bool = False
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""

@@ -50,7 +50,7 @@ def num_rel_ret(a: Aligned, m: Measure) -> np.ndarray:
 register("Hits", "number of relevant documents in the top k, averaged over queries (ranx hits)",
          params=(REL, JUDGED_ONLY), cutoff="int", aliases=("hits",),
          family="counts", closed_form=expected_hits, order_free="without_cutoff",
-         needs_unretrieved=False)(num_rel_ret)
+         needs_unretrieved=False, residual=True)(num_rel_ret)
 
 
 @register("NumNonRelJudgedRet", "number of retrieved documents judged non-relevant",

@@ -185,7 +185,8 @@ def _ndcg_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.n
           params=_GRADED, cutoff="int", trec="ndcg", trec_cut="ndcg_cut", trec_cutoffs=_DEPTHS,
           aliases=("ndcg",), variants=(("ndcg_burges", (("gain", "exp2"),)),), family="gain",
           closed_form=_ndcg_tied, tie_bound=_ndcg_bound, needs_unretrieved=_reads_judgments,
-          convention_params=("gain", "ideal"), unit_range=lambda m: _nonnegative_gains(m))
+          convention_params=("gain", "ideal"), unit_range=lambda m: _nonnegative_gains(m),
+          residual=True)
 def ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(dcg_values(d, m), ideal_values(d, m))
@@ -194,7 +195,7 @@ def ndcg(a: Aligned, m: Measure) -> np.ndarray:
 @register("DCG", "discounted cumulative gain of the top k", params=_GRADED, cutoff="int",
           trec="dcg", aliases=("dcg",), variants=(("dcg_burges", (("gain", "exp2"),)),),
           family="gain", closed_form=_dcg_tied, tie_bound=_dcg_bound, needs_unretrieved=False,
-          convention_params=("gain",))
+          convention_params=("gain",), residual=True)
 def dcg(a: Aligned, m: Measure) -> np.ndarray:
     return dcg_values(data(a, m), m)
 
@@ -210,7 +211,7 @@ def ideal_dcg(a: Aligned, m: Measure) -> np.ndarray:
 @register("CG", "cumulative gain: sum of the gains of the top k, order ignored",
           params=(GAIN, JUDGED_ONLY), cutoff="int", aliases=("cg",), family="gain",
           closed_form=_cumulative_gain_tied, order_free="without_cutoff",
-          needs_unretrieved=False, convention_params=("gain",))
+          needs_unretrieved=False, convention_params=("gain",), residual=True)
 def cumulative_gain(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     g = gain_values(d.grade, d.judged, m.get("gain"))

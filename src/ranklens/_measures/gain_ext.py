@@ -106,6 +106,7 @@ def _rbp_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.nd
     params=(PERSISTENCE, GAIN, JUDGED_ONLY), cutoff="int", trec="rbp", aliases=("rbp",),
     family="gain", needs_unretrieved=False, tie_bound=_rbp_bound,
     # reads only the query's top judged level
+    residual=True,
 )
 def rbp(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)

@@ -65,7 +65,7 @@ def _precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) ->
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
           aliases=("precision", "prec"), unit_range=True, family="precision",
           closed_form=_precision_tied, tie_bound=_precision_bound,
-          order_free="without_cutoff", needs_unretrieved=False)
+          order_free="without_cutoff", needs_unretrieved=False, residual=True)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), _precision_den(d, m))
@@ -82,7 +82,8 @@ def _recall_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np
 @register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
           trec_cutoffs=_DEPTHS, aliases=("recall",), unit_range=True, family="precision",
-          closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff")
+          closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff",
+          residual=True)
 def recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), d.num_rel(rel_level(d, m)))
@@ -105,7 +106,7 @@ def _f_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndar
           trec="set_F", aliases=("f1", "f"), unit_range=True, family="precision",
           closed_form=_f_measure_tied, tie_bound=_f_bound, order_free="without_cutoff",
           # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
-          trec_comma="measures")
+          trec_comma="measures", residual=True)
 def f_measure(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return _f_of_hits(d, m, _hits(d, m))
@@ -132,7 +133,7 @@ def _r_precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) 
 @register("Rprec", "R-precision: relevant in the top R / R, R = relevant judged; 0 when R = 0",
           params=(REL, JUDGED_ONLY), trec="Rprec", aliases=("r-precision", "r_precision",
           "rprec"), unit_range=True, family="precision", closed_form=_r_precision_tied,
-          tie_bound=_r_precision_bound)
+          tie_bound=_r_precision_bound, residual=True)
 def r_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     big_r = d.num_rel(rel_level(d, m))
@@ -178,7 +179,7 @@ def _success_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> n
           trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success", "hit"),
           unit_range=True, family="precision", closed_form=_success_tied, tie_bound=_success_bound,
           order_free="without_cutoff",
-          needs_unretrieved=False)
+          needs_unretrieved=False, residual=True)
 def success(a: Aligned, m: Measure) -> np.ndarray:
     return (_hits(data(a, m), m) > 0).astype(np.float64)
 

@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal, get_args
 
 from .._errors import ParameterError
+from .._interval import IntervalRequest
 from .._result import Result
 from .._results import Results, results_of
 from .formats import write
@@ -51,6 +52,10 @@ def render(
     *,
     per_query: bool = False,
     run_names: Sequence[str] | None = None,
+    ci: float | None = None,
+    ci_method: str = "t",
+    seed: int = 0,
+    n_resamples: int = 9999,
 ) -> str:
     """Render results as text in one of :data:`FORMATS`.
 
@@ -67,6 +72,16 @@ def render(
         Also write one row per query (the aggregate row's query is ``all``).
     run_names : sequence of str, optional
         Names shown for the runs (default: each result's ``run_name``).
+    ci : float, optional
+        A confidence level (e.g. 0.95): each mean gets the bounds of its interval over
+        queries (:meth:`Result.interval`), as columns ``<measure> low`` and ``<measure>
+        high`` (``low`` and ``high`` fields in ``jsonl``) on the aggregate rows. Not with
+        ``trec``.
+    ci_method : {"t", "bootstrap"}, default "t"
+        The interval (``bootstrap``: percentile, drawn from ``seed``, ``n_resamples``
+        resamples).
+    seed, n_resamples : int
+        The bootstrap's seed and resamples.
 
     Returns
     -------
@@ -88,18 +103,31 @@ def render(
     run,all,0.0,0.5
     """
     seq = results_of(results)
-    grid = results_grid(seq, run_names, per_query)
     if format not in FORMATS:
         raise ParameterError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    request = _request(ci, ci_method, seed, n_resamples)
+    if request is not None and format == "trec":
+        raise ParameterError("intervals (ci) are not written in the trec format, whose rows "
+                             "are trec_eval's; use another format")
+    grid = results_grid(seq, run_names, per_query, request)
     if format == "jsonl":
         return write(grid_records(grid), format)
     # the machine formats name the query of every row, the aggregate's too
     table = grid_table(grid, query_column=per_query or format in ("csv", "tsv", "trec"))
+    notes = (convention_line(seq), *((request.describe(),) if request else ()))
     if format in ("table", "markdown"):
-        table = replace(table, notes=(convention_line(seq),))
+        table = replace(table, notes=notes)
     elif format == "latex":
-        table = replace(table, comment=convention_line(seq))
+        table = replace(table, comment="; ".join(notes))
     return write(table, format)
+
+
+def _request(ci: float | None, method: str, seed: int,
+             n_resamples: int) -> IntervalRequest | None:
+    """The intervals asked for (None: none), checked."""
+    if ci is None:
+        return None
+    return IntervalRequest(ci, method, seed, n_resamples)
 
 
 def rich_table(
@@ -108,11 +136,18 @@ def rich_table(
     per_query: bool = False,
     run_names: Sequence[str] | None = None,
     title: str | None = None,
+    ci: float | None = None,
+    ci_method: str = "t",
+    seed: int = 0,
+    n_resamples: int = 9999,
 ) -> RichTable:
-    """The ``table`` format as a :class:`rich.table.Table` (best value per column in bold)."""
+    """The ``table`` format as a :class:`rich.table.Table` (best value per column in bold;
+    ``ci`` and the rest as :func:`render`)."""
     from .terminal import rich_table as terminal_table
 
     seq = results_of(results)
-    table = grid_table(results_grid(seq, run_names, per_query), query_column=per_query,
-                       best=True)
-    return terminal_table(replace(table, notes=(convention_line(seq),)), title=title)
+    request = _request(ci, ci_method, seed, n_resamples)
+    table = grid_table(results_grid(seq, run_names, per_query, request),
+                       query_column=per_query, best=True)
+    notes = (convention_line(seq), *((request.describe(),) if request else ()))
+    return terminal_table(replace(table, notes=notes), title=title)

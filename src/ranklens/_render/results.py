@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .._errors import ParameterError
+from .._interval import IntervalRequest
 from .._result import Result
 from .best import best_key, tie_key
 from .model import Cell, Column, Row, Table, label
@@ -29,6 +30,9 @@ class _RunRow:
     query: str
     values: tuple[Number, ...]
     aggregate: bool
+    #: per measure, the interval of the aggregate row's mean (None: none asked or none
+    #: defined, a count or text)
+    bounds: tuple[tuple[float, float] | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,14 @@ class Grid:
     lower_is_better: tuple[bool, ...]
     rows: tuple[_RunRow, ...]
     per_query: bool
+    #: the intervals shown beside each mean (None: no interval columns)
+    ci: IntervalRequest | None = None
+
+    def with_interval(self) -> tuple[bool, ...]:
+        """Per measure: whether it gets interval columns (a mean, when intervals are on)."""
+        return tuple(self.ci is not None and not count and any(
+            r.bounds and r.bounds[j] is not None for r in self.rows)
+            for j, count in enumerate(self.counts))
 
 
 def convention_line(results: Sequence[Result]) -> str:
@@ -69,8 +81,9 @@ def convention_line(results: Sequence[Result]) -> str:
 
 
 def results_grid(results: Sequence[Result], names: Sequence[str] | None,
-                 per_query: bool) -> Grid:
-    """Every run's aggregates (and per-query values), side by side.
+                 per_query: bool, ci: IntervalRequest | None = None) -> Grid:
+    """Every run's aggregates (and per-query values), side by side; with ``ci``, the
+    interval of each mean (:meth:`Result.interval`) on the aggregate rows.
 
     Raises
     ------
@@ -98,9 +111,21 @@ def results_grid(results: Sequence[Result], names: Sequence[str] | None,
                                else float(r.query_values[m][j]) for m in measures)
                 rows.append(_RunRow(run, str(qid), values, aggregate=False))
         agg = tuple("" if m in r.text_values else float(r.aggregates[m]) for m in measures)
-        rows.append(_RunRow(run, "all", agg, aggregate=True))
+        bounds = tuple(_bounds(r, m, d.aggregate, ci) for m, d in
+                       zip(measures, definitions, strict=True)) if ci is not None else ()
+        rows.append(_RunRow(run, "all", agg, aggregate=True, bounds=bounds))
     return Grid(measures, tuple(d.aggregate == "sum" for d in definitions),
-                tuple(bool(d.lower_is_better) for d in definitions), tuple(rows), per_query)
+                tuple(bool(d.lower_is_better) for d in definitions), tuple(rows), per_query,
+                ci)
+
+
+def _bounds(r: Result, measure: str, aggregate: str,
+            ci: IntervalRequest) -> tuple[float, float] | None:
+    """The interval of one run's mean of ``measure`` (None for a sum, gmean or text)."""
+    if aggregate != "mean" or measure in r.text_values:
+        return None
+    got = r.interval(measure, ci.method, ci.level, seed=ci.seed, n_resamples=ci.n_resamples)
+    return got.low, got.high
 
 
 def _fixed(value: Number, count: bool) -> str:
@@ -132,28 +157,45 @@ def grid_table(grid: Grid, *, query_column: bool, best: bool = False) -> Table:
     ``best``: the best aggregate of each measure is a strong cell (bold on a terminal).
     """
     marks = _best(grid) if best else [None] * len(grid.measures)
-    columns = [Column("run", "left"), *([Column("query", "left")] if query_column else []),
-               *(Column(m, count=k) for m, k in zip(grid.measures, grid.counts, strict=True))]
+    spans = grid.with_interval()
+    columns = [Column("run", "left"), *([Column("query", "left")] if query_column else [])]
+    for m, k, span in zip(grid.measures, grid.counts, spans, strict=True):
+        columns.append(Column(m, count=k))
+        if span:
+            columns += [Column(f"{m} low"), Column(f"{m} high")]
     rows = []
     for r in grid.rows:
         cells = [label(r.run), *([label(r.query)] if query_column else [])]
-        cells += [Cell(_fixed(v, k), v, strong=r.aggregate and b is not None
-                       and isinstance(v, float) and tie_key(v) == b)
-                  for v, k, b in zip(r.values, grid.counts, marks, strict=True)]
+        for j, (v, k, b, span) in enumerate(zip(r.values, grid.counts, marks, spans,
+                                                 strict=True)):
+            cells.append(Cell(_fixed(v, k), v, strong=r.aggregate and b is not None
+                              and isinstance(v, float) and tie_key(v) == b))
+            if span:
+                cells += _bound_cells(r.bounds[j] if r.bounds else None)
         rows.append(Row(tuple(cells), aggregate=r.aggregate))
     return Table(tuple(columns), tuple(rows))
 
 
+def _bound_cells(bounds: tuple[float, float] | None) -> list[Cell]:
+    """The low and high cells of an interval (empty on a per-query row)."""
+    if bounds is None:
+        return [Cell("", None), Cell("", None)]
+    return [Cell(_fixed(b, False), b) for b in bounds]
+
+
 def grid_records(grid: Grid) -> Table:
     """One row per value: ``run``, ``query``, ``measure``, ``value`` (text measures per
-    query only: they have no aggregate)."""
+    query only: they have no aggregate); with intervals, ``low`` and ``high`` too (null but
+    on the aggregate rows of means)."""
     columns = (Column("run", "left"), Column("query", "left"), Column("measure", "left"),
-               Column("value"))
+               Column("value"), *((Column("low"), Column("high")) if grid.ci else ()))
     rows = []
     for r in grid.rows:
-        for measure, value in zip(grid.measures, r.values, strict=True):
+        for j, (measure, value) in enumerate(zip(grid.measures, r.values, strict=True)):
             if r.aggregate and isinstance(value, str):
                 continue
-            rows.append(Row((label(r.run), label(r.query), label(measure),
-                             Cell(str(value), value)), aggregate=r.aggregate))
+            cells = [label(r.run), label(r.query), label(measure), Cell(str(value), value)]
+            if grid.ci:
+                cells += _bound_cells(r.bounds[j] if r.bounds else None)
+            rows.append(Row(tuple(cells), aggregate=r.aggregate))
     return Table(columns, tuple(rows))

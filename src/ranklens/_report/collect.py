@@ -17,7 +17,8 @@ import numpy as np
 from .._errors import ParameterError
 from .._results import Results
 
-__all__ = ["CURVES", "PR_LEVELS", "ReportData", "collect", "curve_measures", "grade_levels"]
+__all__ = ["CI_LEVEL", "CURVES", "PR_LEVELS", "ReportData", "collect", "curve_measures",
+           "grade_levels"]
 
 #: The metric@k curves: label -> measure name pattern.
 CURVES = {"P@k": "P@{k}", "R@k": "R@{k}", "nDCG@k": "nDCG@{k}"}
@@ -25,6 +26,8 @@ CURVES = {"P@k": "P@{k}", "R@k": "R@{k}", "nDCG@k": "nDCG@{k}"}
 PR_LEVELS = tuple(round(i / 100, 2) for i in range(101))
 #: Grade levels shown one by one in the top-k panel; more distinct grades would be noise.
 MAX_GRADES = 10
+#: The level of the summary's t intervals (the ± beside each mean).
+CI_LEVEL = 0.95
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,9 @@ class ReportData:
     query_ids : every query, on one axis (trec_eval order).
     per_query : measure -> ``(queries, runs)`` values; NaN where a run lacks the query.
     aggregates : measure -> each run's aggregate.
+    half_widths : measure -> each run's half-width of the :data:`CI_LEVEL` t interval of
+        its mean over the queries it was evaluated on (unclipped, so mean ± half-width is
+        the t interval; NaN for a measure that is not a mean, or a run with < 2 queries).
     ks : 1..max_k.
     at_k : curve label (``P@k``, ``R@k``, ``nDCG@k``, ``Judged@k``) -> ``(k, runs)`` means.
     pr : ``(levels, runs)`` mean interpolated precision at :data:`PR_LEVELS`.
@@ -55,6 +61,7 @@ class ReportData:
     query_ids: tuple[str, ...]
     per_query: dict[str, np.ndarray]
     aggregates: dict[str, np.ndarray]
+    half_widths: dict[str, np.ndarray]
     ks: tuple[int, ...]
     at_k: dict[str, np.ndarray]
     pr: np.ndarray
@@ -104,10 +111,19 @@ def collect(results: Results, measures: list[str], *, baseline: str | None, max_
         query_ids=tuple(results.query_ids.tolist()),
         per_query={m: results.values(m) for m in measures},
         aggregates={m: results.aggregates(m) for m in measures},
+        half_widths={m: _half_widths(results, m) for m in measures},
         ks=ks, at_k=at_k, pr=pr, top_k=top_k,
         grades=_grades(results, top_k, levels, means),
         conventions=dict(results.conventions[0]),
     )
+
+
+def _half_widths(results: Results, measure: str) -> np.ndarray:
+    """Each run's t interval half-width of ``measure``'s mean (NaN where there is none)."""
+    if results.measures[measure].definition.aggregate != "mean":
+        return np.full(len(results), np.nan)
+    return np.array([r.interval(measure, "t", CI_LEVEL, clip=False).half_width
+                     for r in results])
 
 
 def _mean(values: np.ndarray) -> np.ndarray:

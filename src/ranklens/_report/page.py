@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._render.best import best_key, tie_key
-from .collect import ReportData
+from .collect import CI_LEVEL, ReportData
 from .escape import html_text, script_json
 from .marks import Marks
 from .specs import MANY_RUNS, chart_specs, picks_runs, shown_runs
@@ -63,6 +63,7 @@ th:first-child, td:first-child { text-align: left; }
 th { background: var(--bg-alt); font-weight: 600; }
 tr.baseline td { font-style: italic; }
 .mark { font-size: 12px; padding-left: 2px; }
+.ci { font-size: 12px; color: var(--muted); padding-left: 4px; }
 .mark.up { color: var(--win); } .mark.down { color: var(--loss); }
 .best { font-weight: 700; }
 ul.conventions { display: flex; flex-wrap: wrap; gap: 4px 8px; list-style: none;
@@ -233,12 +234,22 @@ def _summary(data: ReportData, marks: Marks,
             mark = marks.get((run, m))
             shown = (f"<span class=\"mark {mark[2]}\" title=\"{html_text(mark[1])}\">"
                      f"{mark[0]}</span>") if mark else ""
-            cells.append(f"<td{cls}>{_fmt(value)}{shown}</td>")
+            cells.append(f"<td{cls}>{_fmt(value)}{_plus_minus(value, data, m, j)}{shown}</td>")
         tag = " class=\"baseline\"" if run == data.baseline and len(data.run_names) > 1 else ""
         label = html_text(run) + (" (baseline)" if tag else "")
         rows.append(f"<tr{tag}><td>{label}</td>{''.join(cells)}</tr>")
     return (f"<table id=\"summary-table\"><thead><tr><th scope=\"col\">run</th>{head}</tr>"
             f"</thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def _plus_minus(value: float, data: ReportData, measure: str, run: int) -> str:
+    """``± h`` after a mean: the half-width of its t interval, the interval on hover."""
+    half = float(data.half_widths[measure][run])
+    if np.isnan(half) or np.isnan(value):
+        return ""
+    title = (f"{CI_LEVEL * 100:g}% t interval of the mean over queries: "
+             f"[{value - half:.4f}, {value + half:.4f}]")
+    return f"<span class=\"ci\" title=\"{title}\">\u00b1{half:.4f}</span>"
 
 
 def _chip_value(key: str, value: Any) -> str | None:
@@ -315,7 +326,9 @@ def page(data: ReportData, *, title: str, marks: Marks,
         f"<header><h1>{html_text(title)}</h1><p class=\"lead\">{lead}</p></header>\n"
         "<section id=\"summary\"><h2>Summary</h2>"
         f"{summary}"
-        f"<p class=\"note\">{html_text(marks_note)}</p>"
+        f"<p class=\"note\">{html_text(marks_note)} \u00b1: half-width of the "
+        f"{CI_LEVEL * 100:g}% t interval of each mean over the queries the run was "
+        "evaluated on (Result.interval; the interval on hover).</p>"
         "<p class=\"note\">Conventions in force:</p>"
         f"{_conventions(data.conventions)}</section>\n"
         f"{_picker(data)}{sections}\n"

@@ -74,6 +74,7 @@ class _LazyGroup(click.Group):
     lazy: ClassVar[dict[str, tuple[str, str]]] = {
         "agree": ("._agree", "agree_cmd"),
         "compare": ("._compare", "compare_cmd"),
+        "correlate": ("._correlate", "correlate_cmd"),
         "demo": ("._demo", "demo"),
         "evaluate": ("._evaluate", "evaluate_cmd"),
         "measures": ("._measures", "measures_cmd"),
@@ -106,6 +107,7 @@ def cli(debug: bool) -> None:
     ranklens compare qrels.txt a.run b.run -m AP     paired significance tests
     ranklens agree a.run b.run -m "RBO(p=0.9)"       rankings compared, no judgments
     ranklens pool a.run b.run --depth 10 -o p.txt    the pairs to judge
+    ranklens correlate --qrels-a A --qrels-b B RUNS  do two qrels order the runs alike?
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs

@@ -57,18 +57,22 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
 
 
 def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bool,
-                 output: str | None, names: Sequence[str]) -> None:
-    """Render and write: a rich table on a terminal, plain text everywhere else."""
+                 output: str | None, names: Sequence[str],
+                 intervals: dict[str, Any] | None = None) -> None:
+    """Render and write: a rich table on a terminal, plain text everywhere else.
+    ``intervals``: :func:`~ranklens.render`'s ``ci``, ``ci_method``, ``seed`` and
+    ``n_resamples``, when ``--ci`` is given."""
     from .._render import render
 
+    extra = intervals or {}
     if fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 
         from .._render import rich_table
 
-        Console().print(rich_table(results, per_query=per_query, run_names=names))
+        Console().print(rich_table(results, per_query=per_query, run_names=names, **extra))
         return
-    text = render(results, fmt, per_query=per_query, run_names=names)
+    text = render(results, fmt, per_query=per_query, run_names=names, **extra)
     if output is None:
         write_stdout(text)
     else:
@@ -95,6 +99,18 @@ def write_stdout(text: str) -> None:
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@click.option("--ci", "ci", is_flag=False, flag_value=0.95, default=None, metavar="[LEVEL]",
+              type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              help="Show each mean's confidence interval over queries (columns '<measure> "
+                   "low' and '<measure> high'), at LEVEL (default 0.95); not with --format "
+                   "trec. Give it after the RUNS, or with its LEVEL.")
+@click.option("--ci-method", type=click.Choice(["t", "bootstrap"]), default="t",
+              show_default=True, help="Interval of --ci: t, or a percentile bootstrap over "
+                                      "queries.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True,
+              help="Seed of --ci bootstrap's resamples.")
+@click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
+              help="Resamples of --ci bootstrap.")
 @evaluation_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
@@ -110,8 +126,9 @@ def write_stdout(text: str) -> None:
                    "sc://host for Spark Connect (default: Spark's own).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
-                 output: str | None, subtopics: bool = False, engine: str = "local",
-                 master: str | None = None, **params: Any) -> int:
+                 output: str | None, ci: float | None = None, ci_method: str = "t",
+                 seed: int = 0, resamples: int = 9999, subtopics: bool = False,
+                 engine: str = "local", master: str | None = None, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -120,6 +137,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt bm25.run dense.run -m nDCG@10 -m AP --format markdown
     ranklens evaluate qrels.txt BM25=runs/a.run.gz Dense=runs/b.run.gz -f csv
     ranklens evaluate qrels.txt run.txt --per-query --format jsonl -o scores.jsonl
+    ranklens evaluate qrels.txt bm25.run dense.run -m AP --ci 0.95 --ci-method bootstrap
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
     """
@@ -128,11 +146,20 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     inputs(qrels, runs, pairs)
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths])
+    intervals = None
+    if ci is not None:
+        if fmt == "trec":
+            raise click.UsageError("--ci is not written in --format trec (trec_eval's rows); "
+                                   "use another format")
+        intervals = {"ci": ci, "ci_method": ci_method, "seed": seed, "n_resamples": resamples}
+    elif (ci_method, seed, resamples) != ("t", 0, 9999):
+        raise click.UsageError("--ci-method, --seed and --resamples set the intervals of "
+                               "--ci; give --ci too")
     if pairs:
         if engine == "spark" or subtopics:
             raise click.UsageError("--pairs is for the local engine without --subtopics")
         results = evaluate_pairs_files(paths, chosen, options, labels)
-        write_output(results, fmt, per_query, output, labels)
+        write_output(results, fmt, per_query, output, labels, intervals)
         return 0
     assert qrels is not None  # checked by inputs()
     if engine == "spark":
@@ -143,6 +170,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                                    "-o FOLDER; --per-query is for the local engine")
         if subtopics:
             raise click.UsageError("--subtopics is for the local engine")
+        if ci is not None:
+            raise click.UsageError("--ci is for the local engine: the intervals need every "
+                                   "query's value")
         from ._progress import working
 
         write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,
@@ -151,7 +181,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels)
-    write_output(results, fmt, per_query, output, labels)
+    write_output(results, fmt, per_query, output, labels, intervals)
     return 0
 
 

@@ -15,8 +15,8 @@ from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, dec
 from .._validate import Boolean, Choice, Integer
 
 __all__ = ["DEFAULT_MEASURES", "NAME_HELP", "PAIRS_HELP", "baseline_name",
-           "evaluation_options", "inputs_and_measures", "name_systems", "split_measures",
-           "split_name", "split_options"]
+           "evaluation_options", "inputs_and_measures", "judgment_options", "name_systems",
+           "split_measures", "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,10 +51,15 @@ def _click_option(name: str, decl: Declared) -> Callable[[F], F]:
 
 def evaluation_options(command: F) -> F:
     """Add every evaluation option (and ``--pairs``) to ``command``, in declaration order."""
+    return click.option("--pairs", "pairs", multiple=True, metavar="FILE.jsonl",
+                        help=PAIRS_HELP)(judgment_options(command))
+
+
+def judgment_options(command: F) -> F:
+    """Add every evaluation option (not ``--pairs``) to ``command``, in declaration order."""
     for name, decl in reversed(list(declared().items())):
         command = _click_option(name, decl)(command)
-    return click.option("--pairs", "pairs", multiple=True, metavar="FILE.jsonl",
-                        help=PAIRS_HELP)(command)
+    return command
 
 
 def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, ...]]:

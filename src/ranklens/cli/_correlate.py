@@ -1,0 +1,94 @@
+"""``ranklens correlate``: do two sets of judgments (or two measures) rank the runs alike?"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import click
+
+from .._correlation.coefficients import CORRELATION_METHODS
+from .._correlation.render import CORRELATE_FORMATS
+from .._outputs import refuse_overwriting_inputs, write_atomically
+from ._evaluate import write_stdout
+from ._options import NAME_HELP, judgment_options, name_systems, split_measures, split_options
+
+__all__ = ["correlate_cmd"]
+
+#: the methods shown when --method is not given
+DEFAULT_METHODS = ("kendall", "tau_ap", "spearman")
+
+
+@click.command("correlate")
+@click.argument("runs", nargs=-1, required=True, type=str)
+@click.option("--qrels-a", "qrels_a", required=True, metavar="QRELS",
+              help="Judgments of evaluation A, the reference (tau_AP's true ordering).")
+@click.option("--qrels-b", "qrels_b", default=None, metavar="QRELS",
+              help="Judgments of evaluation B (default: those of A, with --measure-b).")
+@click.option("-m", "--measure", "measure", required=True, metavar="MEASURE",
+              help="The measure whose aggregate orders the runs, e.g. AP or nDCG@10.")
+@click.option("--measure-b", "measure_b", default=None, metavar="MEASURE",
+              help="The measure ordering the runs in B (default: the -m measure).")
+@click.option("--method", "methods", multiple=True, type=click.Choice(CORRELATION_METHODS),
+              help="Correlation (repeatable). Default: kendall, tau_ap and spearman; tau_ap "
+                   "is left out, with a warning, when aggregates tie.")
+@click.option("--name", "names", multiple=True, metavar="NAME", help=NAME_HELP)
+@click.option("-f", "--format", "fmt", type=click.Choice(CORRELATE_FORMATS), default="table",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@judgment_options
+def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, measure: str,
+                  measure_b: str | None, methods: tuple[str, ...], names: tuple[str, ...],
+                  fmt: str, output: str | None, **params: Any) -> int:
+    """Correlate the orderings of RUNS by two evaluations: two sets of judgments, two
+    measures, or both. Kendall's tau-b, tau_AP (Yilmaz et al. 2008; B judged against A)
+    and Spearman's rho, with the number of swapped pairs of runs.
+
+    \b
+    ranklens correlate --qrels-a old.qrels --qrels-b llm.qrels a.run b.run c.run -m AP
+    ranklens correlate --qrels-a qrels.txt a.run b.run c.run -m AP --measure-b nDCG@10
+    ranklens correlate --qrels-a A.qrels --qrels-b B.qrels *.run -m P@10 --method tau_ap
+    """
+    from .._correlation import rank_correlation
+    from .._errors import ParameterError, RanklensWarning
+    from .._names import parse_measure
+    from ._evaluate import evaluate_files
+
+    options, _ = split_options(params)
+    if len(split_measures((measure,))) != 1:
+        raise click.UsageError(f"-m takes one measure for correlate; got {measure!r}")
+    if measure_b is not None and len(split_measures((measure_b,))) != 1:
+        raise click.UsageError(f"--measure-b takes one measure; got {measure_b!r}")
+    if len(runs) < 2:
+        raise click.UsageError(f"give at least two RUNS to correlate; got {len(runs)}")
+    if (qrels_b is None or qrels_b == qrels_a) and (
+            measure_b is None or parse_measure(measure_b) == parse_measure(measure)):
+        raise click.UsageError("nothing to correlate: evaluations A and B are the same; give "
+                               "--qrels-b, or --measure-b another measure")
+    labels, paths = name_systems(runs, names)
+    refuse_overwriting_inputs(output, [qrels_a, qrels_b, *paths])
+    second = measure if measure_b is None else measure_b
+    same_qrels = qrels_b is None or qrels_b == qrels_a
+    if same_qrels:
+        wanted = list(dict.fromkeys([measure, second]))
+        a = b = evaluate_files(qrels_a, paths, wanted, options, names=labels)
+    else:
+        a = evaluate_files(qrels_a, paths, [measure], options, names=labels)
+        b = evaluate_files(qrels_b, paths, [second], options,  # type: ignore[arg-type]
+                           names=labels)
+    out = []
+    for method in methods or DEFAULT_METHODS:
+        try:
+            out.append(rank_correlation(a, b, measure, method, measure_b=second))
+        except ParameterError as exc:
+            if methods or "tau_AP is defined for orderings without ties" not in str(exc):
+                raise
+            warnings.warn(f"tau_ap left out: {exc}", RanklensWarning, stacklevel=1)
+    from .._correlation.render import render_correlations
+
+    text = render_correlations(out, fmt, a=qrels_a, b=qrels_a if same_qrels else str(qrels_b))
+    if output is None:
+        write_stdout(text)
+    else:
+        write_atomically(output, text)
+    return 0
