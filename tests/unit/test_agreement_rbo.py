@@ -103,6 +103,19 @@ def test_rbo_on_a_toy_case_worked_by_hand() -> None:
                                                        abs=1e-15)
 
 
+@pytest.mark.parametrize(("p", "d", "weight"), [(0.9, 10, 0.85558544674735182),
+                                                 (0.98, 50, 0.85223391031940043)])
+def test_rbo_min_of_an_agreeing_prefix_is_the_papers_prefix_weight(
+        p: float, d: int, weight: float) -> None:
+    # Webber, Moffat & Zobel's worked example for choosing p (Eq. 21, Section 4.2): "the
+    # first 10 ranks have 86% of the weight" at p = 0.9, the first 50 at p = 0.98. That
+    # weight is the RBO of two rankings identical on d items and disjoint after, i.e. RBO_min
+    # (Eq. 11) of two identical lists of d items.
+    ranking = _run([[f"d{i}" for i in range(d)]])
+    got = ranklens.agreement(ranking, ranking, [f"RBO(p={p},form=min)"])
+    assert got[f"RBO(p={p},form=min)"] == pytest.approx(weight, rel=1e-12)
+
+
 def test_rbo_of_a_ranking_with_itself_is_one_when_extrapolated() -> None:
     run = _run([["a", "b", "c", "d"], ["x"]])
     got = ranklens.agreement(run, run, ["RBO(p=0.9)", "RBO(p=0.9,ties=b)"])
