@@ -14,6 +14,7 @@ from ._errors import InputError, MeasureError, ParameterError, RanklensError, Ra
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports these
+    from ._accumulator import Accumulator
     from ._compare import Comparison, PairComparison, compare, compare_results
     from ._compare.options import CompareOptions
     from ._conventions import CONVENTIONS, Convention
@@ -35,6 +36,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
 __all__ = [
     "CONVENTIONS",
     "FORMATS",
+    "Accumulator",
     "CompareOptions",
     "Comparison",
     "Convention",
@@ -74,6 +76,7 @@ __all__ = [
 # then costs no numpy, no measure registry and no comparison statistics, which a command
 # that fails on its arguments, a ``--help`` or a Ctrl-C guard never needs.
 _LAZY: dict[str, tuple[str, str]] = {
+    "Accumulator": ("._accumulator", "Accumulator"),
     "CONVENTIONS": ("._conventions", "CONVENTIONS"),
     "FORMATS": ("._render", "FORMATS"),
     "Comparison": ("._compare", "Comparison"),

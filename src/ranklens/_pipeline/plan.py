@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, cast
 
+from .._conventions import NONPOSITIVE_MEASURES
 from .._errors import ParameterError
 from .._measures import Measure
 from .._model.policies import Empty, Missing, Policies, Ties
@@ -36,6 +37,8 @@ class Plan:
     run_name : the name given for the run, or None for the run's own (its TREC tag).
     conventions : the options in force, as ``Result.conventions`` records them.
     options : the options as given (before the convention fills those left unset).
+    nonpositive_unjudged : the measures (registry names) in which a document scored <= 0
+        is never a hit (the ``nonpositive`` option, or the convention's).
     """
 
     names: tuple[str, ...]
@@ -45,6 +48,7 @@ class Plan:
     run_name: str | None
     conventions: Mapping[str, Any]
     options: EvaluateOptions
+    nonpositive_unjudged: frozenset[str] = frozenset()
 
     @property
     def canonical(self) -> tuple[Measure, ...]:
@@ -135,5 +139,13 @@ def make_plan(
     }
     if opts.empty_ranking != "zero":  # recorded when given (the default's records unchanged)
         conventions["empty_ranking"] = opts.empty_ranking
+    if opts.nonpositive == "judged":
+        unjudged: tuple[str, ...] = ()
+    else:  # "unjudged" under a convention without the rule: torchmetrics' measures
+        unjudged = conv.nonpositive_unjudged or (
+            NONPOSITIVE_MEASURES if opts.nonpositive == "unjudged" else ())
+    if unjudged:  # recorded when in force (the other conventions' records unchanged)
+        conventions["nonpositive_unjudged"] = list(unjudged)
     return Plan(names=names, measures=parsed, policies=policies, empty=empty,
-                run_name=run_name, conventions=MappingProxyType(conventions), options=opts)
+                run_name=run_name, conventions=MappingProxyType(conventions), options=opts,
+                nonpositive_unjudged=frozenset(unjudged))
