@@ -237,8 +237,8 @@ class Accumulator:
                     "query ids", "tables": "run and judgment tables"}
             raise InputError(
                 f"this accumulator holds {said[self._kind]}; got {said[kind]}: give every "
-                "update (and every accumulator merged) in one of the two forms, or give "
-                "the matrices' query ids with indexes=")
+                "update (and every accumulator merged) in one form; matrices may give their "
+                "query ids with indexes=")
         self._kind = kind
 
     # -- update --------------------------------------------------------------------------
@@ -256,7 +256,7 @@ class Accumulator:
             The labels (binary or graded) of ``preds``, of its shape; or the judgments
             of a run table, as :func:`ranklens.load_qrels` reads them.
         indexes : array-like, optional
-            The query id of each row (integers of any size, or strings): with flat
+            The query id of each row (64-bit integers, or strings): with flat
             arrays, one per element (torchmetrics' ``indexes``; a matrix of ids of the
             shape of ``preds`` is flattened with it); with a score matrix, one per row.
             Without it a matrix's rows are new queries, numbered on.
@@ -378,6 +378,9 @@ class Accumulator:
         if not isinstance(other, Accumulator):
             raise ParameterError("the 'other' argument must be an Accumulator; got a "
                                  f"{type(other).__name__}")
+        if other is self:
+            raise ParameterError("the 'other' argument must be another Accumulator; got this "
+                                 "one (merging it into itself would count its rows twice)")
         mine = (self._plan.names, self._options, self._repeated, self._ignore_index)
         theirs = (other._plan.names, other._options, other._repeated, other._ignore_index)
         if mine != theirs:
@@ -451,7 +454,10 @@ class Accumulator:
         counts = np.bincount(codes, minlength=n_queries)
         starts = np.concatenate(([0], np.cumsum(counts)))
         position = np.arange(codes.size, dtype=np.int64) - np.repeat(starts[:-1], counts)
-        width = len(str(int(position.max()))) if position.size else 1
+        longest = int(position.max()) + 1 if position.size else 1
+        # each position's id made once, then gathered: rows share a few distinct doc ids
+        doc_names = pl.Series("doc_id", [str(i).zfill(len(str(longest - 1)))
+                                         for i in range(longest)], dtype=pl.String)
         names = self._query_names(n_queries)
         # blocks of whole queries of about BLOCK_ROWS rows
         cuts = np.searchsorted(starts, np.arange(0, codes.size, BLOCK_ROWS), side="right") - 1
@@ -462,7 +468,7 @@ class Accumulator:
             rows = slice(int(starts[lo]), int(starts[hi]))
             block_counts = counts[lo:hi]
             present = block_counts > 0
-            doc_ids = pl.Series("doc_id", position[rows]).cast(pl.String).str.zfill(width)
+            doc_ids = doc_names.gather(position[rows])
             block_names = pl.Series("query_id", names[lo:hi], dtype=pl.String)
             query_ids = block_names.filter(pl.Series(present))
             qrels = Qrels(pl.DataFrame(

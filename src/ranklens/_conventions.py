@@ -19,11 +19,7 @@ from ._errors import ParameterError
 from ._measures import REGISTRY, Measure
 from ._names import written_params
 
-__all__ = ["CONVENTIONS", "NONPOSITIVE_MEASURES", "Convention", "get_convention"]
-
-#: The measures in which torchmetrics >= 1.7.4 counts a document scored <= 0 as not relevant
-#: (PR #3160: AP, RR, P and R); its nDCG, HitRate, R-Precision and FallOut read them as given.
-NONPOSITIVE_MEASURES = ("AP", "RR", "P", "R")
+__all__ = ["CONVENTIONS", "Convention", "get_convention"]
 
 
 @dataclass(frozen=True)
@@ -44,10 +40,11 @@ class Convention:
     empty : queries without a relevant item (``zero``, ``skip``, ``one``, ``nan``, ``error``).
     missing : judged queries absent from the run (``zero``, ``skip``, ``error``); None keeps
         the engine's default (``zero`` with a warning).
-    nonpositive_unjudged : the measures (registry names) in which a document scored <= 0
-        counts as not relevant: it keeps its rank, and a relevant one still counts in
-        recall's denominator, but never as a hit (torchmetrics >= 1.7.4 in AP, RR, P, R).
-        The ``nonpositive`` option turns it off ("judged") or on ("unjudged").
+    nonpositive : ``judged`` (every document read as given) or ``unjudged``: a document
+        scored <= 0 is never a hit in the measures that declare it (``nonpositive_not_hit``
+        in their registry entry: AP, RR, P, R, as torchmetrics >= 1.7.4); it keeps its
+        rank, and a relevant one still counts among the relevant. The ``nonpositive``
+        option overrides it.
     notes : where the preset and the library still differ.
 
     Examples
@@ -70,7 +67,7 @@ class Convention:
     measure_ties: tuple[tuple[str, str], ...] = ()
     empty: str = "zero"
     missing: str | None = None
-    nonpositive_unjudged: tuple[str, ...] = ()
+    nonpositive: str = "judged"
     notes: str = ""
 
     def measure_defaults(self, name: str) -> dict[str, Any]:
@@ -139,7 +136,7 @@ CONVENTIONS: Mapping[str, Convention] = {
             ideal="run",
             ties="input",
             measure_ties=(("nDCG", "average"), ("DCG", "average")),
-            nonpositive_unjudged=NONPOSITIVE_MEASURES,
+            nonpositive="unjudged",
             notes="as torchmetrics >= 1.7.4, a document scored <= 0 is never a hit in AP, RR, "
             "P and R (nonpositive='judged' reads it as given, as torchmetrics < 1.7.4); "
             "torchmetrics ranks float32 scores, so scores equal in float32 tie there",

@@ -180,12 +180,12 @@ def test_nonpositive_scores_under_the_torchmetrics_convention() -> None:
     assert r["Success@3"] == 1.0
     ideal = 1 + 1 / np.log2(3)
     assert r["nDCG"] == pytest.approx((1 / np.log2(3) + 1 / np.log2(4)) / ideal, abs=1e-15)
-    assert r.conventions["nonpositive_unjudged"] == ["AP", "RR", "P", "R"]
+    assert r.conventions["nonpositive"] == "unjudged"
     off = ranklens.Accumulator(names, convention="torchmetrics", nonpositive="judged")
     off.update(scores, labels)
     r = off.compute()
     assert (r["AP"], r["P"], r["R"]) == (pytest.approx((1 / 2 + 2 / 3) / 2), 2 / 3, 1.0)
-    assert "nonpositive_unjudged" not in r.conventions
+    assert "nonpositive" not in r.conventions
     # under trec the rule is off unless asked for
     on = ranklens.evaluate_arrays(labels, ["R"], scores=scores, nonpositive="unjudged")
     assert on["R"] == 0.5
@@ -261,6 +261,8 @@ def test_forms_and_merges_that_do_not_fit() -> None:
     with pytest.raises(ParameterError, match="the 'other' argument must be an Accumulator; "
                                              "got a dict"):
         acc.merge({})  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="must be another Accumulator; got this one"):
+        acc.merge(acc)
     named = ranklens.Accumulator("AP")
     named.update([0.5], [1], indexes=[1])
     with pytest.raises(InputError, match="ids of one kind across updates; got int and str"):

@@ -214,6 +214,10 @@ class MeasureDef:
         decides. A ranked label matrix shows only the retrieved items, so
         ``evaluate_arrays`` warns for these. (RBP's gain rescaling reads the top judged
         level, a scale rather than a document, and RBP is False.)
+    nonpositive_not_hit : under the ``nonpositive="unjudged"`` option (the torchmetrics
+        convention's), a document scored <= 0 is never a hit in this measure: it keeps its
+        rank, and a relevant one still counts among the relevant (torchmetrics >= 1.7.4's
+        AP, RR, P and R; its nDCG and HitRate read every document as given).
     lower_is_better : smaller values are better (Unj, RBP's residual); renderers bold the
         minimum.
     unit_range : every per-query value lies in [0, 1] whatever the judgments, conventions
@@ -258,6 +262,7 @@ class MeasureDef:
     tie_bound: TieBound | None = None
     order_free: Literal["never", "always", "without_cutoff"] = "never"
     needs_unretrieved: bool | Callable[[Measure], bool] = True
+    nonpositive_not_hit: bool = False
     lower_is_better: bool = False
     unit_range: bool | Callable[[Measure], bool] = False
     convention_params: tuple[str, ...] = ()

@@ -65,7 +65,7 @@ def _precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) ->
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
           aliases=("precision", "prec"), unit_range=True, family="precision",
           closed_form=_precision_tied, tie_bound=_precision_bound,
-          order_free="without_cutoff", needs_unretrieved=False)
+          order_free="without_cutoff", needs_unretrieved=False, nonpositive_not_hit=True)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), _precision_den(d, m))
@@ -82,7 +82,8 @@ def _recall_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np
 @register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
           trec_cutoffs=_DEPTHS, aliases=("recall",), unit_range=True, family="precision",
-          closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff")
+          closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff",
+          nonpositive_not_hit=True)
 def recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), d.num_rel(rel_level(d, m)))

@@ -197,8 +197,10 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
                                  if policies.ties in _ties.REORDERED else policies,
                                  block=block)
     realigned: dict[str, Aligned] = {}
+    unjudged = plan.nonpositive == "unjudged"
     values = {m: _values(m, aligned, policies, realigned, qrels, run,
-                         m.name in plan.nonpositive_unjudged) for m in plan.canonical}
+                         unjudged and m.definition.nonpositive_not_hit)
+              for m in plan.canonical}
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})
     num_rel = {lvl: aligned.in_trec_order(aligned.num_rel(lvl)) for lvl in levels}
     weights = {m: aligned.in_trec_order(m.definition.weight(aligned, m)).astype(np.float64)

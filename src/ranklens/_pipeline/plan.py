@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, cast
 
-from .._conventions import NONPOSITIVE_MEASURES
 from .._errors import ParameterError
 from .._measures import Measure
 from .._model.policies import Empty, Missing, Policies, Ties
 from .._names import expand_trec_lists, parse_measures
 from .._validate import Text, check
-from .options import EvaluateOptions, options_of
+from .options import EvaluateOptions, Nonpositive, options_of
 
 __all__ = ["Plan", "make_plan"]
 
@@ -37,8 +36,9 @@ class Plan:
     run_name : the name given for the run, or None for the run's own (its TREC tag).
     conventions : the options in force, as ``Result.conventions`` records them.
     options : the options as given (before the convention fills those left unset).
-    nonpositive_unjudged : the measures (registry names) in which a document scored <= 0
-        is never a hit (the ``nonpositive`` option, or the convention's).
+    nonpositive : whether a document scored <= 0 is never a hit in the measures that
+        declare it (``"unjudged"``) or read as given (``"judged"``): the ``nonpositive``
+        option, or the convention's.
     """
 
     names: tuple[str, ...]
@@ -48,7 +48,7 @@ class Plan:
     run_name: str | None
     conventions: Mapping[str, Any]
     options: EvaluateOptions
-    nonpositive_unjudged: frozenset[str] = frozenset()
+    nonpositive: Nonpositive = "judged"
 
     @property
     def canonical(self) -> tuple[Measure, ...]:
@@ -139,13 +139,10 @@ def make_plan(
     }
     if opts.empty_ranking != "zero":  # recorded when given (the default's records unchanged)
         conventions["empty_ranking"] = opts.empty_ranking
-    if opts.nonpositive == "judged":
-        unjudged: tuple[str, ...] = ()
-    else:  # "unjudged" under a convention without the rule: torchmetrics' measures
-        unjudged = conv.nonpositive_unjudged or (
-            NONPOSITIVE_MEASURES if opts.nonpositive == "unjudged" else ())
-    if unjudged:  # recorded when in force (the other conventions' records unchanged)
-        conventions["nonpositive_unjudged"] = list(unjudged)
+    nonpositive = cast(Nonpositive, conv.nonpositive) if opts.nonpositive is None \
+        else opts.nonpositive
+    if nonpositive != "judged":  # recorded when in force (the default's records unchanged)
+        conventions["nonpositive"] = nonpositive
     return Plan(names=names, measures=parsed, policies=policies, empty=empty,
                 run_name=run_name, conventions=MappingProxyType(conventions), options=opts,
-                nonpositive_unjudged=frozenset(unjudged))
+                nonpositive=nonpositive)
