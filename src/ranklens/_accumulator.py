@@ -47,7 +47,7 @@ from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import load_qrels, load_run
 from ._measures import Measure
 from ._pipeline.assemble import assemble, grade_notices, notices
-from ._pipeline.compute import compute
+from ._pipeline.compute import compute, relevance_level
 from ._pipeline.options import EvaluateOptions, OptionKwargs, options_of
 from ._pipeline.partials import Partial, merge, partial_of
 from ._pipeline.plan import Plan, make_plan
@@ -459,6 +459,7 @@ class Accumulator:
         doc_names = pl.Series("doc_id", [str(i).zfill(len(str(longest - 1)))
                                          for i in range(longest)], dtype=pl.String)
         names = self._query_names(n_queries)
+        thin = self._zero_grades_unread()
         # blocks of whole queries of about BLOCK_ROWS rows
         cuts = np.searchsorted(starts, np.arange(0, codes.size, BLOCK_ROWS), side="right") - 1
         bounds = [*sorted(set(cuts.tolist())), n_queries]
@@ -471,17 +472,33 @@ class Accumulator:
             doc_ids = doc_names.gather(position[rows])
             block_names = pl.Series("query_id", names[lo:hi], dtype=pl.String)
             query_ids = block_names.filter(pl.Series(present))
+            first = position[rows] == 0
+            # labels of 0 are left out when no measure tells them from unjudged documents
+            # (each query keeps its first row, so that it stays a judged query): the
+            # judgments to index and match are then the relevant ones, 5% of the rows in a
+            # typical validation set, not all of them
+            judged = (labels[rows] != 0) | first if thin else np.ones(first.size, dtype=bool)
             qrels = Qrels(pl.DataFrame(
-                [block_names.gather(codes[rows] - lo), doc_ids,
-                 pl.Series("relevance", labels[rows])]), _SOURCE,
-                integer_query_ids=self._integer_ids())
+                [block_names.gather(codes[rows][judged] - lo),
+                 doc_ids.filter(pl.Series(judged)) if thin else doc_ids,
+                 pl.Series("relevance", labels[rows][judged])]),
+                _SOURCE, integer_query_ids=self._integer_ids())
             # the work the indexes would redo: the judgments come in blocks of one query
             # (a query's first row starts one), and the doc ids' hashes are the run's
-            qrels._hints.block_starts = pl.Series(position[rows] == 0)
+            qrels._hints.block_starts = pl.Series(first[judged])
             run = Run.from_blocks(query_ids, block_counts[present], doc_ids, scores[rows],
                                   _SOURCE, "run")
             run._hints.doc_hashes = doc_ids.hash(0).to_numpy().copy()
             yield qrels, run
+
+    def _zero_grades_unread(self) -> bool:
+        """Whether no measure of the plan tells a label of 0 from an unjudged document:
+        each declares it (``zero_grade_unread``) and counts relevant documents at a level
+        >= 1, and no unjudged document is dropped (``judged_only``)."""
+        plan = self._plan
+        return not plan.policies.judged_only and all(
+            not m.definition.reads_zero_grades(m) and relevance_level(m, plan.policies.rel) >= 1
+            for m in plan.canonical)
 
     def _query_names(self, n_queries: int) -> np.ndarray:
         """Each query number's id as the engine holds it: integers zero-padded to one

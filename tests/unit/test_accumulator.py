@@ -22,6 +22,9 @@ import ranklens
 from ranklens import InputError, ParameterError
 
 MEASURES = ["AP", "nDCG@5", "P@3", "RR", "R@5", "Success@3", "NumRet", "nDCG"]
+#: measures that never tell a label of 0 from an unjudged document: the accumulator then
+#: leaves labels of 0 out of its judgments (NumRet above keeps them in)
+THIN = ["AP", "nDCG@5", "P@3", "RR", "R@5", "Success@3", "nDCG", "HitRate@2"]
 
 
 def _same(a: ranklens.Result, b: ranklens.Result) -> None:
@@ -68,23 +71,33 @@ def flat_data(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ids, scores, labels
 
 
+def test_labels_of_0_are_left_out_only_when_no_measure_reads_them() -> None:
+    assert ranklens.Accumulator(THIN)._zero_grades_unread()
+    assert ranklens.Accumulator(THIN, convention="torchmetrics")._zero_grades_unread()
+    assert not ranklens.Accumulator(MEASURES)._zero_grades_unread()  # NumRet
+    assert not ranklens.Accumulator(THIN, rel=0)._zero_grades_unread()  # 0 is relevant
+    assert not ranklens.Accumulator(THIN, judged_only=True)._zero_grades_unread()
+    assert not ranklens.Accumulator(["AP", "bpref"])._zero_grades_unread()
+
+
 @settings(max_examples=60, deadline=None)
 @given(data=flat_data(), spread=st.data(),
-       convention=st.sampled_from(["trec", "torchmetrics", "sklearn"]))
+       convention=st.sampled_from(["trec", "torchmetrics", "sklearn"]),
+       names=st.sampled_from([MEASURES, THIN]))
 def test_flat_updates_merged_in_any_order_equal_evaluate(
         data: tuple[np.ndarray, np.ndarray, np.ndarray], spread: st.DataObject,
-        convention: str) -> None:
+        convention: str, names: list[str]) -> None:
     ids, scores, labels = data
     updates, owner, order = spread.draw(st.composite(lambda draw: _spread(draw, ids.size))())
 
     def feed(acc: ranklens.Accumulator, part: slice) -> None:
         acc.update(scores[part], labels[part], indexes=ids[part])
 
-    acc, rows = _accumulate(lambda: ranklens.Accumulator(MEASURES, convention=convention),
+    acc, rows = _accumulate(lambda: ranklens.Accumulator(names, convention=convention),
                             updates, owner, order, feed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the same notices on both sides
-        expected = ranklens.evaluate_arrays(labels[rows], MEASURES, scores=scores[rows],
+        expected = ranklens.evaluate_arrays(labels[rows], names, scores=scores[rows],
                                             indexes=ids[rows], convention=convention)
         got = acc.compute()
     _same(got, expected)
@@ -93,9 +106,9 @@ def test_flat_updates_merged_in_any_order_equal_evaluate(
 
 @settings(max_examples=40, deadline=None)
 @given(n_q=st.integers(1, 12), n_c=st.integers(1, 8), seed=st.integers(0, 2**32 - 1),
-       spread=st.data())
+       spread=st.data(), names=st.sampled_from([MEASURES, THIN]))
 def test_score_matrices_number_their_rows_on(n_q: int, n_c: int, seed: int,
-                                             spread: st.DataObject) -> None:
+                                             spread: st.DataObject, names: list[str]) -> None:
     rng = np.random.default_rng(seed)
     scores = rng.integers(-2, 4, size=(n_q, n_c)).astype(np.float32)  # ties, <= 0
     labels = rng.integers(0, 3, size=(n_q, n_c))
@@ -104,11 +117,11 @@ def test_score_matrices_number_their_rows_on(n_q: int, n_c: int, seed: int,
     def feed(acc: ranklens.Accumulator, part: slice) -> None:
         acc.update(scores[part], labels[part])
 
-    acc, rows = _accumulate(lambda: ranklens.Accumulator(MEASURES, convention="torchmetrics"),
+    acc, rows = _accumulate(lambda: ranklens.Accumulator(names, convention="torchmetrics"),
                             updates, owner, order, feed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # no relevant label at all: the same notice on both
-        expected = ranklens.evaluate_arrays(labels[rows].astype(float), MEASURES,
+        expected = ranklens.evaluate_arrays(labels[rows].astype(float), names,
                                             scores=scores[rows].astype(float),
                                             convention="torchmetrics")
         got = acc.compute()
