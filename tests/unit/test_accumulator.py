@@ -128,6 +128,28 @@ def test_score_matrices_number_their_rows_on(n_q: int, n_c: int, seed: int,
     _same(got, expected)
 
 
+@pytest.mark.parametrize("block_rows", [1, 3, 7, 1000])
+@pytest.mark.parametrize("names", [MEASURES, THIN])
+def test_blocks_of_whole_queries_merge_to_the_whole(block_rows: int, names: list[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # compute() hands the engine blocks of about BLOCK_ROWS rows of whole queries and
+    # merges their partials: any block size gives the one-block values, bit for bit
+    from ranklens import _accumulator
+
+    rng = np.random.default_rng(block_rows)
+    ids = rng.integers(0, 9, size=60)
+    scores = rng.integers(-2, 5, size=60).astype(float)
+    labels = rng.integers(0, 3, size=60).astype(float)
+    labels[ids == 4] = -100  # query 4 ignored whole: it has no row left
+    monkeypatch.setattr(_accumulator, "BLOCK_ROWS", block_rows)
+    acc = ranklens.Accumulator(names, ignore_index=-100)
+    acc.update(scores, labels, indexes=ids)
+    kept = labels != -100
+    expected = ranklens.evaluate_arrays(labels[kept], names, scores=scores[kept],
+                                        indexes=ids[kept])
+    _same(acc.compute(), expected)
+
+
 def test_matrix_rows_with_query_ids_and_a_query_over_two_updates() -> None:
     acc = ranklens.Accumulator(["P@2", "RR"])
     acc.update([[0.9, 0.1], [0.2, 0.8]], [[0, 1], [1, 0]], indexes=["b", "a"])
