@@ -14,6 +14,7 @@ from ._errors import InputError, MeasureError, ParameterError, RanklensError, Ra
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports these
+    from ._accumulator import Accumulator
     from ._agreement.api import Agreement, AgreementMatrix, agreement
     from ._agreement.values import AgreementMeasure, parse_agreement
     from ._compare import Comparison, PairComparison, compare, compare_results
@@ -41,6 +42,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
 __all__ = [
     "CONVENTIONS",
     "FORMATS",
+    "Accumulator",
     "Agreement",
     "AgreementMatrix",
     "AgreementMeasure",
@@ -95,6 +97,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Agreement": ("._agreement.api", "Agreement"),
     "AgreementMatrix": ("._agreement.api", "AgreementMatrix"),
     "AgreementMeasure": ("._agreement.values", "AgreementMeasure"),
+    "Accumulator": ("._accumulator", "Accumulator"),
     "CONVENTIONS": ("._conventions", "CONVENTIONS"),
     "CompareOptions": ("._compare.options", "CompareOptions"),
     "Comparison": ("._compare", "Comparison"),

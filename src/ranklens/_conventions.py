@@ -40,6 +40,11 @@ class Convention:
     empty : queries without a relevant item (``zero``, ``skip``, ``one``, ``nan``, ``error``).
     missing : judged queries absent from the run (``zero``, ``skip``, ``error``); None keeps
         the engine's default (``zero`` with a warning).
+    nonpositive : ``judged`` (every document read as given) or ``unjudged``: a document
+        scored <= 0 is never a hit in the measures that declare it (``nonpositive_not_hit``
+        in their registry entry: AP, RR, P, R, as torchmetrics >= 1.7.4); it keeps its
+        rank, and a relevant one still counts among the relevant. The ``nonpositive``
+        option overrides it.
     notes : where the preset and the library still differ.
 
     Examples
@@ -62,6 +67,7 @@ class Convention:
     measure_ties: tuple[tuple[str, str], ...] = ()
     empty: str = "zero"
     missing: str | None = None
+    nonpositive: str = "judged"
     notes: str = ""
 
     def measure_defaults(self, name: str) -> dict[str, Any]:
@@ -130,8 +136,10 @@ CONVENTIONS: Mapping[str, Convention] = {
             ideal="run",
             ties="input",
             measure_ties=(("nDCG", "average"), ("DCG", "average")),
-            notes="torchmetrics >= 1.7.4 also treats scores <= 0 as not retrieved in AP, RR, P "
-            "and R; ranklens does not (give positive scores to compare)",
+            nonpositive="unjudged",
+            notes="as torchmetrics >= 1.7.4, a document scored <= 0 is never a hit in AP, RR, "
+            "P and R (nonpositive='judged' reads it as given, as torchmetrics < 1.7.4); "
+            "torchmetrics ranks float32 scores, so scores equal in float32 tie there",
         ),
         Convention(
             "kaggle",

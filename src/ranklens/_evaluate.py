@@ -125,6 +125,12 @@ default "docid"
         as computed (0 for nearly all measures; trec_eval), left out of the averages, 1, NaN
         (and left out), or an error (torchmetrics' ``empty_target_action`` neg / skip / pos /
         error). Count measures (NumQ, NumRel, ...) are never changed.
+    nonpositive : {"judged", "unjudged"}, optional
+        Documents scored <= 0: read with their judgments (the default), or never a hit in
+        AP, RR, P and R: they keep their ranks, and a relevant one still counts in recall's
+        denominator, as torchmetrics >= 1.7.4 computes (the ``torchmetrics``
+        convention's default; ``"judged"`` turns it off). nDCG and the others read them
+        as given, as torchmetrics does.
     empty_ranking : {"zero", "nan", "skip"}, default "zero"
         Judged queries given with an empty ranking (``{"q": {}}``, an empty retrieved list):
         scored on it (trec_eval, ranx), NaN and left out of the averages (LensKit), or

@@ -25,7 +25,8 @@ def test_choices_are_the_engines(command: click.Command) -> None:
         assert choices == ENGINE[name], (command.name, name)
 
 
-EVALUATION = ["--rel", "--ties", "--missing", "--empty", "--empty-ranking", "--duplicates",
+EVALUATION = ["--rel", "--ties", "--missing", "--empty", "--nonpositive", "--empty-ranking",
+              "--duplicates",
               "--depth", "--judged-only", "--convention", "--collection-size", "--pairs"]
 
 

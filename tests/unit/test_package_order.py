@@ -23,7 +23,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("results", ["_interval", "_result", "_results"]),
     ("pipeline", ["_pipeline"]),
     ("surfaces", ["_render", "_evaluate", "_evaluate_arrays", "_trec_eval", "_compare",
-                  "_correlation", "_residual", "spark", "_report", "_agreement", "_pool"]),
+                  "_correlation", "_residual", "spark", "_report", "_agreement", "_pool",
+                  "_accumulator"]),
     ("command line", ["cli", "__main__"]),
 ]
 

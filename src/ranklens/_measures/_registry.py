@@ -214,6 +214,18 @@ class MeasureDef:
         decides. A ranked label matrix shows only the retrieved items, so
         ``evaluate_arrays`` warns for these. (RBP's gain rescaling reads the top judged
         level, a scale rather than a document, and RBP is False.)
+    nonpositive_not_hit : under the ``nonpositive="unjudged"`` option (the torchmetrics
+        convention's), a document scored <= 0 is never a hit in this measure: it keeps its
+        rank, and a relevant one still counts among the relevant (torchmetrics >= 1.7.4's
+        AP, RR, P and R; its nDCG and HitRate read every document as given).
+    zero_grade_unread : the value is the same whether a document judged 0 is judged or
+        unjudged, at any relevance level >= 1 (no count of judged documents, no gain for
+        grade 0); a predicate of the measure when a parameter decides (``judged_only``, a
+        gain map). ``ranklens.Accumulator`` then leaves labels of 0 out of the judgments it
+        builds, except under ties="average". tests/unit/test_zero_grades.py holds every
+        declaration to it: bit for bit, but for a value averaged over tied orders by
+        enumeration (AP(denom=hits) under ties="average"), whose sum may round differently
+        in the last bit (hence the accumulator's exception).
     lower_is_better : smaller values are better (Unj, RBP's residual); renderers bold the
         minimum.
     unit_range : every per-query value lies in [0, 1] whatever the judgments, conventions
@@ -262,6 +274,8 @@ class MeasureDef:
     tie_bound: TieBound | None = None
     order_free: Literal["never", "always", "without_cutoff"] = "never"
     needs_unretrieved: bool | Callable[[Measure], bool] = True
+    nonpositive_not_hit: bool = False
+    zero_grade_unread: bool | Callable[[Measure], bool] = False
     lower_is_better: bool = False
     unit_range: bool | Callable[[Measure], bool] = False
     convention_params: tuple[str, ...] = ()
@@ -278,6 +292,13 @@ class MeasureDef:
         if callable(self.needs_unretrieved):
             return bool(self.needs_unretrieved(measure))
         return self.needs_unretrieved
+
+    def reads_zero_grades(self, measure: Measure) -> bool:
+        """Whether ``measure`` may tell a document judged 0 from an unjudged one (the
+        negation of ``zero_grade_unread``, a predicate resolved)."""
+        if callable(self.zero_grade_unread):
+            return not self.zero_grade_unread(measure)
+        return not self.zero_grade_unread
 
     def in_unit_range(self, measure: Measure) -> bool:
         """``unit_range`` for ``measure`` (resolving a predicate of its parameters)."""
@@ -442,6 +463,12 @@ REL = Param("rel", "int", None, "minimum relevance level counted as relevant "
             "(default: the evaluation's rel option, 1)", minimum=0)
 JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before ranking "
                     "(trec_eval -J)")
+
+
+def all_judged_read(m: Measure) -> bool:
+    """A ``zero_grade_unread`` predicate: True unless the measure drops unjudged documents
+    (``judged_only=true``), which then tells a document judged 0 from an unjudged one."""
+    return not m.get("judged_only")
 TIES = Param("ties", "choice", None, "order of equally scored documents: docid = doc id "
              "descending (trec_eval), input = the order given, average = expected value over "
              "every order of each tied group (McSherry-Najork, sklearn's nDCG), pessimistic = "

@@ -8,7 +8,7 @@ from .._groups import group_offsets, group_ranks
 from .._model.aligned import Aligned
 from ._common import clib_log2, data, divide
 from ._ideal import ideal_lists
-from ._registry import JUDGED_ONLY, Measure, Param, register
+from ._registry import JUDGED_ONLY, Measure, Param, all_judged_read, register
 from ._ties import COUNTED_AT_ONE_POSITION, NoBound, TiedGroups, bound_position
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
@@ -35,6 +35,12 @@ LOG_BASE = Param(
     "log_base; 1 makes every discount 0); nDCG does not depend on it", minimum=1,
 )
 _GRADED = (GAIN, DISCOUNT, IDEAL, JUDGED_ONLY, LOG_BASE)
+
+
+def _zero_gains_zero(m: Measure) -> bool:
+    """Grade 0 gains 0 as unjudged documents do (linear, exp2; a gain map may say
+    otherwise), and no document is dropped for being unjudged."""
+    return m.get("gain") in ("linear", "exp2") and all_judged_read(m)
 
 
 def _nonnegative_gains(m: Measure) -> bool:
@@ -186,7 +192,7 @@ def _ndcg_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.n
           aliases=("ndcg",), variants=(("ndcg_burges", (("gain", "exp2"),)),), family="gain",
           closed_form=_ndcg_tied, tie_bound=_ndcg_bound, needs_unretrieved=_reads_judgments,
           convention_params=("gain", "ideal"), unit_range=lambda m: _nonnegative_gains(m),
-          residual=True)
+          zero_grade_unread=lambda m: _zero_gains_zero(m), residual=True)
 def ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(dcg_values(d, m), ideal_values(d, m))
@@ -195,7 +201,8 @@ def ndcg(a: Aligned, m: Measure) -> np.ndarray:
 @register("DCG", "discounted cumulative gain of the top k", params=_GRADED, cutoff="int",
           trec="dcg", aliases=("dcg",), variants=(("dcg_burges", (("gain", "exp2"),)),),
           family="gain", closed_form=_dcg_tied, tie_bound=_dcg_bound, needs_unretrieved=False,
-          convention_params=("gain",), residual=True)
+          convention_params=("gain",), zero_grade_unread=lambda m: _zero_gains_zero(m),
+          residual=True)
 def dcg(a: Aligned, m: Measure) -> np.ndarray:
     return dcg_values(data(a, m), m)
 

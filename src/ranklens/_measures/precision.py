@@ -6,7 +6,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, all_judged_read, register
 from ._ties import (
     COUNTED_AT_ONE_POSITION,
     NoBound,
@@ -65,7 +65,8 @@ def _precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) ->
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
           aliases=("precision", "prec"), unit_range=True, family="precision",
           closed_form=_precision_tied, tie_bound=_precision_bound,
-          order_free="without_cutoff", needs_unretrieved=False, residual=True)
+          order_free="without_cutoff", needs_unretrieved=False, nonpositive_not_hit=True,
+          zero_grade_unread=all_judged_read, residual=True)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), _precision_den(d, m))
@@ -83,7 +84,7 @@ def _recall_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
           trec_cutoffs=_DEPTHS, aliases=("recall",), unit_range=True, family="precision",
           closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff",
-          residual=True)
+          nonpositive_not_hit=True, zero_grade_unread=all_judged_read, residual=True)
 def recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return divide(_hits(d, m), d.num_rel(rel_level(d, m)))
@@ -179,7 +180,7 @@ def _success_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> n
           trec_cutoffs=(1.0, 5.0, 10.0), aliases=("hit_rate", "hitrate", "success", "hit"),
           unit_range=True, family="precision", closed_form=_success_tied, tie_bound=_success_bound,
           order_free="without_cutoff",
-          needs_unretrieved=False, residual=True)
+          needs_unretrieved=False, zero_grade_unread=all_judged_read, residual=True)
 def success(a: Aligned, m: Measure) -> np.ndarray:
     return (_hits(data(a, m), m) > 0).astype(np.float64)
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, all_judged_read, register
 from ._ties import (
     NoClosedForm,
     TiedGroups,
@@ -117,7 +117,8 @@ register("AP", "average precision: sum of precision at each relevant rank within
          cutoff="int", trec="map", trec_cut="map_cut", trec_cutoffs=_DEPTHS,
          aliases=("map", "ap"), unit_range=True, family="rank", closed_form=_average_precision_tied,
          tie_bound=_average_precision_bound, needs_unretrieved=_reads_relevant_count,
-         convention_params=("denom",), residual=True)(average_precision)
+         convention_params=("denom",), nonpositive_not_hit=True,
+         zero_grade_unread=all_judged_read, residual=True)(average_precision)
 register("GMAP", "AP aggregated by geometric mean, exp(mean(log(max(AP, 1e-5))))",
          params=(REL, JUDGED_ONLY, _DENOM), cutoff="int", aggregate="gmean", trec="gm_map",
          aliases=("gm_map",), family="rank", closed_form=_average_precision_tied,
@@ -190,7 +191,8 @@ def _reciprocal_rank_bound(d: Aligned, m: Measure, g: TiedGroups,
           params=(REL, JUDGED_ONLY), cutoff="int", trec="recip_rank",
           aliases=("mrr", "recip_rank", "rr"), unit_range=True, family="rank",
           closed_form=_reciprocal_rank_tied, tie_bound=_reciprocal_rank_bound,
-          needs_unretrieved=False, residual=True)
+          needs_unretrieved=False, nonpositive_not_hit=True,
+          zero_grade_unread=all_judged_read, residual=True)
 def reciprocal_rank(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     idx = d.within(d.relevant_positions(rel_level(d, m)), m.cutoff)

@@ -105,6 +105,7 @@ class _Derived:
     judged: np.ndarray | None = None
     score: np.ndarray | None = None
     judged_only: Aligned | None = None
+    positive_judged: Aligned | None = None
     #: by relevance level: :meth:`Aligned.relevant` masks
     relevant: dict[int, np.ndarray] = field(default_factory=dict)
     #: by relevance level: :meth:`Aligned.relevant_positions`
@@ -540,6 +541,22 @@ class Aligned:
             keep = np.zeros(self.n_ranked, dtype=bool)
             keep[self.judged_at[self.judged_grade >= 0]] = True
             view = self._derived.judged_only = self._subset(keep)
+        return view
+
+    def positive_judged(self) -> Aligned:
+        """This alignment with the judgments of the documents scored <= 0 not read in the
+        ranking: those documents keep their ranks and stay ranked, unjudged, while the
+        query's judgments (what recall and the ideal rankings count) are unchanged. That
+        is torchmetrics >= 1.7.4's rule for AP, RR, P and R (the ``nonpositive`` option)."""
+        view = self._derived.positive_judged
+        if view is None:
+            keep = self.score_values[self.score_rows_at(self.judged_at)] > 0
+            if keep.all() or self.subtopics is not None:  # diversity measures read all
+                view = self
+            else:
+                view = replace(self, judged_at=self.judged_at[keep],
+                               judged_grade=self.judged_grade[keep])
+            self._derived.positive_judged = view
         return view
 
     def _subset(self, keep: np.ndarray) -> Aligned:

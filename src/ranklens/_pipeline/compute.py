@@ -109,34 +109,39 @@ class PerQuery:
 
 def _values(measure: Measure, aligned: Aligned, policies: Policies,
             realigned: dict[str, Aligned], qrels: Qrels | SubtopicQrels,
-            run: Run) -> np.ndarray:
+            run: Run, unjudged: bool = False) -> np.ndarray:
     """Per-query values of ``measure`` in trec_eval order, under its own tie policy: float64
-    (a kernel may hand back integers, e.g. a bincount with nothing in it), text as given."""
-    values = _kernel_values(measure, aligned, policies, realigned, qrels, run)
+    (a kernel may hand back integers, e.g. a bincount with nothing in it), text as given.
+    ``unjudged``: a document scored <= 0 is never a hit (:meth:`Aligned.positive_judged`)."""
+    values = _kernel_values(measure, aligned, policies, realigned, qrels, run, unjudged)
     return values if measure.definition.text else values.astype(np.float64, copy=False)
 
 
 def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
                    realigned: dict[str, Aligned], qrels: Qrels | SubtopicQrels,
-                   run: Run) -> np.ndarray:
+                   run: Run, unjudged: bool) -> np.ndarray:
+    def view(a: Aligned) -> Aligned:
+        return a.positive_judged() if unjudged else a
+
     order = _ties.effective_ties(measure, policies.ties)
     if order == "average":
-        return aligned.in_trec_order(_ties.compute(aligned, measure))
+        return aligned.in_trec_order(_ties.compute(view(aligned), measure))
     if order in _ties.BOUNDS:  # scikit-learn's: each document after / before its ties
-        return aligned.in_trec_order(_ties.bound(aligned, measure, order == "optimistic"))
+        return aligned.in_trec_order(_ties.bound(view(aligned), measure,
+                                                 order == "optimistic"))
     if order in _ties.PERMUTATIONS:  # each tied group by grade, from the doc id order
-        return aligned.in_trec_order(_ties.permuted(aligned, measure, order == "best"))
+        return aligned.in_trec_order(_ties.permuted(view(aligned), measure, order == "best"))
     # under ties="average" (or a bound) the alignment is sorted by doc id, which a docid
     # measure reads
     if order == policies.ties or (order == "docid" and policies.ties in ("average",
                                                                         *_ties.REORDERED)):
-        return aligned.in_trec_order(measure.definition.kernel(aligned, measure))
+        return aligned.in_trec_order(measure.definition.kernel(view(aligned), measure))
     if order not in realigned:  # a measure asks for another tie-break than the option
         # the coverage was checked by the first alignment
         realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)),
                                  block=True)[0]
     other = realigned[order]
-    return other.in_trec_order(measure.definition.kernel(other, measure))
+    return other.in_trec_order(measure.definition.kernel(view(other), measure))
 
 
 def _check_judgments(plan: Plan, qrels: Qrels | SubtopicQrels) -> None:
@@ -192,7 +197,10 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
                                  if policies.ties in _ties.REORDERED else policies,
                                  block=block)
     realigned: dict[str, Aligned] = {}
-    values = {m: _values(m, aligned, policies, realigned, qrels, run) for m in plan.canonical}
+    unjudged = plan.nonpositive == "unjudged"
+    values = {m: _values(m, aligned, policies, realigned, qrels, run,
+                         unjudged and m.definition.nonpositive_not_hit)
+              for m in plan.canonical}
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})
     num_rel = {lvl: aligned.in_trec_order(aligned.num_rel(lvl)) for lvl in levels}
     weights = {m: aligned.in_trec_order(m.definition.weight(aligned, m)).astype(np.float64)

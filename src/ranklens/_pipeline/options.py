@@ -11,7 +11,7 @@ them equal).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 from .._conventions import CONVENTIONS, Convention, get_convention
 from .._errors import ParameterError
@@ -29,8 +29,13 @@ from .._model.policies import (
 )
 from .._validate import Boolean, Choice, Constraint, Integer, check
 
-__all__ = ["DEFAULT_MEASURES", "Declared", "EvaluateOptions", "OptionKwargs", "declared",
-           "options_of"]
+__all__ = ["DEFAULT_MEASURES", "NONPOSITIVE", "Declared", "EvaluateOptions", "Nonpositive",
+           "OptionKwargs", "declared", "options_of"]
+
+#: ``nonpositive``: a document scored <= 0 keeps its judgment, or is never a hit in the
+#: convention's measures (torchmetrics >= 1.7.4's AP, RR, P and R).
+Nonpositive = Literal["judged", "unjudged"]
+NONPOSITIVE: tuple[Nonpositive, ...] = ("judged", "unjudged")
 
 #: The measures computed when none is named: by every command (evaluate, compare, report,
 #: demo) and by ``ranklens.report``.
@@ -72,7 +77,7 @@ class _Conventions(Constraint):
 class EvaluateOptions:
     """The options of an evaluation, checked when made.
 
-    ``None`` (for ``missing``, ``ties`` and ``empty``) leaves the choice to the
+    ``None`` (for ``missing``, ``ties``, ``empty`` and ``nonpositive``) leaves the choice to the
     convention; every other default is trec_eval's. See :func:`ranklens.evaluate` for
     what each option does.
 
@@ -111,6 +116,10 @@ average, pessimistic, optimistic, worst, best or None; got 'random'
     empty: Empty | None = _option(
         None, Choice(EMPTY, none=True), "--empty",
         "Queries without any relevant judgment: 0 (default), left out, 1, NaN, or fail.")
+    nonpositive: Nonpositive | None = _option(
+        None, Choice(NONPOSITIVE, none=True), "--nonpositive",
+        "Documents scored <= 0: judged as given (default), or never a hit in AP, RR, P and "
+        "R (torchmetrics >= 1.7.4; the torchmetrics convention's default).")
     empty_ranking: EmptyRanking = _option(
         "zero", Choice(EMPTY_RANKING), "--empty-ranking",
         "Judged queries given with an empty ranking: scored on it (0; default), NaN and "
@@ -153,6 +162,7 @@ class OptionKwargs(TypedDict, total=False):
     judged_only: bool
     ties: Ties | None
     empty: Empty | None
+    nonpositive: Nonpositive | None
     empty_ranking: EmptyRanking
     collection_size: int
     convention: str | Convention

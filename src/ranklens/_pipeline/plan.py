@@ -17,7 +17,7 @@ from .._measures import Measure
 from .._model.policies import Empty, Missing, Policies, Ties
 from .._names import expand_trec_lists, parse_measures
 from .._validate import Text, check
-from .options import EvaluateOptions, options_of
+from .options import EvaluateOptions, Nonpositive, options_of
 
 __all__ = ["Plan", "make_plan"]
 
@@ -36,6 +36,9 @@ class Plan:
     run_name : the name given for the run, or None for the run's own (its TREC tag).
     conventions : the options in force, as ``Result.conventions`` records them.
     options : the options as given (before the convention fills those left unset).
+    nonpositive : whether a document scored <= 0 is never a hit in the measures that
+        declare it (``"unjudged"``) or read as given (``"judged"``): the ``nonpositive``
+        option, or the convention's.
     """
 
     names: tuple[str, ...]
@@ -45,6 +48,7 @@ class Plan:
     run_name: str | None
     conventions: Mapping[str, Any]
     options: EvaluateOptions
+    nonpositive: Nonpositive = "judged"
 
     @property
     def canonical(self) -> tuple[Measure, ...]:
@@ -135,5 +139,10 @@ def make_plan(
     }
     if opts.empty_ranking != "zero":  # recorded when given (the default's records unchanged)
         conventions["empty_ranking"] = opts.empty_ranking
+    nonpositive = cast(Nonpositive, conv.nonpositive) if opts.nonpositive is None \
+        else opts.nonpositive
+    if nonpositive != "judged":  # recorded when in force (the default's records unchanged)
+        conventions["nonpositive"] = nonpositive
     return Plan(names=names, measures=parsed, policies=policies, empty=empty,
-                run_name=run_name, conventions=MappingProxyType(conventions), options=opts)
+                run_name=run_name, conventions=MappingProxyType(conventions), options=opts,
+                nonpositive=nonpositive)
