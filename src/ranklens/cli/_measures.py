@@ -92,6 +92,22 @@ def measure_infos() -> list[MeasureInfo]:
         aliases += tuple(f"{variant} = {Measure(name, fixed)}" for variant, fixed in defn.variants)
         out.append(MeasureInfo(shown, tuple(trec), aliases, params, defn.doc, defn.family,
                                _facts(name, defn)))
+    return out + agreement_infos()
+
+
+def agreement_infos() -> list[MeasureInfo]:
+    """The run-vs-run measures (``ranklens agree``): two runs in, no judgments."""
+    from .._agreement.values import AGREEMENT
+
+    out = []
+    for name, defn in AGREEMENT.items():
+        shown = name + ("@k" if defn.cutoff_required else "[@k]")
+        params = tuple(f"{p.name}={_fmt_default(p)}: {p.doc}" for p in defn.params
+                       if p.default is not None)
+        facts = ("compares two runs without judgments: ranklens agree, ranklens.agreement",)
+        if defn.lower_is_better is True:
+            facts += ("lower is better",)
+        out.append(MeasureInfo(shown, (), defn.aliases, params, defn.doc, "agreement", facts))
     return out
 
 
