@@ -104,7 +104,8 @@ def agreement_infos() -> list[MeasureInfo]:
         shown = name + ("@k" if defn.cutoff_required else "[@k]")
         params = tuple(f"{p.name}={_fmt_default(p)}: {p.doc}" for p in defn.params
                        if p.default is not None)
-        facts = ("compares two runs without judgments: ranklens agree, ranklens.agreement",)
+        facts: tuple[str, ...] = (
+            "compares two runs without judgments: ranklens agree, ranklens.agreement",)
         if defn.lower_is_better is True:
             facts += ("lower is better",)
         out.append(MeasureInfo(shown, (), defn.aliases, params, defn.doc, "agreement", facts))
