@@ -333,6 +333,7 @@ def test_larger_is_better_follows_the_registry() -> None:
 @pytest.mark.parametrize("kwargs,error,text", [
     ({"measure": "nDGC@10"}, MeasureError, "nDGC"),
     ({"measure": "RelString"}, MeasureError, "text, not a number"),
+    ({"measure": "P_5,10"}, MeasureError, "name one measure, not 'P_5,10'"),
     ({"measure": "alpha-nDCG@10"}, MeasureError, "subtopic"),
     ({"measure": "AP", "missing": "sometimes"}, ParameterError, "'missing' option"),
     ({"measure": "AP", "colour": "red"}, ParameterError, "unknown option 'colour'"),
@@ -353,13 +354,21 @@ def test_bad_columns_fail_before_any_job(spark: Any) -> None:  # noqa: F811
         _evaluator("AP", labelCol="items").evaluate(arrays)
     with pytest.raises(ParameterError, match=r"no 'score' column \(predictionCol"):
         _evaluator("AP", predictionCol="score").evaluate(arrays)
-    scalar = spark.createDataFrame([(1.0, [1])], "prediction double, label array<int>")
+    scalar = spark.createDataFrame([("q", "d", 1.0, [1])], "query_id string, doc_id string, "
+                                   "prediction double, label array<int>")
     with pytest.raises(ParameterError, match="labelCol column 'label' must hold numbers"):
-        _evaluator("AP", queryCol="prediction", docCol="prediction").evaluate(scalar)
+        _evaluator("AP").evaluate(scalar)
     with pytest.raises(ParameterError, match=r"must hold arrays of item ids.*got double"):
         _evaluator("AP", input="arrays").evaluate(scalar)
     with pytest.raises(ParameterError, match=r"no 'query_id' column \(queryCol"):
-        _evaluator("AP").evaluate(scalar)
+        _evaluator("AP").evaluate(scalar.drop("query_id"))
+    long = spark.createDataFrame([("q", 1, 1.0, 1)], "query_id string, doc_id int, "
+                                 "prediction double, label int")
+    with pytest.raises(ParameterError, match="ties='input' needs each query's order"):
+        _evaluator("AP@10", convention="kaggle").evaluate(long)
+    with pytest.raises(ParameterError, match="queryCol column 'label' must hold strings or"):
+        _evaluator("AP", queryCol="label", labelCol="prediction").evaluate(
+            long.withColumn("label", long["label"].cast("boolean")))
 
 
 def test_bad_data_raises_the_local_engines_error(spark: Any) -> None:  # noqa: F811

@@ -15,10 +15,11 @@ from pyspark.ml.param import Param, Params, TypeConverters
 from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
 from .._errors import MeasureError, ParameterError
+from .._measures import _ties
 from .._pipeline.plan import Plan, make_plan
 from .._validate import Choice, Text, check
 from ._bucket import BucketSpec
-from ._driver import _INTEGRAL, _assemble, _compacted, _output_schema, evaluate
+from ._driver import _INTEGRAL, _assemble, _compacted, _default_buckets, _output_schema
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
@@ -65,7 +66,9 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         ``"long"``: one row per (query, item): ``queryCol``, ``docCol``, a numeric score in
         ``predictionCol`` (larger is better) and a numeric relevance grade in ``labelCol``;
         a row whose score is null is a judgment only, a row whose grade is null a result
-        only. ``"auto"`` (default): ``"arrays"`` when ``predictionCol`` holds arrays.
+        only; Spark keeps no row order, so ``ties="input"`` (and the conventions implying
+        it) is refused in this form. ``"auto"`` (default): ``"arrays"`` when
+        ``predictionCol`` holds arrays.
     predictionCol, labelCol : str
         The columns of predictions and labels (default ``"prediction"`` and ``"label"``).
     queryCol, docCol : str
@@ -84,7 +87,11 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         subtopic judgments.
     ParameterError
         An option outside its choices; in :meth:`evaluate`, a missing column or a column of
-        the wrong type (read from the schema, before any job).
+        the wrong type (read from the schema, before any job), ``ties="input"`` on the long
+        form.
+    InputError
+        In :meth:`evaluate`: what :func:`ranklens.evaluate` raises for the same data (an item
+        predicted twice, a NaN score, ...), with its message.
 
     Notes
     -----
@@ -161,30 +168,39 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         return self.getOrDefault(self.input)
 
     def setInput(self, value: str) -> RankingEvaluator:
+        """Set the input's form."""
         return self._set(input=value)
 
     def getPredictionCol(self) -> str:
+        """The column of predictions (arrays of ids, or scores)."""
         return self.getOrDefault(self.predictionCol)
 
     def setPredictionCol(self, value: str) -> RankingEvaluator:
+        """Set the column of predictions (arrays of ids, or scores)."""
         return self._set(predictionCol=value)
 
     def getLabelCol(self) -> str:
+        """The column of labels (arrays of relevant ids, or grades)."""
         return self.getOrDefault(self.labelCol)
 
     def setLabelCol(self, value: str) -> RankingEvaluator:
+        """Set the column of labels (arrays of relevant ids, or grades)."""
         return self._set(labelCol=value)
 
     def getQueryCol(self) -> str:
+        """The long form's query id column."""
         return self.getOrDefault(self.queryCol)
 
     def setQueryCol(self, value: str) -> RankingEvaluator:
+        """Set the long form's query id column."""
         return self._set(queryCol=value)
 
     def getDocCol(self) -> str:
+        """The long form's item id column."""
         return self.getOrDefault(self.docCol)
 
     def setDocCol(self, value: str) -> RankingEvaluator:
+        """Set the long form's item id column."""
         return self._set(docCol=value)
 
     def getOptions(self) -> dict[str, Any]:
@@ -220,6 +236,9 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
                     f"the {key!r} option must be a name, a number or None so that the "
                     f"evaluator can be saved; got a {type(value).__name__}")
         plan = make_plan([measure], **options)
+        if len(plan.names) != 1:  # a trec_eval list such as P_5,10
+            raise MeasureError(f"an Evaluator gives one number: name one measure, not "
+                               f"{measure!r} ({', '.join(plan.names)})")
         parsed = plan.measures[0]
         if parsed.definition.text:
             raise MeasureError(f"{measure} is text, not a number: an Evaluator needs a "
@@ -233,7 +252,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         plan = self._plan()
         form = self._form(dataset)
         if form == "long":
-            return self._long(dataset)
+            return self._long(plan, dataset)
         return self._arrays(plan, dataset)
 
     def _form(self, dataset: DataFrame) -> str:
@@ -248,27 +267,52 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
             return "arrays" if types[column] == "array" else "long"
         return form
 
-    def _long(self, dataset: DataFrame) -> float:
+    def _long(self, plan: Plan, dataset: DataFrame) -> float:
+        """One row per (query, item), grouped per query on the JVM into
+        :func:`~._driver._compact`'s rows (the query's judgments and results as arrays of
+        structs) in one shuffle of the one frame."""
         from pyspark.sql import functions as F
 
         score, grade = self.getPredictionCol(), self.getLabelCol()
         query, doc = self.getQueryCol(), self.getDocCol()
         types = _types(dataset)
-        for name, param in ((grade, "labelCol"), (query, "queryCol"), (doc, "docCol")):
+        columns = ((query, "queryCol", ("string", *_INTEGRAL), "strings or integers"),
+                   (doc, "docCol", ("string", *_INTEGRAL), "strings or integers"),
+                   (score, "predictionCol", _NUMBERS, "numbers"),
+                   (grade, "labelCol", _NUMBERS, "numbers"))
+        for name, param, _, _ in columns:
             if name not in types:
                 raise ParameterError(f"the dataset has no {name!r} column ({param}; "
                                      f"columns: {list(types)})")
-        for name, param in ((score, "predictionCol"), (grade, "labelCol")):
-            if types[name] not in _NUMBERS:
+        for name, param, kinds, what in columns:
+            if types[name] not in kinds:
                 raise ParameterError(
-                    f"the {param} column {name!r} must hold numbers in the long form "
+                    f"the {param} column {name!r} must hold {what} in the long form "
                     f"(input='long'); got {types[name]}")
-        qrels = dataset.filter(F.col(grade).isNotNull()).select(query, doc, grade)
-        run = dataset.filter(F.col(score).isNotNull()).select(query, doc, score)
-        result = evaluate(qrels, run, self.getMeasure(), query_id=query, doc_id=doc,
-                          relevance=grade, score=score, **self.getOptions())
-        result.unpersist()  # only the aggregate is read
-        return float(result[self.getMeasure()])
+        if _needs_rank(plan):
+            raise ParameterError(
+                "ties='input' needs each query's order, which the long form does not give "
+                "(Spark keeps no row order across a shuffle): use the array form, or "
+                "another ties option")
+
+        def id_type(name: str) -> str:  # integer ids travel as longs (see _driver._id_type)
+            return "long" if types[name] in _INTEGRAL else "string"
+
+        buckets = _default_buckets(dataset)
+        doc_id = F.col(doc).cast(id_type(doc)).alias("doc_id")
+        rows = dataset.select(F.col(query).cast(id_type(query)).alias("query_id"), doc_id,
+                              F.col(grade).cast("double").alias("relevance"),
+                              F.col(score).cast("double").alias("score")
+                              ).repartition(buckets, "query_id").groupBy("query_id").agg(
+            # collect_list leaves out the nulls: a row without a grade judges nothing
+            F.collect_list(F.when(F.col("relevance").isNotNull(), F.struct(
+                "doc_id", "relevance"))).alias("qrels"),
+            F.collect_list(F.when(F.col("score").isNotNull(), F.struct(
+                "doc_id", "score"))).alias("run"))
+        return self._aggregate(plan, rows, BucketSpec(
+            measures=plan.names, options=tuple(plan.options.as_kwargs().items()),
+            qrels_source=f"<labelCol {grade!r}>", run_source=f"<predictionCol {score!r}>",
+            run_name="run", has_rank=False))
 
     def _arrays(self, plan: Plan, dataset: DataFrame) -> float:
         """One row per query, turned into :func:`~._driver._compact`'s rows (the query's
@@ -297,13 +341,28 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
             F.transform(ids(predicted), lambda x, i: F.struct(
                 doc_id(x), (-i).cast("double").alias("score"),
                 i.cast("double").alias("rank"))).alias("run"))
-        spec = BucketSpec(measures=plan.names, options=tuple(plan.options.as_kwargs().items()),
-                          qrels_source="<labelCol arrays>",
-                          run_source="<predictionCol arrays>", run_name="run", has_rank=True)
+        return self._aggregate(plan, rows, BucketSpec(
+            measures=plan.names, options=tuple(plan.options.as_kwargs().items()),
+            qrels_source=f"<labelCol {relevant!r}>",
+            run_source=f"<predictionCol {predicted!r}>", run_name="run", has_rank=True))
+
+    @staticmethod
+    def _aggregate(plan: Plan, rows: DataFrame, spec: BucketSpec) -> float:
+        """The measure's aggregate over ``rows`` (one per query, each partition a bucket),
+        assembled on the driver as :func:`ranklens.spark.evaluate` assembles it, its
+        errors and warnings those of the local engine."""
+        from pyspark.sql import functions as F
+
         out = rows.mapInArrow(functools.partial(_compacted, spec), _output_schema())
         found = out.filter(F.col("kind") != "value").collect()  # the one job
         aggregates, _ = _assemble(plan, spec, [row.asDict() for row in found])
         return float(aggregates[plan.names[0]])
+
+
+def _needs_rank(plan: Plan) -> bool:
+    """Whether a measure of ``plan`` orders tied scores by input order."""
+    return plan.policies.ties == "input" or any(
+        _ties.effective_ties(m, plan.policies.ties) == "input" for m in plan.canonical)
 
 
 def _types(dataset: Any) -> dict[str, str]:
