@@ -87,6 +87,30 @@ def test_array_form_reads_string_and_double_ids(spark: Any) -> None:  # noqa: F8
     assert _quiet(_evaluator("RR"), doubles) == pytest.approx((1 / 2 + 1) / 2, rel=1e-15)
 
 
+@pytest.mark.parametrize("measure,options", [("nDCG@5", {}), ("P@3", {"rel": 2})])
+def test_array_form_with_grades_equals_the_local_engine(spark: Any, measure: str,  # noqa: F811
+                                                        options: dict) -> None:
+    """relevanceCol: MLlib RankingMetrics' third array, each label item's grade."""
+    rng = random.Random(8)
+    rows = [(p, r, [rng.randint(0, 3) for _ in r]) for p, r in _array_rows(8)]
+    frame = spark.createDataFrame(
+        rows, "prediction array<int>, label array<int>, grades array<int>")
+    got = _quiet(_evaluator(measure, relevanceCol="grades", **options), frame)
+    qrels = {f"r{i}": {str(d): g for d, g in zip(relevant, grades, strict=True)}
+             for i, (_, relevant, grades) in enumerate(rows) if relevant}
+    run = _array_dicts([(p, r) for p, r, _ in rows])[1]
+    assert got == pytest.approx(_quiet_local(qrels, run, measure, **options), rel=1e-12,
+                                abs=1e-15)
+    shorter = spark.createDataFrame([([1, 2], [1, 2], [3])],
+                                    "prediction array<int>, label array<int>, g array<int>")
+    with pytest.raises(ranklens.InputError, match="missing value in column 'relevance'"):
+        _evaluator(measure, relevanceCol="g").evaluate(shorter)
+    with pytest.raises(ParameterError, match="relevanceCol column 'grades' must hold arrays "
+                                             "of numbers"):
+        _evaluator(measure, relevanceCol="grades").evaluate(
+            frame.withColumn("grades", frame["grades"].cast("array<string>")))
+
+
 @pytest.mark.parametrize("ours,metric,k", [
     ("AP", "meanAveragePrecision", 10), ("AP(denom=min)@4", "meanAveragePrecisionAtK", 4),
     ("P@3", "precisionAtK", 3), ("nDCG@5", "ndcgAtK", 5), ("R@6", "recallAtK", 6),

@@ -75,6 +75,11 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         The long form's query and item id columns (strings or integers; default
         ``"query_id"`` and ``"doc_id"``). The array form has no query id: each row is one
         query, its id the row's ``monotonically_increasing_id``.
+    relevanceCol : str
+        The array form's grades: an array of numbers as long as ``labelCol``'s, the grade of
+        each item there (MLlib ``RankingMetrics``' third array, Spark >= 3.4); graded
+        measures (``nDCG``) use them, binary ones count a grade >= ``rel`` (1) relevant.
+        Empty (default): each item of ``labelCol`` is judged 1.
     **options
         :func:`ranklens.evaluate`'s options (``convention``, ``missing``, ``empty``,
         ``ties``, ``duplicates``, ``rel``, ...), kept in the ``options`` param; a
@@ -136,6 +141,10 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     docCol: Param[str] = Param(
         Params._dummy(), "docCol", "the long form's item id column",
         typeConverter=TypeConverters.toString)
+    relevanceCol: Param[str] = Param(
+        Params._dummy(), "relevanceCol",
+        "the array form's grades of labelCol's items (empty: each judged 1)",
+        typeConverter=TypeConverters.toString)
     options: Param[dict[str, Any]] = Param(
         Params._dummy(), "options", "ranklens.evaluate's options (convention, missing, ...)",
         typeConverter=_to_options)
@@ -143,12 +152,14 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     def __init__(self, measure: str = "nDCG@10", *, input: str = "auto",
                  predictionCol: str = "prediction", labelCol: str = "label",
                  queryCol: str = "query_id", docCol: str = "doc_id",
-                 **options: Any) -> None:
+                 relevanceCol: str = "", **options: Any) -> None:
         super().__init__()
         self._setDefault(measure="nDCG@10", input="auto", predictionCol="prediction",
-                         labelCol="label", queryCol="query_id", docCol="doc_id", options={})
+                         labelCol="label", queryCol="query_id", docCol="doc_id",
+                         relevanceCol="", options={})
         self._set(measure=measure, input=input, predictionCol=predictionCol,
-                  labelCol=labelCol, queryCol=queryCol, docCol=docCol, options=options)
+                  labelCol=labelCol, queryCol=queryCol, docCol=docCol,
+                  relevanceCol=relevanceCol, options=options)
         self._plan()  # a bad measure or option fails here, not in the first fold
 
     # -- params ---------------------------------------------------------------------------
@@ -202,6 +213,14 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     def setDocCol(self, value: str) -> RankingEvaluator:
         """Set the long form's item id column."""
         return self._set(docCol=value)
+
+    def getRelevanceCol(self) -> str:
+        """The array form's column of grades ("": each label judged 1)."""
+        return self.getOrDefault(self.relevanceCol)
+
+    def setRelevanceCol(self, value: str) -> RankingEvaluator:
+        """Set the array form's column of grades."""
+        return self._set(relevanceCol=value)
 
     def getOptions(self) -> dict[str, Any]:
         """:func:`ranklens.evaluate`'s options (a copy)."""
@@ -333,17 +352,32 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
             # doubles are compared as Spark writes them ("1.0"), in both columns alike
             return x.cast("long" if kind == "long" else "string").alias("doc_id")
 
+        grades = self.getRelevanceCol()
+        if grades:
+            if _element_type(dataset, grades, "relevanceCol") not in _NUMBERS:
+                raise ParameterError(f"the relevanceCol column {grades!r} must hold arrays "
+                                     "of numbers (the grades of labelCol's items)")
+            # arrays_zip pads the shorter array with nulls: the engine's InputError names
+            # the missing value rather than a grade or an item being dropped
+            zipped = F.arrays_zip(ids(relevant).alias("ids"),
+                                  F.coalesce(F.col(grades).cast("array<double>"),
+                                             F.array().cast("array<double>")).alias("grades"))
+            qrels = F.transform(zipped, lambda z: F.struct(
+                doc_id(z["ids"]), z["grades"].alias("relevance")))
+            source = f"<labelCol {relevant!r} and relevanceCol {grades!r}>"
+        else:
+            qrels = F.transform(ids(relevant), lambda x: F.struct(
+                doc_id(x), F.lit(1.0).alias("relevance")))
+            source = f"<labelCol {relevant!r}>"
         rows = dataset.select(
-            F.monotonically_increasing_id().alias("query_id"),
-            F.transform(ids(relevant), lambda x: F.struct(
-                doc_id(x), F.lit(1.0).alias("relevance"))).alias("qrels"),
+            F.monotonically_increasing_id().alias("query_id"), qrels.alias("qrels"),
             # the position as score (best first, no ties) and as rank (ties="input")
             F.transform(ids(predicted), lambda x, i: F.struct(
                 doc_id(x), (-i).cast("double").alias("score"),
                 i.cast("double").alias("rank"))).alias("run"))
         return self._aggregate(plan, rows, BucketSpec(
             measures=plan.names, options=tuple(plan.options.as_kwargs().items()),
-            qrels_source=f"<labelCol {relevant!r}>",
+            qrels_source=source,
             run_source=f"<predictionCol {predicted!r}>", run_name="run", has_rank=True))
 
     @staticmethod
