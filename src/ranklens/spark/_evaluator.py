@@ -17,7 +17,7 @@ from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 from .._errors import MeasureError, ParameterError
 from .._measures import _ties
 from .._pipeline.plan import Plan, make_plan
-from .._validate import Choice, Text, check
+from .._validate import Choice, Integer, Text, check
 from ._bucket import BucketSpec
 from ._driver import _INTEGRAL, _assemble, _compacted, _default_buckets, _output_schema
 
@@ -80,6 +80,11 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         each item there (MLlib ``RankingMetrics``' third array, Spark >= 3.4); graded
         measures (``nDCG``) use them, binary ones count a grade >= ``rel`` (1) relevant.
         Empty (default): each item of ``labelCol`` is judged 1.
+    buckets : int
+        The long form's number of buckets of queries (0, the default: as
+        :func:`ranklens.spark.evaluate` chooses, at least 8; 64 under Spark Connect). A few
+        suit the small validation folds of model selection. The array form evaluates each
+        partition of the frame as one bucket.
     **options
         :func:`ranklens.evaluate`'s options (``convention``, ``missing``, ``empty``,
         ``ties``, ``duplicates``, ``rel``, ...), kept in the ``options`` param; a
@@ -145,6 +150,10 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         Params._dummy(), "relevanceCol",
         "the array form's grades of labelCol's items (empty: each judged 1)",
         typeConverter=TypeConverters.toString)
+    buckets: Param[int] = Param(
+        Params._dummy(), "buckets",
+        "the long form's buckets of queries (0: ranklens.spark.evaluate's default)",
+        typeConverter=TypeConverters.toInt)
     options: Param[dict[str, Any]] = Param(
         Params._dummy(), "options", "ranklens.evaluate's options (convention, missing, ...)",
         typeConverter=_to_options)
@@ -152,14 +161,14 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     def __init__(self, measure: str = "nDCG@10", *, input: str = "auto",
                  predictionCol: str = "prediction", labelCol: str = "label",
                  queryCol: str = "query_id", docCol: str = "doc_id",
-                 relevanceCol: str = "", **options: Any) -> None:
+                 relevanceCol: str = "", buckets: int = 0, **options: Any) -> None:
         super().__init__()
         self._setDefault(measure="nDCG@10", input="auto", predictionCol="prediction",
                          labelCol="label", queryCol="query_id", docCol="doc_id",
-                         relevanceCol="", options={})
+                         relevanceCol="", buckets=0, options={})
         self._set(measure=measure, input=input, predictionCol=predictionCol,
                   labelCol=labelCol, queryCol=queryCol, docCol=docCol,
-                  relevanceCol=relevanceCol, options=options)
+                  relevanceCol=relevanceCol, buckets=buckets, options=options)
         self._plan()  # a bad measure or option fails here, not in the first fold
 
     # -- params ---------------------------------------------------------------------------
@@ -222,6 +231,16 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         """Set the array form's column of grades."""
         return self._set(relevanceCol=value)
 
+    def getBuckets(self) -> int:
+        """The long form's bucket count (0: the default)."""
+        return self.getOrDefault(self.buckets)
+
+    def setBuckets(self, value: int) -> RankingEvaluator:
+        """Set the long form's bucket count (0: the default)."""
+        self._set(buckets=value)
+        self._plan()
+        return self
+
     def getOptions(self) -> dict[str, Any]:
         """:func:`ranklens.evaluate`'s options (a copy)."""
         options: dict[str, Any] = self.getOrDefault(self.options)
@@ -245,6 +264,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         measure = self.getMeasure()
         check("measure", measure, Text())
         check("input", self.getInput(), Choice(INPUTS))
+        check("buckets", self.getBuckets(), Integer(0))
         options = self.getOptions()
         if "options" in options:
             raise ParameterError("give the evaluation options as keywords "
@@ -317,7 +337,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         def id_type(name: str) -> str:  # integer ids travel as longs (see _driver._id_type)
             return "long" if types[name] in _INTEGRAL else "string"
 
-        buckets = _default_buckets(dataset)
+        buckets = self.getBuckets() or _default_buckets(dataset)
         doc_id = F.col(doc).cast(id_type(doc)).alias("doc_id")
         rows = dataset.select(F.col(query).cast(id_type(query)).alias("query_id"), doc_id,
                               F.col(grade).cast("double").alias("relevance"),
