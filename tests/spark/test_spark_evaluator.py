@@ -352,6 +352,13 @@ def test_larger_is_better_follows_the_registry() -> None:
     assert _evaluator("nDCG@10").isLargerBetter()
     assert not _evaluator("FallOut@10").isLargerBetter()
     assert _evaluator().getMeasure() == "nDCG@10"
+    evaluator = _evaluator()
+    with pytest.raises(ParameterError, match="'options' param must be a dict"):
+        evaluator.copy({evaluator.options: ["zero"]})
+    with pytest.raises(MeasureError, match="nDGC"):
+        evaluator.setMeasure("nDGC@10")
+    assert evaluator.getMeasure() == "nDCG@10"  # left as it was
+    assert evaluator.setMeasure("AP").setOptions(rel=2).getOptions() == {"rel": 2}
 
 
 @pytest.mark.parametrize("kwargs,error,text", [

@@ -39,8 +39,8 @@ def _to_options(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise TypeError(f"the 'options' param must be a dict of evaluation options; got "
-                        f"{type(value).__name__}")
+        raise ParameterError(f"the 'options' param must be a dict of evaluation options; "
+                             f"got a {type(value).__name__}")
     return dict(value)
 
 
@@ -179,9 +179,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
     def setMeasure(self, value: str) -> RankingEvaluator:
         """Set the measure (checked at once)."""
-        self._set(measure=value)
-        self._plan()
-        return self
+        return self._set_checked(measure=value)
 
     def getInput(self) -> str:
         """The input's form."""
@@ -237,9 +235,13 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
     def setBuckets(self, value: int) -> RankingEvaluator:
         """Set the long form's bucket count (0: the default)."""
-        self._set(buckets=value)
-        self._plan()
-        return self
+        return self._set_checked(buckets=value)
+
+    def _set_checked(self, **params: Any) -> RankingEvaluator:
+        """Set ``params`` if the request they make is valid; otherwise raise and keep the
+        evaluator as it was."""
+        self.copy()._set(**params)._plan()
+        return self._set(**params)
 
     def getOptions(self) -> dict[str, Any]:
         """:func:`ranklens.evaluate`'s options (a copy)."""
@@ -248,9 +250,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
     def setOptions(self, **options: Any) -> RankingEvaluator:
         """Replace the evaluation options (checked at once)."""
-        self._set(options=options)
-        self._plan()
-        return self
+        return self._set_checked(options=options)
 
     def isLargerBetter(self) -> bool:
         """False for a measure where smaller is better (``FallOut``, ``Unj``, ...), from the
