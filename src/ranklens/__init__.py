@@ -20,6 +20,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
     from ._io._load import load_qrels, load_run
+    from ._judgments import Judgments
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
     from ._measures import Measure
@@ -40,6 +41,7 @@ __all__ = [
     "Convention",
     "EvaluateOptions",
     "InputError",
+    "Judgments",
     "Measure",
     "MeasureError",
     "PairComparison",
@@ -80,6 +82,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "CompareOptions": ("._compare.options", "CompareOptions"),
     "Convention": ("._conventions", "Convention"),
     "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
+    "Judgments": ("._judgments", "Judgments"),
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
