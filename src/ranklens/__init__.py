@@ -20,9 +20,9 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
     from ._io._load import load_qrels, load_run
-    from ._judgments import Judgments
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
+    from ._judgments import Judgments
     from ._measures import Measure
     from ._names import parse_measure, parse_measures
     from ._pipeline.options import EvaluateOptions
