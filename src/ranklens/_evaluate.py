@@ -152,6 +152,12 @@ default "docid"
         For several runs a :class:`Results`: ``results["bm25"]`` is one run's Result and
         ``results.values("nDCG@10")`` a ``(queries, runs)`` array on one query axis.
 
+    See Also
+    --------
+    Judgments : the judgments read, checked and indexed once, then evaluated against many
+        runs (every validation round of a training loop), each call giving what this
+        function gives.
+
     Examples
     --------
     >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}}

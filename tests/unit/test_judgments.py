@@ -140,3 +140,12 @@ def test_run_name_with_several_runs_is_refused_as_by_evaluate() -> None:
     judged = Judgments({"q1": {"d1": 1}}, ["AP"])
     with pytest.raises(ParameterError, match="'run_name' option names one run"):
         judged.evaluate([{"q1": {"d1": 1.0}}, {"q1": {"d1": 2.0}}], run_name="x")
+
+
+def test_subtopic_judgments() -> None:
+    sq = ranklens.load_qrels({"q1": {"s1": {"d1": 1}, "s2": {"d1": 1, "d2": 1}}},
+                             kind="subtopic")
+    run = {"q1": {"d2": 2.0, "d1": 1.0}}
+    judged = Judgments(sq, ["S-recall@1", "alpha-nDCG@2"])
+    same(judged.evaluate(run), ranklens.evaluate(sq, run, ["S-recall@1", "alpha-nDCG@2"]))
+    assert judged.evaluate(run)["S-recall@1"] == 0.5
