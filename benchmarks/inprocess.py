@@ -68,8 +68,9 @@ def dl19_dicts() -> Dicts:
 
 def msmarco_dicts(queries: int = 6980, depth: int = 1000, seed: int = 0) -> Dicts:
     """An MS MARCO passage dev-sized pair of dicts: ``queries`` x ``depth`` ranked passages
-    (scores descending, 4 decimals), one judged passage per query, retrieved by 60% of the
-    queries near the top (the shared generator's msmarco shape)."""
+    (scores descending, 4 decimals; a passage drawn twice listed once), one judged passage
+    per query, retrieved by 60% of the queries near the top (the shared generator's msmarco
+    shape)."""
     rng = np.random.default_rng(seed)
     n_docs = 8_841_823  # the MS MARCO passage collection
     qids = rng.choice(1_100_000, size=queries, replace=False).astype(str).tolist()
@@ -80,7 +81,9 @@ def msmarco_dicts(queries: int = 6980, depth: int = 1000, seed: int = 0) -> Dict
     docs[np.flatnonzero(hit), where[hit]] = judged[hit]
     scores = np.round(-np.sort(-rng.normal(10, 3, size=(queries, depth)), axis=1), 4)
     qrels = {q: {d: 1} for q, d in zip(qids, judged.tolist(), strict=True)}
-    run = {q: dict(zip(row, s, strict=True))
+    # a passage drawn twice for one query is listed once, and the scores go down the list
+    # (as the shared generator writes its run files)
+    run = {q: dict(zip(dict.fromkeys(row), s))  # noqa: B905 (fewer passages than scores)
            for q, row, s in zip(qids, docs.tolist(), scores.tolist(), strict=True)}
     return qrels, run
 
