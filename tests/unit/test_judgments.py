@@ -149,3 +149,17 @@ def test_subtopic_judgments() -> None:
     judged = Judgments(sq, ["S-recall@1", "alpha-nDCG@2"])
     same(judged.evaluate(run), ranklens.evaluate(sq, run, ["S-recall@1", "alpha-nDCG@2"]))
     assert judged.evaluate(run)["S-recall@1"] == 0.5
+
+
+@pytest.mark.parametrize("run", [
+    {"q1": {1: 0.9, "1": 0.5}},  # two keys, one doc id once both are strings
+    {"1": {"1": 0.9}, 1: {"1": 0.5}},  # two keys, one query id
+])
+def test_dict_keys_that_become_one_id_are_duplicates(run: dict) -> None:
+    # a mapping's keys are distinct, but not always as strings: the duplicates policy holds
+    qrels = {"q1": {"1": 1}, "1": {"1": 1}}
+    with pytest.raises(InputError, match="'1' appears more than once"):
+        ranklens.evaluate(qrels, run, ["AP"], missing="zero")
+    r = Judgments(qrels, ["AP"], missing="zero").evaluate(run, duplicates="first")
+    same(r, ranklens.evaluate(qrels, run, ["AP"], missing="zero", duplicates="first"))
+    assert r.per_query("AP")["q1" if "q1" in run else "1"] == 1.0

@@ -287,13 +287,19 @@ class _Flat:
 
 def _strings(values: list[Any]) -> pl.Series:
     """Ids as a String column; anything that is not already a str goes through ``str()``."""
+    return _exact_strings(values)[0]
+
+
+def _exact_strings(values: list[Any]) -> tuple[pl.Series, bool]:
+    """:func:`_strings` of ``values``, and whether every value was a str already (distinct
+    values then stay distinct: no two become one string through ``str()``)."""
     try:
         out = pl.Series(values, dtype=pl.String, strict=True)
     except Exception:  # ints, tuples, ...: polars refuses them in a String column
         out = None
     if out is None or out.null_count():
-        out = pl.Series([str(v) for v in values], dtype=pl.String)
-    return out
+        return pl.Series([str(v) for v in values], dtype=pl.String), False
+    return out, True
 
 
 def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -> Qrels:
@@ -322,8 +328,11 @@ def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
     # {"q": {}} is an empty ranking of q, not an absent q: it is scored (ranx scores it 0)
     empty = tuple(flat.queries.gather(np.flatnonzero(lengths == 0)).to_list())
     block_ids = flat.queries if present.size == lengths.size else flat.queries.gather(present)
-    return Run.from_blocks(block_ids, lengths[present],
-                           _strings(flat.docs), score, source, name, empty)
+    docs, exact = _exact_strings(flat.docs)
+    run = Run.from_blocks(block_ids, lengths[present], docs, score, source, name, empty)
+    # a mapping's keys are distinct: as strings already, each ranking lists a doc once
+    run._hints.distinct_docs = exact
+    return run
 
 
 def is_finite_number(x: Any) -> bool:

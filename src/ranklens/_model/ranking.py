@@ -178,7 +178,8 @@ def tiebreak_at(run: Run, tiebreak: TieBreak, rows: np.ndarray) -> pl.Series:
 
 def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
     nb = run.block_ids.len()
-    if run.block_ids.n_unique() == nb:
+    one_block = run.block_ids.n_unique() == nb
+    if one_block:
         # each query is one block of rows (how run files are written): queries keep the
         # run's order, so blocks stay where they are and only tied rows move
         query_ids = run.block_ids
@@ -195,8 +196,11 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
     keys = _ranked_keys(doc_hash, run, moves, offsets)
     index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
                      duplicated=False)
-    # equal keys: equal pairs, or (rarely) a hash collision
-    if _maybe_duplicated(keys, offsets) and index.duplicate_positions(run)[0].size:
+    # a query's one block lists each doc once when its reader says so (a mapping's keys);
+    # otherwise equal keys are equal pairs, or (rarely) a hash collision
+    distinct = one_block and run._hints.distinct_docs
+    if not distinct and _maybe_duplicated(keys, offsets) \
+            and index.duplicate_positions(run)[0].size:
         index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
                          duplicated=True)
     for arr in (keys, offsets, *(moves if isinstance(moves, tuple) else (moves,))):
