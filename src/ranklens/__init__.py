@@ -27,6 +27,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._io._load import load_qrels, load_run
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
+    from ._judgments import Judgments
     from ._measures import Measure
     from ._names import parse_measure, parse_measures
     from ._pipeline.options import EvaluateOptions
@@ -51,6 +52,7 @@ __all__ = [
     "Convention",
     "EvaluateOptions",
     "InputError",
+    "Judgments",
     "Measure",
     "MeasureError",
     "PairComparison",
@@ -104,6 +106,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Convention": ("._conventions", "Convention"),
     "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
     "FORMATS": ("._render", "FORMATS"),
+    "Judgments": ("._judgments", "Judgments"),
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     OneRun: TypeAlias = Run | str | os.PathLike[str] | pl.DataFrame
     SeveralRuns: TypeAlias = list[Any] | tuple[Any, ...] | Mapping[str, OneRun]
 
-__all__ = ["evaluate", "several_runs"]
+__all__ = ["evaluate", "evaluate_loaded", "runs_of", "several_runs"]
 
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
@@ -158,6 +158,12 @@ default "docid"
         For several runs a :class:`Results`: ``results["bm25"]`` is one run's Result and
         ``results.values("nDCG@10")`` a ``(queries, runs)`` array on one query axis.
 
+    See Also
+    --------
+    Judgments : the judgments read, checked and indexed once, then evaluated against many
+        runs (every validation round of a training loop), each call giving what this
+        function gives.
+
     Examples
     --------
     >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}}
@@ -171,28 +177,45 @@ default "docid"
     [0.8333, 1.0]
     """
     plan = make_plan(measures, options, run_name=run_name, **kwargs)
+    # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
+    # never guessed from a file
+    several = runs_of(run, run_name)
+    q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+    return evaluate_loaded(plan, q, run, several, stacklevel=3)
+
+
+def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | None:
+    """:func:`several_runs` of ``run``; a ``run_name`` given with several runs is a
+    ParameterError."""
     several = several_runs(run)
     if several is not None and run_name is not None:
         raise ParameterError(
             f"the 'run_name' option names one run; got {run_name!r} with "
             f"{len(several)} runs (name them with a mapping {{name: run}})"
         )
-    # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
-    # never guessed from a file
-    q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+    return several
+
+
+def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
+                    several: list[tuple[str | None, Any]] | None, *,
+                    stacklevel: int) -> Result | Results:
+    """:func:`evaluate` once the request is planned and the judgments loaded: ``run`` is
+    one run, or ``several`` (:func:`several_runs`) are; warnings are issued at
+    ``stacklevel`` (the public caller's line)."""
     if isinstance(q, Qrels):
         for message in grade_notices(plan, q.frame["relevance"].to_numpy(), q.source):
-            warnings.warn(message, RanklensWarning, stacklevel=2)
+            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
     if several is None:
+        run_name = plan.run_name
         r = load_run(run, name=run_name)
         per_query = compute(plan, q, r)
         for message in notices(plan, per_query, r.source, qrels_source=q.source):
-            warnings.warn(message, RanklensWarning, stacklevel=2)
+            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
                                  else r.name), q)
     results, messages = _evaluate_several(plan, q, several)
     for message in messages:
-        warnings.warn(message, RanklensWarning, stacklevel=2)
+        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
     return results
 
 
