@@ -1,7 +1,7 @@
 """In-process evaluation speed, where the data is already in memory (a training loop).
 
-    python benchmarks/inprocess.py [--section dicts] [--data dl19,msmarco] [--reps 7] [--steps]
-                                   [--cpu]
+    python benchmarks/inprocess.py [--section dicts|accumulator] [--data dl19,msmarco]
+                                   [--reps 7] [--steps] [--cpu]
 
 Sections (``--section``, default all):
 
@@ -13,6 +13,10 @@ Sections (``--section``, default all):
            ``ranklens.Judgments(qrels, ...)`` made once (untimed), then ``.evaluate(run)``;
            pytrec_eval's ``RelevanceEvaluator`` made once (untimed), then ``.evaluate(run)``;
            and pytrec_eval's construction plus evaluate. The same five measures each.
+
+``accumulator``  ``ranklens.Accumulator(convention="torchmetrics")`` against torchmetrics'
+           six ``Retrieval*`` metrics in a validation epoch: 10,000 queries x 100
+           candidates as torch tensors (benchmarks/accumulator.py, which says how).
 
 ``--steps`` adds where ranklens's time goes on each data set (medians of ``--reps``, each
 step on fresh objects made untimed): the run dict made a ``Run``; that ``Run`` ranked (its
@@ -177,8 +181,18 @@ def dicts_section(data: list[str], reps: int, show_steps: bool = False) -> None:
         del qrels, run, judged, evaluator
 
 
+def accumulator_section(data: list[str], reps: int, show_steps: bool = False) -> None:
+    """ranklens.Accumulator against torchmetrics (benchmarks/accumulator.py's defaults)."""
+    import accumulator
+
+    print("\n## accumulator: 6 measures, 10,000 queries x 100 candidates, torch tensors")
+    if accumulator.main(["--reps", str(reps)]) != 0:
+        sys.exit("the accumulator section failed")
+
+
 #: section name -> its function (data sets, repetitions, whether to show the steps)
-SECTIONS: dict[str, Callable[[list[str], int, bool], None]] = {"dicts": dicts_section}
+SECTIONS: dict[str, Callable[[list[str], int, bool], None]] = {
+    "dicts": dicts_section, "accumulator": accumulator_section}
 
 
 def main() -> None:
