@@ -19,9 +19,11 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._conventions import CONVENTIONS, Convention
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
+    from ._io._items import load_interactions, load_item_features, load_item_groups, load_items
     from ._io._load import load_qrels, load_run
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
+    from ._item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
     from ._measures import Measure
     from ._names import parse_measure, parse_measures
     from ._pipeline.options import EvaluateOptions
@@ -40,6 +42,10 @@ __all__ = [
     "Convention",
     "EvaluateOptions",
     "InputError",
+    "Interactions",
+    "ItemCatalogue",
+    "ItemFeatures",
+    "ItemGroups",
     "Measure",
     "MeasureError",
     "PairComparison",
@@ -60,6 +66,10 @@ __all__ = [
     "evaluate_arrays",
     "from_arrays",
     "from_pairs",
+    "load_interactions",
+    "load_item_features",
+    "load_item_groups",
+    "load_items",
     "load_pairs",
     "load_qrels",
     "load_run",
@@ -80,6 +90,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "CompareOptions": ("._compare.options", "CompareOptions"),
     "Convention": ("._conventions", "Convention"),
     "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
+    "Interactions": ("._item_tables", "Interactions"),
+    "ItemCatalogue": ("._item_tables", "ItemCatalogue"),
+    "ItemFeatures": ("._item_tables", "ItemFeatures"),
+    "ItemGroups": ("._item_tables", "ItemGroups"),
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
@@ -95,6 +109,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "evaluate_arrays": ("._evaluate_arrays", "evaluate_arrays"),
     "from_arrays": ("._evaluate_arrays", "from_arrays"),
     "from_pairs": ("._io._pairs", "pairs_to_tables"),
+    "load_interactions": ("._io._items", "load_interactions"),
+    "load_item_features": ("._io._items", "load_item_features"),
+    "load_item_groups": ("._io._items", "load_item_groups"),
+    "load_items": ("._io._items", "load_items"),
     "load_pairs": ("._io._pairs", "load_pairs"),
     "load_qrels": ("._io._load", "load_qrels"),
     "load_run": ("._io._load", "load_run"),
