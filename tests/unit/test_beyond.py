@@ -288,3 +288,35 @@ def test_any_split_of_the_queries_gives_the_whole(case: tuple, keep: bool) -> No
     if len(covered) == len(qrels):
         for name in PER_USER:
             assert got[name] == pytest.approx(want[name], rel=1e-12, abs=1e-12), name
+
+
+def test_presets_choose_the_libraries_definitions() -> None:
+    r = _eval(["Gini@2", "ARP@2", "AP@2", "Novelty@2"], train=TRAIN, items=ITEMS,
+              convention="recbole")
+    assert str(r.measures["Gini@2"]) == "Gini(convention=recbole)@2"
+    assert r["Gini@2"] == pytest.approx(14 / 24, abs=1e-15)
+    assert str(r.measures["AP@2"]) == "AP(denom=min)@2"
+    assert str(r.measures["Novelty@2"]) == "Novelty@2"  # RecBole has none: ranklens's
+    assert r.conventions["beyond"] == "recbole"
+    # a parameter written in the name wins over the preset
+    r = _eval(["Gini(convention=ranklens)@2"], train=TRAIN, items=ITEMS, convention="elliot")
+    assert r["Gini(convention=ranklens)@2"] == 0.5
+    assert "beyond" not in _eval(["AP"], train=TRAIN).conventions
+
+
+@pytest.mark.parametrize(("peer", "canonical"), [
+    ("MeanInvUserFreq@10", "Novelty(convention=rectools)@10"),
+    ("AvgRecPopularity@10", "ARP(convention=rectools)@10"),
+    ("CatalogCoverage@10", "Coverage(convention=rectools)@10"),
+    ("IntraListDiversity@10", "ILD@10"),
+    ("GiniIndex@10", "Gini(convention=recbole)@10"),
+    ("ShannonEntropy@10", "Entropy(convention=recbole)@10"),
+    ("ItemCoverage@10", "Coverage(convention=recbole)@10"),
+    ("AveragePopularity@10", "ARP(convention=recbole)@10"),
+    ("TailPercentage@10", "APLT(convention=recbole)@10"),
+    ("catalog_coverage@10", "Coverage(convention=recommenders)@10"),
+    ("distributional_coverage@10", "DistCoverage@10"),
+    ("UserCoverageAtN@10", "UserCoverage@10"),
+])
+def test_peer_names_read_as_their_definitions(peer: str, canonical: str) -> None:
+    assert str(ranklens.parse_measure(peer)) == canonical

@@ -50,7 +50,8 @@ register("APLT", "average percentage of long tail: the share of the top k in the
          params=(convention(("ranklens", "elliot", "recbole"),
                             "ranklens, elliot (an unseen item is not long tail), recbole "
                             "(tail_ratio, over k)"), HEAD, TAIL),
-         cutoff="int", cutoff_required=True, aliases=("tailpercentage", "tail_percentage"),
+         cutoff="int", cutoff_required=True,
+         variants=(("tailpercentage", (("convention", "recbole"),)),),
          family="beyond", order_free="without_cutoff", needs_unretrieved=False,
          unit_range=True, needs=("groups",), context_kernel=long_tail_share,
          reads_judgments=False)(needs_context)

@@ -42,7 +42,9 @@ register("ARP", "average recommendation popularity: mean training interactions o
                  Param("normalize", "bool", False, "divide by all training interactions "
                        "(RecTools normalize=True)")),
          cutoff="int", cutoff_required=True,
-         aliases=("avgrecpopularity", "averagepopularity", "average_popularity"),
+         aliases=("average_recommendation_popularity",),
+         variants=(("avgrecpopularity", (("convention", "rectools"),)),
+                   ("averagepopularity", (("convention", "recbole"),))),
          family="beyond", order_free="without_cutoff", needs_unretrieved=False,
          lower_is_better=True, needs=("train",), context_kernel=average_popularity,
          reads_judgments=False)(needs_context)

@@ -47,7 +47,10 @@ register("Coverage", "catalogue coverage: distinct catalogue items in any top k 
                  Param("normalize", "bool", True, "a share of the catalogue (false: the "
                        "number of items)")),
          cutoff="int", cutoff_required=True, aggregate="catalogue",
-         aliases=("catalog_coverage", "catalogcoverage", "itemcoverage", "item_coverage"),
+         # peers' names read as their definitions
+         variants=(("catalogcoverage", (("convention", "rectools"),)),
+                   ("itemcoverage", (("convention", "recbole"),)),
+                   ("catalog_coverage", (("convention", "recommenders"),))),
          family="beyond", order_free="without_cutoff", needs_unretrieved=False,
          needs=("catalogue",), item_tally=top_counts, finish_items=_coverage,
          reads_judgments=False)(needs_context)

@@ -37,7 +37,8 @@ register("Entropy", "Shannon entropy (bits) of the items recommended in the top 
                             "ranklens and recommenders (bits), recbole (nats over the "
                             "distinct items)"),),
          cutoff="int", cutoff_required=True, aggregate="catalogue",
-         aliases=("shannon_entropy", "shannonentropy", "sentropy"), family="beyond",
+         aliases=("shannon_entropy",),
+         variants=(("shannonentropy", (("convention", "recbole"),)),), family="beyond",
          order_free="without_cutoff", needs_unretrieved=False, item_tally=top_counts,
          finish_items=_entropy, reads_judgments=False)(needs_context)
 

@@ -41,6 +41,7 @@ register("Gini", "Gini index of the recommendations of the catalogue items in th
          params=(convention(("ranklens", "recbole", "elliot"),
                             "ranklens, recbole (n + 1 items), elliot (1 - Gini over n - 1)"),),
          cutoff="int", cutoff_required=True, aggregate="catalogue",
-         aliases=("gini_index", "giniindex"), family="beyond", order_free="without_cutoff",
+         aliases=("gini_index",), variants=(("giniindex", (("convention", "recbole"),)),),
+         family="beyond", order_free="without_cutoff",
          needs_unretrieved=False, lower_is_better=True, needs=("catalogue",),
          item_tally=top_counts, finish_items=_gini, reads_judgments=False)(needs_context)

@@ -42,6 +42,8 @@ register("Novelty", "novelty: mean over the top k of -log2(training users of the
          params=(convention(("ranklens", "rectools", "recommenders"),
                             "ranklens and rectools (users), recommenders (training rows)"),),
          cutoff="int", cutoff_required=True,
-         aliases=("meaninvuserfreq", "miuf", "mean_inv_user_freq"), family="beyond",
+         aliases=("mean_inv_user_freq",),
+         variants=(("meaninvuserfreq", (("convention", "rectools"),)),
+                   ("miuf", (("convention", "rectools"),))), family="beyond",
          order_free="without_cutoff", needs_unretrieved=False, needs=("train",),
          context_kernel=novelty, reads_judgments=False)(needs_context)
