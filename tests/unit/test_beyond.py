@@ -68,10 +68,10 @@ EXPECTED: dict[str, tuple[float, tuple[float, float] | None]] = {
     # short head by users, 0.8 of 5 pairs: a, b; the tail c, and unseen d, e (ranklens)
     "APLT@2": (0.25, (0.0, 0.5)),
     "APLT@3": ((1 / 3 + 1 / 2) / 2, (1 / 3, 1 / 2)),
-    "APLT(convention=elliot)@2": (0.0, (0.0, 0.0)),
-    "APLT(convention=elliot)@3": (1 / 6, (1 / 3, 0.0)),
+    "APLT(head=0.5)@2": (0.5, (0.5, 0.5)),  # the head: a alone (3 of 5 pairs)
+    "APLT(head=0.7)@3": ((1 / 3 + 1 / 2) / 2, (1 / 3, 1 / 2)),  # a, b (3 < 3.5): c tail
+    "APLT(head=0.2)@3": ((2 / 3 + 1 / 2) / 2, (2 / 3, 1 / 2)),  # a: b, c tail
     "ACLT@3": (1.0, (1.0, 1.0)),
-    "ACLT(convention=elliot)@3": (0.5, (1.0, 0.0)),
     # RecBole tail_ratio 0.1 of 3 training items by (rows, id): b; over k
     "APLT(convention=recbole)@2": (0.25, (0.5, 0.0)),
     "APLT(convention=recbole,tail=2)@3": (1 / 3, (2 / 3, 0.0)),  # rows <= 2: b, c

@@ -146,16 +146,15 @@ def long_tail(ranked: RankedItems, m: Measure) -> np.ndarray:
     """Whether each item (by number) is in the long tail, for ``m`` (APLT, ACLT).
 
     Given groups win: the items of the group ``tail`` (``item_groups``, or the catalogue's
-    group column). Otherwise from the training interactions, by the measure's convention:
-    ``recbole``, RecBole's ``tail_ratio`` rule (the ``tail`` parameter: above 1, the items
-    with at most that many training rows; else that share of the training items, the least
-    interacted, ties by item id); otherwise Elliot's rule, the items outside the short head
-    (the fewest most popular items, by distinct users, holding the ``head`` share of all
-    user-item pairs), where an item absent from the training interactions is long tail for
-    ranklens and in neither group for Elliot.
+    group column). Otherwise from the training interactions: under APLT's
+    ``convention=recbole``, RecBole's ``tail_ratio`` rule (the ``tail`` parameter: above 1,
+    the items with at most that many training rows; else that share of the training items,
+    the least interacted, ties by item id); otherwise Elliot's rule, every item outside the
+    short head (the fewest most popular items, by distinct users, holding the ``head``
+    share of all user-item pairs).
     """
     context = ranked.context
-    style = m.get("convention")
+    style = m.get("convention") if m.name == "APLT" else "ranklens"
     if context.groups_given:
         if "tail" not in context.group_names:
             raise MeasureError(f"{m} counts the items of the group 'tail', and the item groups "
@@ -178,7 +177,7 @@ def long_tail(ranked: RankedItems, m: Measure) -> np.ndarray:
     head = np.zeros(context.universe.size, dtype=bool)
     head[seen] = head_by_share(context.universe[seen], context.users[seen].astype(np.float64),
                                float(m.get("head")))
-    return seen & ~head if style == "elliot" else ~head
+    return ~head
 
 
 def pair_sums(a: Aligned, m: Measure, ranked: RankedItems, metric: str,
