@@ -381,3 +381,73 @@ def test_recbole_and_elliot_reproduced(data: dict[str, Any], tail: float) -> Non
     lists = [listed[:k] for listed in data["reco"].values()]
     assert r[names[5]] == pytest.approx(elliot_gini(lists, len(data["items"])), rel=1e-12)
     assert not math.isnan(r[names[5]])
+
+
+# -- Elliot, reproduced ----------------------------------------------------------------------
+
+
+def elliot_popularity(train: list[tuple[str, str]], pop_ratio: float = 0.8
+                      ) -> tuple[dict[str, int], set[str]]:
+    """Popularity.get_pop_items and get_long_tail (elliot/evaluation/popularity_utils.py):
+    distinct users per item; the short head the most popular items until their users reach
+    pop_ratio of the user-item pairs (ties in Elliot's item order, here the sorted ids)."""
+    train_dict: dict[str, set[str]] = {}
+    for u, i in train:
+        train_dict.setdefault(u, set()).add(i)
+    pop = {i: sum(i in items for items in train_dict.values())
+           for i in sorted({i for _, i in train})}
+    ordered = dict(sorted(pop.items(), key=lambda kv: kv[1], reverse=True))
+    limit = sum(len(v) for v in train_dict.values()) * pop_ratio
+    head = []
+    for i, p in ordered.items():
+        head.append(i)
+        limit -= p
+        if limit <= 0:
+            break
+    return pop, {i for i in ordered if i not in set(head)}
+
+
+def elliot_epc_efd(lists: dict[str, list[str]], test: dict[str, list[str]],
+                   train: list[tuple[str, str]]) -> tuple[dict[str, float], dict[str, float]]:
+    """EPC.eval_user_metric and EFD.eval_user_metric (elliot/evaluation/metrics/novelty)."""
+    train_dict: dict[str, set[str]] = {}
+    for u, i in train:
+        train_dict.setdefault(u, set()).add(i)
+    count: dict[str, int] = {}
+    for items in train_dict.values():
+        for i in items:
+            count[i] = count.get(i, 0) + 1
+    epc_nov = {i: 1 - v / len(train_dict) for i, v in count.items()}
+    norm = sum(count.values())
+    max_nov = -math.log(min(count.values()) / norm) / math.log(2)
+    efd_nov = {i: -math.log(v / norm) / math.log(2) for i, v in count.items()}
+
+    def user(listed: list[str], relevant: list[str], nov: dict[str, float],
+             default: float) -> float:
+        total, den = 0.0, 0.0
+        for r, i in enumerate(listed):
+            disc = 1 / math.log(r + 2) * math.log(2)
+            total += (i in relevant) * disc * nov.get(i, default)
+            den += disc
+        return total / den if den > 0 else total
+
+    return ({u: user(v, test[u], epc_nov, 1.0) for u, v in lists.items()},
+            {u: user(v, test[u], efd_nov, max_nov) for u, v in lists.items()})
+
+
+@SETTINGS
+@given(data=recsys())
+def test_elliot_reproduced(data: dict[str, Any]) -> None:
+    k = data["k"]
+    # Elliot recommends training items only: every item has a training user here
+    data = dict(data, train=data["train"] + [("all", i) for i in data["items"]])
+    pop, tail = elliot_popularity(data["train"])
+    lists = {u: listed[:k] for u, listed in data["reco"].items()}
+    names = [f"ARP(convention=elliot)@{k}", f"APLT@{k}", f"ACLT@{k}", f"EPC@{k}", f"EFD@{k}"]
+    r = _evaluate(data, names)
+    arp = {u: sum(pop[i] for i in v) / len(v) for u, v in lists.items()}  # ARP.__user_arp
+    aplt = {u: len(set(v) & tail) / len(v) for u, v in lists.items()}  # APLT.__user_aplt
+    aclt = {u: float(len(set(v) & tail)) for u, v in lists.items()}  # ACLT.__user_aclt
+    epc, efd = elliot_epc_efd(lists, data["test"], data["train"])
+    for name, theirs in zip(names, [arp, aplt, aclt, epc, efd], strict=True):
+        _same(_per_user(r, name), pd.Series(theirs))

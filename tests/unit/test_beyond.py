@@ -30,6 +30,8 @@ DENSE = {"a": [1.0, 0.0], "b": [0.0, 1.0], "c": [1.0, 1.0], "d": [1.0, 0.0]}
 SETS = {"a": {"x"}, "b": {"y"}, "c": {"x", "y"}, "d": {"x"}}
 L3 = math.log2(3)
 R2 = 1 / math.sqrt(2)
+D3 = 1 / (1 + 1 / L3 + 0.5)  # 1 / the discounts of a list of 3
+D2 = 1 / (1 + 1 / L3)
 
 
 def _eval(measures: list[str], **context: Any) -> ranklens.Result:
@@ -80,6 +82,10 @@ EXPECTED: dict[str, tuple[float, tuple[float, float] | None]] = {
     # p = (6 - rank) / 5, pu = (6 - poprank) / 5; u2's relevant d at rank 1 is unseen
     "Serendipity@2": (0.25, (0.0, 0.5)),
     "Serendipity@3": ((0.0 + 0.5) / 2, (0.0, 0.5)),
+    # discounts 1, 1/log2 3, 1/2; u1's relevant c at 3 (1 of 3 users), u2's unseen d at 1
+    "EPC@3": (((2 / 3) / 2 * D3 + D2) / 2, ((2 / 3) / 2 * D3, D2)),
+    "EFD@3": ((math.log2(5) / 2 * D3 + math.log2(5) * D2) / 2,
+              (math.log2(5) / 2 * D3, math.log2(5) * D2)),  # unseen d: the largest, log2 5
 }
 
 FEATURED: dict[str, tuple[float, tuple[float, float]]] = {
