@@ -326,3 +326,15 @@ def test_presets_choose_the_libraries_definitions() -> None:
 ])
 def test_peer_names_read_as_their_definitions(peer: str, canonical: str) -> None:
     assert str(ranklens.parse_measure(peer)) == canonical
+
+
+def test_the_pages_python_example_runs() -> None:
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "beyond-accuracy.md"
+    blocks = page.read_text(encoding="utf-8").split("```python\n")[1:]
+    assert blocks
+    for block in blocks:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RanklensWarning)
+            exec(block.split("```")[0], {})  # its asserts state the values

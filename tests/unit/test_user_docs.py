@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-USER_PAGES = ["trec_eval.md", "cli.md", "compare.md", "conventions.md", "spark.md"]
+USER_PAGES = ["trec_eval.md", "cli.md", "compare.md", "conventions.md", "spark.md",
+              "beyond-accuracy.md"]
 PRIVATE = re.compile(r"ranklens[/.]_[a-z]")
 
 
