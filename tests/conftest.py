@@ -60,7 +60,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     "peers/test_beyond_peers.py": frozenset({
         "test_microsoft_recommenders_reproduced", "test_rectools_reproduced",
         "test_recbole_and_elliot_reproduced", "test_rectools_itself",
-        "test_elliot_reproduced"}),
+        "test_elliot_reproduced", "test_elliot_popularity_fairness_reproduced"}),
     "unit/test_beyond.py": frozenset({"test_any_split_of_the_queries_gives_the_whole"}),
     "peers/test_compare_scipy.py": frozenset({
         "test_corrections_equal_statsmodels",

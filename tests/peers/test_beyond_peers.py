@@ -451,3 +451,47 @@ def test_elliot_reproduced(data: dict[str, Any]) -> None:
     epc, efd = elliot_epc_efd(lists, data["test"], data["train"])
     for name, theirs in zip(names, [arp, aplt, aclt, epc, efd], strict=True):
         _same(_per_user(r, name), pd.Series(theirs))
+
+
+def elliot_pop_fairness(lists: dict[str, list[str]], test: dict[str, list[str]],
+                        train: list[tuple[str, str]], k: int,
+                        opportunity: bool) -> float:
+    """PopRSP.eval and PopREO.eval (elliot/evaluation/metrics/bias/pop_rsp/pop_rsp.py,
+    pop_reo/pop_reo.py), with Popularity's short head and long tail."""
+    pop, long_tail = elliot_popularity(train)
+    short_head = set(pop) - long_tail
+    train_dict: dict[str, set[str]] = {}
+    for u, i in train:
+        train_dict.setdefault(u, set()).add(i)
+    num, den = [], []
+    for u, listed in lists.items():
+        relevant = set(test[u])
+        if opportunity:
+            if not relevant:
+                continue
+            recommended = {i for i in listed[:k] if i in relevant}
+            den.append([len((short_head & relevant) - train_dict.get(u, set())),
+                        len((long_tail & relevant) - train_dict.get(u, set()))])
+        else:
+            recommended = set(listed[:k])
+            den.append([len(short_head - train_dict.get(u, set())),
+                        len(long_tail - train_dict.get(u, set()))])
+        num.append([len(recommended & short_head), len(recommended & long_tail)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pr = np.sum(np.array(num), axis=0) / np.sum(np.array(den), axis=0)
+        return float(np.std(pr) / np.mean(pr))
+
+
+@SETTINGS
+@given(data=recsys())
+def test_elliot_popularity_fairness_reproduced(data: dict[str, Any]) -> None:
+    k = data["k"]
+    data = dict(data, train=data["train"] + [("all", i) for i in data["items"]])
+    names = [f"PopRSP@{k}", f"PopREO@{k}"]
+    r = _evaluate(data, names)
+    for name, opportunity in zip(names, [False, True], strict=True):
+        theirs = elliot_pop_fairness(data["reco"], data["test"], data["train"], k, opportunity)
+        if math.isnan(theirs) or math.isinf(theirs):
+            assert math.isnan(r[name]), name
+        else:
+            assert r[name] == pytest.approx(theirs, rel=1e-12, abs=1e-12), name

@@ -83,6 +83,11 @@ EXPECTED: dict[str, tuple[float, tuple[float, float] | None]] = {
     "Serendipity@2": (0.25, (0.0, 0.5)),
     "Serendipity@3": ((0.0 + 0.5) / 2, (0.0, 0.5)),
     # discounts 1, 1/log2 3, 1/2; u1's relevant c at 3 (1 of 3 users), u2's unseen d at 1
+    # head {a, b} (3 + 1 of 5 pairs), tail {c, d, e}; shown: head 3, tail 1; unseen by the
+    # users' histories: head 0 + 1, tail 3 + 2; P = (3, 1/5): std 1.4 / mean 1.6
+    "PopRSP@2": (1.4 / 1.6, None),
+    # relevant: u1 c, u2 d, both tail and shown in the top 3; no relevant head item
+    "PopREO@3": (math.nan, None),
     "EPC@3": (((2 / 3) / 2 * D3 + D2) / 2, ((2 / 3) / 2 * D3, D2)),
     "EFD@3": ((math.log2(5) / 2 * D3 + math.log2(5) * D2) / 2,
               (math.log2(5) / 2 * D3, math.log2(5) * D2)),  # unseen d: the largest, log2 5
@@ -110,7 +115,7 @@ BINARY: dict[str, tuple[float, tuple[float, float]]] = {
 def test_toy_case_by_hand(name: str) -> None:
     r = _eval([name], train=TRAIN, items=ITEMS)
     value, per_user = EXPECTED[name]
-    assert r[name] == pytest.approx(value, abs=1e-12)
+    assert r[name] == pytest.approx(value, abs=1e-12, nan_ok=True)
     if per_user is not None:
         got = r.per_query(name)
         assert (got["u1"], got["u2"]) == pytest.approx(per_user, abs=1e-12)
@@ -134,6 +139,15 @@ def test_toy_case_with_feature_sets(name: str) -> None:
     assert r[name] == pytest.approx(value, abs=1e-12)
     got = r.per_query(name)
     assert (got["u1"], got["u2"]) == pytest.approx(per_user, abs=1e-12)
+
+
+def test_popularity_groups_given() -> None:
+    # shown: u1's top 2 {a, b}: x 2; u2's {d, a}: x 1, y 1. Outside the users' histories:
+    # x {a, b}: 2 * 2 - 3 (u1's a, b, u2's a) = 1; y {c, d}: 4 - 1 (u2's c) = 3; z {e}: 2
+    groups = {"a": "x", "b": "x", "c": "y", "d": "y", "e": "z"}
+    r = _eval(["PopRSP@2"], train=TRAIN, item_groups=groups)
+    p = np.array([3 / 1, 1 / 3, 0 / 2])
+    assert r["PopRSP@2"] == pytest.approx(p.std() / p.mean(), abs=1e-12)
 
 
 def test_given_groups_win() -> None:
@@ -231,6 +245,8 @@ def test_item_counts_add_up() -> None:
 CATALOGUE_LEVEL = ["Coverage@3", "Coverage(convention=recbole)@3", "Entropy@3",
                    "Entropy(convention=recbole)@3", "DistCoverage@5", "Gini@3",
                    "Gini(convention=elliot)@2"]
+# sums over users (of the group sizes a user was not shown): the blocks must hold every user
+USER_SUMS = ["PopRSP@3", "PopREO@2"]
 PER_USER = ["Novelty@3", "ARP@3", "APLT@2", "ILD@3", "ILS@2", "Serendipity@3",
             "Unexpectedness@2", "UserCoverage@2"]
 
@@ -267,7 +283,7 @@ def test_any_split_of_the_queries_gives_the_whole(case: tuple, keep: bool) -> No
     qrels, run, train, items, features, blocks = case
     context = ItemContext.of(ranklens.load_interactions(train), ranklens.load_items(items),
                              ranklens.load_item_features(features))
-    plan = make_plan(CATALOGUE_LEVEL + PER_USER, missing="zero")
+    plan = make_plan(CATALOGUE_LEVEL + USER_SUMS + PER_USER, missing="zero")
     whole = partial_of(plan, compute(plan, _table(qrels, "qrels"), _table(run, "run"),
                                      context=context))
     parts = []
@@ -292,6 +308,9 @@ def test_any_split_of_the_queries_gives_the_whole(case: tuple, keep: bool) -> No
     for name in CATALOGUE_LEVEL:
         assert got[name] == want[name], name  # the counts add up exactly
     if len(covered) == len(qrels):
+        for name in USER_SUMS:
+            assert got[name] == want[name] or (math.isnan(got[name])
+                                               and math.isnan(want[name])), name
         for name in PER_USER:
             assert got[name] == pytest.approx(want[name], rel=1e-12, abs=1e-12), name
 

@@ -185,11 +185,14 @@ class RankedItems:
     code : the item number of each ranked document, parallel to the alignment's ranked
         arrays (-1: an item no table names).
     doc_id : the run's id of each ranked document (for notices and unknown items).
+    judged : every judgment of the alignment's queries, retrieved or not, as the query
+        number, the item number (-1: unknown) and the grade (None: not at hand).
     """
 
     context: ItemContext
     code: np.ndarray
     doc_id: pl.Series
+    judged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -233,6 +236,13 @@ class ItemCounts:
                                  dtype=pl.String),
             "count": np.concatenate([self.counts, other.counts]).astype(np.int64)})
         return self._counted(frame, self.lists + other.lists)
+
+    @classmethod
+    def of_counts(cls, keys: list[str], counts: np.ndarray, lists: int) -> ItemCounts:
+        """Counts given per key (a measure's own counters, e.g. a group's numerator)."""
+        return cls._counted(pl.DataFrame({"item_id": pl.Series(keys, dtype=pl.String),
+                                          "count": np.asarray(counts, dtype=np.int64)}),
+                            int(lists))
 
     @property
     def total(self) -> int:

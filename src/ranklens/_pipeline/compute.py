@@ -225,7 +225,7 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
         # plain judgments: _check_judgments refused subtopic ones for these measures
         a = context_alignment(m, aligned, policies, realigned, cast(Qrels, qrels), run)
         if id(a) not in ranked:
-            ranked[id(a)] = ranked_items(a, run, context or ItemContext())
+            ranked[id(a)] = ranked_items(a, run, context or ItemContext(), cast(Qrels, qrels))
         defn = m.definition
         if defn.item_tally is not None:
             items[m] = defn.item_tally(a, m, ranked[id(a)])

@@ -13,9 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
 
 from .._errors import MeasureError, ParameterError
 from .._io._items import load_interactions, load_item_features, load_item_groups, load_items
@@ -64,11 +69,22 @@ def check_context(measures: Iterable[Measure], context: ItemContext | None) -> N
                                      f" {TABLES[table]}" for table, names in missing.items()))
 
 
-def ranked_items(aligned: Aligned, run: Run, context: ItemContext) -> RankedItems:
-    """The item number and run doc id of each ranked document of ``aligned``."""
+def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
+                 qrels: Qrels | None = None) -> RankedItems:
+    """The item number and run doc id of each ranked document of ``aligned`` (and, given
+    ``qrels``, the item of every judgment of its queries)."""
     rows = aligned.source_rows()
     doc_id = run.doc_ids_at(rows)
-    return RankedItems(context, context.codes(doc_id), doc_id)
+    judged = None
+    if qrels is not None:
+        numbers = pl.DataFrame({"query_id": pl.Series(aligned.query_ids.tolist(),
+                                                      dtype=pl.String),
+                                "q": np.arange(aligned.nq, dtype=np.int64)})
+        rows_of = qrels.frame.join(numbers, on="query_id", how="inner",
+                                   maintain_order="left")
+        judged = (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
+                  rows_of["relevance"].to_numpy())
+    return RankedItems(context, context.codes(doc_id), doc_id, judged)
 
 
 def context_alignment(measure: Measure, aligned: Aligned, policies: Policies,
