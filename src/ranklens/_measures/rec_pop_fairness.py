@@ -87,12 +87,10 @@ def _tally(a: Aligned, m: Measure, ranked: RankedItems, relevant_only: bool) -> 
     if relevant_only:
         # each user's relevant judged items of each group, less those of its history
         keep = rel & (jcode >= 0)
-        pairs = np.unique(np.stack([jq[keep], jcode[keep]]), axis=1)
-        seen = set(zip(hq.tolist(), hcode.tolist(), strict=True))
-        fresh = np.array([(q, c) not in seen for q, c in zip(pairs[0].tolist(),
-                                                             pairs[1].tolist(), strict=True)],
-                         dtype=bool)
-        g = group[pairs[1][fresh]]
+        width = np.int64(context.universe.size + 1)  # (user, item) as one key: user * width + item
+        judged = np.unique(jq[keep] * width + jcode[keep])
+        fresh = judged[~np.isin(judged, hq * width + hcode)]
+        g = group[fresh % width]
         den = np.bincount(g[g >= 0], minlength=n_groups)
     else:
         size = np.bincount(group[group >= 0], minlength=n_groups)

@@ -140,8 +140,8 @@ def unknown_items(measures: Iterable[Measure], aligned: Aligned,
         absent = ~present & (rank <= depth)
         count = int(absent.sum())
         if count:
-            examples = np.unique(ranked.doc_id.to_numpy()[absent].astype(str))[:EXAMPLES]
-            out[context.describe(table)] = (count, tuple(examples.tolist()))
+            examples = ranked.doc_id.filter(pl.Series(absent)).unique().sort().head(EXAMPLES)
+            out[context.describe(table)] = (count, tuple(examples.to_list()))
     return out
 
 
