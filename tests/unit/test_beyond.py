@@ -357,3 +357,21 @@ def test_the_pages_python_example_runs() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RanklensWarning)
             exec(block.split("```")[0], {})  # its asserts state the values
+
+
+def test_compare_tests_per_user_measures_only() -> None:
+    qrels = {f"u{i}": {"c": 1} for i in range(6)}
+    good = {f"u{i}": {"c": 2.0, "e": 1.0} for i in range(6)}
+    bad = {f"u{i}": {"a": 2.0, "b": 1.0} for i in range(6)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        cmp = ranklens.compare(qrels, {"bad": bad, "good": good}, ["ARP@2"], train=TRAIN,
+                               baseline="bad", test="randomization")
+        # bad: (4 + 1) / 2 rows each; good: (1 + 0) / 2
+        assert cmp.pair("ARP@2", "good", "bad").difference == pytest.approx(0.5 - 2.5)
+        with pytest.raises(ParameterError, match=r"Coverage@2 is catalogue-level"):
+            ranklens.compare(qrels, {"bad": bad, "good": good}, ["Coverage@2", "ARP@2"],
+                             train=TRAIN)
+        results = ranklens.evaluate(qrels, {"bad": bad, "good": good}, ["Gini@2", "ARP@2"],
+                                    train=TRAIN)
+        assert [p.measure for p in ranklens.compare_results(results).pairs] == ["ARP@2"]
