@@ -87,3 +87,15 @@ def test_tables_are_for_the_local_engine(files: dict[str, Path],
     r = run(["evaluate", str(files["qrels"]), str(files["run"]), "--train", str(files["train"]),
              "--engine", "spark", "-m", "ARP@2"], capsys)
     assert r.code == 2 and "--train is for the local engine with QRELS and RUNS" in r.err
+
+
+def test_compare_reads_the_tables(files: dict[str, Path], tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    other = write(tmp_path / "o.run", "u1 Q0 e 1 3 o\nu2 Q0 e 1 3 o\n")
+    r = run(["compare", str(files["qrels"]), str(files["run"]), str(other), "--train",
+             str(files["train"]), "-m", "ARP@2", "-f", "csv", "--details"], capsys)
+    assert r.code == 0, r.err
+    assert "ARP@2" in r.out
+    r = run(["compare", str(files["qrels"]), str(files["run"]), str(other), "--train",
+             str(files["train"]), "--items", str(files["items"]), "-m", "Coverage@2"], capsys)
+    assert r.code == 2 and "Coverage@2 is catalogue-level" in r.err
