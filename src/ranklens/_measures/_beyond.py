@@ -24,10 +24,10 @@ from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from ._registry import Measure, Param
 
-__all__ = ["CONVENTION", "catalogue_size", "convention", "feature_rows", "group_sums",
-           "history_similarity", "in_catalogue", "in_top", "list_lengths", "long_tail",
-           "needs_context", "pair_sums", "per_item", "per_item_codes", "popularity_rank",
-           "query_mean", "top_counts", "unit_rows"]
+__all__ = ["CHUNK", "CONVENTION", "catalogue_size", "convention", "feature_rows",
+           "group_sums", "history_similarity", "in_catalogue", "in_top", "list_lengths",
+           "long_tail", "needs_context", "pair_sums", "per_item", "per_item_codes",
+           "popularity_rank", "query_mean", "row_dots", "top_counts", "unit_rows"]
 
 #: the definitions a beyond-accuracy measure may follow (each measure lists its own)
 CONVENTION = ("ranklens", "rectools", "recbole", "elliot", "recommenders")
@@ -198,10 +198,11 @@ def pair_sums(a: Aligned, m: Measure, ranked: RankedItems, metric: str,
     n = np.bincount(qidx, minlength=a.nq).astype(np.float64)
     pairs = n * (n - 1) / 2
     if metric == "cosine":
-        unit = unit_rows(context)[rows[take]]
-        summed = group_sums(unit, qidx, a.nq)
+        unit = unit_rows(context)
+        summed = group_sums(unit, rows[take], qidx, a.nq)
+        squares = (unit * unit).sum(axis=1)  # 1, or 0 for a zero vector
         total = ((summed * summed).sum(axis=1) - np.bincount(
-            qidx, weights=(unit * unit).sum(axis=1), minlength=a.nq)) / 2
+            qidx, weights=squares[rows[take]], minlength=a.nq)) / 2
         return total, pairs
     matrix = context.features.matrix
     total = np.zeros(a.nq, dtype=np.float64)
@@ -249,24 +250,42 @@ def history_similarity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarra
     count = np.bincount(q[mine], minlength=a.nq).astype(np.float64)
     with_features = mine & (rows >= 0)
     order = np.argsort(q[with_features], kind="stable")
-    history = group_sums(unit[rows[with_features]][order], q[with_features][order], a.nq)
+    history = group_sums(unit, rows[with_features][order], q[with_features][order], a.nq)
     at = feature_rows(ranked, m)
-    vectors = np.where((at >= 0)[:, None], unit[np.maximum(at, 0)], 0.0)
     qidx = a.qidx
-    dots = (vectors * history[qidx]).sum(axis=1)
+    has = at >= 0
+    dots = np.zeros(at.size, dtype=np.float64)
+    dots[has] = row_dots(unit, at[has], history, qidx[has])
     out = np.zeros(dots.size, dtype=np.float64)
     np.divide(dots, count[qidx], out=out, where=count[qidx] > 0)
     return out
 
 
-def group_sums(vectors: np.ndarray, group: np.ndarray, n: int) -> np.ndarray:
-    """The sum of the rows of ``vectors`` of each of ``n`` groups, ``group`` ascending (one
-    ``reduceat`` over the runs of equal groups: ``np.add.at`` is many times slower)."""
-    out = np.zeros((n, vectors.shape[1]), dtype=np.float64)
-    if group.size == 0:
-        return out
-    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
-    out[group[starts]] = np.add.reduceat(vectors, starts, axis=0)
+#: feature rows gathered at once (a bounded temporary instead of one row per recommendation)
+CHUNK = 1 << 15
+
+
+def group_sums(matrix: np.ndarray, rows: np.ndarray, group: np.ndarray, n: int) -> np.ndarray:
+    """The sum of ``matrix[rows]`` over each of ``n`` groups, ``group`` ascending: one
+    ``reduceat`` over the runs of equal groups per chunk of rows (``np.add.at`` is many
+    times slower, and gathering every row at once costs a row per recommendation)."""
+    out = np.zeros((n, matrix.shape[1]), dtype=np.float64)
+    for start in range(0, rows.size, CHUNK):
+        g = group[start:start + CHUNK]
+        first = np.flatnonzero(np.concatenate(([True], g[1:] != g[:-1])))
+        # a group may straddle two chunks: add to what the previous chunk left
+        out[g[first]] += np.add.reduceat(matrix[rows[start:start + CHUNK]], first, axis=0)
+    return out
+
+
+def row_dots(left: np.ndarray, left_rows: np.ndarray, right: np.ndarray,
+             right_rows: np.ndarray) -> np.ndarray:
+    """``left[left_rows[i]] . right[right_rows[i]]`` for each i, a chunk of rows at a time."""
+    out = np.empty(left_rows.size, dtype=np.float64)
+    for start in range(0, left_rows.size, CHUNK):
+        end = start + CHUNK
+        out[start:end] = np.einsum("ij,ij->i", left[left_rows[start:end]],
+                                   right[right_rows[start:end]])
     return out
 
 
