@@ -16,7 +16,7 @@ from test_import_graph import find_cycle, import_graph
 LAYERS: list[tuple[str, list[str]]] = [
     ("base", ["_version", "_errors", "_outputs", "_validate", "_lazy", "_c_numbers",
               "_groups", "_pandas"]),
-    ("tables and ingest", ["_columns", "_tables", "_io"]),
+    ("tables and ingest", ["_columns", "_tables", "_item_tables", "_io"]),
     ("data model", ["_model"]),
     ("measures", ["_measures"]),
     ("names and conventions", ["_names", "_conventions"]),

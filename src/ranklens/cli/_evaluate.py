@@ -12,10 +12,13 @@ from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
 from ._options import (
+    CONTEXT_OPTIONS,
     DEFAULT_MEASURES,
+    context_options,
     evaluation_options,
     inputs_and_measures,
     name_systems,
+    split_context,
     split_options,
 )
 
@@ -28,10 +31,12 @@ __all__ = ["DEFAULT_MEASURES", "evaluate_cmd", "evaluate_files", "evaluate_pairs
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
-                   names: Sequence[str] | None = None) -> Results:
+                   names: Sequence[str] | None = None,
+                   context: dict[str, str] | None = None) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
-    judgments are subtopic ones (ndeval format)."""
+    judgments are subtopic ones (ndeval format). ``context``: the beyond-accuracy tables'
+    files, by ``evaluate``'s keyword (``train``, ``items``, ...)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -52,7 +57,11 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             named: Any = list(run_paths)  # a list of paths: named by their file names
         else:
             named = dict(zip(names, run_paths, strict=True))
-        results: Results = evaluate(qrels, named, list(measures), options=options)
+        tables = context or {}
+        results: Results = evaluate(qrels, named, list(measures), options=options,
+                                    train=tables.get("train"), items=tables.get("items"),
+                                    item_features=tables.get("item_features"),
+                                    item_groups=tables.get("item_groups"))
         return results
 
 
@@ -112,6 +121,7 @@ def write_stdout(text: str) -> None:
 @click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
               help="Resamples of --ci bootstrap.")
 @evaluation_options
+@context_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
@@ -140,12 +150,18 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt bm25.run dense.run -m AP --ci 0.95 --ci-method bootstrap
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
+    ranklens evaluate test.qrels reco.run --train train.tsv --items items.txt -m Novelty@10
     """
     options, pairs = split_options(params)
+    context = split_context(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
     inputs(qrels, runs, pairs)
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
-    refuse_overwriting_inputs(output, [qrels, *paths])
+    refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
+    if context and (pairs or engine == "spark"):
+        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
+        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for the "
+                               "local engine with QRELS and RUNS")
     intervals = None
     if ci is not None:
         if fmt == "trec":
@@ -180,7 +196,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
-    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels)
+    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0
 

@@ -89,7 +89,10 @@ def measure_infos() -> list[MeasureInfo]:
             # rel, judged_only, ties...: documented once, they default to the evaluation's
             params += (f"{', '.join(shared)}: per-measure overrides of the evaluation options",)
         aliases = tuple(a for a in defn.aliases if a not in (defn.trec, name.lower()))
-        aliases += tuple(f"{variant} = {Measure(name, fixed)}" for variant, fixed in defn.variants)
+        # the fixed parameters as a name writes them (a measure that needs a cutoff has none)
+        aliases += tuple(f"{variant} = {name}(" + ",".join(
+            f"{k}={defn.param(k).format(v)}" for k, v in fixed) + ")"
+            for variant, fixed in defn.variants)
         out.append(MeasureInfo(shown, tuple(trec), aliases, params, defn.doc, defn.family,
                                _facts(name, defn)))
     return out + agreement_infos()
