@@ -19,6 +19,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._conventions import CONVENTIONS, Convention
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
+    from ._fusion.fuse import fuse
     from ._io._load import load_qrels, load_run
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
@@ -60,6 +61,7 @@ __all__ = [
     "evaluate_arrays",
     "from_arrays",
     "from_pairs",
+    "fuse",
     "load_pairs",
     "load_qrels",
     "load_run",
@@ -95,6 +97,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "evaluate_arrays": ("._evaluate_arrays", "evaluate_arrays"),
     "from_arrays": ("._evaluate_arrays", "from_arrays"),
     "from_pairs": ("._io._pairs", "pairs_to_tables"),
+    "fuse": ("._fusion.fuse", "fuse"),
     "load_pairs": ("._io._pairs", "load_pairs"),
     "load_qrels": ("._io._load", "load_qrels"),
     "load_run": ("._io._load", "load_run"),

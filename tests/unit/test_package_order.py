@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("results", ["_result", "_results"]),
     ("pipeline", ["_pipeline"]),
     ("surfaces", ["_render", "_evaluate", "_evaluate_arrays", "_trec_eval", "_compare",
-                  "spark", "_report"]),
+                  "spark", "_report", "_fusion"]),
     ("command line", ["cli", "__main__"]),
 ]
 
