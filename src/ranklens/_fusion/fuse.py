@@ -119,8 +119,8 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     names = positions([n if n is not None else r.name for (n, _), r in
                        zip(several, loaded, strict=True)], [n is None for n, _ in several])
     c = align_runs(loaded, names, ranx=convention == "ranx", depth=depth)
-    scores = fuse_candidates(c, m, norm_name, w, resolved, train=train)
-    return _to_run(c, scores, name or m.name, m)
+    scores, rank = fuse_candidates(c, m, norm_name, w, resolved, train=train)
+    return _to_run(c, scores, rank, name or m.name, m)
 
 
 def _norm_name(norm: object) -> str:
@@ -156,10 +156,11 @@ def _weights(m: Method, weights: Any, n_runs: int) -> np.ndarray:
 
 
 def fuse_candidates(c: Candidates, m: Method, norm: str, weights: np.ndarray,
-                    params: Mapping[str, Any], *, train: Any = None) -> np.ndarray:
-    """The fused score of each candidate row: ``c`` normalised, re-ranked when the
-    normalisation re-ranks, then ``m``'s kernel. Under the ranx convention, the pairwise
-    methods' scores are ``c - position`` (ranx's form)."""
+                    params: Mapping[str, Any], *,
+                    train: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The fused score of each candidate row and the runs' ranks it read: ``c``
+    normalised, re-ranked when the normalisation re-ranks, then ``m``'s kernel. Under the
+    ranx convention, the pairwise methods' scores are ``c - position`` (ranx's form)."""
     normed = normalise(c, norm)
     rank, length = c.rank, c.length
     if normed.rerank:
@@ -170,7 +171,7 @@ def fuse_candidates(c: Candidates, m: Method, norm: str, weights: np.ndarray,
         order = ranked(c.query, scores, _arrival(c, rank), ranx=True)
         scores = np.empty_like(scores)
         scores[order] = (c.size[order] - group_positions(c.query[order])).astype(np.float64)
-    return scores
+    return scores, rank
 
 
 def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -202,9 +203,11 @@ def _arrival(c: Candidates, rank: np.ndarray) -> np.ndarray:
     return arrival
 
 
-def _to_run(c: Candidates, scores: np.ndarray, name: str, m: Method) -> Run:
+def _to_run(c: Candidates, scores: np.ndarray, rank: np.ndarray, name: str,
+            m: Method) -> Run:
     if c.ranx:
-        order = ranked(c.query, scores, _arrival(c, c.rank), ranx=True)
+        # ranx lists the normalised runs' documents in their (re-ranked) order
+        order = ranked(c.query, scores, _arrival(c, rank), ranx=True)
     else:
         order = ranked(c.query, scores, c.doc, ranx=False)
     queries = np.unique(c.query)

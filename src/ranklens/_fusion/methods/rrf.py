@@ -16,4 +16,5 @@ from ._common import K, over_runs
 
 @register("rrf", __doc__, aliases=("reciprocal_rank_fusion",), params=(K,))
 def rrf(inputs: Inputs, k: float) -> np.ndarray:
-    return over_runs(inputs, 1.0 / (k + inputs.rank))
+    with np.errstate(divide="ignore"):  # k = 0 at an absent document's rank 0: masked
+        return over_runs(inputs, 1.0 / (k + inputs.rank))
