@@ -11,6 +11,7 @@ import click
 from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
+from ._fuse import fuse_option, with_fused_name
 from ._options import (
     DEFAULT_MEASURES,
     evaluation_options,
@@ -28,10 +29,12 @@ __all__ = ["DEFAULT_MEASURES", "evaluate_cmd", "evaluate_files", "evaluate_pairs
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
-                   names: Sequence[str] | None = None) -> Results:
+                   names: Sequence[str] | None = None, fuse: str | None = None) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
-    judgments are subtopic ones (ndeval format)."""
+    judgments are subtopic ones (ndeval format). ``fuse``: a fusion method, whose fusion
+    of the runs is evaluated last (named as :func:`~ranklens.cli._fuse.with_fused_name`
+    says)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -48,8 +51,16 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             from .._io._load import load_qrels
 
             qrels = load_qrels(qrels_path, kind="subtopic")
-        if names is None:
-            named: Any = list(run_paths)  # a list of paths: named by their file names
+        named: Any
+        if fuse is not None:
+            from .._io._run_names import name_runs
+            from ._fuse import fused_beside
+
+            labels = list(names) if names is not None else [str(n) for n in
+                                                              name_runs(run_paths)]
+            _, named = fused_beside(labels, run_paths, fuse)
+        elif names is None:
+            named = list(run_paths)  # a list of paths: named by their file names
         else:
             named = dict(zip(names, run_paths, strict=True))
         results: Results = evaluate(qrels, named, list(measures), options=options)
@@ -96,6 +107,7 @@ def write_stdout(text: str) -> None:
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
 @evaluation_options
+@fuse_option
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
@@ -111,7 +123,8 @@ def write_stdout(text: str) -> None:
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
                  output: str | None, subtopics: bool = False, engine: str = "local",
-                 master: str | None = None, **params: Any) -> int:
+                 master: str | None = None, fuse_method: str | None = None,
+                 **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -122,12 +135,15 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt run.txt --per-query --format jsonl -o scores.jsonl
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
+    ranklens evaluate qrels.txt bm25.run dense.run --fuse rrf
     """
     options, pairs = split_options(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
     inputs(qrels, runs, pairs)
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths])
+    if fuse_method is not None and (pairs or engine == "spark" or subtopics):
+        raise click.UsageError("--fuse is for RUNS on the local engine, without --subtopics")
     if pairs:
         if engine == "spark" or subtopics:
             raise click.UsageError("--pairs is for the local engine without --subtopics")
@@ -150,6 +166,12 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
+    if fuse_method is not None:
+        fused_labels = with_fused_name(labels, fuse_method)
+        results = evaluate_files(qrels, paths, chosen, options, subtopics, labels,
+                                 fuse=fuse_method)
+        write_output(results, fmt, per_query, output, fused_labels)
+        return 0
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels)
     write_output(results, fmt, per_query, output, labels)
     return 0
