@@ -20,6 +20,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
     from ._fusion.fuse import fuse
+    from ._fusion.tuning import FusionTuning, optimize_fusion
     from ._io._load import load_qrels, load_run
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
@@ -40,6 +41,7 @@ __all__ = [
     "Comparison",
     "Convention",
     "EvaluateOptions",
+    "FusionTuning",
     "InputError",
     "Measure",
     "MeasureError",
@@ -65,6 +67,7 @@ __all__ = [
     "load_pairs",
     "load_qrels",
     "load_run",
+    "optimize_fusion",
     "parse_measure",
     "parse_measures",
     "render",
@@ -98,6 +101,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "from_arrays": ("._evaluate_arrays", "from_arrays"),
     "from_pairs": ("._io._pairs", "pairs_to_tables"),
     "fuse": ("._fusion.fuse", "fuse"),
+    "FusionTuning": ("._fusion.tuning", "FusionTuning"),
+    "optimize_fusion": ("._fusion.tuning", "optimize_fusion"),
     "load_pairs": ("._io._pairs", "load_pairs"),
     "load_qrels": ("._io._load", "load_qrels"),
     "load_run": ("._io._load", "load_run"),

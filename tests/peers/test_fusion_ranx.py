@@ -92,7 +92,9 @@ def several_runs(draw: st.DrawFn, *, ties: bool = False, same_docs: bool = False
     nq = draw(st.integers(1, 3))
     runs: list[list[list]] = [[] for _ in range(nr)]
     for qi in range(nq):
-        pool = [f"d{i}" for i in range(draw(st.integers(1, max_docs)))]
+        # ids of one length: compiled ranx without a normalisation cuts the fused ids to the
+        # width of the first run's longest id ('d10' comes back as 'd1'), a ranx bug
+        pool = [f"d{i:02d}" for i in range(draw(st.integers(1, max_docs)))]
         for r in range(nr):
             docs = pool if same_docs else draw(
                 st.lists(st.sampled_from(pool), min_size=1, max_size=len(pool), unique=True))

@@ -93,7 +93,7 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     >>> fused = ranklens.fuse({"bm25": bm25, "dense": dense}, method="rrf")
     >>> fused.doc_id.to_list()
     ['d1', 'd3', 'd2']
-    >>> [round(s, 6) for s in fused.score]
+    >>> fused.score.round(6).tolist()
     [0.032522, 0.032266, 0.016129]
     """
     m = lookup(method)

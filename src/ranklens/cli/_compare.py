@@ -11,11 +11,11 @@ from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._compare.render import COMPARE_FORMATS
 from .._outputs import refuse_overwriting_inputs, write_atomically
 from ._evaluate import write_stdout
-from ._fuse import fuse_option
 from ._options import (
     DEFAULT_MEASURES,
     baseline_name,
     evaluation_options,
+    fuse_option,
     inputs_and_measures,
     name_systems,
     split_options,

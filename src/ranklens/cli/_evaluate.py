@@ -11,10 +11,10 @@ import click
 from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
-from ._fuse import fuse_option, with_fused_name
 from ._options import (
     DEFAULT_MEASURES,
     evaluation_options,
+    fuse_option,
     inputs_and_measures,
     name_systems,
     split_options,
@@ -54,7 +54,7 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
         named: Any
         if fuse is not None:
             from .._io._run_names import name_runs
-            from ._fuse import fused_beside
+            from ._fused import fused_beside
 
             labels = list(names) if names is not None else [str(n) for n in
                                                               name_runs(run_paths)]
@@ -167,6 +167,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
     if fuse_method is not None:
+        from ._fused import with_fused_name
+
         fused_labels = with_fused_name(labels, fuse_method)
         results = evaluate_files(qrels, paths, chosen, options, subtopics, labels,
                                  fuse=fuse_method)

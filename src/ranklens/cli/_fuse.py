@@ -1,23 +1,15 @@
-"""``ranklens fuse``: several runs fused into one TREC run; and ``--fuse METHOD``, which
-``evaluate``, ``compare`` and ``report`` take to add the fused run beside their inputs."""
+"""``ranklens fuse``: several runs fused into one TREC run (``--fuse METHOD`` of the
+evaluating commands is in :mod:`._fused`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import click
 
 from .._errors import ParameterError
 
-__all__ = ["FUSE_HELP", "fuse_cmd", "fuse_option", "fused_beside", "parse_params",
-           "parse_weights", "with_fused_name"]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-FUSE_HELP = ("Also evaluate the runs fused by this method (rrf, sum, mnz, ...; ranklens fuse "
-             "--help), with its defaults, as one more run named after the method.")
-
+__all__ = ["fuse_cmd", "parse_params", "parse_weights"]
 
 def parse_params(values: Sequence[str]) -> dict[str, float]:
     """``--param k=60`` values as a mapping of numbers.
@@ -118,31 +110,3 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str 
     else:
         write_atomically(output, text)
     return 0
-
-
-def fuse_option(command: F) -> F:
-    """Add ``--fuse METHOD`` to an evaluating command."""
-    return click.option("--fuse", "fuse_method", default=None, metavar="METHOD",
-                        help=FUSE_HELP)(command)
-
-
-def fused_beside(labels: Sequence[str], paths: Sequence[str],
-                 method: str) -> tuple[list[str], dict[str, Any]]:
-    """The runs ``paths`` loaded (named ``labels``) and, after them, their fusion by
-    ``method``, named after the method (``fused-<method>`` when a run has that name)."""
-    from .._fusion.fuse import fuse
-    from .._io._load import load_run
-
-    loaded = {label: load_run(path, name=label) for label, path in
-              zip(labels, paths, strict=True)}
-    names = with_fused_name(labels, method)
-    return names, {**loaded, names[-1]: fuse(loaded, method, name=names[-1])}
-
-
-def with_fused_name(labels: Sequence[str], method: str) -> list[str]:
-    """``labels`` and, last, the fused run's name: the method's (``fused-<method>`` when a
-    run has that name already)."""
-    from .._fusion.registry import lookup
-
-    name = lookup(method).name
-    return [*labels, name if name not in labels else f"fused-{name}"]

@@ -14,9 +14,9 @@ import click
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 from .._validate import Boolean, Choice, Integer
 
-__all__ = ["DEFAULT_MEASURES", "NAME_HELP", "PAIRS_HELP", "baseline_name",
-           "evaluation_options", "inputs_and_measures", "name_systems", "split_measures",
-           "split_name", "split_options"]
+__all__ = ["DEFAULT_MEASURES", "FUSE_HELP", "NAME_HELP", "PAIRS_HELP", "baseline_name",
+           "evaluation_options", "fuse_option", "inputs_and_measures", "name_systems",
+           "split_measures", "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,6 +55,16 @@ def evaluation_options(command: F) -> F:
         command = _click_option(name, decl)(command)
     return click.option("--pairs", "pairs", multiple=True, metavar="FILE.jsonl",
                         help=PAIRS_HELP)(command)
+
+
+FUSE_HELP = ("Also evaluate the runs fused by this method (rrf, sum, mnz, ...; ranklens fuse "
+             "--help), with its defaults, as one more run named after the method.")
+
+
+def fuse_option(command: F) -> F:
+    """Add ``--fuse METHOD`` (the fused run beside the inputs) to an evaluating command."""
+    return click.option("--fuse", "fuse_method", default=None, metavar="METHOD",
+                        help=FUSE_HELP)(command)
 
 
 def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, ...]]:

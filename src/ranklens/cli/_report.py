@@ -7,10 +7,10 @@ from typing import Any
 import click
 
 from .._compare.api import CORRECTIONS, TESTS
-from ._fuse import fuse_option
 from ._options import (
     baseline_name,
     evaluation_options,
+    fuse_option,
     inputs_and_measures,
     name_systems,
     split_options,
@@ -80,7 +80,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                    title=title, max_k=max_k, top_k=top_k, test=test, correction=correction,
                    alpha=alpha, options=options)
         elif fuse_method is not None:
-            from ._fuse import fused_beside
+            from ._fused import fused_beside
 
             _, fused_runs = fused_beside(labels, paths, fuse_method)
             report(qrels, fused_runs, list(measures) or None,
