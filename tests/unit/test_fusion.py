@@ -149,12 +149,23 @@ def test_queries_of_any_run_are_fused_in_id_order() -> None:
 def test_candidates_arrays() -> None:
     runs = [ranklens.load_run(A), ranklens.load_run(B)]
     c = align_runs(runs, ["A", "B"])
-    assert c.doc_ids.to_list() == ["a", "b", "c", "d"]
-    assert c.doc.tolist() == [0, 1, 2, 3] and c.query.tolist() == [0, 0, 0, 0]
-    assert c.rank.tolist() == [[1, 0], [2, 1], [3, 2], [0, 3]]
+    row = {d: i for i, d in enumerate(c.doc_ids.gather(c.doc).to_list())}
+    assert sorted(row) == ["a", "b", "c", "d"] and c.query.tolist() == [0, 0, 0, 0]
+    assert [c.rank[row[d]].tolist() for d in "abcd"] == [[1, 0], [2, 1], [3, 2], [0, 3]]
     assert c.length.tolist() == [[3, 3]] * 4
-    assert np.isnan(c.score[0, 1]) and c.score[3, 1] == 7.0
-    assert c.names == ("A", "B") and c.runs == 2
+    assert np.isnan(c.score[row["a"], 1]) and c.score[row["d"], 1] == 7.0
+    assert c.names == ("A", "B") and c.runs == 2 and c.starts.tolist() == [0, 4]
+
+
+def test_candidates_match_ids_exactly_when_hashes_collide(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # every id hashed alike: the exact coding takes over, and nothing is merged
+    from ranklens._fusion import candidates
+
+    monkeypatch.setattr(candidates, "_hash_keys",
+                        lambda runs, queries, n: [q << 40 for q in queries])
+    fused = ranklens.fuse([A, B], "sum", norm="none")
+    assert scores(fused) == {"a": 3.0, "b": 11.0, "c": 9.0, "d": 7.0}
 
 
 def test_quicksort_argsort_sorts_and_keeps_short_ties_in_order() -> None:

@@ -2,9 +2,13 @@
 runs, with each run's rank, list length and score of the document side by side.
 
 Everything the fusion methods read is here as arrays (``U`` candidate rows, ``R`` runs):
-the rows are grouped by query (ascending query id), and within a query ordered by doc id.
-A run that does not retrieve a document has rank 0 and score NaN in that row; a run with
-no list for a query has length 0 in that query's rows.
+the rows are grouped by query (ascending query id), and within a query in no particular
+order. A run that does not retrieve a document has rank 0 and score NaN in that row; a run
+with no list for a query has length 0 in that query's rows.
+
+Documents are matched by a 64-bit hash of their id within the query, and every match is
+then checked on the ids themselves: should two ids of one query share a hash, the exact
+(slower) coding of every id is used instead. Nothing is matched by hash alone.
 
 Each run's ranks are read in the convention's order: ranklens's is the order ``evaluate``
 reads (score descending, ties by doc id descending); ranx's is numba's quicksort over the
@@ -13,6 +17,7 @@ order the documents were given in (see :mod:`ranklens._fusion.order`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,9 +37,12 @@ class Candidates:
 
     Attributes
     ----------
-    query, doc : ndarray of int64, shape (U,)
-        Codes into :attr:`query_ids` and :attr:`doc_ids` (both sorted, so code order is
-        id order); rows grouped by query.
+    query : ndarray of int64, shape (U,)
+        Codes into :attr:`query_ids` (sorted, so code order is id order); rows grouped by
+        query.
+    doc : ndarray of int64, shape (U,)
+        Codes into :attr:`doc_ids`. One code per candidate row (a document retrieved for
+        two queries has two codes): codes compare documents within a query.
     rank : ndarray of int64, shape (U, R)
         1-based rank of the document in run ``r``'s list for the query; 0 when absent.
     length : ndarray of int64, shape (U, R)
@@ -44,7 +52,7 @@ class Candidates:
     starts : ndarray of int64
         Offsets of each query's rows, with the end (``Q + 1`` values).
     query_ids, doc_ids : polars.Series
-        The ids the codes stand for.
+        The ids the codes stand for (``doc_ids[doc]`` is each row's doc id).
     names : tuple of str
         The runs' names, in ``R``'s order.
     empty_queries : tuple of str
@@ -76,22 +84,63 @@ class Candidates:
         return np.repeat(np.diff(self.starts), np.diff(self.starts))
 
 
-def run_ranks(query: np.ndarray, doc: np.ndarray, score: np.ndarray, *,
-              ranx: bool) -> np.ndarray:
-    """1-based rank of each row within its query (rows in any order, codes as given)."""
-    arrival = np.arange(query.size, dtype=np.int64)
-    order = ranked(query, score, arrival if ranx else doc, ranx=ranx)
+def run_ranks(run: Run, query: np.ndarray, *, ranx: bool) -> np.ndarray:
+    """1-based rank of each row of ``run`` within its query (``query``: each row's query
+    code), in the convention's order.
+
+    A run whose queries each come in one block of adjacent rows is ranked block by block
+    (the block number as the query: no sort when the blocks are already ranked, as TREC
+    files mostly are).
+    """
+    lengths = run.block_lengths
+    heads = query[np.cumsum(lengths) - lengths] if lengths.size else query[:0]
+    group = query
+    if np.unique(heads).size == heads.size:
+        group = np.repeat(np.arange(lengths.size, dtype=np.int64), lengths)
+    order = ranked(group, run.score, ranx=ranx, docs=None if ranx else run.doc_id)
     rank = np.empty(query.size, dtype=np.int64)
-    rank[order] = group_positions(query[order]) + 1
+    rank[order] = group_positions(group[order]) + 1
     return rank
 
 
-def _dense_codes(series: pl.Series) -> tuple[np.ndarray, pl.Series]:
-    """Codes in id order (0-based) and the sorted distinct ids."""
-    if series.len() == 0:
-        return np.empty(0, dtype=np.int64), series.head(0)
-    codes = series.rank("dense").to_numpy().astype(np.int64) - 1
-    return codes, series.unique().sort()
+def _query_codes(runs: Sequence[Run]) -> tuple[list[np.ndarray], pl.Series]:
+    """Each run's row query codes, and the sorted distinct query ids."""
+    blocks = pl.concat([r.block_ids for r in runs])
+    if blocks.len() == 0:
+        return [np.empty(0, dtype=np.int64) for _ in runs], blocks
+    codes = blocks.rank("dense").to_numpy().astype(np.int64) - 1
+    out, b0 = [], 0
+    for r in runs:
+        nb = r.block_lengths.size
+        out.append(np.repeat(codes[b0:b0 + nb], r.block_lengths))
+        b0 += nb
+    return out, blocks.unique().sort()
+
+
+def _hash_keys(runs: Sequence[Run], queries: list[np.ndarray],
+               n_queries: int) -> list[np.ndarray]:
+    """Each row's key: its query code in the high bits, its doc id's hash in the others,
+    so that sorted keys are grouped by query."""
+    query_bits = max(int(n_queries).bit_length(), 1)
+    hash_bits = 63 - query_bits
+    out = []
+    for run, q in zip(runs, queries, strict=True):
+        h = run.doc_id.hash(seed=0).to_numpy() >> np.uint64(64 - hash_bits)
+        out.append((q << hash_bits) | h.astype(np.int64))
+    return out
+
+
+def _exact_keys(runs: Sequence[Run], queries: list[np.ndarray],
+                n_queries: int) -> list[np.ndarray]:
+    """Each row's key from exact doc codes (the doc ids' dense ranks)."""
+    docs = pl.concat([r.doc_id for r in runs])
+    codes = docs.rank("dense").to_numpy().astype(np.int64) - 1
+    n_docs = int(codes.max()) + 1 if codes.size else 1
+    out, d0 = [], 0
+    for run, q in zip(runs, queries, strict=True):
+        out.append(q * n_docs + codes[d0:d0 + len(run)])
+        d0 += len(run)
+    return out
 
 
 def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
@@ -103,54 +152,82 @@ def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
     InputError
         A run lists one document twice for a query (fusion needs one score per document).
     """
-    blocks = pl.concat([r.block_ids for r in runs]) if runs else pl.Series([], dtype=pl.String)
-    block_codes, query_ids = _dense_codes(blocks)
-    docs = pl.concat([r.doc_id for r in runs])
-    doc_codes, doc_ids = _dense_codes(docs)
-    n_docs = max(doc_ids.len(), 1)
-    keys, ranks, scores = [], [], []
-    b0 = d0 = 0
-    for run in runs:
-        nb, n = run.block_lengths.size, len(run)
-        q = np.repeat(block_codes[b0:b0 + nb], run.block_lengths)
-        d = doc_codes[d0:d0 + n]
-        b0, d0 = b0 + nb, d0 + n
-        key = q * n_docs + d
-        _refuse_duplicates(run, key, n_docs, query_ids, doc_ids)
-        rank = run_ranks(q, d, run.score, ranx=ranx)
-        keep = slice(None) if depth is None else rank <= depth
-        keys.append(key[keep])
-        ranks.append(rank[keep])
-        scores.append(run.score[keep])
-    union = np.unique(np.concatenate(keys)) if keys else np.empty(0, dtype=np.int64)
-    query, doc = union // n_docs, union % n_docs
+    queries, query_ids = _query_codes(runs)
+    n_queries = query_ids.len()
+    ranks = [run_ranks(run, q, ranx=ranx) for run, q in zip(runs, queries, strict=True)]
+    keep = [np.arange(len(run)) if depth is None else np.flatnonzero(rank <= depth)
+            for run, rank in zip(runs, ranks, strict=True)]
+    union, at, doc_ids = _match(runs, _hash_keys(runs, queries, n_queries), keep)
+    if doc_ids is None:  # two ids of one query share a hash: code them exactly
+        union, at, doc_ids = _match(runs, _exact_keys(runs, queries, n_queries), keep)
+    if doc_ids is None:  # pragma: no cover - exact codes cannot collide
+        raise AssertionError("exact doc codes collided")
+    query = np.zeros(union.size, dtype=np.int64)
+    for q, rows, positions in zip(queries, keep, at, strict=True):
+        query[positions] = q[rows]
     starts = starts_of(query)
     n_rows, n_runs = union.size, len(runs)
     rank_m = np.zeros((n_rows, n_runs), dtype=np.int64)
     score_m = np.full((n_rows, n_runs), np.nan)
     length_m = np.zeros((n_rows, n_runs), dtype=np.int64)
-    n_queries = query_ids.len()
-    for r, (key, rank, score) in enumerate(zip(keys, ranks, scores, strict=True)):
-        at = np.searchsorted(union, key)
-        rank_m[at, r] = rank
-        score_m[at, r] = score
-        per_query = np.bincount(key // n_docs, minlength=n_queries)
+    for r, run in enumerate(runs):
+        _refuse_duplicates(run, at[r], union.size, query_ids, doc_ids, query)
+        rank_m[at[r], r] = ranks[r][keep[r]]
+        score_m[at[r], r] = run.score[keep[r]]
+        per_query = np.bincount(queries[r][keep[r]], minlength=n_queries)
         length_m[:, r] = per_query[query]
-    with_rows = set(query_ids.gather(np.unique(query)).to_list()) if n_rows else set()
+    with_rows = set(query_ids.gather(query[starts[:-1]]).to_list()) if n_rows else set()
     empty = tuple(dict.fromkeys(q for r in runs for q in r.empty_queries if q not in with_rows))
-    return Candidates(query=query, doc=doc, rank=rank_m, length=length_m, score=score_m,
-                      starts=starts, query_ids=query_ids, doc_ids=doc_ids,
-                      names=tuple(names), empty_queries=empty, ranx=ranx)
+    return Candidates(query=query, doc=np.arange(n_rows, dtype=np.int64), rank=rank_m,
+                      length=length_m, score=score_m, starts=starts, query_ids=query_ids,
+                      doc_ids=doc_ids, names=tuple(names), empty_queries=empty, ranx=ranx)
 
 
-def _refuse_duplicates(run: Run, key: np.ndarray, n_docs: int, query_ids: pl.Series,
-                       doc_ids: pl.Series) -> None:
-    ordered = np.sort(key)
-    same = np.flatnonzero(ordered[1:] == ordered[:-1])
-    if same.size:
-        k = int(ordered[same[0]])
+def _match(runs: Sequence[Run], keys: list[np.ndarray], keep: list[np.ndarray]
+           ) -> tuple[np.ndarray, list[np.ndarray], pl.Series | None]:
+    """The sorted distinct keys of the kept rows, each run's rows' places among them, and
+    each place's doc id (None when two different ids share a key).
+
+    One sort of all the kept rows' keys (polars's, with the row numbers) gives the distinct
+    keys and every row's place at once.
+    """
+    kept = [k[rows] for k, rows in zip(keys, keep, strict=True)]
+    every = np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)
+    docs = pl.concat([run.doc_id.gather(rows) for run, rows in zip(runs, keep, strict=True)])
+    if every.size == 0:
+        return every, [k[:0] for k in kept], docs
+    ordered = pl.DataFrame({"k": every}).with_row_index("i").sort("k")
+    sorted_keys = ordered["k"].to_numpy()
+    rows_in_order = ordered["i"].to_numpy()
+    new = np.empty(every.size, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new[1:])
+    place = np.empty(every.size, dtype=np.int64)
+    place[rows_in_order] = np.cumsum(new) - 1
+    representative = rows_in_order[new]
+    doc_ids = docs.gather(representative)
+    # every other row's id against its place's first: the match is exact, whatever the keys
+    others = ~new
+    if others.any():
+        first = representative[place[rows_in_order[others]]]
+        if not (docs.gather(rows_in_order[others]) == docs.gather(first)).all():
+            return sorted_keys[new], [], None
+    bounds = np.cumsum([0, *(k.size for k in kept)])
+    at = [place[a:b] for a, b in itertools.pairwise(bounds)]
+    return sorted_keys[new], at, doc_ids.alias("doc_id")
+
+
+def _refuse_duplicates(run: Run, at: np.ndarray, n_rows: int, query_ids: pl.Series,
+                       doc_ids: pl.Series, query: np.ndarray) -> None:
+    """InputError when two rows of ``run`` land on one candidate row (``at``)."""
+    if at.size == 0:
+        return
+    counts = np.bincount(at, minlength=n_rows)
+    twice = np.flatnonzero(counts > 1)
+    if twice.size:
+        u = int(twice[0])
         raise InputError(
-            f"the run {run.name!r} lists the document {doc_ids[k % n_docs]!r} more than once "
-            f"for the query {query_ids[k // n_docs]!r}; fusion needs one score per document "
-            f"and query ({same.size} repeated pair{'s' if same.size > 1 else ''})",
+            f"the run {run.name!r} lists the document {doc_ids[u]!r} more than once "
+            f"for the query {query_ids[int(query[u])]!r}; fusion needs one score per document "
+            f"and query ({twice.size} repeated pair{'s' if twice.size > 1 else ''})",
             source=run.source)

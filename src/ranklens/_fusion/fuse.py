@@ -168,7 +168,7 @@ def fuse_candidates(c: Candidates, m: Method, norm: str, weights: np.ndarray,
     inputs = Inputs(c, normed.score, rank, length, weights, train)
     scores = np.asarray(m.kernel(inputs, **params), dtype=np.float64)
     if m.pairwise and c.ranx:
-        order = ranked(c.query, scores, _arrival(c, rank), ranx=True)
+        order = ranked(c.query, scores, ranx=True, arrival=_arrival(c, rank))
         scores = np.empty_like(scores)
         scores[order] = (c.size[order] - group_positions(c.query[order])).astype(np.float64)
     return scores, rank
@@ -185,8 +185,11 @@ def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = np.flatnonzero(~np.isnan(score[:, r]))
         before = np.where(c.rank[rows, r] > 0, c.rank[rows, r],
                           c.rank.shape[0] + 1 + rows)  # unranked after ranked, in doc order
-        tiebreak = before if c.ranx else c.doc[rows]
-        order = ranked(c.query[rows], score[rows, r], tiebreak, ranx=c.ranx)
+        if c.ranx:
+            order = ranked(c.query[rows], score[rows, r], ranx=True, arrival=before)
+        else:
+            order = ranked(c.query[rows], score[rows, r], ranx=False,
+                           docs=c.doc_ids.gather(rows))
         rank[rows[order], r] = group_positions(c.query[rows[order]]) + 1
         counts = np.bincount(per_query[rows], minlength=n_queries)
         length[:, r] = counts[per_query]
@@ -207,12 +210,12 @@ def _to_run(c: Candidates, scores: np.ndarray, rank: np.ndarray, name: str,
             m: Method) -> Run:
     if c.ranx:
         # ranx lists the normalised runs' documents in their (re-ranked) order
-        order = ranked(c.query, scores, _arrival(c, rank), ranx=True)
+        order = ranked(c.query, scores, ranx=True, arrival=_arrival(c, rank))
     else:
-        order = ranked(c.query, scores, c.doc, ranx=False)
-    queries = np.unique(c.query)
+        order = ranked(c.query, scores, ranx=False, docs=c.doc_ids)
+    queries = c.query[c.starts[:-1]]
     block_ids = c.query_ids.gather(queries) if queries.size else pl.Series([], dtype=pl.String)
-    run = Run.from_blocks(block_ids, np.diff(c.starts), c.doc_ids.gather(c.doc[order]),
+    run = Run.from_blocks(block_ids, np.diff(c.starts), c.doc_ids.gather(order),
                           scores[order], source=f"<fused {m.name} of {', '.join(c.names)}>",
                           name=name, empty_queries=c.empty_queries)
     return run

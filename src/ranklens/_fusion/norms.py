@@ -56,61 +56,65 @@ class Normalised:
     rerank: bool = False
 
 
-def _per_query(c: Candidates, values: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
-    """``ufunc`` reduced over each query's rows, column by column, spread back to rows."""
-    if values.shape[0] == 0:
-        return values.copy()
-    starts = c.starts[:-1]
-    sizes = np.diff(c.starts)
-    return np.repeat(ufunc.reduceat(values, starts, axis=0), sizes, axis=0)
+def _reduce(c: Candidates, values: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
+    """``ufunc`` reduced over each query's rows of one column, one value per query."""
+    return ufunc.reduceat(values, c.starts[:-1]) if values.size else values[:0]
 
 
-def _stats(c: Candidates) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    present = c.rank > 0
-    s0 = np.where(present, c.score, 0.0)
-    low = _per_query(c, np.where(present, c.score, np.inf), np.minimum)
-    high = _per_query(c, np.where(present, c.score, -np.inf), np.maximum)
-    total = _per_query(c, s0, np.add)
-    return present, low, high, total
+def _spread(c: Candidates, per_query: np.ndarray) -> np.ndarray:
+    """One value per query, repeated over the query's rows."""
+    return np.repeat(per_query, np.diff(c.starts))
+
+
+def _columns(c: Candidates, formula: Callable[..., np.ndarray], *,
+             need_sum: bool = False, rerank: bool = False) -> Normalised:
+    """Each run's column normalised by ``formula(s, low, high, total, n)`` (per-query
+    statistics spread over the rows), column by column so that the temporaries are one
+    column long; absent documents stay NaN."""
+    out = np.full(c.score.shape, np.nan)
+    for r in range(c.runs):
+        present = c.rank[:, r] > 0
+        s = c.score[:, r]
+        low = _spread(c, _reduce(c, np.where(present, s, np.inf), np.minimum))
+        high = _spread(c, _reduce(c, np.where(present, s, -np.inf), np.maximum))
+        total = _spread(c, _reduce(c, np.where(present, s, 0.0), np.add)) if need_sum \
+            else None
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = formula(s, low, high, total, c.length[:, r])
+        out[:, r] = np.where(present, value, np.nan)
+    return Normalised(out, rerank=rerank)
 
 
 def min_max(c: Candidates) -> Normalised:
-    present, low, high, _ = _stats(c)
-    with np.errstate(invalid="ignore"):
-        out = (c.score - low) / np.maximum(high - low, FLOOR)
-    return Normalised(np.where(present, out, np.nan))
+    return _columns(c, lambda s, low, high, total, n: (s - low) / np.maximum(high - low, FLOOR))
 
 
 def min_max_inverted(c: Candidates) -> Normalised:
-    present, low, high, _ = _stats(c)
-    with np.errstate(invalid="ignore"):
-        out = (high - c.score) / np.maximum(high - low, FLOOR)
-    return Normalised(np.where(present, out, np.nan), rerank=True)
+    return _columns(c, lambda s, low, high, total, n: (high - s) / np.maximum(high - low, FLOOR),
+                    rerank=True)
 
 
 def max_norm(c: Candidates) -> Normalised:
-    present, _, high, _ = _stats(c)
-    with np.errstate(invalid="ignore"):
-        out = c.score / np.maximum(high, FLOOR)
-    return Normalised(np.where(present, out, np.nan))
+    return _columns(c, lambda s, low, high, total, n: s / np.maximum(high, FLOOR))
 
 
 def sum_norm(c: Candidates) -> Normalised:
-    present, low, _, total = _stats(c)
-    with np.errstate(invalid="ignore"):
-        out = (c.score - low) / np.maximum(total - low * c.length, FLOOR)
-    return Normalised(np.where(present, out, np.nan))
+    return _columns(c, lambda s, low, high, total, n:
+                    (s - low) / np.maximum(total - low * n, FLOOR), need_sum=True)
 
 
 def zmuv(c: Candidates) -> Normalised:
-    present, _, _, total = _stats(c)
-    n = np.maximum(c.length, 1)
-    with np.errstate(invalid="ignore"):
-        mean = total / n
-        dev = np.where(present, (c.score - mean) ** 2, 0.0)
-        std = np.sqrt(_per_query(c, dev, np.add) / n)
-        out = (c.score - mean) / np.maximum(std, FLOOR)
-    return Normalised(np.where(present, out, np.nan))
+    out = np.full(c.score.shape, np.nan)
+    for r in range(c.runs):
+        present = c.rank[:, r] > 0
+        s = c.score[:, r]
+        n = np.maximum(c.length[:, r], 1)
+        with np.errstate(invalid="ignore"):
+            mean = _spread(c, _reduce(c, np.where(present, s, 0.0), np.add)) / n
+            dev = np.where(present, (s - mean) ** 2, 0.0)
+            std = np.sqrt(_spread(c, _reduce(c, dev, np.add)) / n)
+            out[:, r] = np.where(present, (s - mean) / np.maximum(std, FLOOR), np.nan)
+    return Normalised(out)
 
 
 def rank_norm(c: Candidates) -> Normalised:

@@ -13,6 +13,7 @@ the algorithm, run on those queries alone).
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 
 __all__ = ["SMALL", "group_positions", "quicksort_argsort", "ranked", "starts_of"]
 
@@ -102,29 +103,78 @@ def _partition(a: list[float], r: list[int], low: int, high: int) -> int:
     return i
 
 
-def ranked(query: np.ndarray, score: np.ndarray, tiebreak: np.ndarray, *,
-           ranx: bool) -> np.ndarray:
-    """The rows in ranked order: by query, score descending, then ties by ``tiebreak``.
+def _sort_rows(query: np.ndarray, score: np.ndarray, tiebreak: np.ndarray | None
+               ) -> np.ndarray:
+    """The stable permutation sorting by query, score descending, then ``tiebreak``
+    ascending (polars's multi-key sort: several times faster than ``np.lexsort`` on
+    millions of rows)."""
+    if query.size == 0:
+        return np.empty(0, dtype=np.int64)
+    columns = {"q": query, "s": score} | ({} if tiebreak is None else {"t": tiebreak})
+    out = pl.DataFrame(columns).with_row_index("i").sort(
+        list(columns), descending=[False, True, False][:len(columns)], maintain_order=True)
+    return out["i"].to_numpy().astype(np.int64, copy=False)
 
-    ranklens: ``tiebreak`` descending (pass the doc codes: doc id descending). ranx:
-    ``tiebreak`` is the arrival order (ascending), and a query of more than :data:`SMALL`
-    rows with a tie is re-sorted by :func:`quicksort_argsort` from its arrival order.
+
+def _is_ranked(query: np.ndarray, score: np.ndarray) -> bool:
+    """Whether the rows are grouped by query (ascending) with scores non-increasing."""
+    if query.size < 2:
+        return True
+    dq = np.diff(query)
+    if np.any(dq < 0):
+        return False
+    return bool(np.all((dq > 0) | (score[1:] <= score[:-1])))
+
+
+def _tie_groups(q: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """In rows sorted by query and score: the positions of rows in a tie of two or more,
+    and each one's tie number (increasing along the rows)."""
+    same = np.zeros(q.size, dtype=bool)
+    same[1:] = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    member = same.copy()
+    member[:-1] |= same[1:]
+    positions = np.flatnonzero(member)
+    group = np.cumsum(~same[positions])
+    return positions, group
+
+
+def ranked(query: np.ndarray, score: np.ndarray, *, ranx: bool,
+           docs: pl.Series | None = None, arrival: np.ndarray | None = None) -> np.ndarray:
+    """The rows in ranked order: by query, score descending, then ties.
+
+    ranklens: ties by doc id descending (``docs``: each row's doc id; only the tied rows'
+    ids are compared). ranx: ties in ``arrival`` order (default: the rows' order), and a
+    query of more than :data:`SMALL` rows with a tie is re-sorted by
+    :func:`quicksort_argsort` from its arrival order. Rows already grouped by query with
+    non-increasing scores (and arriving in row order) are not sorted again.
     """
-    if not ranx:
-        return np.lexsort((-tiebreak, -score, query))
-    order = np.lexsort((tiebreak, -score, query))
+    if query.size == 0:
+        return np.empty(0, dtype=np.int64)
+    if _is_ranked(query, score) and arrival is None:
+        order = np.arange(query.size, dtype=np.int64)
+    else:
+        order = _sort_rows(query, score, arrival)
     q, s = query[order], score[order]
+    if not ranx:
+        if docs is None:
+            raise ValueError("ranklens's order of ties needs the doc ids")
+        positions, group = _tie_groups(q, s)
+        if positions.size:
+            rows = order[positions]
+            sub = pl.DataFrame({"g": group, "d": docs.gather(rows)}).with_row_index("i").sort(
+                ["g", "d"], descending=[False, True], maintain_order=True)
+            order[positions] = rows[sub["i"].to_numpy()]
+        return order
     starts = starts_of(q)
     sizes = np.diff(starts)
     tie = np.zeros(q.size, dtype=bool)
     tie[1:] = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not q.size:
-        return order
     has_tie = np.add.reduceat(tie.astype(np.int64), starts[:-1]) > 0
     tied_blocks = np.flatnonzero(has_tie & (sizes > SMALL))
+    key = arrival if arrival is not None else np.arange(query.size, dtype=np.int64)
     for b in tied_blocks:  # only long queries with a tie: numba's partitioning replayed
         lo, hi = starts[b], starts[b + 1]
         rows = order[lo:hi]
-        arrival = rows[np.argsort(tiebreak[rows], kind="stable")]
-        order[lo:hi] = arrival[quicksort_argsort(-score[arrival])]
+        in_arrival = rows[np.argsort(key[rows], kind="stable")]
+        order[lo:hi] = in_arrival[quicksort_argsort(-score[in_arrival])]
     return order
