@@ -155,8 +155,9 @@ def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
     queries, query_ids = _query_codes(runs)
     n_queries = query_ids.len()
     ranks = [run_ranks(run, q, ranx=ranx) for run, q in zip(runs, queries, strict=True)]
-    keep = [np.arange(len(run)) if depth is None else np.flatnonzero(rank <= depth)
-            for run, rank in zip(runs, ranks, strict=True)]
+    # None: every row kept (no copy of the columns)
+    keep: list[np.ndarray | None] = [None if depth is None else np.flatnonzero(rank <= depth)
+                                     for rank in ranks]
     union, at, doc_ids = _match(runs, _hash_keys(runs, queries, n_queries), keep)
     if doc_ids is None:  # two ids of one query share a hash: code them exactly
         union, at, doc_ids = _match(runs, _exact_keys(runs, queries, n_queries), keep)
@@ -164,7 +165,7 @@ def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
         raise AssertionError("exact doc codes collided")
     query = np.zeros(union.size, dtype=np.int64)
     for q, rows, positions in zip(queries, keep, at, strict=True):
-        query[positions] = q[rows]
+        query[positions] = q if rows is None else q[rows]
     starts = starts_of(query)
     n_rows, n_runs = union.size, len(runs)
     rank_m = np.zeros((n_rows, n_runs), dtype=np.int64)
@@ -172,9 +173,11 @@ def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
     length_m = np.zeros((n_rows, n_runs), dtype=np.int64)
     for r, run in enumerate(runs):
         _refuse_duplicates(run, at[r], union.size, query_ids, doc_ids, query)
-        rank_m[at[r], r] = ranks[r][keep[r]]
-        score_m[at[r], r] = run.score[keep[r]]
-        per_query = np.bincount(queries[r][keep[r]], minlength=n_queries)
+        rows = keep[r]
+        rank_m[at[r], r] = ranks[r] if rows is None else ranks[r][rows]
+        score_m[at[r], r] = run.score if rows is None else run.score[rows]
+        kept_queries = queries[r] if rows is None else queries[r][rows]
+        per_query = np.bincount(kept_queries, minlength=n_queries)
         length_m[:, r] = per_query[query]
     with_rows = set(query_ids.gather(query[starts[:-1]]).to_list()) if n_rows else set()
     empty = tuple(dict.fromkeys(q for r in runs for q in r.empty_queries if q not in with_rows))
@@ -183,7 +186,7 @@ def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
                       doc_ids=doc_ids, names=tuple(names), empty_queries=empty, ranx=ranx)
 
 
-def _match(runs: Sequence[Run], keys: list[np.ndarray], keep: list[np.ndarray]
+def _match(runs: Sequence[Run], keys: list[np.ndarray], keep: list[np.ndarray | None]
            ) -> tuple[np.ndarray, list[np.ndarray], pl.Series | None]:
     """The sorted distinct keys of the kept rows, each run's rows' places among them, and
     each place's doc id (None when two different ids share a key).
@@ -191,9 +194,10 @@ def _match(runs: Sequence[Run], keys: list[np.ndarray], keep: list[np.ndarray]
     One sort of all the kept rows' keys (polars's, with the row numbers) gives the distinct
     keys and every row's place at once.
     """
-    kept = [k[rows] for k, rows in zip(keys, keep, strict=True)]
+    kept = [k if rows is None else k[rows] for k, rows in zip(keys, keep, strict=True)]
     every = np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)
-    docs = pl.concat([run.doc_id.gather(rows) for run, rows in zip(runs, keep, strict=True)])
+    docs = pl.concat([run.doc_id if rows is None else run.doc_id.gather(rows)
+                      for run, rows in zip(runs, keep, strict=True)])
     if every.size == 0:
         return every, [k[:0] for k in kept], docs
     ordered = pl.DataFrame({"k": every}).with_row_index("i").sort("k")
