@@ -205,3 +205,22 @@ def test_one_run_is_not_enough_and_duplicates_are_refused() -> None:
     with pytest.raises(ranklens.InputError, match="lists the document 'a' more than once"):
         ranklens.fuse([A, pl.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "a"],
                                         "score": [1.0, 2.0]})])
+
+
+def test_a_supervised_method_registers_by_name_and_reads_its_training_judgments(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ranklens._fusion import registry
+
+    seen = []
+
+    def kernel(inputs: registry.Inputs) -> np.ndarray:
+        seen.append(inputs.train)
+        return np.nan_to_num(inputs.score[:, 0])
+
+    monkeypatch.setattr(registry, "METHODS", dict(registry.METHODS))
+    monkeypatch.setattr(registry, "_ALIASES", dict(registry._ALIASES))
+    registry.register("toyfuse", "a test method", supervised=True)(kernel)
+    with pytest.raises(ParameterError, match="'toyfuse' is supervised: give its training"):
+        ranklens.fuse([A, B], "toyfuse")
+    fused = ranklens.fuse([A, B], "ToyFuse", train={"q": {"a": 1}})
+    assert isinstance(seen[0], ranklens.Qrels) and len(fused) == 4

@@ -10,7 +10,7 @@ import polars as pl
 
 from .._errors import ParameterError
 from .._evaluate import several_runs
-from .._io._load import load_run
+from .._io._load import load_qrels, load_run
 from .._io._run_names import positions
 from .._tables import Run
 from .._validate import Choice, Integer, Text, check
@@ -66,8 +66,9 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
         ``ranx``: runs read and the fused run ordered as ranx orders them (numba's
         quicksort from the order the documents were given in), which reproduces ranx's
         fused order wherever ranx's own is deterministic.
-    train : optional
-        Training judgments, for supervised methods only.
+    train : judgments, optional
+        Training judgments (any form ``evaluate`` reads), for supervised methods only;
+        their kernels read them as ``Inputs.train``.
     name : str, optional
         The fused run's name (default: the method's name).
 
@@ -115,6 +116,8 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     if m.supervised and train is None:
         raise ParameterError(f"the fusion method {m.name!r} is supervised: give its "
                              "training judgments as 'train'")
+    if train is not None:
+        train = load_qrels(train)  # supervised kernels read a Qrels table
     loaded = [load_run(r, name=n) for n, r in several]
     names = positions([n if n is not None else r.name for (n, _), r in
                        zip(several, loaded, strict=True)], [n is None for n, _ in several])

@@ -161,9 +161,12 @@ def load_methods() -> None:
     import pkgutil
 
     for package in ("methods", "supervised"):
+        name = f"{__package__}.{package}"
         try:
-            pkg = importlib.import_module(f"{__package__}.{package}")
-        except ModuleNotFoundError:
+            pkg = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:  # a module inside the package is missing: say so
+                raise
             continue
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
