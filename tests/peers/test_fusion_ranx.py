@@ -220,6 +220,9 @@ def _acyclic(runs: list[list[list]], weights: list[float], *, inverted: bool) ->
     return True
 
 
+# zmuv is left out here: its mean and deviation are summed in another order than numba's,
+# so a fused score may differ from ranx's in its last bit and two documents from different
+# runs tie in one and not the other (its values are compared above, to 1e-9); borda: set order
 @pytest.mark.parametrize("norm", ["min-max", "min-max-inverted", "max", "sum", "rank", "none"])
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
