@@ -23,6 +23,8 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._correlation import RankCorrelation, rank_correlation
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
+    from ._fusion.fuse import fuse
+    from ._fusion.tuning import FusionTuning, optimize_fusion
     from ._interval import ScoreInterval
     from ._io._items import load_interactions, load_item_features, load_item_groups, load_items
     from ._io._load import load_qrels, load_run
@@ -53,6 +55,7 @@ __all__ = [
     "Comparison",
     "Convention",
     "EvaluateOptions",
+    "FusionTuning",
     "InputError",
     "Interactions",
     "ItemCatalogue",
@@ -83,6 +86,7 @@ __all__ = [
     "evaluate_arrays",
     "from_arrays",
     "from_pairs",
+    "fuse",
     "load_interactions",
     "load_item_features",
     "load_item_groups",
@@ -91,6 +95,7 @@ __all__ = [
     "load_qrels",
     "load_run",
     "merge_judgments",
+    "optimize_fusion",
     "parse_agreement",
     "parse_measure",
     "parse_measures",
@@ -144,6 +149,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "load_item_features": ("._io._items", "load_item_features"),
     "load_item_groups": ("._io._items", "load_item_groups"),
     "load_items": ("._io._items", "load_items"),
+    "fuse": ("._fusion.fuse", "fuse"),
+    "FusionTuning": ("._fusion.tuning", "FusionTuning"),
+    "optimize_fusion": ("._fusion.tuning", "optimize_fusion"),
     "load_pairs": ("._io._pairs", "load_pairs"),
     "load_qrels": ("._io._load", "load_qrels"),
     "load_run": ("._io._load", "load_run"),

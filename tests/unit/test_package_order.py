@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("pipeline", ["_pipeline"]),
     ("surfaces", ["_render", "_evaluate", "_judgments", "_evaluate_arrays", "_trec_eval",
                   "_compare", "_correlation", "_residual", "spark", "_report", "_agreement",
-                  "_pool", "_accumulator"]),
+                  "_pool", "_accumulator", "_fusion"]),
     ("command line", ["cli", "__main__"]),
 ]
 

@@ -77,6 +77,7 @@ class _LazyGroup(click.Group):
         "correlate": ("._correlate", "correlate_cmd"),
         "demo": ("._demo", "demo"),
         "evaluate": ("._evaluate", "evaluate_cmd"),
+        "fuse": ("._fuse", "fuse_cmd"),
         "measures": ("._measures", "measures_cmd"),
         "pool": ("._agree", "pool_cmd"),
         "report": ("._report", "report_cmd"),
@@ -111,6 +112,7 @@ def cli(debug: bool) -> None:
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs
+    ranklens fuse a.run b.run -o fused.run           fuse runs (RRF, CombMNZ, ...)
     ranklens demo                                    a worked example on bundled data
     """
     _STATE["debug"] = debug

@@ -17,6 +17,7 @@ from ._options import (
     baseline_name,
     context_options,
     evaluation_options,
+    fuse_option,
     inputs_and_measures,
     name_systems,
     split_context,
@@ -63,12 +64,13 @@ __all__ = ["compare_cmd"]
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
 @evaluation_options
 @context_options
+@fuse_option
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, details: bool, output: str | None,
-                **params: Any) -> int:
+                fuse_method: str | None = None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
     \b
@@ -78,6 +80,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt a.run b.run c.run --test tukey --format latex
     ranklens compare qrels.txt a.run b.run --baseline a --details
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
+    ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
     from .._compare.api import compare_results
     from ._evaluate import evaluate_files, evaluate_pairs_files, inputs
@@ -96,9 +99,11 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)
+    if fuse_method is not None and pairs:
+        raise click.UsageError("--fuse is for RUNS, not --pairs files")
     results = (evaluate_pairs_files(paths, chosen, options, labels) if pairs else
                evaluate_files(qrels, paths, chosen, options,  # type: ignore[arg-type]
-                              names=labels, context=context))
+                              names=labels, context=context, fuse=fuse_method))
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
                           correction_scope=correction_scope,  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from ._options import (
     DEFAULT_MEASURES,
     context_options,
     evaluation_options,
+    fuse_option,
     inputs_and_measures,
     name_systems,
     split_context,
@@ -32,11 +33,13 @@ __all__ = ["DEFAULT_MEASURES", "evaluate_cmd", "evaluate_files", "evaluate_pairs
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
                    names: Sequence[str] | None = None,
-                   context: dict[str, str] | None = None) -> Results:
+                   context: dict[str, str] | None = None, fuse: str | None = None) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
     judgments are subtopic ones (ndeval format). ``context``: the beyond-accuracy tables'
-    files, by ``evaluate``'s keyword (``train``, ``items``, ...)."""
+    files, by ``evaluate``'s keyword (``train``, ``items``, ...). ``fuse``: a fusion method,
+    whose fusion of the runs is evaluated last (named as
+    :func:`~ranklens.cli._fuse.with_fused_name` says)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -53,8 +56,16 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             from .._io._load import load_qrels
 
             qrels = load_qrels(qrels_path, kind="subtopic")
-        if names is None:
-            named: Any = list(run_paths)  # a list of paths: named by their file names
+        named: Any
+        if fuse is not None:
+            from .._io._run_names import name_runs
+            from ._fused import fused_beside
+
+            labels = list(names) if names is not None else [str(n) for n in
+                                                              name_runs(run_paths)]
+            _, named = fused_beside(labels, run_paths, fuse)
+        elif names is None:
+            named = list(run_paths)  # a list of paths: named by their file names
         else:
             named = dict(zip(names, run_paths, strict=True))
         tables = context or {}
@@ -122,6 +133,7 @@ def write_stdout(text: str) -> None:
               help="Resamples of --ci bootstrap.")
 @evaluation_options
 @context_options
+@fuse_option
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
@@ -138,7 +150,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
                  output: str | None, ci: float | None = None, ci_method: str = "t",
                  seed: int = 0, resamples: int = 9999, subtopics: bool = False,
-                 engine: str = "local", master: str | None = None, **params: Any) -> int:
+                 engine: str = "local", master: str | None = None,
+                 fuse_method: str | None = None, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -151,6 +164,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
     ranklens evaluate test.qrels reco.run --train train.tsv --items items.txt -m Novelty@10
+    ranklens evaluate qrels.txt bm25.run dense.run --fuse rrf
     """
     options, pairs = split_options(params)
     context = split_context(params)
@@ -171,6 +185,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     elif (ci_method, seed, resamples) != ("t", 0, 9999):
         raise click.UsageError("--ci-method, --seed and --resamples set the intervals of "
                                "--ci; give --ci too")
+    if fuse_method is not None and (pairs or engine == "spark" or subtopics):
+        raise click.UsageError("--fuse is for RUNS on the local engine, without --subtopics")
     if pairs:
         if engine == "spark" or subtopics:
             raise click.UsageError("--pairs is for the local engine without --subtopics")
@@ -196,6 +212,14 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
+    if fuse_method is not None:
+        from ._fused import with_fused_name
+
+        fused_labels = with_fused_name(labels, fuse_method)
+        results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
+                                 fuse=fuse_method)
+        write_output(results, fmt, per_query, output, fused_labels, intervals)
+        return 0
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0

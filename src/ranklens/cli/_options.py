@@ -14,9 +14,10 @@ import click
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 from .._validate import Boolean, Choice, Integer
 
-__all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "NAME_HELP", "PAIRS_HELP", "baseline_name",
-           "context_options", "evaluation_options", "inputs_and_measures", "judgment_options",
-           "name_systems", "split_context", "split_measures", "split_name", "split_options"]
+__all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "NAME_HELP", "PAIRS_HELP",
+           "baseline_name", "context_options", "evaluation_options", "fuse_option",
+           "inputs_and_measures", "judgment_options", "name_systems", "split_context",
+           "split_measures", "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -92,6 +93,16 @@ def split_context(params: dict[str, Any]) -> dict[str, str]:
     """Take the beyond-accuracy table files given out of a command's parameters."""
     taken = {name: params.pop(name, None) for name in CONTEXT_OPTIONS}
     return {name: path for name, path in taken.items() if path is not None}
+
+
+FUSE_HELP = ("Also evaluate the runs fused by this method (rrf, sum, mnz, ...; ranklens fuse "
+             "--help), with its defaults, as one more run named after the method.")
+
+
+def fuse_option(command: F) -> F:
+    """Add ``--fuse METHOD`` (the fused run beside the inputs) to an evaluating command."""
+    return click.option("--fuse", "fuse_method", default=None, metavar="METHOD",
+                        help=FUSE_HELP)(command)
 
 
 def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, ...]]:

@@ -10,6 +10,7 @@ from .._compare.api import CORRECTIONS, TESTS
 from ._options import (
     baseline_name,
     evaluation_options,
+    fuse_option,
     inputs_and_measures,
     name_systems,
     split_options,
@@ -40,10 +41,11 @@ __all__ = ["report_cmd"]
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
 @evaluation_options
+@fuse_option
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
-               **params: Any) -> int:
+               fuse_method: str | None = None, **params: Any) -> int:
     """Write an HTML report on RUNS against QRELS: summary, precision-recall and metric@k
     curves, per-query differences with the baseline, judgment coverage, a per-query table.
 
@@ -52,6 +54,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     ranklens report qrels.txt a.run b.run -m nDCG@10 -m AP --baseline b -o r.html
     ranklens report qrels.txt BM25=runs/1.run.gz SPLADE=runs/2.run.gz -o r.html
     ranklens report --pairs bm25.jsonl --pairs hybrid.jsonl -o rag.html
+    ranklens report qrels.txt bm25.run dense.run --fuse rrf -o r.html
     """
     from .._outputs import refuse_overwriting_inputs
     from .._report import report
@@ -60,6 +63,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
 
     options, pairs = split_options(params)
     inputs(qrels, runs, pairs)
+    if fuse_method is not None and pairs:
+        raise click.UsageError("--fuse is for RUNS, not --pairs files")
     systems = list(pairs) or list(runs)
     labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
     baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
@@ -74,6 +79,13 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
             report(judged, named, list(measures) or None, baseline=baseline, output=output,
                    title=title, max_k=max_k, top_k=top_k, test=test, correction=correction,
                    alpha=alpha, options=options)
+        elif fuse_method is not None:
+            from ._fused import fused_beside
+
+            _, fused_runs = fused_beside(labels, paths, fuse_method)
+            report(qrels, fused_runs, list(measures) or None,
+                   baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,
+                   test=test, correction=correction, alpha=alpha, options=options)
         else:
             report(qrels, dict(zip(labels, paths, strict=True)), list(measures) or None,
                    baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,

@@ -1,0 +1,31 @@
+"""``--fuse METHOD`` of ``evaluate``, ``compare`` and ``report``: the fused run beside the
+inputs, and its name."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["fused_beside", "with_fused_name"]
+
+
+def fused_beside(labels: Sequence[str], paths: Sequence[str],
+                 method: str) -> tuple[list[str], dict[str, Any]]:
+    """The runs ``paths`` loaded (named ``labels``) and, after them, their fusion by
+    ``method``, named after the method (``fused-<method>`` when a run has that name)."""
+    from .._fusion.fuse import fuse
+    from .._io._load import load_run
+
+    loaded = {label: load_run(path, name=label) for label, path in
+              zip(labels, paths, strict=True)}
+    names = with_fused_name(labels, method)
+    return names, {**loaded, names[-1]: fuse(loaded, method, name=names[-1])}
+
+
+def with_fused_name(labels: Sequence[str], method: str) -> list[str]:
+    """``labels`` and, last, the fused run's name: the method's (``fused-<method>`` when a
+    run has that name already)."""
+    from .._fusion.registry import lookup
+
+    name = lookup(method).name
+    return [*labels, name if name not in labels else f"fused-{name}"]

@@ -1,0 +1,117 @@
+"""``ranklens fuse`` and ``--fuse METHOD`` on evaluate, compare and report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import run, write
+
+import ranklens
+
+BM25 = "q1 Q0 a 1 3.0 bm25\nq1 Q0 b 2 2.0 bm25\nq1 Q0 c 3 1.0 bm25\nq2 Q0 a 1 1.0 bm25\n"
+DENSE = "q1 Q0 b 1 0.9 dense\nq1 Q0 d 2 0.5 dense\nq2 Q0 b 1 0.7 dense\n"
+QRELS = "q1 0 b 1\nq1 0 d 1\nq2 0 a 1\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path, Path]:
+    return (write(tmp_path / "bm25.run", BM25), write(tmp_path / "dense.run", DENSE),
+            write(tmp_path / "qrels.txt", QRELS))
+
+
+def test_fuse_writes_the_same_run_as_the_library(files: tuple[Path, Path, Path],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, _ = files
+    out = bm25.parent / "fused.run"
+    result = run(["fuse", str(bm25), str(dense), "--method", "mnz", "--norm", "zmuv",
+                  "-o", str(out)], capsys)
+    assert result.code == 0, result.err
+    written = ranklens.load_run(str(out))
+    expected = ranklens.fuse([str(bm25), str(dense)], "mnz", norm="zmuv")
+    assert written.doc_id.to_list() == expected.doc_id.to_list()
+    assert written.score.tolist() == expected.score.tolist()  # read back exactly
+    first = out.read_text().splitlines()[0].split()
+    assert first[:4] == ["q1", "Q0", "b", "1"] and first[5] == "mnz"
+
+
+def test_fuse_to_standard_output_with_weights_and_params(
+        files: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, _ = files
+    result = run(["fuse", str(bm25), str(dense), "--method", "rrf", "--param", "k=0"], capsys)
+    assert result.code == 0
+    # b: 1 / 2 + 1 / 1 under k = 0
+    assert result.out.splitlines()[0].split()[2:5] == ["b", "1", "1.5"]
+    result = run(["fuse", str(bm25), str(dense), "--method", "wsum", "--weights", "0,1",
+                  "--norm", "none"], capsys)
+    assert result.out.splitlines()[0].split()[2] == "b"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--method", "nope"], "the 'method' option must be one of anz, bordafuse"),
+    (["--method", "wsum", "--weights", "1,2,3"], "one weight per run (2); got 3"),
+    (["--weights", "a,b", "--method", "wsum"], "the '--weights' option must be numbers"),
+    (["--param", "k"], "the '--param' option must be NAME=NUMBER"),
+    (["--param", "phi=2", "--method", "rbc"], "the 'phi' parameter of 'rbc' must be"),
+    (["--norm", "l2"], "the 'norm' option must be one of min-max"),
+])
+def test_bad_fuse_options_give_one_line(files: tuple[Path, Path, Path], args: list[str],
+                                        message: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, _ = files
+    result = run(["fuse", str(bm25), str(dense), *args], capsys)
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and message in result.err
+    assert "Traceback" not in result.err
+
+
+def test_fuse_never_writes_over_an_input(files: tuple[Path, Path, Path],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, _ = files
+    result = run(["fuse", str(bm25), str(dense), "-o", str(dense)], capsys)
+    assert result.code != 0 and "is one of the input files" in result.err
+    assert dense.read_text() == DENSE
+
+
+def test_fuse_needs_two_runs(files: tuple[Path, Path, Path],
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    result = run(["fuse", str(files[0])], capsys)
+    assert result.code != 0 and "at least two RUNS" in result.err
+
+
+def test_evaluate_fuse_adds_the_fused_run(files: tuple[Path, Path, Path],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), str(dense), "--fuse", "rrf", "-m", "AP",
+                  "-f", "csv"], capsys)
+    assert result.code == 0, result.err
+    rows = [line.split(",") for line in result.out.splitlines()[1:]]
+    assert [r[0] for r in rows] == ["bm25", "dense", "rrf"]
+    fused = ranklens.fuse([str(bm25), str(dense)], "rrf")
+    expected = ranklens.evaluate(str(qrels), fused, ["AP"])["AP"]
+    assert rows[2][1] == "all" and float(rows[2][2]) == pytest.approx(expected, rel=1e-12)
+
+
+def test_compare_and_report_fuse(files: tuple[Path, Path, Path],
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["compare", str(qrels), str(bm25), str(dense), "--fuse", "CombMNZ", "-m",
+                  "AP", "-f", "csv"], capsys)
+    assert result.code == 0, result.err
+    assert "mnz" in result.out
+    page = bm25.parent / "r.html"
+    result = run(["report", str(qrels), str(bm25), str(dense), "--fuse", "rrf", "-o",
+                  str(page)], capsys)
+    assert result.code == 0, result.err
+    assert "rrf" in page.read_text()
+
+
+def test_fused_run_named_like_an_input_gets_a_prefix(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    rrf = write(tmp_path / "rrf.run", BM25)
+    dense = write(tmp_path / "dense.run", DENSE)
+    qrels = write(tmp_path / "qrels.txt", QRELS)
+    result = run(["evaluate", str(qrels), str(rrf), str(dense), "--fuse", "rrf", "-m", "AP",
+                  "-f", "csv"], capsys)
+    assert [line.split(",")[0] for line in result.out.splitlines()[1:]] == [
+        "rrf", "dense", "fused-rrf"]
