@@ -319,9 +319,11 @@ def test_averaged_ties_keep_every_label_and_stay_bit_exact(seed: int) -> None:
     # under ties="average" AP(denom=hits) averages over enumerated tied orders, whose sum
     # may round differently without the labels of 0: the accumulator keeps them there
     rng = np.random.default_rng(seed)
-    ids = rng.integers(0, 6, size=50)
-    scores = rng.integers(0, 3, size=50).astype(float)  # many ties
-    labels = rng.integers(0, 3, size=50).astype(float)
+    # many ties, but few enough arrangements to enumerate (AP(denom=hits) has no closed
+    # form); without the exception about 3% of these draws differ in a last bit
+    ids = rng.integers(0, 8, size=30)
+    scores = rng.integers(0, 4, size=30).astype(float)
+    labels = rng.integers(0, 3, size=30).astype(float)
     names = ["AP(denom=hits)", "nDCG@5", "P@3"]
     acc = ranklens.Accumulator(names, ties="average")
     acc.update(scores, labels, indexes=ids)
