@@ -273,3 +273,19 @@ def test_cli_engine_spark_reads_the_tables(spark: Any, tmp_path: Path,  # noqa: 
         got = written.filter(pl.col("measure") == name).sort("query_id")
         assert got["query_id"].to_list() == expected.query_ids.tolist()
         np.testing.assert_array_equal(got["value"].to_numpy(), expected.query_values[name])
+
+
+def test_cli_engine_spark_names_a_bad_table(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A table file that cannot be read is one error line naming it, before Spark starts."""
+    from cli_support import run as run_cli
+    from cli_support import write
+
+    qrels = write(tmp_path / "t.qrels", "u1 0 a 1\n")
+    run = write(tmp_path / "r.run", "u1 Q0 a 1 3 r\n")
+    bad = run_cli(["evaluate", str(qrels), str(run), "--engine", "spark", "--master",
+                   "local[1]", "--train", str(tmp_path / "absent.tsv"), "-m", "Novelty@2"],
+                  capsys)
+    assert bad.code != 0 and "Traceback" not in bad.err
+    assert "absent.tsv: no such file (expected training interactions)" in bad.err
+    assert len(bad.err.strip().splitlines()) == 1
