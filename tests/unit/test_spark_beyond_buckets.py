@@ -111,6 +111,9 @@ def test_buckets_give_the_local_values(buckets: int) -> None:
         assert got["query_id"].to_list() == local.query_ids.tolist(), name
         np.testing.assert_array_equal(got["value"].to_numpy(), local.query_values[name],
                                       err_msg=name)
+        # counted: the value is in the aggregate (not a catalogue-level measure's NaN)
+        np.testing.assert_array_equal(got["counted"].to_numpy(),
+                                      ~np.isnan(local.query_values[name]), err_msg=name)
         if local.measures[name].definition.aggregate == "catalogue":  # the same counts
             assert aggregates[name] == local[name] or (
                 math.isnan(aggregates[name]) and math.isnan(local[name])), name

@@ -206,6 +206,8 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
             continue
         values, keep, _ = policy_values(plan, at, per_query)
         counted = np.ones(len(values), dtype=bool) if keep is None else keep
+        if measure.definition.aggregate == "catalogue":  # NaN per user: finished from the
+            counted = np.zeros(len(values), dtype=bool)  # item counts, not from values
         out.append(_values(name, id_series, values.astype(np.float64), counted, None))
     out.append(_frame([_partial_row(plan, partial_of(plan, per_query, keep_values=False))]))
     return pl.concat(out)
