@@ -111,6 +111,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     "unit/test_report.py": frozenset({"test_size_for_seven_thousand_queries"}),
     "unit/test_run_reader.py": frozenset({"test_grouped_runs_rank_like_the_sorting_path"}),
     "unit/test_spark_buckets.py": frozenset({"test_buckets_give_the_local_values"}),
+    "unit/test_spark_beyond_buckets.py": frozenset({"test_buckets_give_the_local_values"}),
     "unit/test_ties.py": frozenset({"test_average_equals_mean_over_all_tied_orders"}),
     # runs mypy on a snippet
     "unit/test_typing.py": None,

@@ -8,7 +8,7 @@ from ranklens._measures import REGISTRY
 def spark_measures() -> list[str]:
     """Every registered measure at its defaults, plus cutoffs (text measures included; not
     the diversity measures, which read subtopic judgments: refused on the driver; nor the
-    beyond-accuracy ones, which read an item context Spark does not take yet)."""
+    beyond-accuracy ones, which read item tables: tests/spark/test_spark_beyond.py)."""
     names: list[str] = []
     for name, defn in REGISTRY.items():
         if defn.subtopics or defn.family == "beyond":

@@ -82,11 +82,13 @@ def test_never_writes_over_a_table(files: dict[str, Path],
     assert files["train"].read_text() == before
 
 
-def test_tables_are_for_the_local_engine(files: dict[str, Path],
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    r = run(["evaluate", str(files["qrels"]), str(files["run"]), "--train", str(files["train"]),
-             "--engine", "spark", "-m", "ARP@2"], capsys)
-    assert r.code == 2 and "--train is for the local engine with QRELS and RUNS" in r.err
+def test_tables_are_for_qrels_and_runs(files: dict[str, Path], tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    pairs = write(tmp_path / "rag.jsonl", '{"query_id": "u1", "retrieved": ["a"], '
+                                          '"relevant": ["a"]}\n')
+    r = run(["evaluate", "--pairs", str(pairs), "--train", str(files["train"]),
+             "-m", "ARP@2"], capsys)
+    assert r.code == 2 and "--train is for QRELS and RUNS, not --pairs" in r.err
 
 
 def test_compare_reads_the_tables(files: dict[str, Path], tmp_path: Path,

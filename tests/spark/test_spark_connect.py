@@ -27,10 +27,12 @@ from ranklens._measures import REGISTRY
 
 spark = (SparkSession.builder.remote("local[2]")
          .config("spark.sql.shuffle.partitions", "3").getOrCreate())
-# not the diversity measures: subtopic judgments, refused on the driver
+# not the diversity measures: subtopic judgments, refused on the driver; the beyond-accuracy
+# ones read item tables (below)
 names = [n for n, d in REGISTRY.items()
          if not d.cutoff_required and not d.text and not d.subtopics]
-names += [f"{n}@5" for n, d in REGISTRY.items() if d.cutoff == "int" and not d.subtopics]
+names += [f"{n}@5" for n, d in REGISTRY.items()
+          if d.cutoff == "int" and not d.subtopics and d.family != "beyond"]
 rng = random.Random(3)
 qrels, run = [], []
 for i in range(25):
@@ -59,6 +61,30 @@ except InputError as e:
     assert str(e).startswith("5 judged queries are absent from the run"), str(e)
 else:
     raise AssertionError("no error")
+# beyond accuracy: the item tables (one a Connect DataFrame) shipped to the buckets
+beyond = [f"{n}@5" for n, d in REGISTRY.items() if d.family == "beyond"]
+train = [(f"q{rng.randint(0, 30)}", f"d{min(int(rng.expovariate(0.2)), 17)}")
+         for _ in range(120)]
+tables = {"items": [f"d{j}" for j in range(22)],
+          "item_features": ([f"d{j}" for j in range(18)],
+                            np.array([[rng.gauss(0, 1) for _ in range(4)] for _ in range(18)])),
+          "item_groups": {f"d{j}": "head" if j < 4 else "tail" for j in range(22)}}
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", RanklensWarning)
+    got = ranklens.spark.evaluate(
+        q, r, beyond, buckets=3,
+        train=spark.createDataFrame(train, "user_id string, item_id string"), **tables)
+    local = ranklens.evaluate(
+        pl.DataFrame(qrels, schema=["query_id", "doc_id", "relevance"], orient="row"),
+        pl.DataFrame(run, schema=["query_id", "doc_id", "score"], orient="row"), beyond,
+        train=pl.DataFrame(train, schema=["user_id", "item_id"], orient="row"), **tables)
+values = got.to_result()
+for n in beyond:
+    np.testing.assert_array_equal(values.query_values[n], local.query_values[n], err_msg=n)
+    if local.measures[n].definition.aggregate == "catalogue":
+        assert got[n] == local[n] or (math.isnan(got[n]) and math.isnan(local[n])), n
+    else:
+        assert math.isclose(got[n], local[n], rel_tol=1e-12, abs_tol=1e-15), n
 print("CONNECT-OK", len(names))
 spark.stop()
 '''

@@ -172,10 +172,10 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     inputs(qrels, runs, pairs)
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
-    if context and (pairs or engine == "spark"):
+    if context and pairs:
         flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
-        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for the "
-                               "local engine with QRELS and RUNS")
+        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
+                               "and RUNS, not --pairs")
     intervals = None
     if ci is not None:
         if fmt == "trec":
@@ -208,7 +208,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         from ._progress import working
 
         write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,
-                                       labels, progress=working), fmt, False, None, labels)
+                                       labels, progress=working, context=context),
+                     fmt, False, None, labels)
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")

@@ -13,7 +13,9 @@ message ranklens would have raised locally.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import pickle
 import warnings
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import InputError, RanklensError, RanklensWarning
+from .._model.items import ItemContext
 from .._pipeline.compute import compute
 from .._pipeline.partials import Ids, Partial, Tally, partial_of, policy_values
 from .._pipeline.plan import Plan, make_plan
@@ -32,7 +35,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-__all__ = ["OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "text_ids", "worker_plan"]
+__all__ = ["OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "shipped_context", "text_ids",
+           "worker_context", "worker_plan"]
 
 #: The columns every bucket returns (name, Arrow/Spark type).
 OUTPUT_FIELDS = (
@@ -54,6 +58,38 @@ class BucketSpec:
     run_source: str
     run_name: str
     has_rank: bool
+    #: the pickled :class:`~ranklens._model.items.ItemContext` of the beyond-accuracy
+    #: measures (None: no item tables given; see :func:`shipped_context`)
+    context: bytes | None = None
+    #: a digest of ``context``: a worker unpickles each context once (:func:`worker_context`)
+    context_key: str = ""
+
+
+def shipped_context(context: ItemContext | None) -> dict[str, Any]:
+    """The :class:`BucketSpec` fields that ship ``context`` to the buckets: the driver's
+    own context, pickled whole, so every bucket numbers the items as the driver does (the
+    numbering is the context's ``universe``, built once on the driver). The bytes travel
+    inside the pickled bucket function, which Spark broadcasts when it is large."""
+    if context is None:
+        return {}
+    data = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
+    return {"context": data, "context_key": hashlib.sha256(data).hexdigest()}
+
+
+# the contexts this worker process has unpickled, by digest: the tasks a Python worker runs
+# one after another (Spark reuses workers) share one context and its memos
+_CONTEXTS: dict[str, ItemContext] = {}
+
+
+def worker_context(spec: BucketSpec) -> ItemContext | None:
+    """The item context the driver shipped in ``spec`` (None when none was given)."""
+    if spec.context is None:
+        return None
+    context = _CONTEXTS.get(spec.context_key)
+    if context is None:
+        _CONTEXTS.clear()  # one evaluation's context at a time: they are catalogue-sized
+        context = _CONTEXTS[spec.context_key] = pickle.loads(spec.context)
+    return context
 
 
 def worker_plan(spec: BucketSpec) -> Plan:
@@ -159,7 +195,8 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
     per_query = compute(plan, Qrels(qrels.select("query_id", "doc_id", "relevance"),
                                     source=spec.qrels_source),
                         Run(run.select("query_id", "doc_id", "score"), source=spec.run_source,
-                            name=spec.run_name), block=True)
+                            name=spec.run_name), block=True,
+                        context=worker_context(spec))
     id_series = pl.Series(per_query.query_ids.tolist(), dtype=pl.String)  # shared by all
     out = [_frame([])]
     for at, (name, measure) in enumerate(zip(plan.names, plan.measures, strict=True)):
@@ -169,6 +206,8 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
             continue
         values, keep, _ = policy_values(plan, at, per_query)
         counted = np.ones(len(values), dtype=bool) if keep is None else keep
+        if measure.definition.aggregate == "catalogue":  # NaN per user: finished from the
+            counted = np.zeros(len(values), dtype=bool)  # item counts, not from values
         out.append(_values(name, id_series, values.astype(np.float64), counted, None))
     out.append(_frame([_partial_row(plan, partial_of(plan, per_query, keep_values=False))]))
     return pl.concat(out)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,8 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
                       options: EvaluateOptions, master: str | None,
                       output: str | None,
                       names: Sequence[str] | None = None,
-                      progress: Progress | None = None) -> list[Result]:
+                      progress: Progress | None = None,
+                      context: Mapping[str, str] | None = None) -> list[Result]:
     """Evaluate each run on Spark and return the aggregates as Results without per-query
     values, for rendering; with ``output``, also write every run's per-query values (with a
     ``run`` column: ``names``, default the paths) as the Parquet folder ``output`` (replaced
@@ -42,6 +44,10 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
     A session ranklens creates shows no console progress bar of Spark's: ``progress``
     (the command line's spinner, ``ranklens.cli._progress.working``; none by default) shows
     what runs instead. It is passed in, so this surface imports nothing of the CLI above it.
+
+    ``context``: the beyond-accuracy tables' files by ``evaluate``'s keyword (``train``,
+    ``items``, ``item_features``, ``item_groups``), read once on the driver by ranklens's
+    own readers (catalogue-sized: they are not read through Spark) for every run.
     """
     if "-" in (qrels_path, *run_paths):
         raise ParameterError("--engine spark reads files through Spark; standard input "
@@ -57,6 +63,7 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
     from ._driver import evaluate
 
     working = progress if progress is not None else _quiet
+    tables = _tables(context or {})
 
     # local workers must run this interpreter, where ranklens is installed
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -78,7 +85,8 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
             status(f"Evaluating {name} on Spark (run {i + 1} of {len(labels)})")
             run = read_run(spark, path)
             result = evaluate(qrels, run, list(measures), run_name=name,
-                              rank="rank" if "rank" in run.columns else None, options=options)
+                              rank="rank" if "rank" in run.columns else None, options=options,
+                              **tables)
             done.append(result)
             parts.append(result.per_query.withColumn("run", F.lit(name)))
             out.append(Result(
@@ -96,3 +104,18 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
         for result in done:
             result.unpersist()
     return out
+
+
+def _tables(paths: Mapping[str, str]) -> dict[str, Any]:
+    """The item tables of ``paths`` (by ``evaluate``'s keyword), each read once."""
+    from .._io._items import (
+        load_interactions,
+        load_item_features,
+        load_item_groups,
+        load_items,
+    )
+
+    readers: dict[str, Callable[[Any], Any]] = {
+        "train": load_interactions, "items": load_items,
+        "item_features": load_item_features, "item_groups": load_item_groups}
+    return {name: readers[name](path) for name, path in paths.items()}

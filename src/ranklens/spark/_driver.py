@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
 from .._measures import Measure, _ties
+from .._model.items import ItemContext
 from .._pipeline.assemble import check_policies, finish
+from .._pipeline.context import check_context, load_context
 from .._pipeline.options import EvaluateOptions
 from .._pipeline.partials import Partial, merge
 from .._pipeline.plan import Plan, make_plan
 from .._validate import Choice, Integer, check
-from ._bucket import OUTPUT_FIELDS, BucketSpec, evaluate_bucket, text_ids
+from ._bucket import OUTPUT_FIELDS, BucketSpec, evaluate_bucket, shipped_context, text_ids
 from ._result import SparkResult
 
 if TYPE_CHECKING:
@@ -64,6 +66,10 @@ def evaluate(
     run_name: str | None = None,
     method: str = "auto",
     options: EvaluateOptions | None = None,
+    train: Any = None,
+    items: Any = None,
+    item_features: Any = None,
+    item_groups: Any = None,
     **kwargs: Any,
 ) -> SparkResult:
     """Evaluate a run held in a Spark DataFrame against judgments held in another.
@@ -102,6 +108,14 @@ def evaluate(
         two joined and ``mapInArrow`` (pyspark >= 3.3); ``cogroup``:
         ``groupBy(bucket).cogroup(...).applyInArrow`` (pyspark >= 4.0); ``partition``:
         both inputs repartitioned by query id and ``mapInArrow`` (pyspark >= 3.3).
+    train, items, item_features, item_groups : optional
+        The beyond-accuracy measures' item tables (``Novelty@k``, ``Coverage@k``, ...), as
+        for :func:`ranklens.evaluate`: any form it reads (a path is read on the driver), or
+        a Spark DataFrame with the same columns (collected to the driver: they are the
+        size of the catalogue and the training data). They are loaded once on the driver
+        and shipped to every bucket as one item numbering; catalogue-level measures
+        (coverage, Gini, entropy, PopREO/PopRSP) add the buckets' item counts and finish
+        on the driver. See docs/beyond-accuracy.md.
 
     Returns
     -------
@@ -137,6 +151,11 @@ def evaluate(
             "read yet; evaluate them with ranklens.evaluate on load_qrels(..., "
             "kind='subtopic')"
         )
+    # the item tables are read on the driver, before any job: a missing one is a
+    # MeasureError here, not a worker's
+    context = load_context(*(_collected(t) for t in (train, items, item_features,
+                                                     item_groups)))
+    check_context(plan.canonical, context)
     check("buckets", buckets, Integer(1, none=True))
     check("method", method, Choice(("auto", "compact", "cogroup", "partition")))
     _check_frame(qrels, "qrels", {query_id: "id", doc_id: "id", relevance: "number"})
@@ -153,7 +172,7 @@ def evaluate(
         measures=plan.names,
         options=tuple(plan.options.as_kwargs().items()),
         qrels_source="<qrels DataFrame>", run_source="<run DataFrame>", run_name=name,
-        has_rank=rank is not None)
+        has_rank=rank is not None, **shipped_context(context))
     from pyspark.sql import functions as F
 
     qid, did = _id_type(qrels, run, query_id), _id_type(qrels, run, doc_id)
@@ -168,7 +187,7 @@ def evaluate(
     out = _buckets(q, r, spec, n_buckets, _method(method)).persist()
     try:
         rows = out.filter(F.col("kind") != "value").collect()  # the one job
-        result = _assemble(plan, spec, [row.asDict() for row in rows])
+        result = _assemble(plan, spec, [row.asDict() for row in rows], context)
     except BaseException:
         out.unpersist()
         raise
@@ -178,6 +197,16 @@ def evaluate(
     return SparkResult(plan=plan, run_name=name, aggregates=result[0],
                        diagnostics=result[1], per_query=per_query, buckets=n_buckets,
                        cached=out)
+
+
+def _collected(table: Any) -> Any:
+    """``table`` as :func:`~ranklens._pipeline.context.load_context` reads it: a Spark
+    DataFrame (classic or Connect) collected to an Arrow table, anything else as given."""
+    if not type(table).__module__.startswith("pyspark."):
+        return table
+    if hasattr(table, "toArrow"):  # pyspark >= 4.0
+        return table.toArrow()
+    return table.toPandas()
 
 
 def _default_buckets(run: Any) -> int:
@@ -354,11 +383,13 @@ def _partition(spec: BucketSpec, batches: Iterator[pa.RecordBatch]
     yield from evaluate_bucket(spec, qrels, run).to_batches()
 
 
-def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]]
+def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]],
+              context: ItemContext | None = None
               ) -> tuple[dict[str, float], dict[str, Any]]:
     """Aggregates and diagnostics from the buckets' rows, assembled as the local engine
-    assembles its own (:func:`~ranklens._pipeline.assemble.finish`); raises what it would
-    raise, in its order, and warns what it would warn."""
+    assembles its own (:func:`~ranklens._pipeline.assemble.finish`, with the item
+    ``context`` the buckets read); raises what it would raise, in its order, and warns
+    what it would warn."""
     partials = [Partial.from_json(json.loads(r["text"])) for r in rows
                 if r["kind"] == "partial"]
     merged = merge(plan, partials) if partials else Partial(tallies={})
@@ -372,7 +403,8 @@ def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]]
     check_policies(plan, merged, **sources)
     if errors:
         _reraise(errors[0])
-    totals = finish(plan, merged, run_source=spec.run_source, qrels_source=spec.qrels_source)
+    totals = finish(plan, merged, run_source=spec.run_source, qrels_source=spec.qrels_source,
+                    context=context)
     for message in totals.notices:
         warnings.warn(message, RanklensWarning, stacklevel=3)
     _worker_warnings(rows)
