@@ -67,6 +67,8 @@ SLOW: dict[str, frozenset[str] | None] = {
         "test_a_ranx_run_keeps_its_name_and_counts_as_one_run",
         "test_compare_and_report_accept_peer_objects",
         "test_peer_libraries_are_not_imported_by_ranklens", "test_readme_example_runs"}),
+    # ranx's supervised fusion as plain Python in a subprocess: 1-10 s per method
+    "peers/test_fusion_supervised_ranx.py": None,
     "peers/test_differential_ranx.py": frozenset({
         "test_ranx_names_match_ranx",
         "test_ranx_convention_keeps_ranxs_order_of_ties_up_to_15_items"}),

@@ -22,8 +22,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("names and conventions", ["_names", "_conventions"]),
     ("results", ["_result", "_results"]),
     ("pipeline", ["_pipeline"]),
-    ("surfaces", ["_render", "_evaluate", "_evaluate_arrays", "_trec_eval", "_compare",
-                  "spark", "_report"]),
+    ("surfaces", ["_render", "_evaluate", "_evaluate_arrays", "_fusion", "_trec_eval",
+                  "_compare", "spark", "_report"]),
     ("command line", ["cli", "__main__"]),
 ]
 

@@ -1,0 +1,1 @@
+"""Fusing several runs into one: methods, normalisations, tuning."""
