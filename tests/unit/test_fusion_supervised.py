@@ -350,3 +350,12 @@ def test_the_modules_are_documented() -> None:
         doc = importlib.import_module(f"ranklens._fusion.supervised.{name}").__doc__ or ""
         assert "doi:" in doc and ".. math::" in doc, name
     assert mapfuse.__doc__ is not None
+
+
+@pytest.mark.parametrize("method", sorted(SUPERVISED))
+def test_fusing_other_runs_than_learned_is_named(method: str) -> None:
+    model = _learned(method)  # three runs
+    t = table([{"q": list("ab")}, {"q": list("ba")}])
+    with pytest.raises(ParameterError, match=f"the 'runs' option must be the 3 runs {method} "
+                                             "learned from, in the same order; got 2 runs"):
+        fused(method, model, t)

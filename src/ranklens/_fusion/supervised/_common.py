@@ -15,8 +15,8 @@ import numpy as np
 from ..._errors import ParameterError
 from ..._validate import Constraint, Integer, check
 
-__all__ = ["REL", "REQUIRED", "Model", "Param", "answered", "bind", "comb_sum", "hits",
-           "query_groups", "read_only"]
+__all__ = ["REL", "REQUIRED", "Model", "Param", "answered", "bind", "check_runs", "comb_sum",
+           "hits", "query_groups", "read_only"]
 
 #: Marks a parameter without a default: the caller must give it.
 REQUIRED: Any = object()
@@ -65,6 +65,25 @@ def bind(method: str, declared: tuple[Param, ...], given: dict[str, object]) -> 
     return bound
 
 
+def check_runs(method: str, learned: int, rank: np.ndarray) -> np.ndarray:
+    """``rank`` as an array, once it has as many runs (columns) as the model learned from.
+
+    Examples
+    --------
+    >>> check_runs("posfuse", 3, np.zeros((4, 2), dtype=np.int64))
+    Traceback (most recent call last):
+    ...
+    ranklens._errors.ParameterError: the 'runs' option must be the 3 runs posfuse learned \
+from, in the same order; got 2 runs
+    """
+    rank = np.asarray(rank)
+    if rank.ndim != 2 or rank.shape[1] != learned:
+        got = rank.shape[1] if rank.ndim == 2 else f"an array of shape {rank.shape}"
+        raise ParameterError(f"the 'runs' option must be the {learned} runs {method} learned "
+                             f"from, in the same order; got {got} runs")
+    return rank
+
+
 def read_only(a: np.ndarray) -> np.ndarray:
     """``a`` as a float64 array nobody can write to (a model's learned table)."""
     out = np.array(a, dtype=np.float64)
@@ -74,8 +93,9 @@ def read_only(a: np.ndarray) -> np.ndarray:
 
 def _show(value: object) -> str:
     if isinstance(value, np.ndarray):
-        return np.array2string(value, precision=4, threshold=24, edgeitems=3, separator=", ",
-                               max_line_width=200)
+        text = np.array2string(value, precision=4, threshold=24, edgeitems=3,
+                               separator=", ", max_line_width=10**6)
+        return text.replace("\n", "")  # one line, rows still apart: "[[...], [...]]"
     return repr(value)
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import REL, Model, answered, bind, comb_sum, hits, query_groups, read_only
+from ._common import REL, Model, answered, bind, check_runs, comb_sum, hits, query_groups, read_only
 
 __all__ = ["BOUNDS", "FLOOR", "PARAMS", "BayesFuseModel", "fuse", "learn"]
 
@@ -112,7 +112,7 @@ def fuse(model: BayesFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.nda
     >>> s.tolist() == [3.0, 1.0 + FLOOR]
     True
     """
-    rank = np.asarray(rank)
+    rank = check_runs("bayesfuse", model.log_odds.shape[0], rank)
     padded = np.concatenate((model.log_odds, np.full((model.log_odds.shape[0], 1), FLOOR)),
                             axis=1)
     parts = np.full(rank.shape, FLOOR)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import REL, Model, answered, bind, comb_sum, hits, query_groups, read_only
+from ._common import REL, Model, answered, bind, check_runs, comb_sum, hits, query_groups, read_only
 
 __all__ = ["PARAMS", "MAPFuseModel", "fuse", "learn"]
 
@@ -95,7 +95,7 @@ def fuse(model: MAPFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
     ...      np.array([[2, 2], [2, 2]]), np.full((2, 2), np.nan)).tolist()
     [0.625, 0.25]
     """
-    rank = np.asarray(rank)
+    rank = check_runs("mapfuse", len(model.map), rank)
     parts = np.zeros(rank.shape, dtype=np.float64)
     for r in range(rank.shape[1]):
         rows = np.flatnonzero(rank[:, r] > 0)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import REL, Model, bind, comb_sum, read_only
+from ._common import REL, Model, bind, check_runs, comb_sum, read_only
 from ._positions import position_probs
 
 __all__ = ["PARAMS", "PosFuseModel", "fuse", "learn"]
@@ -64,7 +64,7 @@ def fuse(model: PosFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
     ...      np.array([[3, 2], [3, 2], [3, 2]]), np.full((3, 2), np.nan)).tolist()
     [0.0, 1.5, 0.0]
     """
-    rank = np.asarray(rank)
+    rank = check_runs("posfuse", model.probs.shape[0], rank)
     depth = model.probs.shape[1]
     padded = np.concatenate((model.probs, np.zeros((model.probs.shape[0], 1))), axis=1)
     parts = np.zeros(rank.shape, dtype=np.float64)

@@ -37,6 +37,7 @@ from ._common import (
     Param,
     answered,
     bind,
+    check_runs,
     comb_sum,
     hits,
     query_groups,
@@ -114,7 +115,7 @@ def fuse(model: ProbFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndar
     ...      np.array([[3], [3], [3]]), np.full((3, 1), np.nan)).tolist()
     [0.5, 0.5, 0.5]
     """
-    rank, length = np.asarray(rank), np.asarray(length)
+    rank, length = check_runs("probfuse", model.probs.shape[0], rank), np.asarray(length)
     parts = np.zeros(rank.shape, dtype=np.float64)
     for r in range(rank.shape[1]):
         rows = np.flatnonzero(rank[:, r] > 0)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import REL, Model, answered, bind, comb_sum, hits, query_groups, read_only
+from ._common import REL, Model, answered, bind, check_runs, comb_sum, hits, query_groups, read_only
 
 __all__ = ["BOUNDS", "PARAMS", "SegFuseModel", "fuse", "learn"]
 
@@ -101,7 +101,8 @@ def fuse(model: SegFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
     ...      np.array([[1.0], [0.0]])).tolist()
     [0.4, 0.1]
     """
-    rank, score = np.asarray(rank), np.asarray(score, dtype=np.float64)
+    rank = check_runs("segfuse", model.probs.shape[0], rank)
+    score = np.asarray(score, dtype=np.float64)
     padded = np.concatenate((model.probs, np.zeros((model.probs.shape[0], 1))), axis=1)
     parts = np.zeros(rank.shape, dtype=np.float64)
     for r in range(rank.shape[1]):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._validate import Integer
-from ._common import REL, REQUIRED, Model, Param, bind, comb_sum, read_only
+from ._common import REL, REQUIRED, Model, Param, bind, check_runs, comb_sum, read_only
 from ._positions import position_probs
 
 __all__ = ["PARAMS", "SlideFuseModel", "fuse", "learn"]
@@ -96,7 +96,7 @@ def fuse(model: SlideFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.nda
     ...      np.array([[3], [3], [3]]), np.full((3, 1), np.nan)).tolist()
     [0.5, 0.5, 0.75]
     """
-    rank, length = np.asarray(rank), np.asarray(length)
+    rank, length = check_runs("slidefuse", model.probs.shape[0], rank), np.asarray(length)
     w = model.w
     deepest = max(model.probs.shape[1], int(length.max(initial=0)))
     parts = np.zeros(rank.shape, dtype=np.float64)
