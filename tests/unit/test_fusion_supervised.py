@@ -359,3 +359,23 @@ def test_fusing_other_runs_than_learned_is_named(method: str) -> None:
     with pytest.raises(ParameterError, match=f"the 'runs' option must be the 3 runs {method} "
                                              "learned from, in the same order; got 2 runs"):
         fused(method, model, t)
+
+
+@pytest.mark.parametrize("method", sorted(SUPERVISED))
+def test_order_of_rows_and_queries_does_not_matter(method: str) -> None:
+    """Rows only need to be grouped by query: any order within and between the groups."""
+    t, relevant = _random(6, 8)
+    rng = np.random.default_rng(0)
+    groups = rng.permutation(np.unique(t["query"]))
+    order = np.concatenate([rng.permutation(np.flatnonzero(t["query"] == q)) for q in groups])
+    shuffled = {k: (v[order] if isinstance(v, np.ndarray) else v) for k, v in t.items()}
+    needs = SUPERVISED[method].needs_relevant
+    a = learn(method, t, **({"relevant": relevant} if needs else {}), **PARAMS.get(method, {}))
+    b = learn(method, shuffled, **({"relevant": relevant[order]} if needs else {}),
+              **PARAMS.get(method, {}))
+    for name, value in vars(a).items():
+        assert np.allclose(getattr(b, name), value, rtol=1e-12, atol=0), name
+    fuse = SUPERVISED[method].fuse
+    whole = fuse(a, t["query"], t["doc"], t["rank"], t["length"], t["score"])
+    moved = fuse(a, *(shuffled[k] for k in ("query", "doc", "rank", "length", "score")))
+    assert moved.tolist() == whole[order].tolist()
