@@ -24,9 +24,15 @@ Fusion:
 where a run without ``d`` contributes the floor :math:`\log(0.001/0.999)` (a band that
 never held a relevant document gets the same value), as ranx does. A document at position
 1000 or deeper also contributes the floor in ranklens: ranx's table ends at 1000 and reads
-past it (an ``IndexError`` without numba's JIT, undefined memory with it). The paper's
-prior-odds term is the same for every document and left out (as in ranx). Equal sums are
-equal scores: ties are left to the caller. This is ranx's ``bayesfuse``.
+past it (an ``IndexError`` without numba's JIT; with it numba checks no bounds). Equal
+sums are equal scores: ties are left to the caller. This is ranx's ``bayesfuse``.
+
+Where ranx (and so ranklens) differs from the paper: the paper sums likelihood ratios
+:math:`\log \Pr[r_m(d) \mid \mathrm{rel}] / \Pr[r_m(d) \mid \mathrm{irr}]`, estimated per
+rank band; ranx sums each band's posterior log-odds :math:`O_{m,k}`, which is the likelihood
+ratio plus run ``m``'s prior log-odds. The two rank documents alike when every run
+retrieved them (the priors add the same constant); a run that lacks a document adds the
+fixed floor here, not the paper's estimate for an unretrieved document.
 """
 
 from __future__ import annotations
