@@ -77,6 +77,8 @@ SLOW: dict[str, frozenset[str] | None] = {
     "peers/test_fusion_ranx.py": frozenset({
         "test_distinct_scores_match_ranx", "test_ranx_convention_keeps_ranxs_order_of_tied_scores",
         "test_condorcet_matches_ranx_without_cycles"}),
+    # ranx's supervised fusion as plain Python in a subprocess: 1-10 s per method
+    "peers/test_fusion_supervised_ranx.py": None,
     "peers/test_differential_ranx.py": frozenset({
         "test_ranx_names_match_ranx",
         "test_ranx_convention_keeps_ranxs_order_of_ties_up_to_15_items"}),
