@@ -127,3 +127,15 @@ def test_spec_matches_golden_on_the_bundled_demo() -> None:
     if os.environ.get("RANKLENS_UPDATE_GOLDEN"):
         GOLDEN.write_text(text, encoding="utf-8")
     assert text == GOLDEN.read_text(encoding="utf-8"), f"the beyond spec changed; see {GOLDEN}"
+
+
+def test_cli_refuses_tables_with_pairs(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    files = recs_files()
+    pairs = tmp_path / "p.jsonl"
+    pairs.write_text('{"query_id": "q1", "gold": ["a"], "retrieved": ["a"]}\n',
+                     encoding="utf-8")
+    outcome = run(["report", "--pairs", str(pairs), "--train", str(files["train"]), "-o",
+                   str(tmp_path / "r.html")], capsys)
+    assert outcome.code != 0 and "--train is for QRELS and RUNS" in outcome.err
+    assert not (tmp_path / "r.html").exists()

@@ -29,9 +29,9 @@ __all__ = ["BANDS", "OUTSIDE", "PANEL", "BeyondData", "beyond_measures", "collec
 BANDS = 10
 #: The band of recommended items the catalogue lacks.
 OUTSIDE = "outside the catalogue"
-#: The panel's measures (at the report's top_k): coverage, its spread, popularity,
-#: long-tail share, novelty.
-PANEL = ("Coverage", "Gini", "ARP", "APLT", "Novelty")
+#: The panel's measures, as patterns of the report's top_k (as collect.CURVES): coverage,
+#: its spread, popularity, long-tail share, novelty.
+PANEL = ("Coverage@{k}", "Gini@{k}", "ARP@{k}", "APLT@{k}", "Novelty@{k}")
 #: The short head's share of the user-item pairs (Elliot's rule, APLT's default ``head``).
 HEAD_SHARE = 0.8
 
@@ -68,7 +68,7 @@ class BeyondData:
 
 def beyond_measures(k: int) -> list[str]:
     """The panel's measures at depth ``k``."""
-    return [f"{name}@{k}" for name in PANEL]
+    return [pattern.format(k=k) for pattern in PANEL]
 
 
 def _band_of(context: ItemContext) -> np.ndarray:

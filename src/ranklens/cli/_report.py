@@ -8,6 +8,7 @@ import click
 
 from .._compare.api import CORRECTIONS, TESTS
 from ._options import (
+    CONTEXT_OPTIONS,
     baseline_name,
     context_options,
     evaluation_options,
@@ -68,6 +69,10 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     tables = split_context(params)
     options, pairs = split_options(params)
     inputs(qrels, runs, pairs)
+    if tables and pairs:  # as ranklens compare: the tables describe users and items
+        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in tables)
+        raise click.UsageError(f"{flags} {'is' if len(tables) == 1 else 'are'} for QRELS "
+                               "and RUNS")
     systems = list(pairs) or list(runs)
     labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
     baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
@@ -81,7 +86,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                                             names=labels)
             report(judged, named, list(measures) or None, baseline=baseline, output=output,
                    title=title, max_k=max_k, top_k=top_k, test=test, correction=correction,
-                   alpha=alpha, options=options, **tables)
+                   alpha=alpha, options=options)
         else:
             report(qrels, dict(zip(labels, paths, strict=True)), list(measures) or None,
                    baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,
