@@ -48,6 +48,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     # whole benchmark scripts in subprocesses, every peer on each workload
     "peers/test_benchmark_smoke.py": None,
     "peers/test_benchmark_workloads.py": None,
+    "peers/test_beyond_benchmark.py": None,
     "cli/test_trec_eval_complete_bench.py": None,
     "cli/test_bad_inputs_cli.py": frozenset({"test_ctrl_c_while_reading_a_pipe_stops_at_once"}),
     "cli/test_compare_cli.py": frozenset({"test_same_seed_gives_byte_identical_output"}),

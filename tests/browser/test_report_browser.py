@@ -165,3 +165,29 @@ def test_report_renders_in_chromium_without_errors(tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     assert not problems, "\n".join(problems)
     assert (tmp_path / "report.png").stat().st_size > 10_000
+
+
+def test_beyond_accuracy_panel_renders_in_chromium(tmp_path: Path) -> None:
+    """The bundled recommender demo with training interactions and the catalogue: the
+    panel's table and chart (2 runs x 10 popularity bands of bars, 10 catalogue ticks)."""
+    _require()
+    from ranklens.cli._demo import recs_files
+
+    files = recs_files()
+    path = tmp_path / "report.html"
+    ranklens.report(str(files["qrels"]), {n: str(files[n]) for n in ("popular", "personal")},
+                    ["nDCG@10", "Coverage@10"], train=str(files["train"]),
+                    items=str(files["items"]), output=path)
+    problems: list[str] = []
+    with chromium_page(problems, strict=True) as page:
+        page.goto(path.as_uri())
+        page.wait_for_function("window.__rendered === true || !!window.__renderError",
+                               timeout=30_000)
+        assert page.evaluate("window.__renderError || null") is None
+        bars = page.locator("#chart-beyond svg g.layer_0_marks path").count()
+        ticks = page.locator("#chart-beyond svg g.layer_1_marks path").count()  # rects too
+        assert (bars, ticks) == (20, 10)
+        table = page.inner_text("#beyond-table")
+        assert "Coverage@10" in table and "popular" in table and "personal" in table
+        page.locator("#beyond").screenshot(path=str(tmp_path / "beyond.png"))
+    assert not problems, "\n".join(problems)

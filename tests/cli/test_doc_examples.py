@@ -162,7 +162,7 @@ def prepare(args: list[str], cwd: Path, tmp_path: Path) -> list[str]:
             arg = str(tmp_path / arg.removeprefix("/tmp/"))
         elif previous not in OUTPUT_OPTIONS and not arg.startswith("-"):
             path = arg.split("=", 1)[1] if "=" in arg else arg
-            if re.search(r"\.(run|txt|qrels|jsonl|gz)$", path) and not (cwd / path).exists():
+            if re.search(r"\.(run|txt|tsv|qrels|jsonl|gz)$", path) and not (cwd / path).exists():
                 runs += make_input(cwd / path, runs)
         prepared.append(arg)
         previous = arg

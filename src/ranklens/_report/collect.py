@@ -16,6 +16,7 @@ import numpy as np
 
 from .._errors import ParameterError
 from .._results import Results
+from .beyond import BeyondData
 
 __all__ = ["CI_LEVEL", "CURVES", "PR_LEVELS", "ReportData", "collect", "curve_measures",
            "grade_levels"]
@@ -53,6 +54,7 @@ class ReportData:
         per run (grade levels from the highest down, then judged negative, not in the qrels,
         and ranks left empty because fewer than k were retrieved).
     conventions : the options in force.
+    beyond : the beyond-accuracy panel's numbers (None without training interactions).
     """
 
     run_names: tuple[str, ...]
@@ -68,6 +70,7 @@ class ReportData:
     top_k: int
     grades: dict[str, np.ndarray]
     conventions: dict[str, Any]
+    beyond: BeyondData | None = None
 
 
 def grade_levels(relevance: np.ndarray) -> list[int]:

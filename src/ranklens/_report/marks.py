@@ -25,7 +25,11 @@ def significance_marks(results: Results, baseline: str, measures: tuple[str, ...
     sentences explaining them."""
     if len(results) < 2:
         return {}, "One run: nothing to compare."
-    cmp = compare_results(results, list(measures), baseline=baseline, test=test,  # type: ignore[arg-type]
+    # a catalogue-level measure (Coverage@k, Gini@k) has one value per run, nothing to test
+    tested = [m for m in measures if results.measures[m].definition.aggregate != "catalogue"]
+    if not tested:
+        return {}, "No per-query measure to test: no marks."
+    cmp = compare_results(results, tested, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction, alpha=alpha)  # type: ignore[arg-type]
     marks: Marks = {}
     for pair in cmp.pairs:

@@ -44,6 +44,13 @@ _SECTIONS = {
     "grades": ("Grades in the top k",
                "What each run puts at the top: documents per query by judged grade, "
                "judged negative, absent from the qrels, and ranks left empty."),
+    "beyond": ("Beyond accuracy",
+               "What the runs recommend against what the catalogue holds: the share of each "
+               "run's top k in each popularity band of the catalogue (its items sorted by "
+               "training users, in bands of equal size), how much of the catalogue is "
+               "recommended at all (Coverage), how unequally (Gini), how popular the items "
+               "are (ARP: mean training users), the long-tail share (APLT) and novelty "
+               "(mean self-information). docs/beyond-accuracy.md defines them."),
 }
 
 _CSS = """
@@ -298,6 +305,23 @@ def _picker(data: ReportData) -> str:
             f"{options}</select><span id=\"run-status\" class=\"note\"></span></div>\n")
 
 
+def _beyond_table(data: ReportData) -> str:
+    """The panel's measures per run, then the catalogue's own popularity and tail share."""
+    b = data.beyond
+    if b is None:
+        return ""
+    head = "".join(f"<th scope=\"col\">{html_text(m)}</th>" for m in b.measures)
+    rows = "".join(
+        f"<tr><td>{html_text(run)}</td>"
+        + "".join(f"<td>{_fmt(float(b.aggregates[m][j]))}</td>" for m in b.measures)
+        + "</tr>" for j, run in enumerate(data.run_names))
+    note = (f"The catalogue: {b.catalogue_size} items, {_fmt(b.catalogue_popularity)} "
+            f"training users per item on average (ARP's scale), {_fmt(b.catalogue_tail)} of "
+            "them in the long tail (APLT's scale).")
+    return (f"<table id=\"beyond-table\"><thead><tr><th scope=\"col\">run</th>{head}</tr>"
+            f"</thead><tbody>{rows}</tbody></table><p class=\"note\">{note}</p>")
+
+
 def page(data: ReportData, *, title: str, marks: Marks,
          marks_note: str, lower_is_better: dict[str, bool], version: str,
          table_limit: int = 500) -> str:
@@ -306,6 +330,7 @@ def page(data: ReportData, *, title: str, marks: Marks,
     sections = "".join(
         f"<section id=\"{key}\"><h2>{_SECTIONS[key][0]}</h2>"
         f"<p class=\"lead\">{_SECTIONS[key][1]}</p>"
+        f"{_beyond_table(data) if key == 'beyond' else ''}"
         f"<div class=\"chart\" id=\"chart-{key}\"></div></section>"
         for key in specs)
     n_runs = len(data.run_names)

@@ -327,6 +327,44 @@ def differences(data: ReportData) -> Spec | None:
                                      {"field": "b", "title": data.baseline, "format": ".4f"}]}}
 
 
+def beyond(data: ReportData) -> Spec | None:
+    """Each run's share of top-k recommendations in each popularity band of the catalogue
+    (bars), against the catalogue's own share of items (ticks). None without the panel."""
+    if data.beyond is None:
+        return None
+    b = data.beyond
+    rows = [{"band": band, "order": i, "run": run, "share": _num(b.shares[i, j])}
+            for j, run in enumerate(data.run_names) for i, band in enumerate(b.bands)]
+    catalogue = [{"band": band, "order": i, "share": _num(b.catalogue_shares[i])}
+                 for i, band in enumerate(b.bands)]
+    x = {"field": "band", "type": "nominal", "sort": list(b.bands),
+         "title": "catalogue items by popularity in the training interactions, in bands of "
+                  "equal size", "axis": {"labelAngle": 0, "labelLimit": 120}}
+    y = {"field": "share", "type": "quantitative", "title": f"share of the top {b.k}"}
+    bars: Spec = {"data": {"values": rows}, "mark": {"type": "bar"},
+                  "encoding": {"x": x, "y": y, "xOffset": {"field": "run",
+                                                            "sort": list(data.run_names)},
+                               "color": _run_colour(data),
+                               "tooltip": [{"field": "run"}, {"field": "band"},
+                                           {"field": "share", "format": ".1%"}]}}
+    shown: list[Spec] = []
+    if picks_runs(data):
+        shown = [{"name": "shown", "value": shown_runs(data)}]
+        bars["transform"] = [{"filter": "indexof(shown, datum.run) >= 0"}]
+    ticks: Spec = {"data": {"values": catalogue},
+                   "mark": {"type": "tick", "color": "#1b1f24", "thickness": 2},
+                   "encoding": {"x": x, "y": y,
+                                "tooltip": [{"field": "band"},
+                                            {"field": "share", "format": ".1%",
+                                             "title": "share of the catalogue"}]}}
+    return {**_base("Popularity of the recommended items",
+                    f"share of each run's top {b.k} recommendations in each popularity band "
+                    "of the catalogue (bars) against the band's share of the catalogue "
+                    "(black ticks)"),
+            **({"params": shown} if shown else {}),
+            "width": _WIDTH, "height": _HEIGHT, "layer": [bars, ticks]}
+
+
 def chart_specs(data: ReportData) -> dict[str, Spec]:
     """Every chart of the report, by the id of its place in the page, in page order."""
     specs = {"pr": _picked(data, pr_curve(data)), "at-k": _picked(data, at_k(data))}
@@ -336,4 +374,7 @@ def chart_specs(data: ReportData) -> dict[str, Spec]:
     specs["distributions"] = _picked(data, distributions(data))
     specs["judged"] = _picked(data, judged(data))
     specs["grades"] = _picked(data, grades(data))
+    panel = beyond(data)
+    if panel is not None:
+        specs["beyond"] = panel
     return specs

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .._render import Format
     from .._result import Result
 
-__all__ = ["demo", "demo_files"]
+__all__ = ["demo", "demo_files", "recs_files"]
 
 _EXPLAIN = (
     "Each row is a system and each column a measure averaged over the {nq} queries "
@@ -31,6 +31,18 @@ def demo_files() -> tuple[Path, dict[str, Path]]:
     qrels = Path(str(base / "demo.qrels"))
     runs = {name: Path(str(base / f"demo-{name}.run")) for name in ("bm25", "dense")}
     return qrels, runs
+
+
+def recs_files() -> dict[str, Path]:
+    """Paths of the bundled recommender demo (scripts/make_demo_recs.py): ``qrels`` (one
+    held-out item per user), the runs ``popular`` and ``personal``, ``train`` (training
+    interactions), ``items`` (the catalogue, with a head/tail ``group`` column) and
+    ``embeddings`` (8-dimensional item embeddings)."""
+    base = resources.files("ranklens") / "data"
+    names = {"qrels": "demo-recs.qrels", "popular": "demo-recs-popular.run",
+             "personal": "demo-recs-personal.run", "train": "demo-recs-train.txt",
+             "items": "demo-recs-items.tsv", "embeddings": "demo-recs-embeddings.txt"}
+    return {key: Path(str(base / name)) for key, name in names.items()}
 
 
 def _verdict(results: Sequence[Result], names: list[str]) -> str:

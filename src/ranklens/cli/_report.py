@@ -8,11 +8,14 @@ import click
 
 from .._compare.api import CORRECTIONS, TESTS
 from ._options import (
+    CONTEXT_OPTIONS,
     baseline_name,
+    context_options,
     evaluation_options,
     fuse_option,
     inputs_and_measures,
     name_systems,
+    split_context,
     split_options,
 )
 
@@ -40,6 +43,7 @@ __all__ = ["report_cmd"]
                    "default: holm).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
+@context_options
 @evaluation_options
 @fuse_option
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
@@ -55,22 +59,31 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     ranklens report qrels.txt BM25=runs/1.run.gz SPLADE=runs/2.run.gz -o r.html
     ranklens report --pairs bm25.jsonl --pairs hybrid.jsonl -o rag.html
     ranklens report qrels.txt bm25.run dense.run --fuse rrf -o r.html
+    ranklens report test.qrels a.run b.run --train train.tsv --items items.tsv -o r.html
+
+    With --train, a beyond-accuracy panel: the popularity of the recommended items against
+    the catalogue's, Coverage, Gini, ARP, APLT and Novelty at --top-k.
     """
     from .._outputs import refuse_overwriting_inputs
     from .._report import report
     from ._evaluate import inputs, unique
     from ._progress import loading
 
+    tables = split_context(params)
     options, pairs = split_options(params)
     inputs(qrels, runs, pairs)
     if fuse_method is not None and pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
+    if tables and pairs:  # as ranklens compare: the tables describe users and items
+        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in tables)
+        raise click.UsageError(f"{flags} {'is' if len(tables) == 1 else 'are'} for QRELS "
+                               "and RUNS")
     systems = list(pairs) or list(runs)
     labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
     baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
-    refuse_overwriting_inputs(output, [qrels, *paths])
+    refuse_overwriting_inputs(output, [qrels, *paths, *tables.values()])
     unique(paths, "--pairs file" if pairs else "run")
-    with loading([*([qrels] if qrels is not None else []), *paths]):
+    with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         if pairs:
             from .._io._pairs import load_pairs_runs
 
@@ -89,6 +102,6 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         else:
             report(qrels, dict(zip(labels, paths, strict=True)), list(measures) or None,
                    baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,
-                   test=test, correction=correction, alpha=alpha, options=options)
+                   test=test, correction=correction, alpha=alpha, options=options, **tables)
     click.echo(f"wrote {output}", err=True)
     return 0
