@@ -8,8 +8,11 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
+from ._chunked.choose import Chunking, chunking
+from ._chunked.engine import ChunkedEngine
+from ._chunked.progress import on_terminal
 from ._errors import InputError, ParameterError, RanklensWarning
-from ._io._load import load_qrels, load_run
+from ._io._load import infinite_notice, load_qrels, load_run
 from ._io._peers import is_ranx_run, is_row_run
 from ._io._run_names import name_runs, positions
 from ._measures import Measure
@@ -38,12 +41,15 @@ MeasuresArg = str | Measure | Iterable[str | Measure]
 # several runs (a list, a tuple or {name: run}) give Results, one run a Result
 @overload
 def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
-             run_name: str | None = None, **options: Unpack[OptionKwargs]) -> Results: ...
+             run_name: str | None = None, memory_limit: int | str | None = None,
+             jobs: int | None = None, **options: Unpack[OptionKwargs]) -> Results: ...
 @overload
 def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
-             run_name: str | None = None, **options: Unpack[OptionKwargs]) -> Result: ...
+             run_name: str | None = None, memory_limit: int | str | None = None,
+             jobs: int | None = None, **options: Unpack[OptionKwargs]) -> Result: ...
 @overload
 def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
              **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
@@ -54,6 +60,8 @@ def evaluate(
     *,
     run_name: str | None = None,
     options: EvaluateOptions | None = None,
+    memory_limit: int | str | None = None,
+    jobs: int | None = None,
     **kwargs: Any,
 ) -> Result | Results:
     """Evaluate a run (or several) against relevance judgments.
@@ -145,6 +153,17 @@ default "docid"
         ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
         docs/conventions.md). Options passed explicitly and parameters written in a measure
         name win over the preset. ``result.conventions`` records what was in force.
+    memory_limit : int or str, optional
+        Evaluate files in bounded memory: when the judgments and the largest run (paths
+        to TREC, CSV/TSV, JSON Lines or Parquet files, a directory or glob of Parquet files)
+        would take more than this (``"2GB"``, ``"512MiB"``, or bytes) in memory, they are
+        split by a hash of the query id into chunks in a temporary directory and each chunk
+        is evaluated in turn (docs/scale.md). The values are the in-memory engine's, bit
+        for bit. Inputs given as objects are evaluated in memory.
+    jobs : int, optional
+        Worker processes evaluating chunks at once (default: one per core). Chunks are
+        made for it, without ``memory_limit``, when a run file has 2 million lines or more;
+        the values do not depend on it.
     options : EvaluateOptions, optional
         The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
         the same options to several calls; keywords may add to it, and an option given
@@ -177,6 +196,13 @@ default "docid"
             f"the 'run_name' option names one run; got {run_name!r} with "
             f"{len(several)} runs (name them with a mapping {{name: run}})"
         )
+    runs = several if several is not None else [(run_name, run)]
+    chunks = chunking(plan, qrels, [r for _, r in runs], memory_limit, jobs)
+    if chunks is not None:
+        results, messages = _evaluate_chunked(plan, qrels, runs, chunks)
+        for message in messages:
+            warnings.warn(message, RanklensWarning, stacklevel=2)
+        return results if several is not None else results[0]
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
     # never guessed from a file
     q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
@@ -215,6 +241,35 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     results = Results(tuple(_id_type(assemble(plan, per_query, name), qrels)
                             for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
+
+
+def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
+                      chunks: Chunking) -> tuple[Results, list[str]]:
+    """Each run evaluated by chunks against the judgments' chunks (written once), its
+    values merged and assembled as a whole run's are; what to warn of, in the in-memory
+    engine's order."""
+    computed = []
+    messages: list[str] = []
+    with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
+                       on_terminal()) as engine:
+        info = engine.partition_qrels()
+        messages += grade_notices(plan, info.grades, info.source)
+        for name, run in runs:
+            path = os.fspath(run)
+            per_query, tag, infinite = engine.evaluate_run(path, name)
+            if infinite:
+                messages.append(infinite_notice(path, infinite))
+            messages += notices(plan, per_query, path, qrels_source=info.source)
+            computed.append((name if name is not None else tag, per_query))
+    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
+    results = Results(tuple(
+        _with_integer_ids(assemble(plan, per_query, name), info.integer_query_ids)
+        for name, (_, per_query) in zip(names, computed, strict=True)))
+    return results, messages
+
+
+def _with_integer_ids(result: Result, integer: bool) -> Result:
+    return dataclasses.replace(result, integer_query_ids=True) if integer else result
 
 
 def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:

@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("names and conventions", ["_names", "_conventions"]),
     ("results", ["_interval", "_result", "_results"]),
     ("pipeline", ["_pipeline"]),
-    ("surfaces", ["_render", "_evaluate", "_evaluate_arrays", "_trec_eval", "_compare",
+    ("surfaces", ["_render", "_chunked", "_evaluate", "_evaluate_arrays", "_trec_eval", "_compare",
                   "_correlation", "_residual", "spark", "_report", "_agreement", "_pool",
                   "_accumulator"]),
     ("command line", ["cli", "__main__"]),

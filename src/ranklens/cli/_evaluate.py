@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -13,6 +15,7 @@ from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
 from ._options import (
     DEFAULT_MEASURES,
+    engine_options,
     evaluation_options,
     inputs_and_measures,
     name_systems,
@@ -23,15 +26,17 @@ if TYPE_CHECKING:
     from .._result import Result
     from .._results import Results
 
-__all__ = ["DEFAULT_MEASURES", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
+__all__ = ["DEFAULT_MEASURES", "chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
            "inputs", "unique", "write_output", "write_stdout"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
-                   names: Sequence[str] | None = None) -> Results:
+                   names: Sequence[str] | None = None, memory_limit: str | None = None,
+                   jobs: int | None = 1) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
-    judgments are subtopic ones (ndeval format)."""
+    judgments are subtopic ones (ndeval format). ``memory_limit`` and ``jobs``: see
+    :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -42,7 +47,10 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     if sum(1 for p in run_paths if p == "-") + (qrels_path == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
     unique(run_paths)
-    with loading([qrels_path, *run_paths]):
+    # a chunked evaluation shows its own progress bar, not the reading spinner
+    reading = loading([qrels_path, *run_paths]) if subtopics or not chunked(
+        qrels_path, run_paths, measures, options, memory_limit, jobs) else nullcontext()
+    with reading:
         qrels: Any = qrels_path
         if subtopics:
             from .._io._load import load_qrels
@@ -52,8 +60,19 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             named: Any = list(run_paths)  # a list of paths: named by their file names
         else:
             named = dict(zip(names, run_paths, strict=True))
-        results: Results = evaluate(qrels, named, list(measures), options=options)
+        results: Results = evaluate(qrels, named, list(measures), options=options,
+                                    memory_limit=memory_limit, jobs=jobs)
         return results
+
+
+def chunked(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
+            options: EvaluateOptions, memory_limit: str | None, jobs: int | None) -> bool:
+    """Whether :func:`ranklens.evaluate` will evaluate these files by chunks."""
+    from .._chunked.choose import chunking
+    from .._pipeline.plan import make_plan
+
+    return chunking(make_plan(list(measures), options), qrels_path, run_paths,
+                    memory_limit, jobs) is not None
 
 
 def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bool,
@@ -112,6 +131,7 @@ def write_stdout(text: str) -> None:
 @click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
               help="Resamples of --ci bootstrap.")
 @evaluation_options
+@engine_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
@@ -128,7 +148,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
                  output: str | None, ci: float | None = None, ci_method: str = "t",
                  seed: int = 0, resamples: int = 9999, subtopics: bool = False,
-                 engine: str = "local", master: str | None = None, **params: Any) -> int:
+                 engine: str = "local", master: str | None = None,
+                 memory_limit: str | None = None, jobs: int | None = None,
+                 **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -140,7 +162,11 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt bm25.run dense.run -m AP --ci 0.95 --ci-method bootstrap
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
+    ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     """
+    if jobs == 1 and "polars" not in sys.modules:
+        # one core throughout: polars sizes its thread pool once, when it is imported
+        os.environ["POLARS_MAX_THREADS"] = "1"
     options, pairs = split_options(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
     inputs(qrels, runs, pairs)
@@ -165,6 +191,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if engine == "spark":
         from ..spark._cli import evaluate_on_spark
 
+        if memory_limit is not None or jobs is not None:
+            raise click.UsageError("--memory-limit and --jobs are for the local engine "
+                                   "(Spark sizes its own tasks)")
         if per_query:
             raise click.UsageError("--engine spark writes per-query values to Parquet with "
                                    "-o FOLDER; --per-query is for the local engine")
@@ -180,7 +209,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
-    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels)
+    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels,
+                             memory_limit, jobs)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0
 

@@ -1,0 +1,232 @@
+"""Input files read a block of whole lines (or Parquet rows) at a time, each block parsed and
+checked by ranklens's own readers, so that memory stays bounded by the block and an error
+still names the original file and line.
+
+Validation happens here, while partitioning: a block's reader reports a line of the block,
+and :func:`_shifted` adds the lines before it. The chunks on disk hold checked columns
+only, so evaluating them can fail only on what needs a whole query (a duplicate, a
+policy), which names no line in the in-memory engine either.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
+
+from .._errors import InputError
+from .._io._frames import frame_to_qrels, frame_to_run
+from .._io._lines import without_bom
+from .._io._load import _bad_text_line, _data_lines, _strip_compression, _text_columns
+from .._io._trec import _decompressor, read_trec_qrels, read_trec_run
+from .._tables import Qrels, Run
+from .size import is_table_path
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
+
+__all__ = ["qrels_blocks", "run_blocks"]
+
+_T = TypeVar("_T", Qrels, Run)
+
+#: What a block's reader says when the block holds no data line (only comments or blanks):
+#: an error for a whole file, nothing for one block of it
+_NOTHING = ("file is empty", "no judgment lines found", "no result lines found")
+
+
+def _shifted(exc: InputError, lines_before: int) -> InputError:
+    """``exc`` about a block, as the same error about the file: its line moved on by the
+    ``lines_before`` the block."""
+    if exc.line is None or not lines_before:
+        return exc
+    return InputError(exc.detail, source=exc.source, line=exc.line + lines_before)
+
+
+def _open(path: str) -> tuple[IO[bytes], Any]:
+    """``path`` as a stream of text bytes (compression undone), with read_bytes's errors,
+    and the file to close with it (None: standard input)."""
+    if path == "-":
+        return sys.stdin.buffer, None
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such file", source=path)
+    if p.is_dir():
+        raise InputError("is a directory, expected a file", source=path)
+    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller (or by the wrapper)
+    head = raw.peek(16)[:16]
+    decompress = _decompressor(head)
+    if decompress is gzip.decompress:
+        return cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")), raw
+    if decompress is bz2.decompress:
+        return bz2.BZ2File(raw), raw
+    if decompress is lzma.decompress:
+        return lzma.LZMAFile(raw), raw
+    return raw, raw
+
+
+def text_blocks(path: str, size: int) -> Iterator[tuple[int, bytes]]:
+    """``(lines before it, block)`` for each block of about ``size`` bytes of whole lines of
+    ``path``'s text: a byte order mark dropped, classic Mac line ends (``\\r`` only) made
+    ``\\n`` as :func:`~ranklens._io._trec.read_bytes` does."""
+    stream, raw = _open(path)
+    before, rest, first = 0, b"", True
+    try:
+        while True:
+            try:
+                data = stream.read(size)
+            except (OSError, EOFError, lzma.LZMAError) as exc:
+                raise InputError(f"corrupt compressed data ({exc})", source=path) from exc
+            if first:
+                data, first = without_bom(data), False
+                if b"\r" in data and b"\n" not in data:  # classic Mac: all lines in one
+                    data += stream.read()
+                    data = data.replace(b"\r", b"\n")
+            if not data:
+                if rest:
+                    yield before, rest
+                return
+            data = rest + data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                rest = data
+                continue
+            block, rest = data[:cut], data[cut:]
+            yield before, block
+            before += block.count(b"\n")
+    finally:
+        if raw is not None:
+            stream.close()
+            raw.close()
+
+
+def _trec_blocks(path: str, size: int, read: Callable[[bytes], _T]) -> Iterator[_T]:
+    """A TREC file's blocks, each read by ``read``; a file without any data line fails as it
+    does when read whole."""
+    nothing: InputError | None = InputError("file is empty, expected at least one line",
+                                            source=path)
+    for before, data in text_blocks(path, size):
+        try:
+            table = read(data)
+        except InputError as exc:
+            if exc.line is None and exc.detail.startswith(_NOTHING):
+                if nothing is not None and nothing.detail.startswith("file is empty"):
+                    nothing = exc  # the first block's words: "no result lines found"
+                continue
+            raise _shifted(exc, before) from None
+        nothing = None
+        yield table
+    if nothing is not None:
+        raise nothing
+
+
+def _columnar_kind(path: str) -> str | None:
+    name = _strip_compression(path.lower())
+    for kind in ("csv", "tsv", "jsonl", "ndjson"):
+        if name.endswith("." + kind):
+            return kind
+    return None
+
+
+def _frame_blocks(path: str, size: int, kind: str,
+                  make: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
+    """A CSV/TSV or JSON Lines file's blocks (each CSV block given the header), read as the
+    in-memory reader reads the whole file; errors name the file's line."""
+    header = b""
+    for before, data in text_blocks(path, size):
+        raw, shift = data, before
+        if kind in ("csv", "tsv"):
+            if not header:
+                header = data[:data.find(b"\n") + 1]
+            else:
+                raw, shift = header + data, before - 1  # the header stands for line 1
+        if not raw.strip() or raw == header:
+            continue
+        try:
+            if kind in ("csv", "tsv"):
+                frame = _text_columns(pl.read_csv(io.BytesIO(raw),
+                                                  separator="\t" if kind == "tsv" else ",",
+                                                  infer_schema=False))
+            else:
+                frame = pl.read_ndjson(io.BytesIO(raw))
+        except Exception as exc:
+            found = _bad_text_line(raw, kind)
+            if found is not None:
+                raise InputError(found[1], source=path, line=found[0] + shift) from exc
+            text = " ".join(str(exc).split())
+            raise InputError(f"cannot read as {kind}: {text[:300]}", source=path) from exc
+        try:
+            yield make(frame)
+        except InputError as exc:
+            if exc.row is None:
+                raise
+            detail = exc.detail.removeprefix(f"row {exc.row}: ")
+            numbers = _data_lines(raw, kind)
+            if exc.row < len(numbers):
+                raise InputError(detail, source=path, line=numbers[exc.row] + shift) from None
+            raise
+
+
+def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
+    """A Parquet or Arrow file (or a directory or glob of Parquet files) ``rows`` at a time;
+    an error names the row, counted from 1 over the whole input."""
+    lowered = path.lower()
+    try:
+        scan = pl.scan_ipc(path) if lowered.endswith((".arrow", ".feather")) \
+            else pl.scan_parquet(path)
+        batches = iter(scan.collect_batches(chunk_size=rows))
+    except Exception as exc:
+        raise _unreadable(path, exc) from exc
+    before = 0
+    while True:
+        try:
+            frame = next(batches)
+        except StopIteration:
+            return
+        except Exception as exc:
+            raise _unreadable(path, exc) from exc
+        try:
+            yield make(frame)
+        except InputError as exc:
+            if exc.row is None:
+                raise
+            detail = exc.detail.removeprefix(f"row {exc.row}: ")
+            raise InputError(f"row {exc.row + before + 1} (counting from 1): {detail}",
+                             source=path) from None
+        before += frame.height
+
+
+def _unreadable(path: str, exc: Exception) -> InputError:
+    kind = "arrow" if path.lower().endswith((".arrow", ".feather")) else "parquet"
+    text = " ".join(str(exc).split())
+    return InputError(f"cannot read as {kind}: {text[:300]}", source=path)
+
+
+def _blocks(path: str, size: int, trec: Callable[[bytes], _T],
+            frame: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
+    if is_table_path(path):
+        return _table_blocks(path, max(1, size // 32), frame)
+    kind = _columnar_kind(path)
+    if kind is not None:
+        return _frame_blocks(path, size, kind, frame)
+    return _trec_blocks(path, size, trec)
+
+
+def qrels_blocks(path: str, size: int) -> Iterator[Qrels]:
+    """``path``'s judgments, about ``size`` bytes of text (or ``size / 32`` Parquet rows) at
+    a time, each block checked as :func:`ranklens.load_qrels` checks the whole file."""
+    return _blocks(path, size, lambda data: read_trec_qrels(path, data=data),
+                   lambda frame: frame_to_qrels(frame, path))
+
+
+def run_blocks(path: str, size: int, name: str | None) -> Iterator[Run]:
+    """``path``'s run as :func:`qrels_blocks` reads judgments (a TREC file's blocks are named
+    by their last tag unless ``name`` is given; the run is named by its last block's)."""
+    return _blocks(path, size, lambda data: read_trec_run(path, data=data, name=name),
+                   lambda frame: frame_to_run(frame, path, name or Path(path).name))
