@@ -161,9 +161,9 @@ default "docid"
         is evaluated in turn (docs/scale.md). The values are the in-memory engine's, bit
         for bit. Inputs given as objects are evaluated in memory.
     jobs : int, optional
-        Worker processes evaluating chunks at once (default: one per core). Chunks are
-        made for it, without ``memory_limit``, when a run file has 2 million lines or more;
-        the values do not depend on it.
+        Worker processes evaluating chunks at once (default: one per core). Given
+        explicitly (> 1), it also chunks a run file of 2 million lines or more without
+        ``memory_limit``; the values do not depend on it.
     options : EvaluateOptions, optional
         The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
         the same options to several calls; keywords may add to it, and an option given

@@ -120,13 +120,15 @@ def assert_same(a: ranklens.Result, b: ranklens.Result) -> None:
     assert a.diagnostics == b.diagnostics
 
 
-@pytest.mark.parametrize("kind", FORMATS)
-def test_every_format_chunked_equals_in_memory(tmp_path: Path, kind: str) -> None:
-    qrels, run = _data(len(kind))
+@pytest.mark.parametrize(("kind", "jobs"), [(kind, 1) for kind in FORMATS]
+                         + [("trec", 2), ("tsv", 2), ("jsonl", 2)])
+def test_every_format_chunked_equals_in_memory(tmp_path: Path, kind: str, jobs: int) -> None:
+    """jobs=2: plain text files are also cut into spans written by the workers."""
+    qrels, run = _data(len(kind), queries=120 if jobs > 1 else 40)
     qp, rp, whole = _write(tmp_path, kind, qrels, run)
     options = {"missing": "zero", "empty": "nan"}
     want, said = _evaluate(qp, whole, MEASURES, **options)
-    got, told = _evaluate(qp, rp, MEASURES, memory_limit=TINY, jobs=1, **options)
+    got, told = _evaluate(qp, rp, MEASURES, memory_limit=TINY, jobs=jobs, **options)
     if kind == "parquet-dir":  # named by its directory
         got = ranklens.Result(**{**got.__dict__, "run_name": want.run_name})
         told = [t.replace(rp, whole) for t in told]
@@ -231,23 +233,28 @@ def _bad_line(path: Path, lines: list[str], at: int, bad: str) -> None:
     path.write_text("".join(line + "\n" for line in lines))
 
 
-def test_a_bad_line_in_a_later_chunk_names_the_file_and_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bad_line_in_a_later_chunk_names_the_file_and_line(tmp_path: Path, jobs: int
+                                                              ) -> None:
+    """Far beyond the first 4 KiB block; with jobs=2, in the last span of the file, its
+    line counted from the file's start."""
     qrels, run = _data(3, queries=80)
     qp, rp, _ = _write(tmp_path, "trec", qrels, run)
     lines = Path(rp).read_text().splitlines()
-    at = len(lines) - 5  # far beyond the first 4 KiB block
+    at = len(lines) - 5
     for bad in ("q1 Q0 d1 1 notanumber tag", "q1 Q0 d1", "q1 Q0 d1 1 nan tag"):
         _bad_line(Path(rp), lines, at, bad)
         with pytest.raises(InputError) as memory:
             ranklens.evaluate(qp, rp, ["AP"])
         with pytest.raises(InputError) as chunked:
-            ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=1)
+            ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=jobs)
         assert str(chunked.value) == str(memory.value)
         assert f"{rp}:{at}:" in str(chunked.value)
 
 
-@pytest.mark.parametrize("kind", ["csv", "jsonl", "trec.gz"])
-def test_bad_lines_of_other_formats(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize(("kind", "jobs"), [("csv", 1), ("jsonl", 1), ("trec.gz", 1),
+                                            ("csv", 2), ("jsonl", 2)])
+def test_bad_lines_of_other_formats(tmp_path: Path, kind: str, jobs: int) -> None:
     qrels, run = _data(5, queries=80)
     qp, rp, _ = _write(tmp_path, kind, qrels, run)
     opener: Any = gzip.open if rp.endswith(".gz") else open
@@ -262,7 +269,7 @@ def test_bad_lines_of_other_formats(tmp_path: Path, kind: str) -> None:
     with pytest.raises(InputError) as memory:
         ranklens.evaluate(qp, rp, ["AP"])
     with pytest.raises(InputError) as chunked:
-        ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=1)
+        ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=jobs)
     assert str(chunked.value) == str(memory.value)
     assert f":{at}:" in str(chunked.value)
 
@@ -319,7 +326,9 @@ def test_temporary_files_are_removed(tmp_path: Path, temp_root: Path, jobs: int,
         ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=jobs, missing="error",
                           depth=None, duplicates="error", rel=99, empty="error")
     assert list(temp_root.iterdir()) == []
-    # Ctrl-C while the run is being written: the files and the workers go
+    if jobs > 1:  # the workers write the chunks: Ctrl-C there is the next test's
+        return
+    # Ctrl-C while the run is being written: the files go
     started: list[Any] = []
     real_add, real_stop = Partitions.add, engine_module.Worker.stop
 
@@ -373,12 +382,29 @@ def test_the_rule_chunks_only_what_would_not_fit(tmp_path: Path) -> None:
     plan = make_plan(["AP"])
     assert chunking(plan, qp, [rp], "1GB", 1) is None  # fits
     assert chunking(plan, qp, [rp], None, 2) is None  # too small to be worth a worker
+    assert chunking(plan, qp, [rp], None, None) is None  # the default never chunks
     small = chunking(plan, qp, [rp], TINY, 1)
     assert small is not None and small.chunks > 10 and small.jobs == 1
     two = chunking(plan, qp, [rp], TINY, 2)
     assert two is not None and two.chunks >= 2 * small.chunks - 1 and two.jobs == 2
     assert chunking(plan, {"q": {"d": 1}}, [rp], TINY, 1) is None  # objects: in memory
     assert chunking(plan, qp, [tmp_path / "absent"], TINY, 1) is None  # the reader says
+
+
+def test_spans_cut_whole_lines(tmp_path: Path) -> None:
+    from ranklens._chunked.blocks import spans, text_blocks
+
+    path = tmp_path / "r.run"
+    path.write_bytes(b"".join(b"q%d Q0 d%d 1 0.5 t\n" % (i, i) for i in range(1000)))
+    cut = spans(str(path), 4)
+    assert cut is not None and len(cut) == 4 and cut[0][0] == 0
+    assert cut[-1][1] == path.stat().st_size
+    assert all(a[1] == b[0] for a, b in zip(cut, cut[1:], strict=False))
+    text = b"".join(block for span in cut for _, block in text_blocks(str(path), 100, span))
+    assert text == path.read_bytes()
+    gz = tmp_path / "r.run.gz"
+    gz.write_bytes(gzip.compress(path.read_bytes()))
+    assert spans(str(gz), 4) is None  # a compressed file is read by one process
 
 
 def test_sizes() -> None:

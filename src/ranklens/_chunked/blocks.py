@@ -14,8 +14,10 @@ import bz2
 import gzip
 import io
 import lzma
+import os
 import sys
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
@@ -32,13 +34,13 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-__all__ = ["qrels_blocks", "run_blocks"]
+__all__ = ["NOTHING", "Span", "lines_before", "qrels_blocks", "run_blocks", "spans", "text_blocks"]
 
 _T = TypeVar("_T", Qrels, Run)
 
 #: What a block's reader says when the block holds no data line (only comments or blanks):
 #: an error for a whole file, nothing for one block of it
-_NOTHING = ("file is empty", "no judgment lines found", "no result lines found")
+NOTHING = ("file is empty", "no judgment lines found", "no result lines found")
 
 
 def _shifted(exc: InputError, lines_before: int) -> InputError:
@@ -71,16 +73,28 @@ def _open(path: str) -> tuple[IO[bytes], Any]:
     return raw, raw
 
 
-def text_blocks(path: str, size: int) -> Iterator[tuple[int, bytes]]:
+Span = tuple[int, int]
+
+
+def text_blocks(path: str, size: int, span: Span | None = None
+                ) -> Iterator[tuple[int, bytes]]:
     """``(lines before it, block)`` for each block of about ``size`` bytes of whole lines of
     ``path``'s text: a byte order mark dropped, classic Mac line ends (``\\r`` only) made
-    ``\\n`` as :func:`~ranklens._io._trec.read_bytes` does."""
+    ``\\n`` as :func:`~ranklens._io._trec.read_bytes` does. ``span``: only the bytes from
+    ``start`` to ``end`` of a plain file (whole lines: see :func:`spans`), the lines counted
+    from its start."""
     stream, raw = _open(path)
     before, rest, first = 0, b"", True
+    left = None
+    if span is not None:
+        stream.seek(span[0])
+        left, first = span[1] - span[0], span[0] == 0
     try:
         while True:
             try:
-                data = stream.read(size)
+                data = stream.read(size if left is None else min(size, left))
+                if left is not None:
+                    left -= len(data)
             except (OSError, EOFError, lzma.LZMAError) as exc:
                 raise InputError(f"corrupt compressed data ({exc})", source=path) from exc
             if first:
@@ -106,16 +120,41 @@ def text_blocks(path: str, size: int) -> Iterator[tuple[int, bytes]]:
             raw.close()
 
 
-def _trec_blocks(path: str, size: int, read: Callable[[bytes], _T]) -> Iterator[_T]:
+def spans(path: str, parts: int) -> list[Span] | None:
+    """``path`` cut into about ``parts`` spans of whole lines, to be read in parallel; None
+    when it cannot be (standard input, compressed data, classic Mac line ends, a Parquet
+    file) or is too small to be worth it."""
+    if path == "-" or is_table_path(path) or not os.path.isfile(path):
+        return None
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+        if (_decompressor(head) is not None or (b"\r" in head and b"\n" not in head)
+                or parts < 2):
+            return None
+        cuts = [0]
+        for i in range(1, parts):
+            f.seek(max(cuts[-1], size * i // parts))
+            f.readline()
+            if f.tell() >= size:
+                break
+            if f.tell() > cuts[-1]:
+                cuts.append(f.tell())
+    cuts.append(size)
+    return [(a, b) for a, b in pairwise(cuts) if b > a] if len(cuts) > 2 else None
+
+
+def _trec_blocks(path: str, size: int, read: Callable[[bytes], _T],
+                 span: Span | None = None) -> Iterator[_T]:
     """A TREC file's blocks, each read by ``read``; a file without any data line fails as it
     does when read whole."""
     nothing: InputError | None = InputError("file is empty, expected at least one line",
                                             source=path)
-    for before, data in text_blocks(path, size):
+    for before, data in text_blocks(path, size, span):
         try:
             table = read(data)
         except InputError as exc:
-            if exc.line is None and exc.detail.startswith(_NOTHING):
+            if exc.line is None and exc.detail.startswith(NOTHING):
                 if nothing is not None and nothing.detail.startswith("file is empty"):
                     nothing = exc  # the first block's words: "no result lines found"
                 continue
@@ -135,11 +174,15 @@ def _columnar_kind(path: str) -> str | None:
 
 
 def _frame_blocks(path: str, size: int, kind: str,
-                  make: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
+                  make: Callable[[pl.DataFrame], _T], span: Span | None = None
+                  ) -> Iterator[_T]:
     """A CSV/TSV or JSON Lines file's blocks (each CSV block given the header), read as the
     in-memory reader reads the whole file; errors name the file's line."""
     header = b""
-    for before, data in text_blocks(path, size):
+    if span is not None and span[0] > 0 and kind in ("csv", "tsv"):
+        with open(path, "rb") as f:
+            header = without_bom(f.readline())
+    for before, data in text_blocks(path, size, span):
         raw, shift = data, before
         if kind in ("csv", "tsv"):
             if not header:
@@ -209,24 +252,39 @@ def _unreadable(path: str, exc: Exception) -> InputError:
 
 
 def _blocks(path: str, size: int, trec: Callable[[bytes], _T],
-            frame: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
+            frame: Callable[[pl.DataFrame], _T], span: Span | None) -> Iterator[_T]:
     if is_table_path(path):
         return _table_blocks(path, max(1, size // 32), frame)
     kind = _columnar_kind(path)
     if kind is not None:
-        return _frame_blocks(path, size, kind, frame)
-    return _trec_blocks(path, size, trec)
+        return _frame_blocks(path, size, kind, frame, span)
+    return _trec_blocks(path, size, trec, span)
 
 
-def qrels_blocks(path: str, size: int) -> Iterator[Qrels]:
+def qrels_blocks(path: str, size: int, span: Span | None = None) -> Iterator[Qrels]:
     """``path``'s judgments, about ``size`` bytes of text (or ``size / 32`` Parquet rows) at
-    a time, each block checked as :func:`ranklens.load_qrels` checks the whole file."""
+    a time, each block checked as :func:`ranklens.load_qrels` checks the whole file (only
+    ``span`` of it, when given: its lines are counted from the span's start)."""
     return _blocks(path, size, lambda data: read_trec_qrels(path, data=data),
-                   lambda frame: frame_to_qrels(frame, path))
+                   lambda frame: frame_to_qrels(frame, path), span)
 
 
-def run_blocks(path: str, size: int, name: str | None) -> Iterator[Run]:
+def run_blocks(path: str, size: int, name: str | None, span: Span | None = None
+               ) -> Iterator[Run]:
     """``path``'s run as :func:`qrels_blocks` reads judgments (a TREC file's blocks are named
     by their last tag unless ``name`` is given; the run is named by its last block's)."""
     return _blocks(path, size, lambda data: read_trec_run(path, data=data, name=name),
-                   lambda frame: frame_to_run(frame, path, name or Path(path).name))
+                   lambda frame: frame_to_run(frame, path, name or Path(path).name), span)
+
+
+def lines_before(path: str, offset: int) -> int:
+    """The lines of a plain file before byte ``offset``."""
+    count, left = 0, offset
+    with open(path, "rb") as f:
+        while left > 0:
+            data = f.read(min(left, 1 << 24))
+            if not data:
+                break
+            count += data.count(b"\n")
+            left -= len(data)
+    return count

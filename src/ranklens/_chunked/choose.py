@@ -14,9 +14,11 @@ from .size import BYTES_PER_ROW, chunks_for, estimated_rows, is_table_path, pars
 
 __all__ = ["PARALLEL_ROWS", "Chunking", "chunking"]
 
-#: Run rows from which ``jobs`` > 1 evaluates a run's chunks in parallel when no memory
-#: limit asks for chunks: below it, the processes' start and the partitioning cost more
-#: than the second core saves (docs/scale.md).
+#: Run rows from which an explicit ``jobs`` > 1 evaluates a run's chunks in parallel when
+#: no memory limit asks for chunks: below it, the processes' start and the partitioning
+#: cost more than the second core saves. The default (``jobs=None``) never chunks an input
+#: that fits: on recsys (10M lines) the serial partitioning alone takes about as long as the
+#: in-memory evaluation (docs/scale.md).
 PARALLEL_ROWS = 2_000_000
 
 #: Bytes of text (or, / 32, Parquet rows) read and checked at a time: at most this, and at
@@ -49,10 +51,12 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     judgment and per line of the largest run (rows counted from Parquet metadata, or
     estimated from a text file's (decompressed) size and its first lines' length). Inputs
     are chunked when that exceeds ``memory_limit``, into enough chunks that the ``jobs``
-    workers together hold at most half the limit; with ``jobs`` > 1 also when a run has at
-    least :data:`PARALLEL_ROWS` rows, into 2 chunks per worker at least, so that every core
-    works. Only paths are chunked (objects in memory are in memory already), never for
-    subtopic measures; a directory or glob of Parquet files is always read by chunks.
+    workers together hold at most half the limit (``jobs`` None: one per core); with an
+    explicit ``jobs`` > 1 also when a run has at least :data:`PARALLEL_ROWS` rows. With
+    more than one worker there are at least 2 chunks per worker, so that no core idles
+    while a slow chunk finishes. Only paths are chunked (objects in memory are in memory
+    already), never for subtopic measures; a directory or glob of Parquet files is always
+    read by chunks.
     """
     limit = parse_size(memory_limit)
     workers = resolve_jobs(jobs)
@@ -67,7 +71,7 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     need = BYTES_PER_ROW * (rows[0] + largest)
     tables = any(is_table_path(p) and not os.path.isfile(p) for p in paths if p is not None)
     over = limit is not None and need > limit
-    parallel = workers > 1 and largest >= PARALLEL_ROWS
+    parallel = jobs is not None and workers > 1 and largest >= PARALLEL_ROWS
     if not (over or parallel or tables):
         return None
     n = chunks_for([rows[0], largest], limit if over else None, workers if (

@@ -12,7 +12,7 @@ import os
 import queue
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +26,7 @@ from .._pipeline.compute import PerQuery, compute, relevance_level
 from .._pipeline.partials import Ids, Partial, merge, partial_of
 from .._pipeline.plan import Plan, make_plan
 from .._tables import Qrels, Run
-from .blocks import qrels_blocks, run_blocks
+from .blocks import NOTHING, Span, lines_before, qrels_blocks, run_blocks, spans
 from .partition import Partitions
 from .pool import Worker
 from .progress import Progress
@@ -114,8 +114,90 @@ def _nothing_judged(plan: Plan, run: pl.DataFrame) -> PerQuery:
         {m: empty() for m in plan.canonical if m.definition.weight is not None})
 
 
-def _call(args: tuple[ChunkSpec, list[str], list[str]]) -> Outcome | None:
-    return evaluate_chunk(*args)
+@dataclass
+class Written:
+    """What writing an input's chunks (or a span of them) found: its rows, the run's last
+    tag, its infinite scores, whether every query id was an integer, the grades, and the
+    error that stopped it (class, message, source, line within the span) or the notice
+    that the span held no data line."""
+
+    rows: int = 0
+    tag: str | None = None
+    infinite: int = 0
+    integer: bool = True
+    grades: np.ndarray = field(default_factory=lambda: np.array([]))
+    error: tuple[str, str, str | None, int | None] | None = None
+    nothing: tuple[str, str, str | None, int | None] | None = None
+
+
+def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: str | None,
+                 span: Span | None = None, index: int = 0,
+                 step: Callable[[], None] | None = None) -> Written:
+    """Read ``path`` (or its ``span``) block by block and write its chunks under
+    ``folder``; an error is returned, not raised (a worker sends it back)."""
+    parts = Partitions(folder, n, index)
+    written, grades = Written(), []
+    blocks: Iterator[Qrels | Run] = (qrels_blocks(path, block, span) if kind == "qrels"
+                                     else run_blocks(path, block, name, span))
+    try:
+        for table in blocks:
+            if isinstance(table, Run):
+                written.tag = table.name
+                written.infinite += int(np.isinf(table.score).sum())
+            else:
+                written.integer &= table.integer_query_ids
+                grades.append(np.unique(table.frame["relevance"].to_numpy()))
+            parts.add(table)
+            if step is not None:
+                step()
+    except RanklensError as error:
+        found = _error_of(error)
+        if span is not None and isinstance(error, InputError) and error.line is None \
+                and error.detail.startswith(NOTHING):
+            written.nothing = found  # an error only if no span holds a line
+        else:
+            written.error = found
+    written.rows = parts.rows
+    written.integer &= parts.rows > 0
+    if grades:
+        written.grades = np.unique(np.concatenate(grades))
+    return written
+
+
+def _error_of(error: RanklensError) -> tuple[str, str, str | None, int | None]:
+    if isinstance(error, InputError):
+        return (type(error).__name__, error.detail, error.source, error.line)
+    return (type(error).__name__, str(error), None, None)
+
+
+def _joined(path: str, parts: list[Written], cut: list[Span] | None) -> Written:
+    """The spans' findings as one; their first error raised, its line counted from the
+    file's start."""
+    for at, part in enumerate(parts):
+        if part.error is not None:
+            cls, detail, source, line = part.error
+            if line is not None and cut is not None and cut[at][0] > 0:
+                line += lines_before(path, cut[at][0])
+            _reraise((cls, detail, source, line))
+    rows = sum(p.rows for p in parts)
+    if not rows:
+        nothing = next((p.nothing for p in parts if p.nothing is not None), None)
+        _reraise(nothing or ("InputError", "file is empty, expected at least one line",
+                             path, None))
+    full = [p for p in parts if p.rows]
+    grades = [p.grades for p in full if p.grades.size]
+    return Written(rows=rows, tag=full[-1].tag, infinite=sum(p.infinite for p in parts),
+                   integer=all(p.integer for p in full),
+                   grades=np.unique(np.concatenate(grades)) if grades else np.array([]))
+
+
+#: What a worker can be asked to run, by name.
+TASKS: dict[str, Callable[..., Any]] = {"chunk": evaluate_chunk, "write": write_chunks}
+
+
+def run_task(task: tuple[str, tuple[Any, ...]]) -> Any:
+    """Run one task: a name in :data:`TASKS` and its arguments."""
+    return TASKS[task[0]](*task[1])
 
 
 @dataclass(frozen=True)
@@ -162,16 +244,9 @@ class ChunkedEngine:
     def partition_qrels(self) -> QrelsInfo:
         """Write the judgments' chunks (once per evaluation)."""
         assert self.root is not None
+        written = self._write("qrels", self.qrels_path, None, self.root / "qrels")
         self.qrels = Partitions(self.root / "qrels", self.n)
-        integer, grades = True, []
-        with self.progress.task(f"Partitioning {os.path.basename(self.qrels_path)}") as step:
-            for table in qrels_blocks(self.qrels_path, self.block):
-                integer &= table.integer_query_ids
-                grades.append(np.unique(table.frame["relevance"].to_numpy()))
-                self.qrels.add(table)
-                step()
-        self.info = QrelsInfo(self.qrels_path, integer and self.qrels.rows > 0,
-                              np.unique(np.concatenate(grades)) if grades else np.array([]))
+        self.info = QrelsInfo(self.qrels_path, written.integer, written.grades)
         return self.info
 
     def evaluate_run(self, path: str, name: str | None) -> tuple[PerQuery, str, int]:
@@ -187,53 +262,73 @@ class ChunkedEngine:
         assert self.root is not None and self.qrels is not None and self.info is not None
         self.runs += 1
         folder = self.root / f"run-{self.runs}"
-        parts = Partitions(folder, self.n)
-        tag, infinite = name, 0
         try:
-            with self.progress.task(f"Partitioning {os.path.basename(path)}") as step:
-                for table in run_blocks(path, self.block, name):
-                    tag = table.name
-                    infinite += int(np.isinf(table.score).sum())
-                    parts.add(table)
-                    step()
-            run_name = tag if tag is not None else "run"
+            written = self._write("run", path, name, folder)
+            run_name = written.tag if written.tag is not None else "run"
             spec = ChunkSpec(self.plan.names, tuple(self.plan.options.as_kwargs().items()),
                              self.info.source, path, run_name)
-            outcomes = list(self._evaluate(spec, parts, os.path.basename(path)))
+            outcomes = list(self._evaluate(spec, Partitions(folder, self.n),
+                                           os.path.basename(path)))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        return self._merged(spec, outcomes), run_name, infinite
+        return self._merged(spec, outcomes), run_name, written.infinite
+
+    def _write(self, kind: str, path: str, name: str | None, folder: Path) -> Written:
+        """Write ``path``'s chunks under ``folder``: by the workers, a span of the file each,
+        when there are several and the file can be cut (plain text); else here."""
+        label = f"Partitioning {os.path.basename(path)}"
+        cut = spans(path, 2 * self.jobs) if self.jobs > 1 else None
+        if cut is None:
+            with self.progress.task(label) as step:
+                parts = [write_chunks(kind, path, self.block, self.n, folder, name,
+                                      step=step)]
+        else:
+            tasks = [("write", (kind, path, self.block, self.n, folder, name, span, i))
+                     for i, span in enumerate(cut)]
+            with self.progress.task(label, total=len(tasks)) as step:
+                parts = cast("list[Written]", self._run(tasks, step, ordered=True))
+        return _joined(path, parts, cut)
 
     def _evaluate(self, spec: ChunkSpec, parts: Partitions, label: str
                   ) -> Iterator[Outcome]:
         assert self.qrels is not None
         work = [(spec, self.qrels.files(k), parts.files(k)) for k in range(self.n)]
+        tasks = [("chunk", args) for args in work]
         with self.progress.task(f"Evaluating {label}", total=len(work)) as step:
-            if self.jobs == 1:
-                for args in work:
-                    outcome = _call(args)
-                    step()
-                    if outcome is not None:
-                        yield outcome
-                return
-            idle = self._workers()
+            for outcome in self._run(tasks, step):
+                if outcome is not None:
+                    yield outcome
 
-            def call(task: tuple[ChunkSpec, list[str], list[str]]) -> Outcome | None:
-                worker = idle.get()
-                try:
-                    return cast("Outcome | None", worker.call(task))
-                finally:
-                    idle.put(worker)
+    def _run(self, tasks: list[tuple[str, tuple[Any, ...]]], step: Callable[[], None],
+             ordered: bool = False) -> list[Any]:
+        """The results of ``tasks`` (a function's name in :data:`TASKS` and its arguments):
+        here when there is one job, else on the workers (in ``tasks``' order if
+        ``ordered``, else as they finish)."""
+        if self.jobs == 1:
+            out = []
+            for task in tasks:
+                out.append(run_task(task))
+                step()
+            return out
+        idle = self._workers()
 
-            threads = ThreadPoolExecutor(self.jobs)
+        def call(task: tuple[str, tuple[Any, ...]]) -> Any:
+            worker = idle.get()
             try:
-                for done in as_completed([threads.submit(call, task) for task in work]):
-                    step()
-                    outcome = done.result()
-                    if outcome is not None:
-                        yield outcome
+                return worker.call(task)
             finally:
-                threads.shutdown(wait=False, cancel_futures=True)
+                idle.put(worker)
+
+        threads = ThreadPoolExecutor(self.jobs)
+        try:
+            futures = [threads.submit(call, task) for task in tasks]
+            done = []
+            for future in as_completed(futures):
+                step()
+                done.append(future.result())
+            return [f.result() for f in futures] if ordered else done
+        finally:
+            threads.shutdown(wait=False, cancel_futures=True)
 
     def _workers(self) -> queue.SimpleQueue[Worker]:
         """The worker processes (started on first use, kept for the next runs), idle."""

@@ -4,8 +4,9 @@ Started as a fresh interpreter (not a fork: polars' thread pool does not survive
 not multiprocessing's spawn, which imports the caller's main module again: a script
 without an ``if __name__ == "__main__"`` guard would evaluate itself once per worker). Its
 environment sets ``POLARS_MAX_THREADS`` before polars is imported. It reads pickled tasks
-``(spec, qrels files, run files)`` on standard input and writes each outcome, pickled, on
-its own duplicate of standard output; anything else printed goes to standard error.
+(a name in ``engine.TASKS`` and its arguments) on standard input and writes each outcome,
+pickled, on its own duplicate of standard output; anything else printed goes to standard
+error.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import signal
 import sys
 from typing import IO
 
-from .engine import evaluate_chunk
+from .engine import run_task
 
 __all__ = ["serve"]
 
@@ -28,7 +29,7 @@ def serve(tasks: IO[bytes], out: IO[bytes]) -> None:
             task = pickle.load(tasks)
         except EOFError:
             return
-        pickle.dump(evaluate_chunk(*task), out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(run_task(task), out, protocol=pickle.HIGHEST_PROTOCOL)
         out.flush()
 
 
