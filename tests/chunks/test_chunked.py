@@ -5,6 +5,7 @@ on random files of every format and on the shared real runs."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 import random
 import warnings
@@ -399,7 +400,7 @@ def test_spans_cut_whole_lines(tmp_path: Path) -> None:
     cut = spans(str(path), 4)
     assert cut is not None and len(cut) == 4 and cut[0][0] == 0
     assert cut[-1][1] == path.stat().st_size
-    assert all(a[1] == b[0] for a, b in zip(cut, cut[1:], strict=False))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(cut))
     text = b"".join(block for span in cut for _, block in text_blocks(str(path), 100, span))
     assert text == path.read_bytes()
     gz = tmp_path / "r.run.gz"
