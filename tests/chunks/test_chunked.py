@@ -417,3 +417,64 @@ def test_sizes() -> None:
             parse_size(bad)
     with pytest.raises(ParameterError, match="the 'jobs' option must be"):
         ranklens.evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, ["AP"], jobs=0)
+
+
+def test_command_line_memory_limit_and_jobs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    qrels, run = _data(29)
+    qp, rp, _ = _write(tmp_path, "trec", qrels, run)
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "ranklens", "evaluate", qp, rp, "-m",
+                               "AP", "-m", "nDCG@10", "--per-query", "-f", "csv", *args],
+                              capture_output=True, text=True, env={**os.environ})
+
+    whole = cli("--jobs", "1")
+    assert whole.returncode == 0, whole.stderr
+    for args in (["--memory-limit", TINY, "--jobs", "1"], ["--memory-limit", TINY]):
+        chunked = cli(*args)
+        assert (chunked.returncode, chunked.stdout) == (0, whole.stdout), chunked.stderr
+    bad = cli("--memory-limit", "2XB")
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines()[-1].startswith(
+        "ranklens: error: the 'memory_limit' option must be a size")
+    spark = cli("--engine", "spark", "--jobs", "2")
+    assert spark.returncode != 0 and "for the local engine" in spark.stderr
+
+
+def test_jobs_1_keeps_polars_on_one_thread(tmp_path: Path) -> None:
+    """The command line sizes polars' pool before polars is imported."""
+    import subprocess
+    import sys
+
+    qrels, run = _data(31)
+    qp, rp, _ = _write(tmp_path, "trec", qrels, run)
+    code = ("import sys; from ranklens.cli import cli\n"
+            "try:\n    cli(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "import polars; print('threads', polars.thread_pool_size(), file=sys.stderr)")
+    env = {k: v for k, v in os.environ.items() if k != "POLARS_MAX_THREADS"}
+    for jobs, want in (("1", "threads 1"), ("2", None)):
+        out = subprocess.run([sys.executable, "-c", code, "evaluate", qp, rp, "-m", "AP",
+                              "--jobs", jobs], capture_output=True, text=True, env=env)
+        line = out.stderr.strip().splitlines()[-1]
+        if want is not None:
+            assert line == want, out.stderr
+        else:
+            assert line.startswith("threads ")
+
+
+def test_a_progress_bar_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from ranklens._chunked import progress
+
+    qrels, run = _data(37)
+    qp, rp, _ = _write(tmp_path, "trec", qrels, run)
+    import ranklens._evaluate as surface
+
+    monkeypatch.setattr(surface, "on_terminal", lambda: progress.on_terminal(force=True))
+    want, _ = _evaluate(qp, rp, ["AP"])
+    got, _ = _evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=1)
+    assert_same(want, got)
+    assert "Evaluating r.run" in capsys.readouterr().err

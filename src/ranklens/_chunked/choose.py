@@ -22,7 +22,7 @@ __all__ = ["PARALLEL_ROWS", "Chunking", "chunking"]
 PARALLEL_ROWS = 2_000_000
 
 #: Bytes of text (or, / 32, Parquet rows) read and checked at a time: at most this, and at
-#: most a 16th of the memory limit (at least 4 KiB).
+#: most a 16th of the memory limit per worker (at least 4 KiB).
 BLOCK = 1 << 25
 
 
@@ -51,7 +51,8 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     judgment and per line of the largest run (rows counted from Parquet metadata, or
     estimated from a text file's (decompressed) size and its first lines' length). Inputs
     are chunked when that exceeds ``memory_limit``, into enough chunks that the ``jobs``
-    workers together hold at most half the limit (``jobs`` None: one per core); with an
+    workers together hold at most half the limit, their interpreters included (``jobs``
+    None: one per core, fewer when the limit does not hold them); with an
     explicit ``jobs`` > 1 also when a run has at least :data:`PARALLEL_ROWS` rows. With
     more than one worker there are at least 2 chunks per worker, so that no core idles
     while a slow chunk finishes. Only paths are chunked (objects in memory are in memory
@@ -59,7 +60,7 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     read by chunks.
     """
     limit = parse_size(memory_limit)
-    workers = resolve_jobs(jobs)
+    workers = resolve_jobs(jobs, limit)
     paths = [_path(qrels), *(_path(r) for r in runs)]
     if any(p is None for p in paths) or any(m.definition.subtopics for m in plan.canonical):
         return None
@@ -76,5 +77,7 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
         return None
     n = chunks_for([rows[0], largest], limit if over else None, workers if (
         over or parallel) else 1)
-    block = BLOCK if limit is None else max(4096, min(BLOCK, limit // 16))
-    return Chunking(n, workers if n > 1 else 1, block)
+    jobs_used = workers if n > 1 else 1
+    # each worker parses a block at a time when a file is cut into spans
+    block = BLOCK if limit is None else max(4096, min(BLOCK, limit // (16 * jobs_used)))
+    return Chunking(n, jobs_used, block)

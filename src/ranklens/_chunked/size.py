@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-__all__ = ["BYTES_PER_ROW", "MemoryLimit", "chunks_for", "cores", "estimated_rows",
+__all__ = ["BYTES_PER_ROW", "MIN_CHUNK", "PROCESS_BYTES", "MemoryLimit", "chunks_for", "cores",
+           "default_jobs", "estimated_rows",
            "parse_size", "resolve_jobs"]
 
 #: Peak bytes of the in-memory engine per input row (judgment or run line), ids as strings:
@@ -31,6 +32,13 @@ BYTES_PER_ROW = 160
 #: The share of the limit the chunks' workers may hold together; the rest is the main
 #: process's (the interpreter, a block being partitioned, the merged per-query values).
 WORKER_SHARE = 0.5
+
+#: Resident memory of a worker process before any chunk: the interpreter with NumPy,
+#: polars and ranklens's engine loaded (95 MB measured).
+PROCESS_BYTES = 100 << 20
+
+#: The least chunk a worker is given room for beside its interpreter.
+MIN_CHUNK = 16 << 20
 
 _UNITS = {"": 1, "b": 1, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9,
           "t": 1e12, "tb": 1e12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
@@ -85,10 +93,10 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def resolve_jobs(jobs: object) -> int:
-    """``jobs`` checked (an integer >= 1, or None: one per core)."""
+def resolve_jobs(jobs: object, limit: int | None = None) -> int:
+    """``jobs`` checked (an integer >= 1, or None: :func:`default_jobs`)."""
     check("jobs", jobs, Integer(1, none=True))
-    return cores() if jobs is None else int(jobs)  # type: ignore[call-overload]
+    return default_jobs(limit) if jobs is None else int(jobs)  # type: ignore[call-overload]
 
 
 def _decompressed_ratio(path: str, head: bytes) -> float:
@@ -143,9 +151,26 @@ def is_table_path(path: str) -> bool:
 
 def chunks_for(rows: Sequence[int], limit: int | None, jobs: int) -> int:
     """How many chunks: enough that ``jobs`` workers, each holding one chunk of the inputs
-    (``rows``: the judgments' and the largest run's), stay within :data:`WORKER_SHARE` of
-    ``limit`` at :data:`BYTES_PER_ROW`; with ``jobs`` > 1 at least 2 per worker (so a slow
-    chunk does not leave a core idle); 1 when the whole fits in one worker."""
+    (``rows``: the judgments' and the largest run's) at :data:`BYTES_PER_ROW`, stay within
+    :data:`WORKER_SHARE` of ``limit`` together, their interpreters
+    (:data:`PROCESS_BYTES` each) included when the limit leaves a chunk at least
+    :data:`MIN_CHUNK` beside them (a smaller limit is read as the data's alone); with
+    ``jobs`` > 1 at least 2 per worker (so a slow chunk does not leave a core idle); 1 when
+    the whole fits in one worker."""
     need = BYTES_PER_ROW * sum(rows)
-    by_memory = 1 if limit is None else math.ceil(need * jobs / (WORKER_SHARE * limit))
+    if limit is None:
+        by_memory = 1
+    else:
+        share = WORKER_SHARE * limit / jobs
+        per_chunk = share - PROCESS_BYTES if share - PROCESS_BYTES >= MIN_CHUNK else share
+        by_memory = math.ceil(need / per_chunk)
     return max(by_memory, 2 * jobs) if jobs > 1 else max(1, by_memory)
+
+
+def default_jobs(limit: int | None) -> int:
+    """Workers when ``jobs`` is not given: one per core, as many as the limit holds with a
+    chunk of at least :data:`MIN_CHUNK` each beside its interpreter."""
+    if limit is None:
+        return cores()
+    fits = int(WORKER_SHARE * limit // (PROCESS_BYTES + MIN_CHUNK))
+    return max(1, min(cores(), fits))
