@@ -24,10 +24,9 @@ __all__ = ["BYTES_PER_ROW", "MIN_CHUNK", "PROCESS_BYTES", "MemoryLimit", "chunks
            "parse_size", "resolve_jobs"]
 
 #: Peak bytes of the in-memory engine per input row (judgment or run line), ids as strings:
-#: the run's table (~56 B/row: 390 MB at the msmarco preset's 7M lines, issue 29) plus its
-#: ranking, matching and the reader's transient columns, measured as whole-process peak RSS
-#: over rows on msmarco and recsys (docs/scale.md).
-BYTES_PER_ROW = 160
+#: whole-process peak RSS over rows was 62 on recsys (684 MB, 11M rows) and 53 on msmarco
+#: (373 MB, 7M rows), the interpreter included (docs/scale.md); rounded up.
+BYTES_PER_ROW = 64
 
 #: The share of the limit the chunks' workers may hold together; the rest is the main
 #: process's (the interpreter, a block being partitioned, the merged per-query values).
