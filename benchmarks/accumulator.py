@@ -17,6 +17,8 @@ the same six values (to 1e-6: torchmetrics computes in float32), or the script f
 
     python benchmarks/accumulator.py                   # 10,000 x 100, 5 reps each
     python benchmarks/accumulator.py --queries 1000 --reps 1
+
+``python benchmarks/inprocess.py --section accumulator`` runs it with the defaults.
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ import numpy as np
 NAMES = ["nDCG@10", "MAP@10", "MRR@10", "P@10", "R@10", "HitRate@10"]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--queries", type=int, default=10_000)
     ap.add_argument("--candidates", type=int, default=100)
     ap.add_argument("--batch", type=int, default=500, help="queries per update")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     try:
         import torch
         from torchmetrics import retrieval

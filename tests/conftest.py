@@ -61,6 +61,11 @@ SLOW: dict[str, frozenset[str] | None] = {
     "conformance/test_trec_eval_conformance.py": frozenset({"test_byte_identical"}),
     "peers/test_arrays.py": frozenset({"test_matrix_flat_ranked_and_id_lists_agree",
                                        "test_torchmetrics_preset"}),
+    "peers/test_beyond_peers.py": frozenset({
+        "test_microsoft_recommenders_reproduced", "test_rectools_reproduced",
+        "test_recbole_and_elliot_reproduced", "test_rectools_itself",
+        "test_elliot_reproduced", "test_elliot_popularity_fairness_reproduced"}),
+    "unit/test_beyond.py": frozenset({"test_any_split_of_the_queries_gives_the_whole"}),
     "peers/test_compare_scipy.py": frozenset({
         "test_corrections_equal_statsmodels",
         "test_wilcoxon_on_tied_data_equals_scipy_on_exact_ties"}),

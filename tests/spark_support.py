@@ -7,10 +7,11 @@ from ranklens._measures import REGISTRY
 
 def spark_measures() -> list[str]:
     """Every registered measure at its defaults, plus cutoffs (text measures included; not
-    the diversity measures, which read subtopic judgments: refused on the driver)."""
+    the diversity measures, which read subtopic judgments: refused on the driver; nor the
+    beyond-accuracy ones, which read an item context Spark does not take yet)."""
     names: list[str] = []
     for name, defn in REGISTRY.items():
-        if defn.subtopics:
+        if defn.subtopics or defn.family == "beyond":
             continue
         if not defn.cutoff_required:
             names.append(name)

@@ -24,9 +24,12 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._evaluate import evaluate
     from ._evaluate_arrays import evaluate_arrays, from_arrays
     from ._interval import ScoreInterval
+    from ._io._items import load_interactions, load_item_features, load_item_groups, load_items
     from ._io._load import load_qrels, load_run
     from ._io._pairs import load_pairs
     from ._io._pairs import pairs_to_tables as from_pairs
+    from ._item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
+    from ._judgments import Judgments
     from ._measures import Measure
     from ._names import parse_measure, parse_measures
     from ._pipeline.options import EvaluateOptions
@@ -51,6 +54,11 @@ __all__ = [
     "Convention",
     "EvaluateOptions",
     "InputError",
+    "Interactions",
+    "ItemCatalogue",
+    "ItemFeatures",
+    "ItemGroups",
+    "Judgments",
     "Measure",
     "MeasureError",
     "PairComparison",
@@ -75,6 +83,10 @@ __all__ = [
     "evaluate_arrays",
     "from_arrays",
     "from_pairs",
+    "load_interactions",
+    "load_item_features",
+    "load_item_groups",
+    "load_items",
     "load_pairs",
     "load_qrels",
     "load_run",
@@ -104,6 +116,11 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Convention": ("._conventions", "Convention"),
     "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
     "FORMATS": ("._render", "FORMATS"),
+    "Judgments": ("._judgments", "Judgments"),
+    "Interactions": ("._item_tables", "Interactions"),
+    "ItemCatalogue": ("._item_tables", "ItemCatalogue"),
+    "ItemFeatures": ("._item_tables", "ItemFeatures"),
+    "ItemGroups": ("._item_tables", "ItemGroups"),
     "Measure": ("._measures", "Measure"),
     "PairComparison": ("._compare", "PairComparison"),
     "Qrels": ("._tables", "Qrels"),
@@ -123,6 +140,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "evaluate_arrays": ("._evaluate_arrays", "evaluate_arrays"),
     "from_arrays": ("._evaluate_arrays", "from_arrays"),
     "from_pairs": ("._io._pairs", "pairs_to_tables"),
+    "load_interactions": ("._io._items", "load_interactions"),
+    "load_item_features": ("._io._items", "load_item_features"),
+    "load_item_groups": ("._io._items", "load_item_groups"),
+    "load_items": ("._io._items", "load_items"),
     "load_pairs": ("._io._pairs", "load_pairs"),
     "load_qrels": ("._io._load", "load_qrels"),
     "load_run": ("._io._load", "load_run"),

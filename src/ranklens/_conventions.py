@@ -46,6 +46,9 @@ class Convention:
         rank, and a relevant one still counts among the relevant. The ``nonpositive``
         option overrides it.
     notes : where the preset and the library still differ.
+    beyond : whose definitions the beyond-accuracy measures follow (their ``convention``
+        parameter: ``rectools``, ``recbole``, ``elliot``, ``recommenders``; see
+        docs/beyond-accuracy.md); None keeps ranklens's own.
 
     Examples
     --------
@@ -69,6 +72,7 @@ class Convention:
     missing: str | None = None
     nonpositive: str = "judged"
     notes: str = ""
+    beyond: str | None = None
 
     def measure_defaults(self, name: str) -> dict[str, Any]:
         """The parameters this preset sets on measure ``name`` (before explicit ones).
@@ -83,6 +87,11 @@ class Convention:
         for measure, ties in self.measure_ties:
             if measure == name:
                 out["ties"] = ties
+        if self.beyond is not None and defn is not None:
+            # a beyond-accuracy measure takes the library's definition where it has one
+            own = next((p for p in defn.params if p.name == "convention"), None)
+            if own is not None and self.beyond in own.choices:
+                out["convention"] = self.beyond
         return out
 
     def apply(self, measure: Measure, written: str | Measure) -> Measure:
@@ -108,6 +117,8 @@ class Convention:
             "gain": self.gain,
             "ideal": self.ideal,
             "measure_ties": dict(self.measure_ties),
+            # recorded when set (the records of the other presets stay as they were)
+            **({} if self.beyond is None else {"beyond": self.beyond}),
         }
 
 
@@ -160,11 +171,52 @@ CONVENTIONS: Mapping[str, Convention] = {
             "retrieved items, tied scores can leave it in an order that is not the input's "
             "(benchmarks/peer_orders.py reads that order back from ranx to compare)",
         ),
+        Convention(
+            "rectools",
+            "RecTools metrics: lists in the order given, and RecTools' definitions of the "
+            "beyond-accuracy measures (MeanInvUserFreq, AvgRecPopularity, CatalogCoverage, "
+            "IntraListDiversity, Serendipity)",
+            ties="input",
+            beyond="rectools",
+            notes="RecTools averages over the users of the recommendations; ranklens over "
+            "the users of the judgments (docs/beyond-accuracy.md)",
+        ),
+        Convention(
+            "recbole",
+            "RecBole metrics: MAP over min(k, R), lists in the order given, and RecBole's "
+            "beyond-accuracy definitions (ItemCoverage, AveragePopularity, GiniIndex, "
+            "ShannonEntropy, TailPercentage)",
+            ap_denominator="min",
+            ties="input",
+            beyond="recbole",
+            notes="RecBole's item count includes its padding id: ItemCoverage and GiniIndex "
+            "divide by the catalogue size plus one, as the preset does",
+        ),
+        Convention(
+            "elliot",
+            "Elliot metrics: lists in the order given, and Elliot's beyond-accuracy "
+            "definitions (ARP and the long tail by distinct users, Gini as 1 - Gini)",
+            ties="input",
+            beyond="elliot",
+        ),
+        Convention(
+            "recommenders",
+            "Microsoft Recommenders python_evaluation: MAP over min(k, R), lists in the "
+            "order given, and its beyond-accuracy definitions (novelty from training rows, "
+            "catalog coverage over the training items, serendipity from item features)",
+            ap_denominator="min",
+            ties="input",
+            beyond="recommenders",
+            notes="its diversity, serendipity and novelty average over all recommendations "
+            "or leave out users without pairs; ranklens averages per user "
+            "(docs/beyond-accuracy.md)",
+        ),
     )
 }
 
 _ALIASES = {"trec_eval": "trec", "pytrec_eval": "trec", "ir_measures": "trec",
-            "scikit-learn": "sklearn", "ml_metrics": "kaggle", "apk": "kaggle"}
+            "scikit-learn": "sklearn", "ml_metrics": "kaggle", "apk": "kaggle",
+            "microsoft": "recommenders"}
 
 
 def get_convention(convention: str | Convention) -> Convention:

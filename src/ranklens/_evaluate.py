@@ -16,8 +16,10 @@ from ._io._load import infinite_notice, load_qrels, load_run
 from ._io._peers import is_ranx_run, is_row_run
 from ._io._run_names import name_runs, positions
 from ._measures import Measure
+from ._model.items import ItemContext
 from ._pipeline.assemble import assemble, grade_notices, notices
 from ._pipeline.compute import compute
+from ._pipeline.context import check_context, load_context
 from ._pipeline.options import EvaluateOptions, OptionKwargs
 from ._pipeline.plan import Plan, make_plan
 from ._result import Result
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     OneRun: TypeAlias = Run | str | os.PathLike[str] | pl.DataFrame
     SeveralRuns: TypeAlias = list[Any] | tuple[Any, ...] | Mapping[str, OneRun]
 
-__all__ = ["evaluate", "several_runs"]
+__all__ = ["evaluate", "evaluate_loaded", "runs_of", "several_runs"]
 
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
@@ -41,15 +43,21 @@ MeasuresArg = str | Measure | Iterable[str | Measure]
 # several runs (a list, a tuple or {name: run}) give Results, one run a Result
 @overload
 def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
-             run_name: str | None = None, memory_limit: int | str | None = None,
-             jobs: int | None = None, **options: Unpack[OptionKwargs]) -> Results: ...
+             run_name: str | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
+             **options: Unpack[OptionKwargs]) -> Results: ...
 @overload
 def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
-             run_name: str | None = None, memory_limit: int | str | None = None,
-             jobs: int | None = None, **options: Unpack[OptionKwargs]) -> Result: ...
+             run_name: str | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
+             **options: Unpack[OptionKwargs]) -> Result: ...
 @overload
 def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
-             memory_limit: int | str | None = None, jobs: int | None = None,
+             train: Any = None, items: Any = None, item_features: Any = None,
+             item_groups: Any = None, memory_limit: int | str | None = None,
+             jobs: int | None = None,
              **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
@@ -60,6 +68,10 @@ def evaluate(
     *,
     run_name: str | None = None,
     options: EvaluateOptions | None = None,
+    train: Any = None,
+    items: Any = None,
+    item_features: Any = None,
+    item_groups: Any = None,
     memory_limit: int | str | None = None,
     jobs: int | None = None,
     **kwargs: Any,
@@ -168,6 +180,18 @@ default "docid"
         The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
         the same options to several calls; keywords may add to it, and an option given
         both ways with different values is a :class:`ParameterError`.
+    train : path, frame, mapping or Interactions, optional
+        Training interactions (``user item [weight]``), which the beyond-accuracy measures
+        read for item popularity and user history (``Novelty@k``, ``ARP@k``, ...); any form
+        :func:`load_interactions` reads. Users are the judgments' queries.
+    items : path, frame, ids or ItemCatalogue, optional
+        The item catalogue (``Coverage@k``, ``Gini@k``; default: the items of ``train``),
+        with an optional group column; see :func:`load_items`.
+    item_features : path, frame, mapping, (ids, matrix) or ItemFeatures, optional
+        Item features or embeddings (``ILD@k``, ``ILS@k``); see :func:`load_item_features`.
+    item_groups : path, frame, mapping or ItemGroups, optional
+        A group per item (short head / long tail, or any other); see
+        :func:`load_item_groups`. Docs: docs/beyond-accuracy.md.
 
     Returns
     -------
@@ -176,6 +200,12 @@ default "docid"
         ``result.per_query("nDCG@10")`` and ``result.to_polars()`` give per-query values.
         For several runs a :class:`Results`: ``results["bm25"]`` is one run's Result and
         ``results.values("nDCG@10")`` a ``(queries, runs)`` array on one query axis.
+
+    See Also
+    --------
+    Judgments : the judgments read, checked and indexed once, then evaluated against many
+        runs (every validation round of a training loop), each call giving what this
+        function gives.
 
     Examples
     --------
@@ -188,48 +218,80 @@ default "docid"
     >>> both = evaluate(qrels, {"mine": run, "other": other}, ["AP"])
     >>> both.aggregates("AP").round(4).tolist()
     [0.8333, 1.0]
+
+    Beyond accuracy, with training interactions (popularity) and the catalogue:
+
+    >>> train = {"u0": ["d1", "d2"], "u9": ["d1"]}
+    >>> r = evaluate(qrels, run, ["Novelty@2", "Coverage@2"], train=train,
+    ...              items=["d1", "d2", "d3", "d4"])
+    >>> r["Novelty@2"], r["Coverage@2"]  # -(log2(2/2) + log2(1/2)) / 2; 2 of 4 items
+    (0.5, 0.5)
     """
     plan = make_plan(measures, options, run_name=run_name, **kwargs)
+    context = load_context(train, items, item_features, item_groups)
+    check_context(plan.canonical, context)
+    # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
+    # never guessed from a file
+    several = runs_of(run, run_name)
+    # files bigger than memory (or for several workers): by chunks; the beyond-accuracy
+    # measures' item tables are read in memory
+    runs = several if several is not None else [(run_name, run)]
+    chunks = None if context is not None else chunking(
+        plan, qrels, [r for _, r in runs], memory_limit, jobs)
+    if chunks is not None:
+        results, messages = _evaluate_chunked(plan, qrels, runs, chunks)
+        for message in messages:
+            warnings.warn(message, RanklensWarning, stacklevel=2)
+        return results if several is not None else results[0]
+    q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+    return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context)
+
+
+def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | None:
+    """:func:`several_runs` of ``run``; a ``run_name`` given with several runs is a
+    ParameterError."""
     several = several_runs(run)
     if several is not None and run_name is not None:
         raise ParameterError(
             f"the 'run_name' option names one run; got {run_name!r} with "
             f"{len(several)} runs (name them with a mapping {{name: run}})"
         )
-    runs = several if several is not None else [(run_name, run)]
-    chunks = chunking(plan, qrels, [r for _, r in runs], memory_limit, jobs)
-    if chunks is not None:
-        results, messages = _evaluate_chunked(plan, qrels, runs, chunks)
-        for message in messages:
-            warnings.warn(message, RanklensWarning, stacklevel=2)
-        return results if several is not None else results[0]
-    # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
-    # never guessed from a file
-    q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+    return several
+
+
+def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
+                    several: list[tuple[str | None, Any]] | None, *,
+                    stacklevel: int, context: ItemContext | None = None) -> Result | Results:
+    """:func:`evaluate` once the request is planned and the judgments loaded: ``run`` is
+    one run, or ``several`` (:func:`several_runs`) are; warnings are issued at
+    ``stacklevel`` (the public caller's line); ``context`` holds the beyond-accuracy
+    measures' item tables."""
     if isinstance(q, Qrels):
         for message in grade_notices(plan, q.frame["relevance"].to_numpy(), q.source):
-            warnings.warn(message, RanklensWarning, stacklevel=2)
+            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
     if several is None:
+        run_name = plan.run_name
         r = load_run(run, name=run_name)
-        per_query = compute(plan, q, r)
+        per_query = compute(plan, q, r, context=context)
         for message in notices(plan, per_query, r.source, qrels_source=q.source):
-            warnings.warn(message, RanklensWarning, stacklevel=2)
+            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
-                                 else r.name), q)
-    results, messages = _evaluate_several(plan, q, several)
+                                 else r.name, context=context), q)
+    results, messages = _evaluate_several(plan, q, several, context)
     for message in messages:
-        warnings.warn(message, RanklensWarning, stacklevel=2)
+        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
     return results
 
 
 def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
-                      runs: list[tuple[str | None, Any]]) -> tuple[Results, list[str]]:
+                      runs: list[tuple[str | None, Any]],
+                      context: ItemContext | None = None) -> tuple[Results, list[str]]:
     """Each run loaded, computed and assembled in turn (one run in memory at a time)."""
     computed = []
     messages: list[str] = []
     for name, run in runs:
         r = load_run(run, name=name)
-        per_query = compute(plan, qrels, r)
+        per_query = compute(plan, qrels, r, context=context)
         # a run given as data is named by its key: "the run (x, <run dict>)"
         label = r.source if name is None or not r.source.startswith("<") \
             else f"{name}, {r.source}"
@@ -238,7 +300,7 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         del r
     # named by tag: a tag shared with another run's name gets the position
     names = positions([n for n, _ in computed], [n is None for n, _ in runs])
-    results = Results(tuple(_id_type(assemble(plan, per_query, name), qrels)
+    results = Results(tuple(_id_type(assemble(plan, per_query, name, context=context), qrels)
                             for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
 

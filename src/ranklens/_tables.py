@@ -99,6 +99,12 @@ class ReaderHints:
     #: the run index's keys in place.
     doc_hashes: np.ndarray | None = None
 
+    #: :class:`Run`: whether no doc id occurs twice in one block of rows, as the structure
+    #: it was read from guarantees (a mapping's keys, already strings). A fact, not work to
+    #: hand over: it is read, not taken, and lets ``ranklens._model.ranking`` leave out
+    #: its duplicate check when each query is one block.
+    distinct_docs: bool = False
+
     def take_block_starts(self) -> pl.Series | None:
         """:attr:`block_starts`, released here (None if there is none)."""
         out, self.block_starts = self.block_starts, None

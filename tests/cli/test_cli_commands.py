@@ -20,7 +20,17 @@ def test_measures_lists_every_registered_measure(capsys: pytest.CaptureFixture[s
     assert r.code == 0
     blocks = [b for b in r.out.split("\n\n") if b.strip()]
     names = [b.splitlines()[0].split("[")[0].split("@")[0] for b in blocks]
-    assert names == list(REGISTRY)
+    from ranklens._agreement.measures import AGREEMENT
+
+    assert names == list(REGISTRY) + list(AGREEMENT)
+
+
+def test_measures_lists_the_run_vs_run_measures(capsys: pytest.CaptureFixture[str]):
+    r = run(["measures", "rbo"], capsys)
+    assert r.code == 0, r.err
+    block = r.out.split("\n\n")[0]
+    assert block.startswith("RBO[@k]\n") and "- p=0.9: " in block and "- form=ext: " in block
+    assert "ranklens agree" in block
 
 
 def test_measures_shows_names_params_and_definition(capsys: pytest.CaptureFixture[str]):

@@ -24,8 +24,9 @@ def _all_measures() -> list[str]:
     """Every registered numeric measure at its defaults, plus a few cutoffs."""
     names: list[str] = []
     for name, defn in REGISTRY.items():
-        # diversity measures read subtopic judgments: tests/unit/test_diversity.py checks them
-        if defn.text or defn.subtopics:
+        # diversity measures read subtopic judgments: tests/unit/test_diversity.py checks them;
+        # beyond-accuracy ones an item context: tests/unit/test_beyond.py
+        if defn.text or defn.subtopics or defn.family == "beyond":
             continue
         if not defn.cutoff_required:
             names.append(name)

@@ -330,9 +330,18 @@ def test_every_measure_with_any_parameters_computes(m: Measure) -> None:
         qrels = (ranklens.load_qrels({q: {"s1": docs, "s2": dict(list(docs.items())[::2])}
                                       for q, docs in _TOY_QRELS.items()}, kind="subtopic")
                  if m.definition.subtopics else _TOY_QRELS)
+        # beyond-accuracy measures read popularity, the catalogue and features
+        context = {"train": {"t1": ["a", "b", "a"], "t2": ["c", "y"]},
+                   "items": ["a", "b", "c", "d", "x", "y"],
+                   "item_features": {"a": [1, 0], "b": [0, 1], "c": [1, 1], "y": [0, 0]}} \
+            if m.definition.family == "beyond" else {}
         try:
-            r = ranklens.evaluate(qrels, _TOY_RUN, [m], missing="zero")
+            r = ranklens.evaluate(qrels, _TOY_RUN, [m], missing="zero", **context)
         except ranklens.ParameterError as exc:
+            if m.definition.family == "beyond":  # one order of each ranking: docid, input
+                assert m.get("ties") not in ("docid", "input", None), exc
+                assert "must be docid or input" in str(exc)
+                return
             # scikit-learn's tie policies are defined measure by measure; the others refuse
             # them, naming measure and policy (tests/peers/test_sklearn_ties.py)
             assert m.get("ties") in ("pessimistic", "optimistic"), exc

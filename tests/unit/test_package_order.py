@@ -16,15 +16,15 @@ from test_import_graph import find_cycle, import_graph
 LAYERS: list[tuple[str, list[str]]] = [
     ("base", ["_version", "_errors", "_outputs", "_validate", "_lazy", "_c_numbers",
               "_groups", "_pandas"]),
-    ("tables and ingest", ["_columns", "_tables", "_io"]),
+    ("tables and ingest", ["_columns", "_tables", "_item_tables", "_io"]),
     ("data model", ["_model"]),
     ("measures", ["_measures"]),
     ("names and conventions", ["_names", "_conventions"]),
     ("results", ["_interval", "_result", "_results"]),
     ("pipeline", ["_pipeline"]),
-    ("surfaces", ["_render", "_chunked", "_evaluate", "_evaluate_arrays", "_trec_eval", "_compare",
-                  "_correlation", "_residual", "spark", "_report", "_agreement", "_pool",
-                  "_accumulator"]),
+    ("surfaces", ["_render", "_chunked", "_evaluate", "_judgments", "_evaluate_arrays",
+                  "_trec_eval", "_compare", "_correlation", "_residual", "spark", "_report",
+                  "_agreement", "_pool", "_accumulator"]),
     ("command line", ["cli", "__main__"]),
 ]
 

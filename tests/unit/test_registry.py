@@ -34,8 +34,9 @@ def _variants() -> list[Measure]:
     choice parameters (nDCG(ideal=run), AP(denom=hits)...)."""
     out: list[Measure] = []
     for name, defn in REGISTRY.items():
-        # diversity measures read subtopic judgments: tests/unit/test_diversity.py checks them
-        if defn.text or defn.subtopics:
+        # diversity measures read subtopic judgments: tests/unit/test_diversity.py checks them;
+        # beyond-accuracy ones an item context: tests/unit/test_beyond.py
+        if defn.text or defn.subtopics or defn.family == "beyond":
             continue
         cutoffs: list[int | float | None] = [] if defn.cutoff_required else [None]
         if defn.cutoff == "int":
@@ -225,7 +226,7 @@ def test_evaluate_arrays_warns_exactly_for_measures_reading_unretrieved() -> Non
 # no set of runs separates it.
 @pytest.mark.parametrize("name", [n for n, d in REGISTRY.items()
                                   if not d.text and d.aggregate != "sum" and n != "IdealDCG"
-                                  and not d.subtopics])
+                                  and not d.subtopics and d.family != "beyond"])
 def test_rendering_bolds_the_better_value(name: str) -> None:
     from rich.console import Console
 
@@ -385,7 +386,9 @@ def test_tie_machinery_imports_no_measure_module() -> None:
 
 
 def test_every_measure_module_is_discovered() -> None:
-    found = {defn.kernel.__module__ for defn in REGISTRY.values()}
+    # a measure of the item context is defined by its context kernel or its finish
+    found = {(defn.finish_items or defn.context_kernel or defn.kernel).__module__
+             for defn in REGISTRY.values()}
     public = {f"ranklens._measures.{p.stem}" for p in (SRC / "_measures").glob("*.py")
               if not p.stem.startswith("_")}
     # trec_params declares no measure; every other public module registers one

@@ -56,13 +56,15 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     explicit ``jobs`` > 1 also when a run has at least :data:`PARALLEL_ROWS` rows. With
     more than one worker there are at least 2 chunks per worker, so that no core idles
     while a slow chunk finishes. Only paths are chunked (objects in memory are in memory
-    already), never for subtopic measures; a directory or glob of Parquet files is always
+    already), never for subtopic measures nor those reading item tables (beyond accuracy:
+    ``train=``, ``items=``); a directory or glob of Parquet files is always
     read by chunks.
     """
     limit = parse_size(memory_limit)
     workers = resolve_jobs(jobs, limit)
     paths = [_path(qrels), *(_path(r) for r in runs)]
-    if any(p is None for p in paths) or any(m.definition.subtopics for m in plan.canonical):
+    if any(p is None for p in paths) or any(m.definition.subtopics or m.definition.needs
+                                            for m in plan.canonical):
         return None
     try:
         rows = [estimated_rows(p) for p in paths if p is not None]

@@ -247,12 +247,21 @@ def _unit_range(unit_range: bool, values: np.ndarray) -> bool:
 def _measure_names(results: Results,
                    measures: str | Measure | Iterable[str | Measure] | None) -> list[str]:
     text = set(results.results[0].text_values)
+    # a catalogue-level measure (Coverage@k, Gini@k) has one value for all queries
+    whole = {n for n in results.names
+             if results.measures[n].definition.aggregate == "catalogue"}
     if measures is None:
-        return [n for n in results.names if n not in text]
+        return [n for n in results.names if n not in text and n not in whole]
     chosen = [measures] if isinstance(measures, (str, Measure)) else list(measures)
     names = [results._name(m) for m in chosen]
     if not names:
         raise ParameterError("the 'measures' argument is empty; give at least one measure")
+    refused = [n for n in names if n in whole]
+    if refused:
+        raise ParameterError(
+            f"{', '.join(refused)} {'is' if len(refused) == 1 else 'are'} catalogue-level: "
+            "one value for all queries, no per-query values to test; compare per-query "
+            "measures (Novelty@k, ARP@k, ILD@k, ...)")
     return names
 
 

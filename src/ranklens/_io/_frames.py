@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping
+from itertools import chain, islice
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -222,13 +223,12 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
 
 class _Flat:
     """A ``{query: {doc: value}}`` mapping as columns: query ids once per query with their
-    row counts (repeated by NumPy, not Python), doc ids and values once per row."""
+    row counts (repeated by NumPy, not Python), doc ids and values once per row, each
+    column made in one pass over the rankings (no per-row Python work of ours)."""
 
     def __init__(self, mapping: Mapping[Any, Any], source: str, what: str) -> None:
         queries: list[Any] = []
         counts: list[int] = []
-        self.docs: list[Any] = []
-        self.values: list[Any] = []
         for qid, docs in mapping.items():
             if type(docs) is not dict and not isinstance(docs, Mapping):
                 raise InputError(
@@ -238,8 +238,8 @@ class _Flat:
                 )
             queries.append(qid)
             counts.append(len(docs))
-            self.docs.extend(docs)
-            self.values.extend(docs.values())
+        self._rankings: list[Mapping[Any, Any]] = list(mapping.values())
+        self.docs: list[Any] = list(chain.from_iterable(self._rankings))
         self.queries = _strings(queries)
         self.ends = np.cumsum(np.asarray(counts, dtype=np.int64))
         self.source, self.what = source, what
@@ -253,41 +253,53 @@ class _Flat:
         q = self.queries[int(np.searchsorted(self.ends, row, side="right"))]
         return f"query {q!r}, doc {str(self.docs[row])!r}"
 
+    def _values(self) -> Iterator[Any]:
+        return chain.from_iterable(docs.values() for docs in self._rankings)
+
     def numbers(self) -> np.ndarray:
-        vals = self.values
-        try:
-            arr = np.asarray(vals, dtype=np.float64)
-            if arr.shape != (len(vals),):  # [1] or np.array([1]) as a value: not a number
-                raise ValueError(arr.shape)
+        try:  # straight from the rankings: no list of the values
+            arr = np.fromiter(self._values(), dtype=np.float64, count=len(self.docs))
         except (TypeError, ValueError, OverflowError):
-            for i, v in enumerate(vals):
-                try:
-                    if np.ndim(v) != 0:
-                        raise TypeError(v)
-                    float(v)
-                except (TypeError, ValueError, OverflowError):
-                    raise InputError(
-                        f"{self.where(i)}: expected a numeric {self.what}, got {v!r}",
-                        source=self.source,
-                    ) from None
-            raise InputError(f"expected numeric {self.what} values", source=self.source) from None
+            self._refuse(list(self._values()))
         if arr.size and np.isnan(arr).any():
             i = int(np.flatnonzero(np.isnan(arr))[0])
-            found = "None" if vals[i] is None else "NaN"
+            value = next(islice(self._values(), i, None))
+            found = "None" if value is None else "NaN"
             raise InputError(f"{self.where(i)}: expected a numeric {self.what}, got {found}",
                              source=self.source)
         return arr
 
+    def _refuse(self, vals: list[Any]) -> NoReturn:
+        """InputError naming the first value that is not a number (a sequence as a value,
+        ``[1]`` or ``np.array([1])``, included)."""
+        for i, v in enumerate(vals):
+            try:
+                if np.ndim(v) != 0:
+                    raise TypeError(v)
+                float(v)
+            except (TypeError, ValueError, OverflowError):
+                raise InputError(
+                    f"{self.where(i)}: expected a numeric {self.what}, got {v!r}",
+                    source=self.source,
+                ) from None
+        raise InputError(f"expected numeric {self.what} values", source=self.source)
+
 
 def _strings(values: list[Any]) -> pl.Series:
     """Ids as a String column; anything that is not already a str goes through ``str()``."""
+    return _exact_strings(values)[0]
+
+
+def _exact_strings(values: list[Any]) -> tuple[pl.Series, bool]:
+    """:func:`_strings` of ``values``, and whether every value was a str already (distinct
+    values then stay distinct: no two become one string through ``str()``)."""
     try:
         out = pl.Series(values, dtype=pl.String, strict=True)
     except Exception:  # ints, tuples, ...: polars refuses them in a String column
         out = None
     if out is None or out.null_count():
-        out = pl.Series([str(v) for v in values], dtype=pl.String)
-    return out
+        return pl.Series([str(v) for v in values], dtype=pl.String), False
+    return out, True
 
 
 def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -> Qrels:
@@ -315,8 +327,12 @@ def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
     present = np.flatnonzero(lengths)
     # {"q": {}} is an empty ranking of q, not an absent q: it is scored (ranx scores it 0)
     empty = tuple(flat.queries.gather(np.flatnonzero(lengths == 0)).to_list())
-    return Run.from_blocks(flat.queries.gather(present), lengths[present],
-                           _strings(flat.docs), score, source, name, empty)
+    block_ids = flat.queries if present.size == lengths.size else flat.queries.gather(present)
+    docs, exact = _exact_strings(flat.docs)
+    run = Run.from_blocks(block_ids, lengths[present], docs, score, source, name, empty)
+    # a mapping's keys are distinct: as strings already, each ranking lists a doc once
+    run._hints.distinct_docs = exact
+    return run
 
 
 def is_finite_number(x: Any) -> bool:

@@ -22,6 +22,7 @@ import numpy as np
 
 from .._errors import MeasureError
 from .._model.aligned import Aligned
+from .._model.items import ItemContext, ItemCounts, RankedItems
 from .._model.policies import TIES as _TIE_POLICIES
 
 __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "known_names", "register", "suggest"]
@@ -173,6 +174,13 @@ ClosedForm = Callable[[Aligned, "Measure", Any], np.ndarray]
 # (aligned, measure, tied groups, optimistic) -> the value under ties="pessimistic" /
 # "optimistic"; see _ties
 TieBound = Callable[[Aligned, "Measure", Any, bool], np.ndarray]
+# (aligned, measure, ranked items) -> one value per query, for the measures that read the
+# beyond-accuracy tables (popularity, the catalogue, features, groups)
+ContextKernel = Callable[[Aligned, "Measure", RankedItems], np.ndarray]
+# (aligned, measure, ranked items) -> how often each item was recommended (a block's tally)
+ItemTally = Callable[[Aligned, "Measure", RankedItems], ItemCounts]
+# (the merged tally, measure, context) -> the catalogue-level value
+ItemFinish = Callable[[ItemCounts, "Measure", ItemContext], float]
 
 
 @dataclass(frozen=True)
@@ -188,7 +196,9 @@ class MeasureDef:
     cutoff : ``None`` (no cutoff), ``"int"`` (rank depth) or ``"float"`` (recall level,
         multiple of R).
     cutoff_required : whether a cutoff must be given.
-    aggregate : ``mean``, ``sum``, ``gmean`` or ``none`` (per-query text only).
+    aggregate : ``mean``, ``sum``, ``gmean``, ``catalogue`` (the value comes from the items
+        recommended over every query: ``item_tally`` and ``finish_items``) or ``none``
+        (per-query text only).
     trec : trec_eval name (``ndcg_cut`` for the cutoff form is in ``trec_cut``).
     aliases : other accepted names (ranx and common spellings), lower-case matched.
     variants : other names meaning this measure with parameters fixed, as
@@ -244,6 +254,19 @@ class MeasureDef:
     weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
         each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
         undefined.
+    needs : the beyond-accuracy tables the measure reads (keys of
+        :data:`ranklens._model.items.TABLES`: ``train``, ``catalogue``, ``features``,
+        ``groups``); the evaluation refuses it, naming the argument, when one is absent.
+    context_kernel : ``f(aligned, measure, ranked_items) -> ndarray``, the per-query
+        values of a measure that reads those tables (``kernel`` then only refuses).
+    item_tally, finish_items : a catalogue-level measure (``aggregate="catalogue"``):
+        ``item_tally(aligned, measure, ranked_items)`` counts each item's recommendations
+        over a block of queries (:class:`~ranklens._model.items.ItemCounts`, merged by
+        addition), ``finish_items(counts, measure, context)`` turns the merged counts into
+        the value. Its per-query values are NaN.
+    reads_judgments : whether the value depends on the judgments; the empty-query policy
+        (``empty``) leaves the values of a measure that does not (novelty, popularity,
+        diversity) as computed.
     trec_comma : what a comma list after the trec_eval name (``trec``) means in
         ``evaluate`` and ``ranklens evaluate -m``: ``"parameters"``, the one measure's
         parameters (``utility_2,-1,0,0``: four coefficients), or ``"measures"``, one
@@ -286,6 +309,11 @@ class MeasureDef:
     weight: Kernel | None = None
     trec_comma: Literal["parameters", "measures"] = "parameters"
     residual: bool = False
+    needs: tuple[str, ...] = ()
+    context_kernel: ContextKernel | None = None
+    item_tally: ItemTally | None = None
+    finish_items: ItemFinish | None = None
+    reads_judgments: bool = True
 
     def reads_unretrieved(self, measure: Measure) -> bool:
         """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""

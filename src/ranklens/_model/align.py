@@ -284,6 +284,9 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
     missing[aligned_of[absent & ~empty]] = True
     # a run row's score is its ranked row's when only tied rows moved
     score_rows = at if index.ties_only else index.src if at is None else index.src[at]
+    # ... but not its document: the beyond-accuracy measures read the run rows themselves
+    source_rows_from = None if not index.ties_only else (lambda: index.src) if at is None \
+        else (lambda: index.src_at(at))
     return Aligned.of(
         query_ids=query_ids, offsets=offsets, judged=(judged_at, judged_grade),
         score=(run.score, score_rows), judgments=j_sorted, missing=missing, policies=pol,
@@ -292,6 +295,7 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
         # there once, if a kernel asks)
         qidx_from=(lambda: index.code) if qidx is None else None,
         to_sorted=to_sorted,
+        source_rows_from=source_rows_from,
     )
 
 

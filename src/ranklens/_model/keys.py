@@ -90,9 +90,18 @@ def numbered(query_ids: list[str] | pl.Series) -> pl.DataFrame:
     )
 
 
+#: at most this many ids looked up in at most this many numbered ids: a dict lookup, not
+#: a join (a TREC DL run's 43 queries: 0.006 against 0.17 ms CPU; at 7,000 the join wins)
+_FEW_IDS = 1 << 10
+
+
 def block_index(block_ids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
     """Index in ``queries`` (a :func:`numbered` table) of each id of ``block_ids``, -1
     where absent."""
+    if block_ids.len() <= _FEW_IDS and queries.height <= 4 * _FEW_IDS:
+        at = dict(zip(queries["query_id"].to_list(), queries["qidx"].to_list(), strict=True))
+        return np.fromiter((at.get(q, -1) for q in block_ids.to_list()), dtype=np.int64,
+                           count=block_ids.len())
     return (pl.DataFrame({"query_id": block_ids})
             .join(queries, on="query_id", how="left", maintain_order="left")["qidx"]
             .fill_null(-1).to_numpy().astype(np.int64, copy=False))

@@ -15,9 +15,11 @@ from typing import Any
 import numpy as np
 
 from .._errors import InputError
+from .._model.items import ItemContext, ItemCounts
 from .._model.policies import check_coverage
 from .._result import Result
 from .compute import PerQuery, relevance_level
+from .context import catalogue_value, unknown_notices
 from .partials import (
     GEO_FLOOR,
     Partial,
@@ -108,8 +110,12 @@ def check_policies(plan: Plan, partial: Partial, *, run_source: str,
                    qrels_source=qrels_source)
 
 
-def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str) -> Totals:
+def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str,
+           context: ItemContext | None = None) -> Totals:
     """Check the policies on the whole evaluation, then aggregate.
+
+    A catalogue-level measure (``aggregate="catalogue"``) is finished from the merged
+    item counts and ``context`` (the item catalogue, the popularity).
 
     Raises
     ------
@@ -142,6 +148,9 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str) 
         how = "none" if measure.definition.text else measure.definition.aggregate
         if evaluated == 0:  # nothing evaluated (missing="skip", empty_ranking="skip")
             aggregates[name] = math.nan
+        elif how == "catalogue":
+            aggregates[name] = catalogue_value(measure, partial.items.get(name, ItemCounts()),
+                                               context)
         elif partial.values is not None and applied is not None:
             values, keep, _ = applied[at]
             aggregates[name] = aggregate(values, how, keep,
@@ -244,6 +253,7 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
             f"the run ({source}) retrieved {share}: do its doc ids match the judgments' "
             "(passage ids scored against document judgments, another id format)?"
         )
+    out += unknown_notices(partial.unknown, source)
     ignored = partial.ignored
     if ignored.count:
         out.append(
@@ -255,7 +265,8 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
 
 
 def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
-             run_source: str = "<run>", qrels_source: str = "<qrels>") -> Result:
+             run_source: str = "<run>", qrels_source: str = "<qrels>",
+             context: ItemContext | None = None) -> Result:
     """The :class:`Result` of a Partial that kept its per-query values (or of the values
     themselves): the policies, the empty-query policy, then the aggregates.
 
@@ -269,7 +280,8 @@ def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
     per_query = partial.values
     if per_query is None:
         raise ValueError("assemble needs per-query values: use finish() for tallies")
-    totals = finish(plan, partial, run_source=run_source, qrels_source=qrels_source)
+    totals = finish(plan, partial, run_source=run_source, qrels_source=qrels_source,
+                    context=context)
     values: dict[str, np.ndarray] = {}
     text_values: dict[str, list[str]] = {}
     # empty_ranking="skip": those queries are left out of the result, not only the averages

@@ -20,8 +20,17 @@ from .._errors import MeasureError, ParameterError
 from .._measures import Measure, _ties
 from .._model.align import align
 from .._model.aligned import Aligned
+from .._model.items import ItemContext, ItemCounts, RankedItems
 from .._model.policies import Policies, Ties
 from .._tables import Qrels, Run, SubtopicQrels
+from .context import (
+    add_unknown,
+    check_context,
+    context_alignment,
+    ranked_items,
+    reads_context,
+    unknown_items,
+)
 from .plan import Plan
 
 __all__ = ["PerQuery", "compute", "relevance_level"]
@@ -52,6 +61,10 @@ class PerQuery:
         ``queries_ranked`` and ``queries_judged_ranked``, the number of queries that
         retrieved anything and that retrieved a judged document.
     weights : each query's weight in the mean, for the measures that declare one (GAUC).
+    items : each catalogue-level measure's count of recommended items over these queries
+        (what its value is finished from; its per-query values are NaN).
+    unknown : the recommendations naming items a table lacks, per table (as notices name
+        it): how many, and some of the items.
     """
 
     query_ids: np.ndarray
@@ -59,6 +72,8 @@ class PerQuery:
     num_rel: Mapping[int, np.ndarray]
     diagnostics: dict[str, Any] = field(default_factory=dict)
     weights: Mapping[Measure, np.ndarray] = field(default_factory=dict)
+    items: Mapping[Measure, ItemCounts] = field(default_factory=dict)
+    unknown: Mapping[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
 
     @classmethod
     def concat(cls, parts: Sequence[PerQuery]) -> PerQuery:
@@ -104,7 +119,9 @@ class PerQuery:
             if all(key in p.diagnostics for p in parts):
                 diagnostics[key] = sum(p.diagnostics[key] for p in parts)
         weights = {m: joined([p.weights[m] for p in parts]) for m in first.weights}
-        return cls(ordered, values, num_rel, diagnostics, weights)
+        items = {m: sum((p.items[m] for p in parts), ItemCounts()) for m in first.items}
+        return cls(ordered, values, num_rel, diagnostics, weights, items,
+                   add_unknown(p.unknown for p in parts))
 
 
 def _values(measure: Measure, aligned: Aligned, policies: Policies,
@@ -163,7 +180,7 @@ def _check_judgments(plan: Plan, qrels: Qrels | SubtopicQrels) -> None:
 
 
 def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
-            block: bool = False) -> PerQuery:
+            block: bool = False, context: ItemContext | None = None) -> PerQuery:
     """Per-query values of every distinct measure of ``plan`` for ``run`` against ``qrels``.
 
     Parameters
@@ -178,6 +195,9 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
         The tables are one block of a larger evaluation (a chunk of queries, a Spark
         bucket): the policies that read every query are checked when the blocks' partials
         are merged (:func:`~ranklens._pipeline.assemble.finish`), not here.
+    context : ItemContext, optional
+        The beyond-accuracy tables (popularity, catalogue, features, groups) the plan's
+        measures of recommended items read.
 
     Returns
     -------
@@ -189,8 +209,11 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
     InputError
         A duplicate under ``duplicates="error"``; unless ``block``, the run and the
         judgments share no query or a missing query under ``missing="error"``.
+    MeasureError
+        A measure needs a table the context lacks.
     """
     _check_judgments(plan, qrels)
+    check_context(plan.canonical, context)
     policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
     # the bounds reorder tied groups of the doc id order by grade, measure by measure
     aligned, diagnostics = align(qrels, run, replace(policies, ties="docid")
@@ -198,15 +221,34 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
                                  block=block)
     realigned: dict[str, Aligned] = {}
     unjudged = plan.nonpositive == "unjudged"
-    values = {m: _values(m, aligned, policies, realigned, qrels, run,
-                         unjudged and m.definition.nonpositive_not_hit)
-              for m in plan.canonical}
+    values: dict[Measure, np.ndarray] = {}
+    items: dict[Measure, ItemCounts] = {}
+    ranked: dict[int, RankedItems] = {}
+    for m in plan.canonical:
+        if not reads_context(m):
+            values[m] = _values(m, aligned, policies, realigned, qrels, run,
+                                unjudged and m.definition.nonpositive_not_hit)
+            continue
+        # plain judgments: _check_judgments refused subtopic ones for these measures
+        a = context_alignment(m, aligned, policies, realigned, cast(Qrels, qrels), run)
+        if id(a) not in ranked:
+            ranked[id(a)] = ranked_items(a, run, context or ItemContext(), cast(Qrels, qrels))
+        defn = m.definition
+        if defn.item_tally is not None:
+            items[m] = defn.item_tally(a, m, ranked[id(a)])
+            values[m] = np.full(aligned.nq, np.nan)
+        elif defn.context_kernel is not None:
+            values[m] = a.in_trec_order(defn.context_kernel(a, m, ranked[id(a)])).astype(
+                np.float64, copy=False)
+    unknown = {} if not ranked else unknown_items(
+        [m for m in plan.canonical if reads_context(m)], aligned,
+        ranked.get(id(aligned)) or ranked_items(aligned, run, context or ItemContext()))
     levels = sorted({relevance_level(m, policies.rel) for m in plan.canonical})
     num_rel = {lvl: aligned.in_trec_order(aligned.num_rel(lvl)) for lvl in levels}
     weights = {m: aligned.in_trec_order(m.definition.weight(aligned, m)).astype(np.float64)
                for m in plan.canonical if m.definition.weight is not None}
     return PerQuery(aligned.in_trec_order(aligned.query_ids), values, num_rel,
-                    {**diagnostics, **_judged_counts(aligned)}, weights)
+                    {**diagnostics, **_judged_counts(aligned)}, weights, items, unknown)
 
 
 def _judged_counts(aligned: Aligned) -> dict[str, int]:

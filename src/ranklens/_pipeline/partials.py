@@ -24,7 +24,9 @@ from typing import Any
 import numpy as np
 
 from .._errors import ParameterError
+from .._model.items import ItemCounts
 from .compute import PerQuery, relevance_level
+from .context import add_unknown
 from .exact import ExactSum, exact_sum
 from .plan import Plan
 
@@ -107,6 +109,10 @@ class Partial:
     tallies : each written measure's :class:`Tally` (None while ``values`` stands for
         them: they are derived only when a block without values is merged in).
     values : the block's per-query values, when it keeps them (see the module docstring).
+    items : each written catalogue-level measure's count of recommended items (merged by
+        addition, whether or not the block keeps its values).
+    unknown : the recommendations naming items a table lacks, per table: how many, and
+        some of the items.
     """
 
     judged: int = 0
@@ -116,6 +122,8 @@ class Partial:
     queries_judged_ranked: int = 0
     tallies: Mapping[str, Tally] | None = None
     values: PerQuery | None = None
+    items: Mapping[str, ItemCounts] = field(default_factory=dict)
+    unknown: Mapping[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def retrieved(self) -> int:
@@ -130,14 +138,21 @@ class Partial:
         return {"judged": self.judged, "missing": self.missing.to_json(),
                 "ignored": self.ignored.to_json(), "queries_ranked": self.queries_ranked,
                 "queries_judged_ranked": self.queries_judged_ranked,
-                "tallies": {name: t.to_json() for name, t in self.tallies.items()}}
+                "tallies": {name: t.to_json() for name, t in self.tallies.items()},
+                "items": {name: c.to_json() for name, c in self.items.items()},
+                "unknown": {table: [count, list(examples)]
+                            for table, (count, examples) in self.unknown.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Partial:
         return cls(int(data["judged"]), Ids.from_json(data["missing"]),
                    Ids.from_json(data["ignored"]), int(data["queries_ranked"]),
                    int(data["queries_judged_ranked"]),
-                   {name: Tally.from_json(t) for name, t in data["tallies"].items()})
+                   {name: Tally.from_json(t) for name, t in data["tallies"].items()},
+                   items={name: ItemCounts.from_json(c)
+                          for name, c in data.get("items", {}).items()},
+                   unknown={table: (int(c), tuple(e))
+                            for table, (c, e) in data.get("unknown", {}).items()})
 
 
 def policy_values(plan: Plan, measure_index: int, per_query: PerQuery
@@ -159,7 +174,7 @@ def policy_values(plan: Plan, measure_index: int, per_query: PerQuery
     defn = measure.definition
     v = per_query.values[measure]
     n = len(per_query.query_ids)
-    averaged = defn.aggregate in ("mean", "gmean")
+    averaged = defn.aggregate in ("mean", "gmean") and defn.reads_judgments
     level = relevance_level(measure, plan.policies.rel)
     empty = (per_query.num_rel[level] == 0) if averaged else np.zeros(n, dtype=bool)
     if defn.text:
@@ -193,7 +208,7 @@ def _tally(plan: Plan, at: int, per_query: PerQuery) -> Tally:
     values, keep, empty = policy_values(plan, at, per_query)
     query_ids = per_query.query_ids
     empties = Ids(int(empty.sum()), tuple(query_ids[empty][:EXAMPLES].tolist()))
-    if defn.text or defn.aggregate == "none":
+    if defn.text or defn.aggregate in ("none", "catalogue"):
         return Tally(empty=empties)
     kept = values if keep is None else values[keep]
     weights = per_query.weights.get(measure)
@@ -225,7 +240,11 @@ def partial_of(plan: Plan, per_query: PerQuery, *, keep_values: bool = True) -> 
                                            else 0),
         missing=Ids.of(missing), ignored=Ids.of(d.get("ignored_queries", [])),
         queries_ranked=int(d.get("queries_ranked", 0)),
-        queries_judged_ranked=int(d.get("queries_judged_ranked", 0)))
+        queries_judged_ranked=int(d.get("queries_judged_ranked", 0)),
+        items={name: per_query.items[m] for name, m in zip(plan.names, plan.measures,
+                                                            strict=True)
+               if m in per_query.items},
+        unknown=dict(per_query.unknown))
     if keep_values:
         return replace(partial, values=per_query)
     return replace(partial, tallies=tallies_of(plan, per_query))
@@ -251,7 +270,10 @@ def merge(plan: Plan, parts: Sequence[Partial]) -> Partial:
         missing=sum((p.missing for p in parts), Ids()),
         ignored=sum((p.ignored for p in parts), Ids()),
         queries_ranked=sum(p.queries_ranked for p in parts),
-        queries_judged_ranked=sum(p.queries_judged_ranked for p in parts))
+        queries_judged_ranked=sum(p.queries_judged_ranked for p in parts),
+        items={name: sum((p.items.get(name, ItemCounts()) for p in parts), ItemCounts())
+               for name in dict.fromkeys(n for p in parts for n in p.items)},
+        unknown=add_unknown(p.unknown for p in parts))
     if all(p.values is not None for p in parts):
         return replace(counts, values=PerQuery.concat([p.values for p in parts
                                                        if p.values is not None]))

@@ -12,11 +12,14 @@ from .._compare.render import COMPARE_FORMATS
 from .._outputs import refuse_overwriting_inputs, write_atomically
 from ._evaluate import write_stdout
 from ._options import (
+    CONTEXT_OPTIONS,
     DEFAULT_MEASURES,
     baseline_name,
+    context_options,
     evaluation_options,
     inputs_and_measures,
     name_systems,
+    split_context,
     split_options,
 )
 
@@ -59,6 +62,7 @@ __all__ = ["compare_cmd"]
                    "with marks.")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
 @evaluation_options
+@context_options
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,
@@ -79,17 +83,22 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     from ._evaluate import evaluate_files, evaluate_pairs_files, inputs
 
     options, pairs = split_options(params)
+    context = split_context(params)
     inputs(qrels, runs, pairs, at_least=2)
+    if context and pairs:
+        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
+        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
+                               "and RUNS")
     systems = list(pairs) or list(runs)
     if len(systems) < 2:
         raise click.UsageError("give at least two RUNS to compare")
     labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
     baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
-    refuse_overwriting_inputs(output, [qrels, *paths])
+    refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)
     results = (evaluate_pairs_files(paths, chosen, options, labels) if pairs else
                evaluate_files(qrels, paths, chosen, options,  # type: ignore[arg-type]
-                              names=labels))
+                              names=labels, context=context))
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
                           correction_scope=correction_scope,  # type: ignore[arg-type]

@@ -14,11 +14,14 @@ from .._outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._render import FORMATS, Format
 from ._options import (
+    CONTEXT_OPTIONS,
     DEFAULT_MEASURES,
+    context_options,
     engine_options,
     evaluation_options,
     inputs_and_measures,
     name_systems,
+    split_context,
     split_options,
 )
 
@@ -31,12 +34,15 @@ __all__ = ["DEFAULT_MEASURES", "chunked", "evaluate_cmd", "evaluate_files", "eva
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
-                   names: Sequence[str] | None = None, memory_limit: str | None = None,
+                   names: Sequence[str] | None = None,
+                   context: dict[str, str] | None = None, memory_limit: str | None = None,
                    jobs: int | None = 1) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
-    judgments are subtopic ones (ndeval format). ``memory_limit`` and ``jobs``: see
-    :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process)."""
+    judgments are subtopic ones (ndeval format). ``context``: the beyond-accuracy tables'
+    files, by ``evaluate``'s keyword (``train``, ``items``, ...). ``memory_limit`` and
+    ``jobs``: see :func:`ranklens.evaluate` (the other commands evaluate in memory, on one
+    process)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -48,7 +54,7 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
         raise ParameterError("standard input ('-') can be used for only one file")
     unique(run_paths)
     # a chunked evaluation shows its own progress bar, not the reading spinner
-    reading = loading([qrels_path, *run_paths]) if subtopics or not chunked(
+    reading = loading([qrels_path, *run_paths]) if subtopics or context or not chunked(
         qrels_path, run_paths, measures, options, memory_limit, jobs) else nullcontext()
     with reading:
         qrels: Any = qrels_path
@@ -60,7 +66,11 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             named: Any = list(run_paths)  # a list of paths: named by their file names
         else:
             named = dict(zip(names, run_paths, strict=True))
+        tables = context or {}
         results: Results = evaluate(qrels, named, list(measures), options=options,
+                                    train=tables.get("train"), items=tables.get("items"),
+                                    item_features=tables.get("item_features"),
+                                    item_groups=tables.get("item_groups"),
                                     memory_limit=memory_limit, jobs=jobs)
         return results
 
@@ -131,6 +141,7 @@ def write_stdout(text: str) -> None:
 @click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
               help="Resamples of --ci bootstrap.")
 @evaluation_options
+@context_options
 @engine_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
@@ -162,16 +173,22 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt bm25.run dense.run -m AP --ci 0.95 --ci-method bootstrap
     ranklens evaluate --pairs rag.jsonl -m RR -m R@5 -m nDCG@5
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
+    ranklens evaluate test.qrels reco.run --train train.tsv --items items.txt -m Novelty@10
     ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     """
     if jobs == 1 and "polars" not in sys.modules:
         # one core throughout: polars sizes its thread pool once, when it is imported
         os.environ["POLARS_MAX_THREADS"] = "1"
     options, pairs = split_options(params)
+    context = split_context(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
     inputs(qrels, runs, pairs)
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
-    refuse_overwriting_inputs(output, [qrels, *paths])
+    refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
+    if context and (pairs or engine == "spark"):
+        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
+        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for the "
+                               "local engine with QRELS and RUNS")
     intervals = None
     if ci is not None:
         if fmt == "trec":
@@ -209,7 +226,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
-    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels,
+    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                              memory_limit, jobs)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0

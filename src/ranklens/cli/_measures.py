@@ -89,9 +89,29 @@ def measure_infos() -> list[MeasureInfo]:
             # rel, judged_only, ties...: documented once, they default to the evaluation's
             params += (f"{', '.join(shared)}: per-measure overrides of the evaluation options",)
         aliases = tuple(a for a in defn.aliases if a not in (defn.trec, name.lower()))
-        aliases += tuple(f"{variant} = {Measure(name, fixed)}" for variant, fixed in defn.variants)
+        # the fixed parameters as a name writes them (a measure that needs a cutoff has none)
+        aliases += tuple(f"{variant} = {name}(" + ",".join(
+            f"{k}={defn.param(k).format(v)}" for k, v in fixed) + ")"
+            for variant, fixed in defn.variants)
         out.append(MeasureInfo(shown, tuple(trec), aliases, params, defn.doc, defn.family,
                                _facts(name, defn)))
+    return out + agreement_infos()
+
+
+def agreement_infos() -> list[MeasureInfo]:
+    """The run-vs-run measures (``ranklens agree``): two runs in, no judgments."""
+    from .._agreement.values import AGREEMENT
+
+    out = []
+    for name, defn in AGREEMENT.items():
+        shown = name + ("@k" if defn.cutoff_required else "[@k]")
+        params = tuple(f"{p.name}={_fmt_default(p)}: {p.doc}" for p in defn.params
+                       if p.default is not None)
+        facts: tuple[str, ...] = (
+            "compares two runs without judgments: ranklens agree, ranklens.agreement",)
+        if defn.lower_is_better is True:
+            facts += ("lower is better",)
+        out.append(MeasureInfo(shown, (), defn.aliases, params, defn.doc, "agreement", facts))
     return out
 
 

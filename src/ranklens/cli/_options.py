@@ -14,10 +14,10 @@ import click
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 from .._validate import Boolean, Choice, Integer
 
-__all__ = ["DEFAULT_MEASURES", "JOBS_HELP", "MEMORY_LIMIT_HELP", "NAME_HELP", "PAIRS_HELP",
-           "baseline_name", "engine_options", "evaluation_options", "inputs_and_measures",
-           "judgment_options", "name_systems", "split_measures", "split_name",
-           "split_options"]
+__all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "JOBS_HELP", "MEMORY_LIMIT_HELP",
+           "NAME_HELP", "PAIRS_HELP", "baseline_name", "context_options", "engine_options",
+           "evaluation_options", "inputs_and_measures", "judgment_options", "name_systems",
+           "split_context", "split_measures", "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,6 +82,38 @@ def judgment_options(command: F) -> F:
     for name, decl in reversed(list(declared().items())):
         command = _click_option(name, decl)(command)
     return command
+
+
+#: the beyond-accuracy tables, as ``evaluate``'s keyword -> (flag, help); each a file in
+#: any format ranklens reads (docs/beyond-accuracy.md)
+CONTEXT_OPTIONS: dict[str, tuple[str, str]] = {
+    "train": ("--train", "Training interactions (user item [weight] lines, or a CSV, TSV or "
+              "Parquet file with user_id and item_id columns): item popularity and user "
+              "history for Novelty@k, ARP@k, APLT@k, Serendipity@k, ..."),
+    "items": ("--items", "The item catalogue (one item id per line, or a file with an "
+              "item_id column and an optional group column), for Coverage@k and Gini@k "
+              "(default: the items of --train)."),
+    "item_features": ("--item-features", "Item features: item x1 x2 ... lines (embeddings, "
+                      "compared by cosine) or item feature lines (categorical, compared by "
+                      "Jaccard), or a columnar file; for ILD@k, ILS@k, Unexpectedness@k."),
+    "item_groups": ("--item-groups", "Item groups (item group lines, or a file with item_id "
+                    "and group columns); the group 'tail' is the long tail of APLT@k and "
+                    "ACLT@k."),
+}
+
+
+def context_options(command: F) -> F:
+    """Add the beyond-accuracy table options (:data:`CONTEXT_OPTIONS`) to ``command``."""
+    for name, (flag, text) in reversed(list(CONTEXT_OPTIONS.items())):
+        command = click.option(flag, name, type=str, default=None, metavar="FILE",
+                               help=text)(command)
+    return command
+
+
+def split_context(params: dict[str, Any]) -> dict[str, str]:
+    """Take the beyond-accuracy table files given out of a command's parameters."""
+    taken = {name: params.pop(name, None) for name in CONTEXT_OPTIONS}
+    return {name: path for name, path in taken.items() if path is not None}
 
 
 def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, ...]]:

@@ -12,9 +12,24 @@ Examples
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ._collect import collect
 from ._compare import compare
 from ._driver import DEFAULT_BUCKETS, evaluate
 from ._result import SparkResult
 
-__all__ = ["DEFAULT_BUCKETS", "SparkResult", "collect", "compare", "evaluate"]
+if TYPE_CHECKING:
+    from ._evaluator import RankingEvaluator
+
+__all__ = ["DEFAULT_BUCKETS", "RankingEvaluator", "SparkResult", "collect", "compare",
+           "evaluate"]
+
+
+def __getattr__(name: str) -> Any:
+    # RankingEvaluator subclasses pyspark.ml's Evaluator: pyspark.ml loads on first use only
+    if name == "RankingEvaluator":
+        from ._evaluator import RankingEvaluator
+
+        return RankingEvaluator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -372,7 +372,7 @@ def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]]
     check_policies(plan, merged, **sources)
     if errors:
         _reraise(errors[0])
-    totals = finish(plan, merged, **sources)
+    totals = finish(plan, merged, run_source=spec.run_source, qrels_source=spec.qrels_source)
     for message in totals.notices:
         warnings.warn(message, RanklensWarning, stacklevel=3)
     _worker_warnings(rows)

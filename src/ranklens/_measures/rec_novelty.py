@@ -1,0 +1,49 @@
+"""Novelty@k: the mean self-information of the recommended items (mean inverse user
+frequency).
+
+``Novelty@k = mean over the top k of -log2(users(i) / users)``, with users(i) the distinct
+training users who interacted with item i and users all distinct training users: an item
+everyone knows adds 0, an item one user in 1024 knows adds 10. An item absent from the
+training interactions counts as known to one user. That is RecTools' ``MeanInvUserFreq``
+(per user, averaged over users). Conventions:
+
+* ``rectools``: the ranklens definition;
+* ``recommenders``: ``novelty``, ``-log2(rows(i) / rows)`` from training rows rather than
+  users, an item absent from the training interactions adding 0; Microsoft Recommenders
+  averages over all recommendations at once, which equals the mean over users when every
+  list holds k items.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._model.aligned import Aligned
+from .._model.items import RankedItems
+from ._beyond import convention, needs_context, per_item, query_mean
+from ._registry import Measure, register
+
+
+def novelty(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
+    context = ranked.context
+    if m.get("convention") == "recommenders":
+        rows = per_item(ranked, context.rows.astype(np.float64), 0.0)
+        info = np.zeros(rows.size, dtype=np.float64)
+        seen = rows > 0
+        info[seen] = -np.log2(rows[seen] / float(max(context.n_rows, 1)))
+    else:
+        users = np.maximum(per_item(ranked, context.users.astype(np.float64), 1.0), 1.0)
+        info = -np.log2(users / float(max(context.n_users, 1)))
+    return query_mean(a, m, info)
+
+
+register("Novelty", "novelty: mean over the top k of -log2(training users of the item / "
+         "training users), 1 user for an unseen item (RecTools MeanInvUserFreq)",
+         params=(convention(("ranklens", "rectools", "recommenders"),
+                            "ranklens and rectools (users), recommenders (training rows)"),),
+         cutoff="int", cutoff_required=True,
+         aliases=("mean_inv_user_freq",),
+         variants=(("meaninvuserfreq", (("convention", "rectools"),)),
+                   ("miuf", (("convention", "rectools"),))), family="beyond",
+         order_free="without_cutoff", needs_unretrieved=False, needs=("train",),
+         context_kernel=novelty, reads_judgments=False)(needs_context)

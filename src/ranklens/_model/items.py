@@ -1,0 +1,259 @@
+"""Item context: the beyond-accuracy tables as arrays over one item numbering, and the items
+a run ranks, as the measure kernels read them.
+
+:class:`ItemContext` numbers every item the tables name (the catalogue, the training
+interactions, the features, the groups): ``universe`` holds their ids sorted, and each
+per-item array (popularity, catalogue membership, feature row, group) is indexed by that
+number. :class:`RankedItems` gives the number of each ranked document of one alignment
+(-1: an item no table names). :class:`ItemCounts` is a mergeable tally of how often each
+item was recommended, which catalogue-level measures (coverage, Gini, entropy) finish from:
+adding the counts of any split of the queries gives the counts of the whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._lazy)
+    from .._lazy import polars as pl
+
+from .._errors import ParameterError
+from .._item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
+
+__all__ = ["TABLES", "ItemContext", "ItemCounts", "RankedItems"]
+
+#: the context tables a measure may need, and how the caller gives each
+TABLES: Mapping[str, str] = {
+    "train": "the training interactions (train=...; on the command line --train)",
+    "catalogue": "the item catalogue (items=..., or train=... whose items are then the "
+                 "catalogue; on the command line --items or --train)",
+    "features": "item features (item_features=...; on the command line --item-features)",
+    "groups": "item groups (item_groups=..., items=... with a group column, or train=... "
+              "to derive short head and long tail)",
+}
+
+
+def _sorted_ids(*series: pl.Series | None) -> np.ndarray:
+    parts = [s.cast(pl.String) for s in series if s is not None and len(s)]
+    if not parts:
+        return np.zeros(0, dtype=object)
+    joined = pl.concat(parts).unique().sort()
+    return joined.to_numpy().astype(object)
+
+
+@dataclass(frozen=True, eq=False)
+class ItemContext:
+    """The beyond-accuracy tables of one evaluation over one item numbering.
+
+    Attributes
+    ----------
+    train, items, features, groups : the tables given (None where not).
+    universe : every item id the tables name, sorted; an item's number is its index.
+    catalogue : whether each item is in the catalogue: ``items`` when given, else the
+        items of ``train``.
+    users, rows : each item's distinct training users and training rows (0: cold).
+    n_users, n_rows : distinct users and rows of the training interactions.
+    feature_row : each item's row of ``features.matrix`` (-1: none).
+    group : each item's group number in ``group_names`` (-1: none).
+    """
+
+    train: Interactions | None = None
+    items: ItemCatalogue | None = None
+    features: ItemFeatures | None = None
+    groups: ItemGroups | None = None
+    universe: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
+    catalogue: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    users: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    n_users: int = 0
+    n_rows: int = 0
+    feature_row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    group: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    group_names: tuple[str, ...] = ()
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, train: Interactions | None = None, items: ItemCatalogue | None = None,
+           features: ItemFeatures | None = None,
+           groups: ItemGroups | None = None) -> ItemContext:
+        """The context of these tables (any may be None)."""
+        pop = train.popularity() if train is not None else None
+        group_frame = groups.frame if groups is not None else (
+            items.frame if items is not None and "group" in items.frame.columns else None)
+        universe = _sorted_ids(
+            items.item_ids if items is not None else None,
+            pop["item_id"] if pop is not None else None,
+            pl.Series(features.item_ids.tolist(), dtype=pl.String)
+            if features is not None else None,
+            group_frame["item_id"] if group_frame is not None else None)
+        lookup = _Lookup(universe)
+        n = universe.size
+        users = np.zeros(n, dtype=np.int64)
+        rows = np.zeros(n, dtype=np.int64)
+        catalogue = np.zeros(n, dtype=bool)
+        if pop is not None:
+            at = lookup.codes(pop["item_id"])
+            users[at] = pop["users"].to_numpy()
+            rows[at] = pop["rows"].to_numpy()
+        if items is not None:
+            catalogue[lookup.codes(items.item_ids)] = True
+        elif pop is not None:
+            catalogue[rows > 0] = True
+        feature_row = np.full(n, -1, dtype=np.int64)
+        if features is not None:
+            feature_row[lookup.codes(pl.Series(features.item_ids.tolist(),
+                                               dtype=pl.String))] = np.arange(len(features))
+        group = np.full(n, -1, dtype=np.int64)
+        names: tuple[str, ...] = ()
+        if group_frame is not None:
+            names = tuple(sorted(group_frame["group"].unique().to_list()))
+            codes = np.searchsorted(np.array(names, dtype=object),
+                                    group_frame["group"].to_numpy().astype(object))
+            group[lookup.codes(group_frame["item_id"])] = codes
+        context = cls(train, items, features, groups, universe, catalogue, users, rows,
+                      train.n_users if train is not None else 0,
+                      len(train) if train is not None else 0, feature_row, group, names)
+        context._cache["lookup"] = lookup
+        return context
+
+    @property
+    def groups_given(self) -> bool:
+        """Whether item groups were given (``item_groups``, or a catalogue group column)."""
+        return bool(self.group_names)
+
+    def has(self, table: str) -> bool:
+        """Whether the context holds ``table`` (a key of :data:`TABLES`)."""
+        if table == "train":
+            return self.train is not None
+        if table == "catalogue":
+            return self.items is not None or self.train is not None
+        if table == "features":
+            return self.features is not None
+        if table == "groups":
+            return self.groups_given or self.train is not None
+        raise ParameterError(f"unknown context table {table!r}")
+
+    def describe(self, table: str) -> str:
+        """The table as a notice names it: what it is and where it came from."""
+        if table == "features" and self.features is not None:
+            return f"the item features ({self.features.source})"
+        if table == "catalogue" and self.items is not None:
+            return f"the item catalogue ({self.items.source})"
+        if table in ("catalogue", "train") and self.train is not None:
+            return f"the training interactions ({self.train.source})"
+        return TABLES[table]
+
+    def codes(self, item_ids: pl.Series) -> np.ndarray:
+        """Each id's item number (int64; -1 where no table names the item)."""
+        lookup: _Lookup = self._cache.setdefault("lookup", _Lookup(self.universe))
+        return lookup.codes(item_ids)
+
+    def memo(self, key: Any, build: Any) -> Any:
+        """A value derived from the context alone (a popularity rank, a tail set), built
+        once by ``build()`` and kept under ``key``."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+
+class _Lookup:
+    """Item id -> number, through a polars join (hashing, no Python loop per id)."""
+
+    def __init__(self, universe: np.ndarray) -> None:
+        self.frame = pl.DataFrame({"item_id": pl.Series(universe.tolist(), dtype=pl.String),
+                                   "code": np.arange(universe.size, dtype=np.int64)})
+
+    def codes(self, item_ids: pl.Series) -> np.ndarray:
+        found = pl.DataFrame({"item_id": item_ids.cast(pl.String)}).join(
+            self.frame, on="item_id", how="left", maintain_order="left")
+        return found["code"].fill_null(-1).to_numpy().astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class RankedItems:
+    """The items of one alignment's ranked documents.
+
+    Attributes
+    ----------
+    context : the evaluation's :class:`ItemContext`.
+    code : the item number of each ranked document, parallel to the alignment's ranked
+        arrays (-1: an item no table names).
+    doc_id : the run's id of each ranked document (for notices and unknown items).
+    judged : every judgment of the alignment's queries, retrieved or not, as the query
+        number, the item number (-1: unknown) and the grade (None: not at hand).
+    """
+
+    context: ItemContext
+    code: np.ndarray
+    doc_id: pl.Series
+    judged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ItemCounts:
+    """How often each item was recommended, over some queries: ``item_ids`` (sorted str)
+    and ``counts`` (int64), and ``lists``, the number of queries counted. Adding two gives
+    the counts over both sets of queries, so any split of the queries into blocks adds up
+    to the whole.
+
+    Examples
+    --------
+    >>> a = ItemCounts.of(np.array(["x", "y", "x"], dtype=object), lists=2)
+    >>> (a + ItemCounts.of(np.array(["y"], dtype=object), lists=1)).to_json()
+    {'item_ids': ['x', 'y'], 'counts': [2, 2], 'lists': 3}
+    """
+
+    item_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    lists: int = 0
+
+    @classmethod
+    def of(cls, recommended: np.ndarray | pl.Series, lists: int) -> ItemCounts:
+        """The counts of the recommended item ids (one per recommendation)."""
+        series = recommended if isinstance(recommended, pl.Series) else pl.Series(
+            "item_id", np.asarray(recommended, dtype=object).astype(str).tolist(),
+            dtype=pl.String)
+        return cls._counted(pl.DataFrame({"item_id": series.cast(pl.String),
+                                          "count": pl.repeat(1, series.len(),
+                                                             dtype=pl.Int64, eager=True)}),
+                            int(lists))
+
+    @classmethod
+    def _counted(cls, frame: pl.DataFrame, lists: int) -> ItemCounts:
+        summed = frame.group_by("item_id").agg(pl.col("count").sum()).sort("item_id")
+        return cls(summed["item_id"].to_numpy().astype(object),
+                   summed["count"].to_numpy().astype(np.int64), lists)
+
+    def __add__(self, other: ItemCounts) -> ItemCounts:
+        frame = pl.DataFrame({
+            "item_id": pl.Series(np.concatenate([self.item_ids, other.item_ids]).tolist(),
+                                 dtype=pl.String),
+            "count": np.concatenate([self.counts, other.counts]).astype(np.int64)})
+        return self._counted(frame, self.lists + other.lists)
+
+    @classmethod
+    def of_counts(cls, keys: list[str], counts: np.ndarray, lists: int) -> ItemCounts:
+        """Counts given per key (a measure's own counters, e.g. a group's numerator)."""
+        return cls._counted(pl.DataFrame({"item_id": pl.Series(keys, dtype=pl.String),
+                                          "count": np.asarray(counts, dtype=np.int64)}),
+                            int(lists))
+
+    @property
+    def total(self) -> int:
+        """The number of recommendations counted."""
+        return int(self.counts.sum())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"item_ids": [str(x) for x in self.item_ids],
+                "counts": [int(c) for c in self.counts], "lists": self.lists}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ItemCounts:
+        return cls(np.array(data["item_ids"], dtype=object),
+                   np.array(data["counts"], dtype=np.int64), int(data["lists"]))
