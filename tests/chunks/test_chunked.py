@@ -478,3 +478,14 @@ def test_a_progress_bar_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Monkey
     got, _ = _evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=1)
     assert_same(want, got)
     assert "Evaluating r.run" in capsys.readouterr().err
+
+
+def test_item_tables_are_read_in_memory(tmp_path: Path, temp_root: Path) -> None:
+    """Beyond-accuracy measures read item tables: such an evaluation is never chunked."""
+    qrels, run = _data(41)
+    qp, rp, _ = _write(tmp_path / "data", "trec", qrels, run)
+    items = [f"d{i}" for i in range(30)]
+    want, _ = _evaluate(qp, rp, ["Coverage@5", "AP"], items=items)
+    got, _ = _evaluate(qp, rp, ["Coverage@5", "AP"], items=items, memory_limit=TINY, jobs=1)
+    assert_same(want, got)
+    assert list(temp_root.iterdir()) == []
