@@ -4,6 +4,8 @@
     python benchmarks/run.py --scaling          # doubling the queries: time ratio <= 2.2?
     python benchmarks/run.py --targets [--json OUT]   # the speed issue's target table
     python benchmarks/run.py --preset trecdl --judged 500 --shuffle --tabs --ties 1
+    python benchmarks/run.py --preset recsys --workload chunks --memory-limit 512MB --jobs 2
+    python benchmarks/run.py --preset recsys --scale 10 --workload chunks --memory-limit 2GB
 
 Data comes from the shared generator (``make_trec_data.py``; found in ``$RANKLENS_SHARED_DIR``
 or ``../shared`` next to the repository) and is written once to ``benchmarks/.cache/``.
@@ -13,6 +15,10 @@ Workloads:
             CLI when it has an ``evaluate`` command, else ``tool_ranklens.py``), tools
             alternating, ``--reps`` timed rounds after ``--warmup`` untimed ones (page
             cache, shared libraries); wall time and peak RSS of each child.
+``chunks``  the ranklens CLI alone, whole process, alternating: in memory on one core
+            (``--jobs 1``), chunked under ``--memory-limit`` on one and on ``--jobs``
+            workers, and in memory with ``--jobs`` (chunks on every core when a run has
+            2 million lines or more); wall time and peak RSS (the workers' included).
 ``memory``  inside one process per tool: data loaded first (not timed), then only the
             evaluate call is timed, ``--reps`` times (peers get plain dicts; ranklens
             gets its loaded ``Qrels``/``Run`` and, separately, the same plain dicts).
@@ -105,6 +111,93 @@ def spawn(cmd: list[str]) -> tuple[float, float, str]:
         err.seek(0)
         msg = "" if proc.returncode == 0 else err.read().decode(errors="replace")[-2000:]
     return wall, usage.ru_maxrss / 1024, msg  # ru_maxrss is in KiB on Linux
+
+
+def _tree_rss(pid: int) -> int:
+    """The summed resident memory (bytes) of ``pid`` and its descendants, now (Linux)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def spawn_tree(cmd: list[str]) -> tuple[float, float, str]:
+    """As :func:`spawn`, but the peak RSS is of the whole process tree (a chunked run's
+    worker processes included), sampled every 20 ms and summed over the processes, or the
+    child's own peak when that is larger (a peak between two samples)."""
+    import threading
+
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        peak = [0]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.wait(0.02):
+                peak[0] = max(peak[0], _tree_rss(proc.pid))
+
+        watcher = threading.Thread(target=sample, daemon=True)
+        watcher.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        done.set()
+        watcher.join()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        msg = "" if proc.returncode == 0 else err.read().decode(errors="replace")[-2000:]
+    return wall, max(usage.ru_maxrss / 1024, peak[0] / 2**20), msg
+
+
+def chunk_variants(memory_limit: str, jobs: int) -> dict[str, list[str]]:
+    """The chunks workload's ranklens command lines (extra CLI arguments), by label."""
+    return {
+        "ranklens (memory, jobs 1)": ["--jobs", "1"],
+        f"ranklens (limit {memory_limit}, jobs 1)": ["--memory-limit", memory_limit,
+                                                     "--jobs", "1"],
+        f"ranklens (limit {memory_limit}, jobs {jobs})": ["--memory-limit", memory_limit,
+                                                          "--jobs", str(jobs)],
+        f"ranklens (jobs {jobs})": ["--jobs", str(jobs)],
+    }
+
+
+def run_chunks(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
+               cli: str) -> dict[str, Measured]:
+    """The chunks workload: each variant a whole ranklens process, alternating."""
+    variants = chunk_variants(args.memory_limit, args.jobs)
+    results = {label: Measured("ranklens", "chunks") for label in variants}
+
+    def command(label: str) -> list[str]:
+        return [*cli_command("ranklens", qrels, run, work / "chunks.jsonl", cli),
+                *variants[label]]
+
+    for _ in range(args.warmup):
+        for label in variants:
+            spawn_tree(command(label))
+    for rep in range(args.reps):
+        order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
+        for label in order:
+            m = results[label]
+            if m.error:
+                continue
+            wall, rss, err = spawn_tree(command(label))
+            if err:
+                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+                continue
+            m.seconds.append(wall)
+            m.rss_mb.append(rss)
+            m.values = read_cli_jsonl(work / "chunks.jsonl")
+            print(f"  chunks {label:<34} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
+                  flush=True)
+    return results
 
 
 def ranklens_cli() -> str | None:
@@ -259,7 +352,7 @@ def own_order_agreement(m: Measured, qrels: Path, run: Path) -> dict:
 def table(results: dict[str, Measured], ref: dict[str, float], workload: str,
           files: tuple[Path, Path] | None = None) -> list[dict]:
     base = next((m for k, m in results.items() if m.tool == "ranklens" and m.seconds
-                 and (workload == "cli" or k.endswith("(tables)"))), None)
+                 and (workload in ("cli", "chunks") or k.endswith("(tables)"))), None)
     base_t = statistics.median(base.seconds) if base else float("nan")
     base_rss = statistics.median(base.rss_mb) if base else float("nan")
     rows = []
@@ -273,7 +366,7 @@ def table(results: dict[str, Measured], ref: dict[str, float], workload: str,
         rows.append({
             "tool": label, "workload": workload, "median_s": t, "runs": len(m.seconds),
             "peak_rss_mb": rss, "time_x_ranklens": t / base_t,
-            "rss_x_ranklens": rss / base_rss if workload == "cli" else None,
+            "rss_x_ranklens": rss / base_rss if workload in ("cli", "chunks") else None,
             "max_abs_diff": worst, "agree": worst <= TOLERANCE, "notes": notes,
             "values": m.values,
         })
@@ -284,17 +377,17 @@ def table(results: dict[str, Measured], ref: dict[str, float], workload: str,
 
 def print_table(preset: str, rows: list[dict]) -> None:
     print(f"\n{preset}: median wall time, peak RSS, ratio to ranklens, agreement (1e-9)")
-    head = f"{'workload':<8} {'tool':<24} {'median s':>9} {'peak MB':>8} {'x time':>7} " \
+    head = f"{'workload':<8} {'tool':<34} {'median s':>9} {'peak MB':>8} {'x time':>7} " \
            f"{'x RSS':>6}  agree"
     print(head)
     print("-" * len(head))
     for r in rows:
         if "error" in r:
-            print(f"{r['workload']:<8} {r['tool']:<24} FAILED: {r['error']}")
+            print(f"{r['workload']:<8} {r['tool']:<34} FAILED: {r['error']}")
             continue
         rss_x = f"{r['rss_x_ranklens']:6.2f}" if r["rss_x_ranklens"] is not None else "     -"
         ok = peer_orders.agree_label(r, 2)
-        print(f"{r['workload']:<8} {r['tool']:<24} {r['median_s']:9.3f} "
+        print(f"{r['workload']:<8} {r['tool']:<34} {r['median_s']:9.3f} "
               f"{r['peak_rss_mb']:8.0f} {r['time_x_ranklens']:7.2f} {rss_x}  {ok}")
     notes = list(dict.fromkeys(n for r in rows for n in r.get("notes", [])))
     for n in notes:
@@ -360,6 +453,10 @@ def preset_files(preset: str, args: argparse.Namespace) -> tuple[str, Path, Path
     """The preset's files, post-processed as the generator options ask (see workloads.py)."""
     gen_args = ["--preset", preset]
     name = preset
+    if args.scale != 1:  # the preset's queries times SCALE (recsys x10: 100M run lines)
+        queries = {"tiny": 10, "trecdl": 43, "msmarco": 6980, "recsys": 100_000}[preset]
+        gen_args += ["--queries", str(queries * args.scale)]
+        name = f"{preset}-x{args.scale}"
     if args.judged is not None:
         gen_args += ["--judged", str(args.judged)]
         name = f"{preset}-judged{args.judged}"
@@ -377,6 +474,8 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         print(f"not installed, skipped: {', '.join(skipped)}")
     workloads = args.workload or DEFAULT_WORKLOADS.get(preset, ("cli", "memory"))
     cli = ranklens_cli()
+    if "chunks" in workloads and cli is None:
+        sys.exit("the chunks workload runs the ranklens CLI, which is not installed here")
     print(f"{preset}: ranklens whole process via "
           f"{'the ranklens CLI' if cli else 'benchmarks/tool_ranklens.py'}")
     rows: list[dict] = []
@@ -385,6 +484,9 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         if "cli" in workloads:
             res = run_cli(["ranklens", *peers], qrels, run, args.reps, work, cli, args.warmup)
             cli_results = res
+        if "chunks" in workloads:
+            assert cli is not None
+            chunk_results = run_chunks(qrels, run, args, work, cli)
         if "memory" in workloads:
             mem_tools = [("ranklens", "tables"), ("ranklens", "dicts")]
             mem_tools += [(t, "dicts") for t in peers]
@@ -396,6 +498,8 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         rows += table(cli_results, ref, "cli", (qrels, run))
     if "memory" in workloads:
         rows += table(mem_results, ref, "memory", (qrels, run))
+    if "chunks" in workloads:
+        rows += table(chunk_results, ref, "chunks")
     print_table(preset, rows)
     return rows
 
@@ -459,8 +563,15 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=1,
                     help="untimed whole-process rounds per tool before the cli rounds "
                          "(default 1)")
-    ap.add_argument("--workload", choices=("cli", "memory"), action="append",
+    ap.add_argument("--workload", choices=("cli", "memory", "chunks"), action="append",
                     help="default: cli and memory (recsys: memory)")
+    ap.add_argument("--memory-limit", default="512MB", metavar="SIZE",
+                    help="the chunks workload's --memory-limit (default 512MB)")
+    ap.add_argument("--jobs", type=int, default=2, metavar="N",
+                    help="the chunks workload's workers (default 2)")
+    ap.add_argument("--scale", type=int, default=1, metavar="K",
+                    help="generator option: K times the preset's queries (recsys --scale "
+                         "10: 100M run lines, 10M judgments)")
     ap.add_argument("--tools", default="ranklens," + ",".join(PEERS),
                     help="comma-separated subset of ranklens," + ",".join(PEERS))
     ap.add_argument("--scaling", action="store_true", help="run the query-doubling check")

@@ -35,7 +35,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 #: The folders under tests/, one per kind of test; each test gets its folder's marker.
-KINDS = ("unit", "conformance", "peers", "cli", "fuzz", "browser", "spark")
+KINDS = ("unit", "conformance", "peers", "cli", "fuzz", "browser", "spark", "chunks")
 
 #: Folders whose every test is also ``slow`` (a real Chromium, a real Spark).
 SLOW_KINDS = frozenset({"browser", "spark"})
@@ -50,6 +50,9 @@ SLOW: dict[str, frozenset[str] | None] = {
     "peers/test_benchmark_workloads.py": None,
     "peers/test_beyond_benchmark.py": None,
     "cli/test_trec_eval_complete_bench.py": None,
+    # hundreds of chunks of the real runs; hypothesis over files
+    "chunks/test_chunked.py": frozenset({"test_real_runs_chunked_equal_in_memory",
+                                         "test_any_data_any_limit"}),
     "cli/test_bad_inputs_cli.py": frozenset({"test_ctrl_c_while_reading_a_pipe_stops_at_once"}),
     "cli/test_compare_cli.py": frozenset({"test_same_seed_gives_byte_identical_output"}),
     # the README's ranx block: ranx compiles its numba kernels on first use

@@ -8,8 +8,11 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
+from ._chunked.choose import Chunking, chunking
+from ._chunked.engine import ChunkedEngine
+from ._chunked.progress import on_terminal
 from ._errors import InputError, ParameterError, RanklensWarning
-from ._io._load import load_qrels, load_run
+from ._io._load import infinite_notice, load_qrels, load_run
 from ._io._peers import is_ranx_run, is_row_run
 from ._io._run_names import name_runs, positions
 from ._measures import Measure
@@ -42,16 +45,19 @@ MeasuresArg = str | Measure | Iterable[str | Measure]
 def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
              run_name: str | None = None, train: Any = None, items: Any = None,
              item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
              **options: Unpack[OptionKwargs]) -> Results: ...
 @overload
 def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
              run_name: str | None = None, train: Any = None, items: Any = None,
              item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
              **options: Unpack[OptionKwargs]) -> Result: ...
 @overload
 def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
              train: Any = None, items: Any = None, item_features: Any = None,
-             item_groups: Any = None,
+             item_groups: Any = None, memory_limit: int | str | None = None,
+             jobs: int | None = None,
              **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
@@ -66,6 +72,8 @@ def evaluate(
     items: Any = None,
     item_features: Any = None,
     item_groups: Any = None,
+    memory_limit: int | str | None = None,
+    jobs: int | None = None,
     **kwargs: Any,
 ) -> Result | Results:
     """Evaluate a run (or several) against relevance judgments.
@@ -157,6 +165,17 @@ default "docid"
         ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
         docs/conventions.md). Options passed explicitly and parameters written in a measure
         name win over the preset. ``result.conventions`` records what was in force.
+    memory_limit : int or str, optional
+        Evaluate files in bounded memory: when the judgments and the largest run (paths
+        to TREC, CSV/TSV, JSON Lines or Parquet files, a directory or glob of Parquet files)
+        would take more than this (``"2GB"``, ``"512MiB"``, or bytes) in memory, they are
+        split by a hash of the query id into chunks in a temporary directory and each chunk
+        is evaluated in turn (docs/scale.md). The values are the in-memory engine's, bit
+        for bit. Inputs given as objects are evaluated in memory.
+    jobs : int, optional
+        Worker processes evaluating chunks at once (default: one per core). Given
+        explicitly (> 1), it also chunks a run file of 2 million lines or more without
+        ``memory_limit``; the values do not depend on it.
     options : EvaluateOptions, optional
         The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
         the same options to several calls; keywords may add to it, and an option given
@@ -214,6 +233,16 @@ default "docid"
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
     # never guessed from a file
     several = runs_of(run, run_name)
+    # files bigger than memory (or for several workers): by chunks; the beyond-accuracy
+    # measures' item tables are read in memory
+    runs = several if several is not None else [(run_name, run)]
+    chunks = None if context is not None else chunking(
+        plan, qrels, [r for _, r in runs], memory_limit, jobs)
+    if chunks is not None:
+        results, messages = _evaluate_chunked(plan, qrels, runs, chunks)
+        for message in messages:
+            warnings.warn(message, RanklensWarning, stacklevel=2)
+        return results if several is not None else results[0]
     q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
     return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context)
 
@@ -274,6 +303,35 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     results = Results(tuple(_id_type(assemble(plan, per_query, name, context=context), qrels)
                             for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
+
+
+def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
+                      chunks: Chunking) -> tuple[Results, list[str]]:
+    """Each run evaluated by chunks against the judgments' chunks (written once), its
+    values merged and assembled as a whole run's are; what to warn of, in the in-memory
+    engine's order."""
+    computed = []
+    messages: list[str] = []
+    with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
+                       on_terminal()) as engine:
+        info = engine.partition_qrels()
+        messages += grade_notices(plan, info.grades, info.source)
+        for name, run in runs:
+            path = os.fspath(run)
+            per_query, tag, infinite = engine.evaluate_run(path, name)
+            if infinite:
+                messages.append(infinite_notice(path, infinite))
+            messages += notices(plan, per_query, path, qrels_source=info.source)
+            computed.append((name if name is not None else tag, per_query))
+    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
+    results = Results(tuple(
+        _with_integer_ids(assemble(plan, per_query, name), info.integer_query_ids)
+        for name, (_, per_query) in zip(names, computed, strict=True)))
+    return results, messages
+
+
+def _with_integer_ids(result: Result, integer: bool) -> Result:
+    return dataclasses.replace(result, integer_query_ids=True) if integer else result
 
 
 def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:

@@ -22,9 +22,9 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("names and conventions", ["_names", "_conventions"]),
     ("results", ["_interval", "_result", "_results"]),
     ("pipeline", ["_pipeline"]),
-    ("surfaces", ["_render", "_evaluate", "_judgments", "_evaluate_arrays", "_trec_eval",
-                  "_compare", "_correlation", "_residual", "spark", "_report", "_agreement",
-                  "_pool", "_accumulator", "_fusion"]),
+    ("surfaces", ["_render", "_chunked", "_evaluate", "_judgments", "_evaluate_arrays",
+                  "_trec_eval", "_compare", "_correlation", "_residual", "spark", "_report",
+                  "_agreement", "_pool", "_accumulator", "_fusion"]),
     ("command line", ["cli", "__main__"]),
 ]
 

@@ -27,7 +27,7 @@ from ._subtopics import (
 )
 from ._trec import read_bytes, read_trec_qrels, read_trec_run
 
-__all__ = ["load_qrels", "load_run"]
+__all__ = ["infinite_notice", "load_qrels", "load_run"]
 
 _T = TypeVar("_T")
 
@@ -306,12 +306,15 @@ def _warn_infinite(run: Run) -> Run:
     """Say when scores are infinite: 1e999 and 1e400 both read as inf, and tie."""
     infinite = int(np.isinf(run.score).sum())
     if infinite:
-        warnings.warn(
-            f"{run.source}: {infinite} score{' is' if infinite == 1 else 's are'} infinite "
-            "(beyond float64's range, such as 1e400, or inf itself); infinite scores of one "
-            "sign tie with each other",
-            RanklensWarning, stacklevel=3)
+        warnings.warn(infinite_notice(run.source, infinite), RanklensWarning, stacklevel=3)
     return run
+
+
+def infinite_notice(source: str, infinite: int) -> str:
+    """The warning of ``infinite`` infinite scores in the run ``source``."""
+    return (f"{source}: {infinite} score{' is' if infinite == 1 else 's are'} infinite "
+            "(beyond float64's range, such as 1e400, or inf itself); infinite scores of one "
+            "sign tie with each other")
 
 
 def _read_run(run: Any, name: str | None) -> Run:

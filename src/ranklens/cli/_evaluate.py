@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -15,6 +17,7 @@ from ._options import (
     CONTEXT_OPTIONS,
     DEFAULT_MEASURES,
     context_options,
+    engine_options,
     evaluation_options,
     fuse_option,
     inputs_and_measures,
@@ -27,19 +30,21 @@ if TYPE_CHECKING:
     from .._result import Result
     from .._results import Results
 
-__all__ = ["DEFAULT_MEASURES", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
+__all__ = ["DEFAULT_MEASURES", "chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
            "inputs", "unique", "write_output", "write_stdout"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
                    names: Sequence[str] | None = None,
-                   context: dict[str, str] | None = None, fuse: str | None = None) -> Results:
+                   context: dict[str, str] | None = None, fuse: str | None = None,
+                   memory_limit: str | None = None, jobs: int | None = 1) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
     judgments are subtopic ones (ndeval format). ``context``: the beyond-accuracy tables'
     files, by ``evaluate``'s keyword (``train``, ``items``, ...). ``fuse``: a fusion method,
     whose fusion of the runs is evaluated last (named as
-    :func:`~ranklens.cli._fuse.with_fused_name` says)."""
+    :func:`~ranklens.cli._fuse.with_fused_name` says). ``memory_limit`` and ``jobs``: see
+    :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process)."""
     from .._errors import ParameterError
     from .._evaluate import evaluate
     from .._names import parse_measures
@@ -50,7 +55,10 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     if sum(1 for p in run_paths if p == "-") + (qrels_path == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
     unique(run_paths)
-    with loading([qrels_path, *run_paths]):
+    # a chunked evaluation shows its own progress bar, not the reading spinner
+    reading = loading([qrels_path, *run_paths]) if subtopics or context or not chunked(
+        qrels_path, run_paths, measures, options, memory_limit, jobs) else nullcontext()
+    with reading:
         qrels: Any = qrels_path
         if subtopics:
             from .._io._load import load_qrels
@@ -72,8 +80,19 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
         results: Results = evaluate(qrels, named, list(measures), options=options,
                                     train=tables.get("train"), items=tables.get("items"),
                                     item_features=tables.get("item_features"),
-                                    item_groups=tables.get("item_groups"))
+                                    item_groups=tables.get("item_groups"),
+                                    memory_limit=memory_limit, jobs=jobs)
         return results
+
+
+def chunked(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
+            options: EvaluateOptions, memory_limit: str | None, jobs: int | None) -> bool:
+    """Whether :func:`ranklens.evaluate` will evaluate these files by chunks."""
+    from .._chunked.choose import chunking
+    from .._pipeline.plan import make_plan
+
+    return chunking(make_plan(list(measures), options), qrels_path, run_paths,
+                    memory_limit, jobs) is not None
 
 
 def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bool,
@@ -134,6 +153,7 @@ def write_stdout(text: str) -> None:
 @evaluation_options
 @context_options
 @fuse_option
+@engine_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
                    "for the diversity measures (alpha-nDCG@k, ERR-IA@k, NRBP, P-IA@k, "
@@ -151,7 +171,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                  output: str | None, ci: float | None = None, ci_method: str = "t",
                  seed: int = 0, resamples: int = 9999, subtopics: bool = False,
                  engine: str = "local", master: str | None = None,
-                 fuse_method: str | None = None, **params: Any) -> int:
+                 fuse_method: str | None = None, memory_limit: str | None = None,
+                 jobs: int | None = None, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -165,7 +186,11 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate --subtopics web.ndeval.qrels run.txt -m alpha-nDCG@20 -m ERR-IA@20
     ranklens evaluate test.qrels reco.run --train train.tsv --items items.txt -m Novelty@10
     ranklens evaluate qrels.txt bm25.run dense.run --fuse rrf
+    ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     """
+    if jobs == 1 and "polars" not in sys.modules:
+        # one core throughout: polars sizes its thread pool once, when it is imported
+        os.environ["POLARS_MAX_THREADS"] = "1"
     options, pairs = split_options(params)
     context = split_context(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)
@@ -197,6 +222,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if engine == "spark":
         from ..spark._cli import evaluate_on_spark
 
+        if memory_limit is not None or jobs is not None:
+            raise click.UsageError("--memory-limit and --jobs are for the local engine "
+                                   "(Spark sizes its own tasks)")
         if per_query:
             raise click.UsageError("--engine spark writes per-query values to Parquet with "
                                    "-o FOLDER; --per-query is for the local engine")
@@ -216,12 +244,16 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if fuse_method is not None:
         from ._fused import with_fused_name
 
+        if memory_limit is not None or jobs not in (None, 1):
+            raise click.UsageError("--fuse evaluates the fused run in memory; it is not for "
+                                   "--memory-limit or --jobs")
         fused_labels = with_fused_name(labels, fuse_method)
         results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                                  fuse=fuse_method)
         write_output(results, fmt, per_query, output, fused_labels, intervals)
         return 0
-    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context)
+    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
+                             memory_limit=memory_limit, jobs=jobs)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0
 

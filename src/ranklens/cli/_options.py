@@ -14,10 +14,10 @@ import click
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 from .._validate import Boolean, Choice, Integer
 
-__all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "NAME_HELP", "PAIRS_HELP",
-           "baseline_name", "context_options", "evaluation_options", "fuse_option",
-           "inputs_and_measures", "judgment_options", "name_systems", "split_context",
-           "split_measures", "split_name", "split_options"]
+__all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
+           "NAME_HELP", "PAIRS_HELP", "baseline_name", "context_options", "engine_options",
+           "evaluation_options", "fuse_option", "inputs_and_measures", "judgment_options",
+           "name_systems", "split_context", "split_measures", "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,6 +31,27 @@ NAME_HELP = ("Name of a run in tables, CSV, LaTeX and the report (repeatable: on
              "the file name without directory and suffixes (.gz/.bz2/.xz, .run, .trec, "
              ".txt, .tsv, .csv, .parquet, .jsonl, ...), with the directories that tell two "
              "alike apart.")
+
+
+MEMORY_LIMIT_HELP = (
+    "Evaluate in bounded memory: when the files would take more than SIZE in memory "
+    "(e.g. 2GB, 512MiB), they are split by query into chunks in a temporary directory and "
+    "evaluated chunk by chunk, with the same values (docs/scale.md).")
+
+JOBS_HELP = (
+    "Worker processes evaluating chunks at once (default: one per core); given (> 1), a "
+    "run of 2 million lines or more is chunked for them without --memory-limit; with "
+    "--jobs 1 everything runs on one core, polars' threads included. Values do not "
+    "depend on it.")
+
+
+def engine_options(command: F) -> F:
+    """Add ``--memory-limit`` and ``--jobs`` (how the local engine runs, not what it
+    computes) to ``command``."""
+    command = click.option("--jobs", "jobs", type=click.IntRange(min=1), default=None,
+                           metavar="N", help=JOBS_HELP)(command)
+    return click.option("--memory-limit", "memory_limit", type=str, default=None,
+                        metavar="SIZE", help=MEMORY_LIMIT_HELP)(command)
 
 
 def _click_option(name: str, decl: Declared) -> Callable[[F], F]:
