@@ -30,6 +30,7 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
 from .._tables import Run, Slot
+from .bytekeys import group_byte_order
 from .keys import block_index, codes, index_dtype, mix_queries, numbered
 
 __all__ = ["RUN_INDEX", "Moves", "RunIndex", "TieBreak", "full_src", "rank_rows",
@@ -291,7 +292,13 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
     np.not_equal(group[1:], group[:-1], out=tied[1:])
     # NumPy comparisons treat -0.0 and 0.0 as equal: one tie, as in trec_eval
     tied[1:] |= score[1:] != score[:-1]
-    return (pl.DataFrame({"g": np.cumsum(tied), "t": tiebreak})
+    g = np.cumsum(tied)
+    if tiebreak.dtype == pl.String:
+        # doc ids short enough: one integer sort instead of polars's string sort
+        order = group_byte_order(g, tiebreak, tiebreak_descending)
+        if order is not None:
+            return order
+    return (pl.DataFrame({"g": g, "t": tiebreak})
             .select(pl.arg_sort_by(["g", "t"], descending=[False, tiebreak_descending],
                                    maintain_order=True))
             .to_series().to_numpy())
