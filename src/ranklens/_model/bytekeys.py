@@ -90,18 +90,27 @@ def byte_keys(strings: pl.Series, limit: int = 1 << 64) -> tuple[np.ndarray, int
     # is optional): ASCII strings padded to eight characters (bytes) if that is enough,
     # others given 8 * words NULs and cut (a little more work)
     matrix = np.empty((lengths.size, words), dtype=">u8")  # big-endian: bytes in order
-    word = None
+    try:
+        _fill_words(matrix, strings)
+    except AttributeError:  # a polars older than bin.slice / bin.reinterpret: its string sort
+        return None
+    return _column_keys(matrix.view(np.uint8)[:, :width], lengths, min(limit, 1 << 64))
+
+
+def _fill_words(matrix: np.ndarray, strings: pl.Series) -> None:
+    """Each string's first ``8 * matrix.shape[1]`` bytes (NUL-padded) into the rows of
+    ``matrix``, as big-endian 64-bit words."""
+    words = matrix.shape[1]
     if words == 1:
         word = strings.str.pad_end(8, "\0").cast(pl.Binary).bin.reinterpret(
             dtype=pl.UInt64, endianness="big")
-    if word is not None and not word.null_count():
-        matrix[:, 0] = word.to_numpy()
-    else:
-        padded = (strings + "\0" * (8 * words)).cast(pl.Binary)
-        for i in range(words):
-            matrix[:, i] = padded.bin.slice(8 * i, 8).bin.reinterpret(
-                dtype=pl.UInt64, endianness="big").to_numpy()
-    return _column_keys(matrix.view(np.uint8)[:, :width], lengths, min(limit, 1 << 64))
+        if not word.null_count():
+            matrix[:, 0] = word.to_numpy()
+            return
+    padded = (strings + "\0" * (8 * words)).cast(pl.Binary)
+    for i in range(words):
+        matrix[:, i] = padded.bin.slice(8 * i, 8).bin.reinterpret(
+            dtype=pl.UInt64, endianness="big").to_numpy()
 
 
 def _column_keys(matrix: np.ndarray, lengths: np.ndarray,
