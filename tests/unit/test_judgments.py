@@ -163,3 +163,24 @@ def test_dict_keys_that_become_one_id_are_duplicates(run: dict) -> None:
     r = Judgments(qrels, ["AP"], missing="zero").evaluate(run, duplicates="first")
     same(r, ranklens.evaluate(qrels, run, ["AP"], missing="zero", duplicates="first"))
     assert r.per_query("AP")["q1" if "q1" in run else "1"] == 1.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([*QIDS, 3, 10]),
+                          st.dictionaries(st.sampled_from(DOCS), st.integers(0, 2),
+                                          max_size=4)), max_size=6))
+def test_a_qrels_dict_marks_its_query_blocks_as_found_from_the_ids(
+        items: list[tuple[object, dict[str, int]]]) -> None:
+    # the reader marks where each query's judgments start; the index must be the one built
+    # by comparing the ids (empty queries, and 3 next to "3": one id, two blocks)
+    from ranklens._io._load import load_qrels
+    from ranklens._model.matching import qrels_index
+
+    mapping = dict(items)
+    marked = load_qrels(mapping)
+    assert marked._hints.block_starts is not None
+    found = load_qrels(mapping)
+    found._hints.block_starts = None
+    a, b = qrels_index(marked), qrels_index(found)
+    np.testing.assert_array_equal(a.code, b.code)
+    assert a.query_ids == b.query_ids
