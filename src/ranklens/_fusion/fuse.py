@@ -43,7 +43,9 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
         The fusion method (ranx's names and others, any case; see ``docs/fusion.md``):
         ``rrf``, ``isr``, ``log_isr``, ``logn_isr``, ``sum``, ``mnz``, ``max``, ``min``,
         ``med``, ``anz``, ``gmnz``, ``wsum``, ``wmnz``, ``mixed``, ``bordafuse``,
-        ``w_bordafuse``, ``rbc``, ``condorcet``, ``w_condorcet``.
+        ``w_bordafuse``, ``rbc``, ``condorcet``, ``w_condorcet``; supervised (need
+        ``train``): ``probfuse``, ``segfuse``, ``slidefuse``, ``posfuse``, ``bayesfuse``,
+        ``mapfuse``.
     norm : str, optional
         The score normalisation applied to each run's list per query before fusing:
         ``min-max`` (the default, as in ranx), ``min-max-inverted``, ``max``, ``sum``,
@@ -56,7 +58,9 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     params : mapping, optional
         The method's parameters (also accepted as keyword arguments): ``k`` for ``rrf``
         (default 60), ``sigma`` for ``logn_isr`` (0.01), ``gamma`` for ``gmnz`` and ``phi``
-        for ``rbc`` (both required).
+        for ``rbc`` (both required); for the supervised methods ``n_segments``
+        (``probfuse``, required), ``w`` (``slidefuse``, required), ``rel`` (1), and the
+        leakage rule's ``folds`` (5), ``seed`` (0) and ``allow_leakage`` (False).
     depth : int, optional
         Fuse only each run's top ``depth`` documents of each query.
     convention : {"ranklens", "ranx"}, optional
@@ -67,8 +71,11 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
         quicksort from the order the documents were given in), which reproduces ranx's
         fused order wherever ranx's own is deterministic.
     train : judgments, optional
-        Training judgments (any form ``evaluate`` reads), for supervised methods only;
-        their kernels read them as ``Inputs.train``.
+        Training judgments (any form ``evaluate`` reads), for the supervised methods only
+        (and required by them). A query they do not judge is fused by a model learned on
+        every training query; a query they judge is fused by a model learned on the other
+        cross-fitting folds (``folds`` parts of the training queries, shuffled with
+        ``seed``), never on its own judgments, unless ``allow_leakage=True``.
     name : str, optional
         The fused run's name (default: the method's name).
 
@@ -111,8 +118,8 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     w = _weights(m, weights, len(several))
     if train is not None and not m.supervised:
         raise ParameterError(
-            f"the 'train' option is for supervised fusion methods, which learn from "
-            f"judgments (wired separately); the method {m.name!r} learns nothing")
+            f"the 'train' option is for the supervised fusion methods (probfuse, segfuse, "
+            f"slidefuse, posfuse, bayesfuse, mapfuse); the method {m.name!r} learns nothing")
     if m.supervised and train is None:
         raise ParameterError(f"the fusion method {m.name!r} is supervised: give its "
                              "training judgments as 'train'")
