@@ -19,7 +19,7 @@ from .norms import NORM_ALIASES, NORMS, normalise
 from .order import group_positions, ranked
 from .registry import Inputs, Method, lookup
 
-__all__ = ["CONVENTIONS", "DEFAULT_NORM", "fuse", "fuse_candidates"]
+__all__ = ["CONVENTIONS", "DEFAULT_NORM", "fuse", "fuse_candidates", "prepared_inputs"]
 
 #: The normalisation used when ``norm`` is not given: min-max, as ranx does.
 DEFAULT_NORM = "min-max"
@@ -171,17 +171,24 @@ def fuse_candidates(c: Candidates, m: Method, norm: str, weights: np.ndarray,
     """The fused score of each candidate row and the runs' ranks it read: ``c``
     normalised, re-ranked when the normalisation re-ranks, then ``m``'s kernel. Under the
     ranx convention, the pairwise methods' scores are ``c - position`` (ranx's form)."""
-    normed = normalise(c, norm)
-    rank, length = c.rank, c.length
-    if normed.rerank:
-        rank, length = _rerank(c, normed.score)
-    inputs = Inputs(c, normed.score, rank, length, weights, train)
+    inputs = prepared_inputs(c, norm, weights, train)
+    rank = inputs.rank
     scores = np.asarray(m.kernel(inputs, **params), dtype=np.float64)
     if m.pairwise and c.ranx:
         order = ranked(c.query, scores, ranx=True, arrival=_arrival(c, rank))
         scores = np.empty_like(scores)
         scores[order] = (c.size[order] - group_positions(c.query[order])).astype(np.float64)
     return scores, rank
+
+
+def prepared_inputs(c: Candidates, norm: str, weights: np.ndarray, train: Any = None
+                    ) -> Inputs:
+    """What a kernel reads: ``c`` normalised, re-ranked when the normalisation re-ranks."""
+    normed = normalise(c, norm)
+    rank, length = c.rank, c.length
+    if normed.rerank:
+        rank, length = _rerank(c, normed.score)
+    return Inputs(c, normed.score, rank, length, weights, train)
 
 
 def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -16,6 +16,7 @@ that nothing retrieved is relevant); it teaches a run only where that run has a 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,8 @@ from .._validate import Boolean, Integer
 from .candidates import Candidates
 from .registry import Inputs, Kernel, Param
 
-__all__ = ["LEAKAGE_PARAMS", "cross_fit_folds", "supervised_kernel", "training_arrays"]
+__all__ = ["LEAKAGE_PARAMS", "Training", "cross_fit_folds", "query_folds", "supervised_kernel",
+           "training_arrays"]
 
 #: The parameters every supervised method takes besides its own.
 LEAKAGE_PARAMS = (
@@ -69,58 +71,85 @@ def cross_fit_folds(query_ids: pl.Series, folds: int, seed: int) -> list[np.ndar
     return np.array_split(np.random.default_rng(seed).permutation(ids), folds)
 
 
+@dataclass(frozen=True, eq=False)
+class Training:
+    """A supervised method's kernels on one set of candidates: the arrays, each row's
+    training grade and relevant count, and which queries the judgments hold."""
+
+    name: str
+    learn: Any
+    fuse: Any
+    needs_relevant: bool
+    arrays: tuple[np.ndarray, ...]
+    grade: np.ndarray
+    relevant: np.ndarray
+    is_train: np.ndarray
+
+    @classmethod
+    def of(cls, name: str, learn: Any, fuse: Any, needs_relevant: bool, inputs: Inputs,
+           rel: int) -> Training:
+        c = inputs.candidates
+        grade, relevant, is_train = training_arrays(c, inputs.train, rel)
+        if not is_train.any():
+            raise ParameterError(
+                f"the 'train' judgments of {name!r} must judge some of the runs' queries; "
+                f"they judge none of the {c.query_ids.len()}")
+        return cls(name, learn, fuse, needs_relevant,
+                   (c.query, c.doc, inputs.rank, inputs.length, inputs.score), grade,
+                   relevant, is_train)
+
+    def scores(self, params: Mapping[str, Any], learn_rows: np.ndarray,
+               fuse_rows: np.ndarray) -> np.ndarray:
+        """The fused scores of ``fuse_rows`` by the model learned on ``learn_rows``."""
+        extra = {"relevant": self.relevant[learn_rows]} if self.needs_relevant else {}
+        model = self.learn(*(a[learn_rows] for a in self.arrays), self.grade[learn_rows],
+                           **extra, **params)
+        return np.asarray(self.fuse(model, *(a[fuse_rows] for a in self.arrays)),
+                          dtype=np.float64)
+
+
 def supervised_kernel(name: str, learn: Any, fuse: Any, needs_relevant: bool) -> Kernel:
     """A registry kernel for a supervised method: training arrays, leakage rule, fusion."""
 
     def kernel(inputs: Inputs, *, folds: int, seed: int, allow_leakage: bool,
                **params: Any) -> np.ndarray:
-        return _fuse_supervised(name, learn, fuse, needs_relevant, inputs, params,
-                                folds=folds, seed=seed, allow_leakage=allow_leakage)
+        t = Training.of(name, learn, fuse, needs_relevant, inputs, int(params.get("rel", 1)))
+        return _fuse_supervised(t, inputs.candidates, params, folds=folds, seed=seed,
+                                allow_leakage=allow_leakage)
 
     return kernel
 
 
-def _fuse_supervised(name: str, learn: Any, fuse: Any, needs_relevant: bool,
-                     inputs: Inputs, params: Mapping[str, Any], *, folds: int, seed: int,
-                     allow_leakage: bool) -> np.ndarray:
-    c = inputs.candidates
-    grade, relevant, is_train = training_arrays(c, inputs.train, int(params.get("rel", 1)))
-    train_q = np.flatnonzero(is_train)
-    if train_q.size == 0:
-        raise ParameterError(
-            f"the 'train' judgments of {name!r} must judge some of the runs' queries; "
-            f"they judge none of the {c.query_ids.len()}")
-    arrays = (c.query, c.doc, inputs.rank, inputs.length, inputs.score)
-
-    def learned(rows: np.ndarray) -> Any:
-        extra = {"relevant": relevant[rows]} if needs_relevant else {}
-        return learn(*(a[rows] for a in arrays), grade[rows], **extra, **params)
-
-    def fused(model: Any, rows: np.ndarray) -> np.ndarray:
-        return np.asarray(fuse(model, *(a[rows] for a in arrays)), dtype=np.float64)
-
+def _fuse_supervised(t: Training, c: Candidates, params: Mapping[str, Any], *, folds: int,
+                     seed: int, allow_leakage: bool) -> np.ndarray:
     out = np.zeros(c.query.size)
-    train_row = is_train[c.query]
+    train_row = t.is_train[c.query]
     every_training_row = np.flatnonzero(train_row)
     outside = np.flatnonzero(~train_row)
     if allow_leakage or outside.size:
-        model = learned(every_training_row)
         rows = np.arange(c.query.size) if allow_leakage else outside
-        out[rows] = fused(model, rows)
+        out[rows] = t.scores(params, every_training_row, rows)
     if allow_leakage:
         return out
+    train_q = np.flatnonzero(t.is_train)
     if train_q.size < folds:
         raise ParameterError(
-            f"the 'folds' parameter of {name!r} must be at most the number of training "
+            f"the 'folds' parameter of {t.name!r} must be at most the number of training "
             f"queries the runs have ({train_q.size}), so that each is fused by a model "
             f"learned on the others; got {folds} (or give allow_leakage=True)")
-    fold_of_query = np.full(c.query_ids.len(), -1, dtype=np.int64)
-    code_of = dict(zip(c.query_ids.to_list(), range(c.query_ids.len()), strict=True))
-    for f, part in enumerate(cross_fit_folds(c.query_ids.gather(train_q), folds, seed)):
-        fold_of_query[[code_of[q] for q in part]] = f
-    fold = fold_of_query[c.query]
+    fold = query_folds(c.query_ids, cross_fit_folds(c.query_ids.gather(train_q), folds,
+                                                    seed))[c.query]
     for f in range(folds):  # one model per fold: learned on the others, fuses this one
-        model = learned(np.flatnonzero(train_row & (fold != f)))
         rows = np.flatnonzero(fold == f)
-        out[rows] = fused(model, rows)
+        out[rows] = t.scores(params, np.flatnonzero(train_row & (fold != f)), rows)
     return out
+
+
+def query_folds(query_ids: pl.Series, parts: list[np.ndarray]) -> np.ndarray:
+    """Each query code's part number in ``parts`` (lists of ids), -1 when in none."""
+    fold = np.full(query_ids.len(), -1, dtype=np.int64)
+    code_of = dict(zip(query_ids.to_list(), range(query_ids.len()), strict=True))
+    for f, part in enumerate(parts):
+        codes = [code_of[q] for q in part.tolist() if q in code_of]
+        fold[np.asarray(codes, dtype=np.int64)] = f
+    return fold
