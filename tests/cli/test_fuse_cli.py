@@ -166,3 +166,12 @@ def test_fuse_never_writes_over_the_training_judgments(
                   "--allow-leakage", "-o", str(qrels)], capsys)
     assert result.code != 0 and "is one of the input files" in result.err
     assert qrels.read_text() == QRELS
+
+
+def test_evaluate_fuse_refuses_a_supervised_method(files: tuple[Path, Path, Path],
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), str(dense), "--fuse", "posfuse", "-m",
+                  "AP"], capsys)
+    assert result.code == 2 and result.err.count("\n") == 1
+    assert "the '--fuse' option takes the unsupervised methods; 'posfuse' learns" in result.err
