@@ -103,6 +103,18 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     ['d1', 'd3', 'd2']
     >>> fused.score.round(6).tolist()
     [0.032522, 0.032266, 0.016129]
+
+    A supervised method learns from ``train``. Run ``a`` finds the relevant ``d1`` first
+    for both judged queries (MAP 1), ``b`` second (MAP 0.5), so MAPFuse scores ``d1``
+    1/1 + 0.5/2 and ``d2`` 1/2 + 0.5/1 on the unjudged ``q3``; each judged query is fused by
+    the model of the other (``folds=2``), never by its own judgments:
+
+    >>> a = {q: {"d1": 2.0, "d2": 1.0} for q in ("q1", "q2", "q3")}
+    >>> b = {q: {"d2": 2.0, "d1": 1.0} for q in ("q1", "q2", "q3")}
+    >>> train = {"q1": {"d1": 1}, "q2": {"d1": 1}}
+    >>> fused = ranklens.fuse({"a": a, "b": b}, "mapfuse", train=train, folds=2)
+    >>> fused.frame.filter(fused.frame["query_id"] == "q3").select("doc_id", "score").rows()
+    [('d1', 1.25), ('d2', 1.0)]
     """
     m = lookup(method)
     check("convention", convention, Choice(CONVENTIONS, none=True))
