@@ -146,10 +146,12 @@ def _fuse_supervised(t: Training, c: Candidates, params: Mapping[str, Any], *, f
 
 
 def query_folds(query_ids: pl.Series, parts: list[np.ndarray]) -> np.ndarray:
-    """Each query code's part number in ``parts`` (lists of ids), -1 when in none."""
-    fold = np.full(query_ids.len(), -1, dtype=np.int64)
-    code_of = dict(zip(query_ids.to_list(), range(query_ids.len()), strict=True))
-    for f, part in enumerate(parts):
-        codes = [code_of[q] for q in part.tolist() if q in code_of]
-        fold[np.asarray(codes, dtype=np.int64)] = f
-    return fold
+    """Each query code's part number in ``parts`` (arrays of ids), -1 when in none."""
+    sizes = [len(p) for p in parts]
+    ids = pl.Series("query_id", np.concatenate(parts).tolist() if parts else [],
+                    dtype=pl.String)
+    table = pl.DataFrame({"query_id": ids,
+                          "fold": np.repeat(np.arange(len(parts), dtype=np.int64), sizes)})
+    return (pl.DataFrame({"query_id": query_ids}).join(table, on="query_id", how="left",
+                                                        maintain_order="left")
+            ["fold"].fill_null(-1).to_numpy().astype(np.int64))
