@@ -175,3 +175,16 @@ def test_supervised_tuning_defaults_and_errors() -> None:
         ranklens.optimize_fusion(qrels, runs, "probfuse", grid={"n_segments": [2]}, folds=2)
     with pytest.raises(ParameterError, match="the 'grid' option names 'folds'"):
         ranklens.optimize_fusion(qrels, runs, "probfuse", grid={"folds": [2]}, folds=3)
+
+
+def test_supervised_tuning_without_kept_slices_is_the_same(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    from ranklens._fusion import tuning_supervised
+
+    qrels, runs = random_data(3)
+    grid = {"n_segments": [1, 2, 4]}
+    kept = ranklens.optimize_fusion(qrels, runs, "probfuse", "AP", grid=grid, folds=4)
+    monkeypatch.setattr(tuning_supervised, "CACHED_ROWS", 0)
+    made = ranklens.optimize_fusion(qrels, runs, "probfuse", "AP", grid=grid, folds=4)
+    assert [f.params for f in made.folds] == [f.params for f in kept.folds]
+    assert made.value == kept.value and made.run.frame.equals(kept.run.frame)

@@ -16,7 +16,7 @@ that nothing retrieved is relevant); it teaches a run only where that run has a 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -98,14 +98,21 @@ class Training:
                    (c.query, c.doc, inputs.rank, inputs.length, inputs.score), grade,
                    relevant, is_train)
 
-    def scores(self, params: Mapping[str, Any], learn_rows: np.ndarray,
-               fuse_rows: np.ndarray) -> np.ndarray:
-        """The fused scores of ``fuse_rows`` by the model learned on ``learn_rows``."""
-        extra = {"relevant": self.relevant[learn_rows]} if self.needs_relevant else {}
-        model = self.learn(*(a[learn_rows] for a in self.arrays), self.grade[learn_rows],
-                           **extra, **params)
-        return np.asarray(self.fuse(model, *(a[fuse_rows] for a in self.arrays)),
-                          dtype=np.float64)
+    def take(self, rows: np.ndarray) -> Training:
+        """These rows only (to learn or fuse on them many times without slicing again)."""
+        return replace(self, arrays=tuple(a[rows] for a in self.arrays),
+                       grade=self.grade[rows], relevant=self.relevant[rows])
+
+    def scores(self, params: Mapping[str, Any], learn_rows: np.ndarray | None,
+               fuse_rows: np.ndarray | None, *, on: Training | None = None) -> np.ndarray:
+        """The fused scores of ``fuse_rows`` (of ``on`` when given: a :meth:`take`) by the
+        model learned on ``learn_rows`` (None: every row)."""
+        learn = self if learn_rows is None else self.take(learn_rows)
+        extra = {"relevant": learn.relevant} if self.needs_relevant else {}
+        model = self.learn(*learn.arrays, learn.grade, **extra, **params)
+        target = on if on is not None else self
+        arrays = target.arrays if fuse_rows is None else [a[fuse_rows] for a in target.arrays]
+        return np.asarray(self.fuse(model, *arrays), dtype=np.float64)
 
 
 def supervised_kernel(name: str, learn: Any, fuse: Any, needs_relevant: bool) -> Kernel:

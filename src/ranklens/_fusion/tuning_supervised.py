@@ -25,7 +25,11 @@ from .fuse import _to_run, prepared_inputs
 from .registry import Method
 from .training import Training, query_folds
 
-__all__ = ["supervised_choices"]
+__all__ = ["CACHED_ROWS", "supervised_choices"]
+
+#: Above this many candidate rows times folds squared, the slices are made again for each
+#: grid point rather than kept (memory over speed).
+CACHED_ROWS = 50_000_000
 
 
 def supervised_choices(q: Qrels, c: Candidates, m: Method, norm: str,
@@ -56,17 +60,33 @@ def supervised_choices(q: Qrels, c: Candidates, m: Method, norm: str,
         return trainings[rel], resolved
 
     n = len(parts)
+    fold_rows = [np.flatnonzero(fold == g) for g in range(n)]
+    # each learning slice and fused slice made once per rel, not once per grid point
+    # (kept while they hold at most ~CACHED_ROWS rows: about 6 copies of the rows at k = 5)
+    keep_slices = c.query.size * n * n <= CACHED_ROWS
+    learn_slices: dict[tuple[int, int, int], Training] = {}
+    fold_slices: dict[tuple[int, int], Training] = {}
+
+    def pair(t: Training, rel: int, f: int, g: int) -> tuple[Training, Training]:
+        key = (rel, min(f, g), max(f, g))  # folds f and g left out: the same either way
+        learn = learn_slices.get(key) or t.take(np.flatnonzero(judged & (fold != f)
+                                                               & (fold != g)))
+        target = fold_slices.get((rel, g)) or t.take(fold_rows[g])
+        if keep_slices:
+            learn_slices[key], fold_slices[rel, g] = learn, target
+        return learn, target
+
     means = np.empty((len(points), n))
     for i, point in enumerate(points):
         t, params = kernel_params(point)
+        rel = int(params.get("rel", 1))
         for f in range(n):
             scores = np.zeros(c.query.size)
             for g in range(n):
-                rows = np.flatnonzero(fold == g)
-                if g == f or rows.size == 0:
+                if g == f or fold_rows[g].size == 0:
                     continue
-                learn = np.flatnonzero(judged & (fold != f) & (fold != g))
-                scores[rows] = t.scores(params, learn, rows)
+                learn, target = pair(t, rel, f, g)
+                scores[fold_rows[g]] = learn.scores(params, None, None, on=target)
             run = _to_run(c, scores, inputs.rank, m.name, m)
             values = evaluate(q, run, [measure], **options).per_query(measure)
             train = [x for g, part in enumerate(parts) if g != f for x in part.tolist()]
