@@ -9,6 +9,7 @@ has seen that query's judgments.
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 import pytest
 
 import ranklens
@@ -148,3 +149,28 @@ def test_bad_supervised_options_name_the_option(kwargs: dict, message: str) -> N
     with pytest.raises(ParameterError) as err:
         ranklens.fuse(runs, **kwargs)
     assert message in str(err.value)
+
+
+def test_a_document_judged_twice_in_train_is_refused() -> None:
+    runs, _ = collection()
+    train = ranklens.Qrels(pl.DataFrame(
+        {"query_id": ["q1", "q1"], "doc_id": ["d1", "d1"], "relevance": [1.0, 0.0]}))
+    with pytest.raises(ranklens.InputError, match="judge the document 'd1' more than once for "
+                                                  "the query 'q1' \\(2 rows"):
+        ranklens.fuse(runs, "posfuse", train=train, allow_leakage=True)
+
+
+def test_unretrieved_relevant_counts_are_judgments_as_any_other() -> None:
+    # MAPFuse divides by every relevant judgment: 3 unretrieved ones as rows or as a count
+    runs, qrels = collection()
+    rows = {q: dict(g) for q, g in qrels.items()}
+    rows["q1"].update({"zz1": 1, "zz2": 2, "zz3": 1})
+    frame = pl.DataFrame([(q, d, float(g)) for q, docs in qrels.items() for d, g in docs.items()],
+                         schema=["query_id", "doc_id", "relevance"], orient="row")
+    counted = ranklens.Qrels(frame, unretrieved=pl.DataFrame(
+        {"query_id": ["q1", "q1"], "relevance": [1.0, 2.0], "count": [2, 1]}))
+    as_rows = ranklens.fuse(runs, "mapfuse", train=rows, allow_leakage=True)
+    as_count = ranklens.fuse(runs, "mapfuse", train=counted, allow_leakage=True)
+    plain = ranklens.fuse(runs, "mapfuse", train=qrels, allow_leakage=True)
+    assert as_rows.frame.equals(as_count.frame)
+    assert not as_rows.frame.equals(plain.frame)

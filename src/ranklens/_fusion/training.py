@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .._errors import ParameterError
+from .._errors import InputError, ParameterError
 from .._tables import Qrels
 from .._validate import Boolean, Integer
 from .candidates import Candidates
@@ -45,7 +45,15 @@ def training_arrays(c: Candidates, train: Qrels, rel: int
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each row's training grade (NaN: unjudged), each row's query's number of judgments at
     ``rel`` or above (retrieved or not), and whether each query code is a training query."""
-    judged = train.frame.unique(["query_id", "doc_id"], keep="first", maintain_order=True)
+    judged = train.frame
+    twice = judged.select(pl.struct("query_id", "doc_id").is_duplicated()).to_series()
+    if twice.any():  # which grade would it learn? evaluate refuses them too by default
+        row = judged.filter(twice).row(0, named=True)
+        raise InputError(
+            f"the training judgments judge the document {row['doc_id']!r} more than once "
+            f"for the query {row['query_id']!r} ({int(twice.sum())} rows are involved); "
+            "supervised fusion learns from one grade per document and query",
+            source=train.source)
     rows = pl.DataFrame({"query_id": c.query_ids.gather(c.query),
                          "doc_id": c.doc_ids, "i": np.arange(c.query.size)})
     grade = (rows.join(judged, on=["query_id", "doc_id"], how="left")
