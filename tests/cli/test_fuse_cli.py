@@ -48,7 +48,7 @@ def test_fuse_to_standard_output_with_weights_and_params(
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--method", "nope"], "the 'method' option must be one of anz, bordafuse"),
+    (["--method", "nope"], "the 'method' option must be one of anz, bayesfuse, bordafuse"),
     (["--method", "wsum", "--weights", "1,2,3"], "one weight per run (2); got 3"),
     (["--weights", "a,b", "--method", "wsum"], "the '--weights' option must be numbers"),
     (["--param", "k"], "the '--param' option must be NAME=NUMBER"),
@@ -115,3 +115,63 @@ def test_fused_run_named_like_an_input_gets_a_prefix(tmp_path: Path,
                   "-f", "csv"], capsys)
     assert [line.split(",")[0] for line in result.out.splitlines()[1:]] == [
         "rrf", "dense", "fused-rrf"]
+
+
+def test_fuse_supervised_with_train_equals_the_library(
+        files: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    out = bm25.parent / "prob.run"
+    result = run(["fuse", str(bm25), str(dense), "--method", "probfuse", "--train", str(qrels),
+                  "--param", "n_segments=2", "--param", "folds=2", "-o", str(out)], capsys)
+    assert result.code == 0, result.err
+    written = ranklens.load_run(str(out))
+    expected = ranklens.fuse([str(bm25), str(dense)], "probfuse", train=str(qrels),
+                             n_segments=2, folds=2)
+    assert written.doc_id.to_list() == expected.doc_id.to_list()
+    assert written.score.tolist() == expected.score.tolist()
+    result = run(["fuse", str(bm25), str(dense), "--method", "probfuse", "--train", str(qrels),
+                  "--param", "n_segments=2", "--allow-leakage"], capsys)
+    assert result.code == 0, result.err
+    leaky = ranklens.fuse([str(bm25), str(dense)], "probfuse", train=str(qrels),
+                          n_segments=2, allow_leakage=True)
+    assert [line.split()[2] for line in result.out.splitlines()] == leaky.doc_id.to_list()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--method", "probfuse", "--param", "n_segments=2"],
+     "the '--train' option must give the training judgments of the supervised method"),
+    (["--method", "rrf", "--train", "QRELS"], "the '--train' option is for the supervised"),
+    (["--method", "rrf", "--allow-leakage"], "the '--allow-leakage' option is for the"),
+    (["--method", "probfuse", "--train", "QRELS"], "needs the parameter 'n_segments'"),
+    (["--method", "slidefuse", "--train", "QRELS", "--param", "w=-1"],
+     "the 'w' parameter of 'slidefuse' must be"),
+    (["--method", "posfuse", "--train", "QRELS"],  # two judged queries, five folds
+     "the 'folds' parameter of 'posfuse' must be at most the number of training queries"),
+])
+def test_bad_supervised_fuse_options_give_one_line(
+        files: tuple[Path, Path, Path], args: list[str], message: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    args = [str(qrels) if a == "QRELS" else a for a in args]
+    result = run(["fuse", str(bm25), str(dense), *args], capsys)
+    assert result.code == 2, result.err
+    assert result.err.count("\n") == 1 and message in result.err
+    assert "Traceback" not in result.err
+
+
+def test_fuse_never_writes_over_the_training_judgments(
+        files: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["fuse", str(bm25), str(dense), "--method", "posfuse", "--train", str(qrels),
+                  "--allow-leakage", "-o", str(qrels)], capsys)
+    assert result.code != 0 and "is one of the input files" in result.err
+    assert qrels.read_text() == QRELS
+
+
+def test_evaluate_fuse_refuses_a_supervised_method(files: tuple[Path, Path, Path],
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), str(dense), "--fuse", "posfuse", "-m",
+                  "AP"], capsys)
+    assert result.code == 2 and result.err.count("\n") == 1
+    assert "the '--fuse' option takes the unsupervised methods; 'posfuse' learns" in result.err

@@ -237,3 +237,46 @@ def test_deep_lists_equal_ranx(method: str, ranx_server: subprocess.Popen[str]) 
     params = {"probfuse": {"n_segments": 25}, "slidefuse": {"w": 20}}.get(method, {})
     want = ranx_fuse(ranx_server, method, train_runs, qrels, runs, params)
     assert_same(ours(method, train_runs, qrels, runs, params), want)
+
+
+# -- through ranklens.fuse ----------------------------------------------------------------
+
+def fused_dict(run: Any) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for q, d, s in run.frame.select("query_id", "doc_id", "score").iter_rows():
+        out.setdefault(q, {})[d] = s
+    return out
+
+
+def only(fused: dict[str, dict[str, float]], queries: Any) -> dict[str, dict[str, float]]:
+    return {q: docs for q, docs in fused.items() if q in set(queries)}
+
+
+@pytest.mark.parametrize("method", sorted(SUPERVISED))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_ranklens_fuse_with_train_equals_ranx(method: str, data: st.DataObject,
+                                              ranx_server: subprocess.Popen[str]) -> None:
+    """``ranklens.fuse(runs, method, train=qrels)`` end to end: the judged queries, with
+    leakage allowed, equal ranx's fusion of the runs it trained on; the unjudged ones (with
+    or without leakage allowed) equal ranx's fusion of new queries by the same model."""
+    import ranklens
+
+    train_runs, qrels, runs = data.draw(cases())
+    params = data.draw(PARAMS.get(method, st.just({})))
+    norm = data.draw(st.sampled_from([None, "min-max"])) if method == "segfuse" else None
+    ours_norm = "none" if norm is None else norm
+    new = runs is not train_runs
+    merged = [{**t, **r} for t, r in zip(train_runs, runs, strict=True)] if new else train_runs
+    leaky = ranklens.fuse(merged, method, train=qrels, allow_leakage=True, norm=ours_norm,
+                          **params)
+    got = fused_dict(leaky)
+    want = ranx_fuse(ranx_server, method, train_runs, qrels, train_runs, params, norm=norm)
+    assert_same(only(got, qrels), want)
+    if new:
+        want_new = ranx_fuse(ranx_server, method, train_runs, qrels, runs, params, norm=norm)
+        assert_same(only(got, runs[0]), want_new)
+        if len(qrels) >= 2:
+            held = ranklens.fuse(merged, method, train=qrels, norm=ours_norm, folds=2,
+                                 **params)
+            assert_same(only(fused_dict(held), runs[0]), want_new)

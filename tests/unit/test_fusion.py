@@ -178,7 +178,7 @@ def test_quicksort_argsort_sorts_and_keeps_short_ties_in_order() -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"method": "nope"}, "the 'method' option must be one of anz, bordafuse, condorcet"),
+    ({"method": "nope"}, "the 'method' option must be one of anz, bayesfuse, bordafuse"),
     ({"method": "rrf", "weights": [1, 2]}, "the method 'rrf' takes none"),
     ({"method": "wsum", "weights": [1, 2, 3]}, "one weight per run (2); got 3"),
     ({"method": "wsum", "weights": [1, float("nan")]}, "one finite number per run"),

@@ -104,3 +104,87 @@ def test_bad_tuning_options(kwargs: dict, message: str) -> None:
 def test_docstring_examples(module: object) -> None:
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert failures == 0
+
+
+def exhaustive_supervised(qrels: dict, runs: dict, method: str, measure: str, grid: dict,
+                          folds: int, seed: int) -> tuple[float, list[dict]]:
+    """The nested protocol with ``fuse`` and ``evaluate`` alone: a fold's training value of a
+    point fuses each other fold ``g`` with judgments of neither ``g`` nor the held-out fold
+    (a query outside ``train`` is fused by the model of every training query)."""
+    queries = sorted(qrels)
+    parts = [p.tolist() for p in
+             np.array_split(np.random.default_rng(seed).permutation(queries), folds)]
+    keys = list(grid)
+    points = [dict(zip(keys, combo, strict=True)) for combo in
+              itertools.product(*(grid[k] for k in keys))]
+
+    def fused(train: list[str], point: dict, wanted: list[str]) -> dict:
+        run = ranklens.fuse(runs, method, train={q: qrels[q] for q in train},
+                            allow_leakage=True, **point)  # only unjudged queries are read
+        out: dict[str, dict[str, float]] = {}
+        frame = run.frame
+        for q, d, s in zip(frame["query_id"], frame["doc_id"], frame["score"], strict=True):
+            if q in wanted:
+                out.setdefault(q, {})[d] = s
+        return out
+
+    held_out: dict[str, dict[str, float]] = {}
+    chosen = []
+    for f, test in enumerate(parts):
+        train = [q for q in queries if q not in test]
+        best, best_value = None, -np.inf
+        for point in points:
+            run: dict[str, dict[str, float]] = {}
+            for g, other in enumerate(parts):
+                if g != f:
+                    learn = [q for q in train if q not in other]
+                    run.update(fused(learn, point, other))
+            value = ranklens.evaluate({q: qrels[q] for q in train}, run, [measure])[measure]
+            if value > best_value:
+                best, best_value = point, value
+        chosen.append(best)
+        held_out.update(fused(train, best, test))
+    return ranklens.evaluate(qrels, held_out, [measure])[measure], chosen
+
+
+@pytest.mark.parametrize(("method", "grid"), [
+    ("probfuse", {"n_segments": [1, 2, 3, 5]}),
+    ("slidefuse", {"w": [0, 1, 3]}),
+    ("posfuse", {"rel": [1, 2]}),
+])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_supervised_optimize_fusion_equals_an_exhaustive_nested_loop(
+        method: str, grid: dict, seed: int) -> None:
+    qrels, runs = random_data(seed)
+    tuned = ranklens.optimize_fusion(qrels, runs, method, "nDCG@5", grid=grid, folds=3,
+                                     seed=seed)
+    value, chosen = exhaustive_supervised(qrels, runs, method, "nDCG@5", grid, 3, seed)
+    assert [f.params for f in tuned.folds] == chosen
+    assert tuned.value == pytest.approx(value, rel=1e-12)
+    assert sorted(q for f in tuned.folds for q in f.queries) == sorted(qrels)
+
+
+def test_supervised_tuning_defaults_and_errors() -> None:
+    assert tuning.default_grid("probfuse", 2) == {"n_segments": list(range(1, 101))}
+    assert tuning.default_grid("slidefuse", 3) == {"w": list(range(1, 101))}
+    with pytest.raises(ParameterError, match="'posfuse' has nothing to tune"):
+        tuning.default_grid("posfuse", 2)
+    qrels, runs = random_data(0)
+    with pytest.raises(ParameterError, match="the 'folds' option must be at least 3 for the "
+                                             "supervised method 'probfuse'"):
+        ranklens.optimize_fusion(qrels, runs, "probfuse", grid={"n_segments": [2]}, folds=2)
+    with pytest.raises(ParameterError, match="the 'grid' option names 'folds'"):
+        ranklens.optimize_fusion(qrels, runs, "probfuse", grid={"folds": [2]}, folds=3)
+
+
+def test_supervised_tuning_without_kept_slices_is_the_same(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    from ranklens._fusion import tuning_supervised
+
+    qrels, runs = random_data(3)
+    grid = {"n_segments": [1, 2, 4]}
+    kept = ranklens.optimize_fusion(qrels, runs, "probfuse", "AP", grid=grid, folds=4)
+    monkeypatch.setattr(tuning_supervised, "CACHED_ROWS", 0)
+    made = ranklens.optimize_fusion(qrels, runs, "probfuse", "AP", grid=grid, folds=4)
+    assert [f.params for f in made.folds] == [f.params for f in kept.folds]
+    assert made.value == kept.value and made.run.frame.equals(kept.run.frame)

@@ -19,7 +19,7 @@ from .norms import NORM_ALIASES, NORMS, normalise
 from .order import group_positions, ranked
 from .registry import Inputs, Method, lookup
 
-__all__ = ["CONVENTIONS", "DEFAULT_NORM", "fuse", "fuse_candidates"]
+__all__ = ["CONVENTIONS", "DEFAULT_NORM", "fuse", "fuse_candidates", "prepared_inputs"]
 
 #: The normalisation used when ``norm`` is not given: min-max, as ranx does.
 DEFAULT_NORM = "min-max"
@@ -43,7 +43,9 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
         The fusion method (ranx's names and others, any case; see ``docs/fusion.md``):
         ``rrf``, ``isr``, ``log_isr``, ``logn_isr``, ``sum``, ``mnz``, ``max``, ``min``,
         ``med``, ``anz``, ``gmnz``, ``wsum``, ``wmnz``, ``mixed``, ``bordafuse``,
-        ``w_bordafuse``, ``rbc``, ``condorcet``, ``w_condorcet``.
+        ``w_bordafuse``, ``rbc``, ``condorcet``, ``w_condorcet``; supervised (need
+        ``train``): ``probfuse``, ``segfuse``, ``slidefuse``, ``posfuse``, ``bayesfuse``,
+        ``mapfuse``.
     norm : str, optional
         The score normalisation applied to each run's list per query before fusing:
         ``min-max`` (the default, as in ranx), ``min-max-inverted``, ``max``, ``sum``,
@@ -56,7 +58,9 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     params : mapping, optional
         The method's parameters (also accepted as keyword arguments): ``k`` for ``rrf``
         (default 60), ``sigma`` for ``logn_isr`` (0.01), ``gamma`` for ``gmnz`` and ``phi``
-        for ``rbc`` (both required).
+        for ``rbc`` (both required); for the supervised methods ``n_segments``
+        (``probfuse``, required), ``w`` (``slidefuse``, required), ``rel`` (1), and the
+        leakage rule's ``folds`` (5), ``seed`` (0) and ``allow_leakage`` (False).
     depth : int, optional
         Fuse only each run's top ``depth`` documents of each query.
     convention : {"ranklens", "ranx"}, optional
@@ -67,8 +71,11 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
         quicksort from the order the documents were given in), which reproduces ranx's
         fused order wherever ranx's own is deterministic.
     train : judgments, optional
-        Training judgments (any form ``evaluate`` reads), for supervised methods only;
-        their kernels read them as ``Inputs.train``.
+        Training judgments (any form ``evaluate`` reads), for the supervised methods only
+        (and required by them). A query they do not judge is fused by a model learned on
+        every training query; a query they judge is fused by a model learned on the other
+        cross-fitting folds (``folds`` parts of the training queries, shuffled with
+        ``seed``), never on its own judgments, unless ``allow_leakage=True``.
     name : str, optional
         The fused run's name (default: the method's name).
 
@@ -96,6 +103,18 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     ['d1', 'd3', 'd2']
     >>> fused.score.round(6).tolist()
     [0.032522, 0.032266, 0.016129]
+
+    A supervised method learns from ``train``. Run ``a`` finds the relevant ``d1`` first
+    for both judged queries (MAP 1), ``b`` second (MAP 0.5), so MAPFuse scores ``d1``
+    1/1 + 0.5/2 and ``d2`` 1/2 + 0.5/1 on the unjudged ``q3``; each judged query is fused by
+    the model of the other (``folds=2``), never by its own judgments:
+
+    >>> a = {q: {"d1": 2.0, "d2": 1.0} for q in ("q1", "q2", "q3")}
+    >>> b = {q: {"d2": 2.0, "d1": 1.0} for q in ("q1", "q2", "q3")}
+    >>> train = {"q1": {"d1": 1}, "q2": {"d1": 1}}
+    >>> fused = ranklens.fuse({"a": a, "b": b}, "mapfuse", train=train, folds=2)
+    >>> fused.frame.filter(fused.frame["query_id"] == "q3").select("doc_id", "score").rows()
+    [('d1', 1.25), ('d2', 1.0)]
     """
     m = lookup(method)
     check("convention", convention, Choice(CONVENTIONS, none=True))
@@ -111,8 +130,8 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     w = _weights(m, weights, len(several))
     if train is not None and not m.supervised:
         raise ParameterError(
-            f"the 'train' option is for supervised fusion methods, which learn from "
-            f"judgments (wired separately); the method {m.name!r} learns nothing")
+            f"the 'train' option is for the supervised fusion methods (probfuse, segfuse, "
+            f"slidefuse, posfuse, bayesfuse, mapfuse); the method {m.name!r} learns nothing")
     if m.supervised and train is None:
         raise ParameterError(f"the fusion method {m.name!r} is supervised: give its "
                              "training judgments as 'train'")
@@ -164,17 +183,24 @@ def fuse_candidates(c: Candidates, m: Method, norm: str, weights: np.ndarray,
     """The fused score of each candidate row and the runs' ranks it read: ``c``
     normalised, re-ranked when the normalisation re-ranks, then ``m``'s kernel. Under the
     ranx convention, the pairwise methods' scores are ``c - position`` (ranx's form)."""
-    normed = normalise(c, norm)
-    rank, length = c.rank, c.length
-    if normed.rerank:
-        rank, length = _rerank(c, normed.score)
-    inputs = Inputs(c, normed.score, rank, length, weights, train)
+    inputs = prepared_inputs(c, norm, weights, train)
+    rank = inputs.rank
     scores = np.asarray(m.kernel(inputs, **params), dtype=np.float64)
     if m.pairwise and c.ranx:
         order = ranked(c.query, scores, ranx=True, arrival=_arrival(c, rank))
         scores = np.empty_like(scores)
         scores[order] = (c.size[order] - group_positions(c.query[order])).astype(np.float64)
     return scores, rank
+
+
+def prepared_inputs(c: Candidates, norm: str, weights: np.ndarray, train: Any = None
+                    ) -> Inputs:
+    """What a kernel reads: ``c`` normalised, re-ranked when the normalisation re-ranks."""
+    normed = normalise(c, norm)
+    rank, length = c.rank, c.length
+    if normed.rerank:
+        rank, length = _rerank(c, normed.score)
+    return Inputs(c, normed.score, rank, length, weights, train)
 
 
 def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

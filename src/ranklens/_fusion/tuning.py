@@ -9,7 +9,8 @@ held-out queries only, each scored by parameters chosen without it.
 
 Each grid point's fused run is computed and evaluated once for all queries: a query's value
 depends on that query alone, so the mean over a fold's training queries is the mean of their
-per-query values.
+per-query values. Supervised methods follow a nested protocol (no held-out judgment read
+to learn or to choose): see :mod:`ranklens._fusion.tuning_supervised`.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class FusionTuning:
 def default_grid(method: str, n_runs: int) -> dict[str, list[Any]]:
     """The grid used when none is given: weights on the simplex in steps of 0.1 for the
     weighted methods (ranx's ``optimize_fusion`` default), ``k`` for RRF, ``phi`` for RBC,
-    ``gamma`` for CombGMNZ, ``sigma`` for logN-ISR.
+    ``gamma`` for CombGMNZ, ``sigma`` for logN-ISR, ``n_segments`` for ProbFuse and ``w``
+    for SlideFuse (1 to 100, as ranx tunes them).
 
     Raises
     ------
@@ -91,9 +93,12 @@ def default_grid(method: str, n_runs: int) -> dict[str, list[Any]]:
     defaults: dict[str, list[Any]] = {"k": [1, 5, 10, 20, 40, 60, 80, 100],
                 "phi": [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99],
                 "gamma": [0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
-                "sigma": [0.001, 0.01, 0.1, 0.5, 1.0]}
+                "sigma": [0.001, 0.01, 0.1, 0.5, 1.0],
+                # ranx's optimize_fusion range for ProbFuse and SlideFuse
+                "n_segments": list(range(1, 101)), "w": list(range(1, 101))}
     for p in m.params:
-        grid[p.name] = defaults[p.name]
+        if p.name in defaults:  # not a supervised method's rel or cross-fitting options
+            grid[p.name] = defaults[p.name]
     if not grid:
         raise ParameterError(f"the fusion method {m.name!r} has nothing to tune (no weights "
                              "and no parameter)")
@@ -123,7 +128,10 @@ def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
         point, in the order of the mapping and of each list (the first best point wins a
         tie). Default: :func:`default_grid`.
     folds : int, default 5
-        Number of folds over the judged queries (at least 2).
+        Number of folds over the judged queries (at least 2; at least 3 for a supervised
+        method, whose models are learned without the held-out fold's judgments and, to
+        choose its parameters, without the judgments of the queries they are scored on:
+        see ``docs/fusion.md``).
     seed : int, default 0
         Seed of the shuffle that assigns queries to folds.
     norm, depth, convention
@@ -156,9 +164,6 @@ def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
     check("seed", seed, Integer(0))
     check("convention", convention, Choice(CONVENTIONS, none=True))
     check("depth", depth, Integer(1, none=True))
-    if m.supervised:
-        raise ParameterError(f"optimize_fusion tunes unsupervised methods; {m.name!r} is "
-                             "supervised")
     norm_name = _norm_name(norm)
     several = several_runs(runs)
     if several is None or len(several) < 2:
@@ -177,6 +182,28 @@ def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
         raise ParameterError(f"the 'folds' option must be at most the number of judged "
                              f"queries ({queries.size}); got {folds}")
     parts = np.array_split(np.random.default_rng(seed).permutation(queries), folds)
+    if m.supervised:
+        from .tuning_supervised import supervised_choices
+
+        choices, pieces = supervised_choices(q, c, m, norm_name, points, parts, measure, sign,
+                                             options)
+    else:
+        choices, pieces = _choices(q, c, m, norm_name, points, parts, queries, measure, sign,
+                                   options)
+    held_out = _concat(pieces, m.name)
+    result = evaluate(q, held_out, [measure], **options)
+    per_query = result.per_query(measure)
+    folds_out = tuple(FoldChoice(tuple(sorted(part.tolist())), dict(points[best]),
+                                 float(train_v), _mean(per_query, part.tolist()))
+                      for part, best, train_v in choices)
+    return FusionTuning(float(result[measure]), folds_out, held_out, result, tuple(points))
+
+
+def _choices(q: Any, c: Any, m: Any, norm_name: str, points: list[dict[str, Any]],
+             parts: list[np.ndarray], queries: np.ndarray, measure: str, sign: float,
+             options: Mapping[str, Any]) -> tuple[list[Any], list[pl.DataFrame]]:
+    """Each fold's (queries, chosen point's index, training mean) and held-out rows: each
+    grid point's fused run computed once for all queries."""
     fused_runs, values = [], []
     for point in points:
         weights = _weights(m, point.get("weights"), c.runs)
@@ -194,13 +221,7 @@ def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
         best = max(range(len(points)), key=lambda i: (sign * means[i], -i))
         choices.append((part, best, means[best]))
         pieces.append(_only(fused_runs[best], test))
-    held_out = _concat(pieces, m.name)
-    result = evaluate(q, held_out, [measure], **options)
-    per_query = result.per_query(measure)
-    folds_out = tuple(FoldChoice(tuple(sorted(part.tolist())), dict(points[best]),
-                                 float(train_v), _mean(per_query, part.tolist()))
-                      for part, best, train_v in choices)
-    return FusionTuning(float(result[measure]), folds_out, held_out, result, tuple(points))
+    return choices, pieces
 
 
 def lookup_lower_is_better(measure: str) -> bool:
@@ -214,7 +235,9 @@ def _points(grid: Mapping[str, Sequence[Any]], m: Any, n_runs: int) -> list[dict
     if not isinstance(grid, Mapping) or not grid:
         raise ParameterError(f"the 'grid' option must be a non-empty mapping of parameter "
                              f"names to lists of values; got {grid!r}")
-    known = {p.name for p in m.params} | ({"weights"} if m.weights else set())
+    # a supervised method's cross-fitting options are the tuning's own folds and seed
+    known = ({p.name for p in m.params} - {"folds", "seed", "allow_leakage"}
+             | ({"weights"} if m.weights else set()))
     unknown = sorted(set(grid) - known)
     if unknown:
         raise ParameterError(f"the 'grid' option names {unknown[0]!r}, which the method "

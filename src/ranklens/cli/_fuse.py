@@ -57,7 +57,8 @@ def parse_weights(value: str | None) -> list[float] | None:
 @click.option("--method", default="rrf", show_default=True, metavar="METHOD",
               help="Fusion method: rrf, isr, log_isr, logn_isr, sum, mnz, max, min, med, "
                    "anz, gmnz, wsum, wmnz, mixed, bordafuse, w_bordafuse, rbc, condorcet, "
-                   "w_condorcet (ranx's names; CombSUM, CombMNZ, ... too).")
+                   "w_condorcet (ranx's names; CombSUM, CombMNZ, ... too); supervised, with "
+                   "--train: probfuse, segfuse, slidefuse, posfuse, bayesfuse, mapfuse.")
 @click.option("--norm", default=None, metavar="NORM",
               help="Score normalisation per run and query: min-max (default), "
                    "min-max-inverted, max, sum, zmuv, rank, borda, none.")
@@ -66,7 +67,16 @@ def parse_weights(value: str | None) -> list[float] | None:
                    "w_condorcet.")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="A parameter of the method (repeatable): k=60 (rrf), sigma=0.01 "
-                   "(logn_isr), gamma=... (gmnz), phi=... (rbc).")
+                   "(logn_isr), gamma=... (gmnz), phi=... (rbc), n_segments=... (probfuse), "
+                   "w=... (slidefuse), rel=1, folds=5, seed=0 (supervised).")
+@click.option("--train", default=None, metavar="QRELS",
+              help="Training judgments, required by the supervised methods (probfuse, "
+                   "segfuse, slidefuse, posfuse, bayesfuse, mapfuse) and refused by the "
+                   "others. A judged query is fused by a model learned on the other folds "
+                   "(--param folds=5, seed=0), never on its own judgments.")
+@click.option("--allow-leakage", is_flag=True, default=False,
+              help="Supervised methods: fuse judged queries with a model learned on all "
+                   "of --train, their own judgments included (as ranx does).")
 @click.option("--depth", type=click.IntRange(min=1), default=None,
               help="Fuse only each run's top DEPTH documents per query.")
 @click.option("--convention", type=click.Choice(["ranklens", "ranx"]), default=None,
@@ -77,8 +87,9 @@ def parse_weights(value: str | None) -> list[float] | None:
 @click.option("-o", "--output", type=str, default=None, metavar="FILE",
               help="Write the fused TREC run to this file (default: standard output).")
 def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str | None,
-             params: tuple[str, ...], depth: int | None, convention: str | None,
-             name: str | None, output: str | None) -> int:
+             params: tuple[str, ...], train: str | None, allow_leakage: bool,
+             depth: int | None, convention: str | None, name: str | None,
+             output: str | None) -> int:
     """Fuse RUNS (TREC, CSV, TSV, Parquet or JSON Lines; NAME=PATH names one) into one
     TREC run.
 
@@ -87,8 +98,10 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str 
     ranklens fuse bm25.run dense.run splade.run --method mnz --norm zmuv -o mnz.run
     ranklens fuse bm25.run dense.run --method wsum --weights 0.3,0.7 -o wsum.run
     ranklens fuse bm25.run dense.run --method rrf --param k=20 --depth 100
+    ranklens fuse bm25.run dense.run --method probfuse --param n_segments=10 --train q.qrels
     """
     from .._fusion.fuse import fuse
+    from .._fusion.registry import lookup
     from .._fusion.write import trec_run_text
     from .._outputs import refuse_overwriting_inputs, write_atomically
     from ._evaluate import unique, write_stdout
@@ -97,13 +110,27 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str 
 
     if len(runs) < 2:
         raise click.UsageError("give at least two RUNS to fuse")
+    m = lookup(method)
+    if m.supervised and train is None:
+        raise ParameterError(f"the '--train' option must give the training judgments of the "
+                             f"supervised method {m.name!r}; got none")
+    if train is not None and not m.supervised:
+        raise ParameterError(f"the '--train' option is for the supervised methods (probfuse, "
+                             f"segfuse, slidefuse, posfuse, bayesfuse, mapfuse); got the "
+                             f"method {m.name!r}, which learns nothing")
+    if allow_leakage and not m.supervised:
+        raise ParameterError(f"the '--allow-leakage' option is for the supervised methods; "
+                             f"got the method {m.name!r}")
     labels, paths = name_systems(runs, ())
-    refuse_overwriting_inputs(output, paths)
+    refuse_overwriting_inputs(output, [*paths, *([train] if train else [])])
     unique(paths)
+    given = parse_params(params)
+    if allow_leakage:
+        given["allow_leakage"] = True
     with loading(paths):
         fused = fuse(dict(zip(labels, paths, strict=True)), method, norm=norm,
-                     weights=parse_weights(weights), params=parse_params(params),
-                     depth=depth, convention=convention, name=name)
+                     weights=parse_weights(weights), params=given, depth=depth,
+                     convention=convention, name=name, train=train)
     text = trec_run_text(fused)
     if output is None:
         write_stdout(text)

@@ -25,7 +25,13 @@ def fused_beside(labels: Sequence[str], paths: Sequence[str],
 def with_fused_name(labels: Sequence[str], method: str) -> list[str]:
     """``labels`` and, last, the fused run's name: the method's (``fused-<method>`` when a
     run has that name already)."""
+    from .._errors import ParameterError
     from .._fusion.registry import lookup
 
-    name = lookup(method).name
+    m = lookup(method)
+    if m.supervised:  # its training judgments and parameters have no option here
+        raise ParameterError(f"the '--fuse' option takes the unsupervised methods; "
+                             f"{m.name!r} learns from judgments: fuse with 'ranklens fuse "
+                             f"--method {m.name} --train QRELS' and evaluate the fused run")
+    name = m.name
     return [*labels, name if name not in labels else f"fused-{name}"]
