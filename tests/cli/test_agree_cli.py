@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import run, write
+from cli_support import one_error, run, write
 
 A = "q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\nq2 Q0 d9 1 1.0 a\n"
 B = "q1 Q0 d2 1 3.0 b\nq1 Q0 d1 2 2.0 b\nq1 Q0 d4 3 1.0 b\nq2 Q0 d9 1 1.0 b\n"
@@ -16,14 +16,6 @@ C = "q1 Q0 d7 1 3.0 c\nq2 Q0 d9 1 1.0 c\n"
 @pytest.fixture
 def runs(tmp_path: Path) -> list[str]:
     return [str(write(tmp_path / f"{n}.run", t)) for n, t in (("a", A), ("b", B), ("c", C))]
-
-
-def one_error(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("ranklens: error: "), err
-    assert "Traceback" not in err
-    return lines[0][len("ranklens: error: "):]
 
 
 def test_agree_writes_the_means_and_each_query(runs: list[str],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_support import run, run_subprocess, write
+from cli_support import one_error, run, run_subprocess, write
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\n"
 OK_RUN = "q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n"
@@ -15,14 +15,6 @@ OK_RUN = "q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n"
 @pytest.fixture
 def qrels(tmp_path: Path) -> Path:
     return write(tmp_path / "qrels.txt", QRELS)
-
-
-def one_error(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("ranklens: error: "), err
-    assert "Traceback" not in err
-    return lines[0][len("ranklens: error: "):]
 
 
 @pytest.mark.parametrize(("content", "expected"), [
