@@ -94,3 +94,11 @@ def test_pool_errors_are_one_line(args: list[str], expected: str, runs: list[str
     out = run(["pool", *(a.format(a=runs[0]) for a in args)], capsys)
     assert out.code != 0
     assert expected in one_error(out.err)
+
+
+def test_agree_refuses_per_query_for_three_runs(runs: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A matrix has no per-query rows: -q is refused, not silently dropped."""
+    out = run(["agree", *runs, "-q"], capsys)
+    assert out.code == 2
+    assert one_error(out.err).startswith("--per-query is for two runs"), out.err

@@ -57,6 +57,12 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
 
     if len(runs) < 2:
         raise click.UsageError(f"give at least two RUNS to compare; got {len(runs)}")
+    if len(runs) > 2 and fmt == "trec":
+        raise click.UsageError("--format trec writes two runs' values; a matrix of three "
+                               "or more runs has no trec form")
+    if len(runs) > 2 and per_query:
+        raise click.UsageError("--per-query is for two runs; a matrix of three or more runs "
+                               "holds each pair's means only")
     labels, paths = name_systems(runs, names)
     refuse_overwriting_inputs(output, paths)
     loaded = {label: load_run(path, name=label)
@@ -68,9 +74,6 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
         assert isinstance(got, Agreement)
         _emit(got.render(fmt, per_query=per_query), output)
         return 0
-    if fmt == "trec":
-        raise click.UsageError("--format trec writes two runs' values; a matrix of three "
-                               "or more runs has no trec form")
     matrix = agreement(loaded, None, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
     assert not isinstance(matrix, Agreement)
     _emit(matrix.render(fmt), output)
