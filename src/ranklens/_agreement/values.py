@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._errors import MeasureError
-from .._measures._registry import integer_cutoff, non_default_params
+from .._measures._registry import integer_cutoff, non_default_params, params_text
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
 
@@ -86,10 +86,7 @@ class AgreementMeasure:
         return self.definition.param(name).default
 
     def __str__(self) -> str:
-        defn = self.definition
-        out = self.name
-        if self.params:
-            out += "(" + ",".join(f"{k}={defn.param(k).format(v)}" for k, v in self.params) + ")"
+        out = self.name + params_text(self.definition.param, self.params)
         if self.cutoff is not None:
             out += f"@{self.cutoff}"
         return out

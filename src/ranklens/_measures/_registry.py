@@ -410,10 +410,7 @@ class Measure:
         return Measure(self.name, self.params, cutoff)
 
     def __str__(self) -> str:
-        defn = self.definition
-        out = self.name
-        if self.params:
-            out += "(" + ",".join(f"{k}={defn.param(k).format(v)}" for k, v in self.params) + ")"
+        out = self.name + params_text(self.definition.param, self.params)
         if self.cutoff is not None:
             out += "@" + _fmt_number(self.cutoff)
         return out
@@ -450,6 +447,14 @@ def non_default_params(owner: str, params: Sequence[Param],
         if value != p.default:
             clean[key] = value
     return tuple(sorted(clean.items()))
+
+
+def params_text(param: Callable[[str], Param], params: Sequence[tuple[str, Any]]) -> str:
+    """``(name=value,...)`` as a measure's name spells its ``params`` (each value formatted
+    by its declared ``param(name)``); empty without parameters."""
+    if not params:
+        return ""
+    return "(" + ",".join(f"{k}={param(k).format(v)}" for k, v in params) + ")"
 
 
 def integer_cutoff(owner: str, cutoff: Any) -> int:
