@@ -116,3 +116,14 @@ def test_debug_shows_traceback(qrels: Path, tmp_path: Path):
     assert proc.returncode == 2
     assert proc.stderr.decode().count("\n") == 1
     assert "Traceback" not in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("flag", [["--memory-limit", "1KB"], ["--jobs", "2"]])
+def test_memory_limit_and_jobs_are_refused_for_pairs(flag: list[str], tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """--pairs files are evaluated in memory: the options are refused, not ignored."""
+    pairs = write(tmp_path / "rag.jsonl", '{"query_id": "u1", "retrieved": ["a"], '
+                                          '"relevant": ["a"]}\n')
+    r = run(["evaluate", "--pairs", str(pairs), "-m", "RR", *flag], capsys)
+    assert r.code == 2
+    assert one_error(r.err).startswith("--memory-limit and --jobs are for QRELS and RUNS"), r.err

@@ -217,6 +217,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if pairs:
         if engine == "spark" or subtopics:
             raise click.UsageError("--pairs is for the local engine without --subtopics")
+        if memory_limit is not None or jobs is not None:
+            raise click.UsageError("--memory-limit and --jobs are for QRELS and RUNS files; "
+                                   "--pairs files are evaluated in memory")
         results = evaluate_pairs_files(paths, chosen, options, labels)
         write_output(results, fmt, per_query, output, labels, intervals)
         return 0
