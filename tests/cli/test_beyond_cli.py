@@ -116,3 +116,17 @@ def test_tables_no_measure_reads_are_refused_not_ignored(
     # with the default measures too: none of them reads an item table
     r = run([verb, str(files["qrels"]), *runs, "--item-groups", str(files["groups"])], capsys)
     assert r.code == 2 and "none of the measures given reads it" in one_error(r.err)
+
+
+def test_report_refuses_item_tables_without_train_nor_a_measure_reading_them(
+        files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.html"
+    r = run(["report", str(files["qrels"]), str(files["run"]), "--items", str(files["items"]),
+             "-m", "AP", "-o", str(out)], capsys)
+    assert r.code == 2 and not out.exists()
+    assert "with --train, the report's beyond-accuracy panel; none of the measures given " \
+           "reads it" in one_error(r.err)
+    # a measure reading the catalogue reads it
+    r = run(["report", str(files["qrels"]), str(files["run"]), "--items", str(files["items"]),
+             "-m", "AP", "-m", "Coverage@2", "-o", str(out)], capsys)
+    assert r.code == 0, r.err

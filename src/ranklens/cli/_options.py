@@ -117,9 +117,11 @@ def split_context(params: dict[str, Any]) -> dict[str, str]:
     return {name: path for name, path in taken.items() if path is not None}
 
 
-def refuse_unread_context(context: dict[str, str], measures: Sequence[str]) -> None:
+def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
+                          also: str = "") -> None:
     """A UsageError when beyond-accuracy tables are given but no measure reads one: they
-    would be read and silently left unused."""
+    would be read and silently left unused. ``also``: what else would read them, for the
+    message."""
     from .._names import parse_measures
     from .._pipeline.context import reads_context
 
@@ -128,8 +130,8 @@ def refuse_unread_context(context: dict[str, str], measures: Sequence[str]) -> N
     flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
     raise click.UsageError(
         f"{flags} {'is' if len(context) == 1 else 'are'} read by beyond-accuracy measures "
-        "(Novelty@k, ARP@k, Coverage@k, ILD@k, APLT@k, ...); none of the measures given "
-        f"reads {'it' if len(context) == 1 else 'them'}")
+        f"(Novelty@k, ARP@k, Coverage@k, ILD@k, APLT@k, ...){also}; none of the measures "
+        f"given reads {'it' if len(context) == 1 else 'them'}")
 
 
 FUSE_HELP = ("Also evaluate the runs fused by this method (rrf, sum, mnz, ...; ranklens fuse "
