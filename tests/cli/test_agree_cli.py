@@ -102,3 +102,12 @@ def test_agree_refuses_per_query_for_three_runs(runs: list[str],
     out = run(["agree", *runs, "-q"], capsys)
     assert out.code == 2
     assert one_error(out.err).startswith("--per-query is for two runs"), out.err
+
+
+def test_agree_names_a_bad_measure_before_reading_the_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The measure is the error, not the absent file read first."""
+    out = run(["agree", str(tmp_path / "absent.run"), str(tmp_path / "other.run"), "-m",
+               "Nope"], capsys)
+    assert out.code == 2
+    assert one_error(out.err).startswith("unknown agreement measure 'Nope'"), out.err

@@ -53,6 +53,7 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     ranklens agree a.run b.run c.run -m "RBO(p=0.95,form=min)"
     """
     from .._agreement.api import Agreement, agreement
+    from .._agreement.values import parse_agreements
     from .._io._load import load_run
 
     if len(runs) < 2:
@@ -65,9 +66,10 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
                                "holds each pair's means only")
     labels, paths = name_systems(runs, names)
     refuse_overwriting_inputs(output, paths)
+    chosen = list(measures) or ["RBO"]
+    parse_agreements(chosen)  # every bad name reported before any file is read
     loaded = {label: load_run(path, name=label)
               for label, path in zip(labels, paths, strict=True)}
-    chosen = list(measures) or ["RBO"]
     if len(loaded) == 2:
         a, b = loaded.values()
         got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
