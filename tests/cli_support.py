@@ -38,3 +38,13 @@ def run_subprocess(args: list[str], cwd: Path | None = None,
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def one_error(err: str) -> str:
+    """The message of ``err``, asserted to be ONE ``ranklens: error: ...`` line and no
+    traceback."""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("ranklens: error: "), err
+    assert "Traceback" not in err
+    return lines[0][len("ranklens: error: "):]

@@ -66,6 +66,15 @@ def chromium_page(problems: list[str], *, strict: bool = False) -> Iterator[Any]
             browser.close()
 
 
+def open_rendered(page: Any, path: Path, timeout: int) -> None:
+    """Open the report at ``path`` and wait (``timeout`` ms) until its charts are drawn,
+    asserting no rendering error."""
+    page.goto(path.as_uri())
+    page.wait_for_function("window.__rendered === true || !!window.__renderError",
+                           timeout=timeout)
+    assert page.evaluate("window.__renderError || null") is None
+
+
 def _hostile_inputs() -> tuple[dict, dict]:
     """Forty queries, two of them named like attacks, a run name with markup, graded judgments."""
     qids = [f"q{i:02d}" for i in range(38)] + [XSS_IMG, XSS_SCRIPT]
@@ -98,10 +107,7 @@ def test_report_renders_in_chromium_without_errors(tmp_path: Path) -> None:
         page.on("dialog", on_dialog)
         page.on("request", lambda r: problems.append(f"request {r.url}")
                 if not r.url.startswith("file://") else None)
-        page.goto(path.as_uri())
-        page.wait_for_function("window.__rendered === true || !!window.__renderError",
-                               timeout=30_000)
-        assert page.evaluate("window.__renderError || null") is None
+        open_rendered(page, path, 30_000)
 
         drawn = {chart: page.locator(f"#chart-{chart} svg g.role-mark path").count()
                  for chart in CHARTS}
@@ -180,10 +186,7 @@ def test_beyond_accuracy_panel_renders_in_chromium(tmp_path: Path) -> None:
                     items=str(files["items"]), output=path)
     problems: list[str] = []
     with chromium_page(problems, strict=True) as page:
-        page.goto(path.as_uri())
-        page.wait_for_function("window.__rendered === true || !!window.__renderError",
-                               timeout=30_000)
-        assert page.evaluate("window.__renderError || null") is None
+        open_rendered(page, path, 30_000)
         bars = page.locator("#chart-beyond svg g.layer_0_marks path").count()
         ticks = page.locator("#chart-beyond svg g.layer_1_marks path").count()  # rects too
         assert (bars, ticks) == (20, 10)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from cli_support import run
 from conftest import conformance_root
-from test_report_browser import _require, chromium_page
+from test_report_browser import _require, chromium_page, open_rendered
 
 DL = conformance_root().parent / "realdata" / "dl"  # ../shared/realdata, as the conformance tests
 RUNS = ("dl19.BM25.run.gz", "dl19.SPLADE_P_P_ENSEMBLE_DISTIL.run.gz", "dl19.REP_LLAMA.run.gz")
@@ -35,10 +35,7 @@ def test_dl19_runs_given_as_paths_have_distinct_readable_legends(
 
     problems: list[str] = []
     with chromium_page(problems) as page:
-        page.goto(path.as_uri())
-        page.wait_for_function("window.__rendered === true || !!window.__renderError",
-                               timeout=60_000)
-        assert page.evaluate("window.__renderError || null") is None
+        open_rendered(page, path, 60_000)
 
         for chart in ("pr", "at-k", "judged"):
             legend = _texts(page, f"#chart-{chart} svg g.role-legend-label text")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_report_browser import _require, chromium_page
+from test_report_browser import _require, chromium_page, open_rendered
 
 import ranklens
 from ranklens._report.specs import MANY_RUNS
@@ -51,10 +51,7 @@ def test_fifty_runs_render_without_warnings_in_a_bounded_page(tmp_path: Path) ->
 
     problems: list[str] = []
     with chromium_page(problems, strict=True) as page:
-        page.goto(path.as_uri())
-        page.wait_for_function("window.__rendered === true || !!window.__renderError",
-                               timeout=60_000)
-        assert page.evaluate("window.__renderError || null") is None
+        open_rendered(page, path, 60_000)
 
         # every run can be picked, each under its own name
         options = _texts(page, "#run-select option")

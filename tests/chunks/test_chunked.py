@@ -234,6 +234,16 @@ def _bad_line(path: Path, lines: list[str], at: int, bad: str) -> None:
     path.write_text("".join(line + "\n" for line in lines))
 
 
+def _same_error_in_memory_and_chunked(qrels: str, run: str, jobs: int) -> str:
+    """The InputError of evaluating AP in memory, asserted to be the chunked one too."""
+    with pytest.raises(InputError) as memory:
+        ranklens.evaluate(qrels, run, ["AP"])
+    with pytest.raises(InputError) as chunked:
+        ranklens.evaluate(qrels, run, ["AP"], memory_limit=TINY, jobs=jobs)
+    assert str(chunked.value) == str(memory.value)
+    return str(chunked.value)
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_bad_line_in_a_later_chunk_names_the_file_and_line(tmp_path: Path, jobs: int
                                                               ) -> None:
@@ -245,12 +255,7 @@ def test_a_bad_line_in_a_later_chunk_names_the_file_and_line(tmp_path: Path, job
     at = len(lines) - 5
     for bad in ("q1 Q0 d1 1 notanumber tag", "q1 Q0 d1", "q1 Q0 d1 1 nan tag"):
         _bad_line(Path(rp), lines, at, bad)
-        with pytest.raises(InputError) as memory:
-            ranklens.evaluate(qp, rp, ["AP"])
-        with pytest.raises(InputError) as chunked:
-            ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=jobs)
-        assert str(chunked.value) == str(memory.value)
-        assert f"{rp}:{at}:" in str(chunked.value)
+        assert f"{rp}:{at}:" in _same_error_in_memory_and_chunked(qp, rp, jobs)
 
 
 @pytest.mark.parametrize(("kind", "jobs"), [("csv", 1), ("jsonl", 1), ("trec.gz", 1),
@@ -267,12 +272,7 @@ def test_bad_lines_of_other_formats(tmp_path: Path, kind: str, jobs: int) -> Non
     lines[at - 1] = bad
     with opener(rp, "wt") as f:
         f.write("".join(line + "\n" for line in lines))
-    with pytest.raises(InputError) as memory:
-        ranklens.evaluate(qp, rp, ["AP"])
-    with pytest.raises(InputError) as chunked:
-        ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=jobs)
-    assert str(chunked.value) == str(memory.value)
-    assert f":{at}:" in str(chunked.value)
+    assert f":{at}:" in _same_error_in_memory_and_chunked(qp, rp, jobs)
 
 
 def test_a_bad_parquet_row_is_counted_over_the_whole_file(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import run, write
+from cli_support import one_error, run, write
 
 A = "q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\nq2 Q0 d9 1 1.0 a\n"
 B = "q1 Q0 d2 1 3.0 b\nq1 Q0 d1 2 2.0 b\nq1 Q0 d4 3 1.0 b\nq2 Q0 d9 1 1.0 b\n"
@@ -16,14 +16,6 @@ C = "q1 Q0 d7 1 3.0 c\nq2 Q0 d9 1 1.0 c\n"
 @pytest.fixture
 def runs(tmp_path: Path) -> list[str]:
     return [str(write(tmp_path / f"{n}.run", t)) for n, t in (("a", A), ("b", B), ("c", C))]
-
-
-def one_error(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("ranklens: error: "), err
-    assert "Traceback" not in err
-    return lines[0][len("ranklens: error: "):]
 
 
 def test_agree_writes_the_means_and_each_query(runs: list[str],
@@ -102,3 +94,20 @@ def test_pool_errors_are_one_line(args: list[str], expected: str, runs: list[str
     out = run(["pool", *(a.format(a=runs[0]) for a in args)], capsys)
     assert out.code != 0
     assert expected in one_error(out.err)
+
+
+def test_agree_refuses_per_query_for_three_runs(runs: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A matrix has no per-query rows: -q is refused, not silently dropped."""
+    out = run(["agree", *runs, "-q"], capsys)
+    assert out.code == 2
+    assert one_error(out.err).startswith("--per-query is for two runs"), out.err
+
+
+def test_agree_names_a_bad_measure_before_reading_the_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The measure is the error, not the absent file read first."""
+    out = run(["agree", str(tmp_path / "absent.run"), str(tmp_path / "other.run"), "-m",
+               "Nope"], capsys)
+    assert out.code == 2
+    assert one_error(out.err).startswith("unknown agreement measure 'Nope'"), out.err

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 
 import pytest
-from cli_support import run, write
+from cli_support import one_error, run, write
 
 QRELS = "u1 0 c 1\nu2 0 d 1\n"
 RUN = "u1 Q0 a 1 3 r\nu1 Q0 b 2 2 r\nu1 Q0 c 3 1 r\nu2 Q0 d 1 3 r\nu2 Q0 a 2 2 r\n"
@@ -101,3 +101,32 @@ def test_compare_reads_the_tables(files: dict[str, Path], tmp_path: Path,
     r = run(["compare", str(files["qrels"]), str(files["run"]), str(other), "--train",
              str(files["train"]), "--items", str(files["items"]), "-m", "Coverage@2"], capsys)
     assert r.code == 2 and "Coverage@2 is catalogue-level" in r.err
+
+
+@pytest.mark.parametrize("verb", ["evaluate", "compare"])
+def test_tables_no_measure_reads_are_refused_not_ignored(
+        verb: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    runs = [str(files["run"])] * (2 if verb == "compare" else 1)
+    r = run([verb, str(files["qrels"]), *runs, "--train", str(files["train"]), "--items",
+             str(files["items"]), "-m", "AP", "-m", "P@2"], capsys)
+    assert r.code == 2
+    assert one_error(r.err).startswith("--train, --items are read by beyond-accuracy "
+                                       "measures"), r.err
+    assert "none of the measures given reads them" in r.err
+    # with the default measures too: none of them reads an item table
+    r = run([verb, str(files["qrels"]), *runs, "--item-groups", str(files["groups"])], capsys)
+    assert r.code == 2 and "none of the measures given reads it" in one_error(r.err)
+
+
+def test_report_refuses_item_tables_without_train_nor_a_measure_reading_them(
+        files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.html"
+    r = run(["report", str(files["qrels"]), str(files["run"]), "--items", str(files["items"]),
+             "-m", "AP", "-o", str(out)], capsys)
+    assert r.code == 2 and not out.exists()
+    assert "with --train, the report's beyond-accuracy panel; none of the measures given " \
+           "reads it" in one_error(r.err)
+    # a measure reading the catalogue reads it
+    r = run(["report", str(files["qrels"]), str(files["run"]), "--items", str(files["items"]),
+             "-m", "AP", "-m", "Coverage@2", "-o", str(out)], capsys)
+    assert r.code == 0, r.err

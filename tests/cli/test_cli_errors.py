@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_support import run, run_subprocess, write
+from cli_support import one_error, run, run_subprocess, write
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\n"
 OK_RUN = "q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n"
@@ -15,14 +15,6 @@ OK_RUN = "q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n"
 @pytest.fixture
 def qrels(tmp_path: Path) -> Path:
     return write(tmp_path / "qrels.txt", QRELS)
-
-
-def one_error(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("ranklens: error: "), err
-    assert "Traceback" not in err
-    return lines[0][len("ranklens: error: "):]
 
 
 @pytest.mark.parametrize(("content", "expected"), [
@@ -124,3 +116,14 @@ def test_debug_shows_traceback(qrels: Path, tmp_path: Path):
     assert proc.returncode == 2
     assert proc.stderr.decode().count("\n") == 1
     assert "Traceback" not in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("flag", [["--memory-limit", "1KB"], ["--jobs", "2"]])
+def test_memory_limit_and_jobs_are_refused_for_pairs(flag: list[str], tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """--pairs files are evaluated in memory: the options are refused, not ignored."""
+    pairs = write(tmp_path / "rag.jsonl", '{"query_id": "u1", "retrieved": ["a"], '
+                                          '"relevant": ["a"]}\n')
+    r = run(["evaluate", "--pairs", str(pairs), "-m", "RR", *flag], capsys)
+    assert r.code == 2
+    assert one_error(r.err).startswith("--memory-limit and --jobs are for QRELS and RUNS"), r.err

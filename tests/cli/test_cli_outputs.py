@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_support import run, write
+from cli_support import one_error, run, write
 
 import ranklens
 from ranklens._errors import ParameterError
@@ -23,13 +23,6 @@ RUN_B = "q1 Q0 d2 1 2.0 b\nq1 Q0 d1 2 1.0 b\nq2 Q0 d4 1 5.0 b\nq2 Q0 d3 2 4.0 b\
 def files(tmp_path: Path) -> dict[str, Path]:
     return {"qrels": write(tmp_path / "qrels.txt", QRELS),
             "a": write(tmp_path / "a.run", RUN_A), "b": write(tmp_path / "b.run", RUN_B)}
-
-
-def one_error(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("ranklens: error: "), err
-    return lines[0][len("ranklens: error: "):]
 
 
 def untouched(files: dict[str, Path]) -> bool:

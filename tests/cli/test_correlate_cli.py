@@ -141,3 +141,13 @@ def test_output_file(data: tuple[str, str, list[str]], tmp_path: Path,
                "-f", "markdown", "-o", str(target)], capsys)
     assert out.code == 0 and out.out == ""
     assert target.read_text().startswith("| method")
+
+
+def test_a_repeated_method_is_one_row(data: tuple[str, str, list[str]],
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    qa, qb, runs = data
+    out = run(["correlate", "--qrels-a", qa, "--qrels-b", qb, *runs, "-m", "AP", "--method",
+               "spearman", "--method", "kendall", "--method", "spearman", "-f", "csv"], capsys)
+    assert out.code == 0, out.err
+    assert [r["method"] for r in csv.DictReader(io.StringIO(out.out))] == ["spearman",
+                                                                           "kendall"]

@@ -8,6 +8,7 @@ runtime is missing, except under CI or RANKLENS_REQUIRE_PEERS, where that fails 
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -108,6 +109,12 @@ def _same(local: ranklens.Result, remote: ranklens.spark.SparkResult) -> None:
         a, b = local[name], remote[name]
         assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12,
                                                                        abs=1e-15), name
+
+
+def jsonl_means(text: str) -> dict[str, float]:
+    """Each measure's aggregate (the ``query == "all"`` rows) of ``--format jsonl`` output."""
+    rows = [json.loads(line) for line in text.splitlines()]
+    return {r["measure"]: r["value"] for r in rows if r["query"] == "all"}
 
 
 @pytest.mark.parametrize("buckets", [1, 3, 64])
@@ -369,7 +376,6 @@ def test_cli_engine_spark(spark: Any, trec_dir: Path, tmp_path: Path,
                           capsys: pytest.CaptureFixture[str]) -> None:
     """``ranklens evaluate --engine spark``: TREC files read by Spark, aggregates printed as
     the local engine prints them, per-query values in Parquet equal to the local ones."""
-    import json
 
     import polars as pl
     from cli_support import run as run_cli
@@ -382,11 +388,7 @@ def test_cli_engine_spark(spark: Any, trec_dir: Path, tmp_path: Path,
                       str(tmp_path / "pq")], capsys)
     assert (local.code, remote.code) == (0, 0), remote.err
 
-    def means(text: str) -> dict[str, float]:
-        rows = [json.loads(line) for line in text.splitlines()]
-        return {r["measure"]: r["value"] for r in rows if r["query"] == "all"}
-
-    assert means(remote.out) == pytest.approx(means(local.out), rel=1e-12)
+    assert jsonl_means(remote.out) == pytest.approx(jsonl_means(local.out), rel=1e-12)
     written = pl.read_parquet(tmp_path / "pq" / "*.parquet").sort("measure", "query_id")
     expected = ranklens.evaluate(qrels, results, ["P@10", "AP", "nDCG@10"], missing="zero")
     for name in ("P@10", "AP", "nDCG@10"):

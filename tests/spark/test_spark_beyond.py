@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from test_spark import spark  # noqa: F401  (the module's SparkSession fixture)
+from test_spark import jsonl_means, spark  # noqa: F401  (spark: the SparkSession fixture)
 
 import ranklens
 from ranklens import MeasureError, RanklensWarning
@@ -231,7 +231,6 @@ def test_cli_engine_spark_reads_the_tables(spark: Any, tmp_path: Path,  # noqa: 
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """``ranklens evaluate --engine spark --train --items --item-features --item-groups``
     prints the local engine's values and writes its per-user values."""
-    import json
 
     from cli_support import run as run_cli
     from cli_support import write
@@ -257,12 +256,8 @@ def test_cli_engine_spark_reads_the_tables(spark: Any, tmp_path: Path,  # noqa: 
                       str(tmp_path / "pq")], capsys)
     assert (local.code, remote.code) == (0, 0), remote.err
 
-    def means(text: str) -> dict[str, float]:
-        rows = [json.loads(line) for line in text.splitlines()]
-        return {r["measure"]: r["value"] for r in rows if r["query"] == "all"}
-
-    assert set(means(remote.out)) == set(measures)
-    assert means(remote.out) == pytest.approx(means(local.out), rel=1e-12)
+    assert set(jsonl_means(remote.out)) == set(measures)
+    assert jsonl_means(remote.out) == pytest.approx(jsonl_means(local.out), rel=1e-12)
     written = pl.read_parquet(tmp_path / "pq" / "*.parquet")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)

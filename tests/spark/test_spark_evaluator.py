@@ -237,18 +237,20 @@ def _local_long(rows: list[tuple], alpha: float, measure: str) -> float:
     return _quiet_local(qrels, run, measure)
 
 
-def test_cross_validator_selects_the_local_engines_model(spark: Any) -> None:  # noqa: F811
+def _cross_validate(session: Any, seed: int, measure: str, evaluator: Any
+                    ) -> tuple[Any, list[float]]:
+    """Two-fold CrossValidator over ALPHAS on ``_features(seed)`` rows with ``evaluator``;
+    the fitted model and each alpha's mean over the folds by the local engine."""
     from pyspark.ml.tuning import CrossValidator, ParamGridBuilder
 
     fitter_class, _ = _scorer_classes()
-    rows = _features(4)
-    frame = spark.createDataFrame(
+    rows = _features(seed)
+    frame = session.createDataFrame(
         rows, "query_id string, doc_id string, f1 double, f2 double, label int, fold int")
     fitter = fitter_class()
     grid = ParamGridBuilder().addGrid(fitter.alpha, ALPHAS).build()
-    measure = "nDCG@3"
-    cv = CrossValidator(estimator=fitter, estimatorParamMaps=grid,
-                        evaluator=_evaluator(measure), numFolds=2, foldCol="fold")
+    cv = CrossValidator(estimator=fitter, estimatorParamMaps=grid, evaluator=evaluator,
+                        numFolds=2, foldCol="fold")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)
         model = cv.fit(frame)
@@ -256,6 +258,11 @@ def test_cross_validator_selects_the_local_engines_model(spark: Any) -> None:  #
     folds = [[r for r in rows if r[5] == i] for i in range(2)]
     want = [float(np.mean([_local_long(fold, a, measure) for fold in folds]))
             for a in ALPHAS]
+    return model, want
+
+
+def test_cross_validator_selects_the_local_engines_model(spark: Any) -> None:  # noqa: F811
+    model, want = _cross_validate(spark, 4, "nDCG@3", _evaluator("nDCG@3"))
     assert len(set(want)) == len(ALPHAS)  # the selection is decided, not a tie
     np.testing.assert_allclose(model.avgMetrics, want, rtol=1e-12)
     assert int(np.argmax(model.avgMetrics)) == int(np.argmax(want))
@@ -263,24 +270,9 @@ def test_cross_validator_selects_the_local_engines_model(spark: Any) -> None:  #
 
 
 def test_smaller_is_better_measures_select_the_smallest(spark: Any) -> None:  # noqa: F811
-    from pyspark.ml.tuning import CrossValidator, ParamGridBuilder
-
-    fitter_class, _ = _scorer_classes()
-    rows = _features(5)
-    frame = spark.createDataFrame(
-        rows, "query_id string, doc_id string, f1 double, f2 double, label int, fold int")
-    fitter = fitter_class()
-    grid = ParamGridBuilder().addGrid(fitter.alpha, ALPHAS).build()
     evaluator = _evaluator("FallOut@2", buckets=2)  # results do not depend on it
     assert not evaluator.isLargerBetter()
-    cv = CrossValidator(estimator=fitter, estimatorParamMaps=grid, evaluator=evaluator,
-                        numFolds=2, foldCol="fold")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RanklensWarning)
-        model = cv.fit(frame)
-    folds = [[r for r in rows if r[5] == i] for i in range(2)]
-    want = [float(np.mean([_local_long(fold, a, "FallOut@2") for fold in folds]))
-            for a in ALPHAS]
+    model, want = _cross_validate(spark, 5, "FallOut@2", evaluator)
     np.testing.assert_allclose(model.avgMetrics, want, rtol=1e-12)
     assert len(set(want)) > 1
     assert model.bestModel.getOrDefault("alpha") == ALPHAS[int(np.argmin(want))]

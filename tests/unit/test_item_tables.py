@@ -64,23 +64,22 @@ def test_interaction_weights_and_integer_ids() -> None:
         "1", "7", 1.0)
 
 
-def test_interaction_errors_name_file_line_and_what(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.txt"
-    bad.write_text("u1 a\nu2 b x\n")
-    with pytest.raises(InputError, match=r"bad.txt:2: expected a numeric weight, got 'x'"):
-        load_interactions(bad)
-    short = tmp_path / "short.txt"
-    short.write_text("u1 a\nu2\n")
-    with pytest.raises(InputError, match=r"short.txt:2: expected 2 to 3 fields"):
-        load_interactions(short)
-    csv = tmp_path / "t.csv"
-    csv.write_text("user_id,item_id,weight\nu1,a,1\nu2,b,\n")
-    with pytest.raises(InputError, match=r"t.csv:3: missing value in column 'weight'"):
-        load_interactions(csv)
-    nocol = tmp_path / "n.csv"
-    nocol.write_text("who,what\nu1,a\n")
-    with pytest.raises(InputError, match=r"needs a 'user_id' column .*found columns"):
-        load_interactions(nocol)
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("bad.txt", "u1 a\nu2 b x\n", r"bad.txt:2: expected a numeric weight, got 'x'"),
+    ("short.txt", "u1 a\nu2\n", r"short.txt:2: expected 2 to 3 fields"),
+    ("t.csv", "user_id,item_id,weight\nu1,a,1\nu2,b,\n",
+     r"t.csv:3: missing value in column 'weight'"),
+    ("n.csv", "who,what\nu1,a\n", r"needs a 'user_id' column .*found columns"),
+])
+def test_interaction_file_errors_name_file_line_and_what(tmp_path: Path, name: str,
+                                                         text: str, message: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(InputError, match=message):
+        load_interactions(path)
+
+
+def test_interaction_errors_name_what(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"no such file"):
         load_interactions(tmp_path / "absent.csv")
     with pytest.raises(InputError, match=r"finite weight, got inf"):

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from .._errors import MeasureError
-from .._measures._registry import Param
+from .._measures._registry import Param, find_param
 
 if TYPE_CHECKING:
     from .rankings import Pairing
@@ -61,12 +60,7 @@ class AgreementDef:
     lower_is_better: Callable[[Chosen], bool] | bool = False
 
     def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        raise MeasureError(
-            f"{self.name} has no parameter {name!r}; it accepts "
-            + (", ".join(p.name for p in self.params) or "no parameters"))
+        return find_param(self.name, self.params, name)
 
 
 AGREEMENT: dict[str, AgreementDef] = {}

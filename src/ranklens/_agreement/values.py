@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._errors import MeasureError
+from .._measures._registry import integer_cutoff, non_default_params, params_text
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
 
@@ -60,24 +61,13 @@ class AgreementMeasure:
             raise MeasureError(f"unknown agreement measure {self.name!r}; did you mean "
                                f"{_suggest(self.name)}?")
         object.__setattr__(self, "name", defn.name)
-        clean: dict[str, Any] = {}
-        for key, value in self.params:
-            p = defn.param(key)
-            value = p.check(value, defn.name)
-            if value != p.default:
-                clean[key] = value
-        object.__setattr__(self, "params", tuple(sorted(clean.items())))
-        cutoff: Any = self.cutoff
-        if cutoff is None:
+        object.__setattr__(self, "params", non_default_params(defn.name, defn.params,
+                                                              self.params))
+        if self.cutoff is None:
             if defn.cutoff_required:
                 raise MeasureError(f"{defn.name} needs a cutoff, e.g. {defn.name}@10")
             return
-        if isinstance(cutoff, float) and cutoff.is_integer():
-            cutoff = int(cutoff)
-        if not isinstance(cutoff, int) or isinstance(cutoff, bool) or cutoff < 1:
-            raise MeasureError(f"the cutoff of {defn.name} must be an integer >= 1, "
-                               f"got {self.cutoff!r}")
-        object.__setattr__(self, "cutoff", cutoff)
+        object.__setattr__(self, "cutoff", integer_cutoff(defn.name, self.cutoff))
 
     @property
     def definition(self) -> AgreementDef:
@@ -96,10 +86,7 @@ class AgreementMeasure:
         return self.definition.param(name).default
 
     def __str__(self) -> str:
-        defn = self.definition
-        out = self.name
-        if self.params:
-            out += "(" + ",".join(f"{k}={defn.param(k).format(v)}" for k, v in self.params) + ")"
+        out = self.name + params_text(self.definition.param, self.params)
         if self.cutoff is not None:
             out += f"@{self.cutoff}"
         return out

@@ -17,6 +17,7 @@ import lzma
 import os
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
@@ -204,16 +205,7 @@ def _frame_blocks(path: str, size: int, kind: str,
                 raise InputError(found[1], source=path, line=found[0] + shift) from exc
             text = " ".join(str(exc).split())
             raise InputError(f"cannot read as {kind}: {text[:300]}", source=path) from exc
-        try:
-            yield make(frame)
-        except InputError as exc:
-            if exc.row is None:
-                raise
-            detail = exc.detail.removeprefix(f"row {exc.row}: ")
-            numbers = _data_lines(raw, kind)
-            if exc.row < len(numbers):
-                raise InputError(detail, source=path, line=numbers[exc.row] + shift) from None
-            raise
+        yield _made(make, frame, partial(_at_line, path, kind, raw, shift))
 
 
 def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
@@ -234,15 +226,37 @@ def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> I
             return
         except Exception as exc:
             raise _unreadable(path, exc) from exc
-        try:
-            yield make(frame)
-        except InputError as exc:
-            if exc.row is None:
-                raise
-            detail = exc.detail.removeprefix(f"row {exc.row}: ")
-            raise InputError(f"row {exc.row + before + 1} (counting from 1): {detail}",
-                             source=path) from None
+        yield _made(make, frame, partial(_at_row, path, before))
         before += frame.height
+
+
+def _at_line(path: str, kind: str, raw: bytes, shift: int, row: int,
+             detail: str) -> InputError | None:
+    """An error at data row ``row`` of a text block, placed at its line of the file."""
+    numbers = _data_lines(raw, kind)
+    if row < len(numbers):
+        return InputError(detail, source=path, line=numbers[row] + shift)
+    return None
+
+
+def _at_row(path: str, before: int, row: int, detail: str) -> InputError:
+    """An error at row ``row`` of a table block after ``before`` rows, counted from 1."""
+    return InputError(f"row {row + before + 1} (counting from 1): {detail}", source=path)
+
+
+def _made(make: Callable[[pl.DataFrame], _T], frame: pl.DataFrame,
+          locate: Callable[[int, str], InputError | None]) -> _T:
+    """``make(frame)``; an error naming a row of the block is raised again where ``locate``
+    places it in the whole input (unchanged when ``locate`` cannot place it)."""
+    try:
+        return make(frame)
+    except InputError as exc:
+        if exc.row is None:
+            raise
+        located = locate(exc.row, exc.detail.removeprefix(f"row {exc.row}: "))
+        if located is None:
+            raise
+        raise located from None
 
 
 def _unreadable(path: str, exc: Exception) -> InputError:

@@ -187,6 +187,12 @@ def _interactions_from_mapping(train: Mapping[Any, Any]) -> Interactions:
     return Interactions(frame, "<train dict>")
 
 
+def _grouped_frame(groups: Mapping[Any, Any]) -> pl.DataFrame:
+    """``{item: group}`` as a frame of ``item_id`` and ``group`` columns."""
+    return pl.DataFrame({"item_id": pl.Series(list(groups), strict=False),
+                         "group": pl.Series(list(groups.values()), strict=False)})
+
+
 def load_items(items: Any) -> ItemCatalogue:
     """The item catalogue from any input form.
 
@@ -214,9 +220,7 @@ def load_items(items: Any) -> ItemCatalogue:
     if isinstance(items, ItemCatalogue):
         return items
     if isinstance(items, Mapping):
-        return ItemCatalogue(pl.DataFrame({
-            "item_id": pl.Series(list(items), strict=False),
-            "group": pl.Series(list(items.values()), strict=False)}), "<items dict>")
+        return ItemCatalogue(_grouped_frame(items), "<items dict>")
     if isinstance(items, (list, np.ndarray, set, frozenset, pl.Series)):
         listed = sorted(items) if isinstance(items, (set, frozenset)) else list(items)
         return ItemCatalogue(pl.DataFrame({"item_id": pl.Series(listed, strict=False)}),
@@ -252,9 +256,7 @@ def load_item_groups(groups: Any) -> ItemGroups:
             raise InputError("the item catalogue has no group column", source=groups.source)
         return ItemGroups(groups.frame, groups.source)
     if isinstance(groups, Mapping):
-        return ItemGroups(pl.DataFrame({
-            "item_id": pl.Series(list(groups), strict=False),
-            "group": pl.Series(list(groups.values()), strict=False)}), "<groups dict>")
+        return ItemGroups(_grouped_frame(groups), "<groups dict>")
 
     def build(frame: pl.DataFrame, source: str) -> ItemGroups:
         return ItemGroups(_rename(frame, ("item_id", "group"), (), "the item groups", source),

@@ -341,13 +341,7 @@ class MeasureDef:
         return self.order_free == "without_cutoff" and measure.cutoff is None
 
     def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        raise MeasureError(
-            f"{self.name} has no parameter {name!r}; it accepts "
-            + (", ".join(p.name for p in self.params) or "no parameters")
-        )
+        return find_param(self.name, self.params, name)
 
 
 @dataclass(frozen=True)
@@ -372,13 +366,8 @@ class Measure:
         defn = REGISTRY.get(self.name)
         if defn is None:
             raise MeasureError(f"unknown measure {self.name!r}; did you mean {suggest(self.name)}?")
-        clean: dict[str, Any] = {}
-        for key, value in self.params:
-            p = defn.param(key)
-            value = p.check(value, self.name)
-            if value != p.default:
-                clean[key] = value
-        object.__setattr__(self, "params", tuple(sorted(clean.items())))
+        object.__setattr__(self, "params", non_default_params(self.name, defn.params,
+                                                              self.params))
         if self.cutoff is not None:
             object.__setattr__(self, "cutoff", _check_cutoff(defn, self.cutoff))
         elif defn.cutoff_required:
@@ -421,10 +410,7 @@ class Measure:
         return Measure(self.name, self.params, cutoff)
 
     def __str__(self) -> str:
-        defn = self.definition
-        out = self.name
-        if self.params:
-            out += "(" + ",".join(f"{k}={defn.param(k).format(v)}" for k, v in self.params) + ")"
+        out = self.name + params_text(self.definition.param, self.params)
         if self.cutoff is not None:
             out += "@" + _fmt_number(self.cutoff)
         return out
@@ -439,17 +425,51 @@ def _example(defn: MeasureDef) -> str:
     return "0.5" if defn.cutoff == "float" else "10"
 
 
+def find_param(owner: str, params: Sequence[Param], name: str) -> Param:
+    """The parameter ``name`` among ``params``, declared by the measure ``owner``."""
+    for p in params:
+        if p.name == name:
+            return p
+    raise MeasureError(
+        f"{owner} has no parameter {name!r}; it accepts "
+        + (", ".join(p.name for p in params) or "no parameters")
+    )
+
+
+def non_default_params(owner: str, params: Sequence[Param],
+                       given: Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    """``given`` (name, value) pairs checked against ``owner``'s declared ``params``, those
+    equal to their default left out (so equal measures compare and print equal), sorted."""
+    clean: dict[str, Any] = {}
+    for key, value in given:
+        p = find_param(owner, params, key)
+        value = p.check(value, owner)
+        if value != p.default:
+            clean[key] = value
+    return tuple(sorted(clean.items()))
+
+
+def params_text(param: Callable[[str], Param], params: Sequence[tuple[str, Any]]) -> str:
+    """``(name=value,...)`` as a measure's name spells its ``params`` (each value formatted
+    by its declared ``param(name)``); empty without parameters."""
+    if not params:
+        return ""
+    return "(" + ",".join(f"{k}={param(k).format(v)}" for k, v in params) + ")"
+
+
+def integer_cutoff(owner: str, cutoff: Any) -> int:
+    """``cutoff`` as an integer >= 1 (a whole float accepted), else a MeasureError."""
+    value = int(cutoff) if isinstance(cutoff, float) and cutoff.is_integer() else cutoff
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise MeasureError(f"the cutoff of {owner} must be an integer >= 1, got {cutoff!r}")
+    return value
+
+
 def _check_cutoff(defn: MeasureDef, cutoff: Any) -> int | float:
     if defn.cutoff is None:
         raise MeasureError(f"{defn.name} takes no cutoff, got @{cutoff}")
     if defn.cutoff == "int":
-        if isinstance(cutoff, float) and cutoff.is_integer():
-            cutoff = int(cutoff)
-        if not isinstance(cutoff, int) or isinstance(cutoff, bool) or cutoff < 1:
-            raise MeasureError(
-                f"the cutoff of {defn.name} must be an integer >= 1, got {cutoff!r}"
-            )
-        return cutoff
+        return integer_cutoff(defn.name, cutoff)
     try:
         value = float(cutoff)
     except (TypeError, ValueError):

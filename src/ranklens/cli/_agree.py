@@ -53,24 +53,29 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     ranklens agree a.run b.run c.run -m "RBO(p=0.95,form=min)"
     """
     from .._agreement.api import Agreement, agreement
+    from .._agreement.values import parse_agreements
     from .._io._load import load_run
 
     if len(runs) < 2:
         raise click.UsageError(f"give at least two RUNS to compare; got {len(runs)}")
+    if len(runs) > 2 and fmt == "trec":
+        raise click.UsageError("--format trec writes two runs' values; a matrix of three "
+                               "or more runs has no trec form")
+    if len(runs) > 2 and per_query:
+        raise click.UsageError("--per-query is for two runs; a matrix of three or more runs "
+                               "holds each pair's means only")
     labels, paths = name_systems(runs, names)
     refuse_overwriting_inputs(output, paths)
+    chosen = list(measures) or ["RBO"]
+    parse_agreements(chosen)  # every bad name reported before any file is read
     loaded = {label: load_run(path, name=label)
               for label, path in zip(labels, paths, strict=True)}
-    chosen = list(measures) or ["RBO"]
     if len(loaded) == 2:
         a, b = loaded.values()
         got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
         assert isinstance(got, Agreement)
         _emit(got.render(fmt, per_query=per_query), output)
         return 0
-    if fmt == "trec":
-        raise click.UsageError("--format trec writes two runs' values; a matrix of three "
-                               "or more runs has no trec form")
     matrix = agreement(loaded, None, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
     assert not isinstance(matrix, Agreement)
     _emit(matrix.render(fmt), output)

@@ -20,6 +20,7 @@ from ._options import (
     fuse_option,
     inputs_and_measures,
     name_systems,
+    refuse_unread_context,
     split_context,
     split_options,
 )
@@ -99,6 +100,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)
+    refuse_unread_context(context, chosen)
     if fuse_method is not None and pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
     results = (evaluate_pairs_files(paths, chosen, options, labels) if pairs else

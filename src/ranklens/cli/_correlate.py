@@ -77,7 +77,7 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
         b = evaluate_files(qrels_b, paths, [second], options,  # type: ignore[arg-type]
                            names=labels)
     out = []
-    for method in methods or DEFAULT_METHODS:
+    for method in dict.fromkeys(methods or DEFAULT_METHODS):  # a repeated --method once
         try:
             out.append(rank_correlation(a, b, measure, method, measure_b=second))
         except ParameterError as exc:

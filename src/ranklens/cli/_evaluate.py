@@ -22,6 +22,7 @@ from ._options import (
     fuse_option,
     inputs_and_measures,
     name_systems,
+    refuse_unread_context,
     split_context,
     split_options,
 )
@@ -201,6 +202,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
         raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
                                "and RUNS, not --pairs")
+    refuse_unread_context(context, chosen)
     intervals = None
     if ci is not None:
         if fmt == "trec":
@@ -215,6 +217,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if pairs:
         if engine == "spark" or subtopics:
             raise click.UsageError("--pairs is for the local engine without --subtopics")
+        if memory_limit is not None or jobs is not None:
+            raise click.UsageError("--memory-limit and --jobs are for QRELS and RUNS files; "
+                                   "--pairs files are evaluated in memory")
         results = evaluate_pairs_files(paths, chosen, options, labels)
         write_output(results, fmt, per_query, output, labels, intervals)
         return 0

@@ -17,7 +17,8 @@ from .._validate import Boolean, Choice, Integer
 __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
            "NAME_HELP", "PAIRS_HELP", "baseline_name", "context_options", "engine_options",
            "evaluation_options", "fuse_option", "inputs_and_measures", "judgment_options",
-           "name_systems", "split_context", "split_measures", "split_name", "split_options"]
+           "name_systems", "refuse_unread_context", "split_context", "split_measures", "split_name",
+           "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -114,6 +115,23 @@ def split_context(params: dict[str, Any]) -> dict[str, str]:
     """Take the beyond-accuracy table files given out of a command's parameters."""
     taken = {name: params.pop(name, None) for name in CONTEXT_OPTIONS}
     return {name: path for name, path in taken.items() if path is not None}
+
+
+def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
+                          also: str = "") -> None:
+    """A UsageError when beyond-accuracy tables are given but no measure reads one: they
+    would be read and silently left unused. ``also``: what else would read them, for the
+    message."""
+    from .._names import parse_measures
+    from .._pipeline.context import reads_context
+
+    if not context or any(reads_context(m) for m in parse_measures(measures)):
+        return
+    flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
+    raise click.UsageError(
+        f"{flags} {'is' if len(context) == 1 else 'are'} read by beyond-accuracy measures "
+        f"(Novelty@k, ARP@k, Coverage@k, ILD@k, APLT@k, ...){also}; none of the measures "
+        f"given reads {'it' if len(context) == 1 else 'them'}")
 
 
 FUSE_HELP = ("Also evaluate the runs fused by this method (rrf, sum, mnz, ...; ranklens fuse "

@@ -9,12 +9,14 @@ import click
 from .._compare.api import CORRECTIONS, TESTS
 from ._options import (
     CONTEXT_OPTIONS,
+    DEFAULT_MEASURES,
     baseline_name,
     context_options,
     evaluation_options,
     fuse_option,
     inputs_and_measures,
     name_systems,
+    refuse_unread_context,
     split_context,
     split_options,
 )
@@ -78,6 +80,9 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in tables)
         raise click.UsageError(f"{flags} {'is' if len(tables) == 1 else 'are'} for QRELS "
                                "and RUNS")
+    if "train" not in tables:  # with --train, the panel reads the item tables
+        refuse_unread_context(tables, list(measures) or list(DEFAULT_MEASURES),
+                              " or, with --train, the report's beyond-accuracy panel")
     systems = list(pairs) or list(runs)
     labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
     baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
