@@ -22,6 +22,7 @@ from ._io._peers import is_ranx_run, is_row_run
 from ._io._run_names import name_runs, positions
 from ._measures import Measure
 from ._model.items import ItemContext
+from ._model.matching import qrels_index
 from ._pipeline.assemble import assemble, grade_notices, notices
 from ._pipeline.compute import compute
 from ._pipeline.context import check_context, load_context
@@ -261,6 +262,7 @@ default "docid"
     with using(resolve_jobs(jobs)), _Loader(first[1], first[0] if several is not None
                                            else plan.run_name) as loader:
         q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+        loader.meanwhile(q)
         return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context,
                                load=loader.load)
 
@@ -268,7 +270,8 @@ default "docid"
 class _Loader:
     """Loads the runs of an in-memory evaluation: with more than one job, the first run,
     when it is a file, is read on a second thread from the start (while the judgments are
-    read on this one); the others, and every run with one job, when they are evaluated.
+    read and indexed on this one); the others, and every run with one job, when they are
+    evaluated.
 
     Its errors and warnings come where :func:`load_run` would give them, after the
     judgments': an error is raised when the run is asked for, and the warning of infinite
@@ -291,6 +294,12 @@ class _Loader:
     def __exit__(self, *exc: object) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def meanwhile(self, qrels: Qrels | SubtopicQrels) -> None:
+        """While the first run is still being read, index the judgments (what the
+        alignment does first, kept on them; it raises nothing)."""
+        if self.future is not None and not self.future.done() and isinstance(qrels, Qrels):
+            qrels_index(qrels)
 
     def load(self, run: Any, name: str | None) -> Run:
         """``load_run(run, name=name)``."""
