@@ -18,8 +18,8 @@ Workloads:
             cache, shared libraries); wall time and peak RSS of each child.
 ``chunks``  the ranklens CLI alone, whole process, alternating: in memory on one core
             (``--jobs 1``), chunked under ``--memory-limit`` on one and on ``--jobs``
-            workers, and in memory with ``--jobs`` (chunks on every core when a run has
-            2 million lines or more); wall time and peak RSS (the workers' included).
+            workers, and in memory with ``--jobs`` (files that fit are never chunked);
+            wall time and peak RSS (the workers' included).
 ``jobs``    the ranklens CLI alone, in memory, whole process: ``--jobs 1`` (one core
             throughout, polars' pool included) against ``--jobs N``, alternating; wall
             time, CPU time (user + system) and peak RSS of each process, and the ratio of
