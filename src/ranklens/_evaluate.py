@@ -182,8 +182,10 @@ default "docid"
         for bit. Inputs given as objects are evaluated in memory.
     jobs : int, optional
         Cores to use (default: one per core); the values do not depend on it. In memory,
-        with more than one, the first run file is read on a second thread while the
-        judgments are, and a TREC run file's next block is parsed while one is kept;
+        with more than one, each run file is read on a second thread ahead of its turn
+        (the first while the judgments are read, each other one while the run before it
+        is evaluated: two runs in memory at once), and a TREC run file's next block is
+        parsed while one is kept;
         polars' own thread pool is sized when polars is first imported, so ``jobs=1``
         cannot shrink it afterwards (``polars.thread_pool_size()`` says its size; set
         ``POLARS_MAX_THREADS=1`` before importing polars, or use the command line's
@@ -258,9 +260,11 @@ default "docid"
         return results if several is not None else results[0]
     # in memory, the jobs are threads (docs/scale.md, "Jobs"): the first run file is read
     # while the judgments are, and a run file's next block is parsed while this one is kept
-    first = runs[0]
-    with using(resolve_jobs(jobs)), _Loader(first[1], first[0] if several is not None
-                                           else plan.run_name) as loader:
+    # in memory, the jobs are threads (docs/scale.md, "Jobs"): each run file is read on a
+    # second thread while the judgments are read (the first) or the run before it is
+    # evaluated (the others), and a run file's next block is parsed while one is kept
+    order = [(name if several is not None else plan.run_name, r) for name, r in runs]
+    with using(resolve_jobs(jobs)), _Loader(order) as loader:
         q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
         loader.meanwhile(q)
         return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context,
@@ -268,25 +272,26 @@ default "docid"
 
 
 class _Loader:
-    """Loads the runs of an in-memory evaluation: with more than one job, the first run,
-    when it is a file, is read on a second thread from the start (while the judgments are
-    read and indexed on this one); the others, and every run with one job, when they are
-    evaluated.
+    """Loads the runs of an in-memory evaluation, given in the order they are evaluated as
+    ``(name, run)`` pairs. With more than one job, a run given as a file is read on a
+    second thread ahead of its turn: the first from the start (while the judgments are read
+    and indexed on this one), each other one while the run before it is evaluated (so two
+    runs are in memory at once). Other runs, and every run with one job, are loaded when
+    they are asked for.
 
-    Its errors and warnings come where :func:`load_run` would give them, after the
-    judgments': an error is raised when the run is asked for, and the warning of infinite
-    scores is issued then, on the caller's thread.
+    Its errors and warnings come where :func:`load_run` would give them: an error is raised
+    when its run is asked for (after the judgments' and the runs' before it), and the
+    warning of infinite scores is issued then, on the caller's thread.
     """
 
-    def __init__(self, first: Any, name: str | None) -> None:
-        self.first, self.name = first, name
+    def __init__(self, runs: list[tuple[str | None, Any]]) -> None:
+        self.runs = runs
+        self.next = 0  # the run to read ahead next
         self.pool: ThreadPoolExecutor | None = None
-        self.future: Future[Run] | None = None
-        if jobs_now() > 1 and isinstance(first, (str, os.PathLike)) and os.path.isfile(first):
+        self.ahead: tuple[Any, str | None, Future[Run]] | None = None
+        if jobs_now() > 1:
             self.pool = ThreadPoolExecutor(1, thread_name_prefix="ranklens-run")
-            # the thread reads with this evaluation's jobs (ranklens._threads)
-            self.future = self.pool.submit(contextvars.copy_context().run, read_run,
-                                           first, name)
+            self._read_next()
 
     def __enter__(self) -> _Loader:
         return self
@@ -295,18 +300,35 @@ class _Loader:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
 
+    def _read_next(self) -> None:
+        """Start reading the next run, if it is a file."""
+        assert self.pool is not None
+        if self.next < len(self.runs):
+            name, run = self.runs[self.next]
+            self.next += 1
+            if isinstance(run, (str, os.PathLike)) and os.path.isfile(run):
+                # the thread reads with this evaluation's jobs (ranklens._threads)
+                self.ahead = (run, name, self.pool.submit(contextvars.copy_context().run,
+                                                          read_run, run, name))
+
     def meanwhile(self, qrels: Qrels | SubtopicQrels) -> None:
         """While the first run is still being read, index the judgments (what the
         alignment does first, kept on them; it raises nothing)."""
-        if self.future is not None and not self.future.done() and isinstance(qrels, Qrels):
+        if self.ahead is not None and not self.ahead[2].done() and isinstance(qrels, Qrels):
             qrels_index(qrels)
 
     def load(self, run: Any, name: str | None) -> Run:
         """``load_run(run, name=name)``."""
-        if self.future is not None and run is self.first and name == self.name:
-            future, self.future = self.future, None
-            return warn_infinite(future.result())
-        return load_run(run, name=name)
+        if self.ahead is None or self.ahead[0] is not run or self.ahead[1] != name:
+            loaded = load_run(run, name=name)
+            if self.pool is not None:
+                self._read_next()
+            return loaded
+        future = self.ahead[2]
+        self.ahead = None
+        got = future.result()
+        self._read_next()  # while this run is evaluated
+        return warn_infinite(got)
 
 
 def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | None:

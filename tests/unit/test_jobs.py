@@ -143,6 +143,25 @@ def test_errors_are_the_ones_of_one_job(tmp_path: Path, small_blocks: None) -> N
             ranklens.evaluate(qp, rp, ["AP"], jobs=n)
 
 
+def test_errors_of_several_runs_come_in_their_order(tmp_path: Path, small_blocks: None
+                                                   ) -> None:
+    """The second run, read while the first is evaluated, is bad: the first run's own
+    error (a duplicate) is still the one raised; then, the first being good, the second's."""
+    qp, r1 = _files(tmp_path, 9)
+    _, r2 = _files(tmp_path, 10)
+    Path(r2).write_text(Path(r2).read_text() + "q1 Q0 d1 1 high tag\n")
+    dup = tmp_path / "dup.run"
+    first = Path(r1).read_text().splitlines()[0]
+    dup.write_text(Path(r1).read_text() + first + "\n")
+    for runs, match in (([str(dup), r2], "twice|duplicate"), ([r1, r2], "high")):
+        messages = []
+        for n in (1, 2):
+            with pytest.raises(InputError, match=match) as caught:
+                ranklens.evaluate(qp, runs, ["AP"], jobs=n)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1]
+
+
 def test_files_that_fit_are_never_chunked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                           ) -> None:
     qp, rp = _files(tmp_path, 8)

@@ -40,9 +40,10 @@ MEMORY_LIMIT_HELP = (
     "evaluated chunk by chunk, with the same values (docs/scale.md).")
 
 JOBS_HELP = (
-    "Cores to use (default: all): polars' threads and a second thread reading the next "
-    "block of a run file in memory; worker processes evaluating chunks under "
-    "--memory-limit. --jobs 1 keeps everything on one core. Values do not depend on it.")
+    "Cores to use (default: all): in memory, polars' threads and a second thread reading "
+    "each run file ahead of its turn (two runs in memory at once); under --memory-limit, "
+    "worker processes evaluating chunks. --jobs 1 keeps everything on one core. Values "
+    "do not depend on it.")
 
 
 def engine_options(command: F) -> F:
