@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from spark_support import spark_measures
 
 import ranklens
 from ranklens import InputError
@@ -23,8 +24,8 @@ from ranklens._io import _trec
 from ranklens._pipeline.plan import make_plan
 from ranklens._threads import ahead, jobs, using
 
-MEASURES = ["AP", "nDCG@10", "P@5", "R@20", "RR", "Rprec", "bpref", "num_rel_ret",
-            "relstring@5"]
+#: every measure of plain judgments at its defaults, with cutoffs, text measures included
+MEASURES = spark_measures()
 
 REAL = Path(os.environ.get("RANKLENS_CONFORMANCE_DIR", "/work/shared/conformance")
             ).parent / "realdata"
@@ -82,12 +83,14 @@ def assert_same(a: ranklens.Result, b: ranklens.Result) -> None:
     assert a.diagnostics == b.diagnostics
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(6))
 def test_two_jobs_equal_one_on_random_files(tmp_path: Path, small_blocks: None,
                                             seed: int) -> None:
     qp, rp = _files(tmp_path, seed, infinite=seed == 1)
-    options: dict[str, Any] = [{}, {"ties": "input"}, {"ties": "average", "depth": 7},
-                               {"missing": "skip", "empty": "skip"}][seed]
+    options: dict[str, Any] = [
+        {}, {"ties": "input"}, {"ties": "average", "depth": 7},
+        {"missing": "skip", "empty": "skip"}, {"convention": "ranx", "missing": "zero"},
+        {"convention": "torchmetrics"}][seed]
     one, said = _evaluate(qp, rp, MEASURES, jobs=1, **options)
     two, told = _evaluate(qp, rp, MEASURES, jobs=2, **options)
     assert_same(one, two)
