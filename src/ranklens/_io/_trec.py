@@ -9,8 +9,10 @@ expectation and finding. Both paths give identical tables.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
+import itertools
 import lzma
 import math
 import os
@@ -29,6 +31,7 @@ else:  # imported on first use (see ranklens._lazy)
 from .._columns import MAX_GRADE
 from .._errors import InputError
 from .._tables import Qrels, Run, query_blocks
+from .._threads import ahead
 from ._lines import data_lines, strict_float, strict_int, without_bom
 from ._small import read_small_qrels, read_small_run, small_file
 
@@ -502,29 +505,35 @@ class _RunParts:
     def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
         """The run in ``blocks`` (of whole lines, ``size`` bytes in all); None if some
         block needs the line parser (which then reads the whole input and explains)."""
-        parts = None
-        for block in blocks:
-            if parts is None:
-                sep = _separator(block)
-                if sep is None:
+        first = next(blocks, None)
+        sep = None if first is None else _separator(first)
+        if first is None or sep is None:
+            return None
+        parts = cls(size, sep)
+        # under an evaluation's jobs > 1 the next block is read and parsed on a second
+        # thread while this one's columns are kept (ranklens._threads)
+        with contextlib.closing(ahead(itertools.chain([first], blocks), parts.parsed)) as it:
+            for block, df in it:
+                if not parts.add(block, df):
                     return None
-                parts = cls(size, sep)
-            if not parts.add(block):
-                return None
-        return parts if parts is not None and parts.rows else None
+        return parts if parts.rows else None
 
-    def add(self, data: bytes) -> bool:
-        """Parse one block of whole lines; False if it needs the line parser."""
+    def parsed(self, data: bytes) -> pl.DataFrame | None:
+        """The kept columns of one block of whole lines (:meth:`_parse`); None if it needs
+        the line parser. Called for one block at a time (it reuses ``scratch``)."""
+        sep = self.sep
+        if _foreign_blanks(data, sep):
+            return None
+        if self._regular(data):
+            return self._parse(data, sep, None)
+        df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
+        return df if df is not None else self._parse(data, sep, pl.String)
+
+    def add(self, data: bytes, df: pl.DataFrame | None) -> bool:
+        """Keep one block's columns (``df``: :meth:`parsed`); False if it needs the line
+        parser."""
         sep = self.sep
         self.bytes += len(data)
-        if _foreign_blanks(data, sep):
-            return False
-        if self._regular(data):
-            df = self._parse(data, sep, None)
-        else:
-            df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
-            if df is None:
-                df = self._parse(data, sep, pl.String)
         if df is None:
             return False
         if df["missing"].any():
