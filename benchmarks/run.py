@@ -6,6 +6,7 @@
     python benchmarks/run.py --preset trecdl --judged 500 --shuffle --tabs --ties 1
     python benchmarks/run.py --preset recsys --workload chunks --memory-limit 512MB --jobs 2
     python benchmarks/run.py --preset recsys --scale 10 --workload chunks --memory-limit 2GB
+    python benchmarks/run.py --preset recsys --workload sql --data-format parquet
 
 Data comes from the shared generator (``make_trec_data.py``; found in ``$RANKLENS_SHARED_DIR``
 or ``../shared`` next to the repository) and is written once to ``benchmarks/.cache/``.
@@ -19,9 +20,16 @@ Workloads:
             (``--jobs 1``), chunked under ``--memory-limit`` on one and on ``--jobs``
             workers, and in memory with ``--jobs`` (chunks on every core when a run has
             2 million lines or more); wall time and peak RSS (the workers' included).
+``sql``     P@10, nDCG@10 and AP (those three alone): DuckDB SQL (``tool_duckdb.py``) and
+            the ranklens CLI, each a whole process, alternating, each with its defaults
+            (every core) and under ``--memory-limit``; wall time and peak RSS.
 ``memory``  inside one process per tool: data loaded first (not timed), then only the
             evaluate call is timed, ``--reps`` times (peers get plain dicts; ranklens
             gets its loaded ``Qrels``/``Run`` and, separately, the same plain dicts).
+
+``--data-format parquet`` gives the chunks and sql workloads Parquet copies of the files
+(``workloads.parquet``, written once by polars' streaming engine); the other workloads
+read TREC text whatever it says (the peers read nothing else).
 
 Every tool's aggregates are compared with ranklens's (computed in a child process) to 1e-9;
 where a peer's convention differs the comparison uses the matching ranklens measure and
@@ -198,6 +206,90 @@ def run_chunks(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
             print(f"  chunks {label:<34} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
                   flush=True)
     return results
+
+
+def sql_variants(memory_limit: str) -> dict[str, tuple[str, list[str]]]:
+    """The sql workload's commands by label: (tool, extra arguments). Each tool as it is
+    used: its defaults (DuckDB runs a thread per core; ranklens evaluates in memory when
+    the files fit and reads them with polars' threads), then under the memory limit
+    (ranklens's chunks on its default workers, one per core; DuckDB's ``memory_limit``)."""
+    return {
+        "ranklens": ("ranklens", []),
+        f"ranklens (limit {memory_limit})": ("ranklens", ["--memory-limit", memory_limit]),
+        "duckdb": ("duckdb", []),
+        f"duckdb (limit {memory_limit})": ("duckdb", ["--memory-limit", memory_limit]),
+    }
+
+
+def run_sql(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
+            cli: str) -> dict[str, Measured]:
+    """The sql workload: ranklens and DuckDB's SQL on the three measures, whole processes,
+    alternating (the order reversed every round)."""
+    from tool_duckdb import SQL_MEASURES
+
+    variants = sql_variants(args.memory_limit)
+    results = {label: Measured(tool, "sql") for label, (tool, _) in variants.items()}
+    measures = [arg for m in SQL_MEASURES for arg in ("-m", m)]
+
+    def command(label: str) -> tuple[list[str], Path]:
+        tool, extra = variants[label]
+        if tool == "ranklens":
+            out = work / "sql.ranklens.jsonl"
+            return [cli, "evaluate", str(qrels), str(run), *measures, "--format", "jsonl",
+                    "-o", str(out), *extra], out
+        out = work / "sql.duckdb.json"
+        return [sys.executable, str(HERE / "tool_duckdb.py"), "files", str(qrels), str(run),
+                str(out), *extra], out
+
+    for _ in range(args.warmup):
+        for label in variants:
+            spawn_tree(command(label)[0])
+    for rep in range(args.reps):
+        order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
+        for label in order:
+            m = results[label]
+            if m.error:
+                continue
+            cmd, out = command(label)
+            wall, rss, err = spawn_tree(cmd)
+            if err:
+                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+                continue
+            m.seconds.append(wall)
+            m.rss_mb.append(rss)
+            m.values = (read_cli_jsonl(out) if m.tool == "ranklens"
+                        else json.loads(out.read_text())["values"])
+            print(f"  sql    {label:<40} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
+                  flush=True)
+    return results
+
+
+def sql_table(results: dict[str, Measured], ref: dict[str, float]) -> list[dict]:
+    """The sql workload's rows: ratios to the first ranklens variant (in memory), and each
+    tool's three means checked against ranklens's in-process reference to 1e-9."""
+    from tool_duckdb import SQL_MEASURES
+
+    base = next((m for m in results.values() if m.tool == "ranklens" and m.seconds), None)
+    base_t = statistics.median(base.seconds) if base else float("nan")
+    base_rss = statistics.median(base.rss_mb) if base else float("nan")
+    rows = []
+    for label, m in results.items():
+        if m.error:
+            rows.append({"tool": label, "workload": "sql", "error": m.error})
+            continue
+        diffs = {name: abs(m.values[name] - ref[name]) if name in m.values else float("inf")
+                 for name in SQL_MEASURES}
+        worst = max(diffs.values())
+        notes = [f"{label} (sql): {name} differs by {d:.1e}" for name, d in diffs.items()
+                 if d > TOLERANCE]
+        t, rss = statistics.median(m.seconds), statistics.median(m.rss_mb)
+        rows.append({
+            "tool": label, "workload": "sql", "median_s": t, "runs": len(m.seconds),
+            "peak_rss_mb": rss, "time_x_ranklens": t / base_t, "rss_x_ranklens": rss / base_rss,
+            "max_abs_diff": worst, "agree": worst <= TOLERANCE, "notes": notes,
+            "values": m.values, "seconds": m.seconds, "rss_all_mb": m.rss_mb,
+        })
+    return rows
 
 
 def ranklens_cli() -> str | None:
@@ -466,16 +558,26 @@ def preset_files(preset: str, args: argparse.Namespace) -> tuple[str, Path, Path
     return w.name, w.qrels, w.run
 
 
+def data_format_files(name: str, qrels: Path, run: Path,
+                      args: argparse.Namespace) -> tuple[Path, Path]:
+    """The files the chunks and sql workloads read: the TREC text, or its Parquet copies."""
+    if args.data_format != "parquet":
+        return qrels, run
+    pq = workloads.parquet(args.cache, workloads.Workload(name, qrels, (run,)))
+    return pq.qrels, pq.run
+
+
 def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
     preset, qrels, run = preset_files(preset, args)
+    read_q, read_r = data_format_files(preset, qrels, run, args)
     peers = [t for t in PEERS if t in args.tools and installed(t)]
     skipped = [t for t in PEERS if t in args.tools and not installed(t)]
     if skipped:
         print(f"not installed, skipped: {', '.join(skipped)}")
     workloads = args.workload or DEFAULT_WORKLOADS.get(preset, ("cli", "memory"))
     cli = ranklens_cli()
-    if "chunks" in workloads and cli is None:
-        sys.exit("the chunks workload runs the ranklens CLI, which is not installed here")
+    if ("chunks" in workloads or "sql" in workloads) and cli is None:
+        sys.exit("the chunks and sql workloads run the ranklens CLI, which is not installed here")
     print(f"{preset}: ranklens whole process via "
           f"{'the ranklens CLI' if cli else 'benchmarks/tool_ranklens.py'}")
     rows: list[dict] = []
@@ -486,7 +588,10 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
             cli_results = res
         if "chunks" in workloads:
             assert cli is not None
-            chunk_results = run_chunks(qrels, run, args, work, cli)
+            chunk_results = run_chunks(read_q, read_r, args, work, cli)
+        if "sql" in workloads:
+            assert cli is not None
+            sql_results = run_sql(read_q, read_r, args, work, cli)
         if "memory" in workloads:
             mem_tools = [("ranklens", "tables"), ("ranklens", "dicts")]
             mem_tools += [(t, "dicts") for t in peers]
@@ -500,6 +605,8 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         rows += table(mem_results, ref, "memory", (qrels, run))
     if "chunks" in workloads:
         rows += table(chunk_results, ref, "chunks")
+    if "sql" in workloads:
+        rows += sql_table(sql_results, ref)
     print_table(preset, rows)
     return rows
 
@@ -563,12 +670,15 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=1,
                     help="untimed whole-process rounds per tool before the cli rounds "
                          "(default 1)")
-    ap.add_argument("--workload", choices=("cli", "memory", "chunks"), action="append",
+    ap.add_argument("--workload", choices=("cli", "memory", "chunks", "sql"), action="append",
                     help="default: cli and memory (recsys: memory)")
     ap.add_argument("--memory-limit", default="512MB", metavar="SIZE",
-                    help="the chunks workload's --memory-limit (default 512MB)")
+                    help="the chunks and sql workloads' --memory-limit (default 512MB)")
     ap.add_argument("--jobs", type=int, default=2, metavar="N",
                     help="the chunks workload's workers (default 2)")
+    ap.add_argument("--data-format", choices=("trec", "parquet"), default="trec",
+                    help="the files the chunks and sql workloads read: the TREC text or "
+                         "Parquet copies of it (default trec)")
     ap.add_argument("--scale", type=int, default=1, metavar="K",
                     help="generator option: K times the preset's queries (recsys --scale "
                          "10: 100M run lines, 10M judgments)")

@@ -260,3 +260,37 @@ def generated(cache: Path, name: str, args: list[str]) -> Workload:
 def count_lines(path: Path) -> int:
     with open(path, "rb") as f:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 24), b""))
+
+
+# -- Parquet copies ----------------------------------------------------------------------
+def parquet(cache: Path, base: Workload) -> Workload:
+    """``base``'s TREC files as Parquet (``query_id, doc_id, relevance`` and ``query_id,
+    doc_id, score``; ids as strings, grades as integers, scores as doubles), written once
+    to ``<name>-parquet`` by polars' streaming engine (``scan_csv`` to ``sink_parquet``), so
+    recsys x30 is converted without holding it in memory."""
+    import polars as pl
+
+    def convert(src: Path, dst: Path, columns: dict[str, pl.DataType],
+                keep: list[str]) -> None:
+        with open(src, "rb") as f:
+            sep = "\t" if b"\t" in f.readline() else " "
+        (pl.scan_csv(src, separator=sep, has_header=False, schema=columns)
+         .select(keep).sink_parquet(dst))
+
+    qrels_columns = {"query_id": pl.String(), "iteration": pl.String(), "doc_id": pl.String(),
+                     "relevance": pl.Int64()}
+    run_columns = {"query_id": pl.String(), "q0": pl.String(), "doc_id": pl.String(),
+                   "rank": pl.Int64(), "score": pl.Float64(), "tag": pl.String()}
+
+    def make(out: Path) -> None:
+        convert(base.qrels, out / "qrels.parquet", qrels_columns,
+                ["query_id", "doc_id", "relevance"])
+        for i, run in enumerate(base.runs):
+            convert(run, out / f"run{i + 1}.parquet", run_columns,
+                    ["query_id", "doc_id", "score"])
+
+    stamp = {"v": 1, "base": str(base.qrels),
+             "size": [base.qrels.stat().st_size, *(r.stat().st_size for r in base.runs)]}
+    folder = build(cache / f"{base.name}-parquet", stamp, make)
+    runs = tuple(folder / f"run{i + 1}.parquet" for i in range(len(base.runs)))
+    return Workload(f"{base.name} parquet", folder / "qrels.parquet", runs)
