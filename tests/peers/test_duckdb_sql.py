@@ -107,3 +107,34 @@ def test_closed_form(sql: ModuleType, tmp_path: Path) -> None:
     dcg = 2 / np.log2(2) + 1 / np.log2(4)
     idcg = 2 / np.log2(2) + 1 / np.log2(3) + 1 / np.log2(4)
     assert got["nDCG@10"] == pytest.approx(dcg / idcg)
+
+
+def test_sql_workload_on_parquet_runs_and_agrees(tmp_path: Path) -> None:
+    """benchmarks/run.py's sql workload end to end on the tiny preset's Parquet copies: all
+    four variants run, and each one's means pass the benchmark's own 1e-9 check."""
+    import json
+    import os
+    import subprocess
+
+    shared = Path(os.environ.get("RANKLENS_SHARED_DIR", BENCH.parent.parent / "shared"))
+    if not (shared / "bench" / "make_trec_data.py").exists():
+        message = f"benchmark data generator not found under {shared}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "--preset", "tiny", "--workload", "sql",
+         "--data-format", "parquet", "--reps", "1", "--warmup", "0", "--cache",
+         str(tmp_path / "cache"), "--json", str(report)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "cache" / "tiny-parquet" / "run1.parquet").exists()
+    rows = json.loads(report.read_text())["tiny"]
+    assert {r["tool"] for r in rows} == {"ranklens", "ranklens (limit 512MB)", "duckdb",
+                                         "duckdb (limit 512MB)"}
+    for row in rows:
+        assert "error" not in row, row
+        assert row["agree"], row
+        assert 0 < row["values"]["AP"] < 1
