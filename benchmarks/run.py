@@ -221,14 +221,30 @@ def sql_variants(memory_limit: str) -> dict[str, tuple[str, list[str]]]:
     }
 
 
+@dataclass
+class SqlMeasured(Measured):
+    """A sql workload variant's rounds, with the CPU seconds of each (user + system, the
+    process and its workers: on a shared machine wall time moves with the others' load)."""
+
+    cpu_s: list[float] = field(default_factory=list)
+
+
+def children_cpu() -> float:
+    """CPU seconds of every waited-for child of this process so far (user + system)."""
+    import resource
+
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
 def run_sql(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
-            cli: str) -> dict[str, Measured]:
+            cli: str) -> dict[str, SqlMeasured]:
     """The sql workload: ranklens and DuckDB's SQL on the three measures, whole processes,
     alternating (the order reversed every round)."""
     from tool_duckdb import SQL_MEASURES
 
     variants = sql_variants(args.memory_limit)
-    results = {label: Measured(tool, "sql") for label, (tool, _) in variants.items()}
+    results = {label: SqlMeasured(tool, "sql") for label, (tool, _) in variants.items()}
     measures = [arg for m in SQL_MEASURES for arg in ("-m", m)]
 
     def command(label: str) -> tuple[list[str], Path]:
@@ -251,20 +267,22 @@ def run_sql(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
             if m.error:
                 continue
             cmd, out = command(label)
+            cpu0 = children_cpu()
             wall, rss, err = spawn_tree(cmd)
             if err:
                 m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
                 continue
             m.seconds.append(wall)
             m.rss_mb.append(rss)
+            m.cpu_s.append(children_cpu() - cpu0)
             m.values = (read_cli_jsonl(out) if m.tool == "ranklens"
                         else json.loads(out.read_text())["values"])
-            print(f"  sql    {label:<40} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
-                  flush=True)
+            print(f"  sql    {label:<30} round {rep + 1}: {wall:7.2f} s (CPU "
+                  f"{m.cpu_s[-1]:6.2f} s) {rss:8.0f} MB", flush=True)
     return results
 
 
-def sql_table(results: dict[str, Measured], ref: dict[str, float]) -> list[dict]:
+def sql_table(results: dict[str, SqlMeasured], ref: dict[str, float]) -> list[dict]:
     """The sql workload's rows: ratios to the first ranklens variant (in memory), and each
     tool's three means checked against ranklens's in-process reference to 1e-9."""
     from tool_duckdb import SQL_MEASURES
@@ -272,6 +290,7 @@ def sql_table(results: dict[str, Measured], ref: dict[str, float]) -> list[dict]
     base = next((m for m in results.values() if m.tool == "ranklens" and m.seconds), None)
     base_t = statistics.median(base.seconds) if base else float("nan")
     base_rss = statistics.median(base.rss_mb) if base else float("nan")
+    base_cpu = statistics.median(base.cpu_s) if base else float("nan")
     rows = []
     for label, m in results.items():
         if m.error:
@@ -288,8 +307,18 @@ def sql_table(results: dict[str, Measured], ref: dict[str, float]) -> list[dict]
             "peak_rss_mb": rss, "time_x_ranklens": t / base_t, "rss_x_ranklens": rss / base_rss,
             "max_abs_diff": worst, "agree": worst <= TOLERANCE, "notes": notes,
             "values": m.values, "seconds": m.seconds, "rss_all_mb": m.rss_mb,
+            "median_cpu_s": statistics.median(m.cpu_s), "cpu_s": m.cpu_s,
+            "cpu_x_ranklens": statistics.median(m.cpu_s) / base_cpu,
         })
     return rows
+
+
+def print_sql_cpu(rows: list[dict]) -> None:
+    """The sql workload's CPU seconds (the wall times are in the main table)."""
+    print("sql: median CPU s (user + system, workers included), ratio to ranklens")
+    for r in rows:
+        if r["workload"] == "sql" and "median_cpu_s" in r:
+            print(f"  {r['tool']:<34} {r['median_cpu_s']:8.2f} {r['cpu_x_ranklens']:6.2f}")
 
 
 def ranklens_cli() -> str | None:
@@ -607,6 +636,7 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         rows += table(chunk_results, ref, "chunks")
     if "sql" in workloads:
         rows += sql_table(sql_results, ref)
+        print_sql_cpu(rows)
     print_table(preset, rows)
     return rows
 
