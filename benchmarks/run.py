@@ -574,14 +574,23 @@ def preset_files(preset: str, args: argparse.Namespace) -> tuple[str, Path, Path
     """The preset's files, post-processed as the generator options ask (see workloads.py)."""
     gen_args = ["--preset", preset]
     name = preset
+    repeat = 1
     if args.scale != 1:  # the preset's queries times SCALE (recsys x10: 100M run lines)
         queries = {"tiny": 10, "trecdl": 43, "msmarco": 6980, "recsys": 100_000}[preset]
-        gen_args += ["--queries", str(queries * args.scale)]
-        name = f"{preset}-x{args.scale}"
+        # beyond the generator's query ids, copies of the largest scale dividing SCALE that
+        # it can make (recsys x30: x10 three times, query ids prefixed)
+        scale = args.scale
+        while queries * scale > workloads.GENERATOR_QUERY_IDS or args.scale % scale:
+            scale -= 1
+        repeat = args.scale // scale
+        gen_args += ["--queries", str(queries * scale)]
+        name = f"{preset}-x{scale}"
     if args.judged is not None:
         gen_args += ["--judged", str(args.judged)]
         name = f"{preset}-judged{args.judged}"
     w: workloads.Workload = workloads.generated(args.cache, name, gen_args)
+    if repeat > 1:
+        w = workloads.copies(args.cache, w, repeat, f"{preset}-x{args.scale}")
     if args.shuffle or args.tabs or args.ties is not None:
         w = workloads.variant(args.cache, w, shuffle=args.shuffle, tabs=args.tabs, ties=args.ties)
     return w.name, w.qrels, w.run
@@ -711,7 +720,8 @@ def main() -> int:
                          "Parquet copies of it (default trec)")
     ap.add_argument("--scale", type=int, default=1, metavar="K",
                     help="generator option: K times the preset's queries (recsys --scale "
-                         "10: 100M run lines, 10M judgments)")
+                         "10: 100M run lines, 10M judgments; beyond the generator's 1.1M "
+                         "query ids, copies of a smaller scale: recsys 30 is x10 three times)")
     ap.add_argument("--tools", default="ranklens," + ",".join(PEERS),
                     help="comma-separated subset of ranklens," + ",".join(PEERS))
     ap.add_argument("--scaling", action="store_true", help="run the query-doubling check")

@@ -294,3 +294,39 @@ def parquet(cache: Path, base: Workload) -> Workload:
     folder = build(cache / f"{base.name}-parquet", stamp, make)
     runs = tuple(folder / f"run{i + 1}.parquet" for i in range(len(base.runs)))
     return Workload(f"{base.name} parquet", folder / "qrels.parquet", runs)
+
+
+# -- copies (beyond the generator's query ids) ---------------------------------------------
+#: the shared generator draws its query ids from 1.1M without replacement
+GENERATOR_QUERY_IDS = 1_100_000
+
+
+def copies(cache: Path, base: Workload, k: int, name: str) -> Workload:
+    """``k`` copies of ``base`` with query ids prefixed ``c0_`` ... : k times the queries,
+    judgments and lines, each query's values as in ``base`` (recsys x30 is x10 three times:
+    the generator cannot draw 3M query ids). Written block by block, never whole in memory."""
+    def prefixed_file(src: Path, dst: Path) -> None:
+        with open(dst, "wb") as out:
+            for i in range(k):
+                head = f"c{i}_".encode()
+                with open(src, "rb") as f:
+                    rest = b""
+                    for block in iter(lambda f=f: f.read(1 << 26), b""):
+                        block = rest + block
+                        cut = block.rfind(b"\n") + 1
+                        block, rest = block[:cut], block[cut:]
+                        if block:
+                            out.write(head + block[:-1].replace(b"\n", b"\n" + head) + b"\n")
+                    if rest:  # a last line without its newline
+                        out.write(head + rest + b"\n")
+
+    def make(out: Path) -> None:
+        prefixed_file(base.qrels, out / "qrels.txt")
+        for i, run in enumerate(base.runs):
+            prefixed_file(run, out / f"run{i + 1}.txt")
+
+    stamp = {"v": 1, "base": str(base.qrels), "copies": k,
+             "size": [base.qrels.stat().st_size, *(r.stat().st_size for r in base.runs)]}
+    folder = build(cache / name, stamp, make)
+    runs = tuple(folder / f"run{i + 1}.txt" for i in range(len(base.runs)))
+    return Workload(name, folder / "qrels.txt", runs)
