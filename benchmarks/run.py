@@ -7,6 +7,7 @@
     python benchmarks/run.py --preset recsys --workload chunks --memory-limit 512MB --jobs 2
     python benchmarks/run.py --preset recsys --scale 10 --workload chunks --memory-limit 2GB
     python benchmarks/run.py --preset msmarco --preset recsys --workload jobs --jobs 2 --reps 5
+    python benchmarks/run.py --preset recsys --workload sql --data-format parquet
 
 Data comes from the shared generator (``make_trec_data.py``; found in ``$RANKLENS_SHARED_DIR``
 or ``../shared`` next to the repository) and is written once to ``benchmarks/.cache/``.
@@ -26,9 +27,16 @@ Workloads:
             the medians (what the other cores buy). The untimed warm-up rounds also write
             every per-query value with ``--per-query`` and check that the outputs are the
             same bytes.
+``sql``     P@10, nDCG@10 and AP (those three alone): DuckDB SQL (``tool_duckdb.py``) and
+            the ranklens CLI, each a whole process, alternating, each with its defaults
+            (every core) and under ``--memory-limit``; wall time and peak RSS.
 ``memory``  inside one process per tool: data loaded first (not timed), then only the
             evaluate call is timed, ``--reps`` times (peers get plain dicts; ranklens
             gets its loaded ``Qrels``/``Run`` and, separately, the same plain dicts).
+
+``--data-format parquet`` gives the chunks and sql workloads Parquet copies of the files
+(``workloads.parquet``, written once by polars' streaming engine); the other workloads
+read TREC text whatever it says (the peers read nothing else).
 
 Every tool's aggregates are compared with ranklens's (computed in a child process) to 1e-9;
 where a peer's convention differs the comparison uses the matching ranklens measure and
@@ -205,6 +213,119 @@ def run_chunks(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
             print(f"  chunks {label:<34} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
                   flush=True)
     return results
+
+
+def sql_variants(memory_limit: str) -> dict[str, tuple[str, list[str]]]:
+    """The sql workload's commands by label: (tool, extra arguments). Each tool as it is
+    used: its defaults (DuckDB runs a thread per core; ranklens evaluates in memory when
+    the files fit and reads them with polars' threads), then under the memory limit
+    (ranklens's chunks on its default workers, one per core; DuckDB's ``memory_limit``)."""
+    return {
+        "ranklens": ("ranklens", []),
+        f"ranklens (limit {memory_limit})": ("ranklens", ["--memory-limit", memory_limit]),
+        "duckdb": ("duckdb", []),
+        f"duckdb (limit {memory_limit})": ("duckdb", ["--memory-limit", memory_limit]),
+    }
+
+
+@dataclass
+class SqlMeasured(Measured):
+    """A sql workload variant's rounds, with the CPU seconds of each (user + system, the
+    process and its workers: on a shared machine wall time moves with the others' load)."""
+
+    cpu_s: list[float] = field(default_factory=list)
+
+
+def children_cpu() -> float:
+    """CPU seconds of every waited-for child of this process so far (user + system)."""
+    import resource
+
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def run_sql(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
+            cli: str) -> dict[str, SqlMeasured]:
+    """The sql workload: ranklens and DuckDB's SQL on the three measures, whole processes,
+    alternating (the order reversed every round)."""
+    from tool_duckdb import SQL_MEASURES
+
+    variants = sql_variants(args.memory_limit)
+    results = {label: SqlMeasured(tool, "sql") for label, (tool, _) in variants.items()}
+    measures = [arg for m in SQL_MEASURES for arg in ("-m", m)]
+
+    def command(label: str) -> tuple[list[str], Path]:
+        tool, extra = variants[label]
+        if tool == "ranklens":
+            out = work / "sql.ranklens.jsonl"
+            return [cli, "evaluate", str(qrels), str(run), *measures, "--format", "jsonl",
+                    "-o", str(out), *extra], out
+        out = work / "sql.duckdb.json"
+        return [sys.executable, str(HERE / "tool_duckdb.py"), "files", str(qrels), str(run),
+                str(out), *extra], out
+
+    for _ in range(args.warmup):
+        for label in variants:
+            spawn_tree(command(label)[0])
+    for rep in range(args.reps):
+        order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
+        for label in order:
+            m = results[label]
+            if m.error:
+                continue
+            cmd, out = command(label)
+            cpu0 = children_cpu()
+            wall, rss, err = spawn_tree(cmd)
+            if err:
+                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+                continue
+            m.seconds.append(wall)
+            m.rss_mb.append(rss)
+            m.cpu_s.append(children_cpu() - cpu0)
+            m.values = (read_cli_jsonl(out) if m.tool == "ranklens"
+                        else json.loads(out.read_text())["values"])
+            print(f"  sql    {label:<30} round {rep + 1}: {wall:7.2f} s (CPU "
+                  f"{m.cpu_s[-1]:6.2f} s) {rss:8.0f} MB", flush=True)
+    return results
+
+
+def sql_table(results: dict[str, SqlMeasured], ref: dict[str, float]) -> list[dict]:
+    """The sql workload's rows: ratios to the first ranklens variant (in memory), and each
+    tool's three means checked against ranklens's in-process reference to 1e-9."""
+    from tool_duckdb import SQL_MEASURES
+
+    base = next((m for m in results.values() if m.tool == "ranklens" and m.seconds), None)
+    base_t = statistics.median(base.seconds) if base else float("nan")
+    base_rss = statistics.median(base.rss_mb) if base else float("nan")
+    base_cpu = statistics.median(base.cpu_s) if base else float("nan")
+    rows = []
+    for label, m in results.items():
+        if m.error:
+            rows.append({"tool": label, "workload": "sql", "error": m.error})
+            continue
+        diffs = {name: abs(m.values[name] - ref[name]) if name in m.values else float("inf")
+                 for name in SQL_MEASURES}
+        worst = max(diffs.values())
+        notes = [f"{label} (sql): {name} differs by {d:.1e}" for name, d in diffs.items()
+                 if d > TOLERANCE]
+        t, rss = statistics.median(m.seconds), statistics.median(m.rss_mb)
+        rows.append({
+            "tool": label, "workload": "sql", "median_s": t, "runs": len(m.seconds),
+            "peak_rss_mb": rss, "time_x_ranklens": t / base_t, "rss_x_ranklens": rss / base_rss,
+            "max_abs_diff": worst, "agree": worst <= TOLERANCE, "notes": notes,
+            "values": m.values, "seconds": m.seconds, "rss_all_mb": m.rss_mb,
+            "median_cpu_s": statistics.median(m.cpu_s), "cpu_s": m.cpu_s,
+            "cpu_x_ranklens": statistics.median(m.cpu_s) / base_cpu,
+        })
+    return rows
+
+
+def print_sql_cpu(rows: list[dict]) -> None:
+    """The sql workload's CPU seconds (the wall times are in the main table)."""
+    print("sql: median CPU s (user + system, workers included), ratio to ranklens")
+    for r in rows:
+        if r["workload"] == "sql" and "median_cpu_s" in r:
+            print(f"  {r['tool']:<34} {r['median_cpu_s']:8.2f} {r['cpu_x_ranklens']:6.2f}")
 
 
 def spawn_cpu(cmd: list[str]) -> tuple[float, float, float, str]:
@@ -519,29 +640,48 @@ def preset_files(preset: str, args: argparse.Namespace) -> tuple[str, Path, Path
     """The preset's files, post-processed as the generator options ask (see workloads.py)."""
     gen_args = ["--preset", preset]
     name = preset
+    repeat = 1
     if args.scale != 1:  # the preset's queries times SCALE (recsys x10: 100M run lines)
         queries = {"tiny": 10, "trecdl": 43, "msmarco": 6980, "recsys": 100_000}[preset]
-        gen_args += ["--queries", str(queries * args.scale)]
-        name = f"{preset}-x{args.scale}"
+        # beyond the generator's query ids, copies of the largest scale dividing SCALE that
+        # it can make (recsys x30: x10 three times, query ids prefixed)
+        scale = args.scale
+        while queries * scale > workloads.GENERATOR_QUERY_IDS or args.scale % scale:
+            scale -= 1
+        repeat = args.scale // scale
+        gen_args += ["--queries", str(queries * scale)]
+        name = f"{preset}-x{scale}"
     if args.judged is not None:
         gen_args += ["--judged", str(args.judged)]
         name = f"{preset}-judged{args.judged}"
     w: workloads.Workload = workloads.generated(args.cache, name, gen_args)
+    if repeat > 1:
+        w = workloads.copies(args.cache, w, repeat, f"{preset}-x{args.scale}")
     if args.shuffle or args.tabs or args.ties is not None:
         w = workloads.variant(args.cache, w, shuffle=args.shuffle, tabs=args.tabs, ties=args.ties)
     return w.name, w.qrels, w.run
 
 
+def data_format_files(name: str, qrels: Path, run: Path,
+                      args: argparse.Namespace) -> tuple[Path, Path]:
+    """The files the chunks and sql workloads read: the TREC text, or its Parquet copies."""
+    if args.data_format != "parquet":
+        return qrels, run
+    pq = workloads.parquet(args.cache, workloads.Workload(name, qrels, (run,)))
+    return pq.qrels, pq.run
+
+
 def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
     preset, qrels, run = preset_files(preset, args)
+    read_q, read_r = data_format_files(preset, qrels, run, args)
     peers = [t for t in PEERS if t in args.tools and installed(t)]
     skipped = [t for t in PEERS if t in args.tools and not installed(t)]
     if skipped:
         print(f"not installed, skipped: {', '.join(skipped)}")
     workloads = args.workload or DEFAULT_WORKLOADS.get(preset, ("cli", "memory"))
     cli = ranklens_cli()
-    if ("chunks" in workloads or "jobs" in workloads) and cli is None:
-        sys.exit("the chunks and jobs workloads run the ranklens CLI, which is not "
+    if {"chunks", "sql", "jobs"} & set(workloads) and cli is None:
+        sys.exit("the chunks, sql and jobs workloads run the ranklens CLI, which is not "
                  "installed here")
     print(f"{preset}: ranklens whole process via "
           f"{'the ranklens CLI' if cli else 'benchmarks/tool_ranklens.py'}")
@@ -553,7 +693,10 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
             cli_results = res
         if "chunks" in workloads:
             assert cli is not None
-            chunk_results = run_chunks(qrels, run, args, work, cli)
+            chunk_results = run_chunks(read_q, read_r, args, work, cli)
+        if "sql" in workloads:
+            assert cli is not None
+            sql_results = run_sql(read_q, read_r, args, work, cli)
         if "jobs" in workloads:
             assert cli is not None
             jobs_results, _ = run_jobs(qrels, run, args, work, cli)
@@ -570,6 +713,9 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         rows += table(mem_results, ref, "memory", (qrels, run))
     if "chunks" in workloads:
         rows += table(chunk_results, ref, "chunks")
+    if "sql" in workloads:
+        rows += sql_table(sql_results, ref)
+        print_sql_cpu(rows)
     if "jobs" in workloads:
         rows += table(jobs_results, ref, "jobs")
     print_table(preset, rows)
@@ -635,15 +781,20 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=1,
                     help="untimed whole-process rounds per tool before the cli rounds "
                          "(default 1)")
-    ap.add_argument("--workload", choices=("cli", "memory", "chunks", "jobs"), action="append",
+    ap.add_argument("--workload", choices=("cli", "memory", "chunks", "sql", "jobs"),
+                    action="append",
                     help="default: cli and memory (recsys: memory)")
     ap.add_argument("--memory-limit", default="512MB", metavar="SIZE",
-                    help="the chunks workload's --memory-limit (default 512MB)")
+                    help="the chunks and sql workloads' --memory-limit (default 512MB)")
     ap.add_argument("--jobs", type=int, default=2, metavar="N",
                     help="the chunks and jobs workloads' workers (default 2)")
+    ap.add_argument("--data-format", choices=("trec", "parquet"), default="trec",
+                    help="the files the chunks and sql workloads read: the TREC text or "
+                         "Parquet copies of it (default trec)")
     ap.add_argument("--scale", type=int, default=1, metavar="K",
                     help="generator option: K times the preset's queries (recsys --scale "
-                         "10: 100M run lines, 10M judgments)")
+                         "10: 100M run lines, 10M judgments; beyond the generator's 1.1M "
+                         "query ids, copies of a smaller scale: recsys 30 is x10 three times)")
     ap.add_argument("--tools", default="ranklens," + ",".join(PEERS),
                     help="comma-separated subset of ranklens," + ",".join(PEERS))
     ap.add_argument("--scaling", action="store_true", help="run the query-doubling check")

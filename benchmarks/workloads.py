@@ -260,3 +260,73 @@ def generated(cache: Path, name: str, args: list[str]) -> Workload:
 def count_lines(path: Path) -> int:
     with open(path, "rb") as f:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 24), b""))
+
+
+# -- Parquet copies ----------------------------------------------------------------------
+def parquet(cache: Path, base: Workload) -> Workload:
+    """``base``'s TREC files as Parquet (``query_id, doc_id, relevance`` and ``query_id,
+    doc_id, score``; ids as strings, grades as integers, scores as doubles), written once
+    to ``<name>-parquet`` by polars' streaming engine (``scan_csv`` to ``sink_parquet``), so
+    recsys x30 is converted without holding it in memory."""
+    import polars as pl
+
+    def convert(src: Path, dst: Path, columns: dict[str, pl.DataType],
+                keep: list[str]) -> None:
+        with open(src, "rb") as f:
+            sep = "\t" if b"\t" in f.readline() else " "
+        (pl.scan_csv(src, separator=sep, has_header=False, schema=columns)
+         .select(keep).sink_parquet(dst))
+
+    qrels_columns = {"query_id": pl.String(), "iteration": pl.String(), "doc_id": pl.String(),
+                     "relevance": pl.Int64()}
+    run_columns = {"query_id": pl.String(), "q0": pl.String(), "doc_id": pl.String(),
+                   "rank": pl.Int64(), "score": pl.Float64(), "tag": pl.String()}
+
+    def make(out: Path) -> None:
+        convert(base.qrels, out / "qrels.parquet", qrels_columns,
+                ["query_id", "doc_id", "relevance"])
+        for i, run in enumerate(base.runs):
+            convert(run, out / f"run{i + 1}.parquet", run_columns,
+                    ["query_id", "doc_id", "score"])
+
+    stamp = {"v": 1, "base": str(base.qrels),
+             "size": [base.qrels.stat().st_size, *(r.stat().st_size for r in base.runs)]}
+    folder = build(cache / f"{base.name}-parquet", stamp, make)
+    runs = tuple(folder / f"run{i + 1}.parquet" for i in range(len(base.runs)))
+    return Workload(f"{base.name} parquet", folder / "qrels.parquet", runs)
+
+
+# -- copies (beyond the generator's query ids) ---------------------------------------------
+#: the shared generator draws its query ids from 1.1M without replacement
+GENERATOR_QUERY_IDS = 1_100_000
+
+
+def copies(cache: Path, base: Workload, k: int, name: str) -> Workload:
+    """``k`` copies of ``base`` with query ids prefixed ``c0_`` ... : k times the queries,
+    judgments and lines, each query's values as in ``base`` (recsys x30 is x10 three times:
+    the generator cannot draw 3M query ids). Written block by block, never whole in memory."""
+    def prefixed_file(src: Path, dst: Path) -> None:
+        with open(dst, "wb") as out:
+            for i in range(k):
+                head = f"c{i}_".encode()
+                with open(src, "rb") as f:
+                    rest = b""
+                    for block in iter(lambda f=f: f.read(1 << 26), b""):
+                        block = rest + block
+                        cut = block.rfind(b"\n") + 1
+                        block, rest = block[:cut], block[cut:]
+                        if block:
+                            out.write(head + block[:-1].replace(b"\n", b"\n" + head) + b"\n")
+                    if rest:  # a last line without its newline
+                        out.write(head + rest + b"\n")
+
+    def make(out: Path) -> None:
+        prefixed_file(base.qrels, out / "qrels.txt")
+        for i, run in enumerate(base.runs):
+            prefixed_file(run, out / f"run{i + 1}.txt")
+
+    stamp = {"v": 1, "base": str(base.qrels), "copies": k,
+             "size": [base.qrels.stat().st_size, *(r.stat().st_size for r in base.runs)]}
+    folder = build(cache / name, stamp, make)
+    runs = tuple(folder / f"run{i + 1}.txt" for i in range(len(base.runs)))
+    return Workload(name, folder / "qrels.txt", runs)

@@ -17,7 +17,8 @@ PEERS = ("pytrec_eval", "ranx", "ir_measures", "torch", "torchmetrics", "sklearn
          "pyarrow",
          "pyndeval",
          "cwl",  # cwl-eval, behind ir_measures' cwl_eval provider
-         "rbo")
+         "rbo",
+         "duckdb")
 
 
 def missing_peers() -> list[str]:
@@ -49,6 +50,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     "peers/test_benchmark_smoke.py": None,
     "peers/test_benchmark_workloads.py": None,
     "peers/test_beyond_benchmark.py": None,
+    "peers/test_duckdb_sql.py": frozenset({"test_sql_workload_on_parquet_runs_and_agrees"}),
     "cli/test_trec_eval_complete_bench.py": None,
     # hundreds of chunks of the real runs; hypothesis over files
     "chunks/test_chunked.py": frozenset({"test_real_runs_chunked_equal_in_memory",
