@@ -344,6 +344,9 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
         small = read_small_run(read_bytes(path), source, name)
         if small is not None:
             return small
+    # a whole file's numeric doc ids are kept as numbers; a block handed over (a chunked
+    # evaluation's) keeps them as text, which its chunks are written in
+    numbers = data is None
     blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
     if blocks is not None:
         size = os.stat(source).st_size
@@ -351,7 +354,7 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
         data = read_bytes(path) if data is None else _line_ends(without_bom(data))
         _check_text(data, source)
         blocks, size = _split_blocks(data), len(data)
-    parts = _RunParts.read(blocks, size)
+    parts = _RunParts.read(blocks, size, numbers=numbers)
     blocks.close()  # a file left half read by a block the fast path cannot take
     if parts is not None:
         return parts.run(source, name)
@@ -480,9 +483,32 @@ def _last_tag(block: bytes, sep: bytes) -> str | None:
     return None
 
 
+def _decimal_ids(df: pl.DataFrame) -> pl.Series | None:
+    """The doc ids of a parsed block as UInt32 numbers when every one is written as its
+    number is (digits, no sign, no leading zero, below 2**32), else None."""
+    if df["not_number"].any():
+        return None
+    return df["doc_number"]
+
+
+def _looks_decimal(block: bytes, sep: bytes) -> bool:
+    """Whether the doc id of the block's first data line is all ASCII digits."""
+    for line in block[:65536].splitlines():
+        if line.strip() and not line.startswith(b"#"):
+            fields = line.split(sep)
+            return len(fields) > 2 and fields[2].isdigit()
+    return False
+
+
 class _RunParts:
     """Columns of a run gathered block by block: each block of adjacent rows with one query
-    id keeps that id once, so the 7M-row query column never exists as strings."""
+    id keeps that id once, so the 7M-row query column never exists as strings.
+
+    Doc ids written as numbers (MS MARCO's) are kept as UInt32 numbers while every block's
+    are: 4 bytes a row instead of polars's 16-byte string views (the run gives them back
+    as text, see :class:`ranklens._tables.Run`). A block with any other doc id turns the
+    numbers read so far into text, and the run goes on in text.
+    """
 
     def __init__(self, size: int, sep: bytes) -> None:
         self.size = size  # bytes in the input, to size the score array from the first block
@@ -491,6 +517,8 @@ class _RunParts:
         self.block_ids: list[pl.Series] = []
         self.block_lengths: list[np.ndarray] = []
         self.doc_ids: list[pl.Series] = []
+        #: the doc ids as numbers, filled like the scores (None: kept as text)
+        self.doc_numbers: np.ndarray | None = None
         # arrays filled block by block: concatenating parts would hold each column twice
         self.scores = np.zeros(0, dtype=np.float64)
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
@@ -499,9 +527,11 @@ class _RunParts:
         self.scratch = np.empty((2, _SLICE), dtype=bool)  # for _regular
 
     @classmethod
-    def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
+    def read(cls, blocks: Iterator[bytes], size: int, *,
+             numbers: bool = False) -> _RunParts | None:
         """The run in ``blocks`` (of whole lines, ``size`` bytes in all); None if some
-        block needs the line parser (which then reads the whole input and explains)."""
+        block needs the line parser (which then reads the whole input and explains).
+        ``numbers``: keep doc ids written as numbers as numbers."""
         parts = None
         for block in blocks:
             if parts is None:
@@ -509,6 +539,8 @@ class _RunParts:
                 if sep is None:
                     return None
                 parts = cls(size, sep)
+                if numbers and _looks_decimal(block, sep):
+                    parts.doc_numbers = np.zeros(0, dtype=np.uint32)
             if not parts.add(block):
                 return None
         return parts if parts is not None and parts.rows else None
@@ -519,12 +551,13 @@ class _RunParts:
         self.bytes += len(data)
         if _foreign_blanks(data, sep):
             return False
+        numbers = self.doc_numbers is not None
         if self._regular(data):
-            df = self._parse(data, sep, None)
+            df = self._parse(data, sep, None, numbers)
         else:
-            df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
+            df = self._parse(data, sep, pl.Int64, numbers)  # integer ranks: no strings
             if df is None:
-                df = self._parse(data, sep, pl.String)
+                df = self._parse(data, sep, pl.String, numbers)
         if df is None:
             return False
         if df["missing"].any():
@@ -536,6 +569,11 @@ class _RunParts:
             df = df.filter(~blank).drop("new")
         if df.height == 0:
             return True
+        decimal = _decimal_ids(df) if numbers else None
+        if numbers:
+            df = df.drop("doc_number", "not_number")
+            if decimal is None:
+                self._as_text()
         if df.null_count().sum_horizontal().item():
             return False
         heads, lengths = query_blocks(df["query_id"], df.get_column("new", default=None))
@@ -552,12 +590,17 @@ class _RunParts:
             size = max(int(self.size * end / self.bytes * 1.05) + 1024, end)
             self.scores = _grown(self.scores, self.rows, size)
             self.doc_hashes = _grown(self.doc_hashes, self.rows, size)
+            if self.doc_numbers is not None:
+                self.doc_numbers = _grown(self.doc_numbers, self.rows, size)
         scores = self.scores[self.rows:end]
         _copy_chunks(df["score"], scores)
         if np.isnan(scores).any():
             return False
         _copy_chunks(df["doc_hash"], self.doc_hashes[self.rows:end])
-        self.doc_ids.append(df["doc_id"])
+        if self.doc_numbers is not None and decimal is not None:
+            _copy_chunks(decimal, self.doc_numbers[self.rows:end])
+        else:
+            self.doc_ids.append(df["doc_id"])
         self.rows = end
         tag = _last_tag(data, sep)
         if tag is None:
@@ -580,34 +623,51 @@ class _RunParts:
                 return False
         return True
 
+    def _as_text(self) -> None:
+        """Keep the doc ids as text from now on: the numbers read so far become text."""
+        if self.doc_numbers is not None and self.rows:
+            self.doc_ids = [pl.Series("doc_id", self.doc_numbers[:self.rows]).cast(pl.String)]
+        self.doc_numbers = None
+
     @staticmethod
-    def _parse(data: bytes, sep: bytes, rank: type[pl.DataType] | None) -> pl.DataFrame | None:
+    def _parse(data: bytes, sep: bytes, rank: type[pl.DataType] | None,
+               numbers: bool = False) -> pl.DataFrame | None:
         """The kept columns of a block, ``missing`` marking lines short of a field (a null).
 
         ``rank=None`` is for a :meth:`_regular` block: a line with fewer than six fields has
         no tag there, and the iter and rank columns are not parsed at all. Otherwise an
-        empty field also leaves a null, and ranks are parsed as ``rank``.
+        empty field also leaves a null, and ranks are parsed as ``rank``. ``numbers``: also
+        each doc id as a UInt32 number (``doc_number``) and whether it is not written as
+        one (``not_number``).
         """
         schema: dict[str, type[pl.DataType]] = dict.fromkeys(_RUN_COLUMNS, pl.String)
         schema.update(score=pl.Float64, rank=rank or pl.String)
         missing = pl.col("tag").is_null()
         if rank is not None:
             missing = missing | pl.col("iter").is_null() | pl.col("rank").is_null()
-        qid = pl.col("query_id")
+        qid, doc = pl.col("query_id"), pl.col("doc_id")
+        number = doc.cast(pl.UInt32, strict=False)  # (a third faster than str.to_integer)
+        # what parses as a UInt32 but is not written as its number: a sign, a leading zero
+        other = (number.is_null() | doc.str.starts_with("+")
+                 | (doc.str.starts_with("0") & (doc.str.len_bytes() > 1)))
+        numbered = [number.alias("doc_number"), other.alias("not_number")] if numbers else []
         try:
             return (pl.scan_csv(data, has_header=False, separator=sep.decode(), quote_char=None,
                                 comment_prefix="#" if b"#" in data else None, schema=schema)
                     .select("query_id", "doc_id", "score", missing.alias("missing"),
-                            pl.col("doc_id").hash(0).alias("doc_hash"),
+                            doc.hash(0).alias("doc_hash"),
                             # where a new block of rows with one query id starts
-                            (qid != qid.shift(1)).fill_null(True).alias("new"))
+                            (qid != qid.shift(1)).fill_null(True).alias("new"), *numbered)
                     .collect())
         except Exception:  # any polars complaint: let the line parser explain it
             return None
 
     def run(self, source: str, name: str | None) -> Run:
         """The run read (its columns checked block by block: no second pass)."""
-        doc_ids = pl.concat(self.doc_ids, rechunk=False)
+        if self.doc_numbers is not None:
+            doc_ids = pl.Series("doc_id", self.doc_numbers[:self.rows])
+        else:
+            doc_ids = pl.concat(self.doc_ids, rechunk=False)
         run = Run.from_blocks(
             pl.concat(self.block_ids), np.concatenate(self.block_lengths), doc_ids,
             self.scores[:self.rows], source, name or self.tag,
