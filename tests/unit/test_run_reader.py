@@ -8,6 +8,7 @@ must agree exactly with the line parser and with the general (sorting) path.
 from __future__ import annotations
 
 import itertools
+import sys
 import warnings
 from pathlib import Path
 
@@ -338,3 +339,23 @@ def test_blocks_handed_over_keep_doc_ids_as_text(tmp_path: Path) -> None:
     run = _trec.read_trec_run(path, data=path.read_bytes())
     assert run._doc_id.dtype == pl.String
     assert _rows(run) == _line_parser_rows(path)
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_the_heap_is_trimmed_after_a_file_of_several_blocks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, blocks: int) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(_small, "SMALL_BYTES", -1)
+    monkeypatch.setattr(_trec, "_malloc_trim", lambda: calls.append)
+    path = tmp_path / kind
+    if kind == "run":
+        path.write_text(_numeric_run_text(3))
+    else:
+        path.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(200)))
+    monkeypatch.setattr(_trec, "_BLOCK", path.stat().st_size // blocks + 1)
+    table = load_run(path) if kind == "run" else ranklens.load_qrels(path)
+    assert len(table) > 0
+    # only where the platform's C library has the call (glibc)
+    expected = [0] if blocks > 1 and sys.platform.startswith("linux") else []
+    assert calls == expected
