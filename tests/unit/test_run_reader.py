@@ -319,7 +319,8 @@ def test_numeric_doc_ids_are_held_as_numbers_and_given_back_as_text(
         assert a.equals(b)
 
 
-@pytest.mark.parametrize("odd", ["007", "00", "+5", "4294967296", "-1", "d1", "\u0663", "1e3"])
+@pytest.mark.parametrize("odd", ["007", "00", "+5", "4294967296", "04294967295", "-1", "d1",
+                                 "\u0663", "1e3"])
 @pytest.mark.parametrize("at", [0, 60])
 def test_doc_ids_not_written_as_numbers_stay_as_written(tmp_path: Path, block_reader: None,
                                                         odd: str, at: int) -> None:
