@@ -6,6 +6,7 @@
     python benchmarks/run.py --preset trecdl --judged 500 --shuffle --tabs --ties 1
     python benchmarks/run.py --preset recsys --workload chunks --memory-limit 512MB --jobs 2
     python benchmarks/run.py --preset recsys --scale 10 --workload chunks --memory-limit 2GB
+    python benchmarks/run.py --preset msmarco --preset recsys --workload jobs --jobs 2 --reps 5
 
 Data comes from the shared generator (``make_trec_data.py``; found in ``$RANKLENS_SHARED_DIR``
 or ``../shared`` next to the repository) and is written once to ``benchmarks/.cache/``.
@@ -17,8 +18,14 @@ Workloads:
             cache, shared libraries); wall time and peak RSS of each child.
 ``chunks``  the ranklens CLI alone, whole process, alternating: in memory on one core
             (``--jobs 1``), chunked under ``--memory-limit`` on one and on ``--jobs``
-            workers, and in memory with ``--jobs`` (chunks on every core when a run has
-            2 million lines or more); wall time and peak RSS (the workers' included).
+            workers, and in memory with ``--jobs`` (files that fit are never chunked);
+            wall time and peak RSS (the workers' included).
+``jobs``    the ranklens CLI alone, in memory, whole process: ``--jobs 1`` (one core
+            throughout, polars' pool included) against ``--jobs N``, alternating; wall
+            time, CPU time (user + system) and peak RSS of each process, and the ratio of
+            the medians (what the other cores buy). The untimed warm-up rounds also write
+            every per-query value with ``--per-query`` and check that the outputs are the
+            same bytes.
 ``memory``  inside one process per tool: data loaded first (not timed), then only the
             evaluate call is timed, ``--reps`` times (peers get plain dicts; ranklens
             gets its loaded ``Qrels``/``Run`` and, separately, the same plain dicts).
@@ -200,6 +207,65 @@ def run_chunks(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
     return results
 
 
+def spawn_cpu(cmd: list[str]) -> tuple[float, float, float, str]:
+    """Run ``cmd``; wall seconds, CPU seconds (user + system of the child and its
+    children), peak RSS in MB, and stderr (on failure)."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        code = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        msg = "" if code == 0 else err.read().decode(errors="replace")[-2000:]
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, msg
+
+
+def run_jobs(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
+             cli: str) -> tuple[dict[str, Measured], dict[str, list[float]]]:
+    """The jobs workload: ``--jobs 1`` against ``--jobs N``, in memory, whole processes,
+    alternating; the measured runs and each variant's CPU seconds."""
+    variants = {"ranklens (jobs 1)": ["--jobs", "1"],
+                f"ranklens (jobs {args.jobs})": ["--jobs", str(args.jobs)]}
+    results = {label: Measured("ranklens", "jobs") for label in variants}
+    cpus: dict[str, list[float]] = {label: [] for label in variants}
+
+    def command(label: str, out: Path, *extra: str) -> list[str]:
+        return [*cli_command("ranklens", qrels, run, out, cli), *variants[label], *extra]
+
+    for _ in range(max(1, args.warmup)):  # untimed; every per-query value compared
+        outputs = []
+        for i, label in enumerate(variants):
+            out = work / f"jobs-{i}.jsonl"
+            _, _, _, err = spawn_cpu(command(label, out, "--per-query"))
+            if err:
+                sys.exit(f"{label} failed: {err.strip().splitlines()[-1]}")
+            outputs.append(out.read_bytes())
+        if any(o != outputs[0] for o in outputs[1:]):
+            sys.exit("the jobs variants wrote different per-query values")
+    for rep in range(args.reps):
+        order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
+        for label in order:
+            m = results[label]
+            wall, cpu, rss, err = spawn_cpu(command(label, work / "jobs.jsonl"))
+            if err:
+                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+                continue
+            m.seconds.append(wall)
+            m.rss_mb.append(rss)
+            cpus[label].append(cpu)
+            m.values = read_cli_jsonl(work / "jobs.jsonl")
+            print(f"  jobs {label:<22} round {rep + 1}: {wall:7.2f} s wall {cpu:7.2f} s CPU "
+                  f"{rss:8.0f} MB  load {os.getloadavg()[0]:.1f}", flush=True)
+    one, many = (statistics.median(m.seconds) if m.seconds else float("nan")
+                 for m in results.values())
+    cpu_one, cpu_many = (statistics.median(c) if c else float("nan") for c in cpus.values())
+    print(f"\n  jobs: --jobs 1 {one:.2f} s (CPU {cpu_one:.2f} s), --jobs {args.jobs} "
+          f"{many:.2f} s (CPU {cpu_many:.2f} s): {one / many:.2f}x faster "
+          f"(target >= 1.6x with 2); cores busy {cpu_many / many:.2f}", flush=True)
+    return results, cpus
+
+
 def ranklens_cli() -> str | None:
     """The ``ranklens`` executable when it has an ``evaluate`` command."""
     # the one installed next to this interpreter first: the PATH may hold another's
@@ -352,7 +418,7 @@ def own_order_agreement(m: Measured, qrels: Path, run: Path) -> dict:
 def table(results: dict[str, Measured], ref: dict[str, float], workload: str,
           files: tuple[Path, Path] | None = None) -> list[dict]:
     base = next((m for k, m in results.items() if m.tool == "ranklens" and m.seconds
-                 and (workload in ("cli", "chunks") or k.endswith("(tables)"))), None)
+                 and (workload in ("cli", "chunks", "jobs") or k.endswith("(tables)"))), None)
     base_t = statistics.median(base.seconds) if base else float("nan")
     base_rss = statistics.median(base.rss_mb) if base else float("nan")
     rows = []
@@ -366,7 +432,7 @@ def table(results: dict[str, Measured], ref: dict[str, float], workload: str,
         rows.append({
             "tool": label, "workload": workload, "median_s": t, "runs": len(m.seconds),
             "peak_rss_mb": rss, "time_x_ranklens": t / base_t,
-            "rss_x_ranklens": rss / base_rss if workload in ("cli", "chunks") else None,
+            "rss_x_ranklens": rss / base_rss if workload in ("cli", "chunks", "jobs") else None,
             "max_abs_diff": worst, "agree": worst <= TOLERANCE, "notes": notes,
             "values": m.values,
         })
@@ -474,8 +540,9 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         print(f"not installed, skipped: {', '.join(skipped)}")
     workloads = args.workload or DEFAULT_WORKLOADS.get(preset, ("cli", "memory"))
     cli = ranklens_cli()
-    if "chunks" in workloads and cli is None:
-        sys.exit("the chunks workload runs the ranklens CLI, which is not installed here")
+    if ("chunks" in workloads or "jobs" in workloads) and cli is None:
+        sys.exit("the chunks and jobs workloads run the ranklens CLI, which is not "
+                 "installed here")
     print(f"{preset}: ranklens whole process via "
           f"{'the ranklens CLI' if cli else 'benchmarks/tool_ranklens.py'}")
     rows: list[dict] = []
@@ -487,6 +554,9 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         if "chunks" in workloads:
             assert cli is not None
             chunk_results = run_chunks(qrels, run, args, work, cli)
+        if "jobs" in workloads:
+            assert cli is not None
+            jobs_results, _ = run_jobs(qrels, run, args, work, cli)
         if "memory" in workloads:
             mem_tools = [("ranklens", "tables"), ("ranklens", "dicts")]
             mem_tools += [(t, "dicts") for t in peers]
@@ -500,6 +570,8 @@ def bench_preset(preset: str, args: argparse.Namespace) -> list[dict]:
         rows += table(mem_results, ref, "memory", (qrels, run))
     if "chunks" in workloads:
         rows += table(chunk_results, ref, "chunks")
+    if "jobs" in workloads:
+        rows += table(jobs_results, ref, "jobs")
     print_table(preset, rows)
     return rows
 
@@ -563,12 +635,12 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=1,
                     help="untimed whole-process rounds per tool before the cli rounds "
                          "(default 1)")
-    ap.add_argument("--workload", choices=("cli", "memory", "chunks"), action="append",
+    ap.add_argument("--workload", choices=("cli", "memory", "chunks", "jobs"), action="append",
                     help="default: cli and memory (recsys: memory)")
     ap.add_argument("--memory-limit", default="512MB", metavar="SIZE",
                     help="the chunks workload's --memory-limit (default 512MB)")
     ap.add_argument("--jobs", type=int, default=2, metavar="N",
-                    help="the chunks workload's workers (default 2)")
+                    help="the chunks and jobs workloads' workers (default 2)")
     ap.add_argument("--scale", type=int, default=1, metavar="K",
                     help="generator option: K times the preset's queries (recsys --scale "
                          "10: 100M run lines, 10M judgments)")

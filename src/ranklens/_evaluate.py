@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import os
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, overload
 
 from ._chunked.choose import Chunking, chunking
 from ._chunked.engine import ChunkedEngine
 from ._chunked.progress import on_terminal
+from ._chunked.size import resolve_jobs
 from ._errors import InputError, ParameterError, RanklensWarning
+from ._io._load import _read_run as read_run
+from ._io._load import _warn_infinite as warn_infinite
 from ._io._load import infinite_notice, load_qrels, load_run
 from ._io._peers import is_ranx_run, is_row_run
 from ._io._run_names import name_runs, positions
 from ._measures import Measure
 from ._model.items import ItemContext
+from ._model.matching import qrels_index
 from ._pipeline.assemble import assemble, grade_notices, notices
 from ._pipeline.compute import compute
 from ._pipeline.context import check_context, load_context
@@ -25,6 +31,8 @@ from ._pipeline.plan import Plan, make_plan
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
+from ._threads import jobs as jobs_now
+from ._threads import using
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -173,9 +181,16 @@ default "docid"
         is evaluated in turn (docs/scale.md). The values are the in-memory engine's, bit
         for bit. Inputs given as objects are evaluated in memory.
     jobs : int, optional
-        Worker processes evaluating chunks at once (default: one per core). Given
-        explicitly (> 1), it also chunks a run file of 2 million lines or more without
-        ``memory_limit``; the values do not depend on it.
+        Cores to use (default: one per core); the values do not depend on it. In memory,
+        with more than one, each run file is read on a second thread ahead of its turn
+        (the first while the judgments are read, each other one while the run before it
+        is evaluated: two runs in memory at once), and a TREC run file's next block is
+        parsed while one is kept;
+        polars' own thread pool is sized when polars is first imported, so ``jobs=1``
+        cannot shrink it afterwards (``polars.thread_pool_size()`` says its size; set
+        ``POLARS_MAX_THREADS=1`` before importing polars, or use the command line's
+        ``--jobs 1``, for one core throughout). Under ``memory_limit``, the worker
+        processes evaluating chunks at once. Files that fit are never chunked.
     options : EvaluateOptions, optional
         The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
         the same options to several calls; keywords may add to it, and an option given
@@ -243,8 +258,77 @@ default "docid"
         for message in messages:
             warnings.warn(message, RanklensWarning, stacklevel=2)
         return results if several is not None else results[0]
-    q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
-    return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context)
+    # in memory, the jobs are threads (docs/scale.md, "Jobs"): the first run file is read
+    # while the judgments are, and a run file's next block is parsed while this one is kept
+    # in memory, the jobs are threads (docs/scale.md, "Jobs"): each run file is read on a
+    # second thread while the judgments are read (the first) or the run before it is
+    # evaluated (the others), and a run file's next block is parsed while one is kept
+    order = [(name if several is not None else plan.run_name, r) for name, r in runs]
+    with using(resolve_jobs(jobs)), _Loader(order) as loader:
+        q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+        loader.meanwhile(q)
+        return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context,
+                               load=loader.load)
+
+
+class _Loader:
+    """Loads the runs of an in-memory evaluation, given in the order they are evaluated as
+    ``(name, run)`` pairs. With more than one job, a run given as a file is read on a
+    second thread ahead of its turn: the first from the start (while the judgments are read
+    and indexed on this one), each other one while the run before it is evaluated (so two
+    runs are in memory at once). Other runs, and every run with one job, are loaded when
+    they are asked for.
+
+    Its errors and warnings come where :func:`load_run` would give them: an error is raised
+    when its run is asked for (after the judgments' and the runs' before it), and the
+    warning of infinite scores is issued then, on the caller's thread.
+    """
+
+    def __init__(self, runs: list[tuple[str | None, Any]]) -> None:
+        self.runs = runs
+        self.next = 0  # the run to read ahead next
+        self.pool: ThreadPoolExecutor | None = None
+        self.ahead: tuple[Any, str | None, Future[Run]] | None = None
+        if jobs_now() > 1:
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="ranklens-run")
+            self._read_next()
+
+    def __enter__(self) -> _Loader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _read_next(self) -> None:
+        """Start reading the next run, if it is a file."""
+        assert self.pool is not None
+        if self.next < len(self.runs):
+            name, run = self.runs[self.next]
+            self.next += 1
+            if isinstance(run, (str, os.PathLike)) and os.path.isfile(run):
+                # the thread reads with this evaluation's jobs (ranklens._threads)
+                self.ahead = (run, name, self.pool.submit(contextvars.copy_context().run,
+                                                          read_run, run, name))
+
+    def meanwhile(self, qrels: Qrels | SubtopicQrels) -> None:
+        """While the first run is still being read, index the judgments (what the
+        alignment does first, kept on them; it raises nothing)."""
+        if self.ahead is not None and not self.ahead[2].done() and isinstance(qrels, Qrels):
+            qrels_index(qrels)
+
+    def load(self, run: Any, name: str | None) -> Run:
+        """``load_run(run, name=name)``."""
+        if self.ahead is None or self.ahead[0] is not run or self.ahead[1] != name:
+            loaded = load_run(run, name=name)
+            if self.pool is not None:
+                self._read_next()
+            return loaded
+        future = self.ahead[2]
+        self.ahead = None
+        got = future.result()
+        self._read_next()  # while this run is evaluated
+        return warn_infinite(got)
 
 
 def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | None:
@@ -261,36 +345,46 @@ def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | No
 
 def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
                     several: list[tuple[str | None, Any]] | None, *,
-                    stacklevel: int, context: ItemContext | None = None) -> Result | Results:
+                    stacklevel: int, context: ItemContext | None = None,
+                    load: Callable[[Any, str | None], Run] | None = None
+                    ) -> Result | Results:
     """:func:`evaluate` once the request is planned and the judgments loaded: ``run`` is
     one run, or ``several`` (:func:`several_runs`) are; warnings are issued at
     ``stacklevel`` (the public caller's line); ``context`` holds the beyond-accuracy
-    measures' item tables."""
+    measures' item tables; ``load(run, name)`` loads a run (default :func:`load_run`)."""
+    load = load or _load_run
     if isinstance(q, Qrels):
         for message in grade_notices(plan, q.frame["relevance"].to_numpy(), q.source):
             warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
     if several is None:
         run_name = plan.run_name
-        r = load_run(run, name=run_name)
+        r = load(run, run_name)
         per_query = compute(plan, q, r, context=context)
         for message in notices(plan, per_query, r.source, qrels_source=q.source):
             warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
                                  else r.name, context=context), q)
-    results, messages = _evaluate_several(plan, q, several, context)
+    results, messages = _evaluate_several(plan, q, several, context, load)
     for message in messages:
         warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
     return results
 
 
+def _load_run(run: Any, name: str | None) -> Run:
+    return load_run(run, name=name)
+
+
 def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
                       runs: list[tuple[str | None, Any]],
-                      context: ItemContext | None = None) -> tuple[Results, list[str]]:
-    """Each run loaded, computed and assembled in turn (one run in memory at a time)."""
+                      context: ItemContext | None = None,
+                      load: Callable[[Any, str | None], Run] = _load_run
+                      ) -> tuple[Results, list[str]]:
+    """Each run loaded (by ``load``), computed and assembled in turn (one run in memory at a
+    time)."""
     computed = []
     messages: list[str] = []
     for name, run in runs:
-        r = load_run(run, name=name)
+        r = load(run, name)
         per_query = compute(plan, qrels, r, context=context)
         # a run given as data is named by its key: "the run (x, <run dict>)"
         label = r.source if name is None or not r.source.startswith("<") \

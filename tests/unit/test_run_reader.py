@@ -360,3 +360,17 @@ def test_the_heap_is_trimmed_after_a_file_of_several_blocks(
     # only where the platform's C library has the call (glibc)
     expected = [0] if blocks > 1 and sys.platform.startswith("linux") else []
     assert calls == expected
+
+
+@pytest.mark.parametrize("at", [None, 0, 60])
+def test_numeric_doc_ids_with_the_next_block_parsed_ahead(tmp_path: Path, block_reader: None,
+                                                         at: int | None) -> None:
+    # jobs > 1: a block may be parsed for numbers after the run has turned to text
+    from ranklens._threads import using
+
+    path = tmp_path / "run.txt"
+    path.write_text(_numeric_run_text(4, None if at is None else "007", at or 0))
+    with using(2):
+        run = load_run(path)
+    assert run._doc_id.dtype == (pl.UInt32 if at is None else pl.String)
+    assert _rows(run) == _line_parser_rows(path)

@@ -12,14 +12,7 @@ from .._io._peers import IRDS_PREFIX
 from .._pipeline.plan import Plan
 from .size import BYTES_PER_ROW, chunks_for, estimated_rows, is_table_path, parse_size, resolve_jobs
 
-__all__ = ["PARALLEL_ROWS", "Chunking", "chunking"]
-
-#: Run rows from which an explicit ``jobs`` > 1 evaluates a run's chunks in parallel when
-#: no memory limit asks for chunks: below it, the processes' start and the partitioning
-#: cost more than the second core saves. The default (``jobs=None``) never chunks an input
-#: that fits: on recsys (10M lines) the serial partitioning alone takes about as long as the
-#: in-memory evaluation (docs/scale.md).
-PARALLEL_ROWS = 2_000_000
+__all__ = ["Chunking", "chunking"]
 
 #: Bytes of text (or, / 32, Parquet rows) read and checked at a time: at most this, and at
 #: most a 16th of the memory limit per worker (at least 4 KiB).
@@ -52,13 +45,14 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     estimated from a text file's (decompressed) size and its first lines' length). Inputs
     are chunked when that exceeds ``memory_limit``, into enough chunks that the ``jobs``
     workers together hold at most half the limit, their interpreters included (``jobs``
-    None: one per core, fewer when the limit does not hold them); with an
-    explicit ``jobs`` > 1 also when a run has at least :data:`PARALLEL_ROWS` rows. With
-    more than one worker there are at least 2 chunks per worker, so that no core idles
-    while a slow chunk finishes. Only paths are chunked (objects in memory are in memory
-    already), never for subtopic measures nor those reading item tables (beyond accuracy:
-    ``train=``, ``items=``); a directory or glob of Parquet files is always
-    read by chunks.
+    None: one per core, fewer when the limit does not hold them). Inputs that fit are
+    never chunked, whatever ``jobs``: the in-memory engine uses the cores itself, where
+    the main process's partitioning would cost about as much as the whole in-memory
+    evaluation (docs/scale.md, "Jobs"). With more than one worker there are at least 2
+    chunks per worker, so that no core idles while a slow chunk finishes. Only paths are
+    chunked (objects in memory are in memory already), never for subtopic measures nor
+    those reading item tables (beyond accuracy: ``train=``, ``items=``); a directory or
+    glob of Parquet files is always read by chunks.
     """
     limit = parse_size(memory_limit)
     workers = resolve_jobs(jobs, limit)
@@ -74,11 +68,9 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     need = BYTES_PER_ROW * (rows[0] + largest)
     tables = any(is_table_path(p) and not os.path.isfile(p) for p in paths if p is not None)
     over = limit is not None and need > limit
-    parallel = jobs is not None and workers > 1 and largest >= PARALLEL_ROWS
-    if not (over or parallel or tables):
+    if not (over or tables):
         return None
-    n = chunks_for([rows[0], largest], limit if over else None, workers if (
-        over or parallel) else 1)
+    n = chunks_for([rows[0], largest], limit if over else None, workers if over else 1)
     jobs_used = workers if n > 1 else 1
     # each worker parses a block at a time when a file is cut into spans
     block = BLOCK if limit is None else max(4096, min(BLOCK, limit // (16 * jobs_used)))

@@ -9,9 +9,11 @@ expectation and finding. Both paths give identical tables.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import functools
 import gzip
 import io
+import itertools
 import lzma
 import math
 import os
@@ -30,6 +32,7 @@ else:  # imported on first use (see ranklens._lazy)
 from .._columns import MAX_GRADE
 from .._errors import InputError
 from .._tables import Qrels, Run, query_blocks
+from .._threads import ahead
 from ._lines import data_lines, strict_float, strict_int, without_bom
 from ._small import read_small_qrels, read_small_run, small_file
 
@@ -573,6 +576,7 @@ class _RunParts:
         self.doc_ids: list[pl.Series] = []
         #: the doc ids as numbers, filled like the scores (None: kept as text)
         self.doc_numbers: np.ndarray | None = None
+        self.numbers = False  # whether blocks are parsed with their doc ids as numbers
         # arrays filled block by block: concatenating parts would hold each column twice
         self.scores = np.zeros(0, dtype=np.float64)
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
@@ -586,32 +590,41 @@ class _RunParts:
         """The run in ``blocks`` (of whole lines, ``size`` bytes in all); None if some
         block needs the line parser (which then reads the whole input and explains).
         ``numbers``: keep doc ids written as numbers as numbers."""
-        parts = None
-        for block in blocks:
-            if parts is None:
-                sep = _separator(block)
-                if sep is None:
+        first = next(blocks, None)
+        sep = None if first is None else _separator(first)
+        if first is None or sep is None:
+            return None
+        parts = cls(size, sep)
+        if numbers and _looks_decimal(first, sep):
+            parts.doc_numbers = np.zeros(0, dtype=np.uint32)
+            parts.numbers = True
+        # under an evaluation's jobs > 1 the next block is read and parsed on a second
+        # thread while this one's columns are kept (ranklens._threads)
+        with contextlib.closing(ahead(itertools.chain([first], blocks), parts.parsed)) as it:
+            for block, df in it:
+                if not parts.add(block, df):
                     return None
-                parts = cls(size, sep)
-                if numbers and _looks_decimal(block, sep):
-                    parts.doc_numbers = np.zeros(0, dtype=np.uint32)
-            if not parts.add(block):
-                return None
-        return parts if parts is not None and parts.rows else None
+        return parts if parts.rows else None
 
-    def add(self, data: bytes) -> bool:
-        """Parse one block of whole lines; False if it needs the line parser."""
+    def parsed(self, data: bytes) -> pl.DataFrame | None:
+        """The kept columns of one block of whole lines (:meth:`_parse`); None if it needs
+        the line parser. Called for one block at a time (it reuses ``scratch``)."""
+        sep = self.sep
+        if _foreign_blanks(data, sep):
+            return None
+        # (read here, perhaps on a second thread: add may have turned it off since, and
+        # then drops the block's numbers)
+        numbers = self.numbers
+        if self._regular(data):
+            return self._parse(data, sep, None, numbers)
+        df = self._parse(data, sep, pl.Int64, numbers)  # integer ranks parse without strings
+        return df if df is not None else self._parse(data, sep, pl.String, numbers)
+
+    def add(self, data: bytes, df: pl.DataFrame | None) -> bool:
+        """Keep one block's columns (``df``: :meth:`parsed`); False if it needs the line
+        parser."""
         sep = self.sep
         self.bytes += len(data)
-        if _foreign_blanks(data, sep):
-            return False
-        numbers = self.doc_numbers is not None
-        if self._regular(data):
-            df = self._parse(data, sep, None, numbers)
-        else:
-            df = self._parse(data, sep, pl.Int64, numbers)  # integer ranks: no strings
-            if df is None:
-                df = self._parse(data, sep, pl.String, numbers)
         if df is None:
             return False
         if df["missing"].any():
@@ -624,11 +637,12 @@ class _RunParts:
         if df.height == 0:
             return True
         decimal = None
-        if numbers:  # (taken out in place: DataFrame.drop runs a query)
-            decimal = _decimal_ids(df.drop_in_place("doc_number"),
-                                   df.drop_in_place("doc_length"))
-            if decimal is None:
-                self._as_text()
+        if "doc_number" in df.columns:  # (taken out in place: DataFrame.drop runs a query)
+            number, length = df.drop_in_place("doc_number"), df.drop_in_place("doc_length")
+            if self.doc_numbers is not None:
+                decimal = _decimal_ids(number, length)
+                if decimal is None:
+                    self._as_text()
         if df.null_count().sum_horizontal().item():
             return False
         heads, lengths = query_blocks(df["query_id"], df.get_column("new", default=None))
@@ -683,6 +697,7 @@ class _RunParts:
         if self.doc_numbers is not None and self.rows:
             self.doc_ids = [pl.Series("doc_id", self.doc_numbers[:self.rows]).cast(pl.String)]
         self.doc_numbers = None
+        self.numbers = False
 
     @staticmethod
     def _parse(data: bytes, sep: bytes, rank: type[pl.DataType] | None,

@@ -189,9 +189,10 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt bm25.run dense.run --fuse rrf
     ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     """
-    if jobs == 1 and "polars" not in sys.modules:
-        # one core throughout: polars sizes its thread pool once, when it is imported
-        os.environ["POLARS_MAX_THREADS"] = "1"
+    if jobs is not None and "polars" not in sys.modules:
+        # --jobs N uses N cores, polars' threads included: polars sizes its thread pool
+        # once, when it is imported (--jobs 1: one core throughout)
+        os.environ["POLARS_MAX_THREADS"] = str(jobs)
     options, pairs = split_options(params)
     context = split_context(params)
     chosen = list(measures) or list(DEFAULT_MEASURES)

@@ -40,10 +40,10 @@ MEMORY_LIMIT_HELP = (
     "evaluated chunk by chunk, with the same values (docs/scale.md).")
 
 JOBS_HELP = (
-    "Worker processes evaluating chunks at once (default: one per core); given (> 1), a "
-    "run of 2 million lines or more is chunked for them without --memory-limit; with "
-    "--jobs 1 everything runs on one core, polars' threads included. Values do not "
-    "depend on it.")
+    "Cores to use (default: all): in memory, polars' threads and a second thread reading "
+    "each run file ahead of its turn (two runs in memory at once); under --memory-limit, "
+    "worker processes evaluating chunks. --jobs 1 keeps everything on one core. Values "
+    "do not depend on it.")
 
 
 def engine_options(command: F) -> F:

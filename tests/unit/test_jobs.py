@@ -1,0 +1,220 @@
+"""``jobs`` in memory: one job and several give the same values, bit for bit (per query,
+aggregates, diagnostics, warnings, errors), on random files read in many blocks and on the
+shared real runs; files that fit are never chunked, whatever ``jobs``; the second thread's
+order, errors and early end (``ranklens._threads.ahead``)."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from spark_support import spark_measures
+
+import ranklens
+from ranklens import InputError
+from ranklens._chunked.choose import chunking
+from ranklens._io import _trec
+from ranklens._pipeline.plan import make_plan
+from ranklens._threads import ahead, jobs, using
+
+#: every measure of plain judgments at its defaults, with cutoffs, text measures included
+MEASURES = spark_measures()
+
+REAL = Path(os.environ.get("RANKLENS_CONFORMANCE_DIR", "/work/shared/conformance")
+            ).parent / "realdata"
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run files read by the block reader in blocks of a few lines."""
+    monkeypatch.setattr(_trec, "_BLOCK", 200)
+    monkeypatch.setattr(_trec, "small_file", lambda source: False)
+
+
+def _files(folder: Path, seed: int, *, infinite: bool = False) -> tuple[str, str]:
+    """Judgments (graded, some negative) and a run (ties, queries only judged or only
+    ranked, a query's rows split in two places of the file)."""
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for i in range(60):
+        q = f"q{i}" if i % 3 else f"q{rng.randrange(1000)}x{i}"  # shared by other seeds
+        where = rng.choice(["both"] * 6 + ["qrels", "run"])
+        if where != "run":
+            qrels += [f"{q} 0 d{d} {rng.randint(-1, 3)}"
+                      for d in rng.sample(range(40), rng.randint(1, 12))]
+        if where != "qrels":
+            run += [f"{q} Q0 d{d} {k} {rng.randint(0, 8) / 4} tag"
+                    for k, d in enumerate(rng.sample(range(40), rng.randint(1, 25)))]
+    rng.shuffle(qrels)
+    if infinite:
+        run[len(run) // 2] = run[len(run) // 2].rsplit(" ", 2)[0] + " 1e999 tag"
+    qp, rp = folder / f"q{seed}.txt", folder / f"r{seed}.run"
+    qp.write_text("\n".join(qrels) + "\n")
+    rp.write_text("\n".join(run) + "\n")
+    return str(qp), str(rp)
+
+
+def _evaluate(*args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = ranklens.evaluate(*args, **kwargs)
+    return result, [str(w.message) for w in caught]
+
+
+def assert_same(a: ranklens.Result, b: ranklens.Result) -> None:
+    """Bit for bit: per-query values (NaN where NaN), aggregates, text values, diagnostics,
+    query ids and their type, the run's name."""
+    assert (a.names, a.run_name, a.integer_query_ids) == (b.names, b.run_name,
+                                                          b.integer_query_ids)
+    np.testing.assert_array_equal(a.query_ids, b.query_ids)
+    for name in a.names:
+        assert np.array_equal(a.query_values[name], b.query_values[name], equal_nan=True), \
+            name
+        x, y = a.aggregates[name], b.aggregates[name]
+        assert x == y or (np.isnan(x) and np.isnan(y)), (name, x, y)
+    assert a.text_values == b.text_values
+    assert a.diagnostics == b.diagnostics
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_two_jobs_equal_one_on_random_files(tmp_path: Path, small_blocks: None,
+                                            seed: int) -> None:
+    qp, rp = _files(tmp_path, seed, infinite=seed == 1)
+    options: dict[str, Any] = [
+        {}, {"ties": "input"}, {"ties": "average", "depth": 7},
+        {"missing": "skip", "empty": "skip"}, {"convention": "ranx", "missing": "zero"},
+        {"convention": "torchmetrics"}][seed]
+    one, said = _evaluate(qp, rp, MEASURES, jobs=1, **options)
+    two, told = _evaluate(qp, rp, MEASURES, jobs=2, **options)
+    assert_same(one, two)
+    assert said == told
+    if seed == 1:
+        assert any("infinite" in m for m in told)
+    # the same as the whole file read at once
+    whole = _trec.read_trec_run(rp, data=Path(rp).read_bytes())
+    direct, _ = _evaluate(qp, whole, MEASURES, **options)
+    assert_same(one, direct)
+
+
+def test_several_runs_and_named_runs(tmp_path: Path, small_blocks: None) -> None:
+    qp, r1 = _files(tmp_path, 5)
+    _, r2 = _files(tmp_path, 6)
+    for runs in ([r1, r2], {"a": r1, "b": r2}):
+        one, said = _evaluate(qp, runs, MEASURES, jobs=1)
+        two, told = _evaluate(qp, runs, MEASURES, jobs=2)
+        assert one.names == two.names and said == told
+        for a, b in zip(one, two, strict=True):
+            assert_same(a, b)
+    named, _ = _evaluate(qp, r1, MEASURES, jobs=2, run_name="mine")
+    assert named.run_name == "mine"
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the shared real data is not here")
+def test_two_jobs_equal_one_on_real_runs() -> None:
+    qrels = REAL / "robust03" / "robust03_qrels.txt.gz"
+    runs = [str(REAL / "robust03" / f"input.{n}.gz") for n in ("InexpC2", "humR03dc")]
+    measures = ["AP", "nDCG@10", "P@10", "R@1000", "RR", "bpref", "Rprec", "infAP"]
+    one, said = _evaluate(str(qrels), runs, measures, jobs=1)
+    two, told = _evaluate(str(qrels), runs, measures, jobs=2)
+    for a, b in zip(one, two, strict=True):
+        assert_same(a, b)
+    assert said == told
+
+
+def test_errors_are_the_ones_of_one_job(tmp_path: Path, small_blocks: None) -> None:
+    """A bad judgments file is reported before a bad run, read at the same time."""
+    qp, rp = _files(tmp_path, 7)
+    lines = Path(rp).read_text().splitlines()
+    lines[len(lines) - 3] = "q1 Q0 d1 1 high tag"
+    Path(rp).write_text("\n".join(lines) + "\n")
+    messages = []
+    for n in (1, 2):
+        with pytest.raises(InputError) as caught:
+            ranklens.evaluate(qp, rp, ["AP"], jobs=n)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and f"{rp}:{len(lines) - 2}:" in messages[0]
+    Path(qp).write_text("q1 0 d1 x\n")
+    for n in (1, 2):
+        with pytest.raises(InputError, match=f"{qp}:1:"):
+            ranklens.evaluate(qp, rp, ["AP"], jobs=n)
+
+
+def test_errors_of_several_runs_come_in_their_order(tmp_path: Path, small_blocks: None
+                                                   ) -> None:
+    """The second run, read while the first is evaluated, is bad: the first run's own
+    error (a duplicate) is still the one raised; then, the first being good, the second's."""
+    qp, r1 = _files(tmp_path, 9)
+    _, r2 = _files(tmp_path, 10)
+    Path(r2).write_text(Path(r2).read_text() + "q1 Q0 d1 1 high tag\n")
+    dup = tmp_path / "dup.run"
+    first = Path(r1).read_text().splitlines()[0]
+    dup.write_text(Path(r1).read_text() + first + "\n")
+    for runs, match in (([str(dup), r2], "twice|duplicate"), ([r1, r2], "high")):
+        messages = []
+        for n in (1, 2):
+            with pytest.raises(InputError, match=match) as caught:
+                ranklens.evaluate(qp, runs, ["AP"], jobs=n)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1]
+
+
+def test_files_that_fit_are_never_chunked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    qp, rp = _files(tmp_path, 8)
+    plan = make_plan(["AP"])
+    # however many lines: a run that fits is evaluated in memory, on threads
+    monkeypatch.setattr("ranklens._chunked.choose.estimated_rows", lambda path: 10 ** 8)
+    for n in (None, 1, 2, 8):
+        assert chunking(plan, qp, [rp], None, n) is None
+    assert chunking(plan, qp, [rp], "1GB", 2) is not None  # 6.4 GB would not fit
+
+
+def test_ahead_keeps_the_order_and_the_jobs() -> None:
+    assert jobs() == 1
+    for n in (1, 2, 3):
+        with using(n):
+            assert jobs() == n
+            assert list(ahead(range(50), lambda x: x * x)) == [(x, x * x) for x in range(50)]
+    assert jobs() == 1
+
+
+def test_ahead_prepares_on_a_second_thread_one_item_ahead() -> None:
+    drawn: list[int] = []
+    threads: set[str] = set()
+
+    def items() -> Iterator[int]:
+        for i in range(10):
+            drawn.append(i)
+            yield i
+
+    def prepare(x: int) -> int:
+        threads.add(threading.current_thread().name)
+        return x
+
+    with using(2):
+        it = ahead(items(), prepare)
+        assert next(it) == (0, 0)
+        it.close()  # waits for the item in preparation; draws no other
+    assert drawn in ([0], [0, 1])
+    assert threads and all(t.startswith("ranklens-ahead") for t in threads)
+
+
+def test_ahead_raises_an_error_where_its_item_would_be() -> None:
+    def prepare(x: int) -> int:
+        if x == 3:
+            raise InputError("bad block", source="f", line=3)
+        return x
+
+    for n in (1, 2):
+        got = []
+        with using(n), pytest.raises(InputError, match="f:3: bad block"):
+            for pair in ahead(range(6), prepare):
+                got.append(pair[0])
+        assert got == [0, 1, 2]
