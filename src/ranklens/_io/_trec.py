@@ -600,9 +600,15 @@ class _RunParts:
             parts.numbers = True
         # under an evaluation's jobs > 1 the next block is read and parsed on a second
         # thread while this one's columns are kept (ranklens._threads)
-        with contextlib.closing(ahead(itertools.chain([first], blocks), parts.parsed)) as it:
+        chained = itertools.chain([first], blocks)
+        del first  # (held by the chain until it is read: one block at a time)
+        with contextlib.closing(ahead(chained, parts.parsed)) as it:
             for block, df in it:
-                if not parts.add(block, df):
+                kept = parts.add(block, df)
+                # the block's frame freed before the next block is read and parsed: one
+                # block's columns held at a time (with jobs > 1, two: the next one's too)
+                del block, df
+                if not kept:
                     return None
         return parts if parts.rows else None
 
