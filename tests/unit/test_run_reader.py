@@ -8,6 +8,7 @@ must agree exactly with the line parser and with the general (sorting) path.
 from __future__ import annotations
 
 import itertools
+import sys
 import warnings
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import InputError, Run, load_run
-from ranklens._io import _trec
+from ranklens._io import _small, _trec
 from ranklens._model.ranking import run_index
 
 
@@ -268,3 +269,108 @@ def test_ranking_without_sorting_matches_the_sort(blocks: list, by_doc: bool,
     want, want_q = _sorted_order(q, s, tiebreak.gather, by_doc)
     assert perm.tolist() == want.tolist()
     assert sq.tolist() == want_q.tolist()
+
+
+@pytest.fixture
+def block_reader(monkeypatch: pytest.MonkeyPatch, small_blocks: None) -> None:
+    """Every file through the block reader (none read as a small file), in small blocks."""
+    monkeypatch.setattr(_small, "SMALL_BYTES", -1)
+
+
+def _numeric_run_text(seed: int, odd: str | None = None, at: int = 0) -> str:
+    """A run whose doc ids are numbers (many tied scores, so ties are broken by the ids'
+    text: "9" before "100" before "10"); ``odd`` replaces the doc id of line ``at``."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for q in range(6):
+        docs = rng.choice([0, 1, 9, 10, 99, 100, 101, 4294967295, *range(200, 240)],
+                          size=int(rng.integers(5, 25)), replace=False)
+        scores = np.sort(rng.integers(0, 4, size=docs.size))[::-1] / 2
+        lines += [f"q{q} Q0 {d} {r} {s} t" for r, (d, s) in enumerate(zip(docs, scores,
+                                                                          strict=True), 1)]
+    if odd is not None:
+        fields = lines[at].split(" ")
+        fields[2] = odd
+        lines[at] = " ".join(fields)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_numeric_doc_ids_are_held_as_numbers_and_given_back_as_text(
+        tmp_path: Path, block_reader: None, seed: int) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text(_numeric_run_text(seed))
+    run = load_run(path)
+    assert run._doc_id.dtype == pl.UInt32  # 4 bytes a row
+    assert _rows(run) == _line_parser_rows(path)
+    assert run.doc_id.dtype == pl.String
+    rows = np.array([3, 0, len(run) - 1])
+    assert run.doc_ids_at(rows).to_list() == [_line_parser_rows(path)[i][1] for i in rows]
+    # ranked and matched as the same run given as text: ties broken by the ids' bytes
+    qrels = {f"q{q}": {str(d): int(d) % 3 for d in (1, 9, 10, 100, 4294967295, 205)}
+             for q in range(6)}
+    as_text = Run(run.frame.select("query_id", "doc_id", "score"))
+    measures = ["AP", "nDCG@5", "P@3", "RR", "R@10"]
+    for ties in ("docid", "input", "docid_ascending"):
+        assert np.array_equal(run_index(run, ties).src, run_index(as_text, ties).src)
+    for ties in ("docid", "input", "average"):
+        a = ranklens.evaluate(qrels, run, measures, ties=ties).to_polars()
+        b = ranklens.evaluate(qrels, as_text, measures, ties=ties).to_polars()
+        assert a.equals(b)
+
+
+@pytest.mark.parametrize("odd", ["007", "00", "+5", "4294967296", "04294967295", "-1", "d1",
+                                 "\u0663", "1e3"])
+@pytest.mark.parametrize("at", [0, 60])
+def test_doc_ids_not_written_as_numbers_stay_as_written(tmp_path: Path, block_reader: None,
+                                                        odd: str, at: int) -> None:
+    # in the first block or a later one (the numbers read so far then turn into text)
+    path = tmp_path / "run.txt"
+    path.write_text(_numeric_run_text(1, odd, at), encoding="utf-8")
+    run = load_run(path)
+    assert run._doc_id.dtype == pl.String
+    assert _rows(run) == _line_parser_rows(path)
+    assert odd in run.doc_id.to_list()
+
+
+def test_blocks_handed_over_keep_doc_ids_as_text(tmp_path: Path) -> None:
+    # a chunked evaluation's blocks: their doc ids are written to chunks as text
+    path = tmp_path / "run.txt"
+    path.write_text(_numeric_run_text(2))
+    run = _trec.read_trec_run(path, data=path.read_bytes())
+    assert run._doc_id.dtype == pl.String
+    assert _rows(run) == _line_parser_rows(path)
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_the_heap_is_trimmed_after_a_file_of_several_blocks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, blocks: int) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(_small, "SMALL_BYTES", -1)
+    monkeypatch.setattr(_trec, "_malloc_trim", lambda: calls.append)
+    path = tmp_path / kind
+    if kind == "run":
+        path.write_text(_numeric_run_text(3))
+    else:
+        path.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(200)))
+    monkeypatch.setattr(_trec, "_BLOCK", path.stat().st_size // blocks + 1)
+    table = load_run(path) if kind == "run" else ranklens.load_qrels(path)
+    assert len(table) > 0
+    # only where the platform's C library has the call (glibc)
+    expected = [0] if blocks > 1 and sys.platform.startswith("linux") else []
+    assert calls == expected
+
+
+@pytest.mark.parametrize("at", [None, 0, 60])
+def test_numeric_doc_ids_with_the_next_block_parsed_ahead(tmp_path: Path, block_reader: None,
+                                                         at: int | None) -> None:
+    # jobs > 1: a block may be parsed for numbers after the run has turned to text
+    from ranklens._threads import using
+
+    path = tmp_path / "run.txt"
+    path.write_text(_numeric_run_text(4, None if at is None else "007", at or 0))
+    with using(2):
+        run = load_run(path)
+    assert run._doc_id.dtype == (pl.UInt32 if at is None else pl.String)
+    assert _rows(run) == _line_parser_rows(path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import functools
 import gzip
 import io
 import itertools
@@ -283,9 +284,11 @@ def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
     """The qrels of a typed pass's frame; its block starts are kept for the index."""
     # the columns as they are (dropping one from the frame may copy the others whole),
     # but the doc ids in one chunk: alignments gather them at random rows, ~15x slower
-    # across the blocks' dozens of chunks
+    # across the blocks' dozens of chunks; and the grades in one, which NumPy then reads
+    # in place (the index and each alignment would each copy them whole: 13 MB apiece on
+    # Robust x13's 1.67M judgments)
     qrels = Qrels(pl.DataFrame([typed["query_id"], typed["doc_id"].rechunk(),
-                                typed["relevance"]]), source)
+                                typed["relevance"].rechunk()]), source)
     # taken by ranklens._model.matching, which groups the judgments by query with it
     qrels._hints.block_starts = typed["new"]
     return qrels
@@ -307,7 +310,10 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
         typed = _typed_blocks(blocks)
         blocks.close()  # a file left half read by a block the typed pass cannot take
         if typed is not None and typed.height:
-            return _typed_table(typed, source)
+            table = _typed_table(typed, source)
+            del typed
+            _release_heap(source)
+            return table
     data = read_bytes(path) if data is None else _line_ends(without_bom(data))
     _check_text(data, source)
     sep = _separator(data)
@@ -347,6 +353,9 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
         small = read_small_run(read_bytes(path), source, name)
         if small is not None:
             return small
+    # a whole file's numeric doc ids are kept as numbers; a block handed over (a chunked
+    # evaluation's) keeps them as text, which its chunks are written in
+    numbers = data is None
     blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
     if blocks is not None:
         size = os.stat(source).st_size
@@ -354,10 +363,14 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
         data = read_bytes(path) if data is None else _line_ends(without_bom(data))
         _check_text(data, source)
         blocks, size = _split_blocks(data), len(data)
-    parts = _RunParts.read(blocks, size)
+    parts = _RunParts.read(blocks, size, numbers=numbers)
     blocks.close()  # a file left half read by a block the fast path cannot take
     if parts is not None:
-        return parts.run(source, name)
+        run = parts.run(source, name)
+        del parts
+        if data is None:
+            _release_heap(source)
+        return run
     if data is None:
         data = read_bytes(path)
     sep = _separator(data)
@@ -442,6 +455,38 @@ def _prime_allocator() -> None:
     del buffer
 
 
+def _release_heap(name: str) -> None:
+    """After a file of more than one block was read: hand the C heap's free memory back to
+    the system (glibc's ``malloc_trim``; elsewhere nothing).
+
+    The blocks and the parser's NumPy temporaries come from the C heap, which
+    :func:`_prime_allocator` keeps from returning freed memory. Its free pages would stay
+    counted in the process's memory while the tables are indexed and evaluated: ~35 MB
+    after the msmarco preset's run, ~50 MB after each of Robust x13's qrels and run, freed
+    here in ~5-10 ms.
+    """
+    try:
+        if not sys.platform.startswith("linux") or os.stat(name).st_size <= _BLOCK:
+            return
+    except OSError:  # gone since: nothing to say about the memory
+        return
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None (another C library)."""
+    import ctypes  # a few ms: only for large files
+
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+        return trim
+    except (OSError, AttributeError):
+        return None
+
+
 def _block_end(fd: int, start: int, size: int) -> int:
     """Where the block of whole lines starting at ``start`` ends: just after the last
     newline before ``start + _BLOCK``, found in small reads of the block's tail (so the
@@ -483,9 +528,44 @@ def _last_tag(block: bytes, sep: bytes) -> str | None:
     return None
 
 
+#: the least UInt32 written with as many digits as the index (1: 0, 2: 10, ..., 10: 10**9)
+_LEAST = np.array([0, 0, *(10 ** k for k in range(1, 10))], dtype=np.uint32)
+
+
+def _decimal_ids(number: pl.Series, length: pl.Series) -> np.ndarray | None:
+    """Doc ids as UInt32 numbers when every one is written as its number is (digits, no
+    sign, no leading zero, below 2**32), else None. ``number``: each id read as a UInt32
+    (null where it is none); ``length``: its length in bytes."""
+    if number.null_count():
+        return None  # not a UInt32 at all
+    lengths = length.to_numpy()
+    if int(lengths.max()) >= _LEAST.size:
+        return None
+    values = number.to_numpy()
+    # a sign or a leading zero: written longer than the number is
+    if (values < _LEAST[lengths]).any():
+        return None
+    return values
+
+
+def _looks_decimal(block: bytes, sep: bytes) -> bool:
+    """Whether the doc id of the block's first data line is all ASCII digits."""
+    for line in block[:65536].splitlines():
+        if line.strip() and not line.startswith(b"#"):
+            fields = line.split(sep)
+            return len(fields) > 2 and fields[2].isdigit()
+    return False
+
+
 class _RunParts:
     """Columns of a run gathered block by block: each block of adjacent rows with one query
-    id keeps that id once, so the 7M-row query column never exists as strings."""
+    id keeps that id once, so the 7M-row query column never exists as strings.
+
+    Doc ids written as numbers (MS MARCO's) are kept as UInt32 numbers while every block's
+    are: 4 bytes a row instead of polars's 16-byte string views (the run gives them back
+    as text, see :class:`ranklens._tables.Run`). A block with any other doc id turns the
+    numbers read so far into text, and the run goes on in text.
+    """
 
     def __init__(self, size: int, sep: bytes) -> None:
         self.size = size  # bytes in the input, to size the score array from the first block
@@ -494,6 +574,9 @@ class _RunParts:
         self.block_ids: list[pl.Series] = []
         self.block_lengths: list[np.ndarray] = []
         self.doc_ids: list[pl.Series] = []
+        #: the doc ids as numbers, filled like the scores (None: kept as text)
+        self.doc_numbers: np.ndarray | None = None
+        self.numbers = False  # whether blocks are parsed with their doc ids as numbers
         # arrays filled block by block: concatenating parts would hold each column twice
         self.scores = np.zeros(0, dtype=np.float64)
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
@@ -502,19 +585,30 @@ class _RunParts:
         self.scratch = np.empty((2, _SLICE), dtype=bool)  # for _regular
 
     @classmethod
-    def read(cls, blocks: Iterator[bytes], size: int) -> _RunParts | None:
+    def read(cls, blocks: Iterator[bytes], size: int, *,
+             numbers: bool = False) -> _RunParts | None:
         """The run in ``blocks`` (of whole lines, ``size`` bytes in all); None if some
-        block needs the line parser (which then reads the whole input and explains)."""
+        block needs the line parser (which then reads the whole input and explains).
+        ``numbers``: keep doc ids written as numbers as numbers."""
         first = next(blocks, None)
         sep = None if first is None else _separator(first)
         if first is None or sep is None:
             return None
         parts = cls(size, sep)
+        if numbers and _looks_decimal(first, sep):
+            parts.doc_numbers = np.zeros(0, dtype=np.uint32)
+            parts.numbers = True
         # under an evaluation's jobs > 1 the next block is read and parsed on a second
         # thread while this one's columns are kept (ranklens._threads)
-        with contextlib.closing(ahead(itertools.chain([first], blocks), parts.parsed)) as it:
+        chained = itertools.chain([first], blocks)
+        del first  # (held by the chain until it is read: one block at a time)
+        with contextlib.closing(ahead(chained, parts.parsed)) as it:
             for block, df in it:
-                if not parts.add(block, df):
+                kept = parts.add(block, df)
+                # the block's frame freed before the next block is read and parsed: one
+                # block's columns held at a time (with jobs > 1, two: the next one's too)
+                del block, df
+                if not kept:
                     return None
         return parts if parts.rows else None
 
@@ -524,10 +618,13 @@ class _RunParts:
         sep = self.sep
         if _foreign_blanks(data, sep):
             return None
+        # (read here, perhaps on a second thread: add may have turned it off since, and
+        # then drops the block's numbers)
+        numbers = self.numbers
         if self._regular(data):
-            return self._parse(data, sep, None)
-        df = self._parse(data, sep, pl.Int64)  # integer ranks parse without strings
-        return df if df is not None else self._parse(data, sep, pl.String)
+            return self._parse(data, sep, None, numbers)
+        df = self._parse(data, sep, pl.Int64, numbers)  # integer ranks parse without strings
+        return df if df is not None else self._parse(data, sep, pl.String, numbers)
 
     def add(self, data: bytes, df: pl.DataFrame | None) -> bool:
         """Keep one block's columns (``df``: :meth:`parsed`); False if it needs the line
@@ -545,6 +642,13 @@ class _RunParts:
             df = df.filter(~blank).drop("new")
         if df.height == 0:
             return True
+        decimal = None
+        if "doc_number" in df.columns:  # (taken out in place: DataFrame.drop runs a query)
+            number, length = df.drop_in_place("doc_number"), df.drop_in_place("doc_length")
+            if self.doc_numbers is not None:
+                decimal = _decimal_ids(number, length)
+                if decimal is None:
+                    self._as_text()
         if df.null_count().sum_horizontal().item():
             return False
         heads, lengths = query_blocks(df["query_id"], df.get_column("new", default=None))
@@ -561,12 +665,17 @@ class _RunParts:
             size = max(int(self.size * end / self.bytes * 1.05) + 1024, end)
             self.scores = _grown(self.scores, self.rows, size)
             self.doc_hashes = _grown(self.doc_hashes, self.rows, size)
+            if self.doc_numbers is not None:
+                self.doc_numbers = _grown(self.doc_numbers, self.rows, size)
         scores = self.scores[self.rows:end]
         _copy_chunks(df["score"], scores)
         if np.isnan(scores).any():
             return False
         _copy_chunks(df["doc_hash"], self.doc_hashes[self.rows:end])
-        self.doc_ids.append(df["doc_id"])
+        if self.doc_numbers is not None and decimal is not None:
+            self.doc_numbers[self.rows:end] = decimal
+        else:
+            self.doc_ids.append(df["doc_id"])
         self.rows = end
         tag = _last_tag(data, sep)
         if tag is None:
@@ -589,34 +698,51 @@ class _RunParts:
                 return False
         return True
 
+    def _as_text(self) -> None:
+        """Keep the doc ids as text from now on: the numbers read so far become text."""
+        if self.doc_numbers is not None and self.rows:
+            self.doc_ids = [pl.Series("doc_id", self.doc_numbers[:self.rows]).cast(pl.String)]
+        self.doc_numbers = None
+        self.numbers = False
+
     @staticmethod
-    def _parse(data: bytes, sep: bytes, rank: type[pl.DataType] | None) -> pl.DataFrame | None:
+    def _parse(data: bytes, sep: bytes, rank: type[pl.DataType] | None,
+               numbers: bool = False) -> pl.DataFrame | None:
         """The kept columns of a block, ``missing`` marking lines short of a field (a null).
 
         ``rank=None`` is for a :meth:`_regular` block: a line with fewer than six fields has
         no tag there, and the iter and rank columns are not parsed at all. Otherwise an
-        empty field also leaves a null, and ranks are parsed as ``rank``.
+        empty field also leaves a null, and ranks are parsed as ``rank``. ``numbers``: also
+        each doc id as a UInt32 number (``doc_number``, null where it is none) and its length
+        in bytes (``doc_length``).
         """
         schema: dict[str, type[pl.DataType]] = dict.fromkeys(_RUN_COLUMNS, pl.String)
         schema.update(score=pl.Float64, rank=rank or pl.String)
         missing = pl.col("tag").is_null()
         if rank is not None:
             missing = missing | pl.col("iter").is_null() | pl.col("rank").is_null()
-        qid = pl.col("query_id")
+        qid, doc = pl.col("query_id"), pl.col("doc_id")
+        # (a cast: a third faster than str.to_integer; both read "+7" and "007" as 7, which
+        # the lengths tell apart)
+        numbered = [doc.cast(pl.UInt32, strict=False).alias("doc_number"),
+                    doc.str.len_bytes().alias("doc_length")] if numbers else []
         try:
             return (pl.scan_csv(data, has_header=False, separator=sep.decode(), quote_char=None,
                                 comment_prefix="#" if b"#" in data else None, schema=schema)
                     .select("query_id", "doc_id", "score", missing.alias("missing"),
-                            pl.col("doc_id").hash(0).alias("doc_hash"),
+                            doc.hash(0).alias("doc_hash"),
                             # where a new block of rows with one query id starts
-                            (qid != qid.shift(1)).fill_null(True).alias("new"))
+                            (qid != qid.shift(1)).fill_null(True).alias("new"), *numbered)
                     .collect())
         except Exception:  # any polars complaint: let the line parser explain it
             return None
 
     def run(self, source: str, name: str | None) -> Run:
         """The run read (its columns checked block by block: no second pass)."""
-        doc_ids = pl.concat(self.doc_ids, rechunk=False)
+        if self.doc_numbers is not None:
+            doc_ids = pl.Series("doc_id", self.doc_numbers[:self.rows])
+        else:
+            doc_ids = pl.concat(self.doc_ids, rechunk=False)
         run = Run.from_blocks(
             pl.concat(self.block_ids), np.concatenate(self.block_lengths), doc_ids,
             self.scores[:self.rows], source, name or self.tag,

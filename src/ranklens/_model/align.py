@@ -23,7 +23,7 @@ from .._errors import InputError
 from .._groups import group_offsets, group_ranks
 from .._tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
-from .keys import block_index, pair_keys
+from .keys import block_index, index_dtype, pair_keys
 from .matching import QrelsIndex, grades, qrels_index
 from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
@@ -307,7 +307,8 @@ def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
     ``nq`` evaluated queries).
     Judgments are keyed by the run's query codes (-1: not in the run), like the rows."""
     kept = block_q >= 0
-    code_of = np.full(nq, -1, dtype=np.int64)
+    # int32 where it holds the numbers: the judgments' codes are a row-length array
+    code_of = np.full(nq, -1, dtype=index_dtype(block_q.size))
     code_of[block_q[kept]] = np.flatnonzero(kept)
     jc = code_of[j["qidx"].to_numpy()]
     doc_hash = j["hash"].to_numpy()

@@ -109,11 +109,13 @@ def block_index(block_ids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
 
 def query_index(qids: pl.Series, queries: pl.DataFrame,
                 new: pl.Series | None = None) -> np.ndarray:
-    """Index of each row's query in ``queries`` (-1 where absent).
+    """Index of each row's query in ``queries`` (-1 where absent; int32 or int64).
 
     Rows keep each query's rows together, so ids are looked up once per block of equal
     adjacent ids, not once per row. ``new`` marks rows that start a block when the
     reader found them already (a row marked needlessly only splits a block in two).
     """
     block_ids, lengths = query_blocks(qids, new)
-    return np.repeat(block_index(block_ids, queries), lengths)
+    # int32 where it holds the numbers: half the memory of a row-length array
+    return np.repeat(block_index(block_ids, queries).astype(index_dtype(queries.height)),
+                     lengths)

@@ -36,7 +36,8 @@ class QrelsIndex:
     query_ids : the judged query ids, byte-wise ascending (trec_eval's order).
     queries : the same ids numbered (``query_id``, ``qidx``): the table looked up in.
     query_array : the same ids as an object array (what an alignment holds).
-    code : index into ``query_ids`` of each judgment (row order of the frame).
+    code : index into ``query_ids`` of each judgment (row order of the frame; int32 when
+        it holds the numbers).
     doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``).
     sorted_code, sorted_grade : ``code`` and grade (float) of every judgment, ordered by
         query, then grade descending (how every kernel reads a query's judgments).
@@ -85,7 +86,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
         query_array=np.array(query_list, dtype=object),
         code=code,
         doc_hash=doc_hash,
-        sorted_code=code[by_grade],
+        sorted_code=code[by_grade].astype(np.int64, copy=False),  # what kernels read
         sorted_grade=grade[by_grade].astype(np.float64, copy=False),
         duplicated=duplicated,
     )
