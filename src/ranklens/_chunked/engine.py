@@ -27,7 +27,7 @@ from .._pipeline.partials import Ids, Partial, merge, partial_of
 from .._pipeline.plan import Plan, make_plan
 from .._tables import Qrels, Run
 from .blocks import NOTHING, Span, lines_before, qrels_blocks, run_blocks, spans
-from .partition import Partitions
+from .partition import Partitions, read_chunk
 from .pool import Worker
 from .progress import Progress
 from .size import cores
@@ -62,9 +62,10 @@ def _plan(measures: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> Pl
 
 def _read(files: Sequence[str], value: str) -> pl.DataFrame:
     schema = {"query_id": pl.String, "doc_id": pl.String, value: pl.Float64}
-    if not files:
+    frame = read_chunk(files)
+    if frame is None:
         return pl.DataFrame(schema=schema)
-    return pl.read_parquet(list(files)).cast(schema)  # type: ignore[arg-type]
+    return frame.cast(schema)  # type: ignore[arg-type]
 
 
 @dataclass
