@@ -4,7 +4,7 @@ its files read in order: every query whole, its rows in the input's order (``tie
 reads it).
 
 A chunk file is a sequence of segments, one per block that had rows in the chunk: an 8-byte
-length, then an Arrow IPC stream of the block's rows. One Parquet file per (block, chunk)
+length, then the block's rows as a Parquet file. One Parquet file per (block, chunk)
 cost ~11 ms to create and ~2 ms to delete, more than its rows at 17 chunks of 30 blocks;
 appending costs neither, and holds no row in memory between blocks (docs/scale.md).
 """
@@ -15,7 +15,7 @@ import io
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
 
@@ -26,15 +26,16 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
-__all__ = ["SEED", "Partitions", "chunk_of", "read_chunk"]
+__all__ = ["SEED", "Partitions", "chunk_of", "read_qrels_chunk", "read_run_chunk"]
 
 #: The seed of the query-id hash that assigns chunks (any fixed value: the chunks of the
 #: judgments and of every run must agree, and they are written by one process).
 SEED = 2029
 
-#: Compression of the chunks' segments: none. The files are written once and read once; on
-#: 3.7M recsys run rows Arrow IPC wrote in 0.11 s and read in 0.08 s (141 MB), uncompressed
-#: Parquet 0.26 s and 0.09 s (67 MB), lz4 Parquet 0.52 s and 0.24 s (docs/scale.md)
+#: The chunks' segments: uncompressed Parquet. On 3.7M recsys run rows in 40 segments it took
+#: the CPU time of Arrow IPC (0.12 s to write, 0.06 s to read) in half the bytes (19 bytes a
+#: row against 40: less for the disk to take); lz4 saved a third more bytes for twice the
+#: CPU time (docs/scale.md)
 COMPRESSION: Literal["uncompressed"] = "uncompressed"
 
 _LENGTH = 8  # bytes of a segment's length, little-endian
@@ -46,8 +47,13 @@ def chunk_of(query_ids: pl.Expr, n: int) -> pl.Expr:
 
 
 class Partitions:
-    """One input's chunks under ``root``: ``<root>/<chunk>/<span>.arrows``, where ``span``
-    numbers the parts of a file written in parallel, in file order."""
+    """One input's chunks under ``root``: ``<root>/<chunk>/<span>.segments``, where ``span``
+    numbers the parts of a file written in parallel, in file order.
+
+    A run's segments hold its rows' doc ids and scores and, apart, the query id and length
+    of each block of adjacent rows with one query id, as :class:`~ranklens._tables.Run`
+    holds them: the rows' query ids are never made, hashed, gathered nor written (a
+    judgments' segment holds its rows)."""
 
     def __init__(self, root: Path, n: int, span: int = 0) -> None:
         self.root, self.n, self.span, self.blocks, self.rows = root, n, span, 0, 0
@@ -55,33 +61,26 @@ class Partitions:
 
     def add(self, table: Qrels | Run) -> None:
         """Append one block's rows (its query ids, doc ids and grades or scores)."""
-        if isinstance(table, Qrels):
-            frame = table.frame
-            chunk = frame.select(chunk_of(pl.col("query_id"), self.n)).to_series()
-        else:
-            frame = pl.DataFrame({"query_id": table.query_id, "doc_id": table.doc_id,
-                                  "score": table.score})
-            # hashed once per block of adjacent rows with one query id, not once per row
-            heads = table.block_ids.to_frame().select(
-                chunk_of(pl.col("query_id"), self.n)).to_series().to_numpy()
-            chunk = pl.Series(np.repeat(heads, table.block_lengths), dtype=pl.UInt32)
-        if not frame.height:
+        if not len(table.frame if isinstance(table, Qrels) else table):
             return
-        parts = frame.with_columns(chunk.alias("chunk")).partition_by(
-            "chunk", as_dict=True, include_key=False)
-        for (k,), part in parts.items():
+        pieces = _split_qrels(table, self.n) if isinstance(table, Qrels) \
+            else _split_run(table, self.n)
+        for k, frames in pieces:
             folder = self.root / f"{k:05d}"
             folder.mkdir(exist_ok=True)
             segment = io.BytesIO()
-            segment.write(bytes(_LENGTH))
-            part.write_ipc_stream(segment, compression=COMPRESSION)
-            data = segment.getbuffer()
-            data[:_LENGTH] = (len(data) - _LENGTH).to_bytes(_LENGTH, "little")
-            with open(folder / f"{self.span:04d}.arrows", "ab") as f:
-                f.write(data)
-            del data
+            for frame in frames:
+                at = segment.tell()
+                segment.write(bytes(_LENGTH))
+                frame.write_parquet(segment, compression=COMPRESSION, statistics=False)
+                end = segment.tell()
+                segment.seek(at)
+                segment.write((end - at - _LENGTH).to_bytes(_LENGTH, "little"))
+                segment.seek(end)
+            with open(folder / f"{self.span:04d}.segments", "ab") as f:
+                f.write(segment.getbuffer())
         self.blocks += 1
-        self.rows += frame.height
+        self.rows += len(table.frame) if isinstance(table, Qrels) else len(table)
 
     def files(self, k: int) -> list[str]:
         """Chunk ``k``'s files, in file order."""
@@ -89,13 +88,62 @@ class Partitions:
         return sorted(str(folder / f) for f in os.listdir(folder)) if folder.is_dir() else []
 
 
+def _split_qrels(qrels: Qrels, n: int) -> Iterator[tuple[int, list[pl.DataFrame]]]:
+    frame = qrels.frame
+    parts = frame.with_columns(chunk_of(pl.col("query_id"), n).alias("chunk")).partition_by(
+        "chunk", as_dict=True, include_key=False)
+    for (k,), part in parts.items():
+        yield cast(int, k), [part]
+
+
+def _split_run(run: Run, n: int) -> Iterator[tuple[int, list[pl.DataFrame]]]:
+    """Each chunk's (blocks, rows) of a run: its blocks of adjacent rows with one query id
+    and those blocks' rows, in the run's order (stable sorts by chunk)."""
+    heads = run.block_ids.to_frame().select(chunk_of(pl.col("query_id"), n)).to_series()
+    head_chunk = heads.to_numpy().astype(np.uint16 if n <= 1 << 16 else np.uint32)
+    block_order = np.argsort(head_chunk, kind="stable")  # a radix sort for 16-bit keys
+    row_order = np.argsort(np.repeat(head_chunk, run.block_lengths), kind="stable")
+    blocks = pl.DataFrame({"query_id": run.block_ids.gather(block_order),
+                           "length": run.block_lengths[block_order]})
+    rows = pl.DataFrame({"doc_id": run.doc_id.gather(row_order),
+                         "score": run.score[row_order]})
+    block_counts = np.bincount(head_chunk, minlength=n)
+    row_counts = np.bincount(head_chunk, weights=run.block_lengths, minlength=n).astype(np.int64)
+    block_at = row_at = 0
+    for k in np.flatnonzero(block_counts):
+        b, r = int(block_counts[k]), int(row_counts[k])
+        yield int(k), [blocks.slice(block_at, b), rows.slice(row_at, r)]
+        block_at, row_at = block_at + b, row_at + r
+
+
 def _segments(path: str) -> Iterator[pl.DataFrame]:
     with open(path, "rb") as f:
         while head := f.read(_LENGTH):
-            yield pl.read_ipc_stream(f.read(int.from_bytes(head, "little")))
+            yield pl.read_parquet(f.read(int.from_bytes(head, "little")))
 
 
-def read_chunk(files: Sequence[str]) -> pl.DataFrame | None:
-    """A chunk's rows from its files, in order (None: no file)."""
+def read_qrels_chunk(files: Sequence[str]) -> pl.DataFrame | None:
+    """A chunk's judgments from its files, in order (None: no file)."""
     frames = [frame for path in files for frame in _segments(path)]
     return pl.concat(frames, rechunk=False) if frames else None
+
+
+def read_run_chunk(files: Sequence[str], source: str, name: str) -> Run | None:
+    """A chunk's run from its files, in order (None: no file); a query continued from one
+    segment to the next is one block of rows, as the whole file's reader makes it."""
+    blocks, rows = [], []
+    for path in files:
+        segments = _segments(path)
+        for frame in segments:
+            blocks.append(frame)
+            rows.append(next(segments))
+    if not blocks:
+        return None
+    heads = pl.concat(blocks, rechunk=True)
+    ids, lengths = heads["query_id"], heads["length"].to_numpy()
+    new = np.ones(ids.len(), dtype=bool)
+    new[1:] = (ids.slice(1) != ids.slice(0, ids.len() - 1)).to_numpy()
+    starts = np.flatnonzero(new)
+    frame = pl.concat(rows, rechunk=False)
+    return Run.from_blocks(ids.gather(starts), np.add.reduceat(lengths, starts),
+                           frame["doc_id"], frame["score"].to_numpy(), source, name)
