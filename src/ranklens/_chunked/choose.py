@@ -22,7 +22,7 @@ __all__ = ["PARALLEL_ROWS", "Chunking", "chunking"]
 PARALLEL_ROWS = 2_000_000
 
 #: Bytes of text (or, / 32, Parquet rows) read and checked at a time: at most this, and at
-#: most a 32nd of the memory limit per worker (at least 4 KiB). Parsing a block alone costs
+#: most a 16th of the memory limit per worker (at least 4 KiB). Parsing a block alone costs
 #: what the whole-file reader costs per line from 4 to 16 MB (the whole-file reader reads
 #: 16 MB blocks too); 32 MB blocks took 1.3x the CPU time (msmarco, docs/scale.md).
 BLOCK = 1 << 24
@@ -83,5 +83,5 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
         over or parallel) else 1)
     jobs_used = workers if n > 1 else 1
     # each worker parses a block at a time when a file is cut into spans
-    block = BLOCK if limit is None else max(4096, min(BLOCK, limit // (32 * jobs_used)))
+    block = BLOCK if limit is None else max(4096, min(BLOCK, limit // (16 * jobs_used)))
     return Chunking(n, jobs_used, block)

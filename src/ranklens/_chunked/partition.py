@@ -3,10 +3,12 @@ appended to one file per chunk (per span of a file written in parallel), so that
 its files read in order: every query whole, its rows in the input's order (``ties="input"``
 reads it).
 
-A chunk file is a sequence of segments, one per block that had rows in the chunk: an 8-byte
-length, then the block's rows as a Parquet file. One Parquet file per (block, chunk)
-cost ~11 ms to create and ~2 ms to delete, more than its rows at 17 chunks of 30 blocks;
-appending costs neither, and holds no row in memory between blocks (docs/scale.md).
+A chunk file is a sequence of segments, each an 8-byte length and a table: per block of the
+judgments that had rows in the chunk, its rows as uncompressed Parquet; per block of a run,
+its query blocks (ids and lengths) as an Arrow IPC stream, then its rows as Parquet. One
+Parquet file per (block, chunk) cost ~11 ms to create and ~2 ms to delete, more than its rows
+at 17 chunks of 30 blocks; appending costs neither, and holds no row in memory between
+blocks (docs/scale.md).
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ __all__ = ["SEED", "Partitions", "chunk_of", "read_qrels_chunk", "read_run_chunk
 #: judgments and of every run must agree, and they are written by one process).
 SEED = 2029
 
-#: The chunks' segments: uncompressed Parquet. On 3.7M recsys run rows in 40 segments it took
-#: the CPU time of Arrow IPC (0.12 s to write, 0.06 s to read) in half the bytes (19 bytes a
-#: row against 40: less for the disk to take); lz4 saved a third more bytes for twice the
-#: CPU time (docs/scale.md)
+#: The chunks' segments are uncompressed. Rows: Parquet; on 3.7M recsys run rows in 40
+#: segments it took the CPU time of Arrow IPC (0.12 s to write, 0.06 s to read) in half the
+#: bytes (19 bytes a row against 40: less for the disk to take); lz4 saved a third more bytes
+#: for twice the CPU time. A run's query blocks (a few dozen rows a segment): Arrow IPC,
+#: read in 0.005 ms against Parquet's 0.13 ms (docs/scale.md)
 COMPRESSION: Literal["uncompressed"] = "uncompressed"
 
 _LENGTH = 8  # bytes of a segment's length, little-endian
@@ -72,7 +75,10 @@ class Partitions:
             for frame in frames:
                 at = segment.tell()
                 segment.write(bytes(_LENGTH))
-                frame.write_parquet(segment, compression=COMPRESSION, statistics=False)
+                if "length" in frame.columns:  # a run's blocks: a few rows, read cheaply
+                    frame.write_ipc_stream(segment, compression=COMPRESSION)
+                else:
+                    frame.write_parquet(segment, compression=COMPRESSION, statistics=False)
                 end = segment.tell()
                 segment.seek(at)
                 segment.write((end - at - _LENGTH).to_bytes(_LENGTH, "little"))
@@ -116,15 +122,15 @@ def _split_run(run: Run, n: int) -> Iterator[tuple[int, list[pl.DataFrame]]]:
         block_at, row_at = block_at + b, row_at + r
 
 
-def _segments(path: str) -> Iterator[pl.DataFrame]:
+def _segments(path: str) -> Iterator[bytes]:
     with open(path, "rb") as f:
         while head := f.read(_LENGTH):
-            yield pl.read_parquet(f.read(int.from_bytes(head, "little")))
+            yield f.read(int.from_bytes(head, "little"))
 
 
 def read_qrels_chunk(files: Sequence[str]) -> pl.DataFrame | None:
     """A chunk's judgments from its files, in order (None: no file)."""
-    frames = [frame for path in files for frame in _segments(path)]
+    frames = [pl.read_parquet(data) for path in files for data in _segments(path)]
     return pl.concat(frames, rechunk=False) if frames else None
 
 
@@ -134,9 +140,9 @@ def read_run_chunk(files: Sequence[str], source: str, name: str) -> Run | None:
     blocks, rows = [], []
     for path in files:
         segments = _segments(path)
-        for frame in segments:
-            blocks.append(frame)
-            rows.append(next(segments))
+        for data in segments:
+            blocks.append(pl.read_ipc_stream(data))
+            rows.append(pl.read_parquet(next(segments)))
     if not blocks:
         return None
     heads = pl.concat(blocks, rechunk=True)
