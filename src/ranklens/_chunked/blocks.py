@@ -39,6 +39,8 @@ __all__ = ["NOTHING", "Span", "lines_before", "qrels_blocks", "run_blocks", "spa
 
 _T = TypeVar("_T", Qrels, Run)
 
+_BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
+
 #: What a block's reader says when the block holds no data line (only comments or blanks):
 #: an error for a whole file, nothing for one block of it
 NOTHING = ("file is empty", "no judgment lines found", "no result lines found")
@@ -84,6 +86,10 @@ def text_blocks(path: str, size: int, span: Span | None = None
     ``\\n`` as :func:`~ranklens._io._trec.read_bytes` does. ``span``: only the bytes from
     ``start`` to ``end`` of a plain file (whole lines: see :func:`spans`), the lines counted
     from its start."""
+    plain = _plain_blocks(path, size, span)
+    if plain is not None:
+        yield from plain
+        return
     stream, raw = _open(path)
     before, rest, first = 0, b"", True
     left = None
@@ -119,6 +125,58 @@ def text_blocks(path: str, size: int, span: Span | None = None
         if raw is not None:
             stream.close()
             raw.close()
+
+
+def _plain_blocks(path: str, size: int, span: Span | None
+                  ) -> Iterator[tuple[int, bytes]] | None:
+    """:func:`text_blocks` of a plain file (no compression, byte order mark nor classic
+    Mac line ends; else None): each block read once, in place, to its last line end (no
+    copy of a block's tail onto the next read, no fresh buffer grown by it)."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    with open(path, "rb") as f:
+        head = f.read(max(16, min(size, 1 << 16)))  # the first block's classic Mac test
+    if (_decompressor(head) is not None or head.startswith(_BOM)
+            or (b"\r" in head and b"\n" not in head)):
+        return None
+    return _pread_blocks(path, size, span)
+
+
+def _pread_blocks(path: str, size: int, span: Span | None) -> Iterator[tuple[int, bytes]]:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        start, stop = span if span is not None else (0, os.fstat(fd).st_size)
+        before = 0
+        while start < stop:
+            end = _line_end(fd, start, start + max(1, size), stop)
+            data = os.pread(fd, end - start, start)
+            if len(data) != end - start:
+                raise InputError("the file changed while being read", source=path)
+            yield before, data
+            before += data.count(b"\n")
+            start = end
+    finally:
+        os.close(fd)
+
+
+def _line_end(fd: int, start: int, end: int, stop: int) -> int:
+    """Just after the last line end before ``end`` (``stop`` if ``end`` reaches it), found
+    in small reads backwards; past the first line end after it for a longer line."""
+    if end >= stop:
+        return stop
+    tail = end
+    while tail > start:
+        lo = max(start, tail - (1 << 16))
+        newline = os.pread(fd, tail - lo, lo).rfind(b"\n")
+        if newline >= 0:
+            return lo + newline + 1
+        tail = lo
+    while end < stop:
+        newline = os.pread(fd, min(1 << 16, stop - end), end).find(b"\n")
+        if newline >= 0:
+            return end + newline + 1
+        end += 1 << 16
+    return stop
 
 
 def spans(path: str, parts: int) -> list[Span] | None:

@@ -15,8 +15,10 @@ from .size import BYTES_PER_ROW, chunks_for, estimated_rows, is_table_path, pars
 __all__ = ["Chunking", "chunking"]
 
 #: Bytes of text (or, / 32, Parquet rows) read and checked at a time: at most this, and at
-#: most a 16th of the memory limit per worker (at least 4 KiB).
-BLOCK = 1 << 25
+#: most a 16th of the memory limit per worker (at least 4 KiB). Parsing a block alone costs
+#: what the whole-file reader costs per line from 4 to 16 MB (the whole-file reader reads
+#: 16 MB blocks too); 32 MB blocks took 1.3x the CPU time (msmarco, docs/scale.md).
+BLOCK = 1 << 24
 
 
 @dataclass(frozen=True)

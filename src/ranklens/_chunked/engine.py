@@ -27,7 +27,7 @@ from .._pipeline.partials import Ids, Partial, merge, partial_of
 from .._pipeline.plan import Plan, make_plan
 from .._tables import Qrels, Run
 from .blocks import NOTHING, Span, lines_before, qrels_blocks, run_blocks, spans
-from .partition import Partitions
+from .partition import Partitions, read_qrels_chunk, read_run_chunk
 from .pool import Worker
 from .progress import Progress
 from .size import cores
@@ -60,11 +60,23 @@ def _plan(measures: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> Pl
     return make_plan(list(measures), **dict(options))
 
 
-def _read(files: Sequence[str], value: str) -> pl.DataFrame:
-    schema = {"query_id": pl.String, "doc_id": pl.String, value: pl.Float64}
-    if not files:
+def _read(files: Sequence[str]) -> pl.DataFrame:
+    """A chunk's judgments (a frame with no row: none)."""
+    schema = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64}
+    frame = read_qrels_chunk(files)
+    if frame is None:
         return pl.DataFrame(schema=schema)
-    return pl.read_parquet(list(files)).cast(schema)  # type: ignore[arg-type]
+    return frame.cast(schema)  # type: ignore[arg-type]
+
+
+def _read_run(files: Sequence[str], spec: ChunkSpec) -> Run:
+    """A chunk's run (with no row: none)."""
+    run = read_run_chunk(files, spec.run_source, spec.run_name)
+    if run is None:
+        empty = pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String,
+                                     "score": pl.Float64})
+        return Run(empty, spec.run_source, spec.run_name)
+    return run
 
 
 @dataclass
@@ -81,17 +93,16 @@ def evaluate_chunk(spec: ChunkSpec, qrels_files: Sequence[str],
                    run_files: Sequence[str]) -> Outcome | None:
     """One chunk evaluated as one block of the evaluation (None: no row in it)."""
     plan = _plan(spec.measures, spec.options)
-    q, r = _read(qrels_files, "relevance"), _read(run_files, "score")
-    if not q.height and not r.height:
+    q, r = _read(qrels_files), _read_run(run_files, spec)
+    if not q.height and not len(r):
         return None
     if not q.height:  # nothing judged here: every run query is ignored
         return Outcome(values=_nothing_judged(plan, r))
     try:
-        return Outcome(values=compute(plan, Qrels(q, spec.qrels_source),
-                                      Run(r, spec.run_source, spec.run_name), block=True))
+        return Outcome(values=compute(plan, Qrels(q, spec.qrels_source), r, block=True))
     except RanklensError as error:
         judged = set(q["query_id"].unique().to_list())
-        ranked = set(r["query_id"].unique().to_list())
+        ranked = set(r.block_ids.unique().to_list())
         detail = error.detail if isinstance(error, InputError) else str(error)
         where = (error.source, error.line) if isinstance(error, InputError) else (None, None)
         return Outcome(error=(type(error).__name__, detail, *where),
@@ -99,7 +110,7 @@ def evaluate_chunk(spec: ChunkSpec, qrels_files: Sequence[str],
                                    ignored=Ids.of(ranked - judged), tallies={}))
 
 
-def _nothing_judged(plan: Plan, run: pl.DataFrame) -> PerQuery:
+def _nothing_judged(plan: Plan, run: Run) -> PerQuery:
     """The values of a chunk without judgments: no query, its run's queries ignored."""
     def empty(text: bool = False) -> np.ndarray:
         return np.array([], dtype=object if text else np.float64)
@@ -109,7 +120,7 @@ def _nothing_judged(plan: Plan, run: pl.DataFrame) -> PerQuery:
         np.array([], dtype=object),
         {m: empty(m.definition.text) for m in plan.canonical},
         {lvl: np.array([], dtype=np.int64) for lvl in levels},
-        {"missing_queries": [], "ignored_queries": sorted(run["query_id"].unique().to_list()),
+        {"missing_queries": [], "ignored_queries": sorted(run.block_ids.unique().to_list()),
          "queries_ranked": 0, "queries_judged_ranked": 0},
         {m: empty() for m in plan.canonical if m.definition.weight is not None})
 
