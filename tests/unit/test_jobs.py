@@ -18,9 +18,10 @@ import pytest
 from spark_support import spark_measures
 
 import ranklens
-from ranklens import InputError
+from ranklens import InputError, ParameterError
 from ranklens._chunked.choose import chunking
 from ranklens._io import _trec
+from ranklens._pipeline import compute
 from ranklens._pipeline.plan import make_plan
 from ranklens._threads import ahead, jobs, using
 
@@ -218,3 +219,175 @@ def test_ahead_raises_an_error_where_its_item_would_be() -> None:
             for pair in ahead(range(6), prepare):
                 got.append(pair[0])
         assert got == [0, 1, 2]
+
+
+# -- the measures of one alignment on several threads ---------------------------------
+
+DIVERSITY = ["alpha-nDCG@10", "alpha-nDCG@5", "alpha-DCG@5", "ERR-IA@5", "nERR-IA@20", "P-IA@5",
+             "AP-IA", "S-recall@5", "NRBP", "nNRBP"]
+BEYOND = ["Coverage@5", "Entropy@5", "DistCoverage@5", "Gini@5", "Novelty@5", "ARP@5",
+          "APLT@5", "ACLT@5", "PopREO@5", "PopRSP@5", "EPC@5", "EFD@5", "ILD@5", "ILS@5",
+          "Serendipity@5", "Unexpectedness@5", "UserCoverage@5", "nDCG@5", "AP"]
+
+
+@pytest.fixture
+def threaded(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Every alignment's measures computed on threads with jobs > 1, however small; the
+    names of the threads that computed a measure."""
+    names: set[str] = set()
+    kernel_values = compute._kernel_values
+
+    def spy(*args: Any) -> np.ndarray:
+        names.add(threading.current_thread().name)
+        return kernel_values(*args)
+
+    monkeypatch.setattr(compute, "THREADED_ROWS", 0)
+    monkeypatch.setattr(compute, "_kernel_values", spy)
+    return names
+
+
+def _random_tables(seed: int, subtopics: bool = False, scores: int = 10
+                   ) -> tuple[dict, dict]:
+    """Judgments (graded, some negative; subtopics) and a run (score ties among ``scores``
+    values, scores <= 0, queries only judged or only ranked) as dicts."""
+    rng = random.Random(seed)
+    qrels: dict[str, Any] = {}
+    run: dict[str, dict[str, float]] = {}
+    for i in range(80):
+        q = f"q{i}"
+        where = rng.choice(["both"] * 6 + ["qrels", "run"])
+        if where != "run":
+            docs = rng.sample(range(60), rng.randint(1, 15))
+            qrels[q] = ({f"s{s}": {f"d{d}": rng.randint(0, 2) for d in docs[s::3]}
+                         for s in range(min(3, len(docs)))} if subtopics
+                        else {f"d{d}": rng.randint(-1, 3) for d in docs})
+        if where != "qrels":
+            run[q] = {f"d{d}": rng.randint(-2, scores - 3) / 4
+                      for d in rng.sample(range(60), rng.randint(1, 40))}
+    return qrels, run
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_measures_on_threads_equal_one_thread(threaded: set[str], seed: int) -> None:
+    """Every measure of plain judgments, under several conventions and options (average
+    ties realign, judged-only views, counted relevant items), bit for bit."""
+    # averaging over tied orders: fewer ties (their orders multiply)
+    qrels, run = _random_tables(seed, scores=400 if seed == 2 else 10)
+    options: dict[str, Any] = [
+        {}, {"ties": "input"}, {"ties": "average"}, {"judged_only": True},
+        {"convention": "ranx", "missing": "zero"}, {"convention": "torchmetrics"},
+        {"convention": "torchmetrics", "nonpositive": "unjudged"},
+        {"ties": "worst", "empty": "skip", "missing": "skip"}][seed]
+    one, said = _evaluate(qrels, run, MEASURES, jobs=1, **options)
+    assert threaded == {threading.current_thread().name}  # one job: no other thread
+    threaded.clear()
+    two, told = _evaluate(qrels, run, MEASURES, jobs=2, **options)
+    assert threaded and all(t.startswith("ranklens-measures") for t in threaded)
+    assert_same(one, two)
+    assert said == told
+    if seed == 0:  # a measure's error (AUC@1 has no bound under ties): the first's, alike
+        messages = []
+        for n in (1, 2):
+            with pytest.raises(ParameterError) as caught:
+                ranklens.evaluate(qrels, run, MEASURES, jobs=n, ties="pessimistic")
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1] and "AUC@1" in messages[0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_diversity_and_beyond_measures_on_threads(threaded: set[str], seed: int) -> None:
+    sq, srun = _random_tables(seed, subtopics=True)
+    sub = ranklens.load_qrels(sq, kind="subtopic")
+    one, said = _evaluate(sub, srun, DIVERSITY, jobs=1)
+    two, told = _evaluate(sub, srun, DIVERSITY, jobs=2)
+    assert_same(one, two)
+    assert said == told
+    qrels, run = _random_tables(seed + 10)
+    rng = random.Random(seed)
+    items = [f"d{d}" for d in range(50)]  # some recommended items outside: warned
+    context: dict[str, Any] = {
+        "train": {f"u{u}": rng.choices(items, k=rng.randint(1, 9)) for u in range(30)},
+        "items": items,
+        "item_features": {i: [rng.random(), rng.random()] for i in items[:45]}}
+    for options in ({}, {"ties": "input"}):
+        threaded.clear()
+        one, said = _evaluate(qrels, run, BEYOND, jobs=1, **options, **context)
+        threaded.clear()
+        two, told = _evaluate(qrels, run, BEYOND, jobs=2, **options, **context)
+        assert threaded and all(t.startswith("ranklens-measures") for t in threaded)
+        assert_same(one, two)
+        assert said == told and said
+
+
+def test_the_first_error_in_the_plans_order_is_raised() -> None:
+    """Measures on threads: the error of the first failing measure in the plan's order,
+    whichever thread fails first; values in the plan's order."""
+    plan = make_plan(["AP", "P@5", "nDCG", "RR", "bpref"])
+    aligned = type("Big", (), {"n_ranked": compute.THREADED_ROWS})()
+    slow = threading.Event()
+    threads: set[str] = set()
+
+    def plain(m: Any) -> np.ndarray:
+        threads.add(threading.current_thread().name)
+        if m.name == "P":
+            slow.wait(5)  # fails after the later measure failed
+            raise InputError("first")
+        if m.name == "RR":
+            slow.set()
+            raise InputError("second")
+        return np.array([len(m.name)])
+
+    with using(2), compute._measures_on_threads(plan, aligned, plain) as computed:  # type: ignore[arg-type]
+        assert computed(plan.canonical[0]).tolist() == [2]
+        with pytest.raises(InputError, match="first"):
+            for m in plan.canonical[1:]:
+                computed(m)
+    assert threads and all(t.startswith("ranklens-measures") for t in threads)
+    with using(1), compute._measures_on_threads(plan, aligned, plain) as computed:  # type: ignore[arg-type]
+        assert computed is plain  # one job: the calling thread alone
+
+
+def _asked_at_once(a: Any, threads: int) -> list[tuple[np.ndarray, ...]]:
+    """What each of ``threads`` threads, started together, gets of ``a``'s derived arrays."""
+    start = threading.Barrier(threads)
+    got: list[tuple[np.ndarray, ...]] = []
+
+    def ask() -> None:
+        start.wait()
+        got.append((a.relevant(1), a.rank, a.grade, a.rank_at(a.judged_at),
+                    a.relevant_positions(2), a.num_rel(1)))
+
+    workers = [threading.Thread(target=ask) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return got
+
+
+def test_derived_arrays_are_built_once_whichever_thread_asks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Threads asking an alignment for the same derived array at once all get the one
+    array, complete (never a half-filled one), built once."""
+    from ranklens._model import aligned as aligned_module
+    from ranklens._model.align import align
+
+    builds: list[int] = []
+    group_ranks = aligned_module.group_ranks
+
+    def counted(*args: Any) -> np.ndarray:
+        builds.append(1)
+        return group_ranks(*args)
+
+    monkeypatch.setattr(aligned_module, "group_ranks", counted)
+    qrels, run = _random_tables(3)
+    for attempt in range(5):
+        builds.clear()
+        a, _ = align(ranklens.load_qrels(qrels), ranklens.load_run(run))
+        got = _asked_at_once(a, 4)
+        assert len(got) == 4 and len(builds) == 1, attempt
+        for arrays in got[1:]:
+            assert all(x is y for x, y in zip(arrays, got[0], strict=True))
+        mask = np.zeros(a.n_ranked, dtype=bool)
+        mask[a.judged_at[a.judged_grade >= 1]] = True
+        assert np.array_equal(got[0][0], mask)

@@ -68,13 +68,17 @@ def clib_log2(x: np.ndarray) -> np.ndarray:
             out[small] = clib_log2(x[small])
             out[~small] = _whole_log2(x[~small].tolist())
             return out
-        if top >= _LOG2_TABLE.size:
-            size = min(max(int(top) + 1, 2 * _LOG2_TABLE.size, 1024), _LOG2_TABLE_LIMIT)
+        # one read of the table: kernels on other threads (jobs > 1) may publish a larger
+        # one meanwhile, each built whole before it is published, and never a smaller one
+        table = _LOG2_TABLE
+        if top >= table.size:
+            size = min(max(int(top) + 1, 2 * table.size, 1024), _LOG2_TABLE_LIMIT)
             table = np.empty(size, dtype=np.float64)
             table[0] = -math.inf
             table[1:] = _whole_log2(range(1, size))
-            _LOG2_TABLE = table
-        return _LOG2_TABLE[x.astype(np.int64)]
+            if table.size > _LOG2_TABLE.size:
+                _LOG2_TABLE = table
+        return table[x.astype(np.int64)]
     return _each(math.log2, x)
 
 

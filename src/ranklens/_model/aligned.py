@@ -57,9 +57,10 @@ Subtopic judgments (diversity measures): ``subtopics``, a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
@@ -92,32 +93,52 @@ KERNEL_ACCESSORS: frozenset[str] = frozenset({
 #: ``relevant_positions(rel)``
 HandedOut = Literal["judged_at"] | tuple[Literal["relevant_positions"], int]
 
+T = TypeVar("T")
 
-@dataclass(eq=False, slots=True)
+
 class _Derived:
     """What an :class:`Aligned` builds on first use and keeps (every array read-only, but
     the ``relevant`` masks and ``num_rel`` counts): one alignment's work that every kernel
-    shares."""
+    shares, by key: ``"qidx"``, ``"rank"``, ``"grade"``, ``"judged"``, ``"score"``,
+    ``"judged_only"``, ``"positive_judged"``, and by relevance level ``("relevant", rel)``
+    (:meth:`Aligned.relevant`), ``("relevant_positions", rel)``, ``("num_rel", rel)``; by
+    most rows per counted query ``("judgments", most)`` (``Aligned._judgments``); query
+    index and rank at the positions of each array handed out ``("at", what)``
+    (``Aligned._at``).
 
-    qidx: np.ndarray | None = None
-    rank: np.ndarray | None = None
-    grade: np.ndarray | None = None
-    judged: np.ndarray | None = None
-    score: np.ndarray | None = None
-    judged_only: Aligned | None = None
-    positive_judged: Aligned | None = None
-    #: by relevance level: :meth:`Aligned.relevant` masks
-    relevant: dict[int, np.ndarray] = field(default_factory=dict)
-    #: by relevance level: :meth:`Aligned.relevant_positions`
-    relevant_positions: dict[int, np.ndarray] = field(default_factory=dict)
-    #: by relevance level: :meth:`Aligned.num_rel`
-    num_rel: dict[int, np.ndarray] = field(default_factory=dict)
-    #: by most rows per counted query (None: all): ``Aligned._judgments`` with the counted
-    #: relevant items as rows
-    judgments: dict[int | None, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
-        default_factory=dict)
-    #: query index and rank at the positions of each array handed out (``Aligned._at``)
-    at: dict[HandedOut, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    Kernels of one alignment may run on several threads (``jobs`` > 1): a value is
+    published only once built in full, and one lock per key makes a second thread asking
+    for it wait for the first's instead of building it again. A build may ask for other
+    keys (never, through them, for its own), so the locks cannot deadlock."""
+
+    __slots__ = ("_guard", "_locks", "kept")
+
+    def __init__(self) -> None:
+        self.kept: dict[Hashable, Any] = {}
+        self._locks: dict[Hashable, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value kept under ``key``, built by ``build()`` on first use (a ``build`` that
+        raises keeps nothing)."""
+        value = self.kept.get(key, _ABSENT)
+        if value is _ABSENT:
+            with self._guard:
+                lock = self._locks.setdefault(key, threading.Lock())
+            with lock:
+                value = self.kept.get(key, _ABSENT)
+                if value is _ABSENT:
+                    value = build()
+                    self.kept[key] = value  # published whole: other threads read it as is
+        out: T = value
+        return out
+
+    def peek(self, key: Hashable) -> Any:
+        """The value kept under ``key`` if it was built, else None (nothing is built)."""
+        return self.kept.get(key)
+
+
+_ABSENT = object()
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -265,11 +286,12 @@ class Aligned:
         most ``most`` of them per query; None: all)."""
         if self.unretrieved is None:
             return self.row_j_offsets, self.row_j_qidx, self.row_j_grade
-        kept = self._derived.judgments.get(most)
-        if kept is None:
+        unretrieved = self.unretrieved
+
+        def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             # only kernels that read the judgments one by one (ideal rankings) get here:
             # they see exactly the rows the counts stand for
-            grade, count = self.unretrieved
+            grade, count = unretrieved
             if most is not None:
                 count = np.minimum(count, most)
             q = np.concatenate((self.row_j_qidx,
@@ -278,8 +300,9 @@ class Aligned:
             order = np.lexsort((-g, q))
             q, g = q[order], g[order]
             offsets = np.concatenate(([0], np.cumsum(np.bincount(q, minlength=self.nq))))
-            kept = self._derived.judgments[most] = (offsets.astype(np.int64), q, g)
-        return kept
+            return offsets.astype(np.int64), q, g
+
+        return self._derived.get(("judgments", most), build)
 
     def judgment_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Offsets, query numbers and grades of the judgments given as rows (query then
@@ -338,13 +361,10 @@ class Aligned:
         """The query index of each ranked document."""
         if self.given_qidx is not None:
             return self.given_qidx
-        qidx = self._derived.qidx
-        if qidx is None:
-            # the run index's (qidx_from) is built there once and shared between calls
-            qidx = self._derived.qidx = _read_only(
-                self.qidx_from() if self.qidx_from is not None
-                else np.repeat(np.arange(self.nq, dtype=np.int64), np.diff(self.offsets)))
-        return qidx
+        # the run index's (qidx_from) is built there once and shared between calls
+        return self._derived.get("qidx", lambda: _read_only(
+            self.qidx_from() if self.qidx_from is not None
+            else np.repeat(np.arange(self.nq, dtype=np.int64), np.diff(self.offsets))))
 
     def qidx_at(self, idx: np.ndarray) -> np.ndarray:
         """The query index of the ranked documents at positions ``idx``."""
@@ -354,39 +374,43 @@ class Aligned:
         """What ``idx`` is, if it is (``is``) a position array this alignment handed out."""
         if idx is self.judged_at:
             return "judged_at"
-        for rel, positions in self._derived.relevant_positions.items():
-            if positions is idx:
-                return ("relevant_positions", rel)
+        for key, positions in list(self._derived.kept.items()):
+            if positions is idx and isinstance(key, tuple) and key[0] == "relevant_positions":
+                return ("relevant_positions", key[1])
         return None
 
     def _at(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Query index and rank at positions ``idx``; kept for the position arrays this
         alignment hands out (judged, relevant), which every kernel asks about again."""
-        derived = self._derived
         handed_out = self._handed_out(idx)
-        if handed_out is not None:
-            kept = derived.at.get(handed_out)
-            if kept is not None:
-                return kept
+        if handed_out is None:
+            return self._find(idx)
+
+        def build() -> tuple[np.ndarray, np.ndarray]:
+            q, rank = self._find(idx)
+            q.flags.writeable = rank.flags.writeable = False  # shared by every kernel
+            return q, rank
+
+        return self._derived.get(("at", handed_out), build)
+
+    def _find(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Query index and rank at positions ``idx``, built anew."""
+        derived = self._derived
         # a search per position beats building the full array only for few positions
-        if self.given_qidx is None and derived.qidx is None and idx.size * 64 < max(
+        if self.given_qidx is None and derived.peek("qidx") is None and idx.size * 64 < max(
                 self.n_ranked, 1):
             q = group_at(self.offsets, idx)
         else:
             q = self.qidx[idx]
-        rank = derived.rank[idx] if derived.rank is not None else idx - self.offsets[q] + 1
-        if handed_out is not None:
-            q.flags.writeable = rank.flags.writeable = False  # shared by every kernel
-            derived.at[handed_out] = (q, rank)
+        ranks = derived.peek("rank")
+        rank = ranks[idx] if ranks is not None else idx - self.offsets[q] + 1
         return q, rank
 
     @property
     def rank(self) -> np.ndarray:
         """The 1-based rank of each ranked document within its query."""
-        rank = self._derived.rank
-        if rank is None:
-            rank = self._derived.rank = _read_only(group_ranks(self.qidx, self.offsets))
-        return rank
+        return self._derived.get("rank", lambda: _read_only(
+            group_ranks(self.qidx, self.offsets)))
 
     def rank_at(self, idx: np.ndarray) -> np.ndarray:
         """The rank of the ranked documents at positions ``idx``."""
@@ -395,18 +419,13 @@ class Aligned:
     @property
     def grade(self) -> np.ndarray:
         """The grade of each ranked document (0 where unjudged)."""
-        grade = self._derived.grade
-        if grade is None:
-            grade = self._derived.grade = _read_only(self._spread(self.judged_grade, 0.0))
-        return grade
+        return self._derived.get("grade", lambda: _read_only(
+            self._spread(self.judged_grade, 0.0)))
 
     @property
     def judged(self) -> np.ndarray:
         """Whether each ranked document has a judgment."""
-        judged = self._derived.judged
-        if judged is None:
-            judged = self._derived.judged = _read_only(self._spread(True, False))
-        return judged
+        return self._derived.get("judged", lambda: _read_only(self._spread(True, False)))
 
     def _spread(self, at_judged: object, elsewhere: object) -> np.ndarray:
         """A full-length array: ``at_judged`` at the judged positions, else ``elsewhere``."""
@@ -418,10 +437,8 @@ class Aligned:
     def score(self) -> np.ndarray:
         if self.score_rows is None:
             return self.score_values
-        score = self._derived.score
-        if score is None:
-            score = self._derived.score = _read_only(self.score_values[self.score_rows])
-        return score
+        rows = self.score_rows
+        return self._derived.get("score", lambda: _read_only(self.score_values[rows]))
 
     def regrouped(self, pieces: list[np.ndarray], owners: np.ndarray) -> Aligned:
         """An alignment of virtual queries: query ``i`` ranks this alignment's documents at
@@ -510,19 +527,18 @@ class Aligned:
     # -- judgments ----------------------------------------------------------------------
     def relevant(self, rel: int) -> np.ndarray:
         """Mask of ranked docs judged at level >= rel."""
-        mask = self._derived.relevant.get(rel)
-        if mask is None:
-            mask = self._derived.relevant[rel] = np.zeros(self.n_ranked, dtype=bool)
+        def build() -> np.ndarray:
+            mask = np.zeros(self.n_ranked, dtype=bool)
             mask[self.relevant_positions(rel)] = True
-        return mask
+            return mask
+
+        return self._derived.get(("relevant", rel), build)
 
     def relevant_positions(self, rel: int) -> np.ndarray:
         """Positions (ascending) of the ranked docs judged at level >= rel."""
-        idx = self._derived.relevant_positions.get(rel)
-        if idx is None:  # handed out: _at keeps its query index and rank
-            idx = self._derived.relevant_positions[rel] = _read_only(
-                self.judged_at[self.judged_grade >= rel])
-        return idx
+        # handed out: _at keeps its query index and rank
+        return self._derived.get(("relevant_positions", rel), lambda: _read_only(
+            self.judged_at[self.judged_grade >= rel]))
 
     def within(self, idx: np.ndarray, cutoff: float | None) -> np.ndarray:
         """The positions ``idx`` ranked at ``cutoff`` or above (all of them for None)."""
@@ -538,12 +554,9 @@ class Aligned:
 
     def num_rel(self, rel: int) -> np.ndarray:
         """Per-query number of judgments at level >= rel, retrieved or not (trec_eval R)."""
-        num_rel = self._derived.num_rel.get(rel)
-        if num_rel is None:
-            num_rel = self._derived.num_rel[rel] = np.bincount(
-                self.row_j_qidx[self.row_j_grade >= rel], minlength=self.nq
-            ).astype(np.int64) + self._counted(lambda g: g >= rel)
-        return num_rel
+        return self._derived.get(("num_rel", rel), lambda: np.bincount(
+            self.row_j_qidx[self.row_j_grade >= rel], minlength=self.nq
+        ).astype(np.int64) + self._counted(lambda g: g >= rel))
 
     def num_judged_nonrel(self, rel: int) -> np.ndarray:
         """Per-query number of judgments at a level in [0, rel)."""
@@ -553,28 +566,26 @@ class Aligned:
 
     def judged_only(self) -> Aligned:
         """This alignment with every document not judged >= 0 removed (trec_eval -J)."""
-        view = self._derived.judged_only
-        if view is None:
+        def build() -> Aligned:
             keep = np.zeros(self.n_ranked, dtype=bool)
             keep[self.judged_at[self.judged_grade >= 0]] = True
-            view = self._derived.judged_only = self._subset(keep)
-        return view
+            return self._subset(keep)
+
+        return self._derived.get("judged_only", build)
 
     def positive_judged(self) -> Aligned:
         """This alignment with the judgments of the documents scored <= 0 not read in the
         ranking: those documents keep their ranks and stay ranked, unjudged, while the
         query's judgments (what recall and the ideal rankings count) are unchanged. That
         is torchmetrics >= 1.7.4's rule for AP, RR, P and R (the ``nonpositive`` option)."""
-        view = self._derived.positive_judged
-        if view is None:
+        def build() -> Aligned:
             keep = self.score_values[self.score_rows_at(self.judged_at)] > 0
             if keep.all() or self.subtopics is not None:  # diversity measures read all
-                view = self
-            else:
-                view = replace(self, judged_at=self.judged_at[keep],
-                               judged_grade=self.judged_grade[keep])
-            self._derived.positive_judged = view
-        return view
+                return self
+            return replace(self, judged_at=self.judged_at[keep],
+                           judged_grade=self.judged_grade[keep])
+
+        return self._derived.get("positive_judged", build)
 
     def _subset(self, keep: np.ndarray) -> Aligned:
         qidx = self.qidx[keep]
