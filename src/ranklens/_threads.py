@@ -56,9 +56,13 @@ def ahead(items: Iterable[T], prepare: Callable[[T], U]
     [(1, 10), (2, 20), (3, 30)]
     """
     source = iter(items)
+    # (an item and what was prepared from it are let go of once handed over: a suspended
+    # generator's locals would keep them alive while the next one is drawn and prepared)
     if jobs() == 1:
         for item in source:
-            yield item, prepare(item)
+            prepared = prepare(item)
+            yield item, prepared
+            del item, prepared
         return
     done = object()
 
@@ -77,5 +81,6 @@ def ahead(items: Iterable[T], prepare: Callable[[T], U]
                 return
             pending = pool.submit(step)
             yield got  # type: ignore[misc]
+            del got
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

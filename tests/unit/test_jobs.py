@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 import random
 import threading
+import time
 import warnings
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -220,6 +222,48 @@ def test_ahead_raises_an_error_where_its_item_would_be() -> None:
                 got.append(pair[0])
         assert got == [0, 1, 2]
 
+
+
+class _Item:
+    """A weakly referenceable item."""
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+
+def _freed(ref: weakref.ref[_Item], wait: float) -> bool:
+    deadline = time.monotonic() + wait
+    while ref() is not None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    return ref() is None
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_ahead_keeps_no_item_the_caller_has_let_go_of(n: int) -> None:
+    # a block and its parsed frame are freed once the reader is done with them: ahead must
+    # not hold them while the next one is drawn (one job) or prepared (two)
+    refs: list[weakref.ref[_Item]] = []
+    freed: list[bool] = []
+
+    def items() -> Iterator[_Item]:
+        for i in range(6):
+            if n == 1 and i:
+                freed.append(refs[i - 1]() is None)
+            item = _Item(i)
+            refs.append(weakref.ref(item))
+            yield item
+            del item  # (as ranklens._io's block readers do)
+
+    def prepare(item: _Item) -> list[_Item]:
+        if n == 2 and item.i:  # the caller lets go of the one before while this one is
+            freed.append(_freed(refs[item.i - 1], 1.0))  # prepared
+        return [item]
+
+    with using(n):
+        for item, prepared in ahead(items(), prepare):
+            assert prepared == [item]
+            del item, prepared
+    assert freed == [True] * 5
 
 # -- the measures of one alignment on several threads ---------------------------------
 

@@ -374,3 +374,48 @@ def test_numeric_doc_ids_with_the_next_block_parsed_ahead(tmp_path: Path, block_
         run = load_run(path)
     assert run._doc_id.dtype == (pl.UInt32 if at is None else pl.String)
     assert _rows(run) == _line_parser_rows(path)
+
+
+def test_a_block_is_not_held_while_the_next_is_read(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reader's suspended frame lets go of the block it handed over: only the caller's
+    # reference keeps it while the next one is read
+    path = tmp_path / "run.txt"
+    path.write_text(_numeric_run_text(5))
+    blocks = _trec._read_blocks(str(path), 200)
+    first = next(blocks)
+    held = sys.getrefcount(first)  # (the reader's frame's reference counted, if it holds one)
+    during: list[int] = []
+    end = _trec._block_end
+
+    def spied(*args: int) -> int:  # called before the next block is read
+        during.append(sys.getrefcount(first))
+        return end(*args)
+
+    monkeypatch.setattr(_trec, "_block_end", spied)
+    assert len(next(blocks)) > 0
+    blocks.close()
+    assert during == [held - 1]
+
+
+def test_blocks_parsed_ahead_are_smaller(tmp_path: Path, block_reader: None,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from ranklens._threads import using
+
+    path = tmp_path / "run.txt"
+    path.write_text(_numeric_run_text(6))
+    monkeypatch.setattr(_trec, "_BLOCK", path.stat().st_size // 3 + 1)
+    sizes: dict[int, list[int]] = {1: [], 2: []}
+    parsed = _trec._RunParts.parsed
+    rows = {}
+    for n in (1, 2):
+        def spied(self: _trec._RunParts, data: bytes, n: int = n) -> pl.DataFrame | None:
+            sizes[n].append(len(data))
+            return parsed(self, data)
+
+        monkeypatch.setattr(_trec._RunParts, "parsed", spied)
+        with using(n):
+            rows[n] = _rows(load_run(path))
+    assert sum(sizes[1]) == sum(sizes[2]) == path.stat().st_size
+    assert max(sizes[2]) <= _trec._BLOCK // _trec._AHEAD_PARTS < max(sizes[1])
+    assert rows[1] == rows[2] == _line_parser_rows(path)

@@ -32,7 +32,7 @@ else:  # imported on first use (see ranklens._lazy)
 from .._columns import MAX_GRADE
 from .._errors import InputError
 from .._tables import Qrels, Run, query_blocks
-from .._threads import ahead
+from .._threads import ahead, jobs
 from ._lines import data_lines, strict_float, strict_int, without_bom
 from ._small import read_small_qrels, read_small_run, small_file
 
@@ -356,13 +356,16 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
     # a whole file's numeric doc ids are kept as numbers; a block handed over (a chunked
     # evaluation's) keeps them as text, which its chunks are written in
     numbers = data is None
-    blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
+    # blocks parsed one ahead (jobs > 1) are smaller ones: two are in flight at once
+    block = _BLOCK if jobs() == 1 else _BLOCK // _AHEAD_PARTS
+    # a plain file, read in place
+    blocks = _file_blocks(source, block) if data is None else None
     if blocks is not None:
         size = os.stat(source).st_size
     else:
         data = read_bytes(path) if data is None else _line_ends(without_bom(data))
         _check_text(data, source)
-        blocks, size = _split_blocks(data), len(data)
+        blocks, size = _split_blocks(data, block), len(data)
     parts = _RunParts.read(blocks, size, numbers=numbers)
     blocks.close()  # a file left half read by a block the fast path cannot take
     if parts is not None:
@@ -397,21 +400,28 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
 # (a plain file is read block by block), and only the kept columns of each block survive,
 # never the whole text and its six string columns at once.
 _BLOCK = 1 << 24
+#: a run's blocks are this many times smaller when the next one is parsed on a second
+#: thread while this one is kept: a block being parsed briefly holds several times its
+#: size (polars' string columns, the parser's buffers), and two of 4 MiB in flight cost
+#: less than one of 16 (the msmarco preset's whole command, two workers: 16 MiB blocks
+#: peak at ~345 MB, 8 MiB at ~305, 4 MiB at ~278; one worker, 16 MiB: ~296) for ~0.05 s
+#: more CPU time on its 7M lines
+_AHEAD_PARTS = 4
 _SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 
 
-def _split_blocks(data: bytes) -> Generator[bytes, None, None]:
-    """``data`` in blocks of whole lines."""
+def _split_blocks(data: bytes, block: int = _BLOCK) -> Generator[bytes, None, None]:
+    """``data`` in blocks of whole lines (of ``block`` bytes or so)."""
     start = 0
     while start < len(data):
-        end = data.find(b"\n", min(start + _BLOCK, len(data)) - 1)
+        end = data.find(b"\n", min(start + block, len(data)) - 1)
         end = len(data) if end < 0 else end + 1
         yield data[start:end]
         start = end
 
 
-def _file_blocks(name: str) -> Generator[bytes, None, None] | None:
+def _file_blocks(name: str, block: int = _BLOCK) -> Generator[bytes, None, None] | None:
     """A plain (uncompressed, non-empty, text) file in blocks of whole lines, each read
     once, to its exact length; None for anything else (standard input, compressed data)."""
     if name == "-" or not Path(name).is_file():
@@ -421,22 +431,24 @@ def _file_blocks(name: str) -> Generator[bytes, None, None] | None:
     if (not head.strip() or _decompressor(head) is not None or b"\x00" in head
             or head.startswith(_BOM) or (b"\r" in head and b"\n" not in head)):
         return None  # read whole by read_bytes, which undoes all of these
-    return _read_blocks(name)
+    return _read_blocks(name, block)
 
 
-def _read_blocks(name: str) -> Generator[bytes, None, None]:
+def _read_blocks(name: str, block: int = _BLOCK) -> Generator[bytes, None, None]:
     fd = os.open(name, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
-        if size > _BLOCK:
+        if size > block:
             _prime_allocator()
         start = 0
         while start < size:
-            end = _block_end(fd, start, size)
+            end = _block_end(fd, start, size, block)
             data = os.pread(fd, end - start, start)
             if len(data) != end - start:
                 raise InputError("the file changed while being read", source=name)
             yield data
+            # not held while the next block is read: the caller's is then its only reference
+            del data
             start = end
     finally:
         os.close(fd)
@@ -487,11 +499,11 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
-def _block_end(fd: int, start: int, size: int) -> int:
+def _block_end(fd: int, start: int, size: int, block: int = _BLOCK) -> int:
     """Where the block of whole lines starting at ``start`` ends: just after the last
-    newline before ``start + _BLOCK``, found in small reads of the block's tail (so the
+    newline before ``start + block``, found in small reads of the block's tail (so the
     block itself is read once); past the first newline after it for a longer line."""
-    end = start + _BLOCK
+    end = start + block
     if end >= size:
         return size
     tail = end
