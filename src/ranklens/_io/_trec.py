@@ -341,21 +341,23 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
 
 
 def read_trec_run(path: str | Path, *, data: bytes | None = None,
-                  name: str | None = None) -> Run:
+                  name: str | None = None, numbers: bool | None = None) -> Run:
     """Read a TREC run file: ``query iter doc rank score tag [ignored ...]`` per line.
 
     The run's name is the tag of its last line (as trec_eval reports it) unless ``name``
     is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
-    The run holds every row's doc id: nothing reads the file again.
+    The run holds every row's doc id: nothing reads the file again. ``numbers``: keep doc
+    ids written as numbers as UInt32 numbers (None: when a whole file is read, not ``data``).
     """
     source = str(path)
     if data is None and small_file(source):  # tokenized without polars' reader, or None
         small = read_small_run(read_bytes(path), source, name)
         if small is not None:
             return small
-    # a whole file's numeric doc ids are kept as numbers; a block handed over (a chunked
-    # evaluation's) keeps them as text, which its chunks are written in
-    numbers = data is None
+    # a whole file's numeric doc ids are kept as numbers; a block handed over keeps them as
+    # text unless asked (a chunked evaluation's blocks ask: its chunks hold 4 bytes a row)
+    if numbers is None:
+        numbers = data is None
     blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
     if blocks is not None:
         size = os.stat(source).st_size
