@@ -486,3 +486,84 @@ def test_item_tables_are_read_in_memory(tmp_path: Path, temp_root: Path) -> None
     got, _ = _evaluate(qp, rp, ["Coverage@5", "AP"], items=items, memory_limit=TINY, jobs=1)
     assert_same(want, got)
     assert list(temp_root.iterdir()) == []
+
+
+def _numeric_data(seed: int, odd: tuple[str, ...]) -> tuple[list[tuple], list[tuple]]:
+    """:func:`_data` with doc ids written as numbers (recsys's, MS MARCO's), the ``odd`` ids
+    (not written as their number is, or not a UInt32) judged and ranked in the last queries
+    only: the run's first blocks are all numbers, its later ones not."""
+    qrels, run = _data(seed, queries=120)
+    number = {f"d{d}": str(1000 * d + 7 * seed) for d in range(30)}
+    qrels = [(q, number[d], g) for q, d, g in qrels]
+    run = [(q, number[d], s) for q, d, s in run]
+    last = run[-1][0]
+    for i, doc in enumerate(odd):
+        qrels.append((last, doc, 1 + i % 2))
+        run.append((last, doc, -1.0 - i))
+    return qrels, run
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("odd", [(), ("007",), ("+5",), ("4294967296",), ("4294967295", "0"),
+                                 ("d7", "00", "-3")])
+def test_numeric_doc_ids_chunked_equal_in_memory(tmp_path: Path, odd: tuple[str, ...],
+                                                 jobs: int) -> None:
+    """Doc ids kept as numbers in the chunks, in text where a block has another id (the
+    chunks of the last queries mix both): the in-memory results, ids written as given."""
+    qrels, run = _numeric_data(len(odd), odd)
+    qp, rp, _ = _write(tmp_path, "trec", qrels, run)
+    options = {"missing": "zero", "empty": "nan"}
+    want, said = _evaluate(qp, rp, [*MEASURES, "P@5"], **options)
+    got, told = _evaluate(qp, rp, [*MEASURES, "P@5"], memory_limit=TINY, jobs=jobs,
+                          **options)
+    assert_same(want, got)
+    assert said == told
+
+
+def test_chunk_segments_hold_numbers_and_a_mixed_chunk_reads_as_text(tmp_path: Path
+                                                                     ) -> None:
+    """A block whose doc ids are all written as numbers is written as UInt32 numbers; one
+    chunk holding such a block and a block of text ids reads as text, every id as the file
+    wrote it, in order."""
+    from ranklens._chunked.partition import read_run_chunk
+    from ranklens._io._trec import read_trec_run
+
+    def block(lines: list[str]) -> ranklens.Run:
+        data = "".join(f"{line} 0.5 t\n" for line in lines).encode()
+        return read_trec_run("r.run", data=data, numbers=True)
+
+    numeric = block(["q1 Q0 782600 1", "q1 Q0 4294967295 2", "q2 Q0 0 1"])
+    text = block(["q2 Q0 007 2", "q3 Q0 +5 1", "q3 Q0 4294967296 2", "q3 Q0 9 3"])
+    parts = Partitions(tmp_path / "run", 1)
+    parts.add(numeric)
+    only = read_run_chunk(parts.files(0), "r.run", "t")
+    assert only is not None and only._doc_id.dtype == pl.UInt32
+    assert only.doc_id.to_list() == ["782600", "4294967295", "0"]
+    parts.add(text)
+    mixed = read_run_chunk(parts.files(0), "r.run", "t")
+    assert mixed is not None and mixed._doc_id.dtype == pl.String
+    assert mixed.doc_id.to_list() == ["782600", "4294967295", "0", "007", "+5",
+                                      "4294967296", "9"]
+    # q2 continued from the numeric block into the text one: one block of rows
+    assert mixed.block_ids.to_list() == ["q1", "q2", "q3"]
+    assert mixed.block_lengths.tolist() == [2, 2, 3]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_numeric_duplicates_and_bad_lines_name_the_file_and_line(tmp_path: Path, jobs: int
+                                                                 ) -> None:
+    """Errors over numeric doc ids are the in-memory ones: a duplicate doc id (given as
+    written) and a bad line far into the file."""
+    qrels, run = _numeric_data(3, ())
+    run.append(run[-1])  # a duplicate in the last query
+    qp, rp, _ = _write(tmp_path, "trec", qrels, run)
+    with pytest.raises(InputError) as memory:
+        ranklens.evaluate(qp, rp, ["AP"], duplicates="error")
+    with pytest.raises(InputError) as chunked:
+        ranklens.evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=jobs, duplicates="error")
+    assert str(chunked.value) == str(memory.value)
+    assert f"'{run[-1][1]}'" in str(chunked.value)  # the doc id, as text
+    lines = Path(rp).read_text().splitlines()[:-1]
+    at = len(lines) - 5
+    _bad_line(Path(rp), lines, at, "q1 Q0 12 1 notanumber tag")
+    assert f"{rp}:{at}:" in _same_error_in_memory_and_chunked(qp, rp, jobs)

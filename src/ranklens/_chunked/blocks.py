@@ -345,7 +345,9 @@ def run_blocks(path: str, size: int, name: str | None, span: Span | None = None
                ) -> Iterator[Run]:
     """``path``'s run as :func:`qrels_blocks` reads judgments (a TREC file's blocks are named
     by their last tag unless ``name`` is given; the run is named by its last block's)."""
-    return _blocks(path, size, lambda data: read_trec_run(path, data=data, name=name),
+    # doc ids written as numbers stay numbers: the chunks hold them in 4 bytes a row
+    return _blocks(path, size,
+                   lambda data: read_trec_run(path, data=data, name=name, numbers=True),
                    lambda frame: frame_to_run(frame, path, name or Path(path).name), span)
 
 

@@ -5,9 +5,11 @@ reads it).
 
 A chunk file is a sequence of segments, each an 8-byte length and an Arrow IPC stream: per
 block of the judgments that had rows in the chunk, its rows; per block of a run, its query
-blocks (ids and lengths), then its rows. One Parquet file per (block, chunk) cost ~11 ms to
-create and ~2 ms to delete, more than its rows at 17 chunks of 30 blocks; appending costs
-neither, and holds no row in memory between blocks (docs/scale.md).
+blocks (ids and lengths), then its rows (doc ids as UInt32 numbers when the block's reader
+kept them so, else text: 12 bytes a recsys row against 24; a chunk's run is read as one
+type). One Parquet file per (block, chunk) cost ~11 ms to create and ~2 ms to delete, more
+than its rows at 17 chunks of 30 blocks; appending costs neither, and holds no row in memory
+between blocks (docs/scale.md).
 """
 
 from __future__ import annotations
@@ -108,7 +110,9 @@ def _split_run(run: Run, n: int) -> Iterator[tuple[int, list[pl.DataFrame]]]:
     row_order = np.argsort(np.repeat(head_chunk, run.block_lengths), kind="stable")
     blocks = pl.DataFrame({"query_id": run.block_ids.gather(block_order),
                            "length": run.block_lengths[block_order]})
-    rows = pl.DataFrame({"doc_id": run.doc_id.gather(row_order),
+    # doc ids as the block's reader holds them: UInt32 numbers when all of the block's are
+    # written as numbers (4 bytes a row on disk, against a 16-byte string view), else text
+    rows = pl.DataFrame({"doc_id": run._doc_id.gather(row_order),
                          "score": run.score[row_order]})
     block_counts = np.bincount(head_chunk, minlength=n)
     row_counts = np.bincount(head_chunk, weights=run.block_lengths, minlength=n).astype(np.int64)
@@ -147,6 +151,15 @@ def read_run_chunk(files: Sequence[str], source: str, name: str) -> Run | None:
     new = np.ones(ids.len(), dtype=bool)
     new[1:] = (ids.slice(1) != ids.slice(0, ids.len() - 1)).to_numpy()
     starts = np.flatnonzero(new)
-    frame = pl.concat(rows, rechunk=False)
+    frame = pl.concat(_one_doc_type(rows), rechunk=False)
     return Run.from_blocks(ids.gather(starts), np.add.reduceat(lengths, starts),
                            frame["doc_id"], frame["score"].to_numpy(), source, name)
+
+
+def _one_doc_type(rows: list[pl.DataFrame]) -> list[pl.DataFrame]:
+    """A chunk's segments with one doc id type: UInt32 numbers when every segment holds
+    them, else text (a block of the run with any other doc id wrote its segments in text;
+    a number's text is the id as the file writes it, see ranklens._io._trec)."""
+    if all(frame["doc_id"].dtype == rows[0]["doc_id"].dtype for frame in rows):
+        return rows
+    return [frame.with_columns(pl.col("doc_id").cast(pl.String)) for frame in rows]

@@ -341,21 +341,23 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
 
 
 def read_trec_run(path: str | Path, *, data: bytes | None = None,
-                  name: str | None = None) -> Run:
+                  name: str | None = None, numbers: bool | None = None) -> Run:
     """Read a TREC run file: ``query iter doc rank score tag [ignored ...]`` per line.
 
     The run's name is the tag of its last line (as trec_eval reports it) unless ``name``
     is given. Scores are parsed as float64; a non-numeric or NaN score is an error.
-    The run holds every row's doc id: nothing reads the file again.
+    The run holds every row's doc id: nothing reads the file again. ``numbers``: keep doc
+    ids written as numbers as UInt32 numbers (None: when a whole file is read, not ``data``).
     """
     source = str(path)
     if data is None and small_file(source):  # tokenized without polars' reader, or None
         small = read_small_run(read_bytes(path), source, name)
         if small is not None:
             return small
-    # a whole file's numeric doc ids are kept as numbers; a block handed over (a chunked
-    # evaluation's) keeps them as text, which its chunks are written in
-    numbers = data is None
+    # a whole file's numeric doc ids are kept as numbers; a block handed over keeps them as
+    # text unless asked (a chunked evaluation's blocks ask: its chunks hold 4 bytes a row)
+    if numbers is None:
+        numbers = data is None
     # blocks parsed one ahead (jobs > 1) are smaller ones: two are in flight at once
     block = _BLOCK if jobs() == 1 else _BLOCK // _AHEAD_PARTS
     # a plain file, read in place
