@@ -59,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -184,6 +185,14 @@ def chunk_variants(memory_limit: str, jobs: int) -> dict[str, list[str]]:
     }
 
 
+def alternating(labels: list[str], reps: int) -> Iterator[tuple[int, str]]:
+    """``(round, label)`` of ``reps`` rounds over ``labels``, the order reversed every other
+    round (a slow stretch of the shared host falls on every variant alike)."""
+    for rep in range(reps):
+        for label in (labels if rep % 2 == 0 else labels[::-1]):
+            yield rep, label
+
+
 def run_chunks(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
                cli: str) -> dict[str, Measured]:
     """The chunks workload: each variant a whole ranklens process, alternating."""
@@ -197,21 +206,19 @@ def run_chunks(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
     for _ in range(args.warmup):
         for label in variants:
             spawn_tree(command(label))
-    for rep in range(args.reps):
-        order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
-        for label in order:
-            m = results[label]
-            if m.error:
-                continue
-            wall, rss, err = spawn_tree(command(label))
-            if err:
-                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
-                continue
-            m.seconds.append(wall)
-            m.rss_mb.append(rss)
-            m.values = read_cli_jsonl(work / "chunks.jsonl")
-            print(f"  chunks {label:<34} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
-                  flush=True)
+    for rep, label in alternating(list(variants), args.reps):
+        m = results[label]
+        if m.error:
+            continue
+        wall, rss, err = spawn_tree(command(label))
+        if err:
+            m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+            continue
+        m.seconds.append(wall)
+        m.rss_mb.append(rss)
+        m.values = read_cli_jsonl(work / "chunks.jsonl")
+        print(f"  chunks {label:<34} round {rep + 1}: {wall:7.2f} s {rss:8.0f} MB",
+              flush=True)
     return results
 
 
@@ -267,25 +274,23 @@ def run_sql(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
     for _ in range(args.warmup):
         for label in variants:
             spawn_tree(command(label)[0])
-    for rep in range(args.reps):
-        order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
-        for label in order:
-            m = results[label]
-            if m.error:
-                continue
-            cmd, out = command(label)
-            cpu0 = children_cpu()
-            wall, rss, err = spawn_tree(cmd)
-            if err:
-                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
-                continue
-            m.seconds.append(wall)
-            m.rss_mb.append(rss)
-            m.cpu_s.append(children_cpu() - cpu0)
-            m.values = (read_cli_jsonl(out) if m.tool == "ranklens"
-                        else json.loads(out.read_text())["values"])
-            print(f"  sql    {label:<30} round {rep + 1}: {wall:7.2f} s (CPU "
-                  f"{m.cpu_s[-1]:6.2f} s) {rss:8.0f} MB", flush=True)
+    for rep, label in alternating(list(variants), args.reps):
+        m = results[label]
+        if m.error:
+            continue
+        cmd, out = command(label)
+        cpu0 = children_cpu()
+        wall, rss, err = spawn_tree(cmd)
+        if err:
+            m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+            continue
+        m.seconds.append(wall)
+        m.rss_mb.append(rss)
+        m.cpu_s.append(children_cpu() - cpu0)
+        m.values = (read_cli_jsonl(out) if m.tool == "ranklens"
+                    else json.loads(out.read_text())["values"])
+        print(f"  sql    {label:<30} round {rep + 1}: {wall:7.2f} s (CPU "
+              f"{m.cpu_s[-1]:6.2f} s) {rss:8.0f} MB", flush=True)
     return results
 
 
@@ -364,20 +369,18 @@ def run_jobs(qrels: Path, run: Path, args: argparse.Namespace, work: Path,
             outputs.append(out.read_bytes())
         if any(o != outputs[0] for o in outputs[1:]):
             sys.exit("the jobs variants wrote different per-query values")
-    for rep in range(args.reps):
-        order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
-        for label in order:
-            m = results[label]
-            wall, cpu, rss, err = spawn_cpu(command(label, work / "jobs.jsonl"))
-            if err:
-                m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
-                continue
-            m.seconds.append(wall)
-            m.rss_mb.append(rss)
-            cpus[label].append(cpu)
-            m.values = read_cli_jsonl(work / "jobs.jsonl")
-            print(f"  jobs {label:<22} round {rep + 1}: {wall:7.2f} s wall {cpu:7.2f} s CPU "
-                  f"{rss:8.0f} MB  load {os.getloadavg()[0]:.1f}", flush=True)
+    for rep, label in alternating(list(variants), args.reps):
+        m = results[label]
+        wall, cpu, rss, err = spawn_cpu(command(label, work / "jobs.jsonl"))
+        if err:
+            m.error = err.strip().splitlines()[-1] if err.strip() else "failed"
+            continue
+        m.seconds.append(wall)
+        m.rss_mb.append(rss)
+        cpus[label].append(cpu)
+        m.values = read_cli_jsonl(work / "jobs.jsonl")
+        print(f"  jobs {label:<22} round {rep + 1}: {wall:7.2f} s wall {cpu:7.2f} s CPU "
+              f"{rss:8.0f} MB  load {os.getloadavg()[0]:.1f}", flush=True)
     one, many = (statistics.median(m.seconds) if m.seconds else float("nan")
                  for m in results.values())
     cpu_one, cpu_many = (statistics.median(c) if c else float("nan") for c in cpus.values())

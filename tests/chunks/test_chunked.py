@@ -8,15 +8,14 @@ import gzip
 import itertools
 import os
 import random
-import warnings
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from result_support import assert_same, evaluate_warned
 from spark_support import spark_measures
 
 import ranklens
@@ -99,28 +98,6 @@ def _write(folder: Path, kind: str, qrels: list[tuple], run: list[tuple]
     return str(qp), str(parts), str(rp)
 
 
-def _evaluate(*args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = ranklens.evaluate(*args, **kwargs)
-    return result, [str(w.message) for w in caught]
-
-
-def assert_same(a: ranklens.Result, b: ranklens.Result) -> None:
-    """Bit for bit: every per-query value (NaN where NaN), aggregate, text value and
-    diagnostic, the query ids and their type, the run's name."""
-    assert (a.names, a.run_name, a.integer_query_ids) == (b.names, b.run_name,
-                                                          b.integer_query_ids)
-    np.testing.assert_array_equal(a.query_ids, b.query_ids)
-    for name in a.names:
-        assert np.array_equal(a.query_values[name], b.query_values[name], equal_nan=True), \
-            name
-        x, y = a.aggregates[name], b.aggregates[name]
-        assert x == y or (np.isnan(x) and np.isnan(y)), (name, x, y)
-    assert a.text_values == b.text_values
-    assert a.diagnostics == b.diagnostics
-
-
 @pytest.mark.parametrize(("kind", "jobs"), [(kind, 1) for kind in FORMATS]
                          + [("trec", 2), ("tsv", 2), ("jsonl", 2)])
 def test_every_format_chunked_equals_in_memory(tmp_path: Path, kind: str, jobs: int) -> None:
@@ -128,8 +105,8 @@ def test_every_format_chunked_equals_in_memory(tmp_path: Path, kind: str, jobs: 
     qrels, run = _data(len(kind), queries=120 if jobs > 1 else 40)
     qp, rp, whole = _write(tmp_path, kind, qrels, run)
     options = {"missing": "zero", "empty": "nan"}
-    want, said = _evaluate(qp, whole, MEASURES, **options)
-    got, told = _evaluate(qp, rp, MEASURES, memory_limit=TINY, jobs=jobs, **options)
+    want, said = evaluate_warned(qp, whole, MEASURES, **options)
+    got, told = evaluate_warned(qp, rp, MEASURES, memory_limit=TINY, jobs=jobs, **options)
     if kind == "parquet-dir":  # named by its directory
         got = ranklens.Result(**{**got.__dict__, "run_name": want.run_name})
         told = [t.replace(rp, whole) for t in told]
@@ -157,13 +134,13 @@ def test_conventions_and_options(tmp_path: Path, options: dict[str, Any]) -> Non
     qrels, run = _data(7)
     qp, rp, _ = _write(tmp_path, "trec", qrels, run)
     try:
-        want, said = _evaluate(qp, rp, MEASURES, **options)
+        want, said = evaluate_warned(qp, rp, MEASURES, **options)
     except RanklensError as error:  # ranx's convention: missing="error"; AUC@1 "pessimistic"
         with pytest.raises(RanklensError) as chunked:
-            _evaluate(qp, rp, MEASURES, memory_limit=TINY, jobs=1, **options)
+            evaluate_warned(qp, rp, MEASURES, memory_limit=TINY, jobs=1, **options)
         assert (type(chunked.value), str(chunked.value)) == (type(error), str(error))
         return
-    got, told = _evaluate(qp, rp, MEASURES, memory_limit=TINY, jobs=1, **options)
+    got, told = evaluate_warned(qp, rp, MEASURES, memory_limit=TINY, jobs=1, **options)
     assert_same(want, got)
     assert said == told
 
@@ -180,15 +157,15 @@ def test_any_data_any_limit(tmp_path_factory: pytest.TempPathFactory, seed: int,
     qp, rp, _ = _write(tmp_path_factory.mktemp("h"), "trec", qrels, run)
     kwargs = {"duplicates": duplicates, "missing": "zero"}
     try:
-        want, said = _evaluate(qp, rp, ["AP", "nDCG@5", "P@3", "bpref", "relstring@3"],
+        want, said = evaluate_warned(qp, rp, ["AP", "nDCG@5", "P@3", "bpref", "relstring@3"],
                                **kwargs)
     except InputError as error:
         with pytest.raises(InputError) as chunked:
-            _evaluate(qp, rp, ["AP", "nDCG@5", "P@3", "bpref", "relstring@3"],
+            evaluate_warned(qp, rp, ["AP", "nDCG@5", "P@3", "bpref", "relstring@3"],
                       memory_limit=limit, jobs=1, **kwargs)
         assert type(chunked.value) is type(error)
         return
-    got, told = _evaluate(qp, rp, ["AP", "nDCG@5", "P@3", "bpref", "relstring@3"],
+    got, told = evaluate_warned(qp, rp, ["AP", "nDCG@5", "P@3", "bpref", "relstring@3"],
                           memory_limit=limit, jobs=1, **kwargs)
     assert_same(want, got)
     assert said == told
@@ -197,9 +174,9 @@ def test_any_data_any_limit(tmp_path_factory: pytest.TempPathFactory, seed: int,
 def test_two_workers_equal_one(tmp_path: Path) -> None:
     qrels, run = _data(11, queries=60)
     qp, rp, _ = _write(tmp_path, "trec.gz", qrels, run)
-    one, _ = _evaluate(qp, rp, MEASURES, memory_limit=TINY, jobs=1)
-    two, _ = _evaluate(qp, rp, MEASURES, memory_limit=TINY, jobs=2)
-    whole, _ = _evaluate(qp, rp, MEASURES)
+    one, _ = evaluate_warned(qp, rp, MEASURES, memory_limit=TINY, jobs=1)
+    two, _ = evaluate_warned(qp, rp, MEASURES, memory_limit=TINY, jobs=2)
+    whole, _ = evaluate_warned(qp, rp, MEASURES)
     assert_same(one, two)
     assert_same(whole, two)
 
@@ -219,8 +196,8 @@ def test_real_runs_chunked_equal_in_memory(jobs: int) -> None:
     measures = ["AP", "nDCG@10", "P@10", "R@1000", "RR", "bpref", "Rprec", "infAP",
                 "ERR@20", "num_rel_ret", "relstring@10"]
     for qrels, runs in cases:
-        want, said = _evaluate(str(qrels), [str(r) for r in runs], measures)
-        got, told = _evaluate(str(qrels), [str(r) for r in runs], measures,
+        want, said = evaluate_warned(str(qrels), [str(r) for r in runs], measures)
+        got, told = evaluate_warned(str(qrels), [str(r) for r in runs], measures,
                               memory_limit="200KB", jobs=jobs)
         assert want.names == got.names
         for a, b in zip(want, got, strict=True):
@@ -471,8 +448,8 @@ def test_a_progress_bar_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Monkey
     import ranklens._evaluate as surface
 
     monkeypatch.setattr(surface, "on_terminal", lambda: progress.on_terminal(force=True))
-    want, _ = _evaluate(qp, rp, ["AP"])
-    got, _ = _evaluate(qp, rp, ["AP"], memory_limit=TINY, jobs=1)
+    want, _ = evaluate_warned(qp, rp, ["AP"])
+    got, _ = evaluate_warned(qp, rp, ["AP"], memory_limit=TINY, jobs=1)
     assert_same(want, got)
     assert "Evaluating r.run" in capsys.readouterr().err
 
@@ -482,8 +459,8 @@ def test_item_tables_are_read_in_memory(tmp_path: Path, temp_root: Path) -> None
     qrels, run = _data(41)
     qp, rp, _ = _write(tmp_path / "data", "trec", qrels, run)
     items = [f"d{i}" for i in range(30)]
-    want, _ = _evaluate(qp, rp, ["Coverage@5", "AP"], items=items)
-    got, _ = _evaluate(qp, rp, ["Coverage@5", "AP"], items=items, memory_limit=TINY, jobs=1)
+    want, _ = evaluate_warned(qp, rp, ["Coverage@5", "AP"], items=items)
+    got, _ = evaluate_warned(qp, rp, ["Coverage@5", "AP"], items=items, memory_limit=TINY, jobs=1)
     assert_same(want, got)
     assert list(temp_root.iterdir()) == []
 
@@ -513,8 +490,8 @@ def test_numeric_doc_ids_chunked_equal_in_memory(tmp_path: Path, odd: tuple[str,
     qrels, run = _numeric_data(len(odd), odd)
     qp, rp, _ = _write(tmp_path, "trec", qrels, run)
     options = {"missing": "zero", "empty": "nan"}
-    want, said = _evaluate(qp, rp, [*MEASURES, "P@5"], **options)
-    got, told = _evaluate(qp, rp, [*MEASURES, "P@5"], memory_limit=TINY, jobs=jobs,
+    want, said = evaluate_warned(qp, rp, [*MEASURES, "P@5"], **options)
+    got, told = evaluate_warned(qp, rp, [*MEASURES, "P@5"], memory_limit=TINY, jobs=jobs,
                           **options)
     assert_same(want, got)
     assert said == told

@@ -9,7 +9,6 @@ import os
 import random
 import threading
 import time
-import warnings
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from result_support import assert_same, evaluate_warned
 from spark_support import spark_measures
 
 import ranklens
@@ -64,28 +64,6 @@ def _files(folder: Path, seed: int, *, infinite: bool = False) -> tuple[str, str
     return str(qp), str(rp)
 
 
-def _evaluate(*args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = ranklens.evaluate(*args, **kwargs)
-    return result, [str(w.message) for w in caught]
-
-
-def assert_same(a: ranklens.Result, b: ranklens.Result) -> None:
-    """Bit for bit: per-query values (NaN where NaN), aggregates, text values, diagnostics,
-    query ids and their type, the run's name."""
-    assert (a.names, a.run_name, a.integer_query_ids) == (b.names, b.run_name,
-                                                          b.integer_query_ids)
-    np.testing.assert_array_equal(a.query_ids, b.query_ids)
-    for name in a.names:
-        assert np.array_equal(a.query_values[name], b.query_values[name], equal_nan=True), \
-            name
-        x, y = a.aggregates[name], b.aggregates[name]
-        assert x == y or (np.isnan(x) and np.isnan(y)), (name, x, y)
-    assert a.text_values == b.text_values
-    assert a.diagnostics == b.diagnostics
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_two_jobs_equal_one_on_random_files(tmp_path: Path, small_blocks: None,
                                             seed: int) -> None:
@@ -94,15 +72,15 @@ def test_two_jobs_equal_one_on_random_files(tmp_path: Path, small_blocks: None,
         {}, {"ties": "input"}, {"ties": "average", "depth": 7},
         {"missing": "skip", "empty": "skip"}, {"convention": "ranx", "missing": "zero"},
         {"convention": "torchmetrics"}][seed]
-    one, said = _evaluate(qp, rp, MEASURES, jobs=1, **options)
-    two, told = _evaluate(qp, rp, MEASURES, jobs=2, **options)
+    one, said = evaluate_warned(qp, rp, MEASURES, jobs=1, **options)
+    two, told = evaluate_warned(qp, rp, MEASURES, jobs=2, **options)
     assert_same(one, two)
     assert said == told
     if seed == 1:
         assert any("infinite" in m for m in told)
     # the same as the whole file read at once
     whole = _trec.read_trec_run(rp, data=Path(rp).read_bytes())
-    direct, _ = _evaluate(qp, whole, MEASURES, **options)
+    direct, _ = evaluate_warned(qp, whole, MEASURES, **options)
     assert_same(one, direct)
 
 
@@ -110,12 +88,12 @@ def test_several_runs_and_named_runs(tmp_path: Path, small_blocks: None) -> None
     qp, r1 = _files(tmp_path, 5)
     _, r2 = _files(tmp_path, 6)
     for runs in ([r1, r2], {"a": r1, "b": r2}):
-        one, said = _evaluate(qp, runs, MEASURES, jobs=1)
-        two, told = _evaluate(qp, runs, MEASURES, jobs=2)
+        one, said = evaluate_warned(qp, runs, MEASURES, jobs=1)
+        two, told = evaluate_warned(qp, runs, MEASURES, jobs=2)
         assert one.names == two.names and said == told
         for a, b in zip(one, two, strict=True):
             assert_same(a, b)
-    named, _ = _evaluate(qp, r1, MEASURES, jobs=2, run_name="mine")
+    named, _ = evaluate_warned(qp, r1, MEASURES, jobs=2, run_name="mine")
     assert named.run_name == "mine"
 
 
@@ -124,8 +102,8 @@ def test_two_jobs_equal_one_on_real_runs() -> None:
     qrels = REAL / "robust03" / "robust03_qrels.txt.gz"
     runs = [str(REAL / "robust03" / f"input.{n}.gz") for n in ("InexpC2", "humR03dc")]
     measures = ["AP", "nDCG@10", "P@10", "R@1000", "RR", "bpref", "Rprec", "infAP"]
-    one, said = _evaluate(str(qrels), runs, measures, jobs=1)
-    two, told = _evaluate(str(qrels), runs, measures, jobs=2)
+    one, said = evaluate_warned(str(qrels), runs, measures, jobs=1)
+    two, told = evaluate_warned(str(qrels), runs, measures, jobs=2)
     for a, b in zip(one, two, strict=True):
         assert_same(a, b)
     assert said == told
@@ -221,7 +199,6 @@ def test_ahead_raises_an_error_where_its_item_would_be() -> None:
             for pair in ahead(range(6), prepare):
                 got.append(pair[0])
         assert got == [0, 1, 2]
-
 
 
 class _Item:
@@ -322,10 +299,10 @@ def test_measures_on_threads_equal_one_thread(threaded: set[str], seed: int) -> 
         {"convention": "ranx", "missing": "zero"}, {"convention": "torchmetrics"},
         {"convention": "torchmetrics", "nonpositive": "unjudged"},
         {"ties": "worst", "empty": "skip", "missing": "skip"}][seed]
-    one, said = _evaluate(qrels, run, MEASURES, jobs=1, **options)
+    one, said = evaluate_warned(qrels, run, MEASURES, jobs=1, **options)
     assert threaded == {threading.current_thread().name}  # one job: no other thread
     threaded.clear()
-    two, told = _evaluate(qrels, run, MEASURES, jobs=2, **options)
+    two, told = evaluate_warned(qrels, run, MEASURES, jobs=2, **options)
     assert threaded and all(t.startswith("ranklens-measures") for t in threaded)
     assert_same(one, two)
     assert said == told
@@ -342,8 +319,8 @@ def test_measures_on_threads_equal_one_thread(threaded: set[str], seed: int) -> 
 def test_diversity_and_beyond_measures_on_threads(threaded: set[str], seed: int) -> None:
     sq, srun = _random_tables(seed, subtopics=True)
     sub = ranklens.load_qrels(sq, kind="subtopic")
-    one, said = _evaluate(sub, srun, DIVERSITY, jobs=1)
-    two, told = _evaluate(sub, srun, DIVERSITY, jobs=2)
+    one, said = evaluate_warned(sub, srun, DIVERSITY, jobs=1)
+    two, told = evaluate_warned(sub, srun, DIVERSITY, jobs=2)
     assert_same(one, two)
     assert said == told
     qrels, run = _random_tables(seed + 10)
@@ -355,9 +332,9 @@ def test_diversity_and_beyond_measures_on_threads(threaded: set[str], seed: int)
         "item_features": {i: [rng.random(), rng.random()] for i in items[:45]}}
     for options in ({}, {"ties": "input"}):
         threaded.clear()
-        one, said = _evaluate(qrels, run, BEYOND, jobs=1, **options, **context)
+        one, said = evaluate_warned(qrels, run, BEYOND, jobs=1, **options, **context)
         threaded.clear()
-        two, told = _evaluate(qrels, run, BEYOND, jobs=2, **options, **context)
+        two, told = evaluate_warned(qrels, run, BEYOND, jobs=2, **options, **context)
         assert threaded and all(t.startswith("ranklens-measures") for t in threaded)
         assert_same(one, two)
         assert said == told and said
