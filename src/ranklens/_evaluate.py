@@ -29,7 +29,7 @@ from ._pipeline.compute import compute
 from ._pipeline.context import check_context, load_context
 from ._pipeline.dicts import compute_dicts, fits
 from ._pipeline.options import EvaluateOptions, OptionKwargs
-from ._pipeline.plan import Plan, make_plan
+from ._pipeline.plan import Plan, planned
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
@@ -244,7 +244,7 @@ default "docid"
     >>> r["Novelty@2"], r["Coverage@2"]  # -(log2(2/2) + log2(1/2)) / 2; 2 of 4 items
     (0.5, 0.5)
     """
-    plan = make_plan(measures, options, run_name=run_name, **kwargs)
+    plan = planned(measures, options, run_name=run_name, **kwargs)
     context = load_context(train, items, item_features, item_groups)
     check_context(plan.canonical, context)
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is

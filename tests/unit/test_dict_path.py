@@ -208,3 +208,24 @@ def test_input_order_keeps_the_dicts_order() -> None:
     r = ranklens.evaluate(qrels, run, ["RR", "AP"], ties="input")
     assert (r["RR"], r["AP"]) == (1 / 3, (1 / 3 + 2 / 4) / 2)
     check(qrels, run, ["RR", "AP"], ties="input")
+
+
+def test_hash_collisions_fall_back_to_sorting_the_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pair hashed alike: the matching sorts the pairs themselves, and gives the
+    same grades (what a real collision, never seen, would do)."""
+    from ranklens._model import dicts
+
+    def constant(words: Any, qidx: Any, out: np.ndarray) -> None:
+        out[:] = 12345
+
+    rng = np.random.default_rng(3)
+    ids = [f"{i:07d}" for i in range(400)] + [f"doc-{i}-é-{'x' * (i % 13)}" for i in range(200)]
+    run = {f"q{k}": {d: float(rng.integers(0, 3)) for d in rng.choice(ids, 120, replace=False)}
+           for k in range(4)}
+    qrels = {f"q{k}": {d: int(rng.integers(0, 3)) for d in rng.choice(ids, 90, replace=False)}
+             for k in range(5)}
+    expected = outcome(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")
+    monkeypatch.setattr(dicts, "_hashed", constant)
+    assert_same_outcome(outcome(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero"),
+                        expected)
+    check(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")

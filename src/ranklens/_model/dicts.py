@@ -52,7 +52,12 @@ _MASKS = np.array([((1 << 64) - 1) ^ ((1 << (8 * (8 - w))) - 1) for w in range(9
                   dtype=np.uint64)
 #: a judged query's ranking when the run lacks it (told apart from an empty one by identity)
 _ABSENT: dict[str, Any] = {}
+#: NULs after the last doc id's own: a word read at any id's start stays inside the bytes
+_PAD = b"\0" * 7
 _NUMBER_ERRORS = (TypeError, ValueError, OverflowError)
+#: odd 64-bit constants of the pair hash (splitmix64's and the golden ratio's)
+_MIX = np.array([0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB],
+                dtype=np.uint64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +73,7 @@ class DictJudgments:
     qidx : each judgment's query number (rows query by query).
     words : each judgment's doc id as big-endian words (see the module docstring).
     sorted_qidx, sorted_grade : the judgments by query then grade descending.
+    hashes : each judgment's hash of its (query, doc id) pair (see ``_matched``).
     """
 
     query_ids: list[str]
@@ -76,6 +82,7 @@ class DictJudgments:
     words: tuple[np.ndarray, ...]
     sorted_qidx: np.ndarray
     sorted_grade: np.ndarray
+    hashes: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,35 +125,49 @@ def _numbers(rankings: list[dict[Any, Any]], n: int, bound: float = np.inf
     return out if (np.abs(out) < bound).all() else None
 
 
-def _words(ids: list[Any]) -> tuple[np.ndarray, ...] | None:
-    """Each id's UTF-8 bytes as big-endian unsigned 64-bit words (bytes 8k to 8k + 7 in
-    word k, zero-padded), as many words as the longest id needs (at least one); None
-    unless every id is a str without NUL that encodes."""
-    try:
-        raw = "\0".join(ids).encode("utf-8")
-    except (TypeError, UnicodeEncodeError):
-        return None
-    n = len(ids)
+def _words(rankings: list[dict[Any, Any]], n: int) -> tuple[np.ndarray, ...] | None:
+    """The doc ids of ``rankings`` (``n`` of them), each as its UTF-8 bytes in big-endian
+    unsigned 64-bit words (bytes 8k to 8k + 7 in word k, zero-padded), as many words as
+    the longest id needs (at least one); None unless every id is a str without NUL that
+    encodes.
+
+    The ids are joined, a ranking at a time, into one bytes object (NUL between ids, NUL
+    padding after the last) and each id's first word is read by one gather of unaligned
+    words; temporary arrays are few and reused in place: a fresh array's first touch
+    costs page faults that, for DL 2019's 43,000 rows, took as long as the work itself."""
     if n == 0:
         return (np.zeros(0, dtype=np.uint64),)
-    size = len(raw)
-    padded = raw + bytes(8)
+    try:
+        raw = b"\0".join([*map(str.encode, map("\0".join, filter(None, rankings))), _PAD])
+    except (TypeError, UnicodeEncodeError):
+        return None
     sep = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 0)
-    if sep.size != n - 1:
+    if sep.size != n + len(_PAD):
         return None  # a NUL inside an id
-    starts = np.empty(n, dtype=np.int64)
-    starts[0] = 0
-    starts[1:] = sep + 1
-    width = np.empty(n, dtype=np.int64)
-    width[:-1] = sep
-    width[-1] = size
-    width -= starts
-    # an unaligned big-endian word at every byte: one gather reads 8 bytes of each id
-    every = np.ndarray((size + 1,), dtype=">u8", buffer=padded, strides=(1,))
+    width = np.empty(n, dtype=np.int64)  # each id's bytes: the NUL after it is sep[i]
+    width[0] = sep[0]
+    np.subtract(sep[1:n], sep[:n - 1], out=width[1:])
+    width[1:] -= 1
+    starts = sep[:n]
+    starts -= width
+    # a big-endian word at every byte but the padding's own
+    every = np.ndarray((len(raw) - len(_PAD),), dtype=">u8", buffer=raw, strides=(1,))
+    count = max(1, -(-int(width.max()) // 8))
     out = []
-    for k in range(max(1, -(-int(width.max()) // 8))):
-        at = starts + 8 * k if k == 0 else np.minimum(starts + 8 * k, size)
-        out.append(every[at].astype(np.uint64) & _MASKS[np.clip(width - 8 * k, 0, 8)])
+    for k in range(count):
+        word = every[starts if k == 0 else np.minimum(starts + 8 * k, len(raw) - 8)]
+        word = word.byteswap(inplace=True).view(np.uint64)
+        # the bytes past the id (its NUL, the next id's) shifted out and back as zeros
+        if k < count - 1:
+            shift = np.clip(width - 8 * k, 0, 8)
+        else:  # the last word: the widths are not read again
+            shift = np.clip(width - 8 * k, 0, 8, out=width) if k else \
+                np.minimum(width, 8, out=width)
+        shift *= -8
+        shift += 64
+        word >>= shift.view(np.uint64)
+        word <<= shift.view(np.uint64)
+        out.append(word)
     return tuple(out)
 
 
@@ -179,13 +200,16 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     lengths = np.fromiter(map(len, per_query), np.int64, len(per_query))
     n = int(lengths.sum())
     grades = _numbers(per_query, n, np.nextafter(MAX_GRADE, np.inf))  # as the tables check
-    words = _words(list(chain.from_iterable(per_query)))
+    words = _words(per_query, n)
     if n == 0 or grades is None or words is None:
         return None
-    qidx = np.repeat(np.arange(len(query_ids), dtype=np.int64), lengths)
+    qidx = np.repeat(np.arange(len(query_ids), dtype=_index_dtype(len(query_ids))), lengths)
     by_grade = np.argsort(-grades, kind="stable")
     by_grade = by_grade[_stable(qidx[by_grade])]
-    return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade])
+    hashes = np.empty(n, dtype=np.uint64)
+    _hashed(words, qidx, hashes)
+    return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade],
+                         hashes)
 
 
 def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
@@ -201,7 +225,7 @@ def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
     lengths = np.fromiter(map(len, got), np.int64, nq)
     n = int(lengths.sum())
     scores = _numbers(got, n)
-    words = _words(list(chain.from_iterable(got)))
+    words = _words(got, n)
     if scores is None or words is None:
         return None
     # the run's queries without judgments: not evaluated, but checked as the general path
@@ -232,9 +256,9 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     check_coverage(policies, judged=nq, retrieved=nq - len(missing),
                    missing=(len(missing), missing), ignored=run.ignored,
                    run_source=RUN_SOURCE, qrels_source=QRELS_SOURCE)
-    qidx = np.repeat(np.arange(nq, dtype=np.int64), lengths)
+    qidx = np.repeat(np.arange(nq, dtype=_index_dtype(nq)), lengths)
     order = _ranked(qidx, run.scores, None if policies.ties == "input" else run.words)
-    row_grade = _matched(qidx, run.words, judgments)
+    rows, grades = _matched(qidx, run.words, judgments)
     j_q, j_grade = judgments.sorted_qidx, judgments.sorted_grade
     absent = run.absent
     if missing and policies.missing == "skip":  # absent queries have no rows to drop
@@ -246,15 +270,22 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
         j_q, j_grade = renumber[j_q[inside]], j_grade[inside]
     offsets = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
+    n = order.size
+    at = np.empty(n, dtype=order.dtype)
+    at[order] = np.arange(n, dtype=at.dtype)  # where each row is ranked
+    position = at[rows]
     if policies.depth is not None:  # the top ``depth`` ranked rows of each query
-        rank = np.arange(order.size, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
-        order = order[rank < policies.depth]
+        rank = np.arange(n, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
+        cut = rank < policies.depth
+        inside = cut[position]
+        position, grades = (np.cumsum(cut) - 1)[position[inside]], grades[inside]
+        order = order[cut]
         np.cumsum(np.minimum(lengths, policies.depth), out=offsets[1:])
-    ranked_grade = row_grade[order]
-    judged_at = np.flatnonzero(~np.isnan(ranked_grade))
+    by_position = np.argsort(position)
+    judged_at = position[by_position].astype(np.int64)
     aligned = Aligned.of(
         query_ids=np.array(ids, dtype=object), offsets=offsets,
-        judged=(judged_at, ranked_grade[judged_at]), score=(run.scores, order),
+        judged=(judged_at, grades[by_position]), score=(run.scores, order),
         judgments=(j_q, j_grade), missing=absent, policies=policies)
     diagnostics: dict[str, Any] = {"missing_queries": missing, "ignored_queries": run.ignored}
     if empty.any():
@@ -275,34 +306,98 @@ def _ranked(qidx: np.ndarray, scores: np.ndarray,
         order = order[_stable(qidx[order])]
         ranked = scores[order]
     else:  # how runs are usually given: each ranking already by score descending
-        order = np.arange(n, dtype=np.int64)
+        order = np.arange(n, dtype=_index_dtype(n))
         ranked = scores
     if words is None:
         return order
     # NumPy comparisons treat -0.0 and 0.0 as equal: one tie, as in trec_eval
-    tie = (ranked[1:] == ranked[:-1]) & same
+    tie = ranked[1:] == ranked[:-1]
+    tie &= same
     if not tie.any():
         return order
     tied = np.zeros(n, dtype=bool)
     tied[1:] = tie
     tied[:-1] |= tie
     at = np.flatnonzero(tied)
-    # the tied groups, numbered from 0 (small numbers: a radix sort orders them)
-    group = np.cumsum(np.concatenate(([True], ~tie)))[at]
-    change = np.zeros(at.size, dtype=np.int64)
-    change[1:] = group[1:] != group[:-1]
-    groups = np.cumsum(change)
+    # each row's group of equal scores, numbered from 0 (a row starts one unless it ties
+    # with the row before it); small numbers, which a radix sort orders
+    new = np.empty(n, dtype=bool)
+    new[0] = False
+    np.invert(tie, out=new[1:])
+    groups = np.cumsum(new, dtype=np.uint16 if n <= 1 << 16 else np.int64)[at]
     rows = order[at]
-    inverted = tuple(~w[rows] for w in words)  # descending doc ids
-    order[at] = rows[_by_group_then(groups, inverted)]
+    inverted = []  # descending doc ids
+    for w in words:
+        key = w[rows]
+        inverted.append(np.invert(key, out=key))
+    order[at] = rows[_by_group_then(groups, tuple(inverted))]
     return order
 
 
+def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
+    """int32 for positions below 2**31 (half the memory, as the run index keeps them)."""
+    return np.int32 if n < 1 << 31 else np.int64
+
+
+def _hashed(words: tuple[np.ndarray, ...], qidx: np.ndarray,
+            out: np.ndarray) -> None:
+    """A 64-bit hash of each (query, doc id) pair into ``out`` (a multiply-xorshift mix;
+    equal pairs hash alike, and :func:`_matched` checks what it finds on the pairs)."""
+    np.multiply(words[0], _MIX[0], out=out)
+    for k, w in enumerate(words[1:], start=1):
+        out ^= w * _MIX[k % 2]
+    out ^= qidx.astype(np.uint64) * _MIX[2]
+    out ^= out >> np.uint64(31)
+    out *= _MIX[1]
+    out ^= out >> np.uint64(29)
+
+
 def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
-             judgments: DictJudgments) -> np.ndarray:
-    """Each row's grade (NaN: no judgment), matching (query, doc id words) pairs: rows and
-    judgments sorted together, a match is two equal neighbours (within a query neither
-    side lists a doc twice)."""
+             judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
+    """The rows with a judgment (ascending) and its grade, matching (query, doc id) pairs.
+
+    Each row and each judgment becomes one unsigned 64-bit value, a hash of its pair in
+    the high bits and its own index in the low ones; one value sort puts equal hashes side
+    by side, and two neighbours of equal hash, a row and a judgment of the same query and
+    the same doc id words, are a match. Within a query neither side lists a doc twice, so a
+    hash shared by three values is a collision that could hide a match: then (never seen)
+    rows and judgments are sorted on the pairs themselves instead (:func:`_merged`)."""
+    n, m = qidx.size, judgments.qidx.size
+    low = max(1, (n + m - 1).bit_length())
+    packed = np.empty(n + m, dtype=np.uint64)
+    _hashed(words, qidx, packed[:n])
+    packed[n:] = judgments.hashes
+    packed >>= np.uint64(low)
+    packed <<= np.uint64(low)
+    packed |= np.arange(n + m, dtype=np.uint64)
+    packed.sort()
+    high = packed >> np.uint64(low)
+    equal = high[1:] == high[:-1]
+    if (equal[1:] & equal[:-1]).any():
+        return _merged(qidx, words, judgments)
+    first = np.flatnonzero(equal)
+    index = packed & np.uint64((1 << low) - 1)
+    a, b = index[first].astype(np.int64), index[first + 1].astype(np.int64)
+    row, judgment = np.minimum(a, b), np.maximum(a, b) - n
+    match = (row < n) & (judgment >= 0)
+    row, judgment = row[match], judgment[match]
+    match = qidx[row] == judgments.qidx[judgment]
+    for k in range(max(len(words), len(judgments.words))):
+        match &= _word(words, k, row) == _word(judgments.words, k, judgment)
+    row, judgment = row[match], judgment[match]
+    by_row = np.argsort(row)
+    return row[by_row], judgments.grades[judgment[by_row]]
+
+
+def _word(words: tuple[np.ndarray, ...], k: int, at: np.ndarray) -> np.ndarray:
+    """Word ``k`` of the ids at ``at`` (0 past an id's last)."""
+    return words[k][at] if k < len(words) else np.zeros(at.size, dtype=np.uint64)
+
+
+def _merged(qidx: np.ndarray, words: tuple[np.ndarray, ...],
+            judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_matched` by sorting rows and judgments together on (query, doc id words):
+    a match is two equal neighbours."""
     n = qidx.size
     width = max(len(words), len(judgments.words))
     zeros_r, zeros_j = np.zeros(n, np.uint64), np.zeros(judgments.qidx.size, np.uint64)
@@ -318,6 +413,6 @@ def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
         equal &= sorted_w[1:] == sorted_w[:-1]
     first = np.flatnonzero(equal)
     a, b = order[first], order[first + 1]
-    out = np.full(n, np.nan)
-    out[np.minimum(a, b)] = judgments.grades[np.maximum(a, b) - n]
-    return out
+    rows = np.minimum(a, b)
+    by_row = np.argsort(rows)
+    return rows[by_row], judgments.grades[np.maximum(a, b)[by_row] - n]
