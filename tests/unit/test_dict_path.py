@@ -229,3 +229,17 @@ def test_hash_collisions_fall_back_to_sorting_the_pairs(monkeypatch: pytest.Monk
     assert_same_outcome(outcome(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero"),
                         expected)
     check(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")
+
+
+def test_large_runs_take_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above ``SMALL_ROWS`` rows a run is read as a table (same values)."""
+    from ranklens._model import dicts
+
+    qrels = {"q": {"a": 1, "b": 2}, "r": {"c": 1}}
+    run = {"q": {"a": 1.0, "b": 1.0, "x": 2.0}, "r": {"c": 0.5}}
+    judged = dict_judgments(qrels)
+    assert judged is not None and dict_run(judged, run) is not None
+    monkeypatch.setattr(dicts, "SMALL_ROWS", 3)
+    assert dict_run(judged, run) is None
+    assert_same_outcome(outcome(qrels, run, ["AP", "nDCG@2"]),
+                        outcome(qrels, run, ["AP", "nDCG@2"], tables=True))
