@@ -131,7 +131,8 @@ def _numbers(rankings: list[dict[Any, Any]], n: int, bound: float = np.inf
         out = np.fromiter(chain.from_iterable(map(dict.values, rankings)), np.float64, n)
     except _NUMBER_ERRORS:
         return None
-    return out if (np.abs(out) < bound).all() else None
+    finite = np.isfinite(out).all() if bound == np.inf else (np.abs(out) < bound).all()
+    return out if finite else None
 
 
 def _words(rankings: list[dict[Any, Any]], n: int) -> tuple[np.ndarray, ...] | None:
@@ -183,7 +184,7 @@ def _words(rankings: list[dict[Any, Any]], n: int) -> tuple[np.ndarray, ...] | N
 def _stable(groups: np.ndarray) -> np.ndarray:
     """A stable argsort of small non-negative integers (NumPy's radix sort at 16 bits)."""
     if groups.size and int(groups.max()) < 1 << 16:
-        return np.argsort(groups.astype(np.uint16), kind="stable")
+        return np.argsort(groups.astype(np.uint16, copy=False), kind="stable")
     return np.argsort(groups, kind="stable")
 
 
@@ -341,7 +342,12 @@ def _ranked(qidx: np.ndarray, scores: np.ndarray,
     for w in words:
         key = w[rows]
         inverted.append(np.invert(key, out=key))
-    order[at] = rows[_by_group_then(groups, tuple(inverted))]
+    if len(words) == 1:  # _by_group_then's two sorts, gathering int32 rows between them
+        first = np.argsort(inverted[0])
+        rows = rows[first]
+        order[at] = rows[_stable(groups[first])]
+    else:
+        order[at] = rows[_by_group_then(groups, tuple(inverted))]
     return order
 
 
