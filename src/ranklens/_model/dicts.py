@@ -269,8 +269,8 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
                    missing=(len(missing), missing), ignored=run.ignored,
                    run_source=RUN_SOURCE, qrels_source=QRELS_SOURCE)
     qidx = np.repeat(np.arange(nq, dtype=_index_dtype(nq)), lengths)
-    order = _ranked(qidx, run.scores, None if policies.ties == "input" else run.words)
     rows, grades = _matched(qidx, run.words, judgments)
+    order = _ranked(qidx, run.scores, None if policies.ties == "input" else run.words, rows)
     j_q, j_grade = judgments.sorted_qidx, judgments.sorted_grade
     absent = run.absent
     if missing and policies.missing == "skip":  # absent queries have no rows to drop
@@ -305,11 +305,16 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     return aligned, diagnostics
 
 
-def _ranked(qidx: np.ndarray, scores: np.ndarray,
-            words: tuple[np.ndarray, ...] | None) -> np.ndarray:
+def _ranked(qidx: np.ndarray, scores: np.ndarray, words: tuple[np.ndarray, ...] | None,
+            judged: np.ndarray) -> np.ndarray:
     """The rows (query by query, ``qidx`` ascending) in ranked order: by query, score
     descending, ties by doc id descending (byte-wise, trec_eval's), or in the rows' order
-    (``words`` None: ``ties="input"``)."""
+    (``words`` None: ``ties="input"``).
+
+    Only the tied groups holding a ``judged`` row are put in doc id order: what a measure
+    reads of a ranking is where the judged documents stand and the scores at each rank,
+    and a group of unjudged documents, equal in score, reads the same in any order (a
+    quarter of DL 2019's tied rows need no sort)."""
     n = scores.size
     same = qidx[1:] == qidx[:-1]
     if ((scores[1:] > scores[:-1]) & same).any():
@@ -327,16 +332,26 @@ def _ranked(qidx: np.ndarray, scores: np.ndarray,
     tie &= same
     if not tie.any():
         return order
-    tied = np.zeros(n, dtype=bool)
-    tied[1:] = tie
-    tied[:-1] |= tie
-    at = np.flatnonzero(tied)
     # each row's group of equal scores, numbered from 0 (a row starts one unless it ties
     # with the row before it); small numbers, which a radix sort orders
     new = np.empty(n, dtype=bool)
     new[0] = False
     np.invert(tie, out=new[1:])
-    groups = np.cumsum(new, dtype=np.uint16 if n <= 1 << 16 else np.int64)[at]
+    group = np.cumsum(new, dtype=np.uint16 if n <= 1 << 16 else np.int64)
+    if ranked is scores:  # given by score descending: the rows stand where they rank
+        ranked_at = judged
+    else:
+        where = np.empty(n, dtype=order.dtype)
+        where[order] = np.arange(n, dtype=order.dtype)
+        ranked_at = where[judged]
+    sorted_group = np.zeros(int(group[-1]) + 1, dtype=bool)
+    sorted_group[group[ranked_at]] = True
+    tied = np.zeros(n, dtype=bool)
+    tied[1:] = tie
+    tied[:-1] |= tie
+    tied &= sorted_group[group]
+    at = np.flatnonzero(tied)
+    groups = group[at]
     rows = order[at]
     inverted = []  # descending doc ids
     for w in words:
