@@ -243,3 +243,15 @@ def test_large_runs_take_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     assert dict_run(judged, run) is None
     assert_same_outcome(outcome(qrels, run, ["AP", "nDCG@2"]),
                         outcome(qrels, run, ["AP", "nDCG@2"], tables=True))
+
+
+def test_doc_ids_as_big_endian_words() -> None:
+    """Each id's UTF-8 bytes, 8 to a word, zero-padded: words compare as the ids do."""
+    from ranklens._model.dicts import _words
+
+    words = _words([{"ab": 1, "b": 2}, {}, {"": 3, "abcdefghi": 4, "é": 5}], 5)
+    assert words is not None and len(words) == 2
+    assert words[0].tolist() == [0x6162 << 48, 0x62 << 56, 0, 0x6162636465666768,
+                                 0xC3A9 << 48]
+    assert words[1].tolist() == [0, 0, 0, 0x69 << 56, 0]
+    assert _words([{"a\0b": 1}], 1) is None and _words([{1: 1}], 1) is None

@@ -166,7 +166,8 @@ def _words(rankings: list[dict[Any, Any]], n: int) -> tuple[np.ndarray, ...] | N
     out = []
     for k in range(count):
         word = every[starts if k == 0 else np.minimum(starts + 8 * k, len(raw) - 8)]
-        word = word.byteswap(inplace=True).view(np.uint64)
+        if not word.dtype.isnative:  # the values as native integers, in place
+            word = word.byteswap(inplace=True).view(word.dtype.newbyteorder())
         # the bytes past the id (its NUL, the next id's) shifted out and back as zeros
         if k < count - 1:
             shift = np.clip(width - 8 * k, 0, 8)
