@@ -56,9 +56,6 @@ SMALL_ROWS = 250_000
 QRELS_SOURCE = "<qrels dict>"
 RUN_SOURCE = "<run dict>"
 
-#: the top ``w`` bytes of a big-endian word, for w = 0..8
-_MASKS = np.array([((1 << 64) - 1) ^ ((1 << (8 * (8 - w))) - 1) for w in range(9)],
-                  dtype=np.uint64)
 #: a judged query's ranking when the run lacks it (told apart from an empty one by identity)
 _ABSENT: dict[str, Any] = {}
 #: NULs after the last doc id's own: a word read at any id's start stays inside the bytes
@@ -245,10 +242,10 @@ def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
     # checks every query
     others = [] if len(run) == nq - int(absent.sum()) else \
         list(set(run).difference(judgments.query_ids))
-    ranked = list(map(run.__getitem__, others))
-    if _numbers(ranked, sum(map(len, ranked))) is None:
+    extra = list(map(run.__getitem__, others))
+    if _numbers(extra, sum(map(len, extra))) is None:
         return None
-    return DictRun(lengths, absent, scores, words, sorted(compress(others, ranked)))
+    return DictRun(lengths, absent, scores, words, sorted(compress(others, extra)))
 
 
 def align_dicts(judgments: DictJudgments, run: DictRun,
