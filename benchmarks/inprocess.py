@@ -18,11 +18,14 @@ Sections (``--section``, default all):
            six ``Retrieval*`` metrics in a validation epoch: 10,000 queries x 100
            candidates as torch tensors (benchmarks/accumulator.py, which says how).
 
-``--steps`` adds where ranklens's time goes on each data set (medians of ``--reps``, each
-step on fresh objects made untimed): the run dict made a ``Run``; that ``Run`` ranked (its
-run index: sorting, tie breaks by doc id, keys); the qrels dict made ``Qrels`` and indexed
-(what ``Judgments`` does once); and ``Judgments.evaluate`` of a ranked ``Run`` (alignment,
-measures, the ``Result``).
+``--steps`` adds where ranklens's time goes on each data set (medians of ``--reps``). Dicts
+of at most 250,000 judged rows are aligned without tables (ranklens._model.dicts): the
+qrels dict read (what ``Judgments`` does once), the run dict read (scores, doc ids as
+words), the alignment (ranking, matching) and ``Judgments.evaluate`` as a whole (the run
+read, aligned, the measures, the ``Result``). Larger ones go through tables (each step on
+fresh objects made untimed): the run dict made a ``Run``; that ``Run`` ranked (its run
+index: sorting, tie breaks by doc id, keys); the qrels dict made ``Qrels`` and indexed; and
+``Judgments.evaluate`` of a ranked ``Run`` (alignment, measures, the ``Result``).
 
 Each timed call runs ``--reps`` times, the paths alternating and their order reversed every
 round, after one untimed warm-up call each and a garbage collection before each call; the
@@ -126,7 +129,29 @@ def agreement(result: ranklens.Result, per_query: dict[str, dict[str, float]]) -
 
 
 def steps(qrels: dict, run: dict, measures: list[str], reps: int) -> dict[str, float]:
-    """Median seconds of each step of ``ranklens.evaluate`` on dicts (see the module doc)."""
+    """Median seconds of each step of ``ranklens.evaluate`` on dicts (see the module doc):
+    those of the dict path when it takes them, else those of the tables."""
+    from ranklens._model.dicts import align_dicts, dict_judgments, dict_run
+    from ranklens._pipeline.compute import alignment_policies
+    from ranklens._pipeline.plan import make_plan
+
+    judgments = dict_judgments(qrels)
+    rows = None if judgments is None else dict_run(judgments, run)
+    if judgments is None or rows is None:
+        return table_steps(qrels, run, measures, reps)
+    policies = alignment_policies(make_plan(measures, missing="zero"))
+    judged = ranklens.Judgments(qrels, measures, missing="zero")
+    out = timed({"qrels dict read": lambda: dict_judgments(qrels)}, reps)
+    out.update(timed({"run dict read": lambda: dict_run(judgments, run)}, reps))
+    out.update(timed({"aligned (ranked, matched)": lambda: align_dicts(judgments, rows,
+                                                                       policies)}, reps))
+    out.update(timed({"Judgments.evaluate (run read, aligned, measures, Result)":
+                      lambda: judged.evaluate(run)}, reps))
+    return out
+
+
+def table_steps(qrels: dict, run: dict, measures: list[str], reps: int) -> dict[str, float]:
+    """Median seconds of each step of ``ranklens.evaluate`` on dicts read as tables."""
     from ranklens._io._load import load_qrels, load_run  # the steps are internal
     from ranklens._model.matching import qrels_index
     from ranklens._model.ranking import run_index

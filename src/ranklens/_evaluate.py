@@ -21,13 +21,15 @@ from ._io._load import infinite_notice, load_qrels, load_run
 from ._io._peers import is_ranx_run, is_row_run
 from ._io._run_names import name_runs, positions
 from ._measures import Measure
+from ._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgments, dict_run
 from ._model.items import ItemContext
 from ._model.matching import qrels_index
 from ._pipeline.assemble import assemble, grade_notices, notices
 from ._pipeline.compute import compute
 from ._pipeline.context import check_context, load_context
+from ._pipeline.dicts import compute_dicts, fits
 from ._pipeline.options import EvaluateOptions, OptionKwargs
-from ._pipeline.plan import Plan, make_plan
+from ._pipeline.plan import Plan, planned
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
     OneRun: TypeAlias = Run | str | os.PathLike[str] | pl.DataFrame
     SeveralRuns: TypeAlias = list[Any] | tuple[Any, ...] | Mapping[str, OneRun]
 
-__all__ = ["evaluate", "evaluate_loaded", "runs_of", "several_runs"]
+__all__ = ["evaluate", "evaluate_dicts", "evaluate_loaded", "runs_of", "several_runs"]
 
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
@@ -242,7 +244,7 @@ default "docid"
     >>> r["Novelty@2"], r["Coverage@2"]  # -(log2(2/2) + log2(1/2)) / 2; 2 of 4 items
     (0.5, 0.5)
     """
-    plan = make_plan(measures, options, run_name=run_name, **kwargs)
+    plan = planned(measures, options, run_name=run_name, **kwargs)
     context = load_context(train, items, item_features, item_groups)
     check_context(plan.canonical, context)
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
@@ -258,8 +260,13 @@ default "docid"
         for message in messages:
             warnings.warn(message, RanklensWarning, stacklevel=2)
         return results if several is not None else results[0]
-    # in memory, the jobs are threads (docs/scale.md, "Jobs"): the first run file is read
-    # while the judgments are, and a run file's next block is parsed while this one is kept
+    if several is None and context is None and type(qrels) is dict and type(run) is dict:
+        # nested dicts, the small-input case (a training loop's validation): aligned
+        # without tables when the inputs and the plan allow it (ranklens._model.dicts)
+        with using(resolve_jobs(jobs)):
+            done = evaluate_dicts(plan, dict_judgments(qrels), run, stacklevel=3)
+        if done is not None:
+            return done
     # in memory, the jobs are threads (docs/scale.md, "Jobs"): each run file is read on a
     # second thread while the judgments are read (the first) or the run before it is
     # evaluated (the others), and a run file's next block is parsed while one is kept
@@ -370,6 +377,26 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
     return results
 
 
+def evaluate_dicts(plan: Plan, judgments: DictJudgments | None, run: Any, *,
+                   stacklevel: int) -> Result | None:
+    """:func:`evaluate_loaded` of one run given as ``{query: {doc: score}}`` against
+    ``judgments`` read from ``{query: {doc: grade}}``, aligned without tables: the same
+    result and warnings, in the same order. None when the judgments (None), the run or the
+    plan are not for this path (:mod:`ranklens._model.dicts`, :func:`fits`): nothing was
+    said then, and the general path evaluates them."""
+    if judgments is None or not fits(plan):
+        return None
+    rows = dict_run(judgments, run)
+    if rows is None:
+        return None
+    for message in grade_notices(plan, judgments.grades, QRELS_SOURCE):
+        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    per_query = compute_dicts(plan, judgments, rows)
+    for message in notices(plan, per_query, RUN_SOURCE, qrels_source=QRELS_SOURCE):
+        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    return assemble(plan, per_query, plan.run_name if plan.run_name is not None else "run")
+
+
 def _load_run(run: Any, name: str | None) -> Run:
     return load_run(run, name=name)
 
@@ -439,6 +466,8 @@ def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:
 def _is_run(value: Any) -> bool | None:
     """Whether a mapping's value is a run in itself (True), a ranking of one query
     (False), or could be either (None: an empty mapping)."""
+    if type(value) is dict:  # a plain dict is neither a Run, a path nor a peer's object
+        return all(isinstance(v, Mapping) for v in value.values()) if value else None
     if isinstance(value, (Run, str, os.PathLike)) or is_ranx_run(value) or is_row_run(value):
         return True
     if isinstance(value, Mapping):

@@ -6,9 +6,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._errors import ParameterError
-from ._evaluate import evaluate_loaded, runs_of
+from ._evaluate import evaluate_dicts, evaluate_loaded, runs_of
 from ._io._load import load_qrels
 from ._measures import Measure
+from ._model.dicts import dict_judgments
 from ._model.matching import qrels_index
 from ._pipeline.options import EvaluateOptions, options_of
 from ._pipeline.plan import make_plan
@@ -67,7 +68,7 @@ class Judgments:
     0.7602
     """
 
-    __slots__ = ("_measures", "_options", "_plan", "qrels")
+    __slots__ = ("_dicts", "_measures", "_options", "_plan", "qrels")
 
     #: the judgments as a table (read and checked once)
     qrels: Qrels | SubtopicQrels
@@ -80,6 +81,9 @@ class Judgments:
         # checked here, so a bad measure name or option fails before any run is read
         self._plan = None if measures is None else make_plan(measures, self._options)
         self.qrels = qrels if isinstance(qrels, (Qrels, SubtopicQrels)) else load_qrels(qrels)
+        # judgments given as {query: {doc: grade}}, read again as arrays for runs given as
+        # dicts (ranklens._model.dicts; None: not for that path)
+        self._dicts = dict_judgments(qrels)
         if isinstance(self.qrels, Qrels):
             # the judgment index (queries numbered, doc ids hashed, grades sorted), kept
             # on the table, where every alignment to it reads it
@@ -122,7 +126,12 @@ class Judgments:
                     "the judgments (ranklens.Judgments(qrels, ['nDCG@10']))")
             plan = make_plan(measures, options_of(self._options, **kwargs),
                              run_name=run_name)
-        return evaluate_loaded(plan, self.qrels, run, runs_of(run, run_name), stacklevel=3)
+        several = runs_of(run, run_name)
+        if several is None and type(run) is dict:
+            done = evaluate_dicts(plan, self._dicts, run, stacklevel=3)
+            if done is not None:
+                return done
+        return evaluate_loaded(plan, self.qrels, run, several, stacklevel=3)
 
     def __repr__(self) -> str:
         measures = "" if self._plan is None else f", {list(self._plan.names)}"

@@ -136,21 +136,22 @@ class PerQuery:
 
 
 def _values(measure: Measure, aligned: Aligned, policies: Policies,
-            realigned: dict[str, Aligned], qrels: Qrels | SubtopicQrels,
-            run: Run, unjudged: bool = False,
+            realigned: dict[str, Aligned], realign: Callable[[Ties], Aligned],
+            unjudged: bool = False,
             realigning: threading.Lock | None = None) -> np.ndarray:
     """Per-query values of ``measure`` in trec_eval order, under its own tie policy: float64
     (a kernel may hand back integers, e.g. a bincount with nothing in it), text as given.
     ``unjudged``: a document scored <= 0 is never a hit (:meth:`Aligned.positive_judged`).
+    ``realign(ties)``: the alignment under another tie order, kept in ``realigned``;
     ``realigning``: held while ``realigned`` is read or added to (measures on threads)."""
-    values = _kernel_values(measure, aligned, policies, realigned, qrels, run, unjudged,
+    values = _kernel_values(measure, aligned, policies, realigned, realign, unjudged,
                             realigning or contextlib.nullcontext())
     return values if measure.definition.text else values.astype(np.float64, copy=False)
 
 
 def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
-                   realigned: dict[str, Aligned], qrels: Qrels | SubtopicQrels,
-                   run: Run, unjudged: bool,
+                   realigned: dict[str, Aligned], realign: Callable[[Ties], Aligned],
+                   unjudged: bool,
                    realigning: contextlib.AbstractContextManager[Any]) -> np.ndarray:
     def view(a: Aligned) -> Aligned:
         return a.positive_judged() if unjudged else a
@@ -170,9 +171,7 @@ def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
         return aligned.in_trec_order(measure.definition.kernel(view(aligned), measure))
     with realigning:  # built once, whichever measure asks first
         if order not in realigned:  # a measure asks for another tie-break than the option
-            # the coverage was checked by the first alignment
-            realigned[order] = align(qrels, run, replace(policies, ties=cast(Ties, order)),
-                                     block=True)[0]
+            realigned[order] = realign(cast(Ties, order))
         other = realigned[order]
     return other.in_trec_order(measure.definition.kernel(view(other), measure))
 
@@ -231,10 +230,33 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
     _check_judgments(plan, qrels)
     check_context(plan.canonical, context)
     policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
-    # the bounds reorder tied groups of the doc id order by grade, measure by measure
-    aligned, diagnostics = align(qrels, run, replace(policies, ties="docid")
-                                 if policies.ties in _ties.REORDERED else policies,
-                                 block=block)
+    aligned, diagnostics = align(qrels, run, alignment_policies(plan), block=block)
+
+    def realign(order: Ties) -> Aligned:
+        # the coverage was checked by the first alignment
+        return align(qrels, run, replace(policies, ties=order), block=True)[0]
+
+    return measured(plan, aligned, diagnostics, realign, (qrels, run), context)
+
+
+def alignment_policies(plan: Plan) -> Policies:
+    """The policies a plan's alignment is made under: the plan's, without its warning
+    (the caller decides what to tell), and the doc id order under the tie policies that
+    reorder its tied groups by grade, measure by measure (the bounds, worst and best)."""
+    policies = replace(plan.policies, warn_missing=False)
+    return replace(policies, ties="docid") if policies.ties in _ties.REORDERED else policies
+
+
+def measured(plan: Plan, aligned: Aligned, diagnostics: dict[str, Any],
+             realign: Callable[[Ties], Aligned],
+             tables: tuple[Qrels | SubtopicQrels, Run] | None,
+             context: ItemContext | None = None) -> PerQuery:
+    """The per-query values of ``plan``'s measures on ``aligned`` (made under
+    :func:`alignment_policies`, with its ``diagnostics``); ``realign(ties)`` aligns the same
+    tables under another tie order, for a measure that asks for one. ``tables`` (the
+    judgments and the run) are read by the measures of recommended items only (None: the
+    plan has none)."""
+    policies = replace(plan.policies, warn_missing=False)
     realigned: dict[str, Aligned] = {}
     realigning = threading.Lock()
     unjudged = plan.nonpositive == "unjudged"
@@ -243,7 +265,7 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
     ranked: dict[int, RankedItems] = {}
 
     def plain(m: Measure) -> np.ndarray:
-        return _values(m, aligned, policies, realigned, qrels, run,
+        return _values(m, aligned, policies, realigned, realign,
                        unjudged and m.definition.nonpositive_not_hit, realigning)
 
     with _measures_on_threads(plan, aligned, plain) as computed:
@@ -252,6 +274,8 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
                 values[m] = computed(m)  # raises its error here, in the plan's order
                 continue
             # plain judgments: _check_judgments refused subtopic ones for these measures
+            assert tables is not None, "the measures of recommended items read the tables"
+            qrels, run = tables
             with realigning:
                 a = context_alignment(m, aligned, policies, realigned, cast(Qrels, qrels),
                                       run)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -19,7 +20,7 @@ from .._names import expand_trec_lists, parse_measures
 from .._validate import Text, check
 from .options import EvaluateOptions, Nonpositive, options_of
 
-__all__ = ["Plan", "make_plan"]
+__all__ = ["Plan", "make_plan", "planned"]
 
 
 @dataclass(frozen=True)
@@ -146,3 +147,34 @@ def make_plan(
     return Plan(names=names, measures=parsed, policies=policies, empty=empty,
                 run_name=run_name, conventions=MappingProxyType(conventions), options=opts,
                 nonpositive=nonpositive)
+
+
+#: the option values a kept plan may be asked with (by type: 1 and True are told apart)
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def planned(measures: str | Measure | Iterable[str | Measure],
+            options: EvaluateOptions | None = None, *, run_name: str | None = None,
+            **kwargs: Any) -> Plan:
+    """:func:`make_plan`, its plans kept for the last requests written as names and plain
+    option values (a training loop's validation asks the same every round; parsing five
+    names takes ~0.2 ms of DL 2019's ~6). A plan is a frozen value, so sharing it changes
+    nothing; a request that fails is never kept, and fails again."""
+    names: tuple[Any, ...] | None = None
+    if isinstance(measures, str):
+        names = (measures,)
+    elif isinstance(measures, (list, tuple)):
+        names = tuple(measures)
+    if names is None or options is not None or type(run_name) not in (str, type(None)) or \
+            not all(type(m) is str for m in names) or \
+            not all(type(v) in _PLAIN for v in kwargs.values()):
+        return make_plan(measures, options, run_name=run_name, **kwargs)
+    key = (names, run_name, tuple(sorted((k, type(v), v) for k, v in kwargs.items())))
+    return _kept(key)
+
+
+@lru_cache(maxsize=32)
+def _kept(key: tuple[tuple[str, ...], str | None, tuple[tuple[str, type, Any], ...]]
+          ) -> Plan:
+    names, run_name, kwargs = key
+    return make_plan(list(names), run_name=run_name, **{k: v for k, _, v in kwargs})
