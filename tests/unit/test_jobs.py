@@ -412,3 +412,48 @@ def test_derived_arrays_are_built_once_whichever_thread_asks(
         mask = np.zeros(a.n_ranked, dtype=bool)
         mask[a.judged_at[a.judged_grade >= 1]] = True
         assert np.array_equal(got[0][0], mask)
+
+
+def test_ahead_prepares_two_items_at_once_drawn_in_order() -> None:
+    # depth 2: two items in preparation at once, each on its own thread; the items are
+    # still drawn one at a time and in order, and handed over in order
+    drawn: list[int] = []
+    both = threading.Barrier(2, timeout=10)
+    threads: set[str] = set()
+
+    def items() -> Iterator[int]:
+        for i in range(8):
+            drawn.append(i)
+            yield i
+
+    def prepare(x: int) -> int:
+        threads.add(threading.current_thread().name)
+        if x in (2, 3):  # both must be in preparation at once, or this times out
+            both.wait()
+        return -x
+
+    with using(2):
+        assert list(ahead(items(), prepare, depth=2)) == [(x, -x) for x in range(8)]
+        assert drawn == list(range(8))
+        assert len(threads) == 2 and all(t.startswith("ranklens-ahead") for t in threads)
+        # an error is raised where its item would be; closing early draws no more
+        got = []
+        with pytest.raises(InputError, match="f:5: bad block"):
+            for x, _ in ahead(range(8), _fails_at_5, depth=2):
+                got.append(x)
+        assert got == [0, 1, 2, 3, 4]
+        drawn.clear()
+        it = ahead(items(), lambda x: x, depth=2)
+        assert next(it) == (0, 0)
+        it.close()
+        assert drawn in ([0, 1, 2], [0, 1], [0])
+    with using(1):  # one job: no thread, whatever the depth
+        names = {threading.current_thread().name}
+        assert [p for _, p in ahead(range(3), lambda x: threading.current_thread().name,
+                                    depth=2)] == [*names] * 3
+
+
+def _fails_at_5(x: int) -> int:
+    if x == 5:
+        raise InputError("bad block", source="f", line=5)
+    return x
