@@ -18,7 +18,6 @@ import lzma
 import math
 import os
 import sys
-import threading
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -403,14 +402,13 @@ def read_trec_run(path: str | Path, *, data: bytes | None = None,
 # (a plain file is read block by block), and only the kept columns of each block survive,
 # never the whole text and its six string columns at once.
 _BLOCK = 1 << 24
-#: a run's blocks are this many times smaller when the next ones are parsed on other
-#: threads while this one is kept: a block being parsed briefly holds several times its
+#: a run's blocks are this many times smaller when the next one is parsed on a second
+#: thread while this one is kept: a block being parsed briefly holds several times its
 #: size (polars' string columns, the parser's buffers), and two of 4 MiB in flight cost
 #: less than one of 16 (the msmarco preset's whole command, two workers: 16 MiB blocks
 #: peak at ~345 MB, 8 MiB at ~305, 4 MiB at ~278; one worker, 16 MiB: ~296) for ~0.05 s
-#: more CPU time on its 7M lines; with two parsed at once, three are in flight: at 4 MiB
-#: ~301 MB, at 16/6 MiB ~276 MB
-_AHEAD_PARTS = 6
+#: more CPU time on its 7M lines
+_AHEAD_PARTS = 4
 _SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 
@@ -598,7 +596,7 @@ class _RunParts:
         self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
         self.rows = 0
         self.bytes = 0  # bytes parsed so far
-        self.local = threading.local()  # each preparing thread's buffers for _regular
+        self.scratch = np.empty((2, _SLICE), dtype=bool)  # for _regular
 
     @classmethod
     def read(cls, blocks: Iterator[bytes], size: int, *,
@@ -614,14 +612,11 @@ class _RunParts:
         if numbers and _looks_decimal(first, sep):
             parts.doc_numbers = np.zeros(0, dtype=np.uint32)
             parts.numbers = True
-        # under an evaluation's jobs > 1 the next blocks are read and parsed on other
-        # threads while this one's columns are kept (ranklens._threads): two at once,
-        # each thread's own work (the checks of its bytes, polars' expressions) beside
-        # the other's parse, which one block ahead left one after the other (msmarco:
-        # 0.33 s and 0.45 s of CPU, against 0.29 s on the main thread)
+        # under an evaluation's jobs > 1 the next block is read and parsed on a second
+        # thread while this one's columns are kept (ranklens._threads)
         chained = itertools.chain([first], blocks)
         del first  # (held by the chain until it is read: one block at a time)
-        with contextlib.closing(ahead(chained, parts.parsed, depth=2)) as it:
+        with contextlib.closing(ahead(chained, parts.parsed)) as it:
             for block, df in it:
                 kept = parts.add(block, df)
                 # the block's frame freed before the next block is read and parsed: one
@@ -633,7 +628,7 @@ class _RunParts:
 
     def parsed(self, data: bytes) -> pl.DataFrame | None:
         """The kept columns of one block of whole lines (:meth:`_parse`); None if it needs
-        the line parser. Called for several blocks at once, on different threads."""
+        the line parser. Called for one block at a time (it reuses ``scratch``)."""
         sep = self.sep
         if _foreign_blanks(data, sep):
             return None
@@ -707,15 +702,12 @@ class _RunParts:
         empty: only a line cut short, or one starting with a blank, leaves a null)."""
         # a cache-sized slice at a time, through two reused buffers: fresh pages cost more
         # than the comparisons
-        scratch = getattr(self.local, "scratch", None)
-        if scratch is None:
-            scratch = self.local.scratch = np.empty((2, _SLICE), dtype=bool)
         codes = np.frombuffer(data, dtype=np.uint8)
-        step = scratch.shape[1] - 1
+        step = self.scratch.shape[1] - 1
         for i in range(0, max(codes.size - 1, 0), step):
             part = codes[i:i + step + 1]  # one byte of overlap: pairs across slices
-            blank = np.less_equal(part, 32, out=scratch[0, :part.size])
-            pairs = np.logical_and(blank[1:], blank[:-1], out=scratch[1, :part.size - 1])
+            blank = np.less_equal(part, 32, out=self.scratch[0, :part.size])
+            pairs = np.logical_and(blank[1:], blank[:-1], out=self.scratch[1, :part.size - 1])
             if pairs.any():
                 return False
         return True
