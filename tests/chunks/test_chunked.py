@@ -544,3 +544,26 @@ def test_numeric_duplicates_and_bad_lines_name_the_file_and_line(tmp_path: Path,
     at = len(lines) - 5
     _bad_line(Path(rp), lines, at, "q1 Q0 12 1 notanumber tag")
     assert f"{rp}:{at}:" in _same_error_in_memory_and_chunked(qp, rp, jobs)
+
+
+def test_a_chunks_run_files_are_deleted_once_read_and_its_judgments_kept(tmp_path: Path
+                                                                         ) -> None:
+    """A run's chunk is read once: its files go as soon as it is (their pages leave the
+    cache before the next chunks are read); the judgments' serve the next run."""
+    from ranklens._io._trec import read_trec_qrels, read_trec_run
+
+    qrels = read_trec_qrels("q.txt", data=b"q1 0 a 1\nq2 0 b 1\n")
+    run = read_trec_run("r.run", data=b"q1 Q0 a 1 0.5 t\nq2 Q0 c 1 0.5 t\n")
+    q, r = Partitions(tmp_path / "qrels", 1), Partitions(tmp_path / "run", 1)
+    q.add(qrels)
+    r.add(run)
+    plan = make_plan(["RR"])
+    spec = engine_module.ChunkSpec(plan.names, tuple(plan.options.as_kwargs().items()),
+                                   "q.txt", "r.run", "t")
+    run_files, qrels_files = r.files(0), q.files(0)
+    outcome = engine_module.evaluate_chunk(spec, qrels_files, run_files)
+    assert outcome is not None and outcome.values is not None
+    assert outcome.values.query_ids.tolist() == ["q1", "q2"]
+    assert [v.tolist() for v in outcome.values.values.values()] == [[1.0, 0.0]]
+    assert run_files and not any(os.path.exists(f) for f in run_files)
+    assert qrels_files and all(os.path.exists(f) for f in qrels_files)

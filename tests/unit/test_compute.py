@@ -157,3 +157,36 @@ def test_values_are_floats_even_where_a_kernel_counts_nothing() -> None:
     assert r.query_values["DCG@2"].tolist() == [0.0, 0.0]
     rows = ranklens.render(r, "jsonl", per_query=True).splitlines()
     assert sum('"measure": "DCG@2", "value": 0.0}' in row for row in rows) == 3  # q, p, all
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=40, unique=True))
+def test_trec_order_is_code_point_order_above_the_polars_threshold(texts: list[str]) -> None:
+    # (above 4,096 ids the order is polars'; lone surrogates and non-text keep Python's)
+    from ranklens._pipeline.compute import _trec_order
+
+    mixed = (texts[i % len(texts)] for i in range(5000))
+    ids = list(dict.fromkeys(f"{i:x}{t}" if i % 2 else f"{t}{i}" for i, t in enumerate(mixed)))
+    assert len(ids) > 1 << 12
+    array = np.array(ids[::-1], dtype=object)
+    assert array[_trec_order(array)].tolist() == sorted(ids)
+
+
+def test_concat_of_many_queries_orders_them_as_trec_eval() -> None:
+    # 5,000 queries in two parts: ids ordered byte-wise ("q10" < "q9", "Z" < "a" < "é")
+    names = [f"{p}{i}" for i in range(1250) for p in ("q", "Z", "a", "é")]
+    qrels = {q: {"d": 1} for q in names}
+    run = {q: {"d": 1.0, "x": 2.0} for q in names}
+    plan = make_plan(["RR"])
+    half = len(names) // 2
+    parts = [compute(plan, ranklens.load_qrels({q: qrels[q] for q in chunk}),
+                     ranklens.load_run({q: run[q] for q in chunk}))
+             for chunk in (names[:half], names[half:])]
+    joined = PerQuery.concat(parts)
+    assert joined.query_ids.tolist() == sorted(names)
+    whole = compute(plan, ranklens.load_qrels(qrels), ranklens.load_run(run))
+    assert joined.query_ids.tolist() == whole.query_ids.tolist()
+    for m in whole.values:
+        assert joined.values[m].tobytes() == whole.values[m].tobytes()
+    with pytest.raises(ParameterError, match="must not share queries"):
+        PerQuery.concat([parts[0], parts[0]])

@@ -190,3 +190,27 @@ def test_docstring_examples_run(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried > 0
     assert failures == 0
+
+
+def test_the_query_axis_of_runs_on_the_same_queries_and_on_different_ones() -> None:
+    qrels = {"q10": {"a": 1}, "q9": {"b": 1}, "é": {"a": 1}, "Z": {"b": 1}}
+    same = {"x": {q: {"a": 1.0} for q in qrels}, "y": {q: {"b": 1.0} for q in qrels}}
+    res = ranklens.evaluate(qrels, same, ["RR"])
+    assert res.query_ids.tolist() == ["Z", "q10", "q9", "é"]
+    assert res.present.all()
+    assert res.values("RR")[:, 0].tolist() == [0.0, 1.0, 0.0, 1.0]
+    # one Result whose ids are not in trec_eval order is put in order
+    x = res["x"]
+    shuffled = Result(x.names, x.measures, x.query_ids[::-1].copy(),
+                      {k: v[::-1].copy() for k, v in x.query_values.items()}, x.aggregates,
+                      x.conventions, x.run_name)
+    alone = Results((shuffled,))
+    assert alone.query_ids.tolist() == ["Z", "q10", "q9", "é"]
+    assert alone.values("RR")[:, 0].tolist() == [0.0, 1.0, 0.0, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        part = ranklens.evaluate(qrels, {"x": same["x"], "z": {"q9": {"b": 1.0}}}, ["RR"],
+                                 missing="skip")
+    assert part.query_ids.tolist() == ["Z", "q10", "q9", "é"]
+    assert part.present[:, 1].tolist() == [False, False, True, False]
+    assert part.values("RR")[2].tolist() == [0.0, 1.0]

@@ -7,6 +7,7 @@ and Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import queue
@@ -91,9 +92,18 @@ class Outcome:
 
 def evaluate_chunk(spec: ChunkSpec, qrels_files: Sequence[str],
                    run_files: Sequence[str]) -> Outcome | None:
-    """One chunk evaluated as one block of the evaluation (None: no row in it)."""
+    """One chunk evaluated as one block of the evaluation (None: no row in it).
+
+    The run's files of the chunk are deleted once read (each is read once; the judgments'
+    serve every run): their pages leave the page cache as the evaluation goes, before they
+    are written back to the disk, rather than all at the end in the main process (x30's
+    ~4.3 GB of chunks beside its 11.8 GB input no longer fit a 23 GB machine's cache).
+    """
     plan = _plan(spec.measures, spec.options)
     q, r = _read(qrels_files), _read_run(run_files, spec)
+    for path in run_files:
+        with contextlib.suppress(OSError):  # the folder is removed in any case
+            os.unlink(path)
     if not q.height and not len(r):
         return None
     if not q.height:  # nothing judged here: every run query is ignored
