@@ -86,10 +86,17 @@ def test_generator_variants_and_doubling_keep_the_values(workloads, tmp_path: Pa
     one_v, two_v = _aggregates(tied.qrels, tied.run), _aggregates(two.qrels, two.run)
     for m in MEASURES:
         assert two_v[m] == pytest.approx(one_v[m], abs=1e-12), m
-    # three prefixed copies (recsys x30 from x10): three times the lines, the same means
+    # three copies, ids prefixed by a digit (recsys x30 from x10): three times the lines, the same means
     three = workloads.copies(tmp_path, tied, 3, "three")
     assert workloads.count_lines(three.run) == 3 * workloads.count_lines(tied.run)
-    assert three.qrels.read_text().splitlines()[0] == "c0_" + tied.qrels.read_text().split("\n")[0]
+    base_lines = tied.qrels.read_text().splitlines()
+    three_lines = three.qrels.read_text().splitlines()
+    assert three_lines == [*base_lines, *("1" + x for x in base_lines),
+                           *("2" + x for x in base_lines)]
+    # integer query ids, as the generator's are, three times as many
+    qids = {x.split()[0] for x in three_lines}
+    assert all(q.isdigit() for q in qids)
+    assert len(qids) == 3 * len({x.split()[0] for x in base_lines})
     three_v = _aggregates(three.qrels, three.run)
     for m in MEASURES:
         assert three_v[m] == pytest.approx(one_v[m], abs=1e-12), m
