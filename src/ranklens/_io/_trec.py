@@ -19,6 +19,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -31,7 +32,7 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._columns import MAX_GRADE
 from .._errors import InputError
-from .._tables import Qrels, Run, query_blocks
+from .._tables import CodedJudgments, Qrels, Run, query_blocks
 from .._threads import ahead, jobs
 from ._lines import data_lines, strict_float, strict_int, without_bom
 from ._small import read_small_qrels, read_small_run, small_file
@@ -266,32 +267,122 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     return df.select("query_id", "doc_id", rel.cast(pl.Float64), "new")
 
 
-def _typed_blocks(blocks: Iterator[bytes]) -> pl.DataFrame | None:
-    """:func:`_typed_qrels` of a file given in blocks of whole lines (so the whole text
-    never sits in memory next to its columns); None if some block needs the general path."""
-    parts: list[pl.DataFrame] = []
+def _typed_blocks(blocks: Iterator[bytes]) -> list[_CodedPart] | None:
+    """:func:`_typed_qrels` of a file given in blocks of whole lines, each block's ids
+    turned into codes at once (so neither the whole text nor the whole file's id strings
+    are ever in memory); None if some block needs the general path."""
+    parts: list[_CodedPart] = []
     sep = None
+    dictionary = _Dictionary()
     for block in blocks:
         sep = sep or _separator(block)
         part = _typed_qrels(block, sep) if sep else None
+        del block
         if part is None:
             return None
-        parts.append(part)
-    return pl.concat(parts, rechunk=False) if parts else None
+        if part.height:
+            parts.append(_CodedPart.of(part, dictionary))
+    return parts
 
 
-def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
-    """The qrels of a typed pass's frame; its block starts are kept for the index."""
-    # the columns as they are (dropping one from the frame may copy the others whole),
-    # but the doc ids in one chunk: alignments gather them at random rows, ~15x slower
-    # across the blocks' dozens of chunks; and the grades in one, which NumPy then reads
-    # in place (the index and each alignment would each copy them whole: 13 MB apiece on
-    # Robust x13's 1.67M judgments)
-    qrels = Qrels(pl.DataFrame([typed["query_id"], typed["doc_id"].rechunk(),
-                                typed["relevance"].rechunk()]), source)
-    # taken by ranklens._model.matching, which groups the judgments by query with it
-    qrels._hints.block_starts = typed["new"]
-    return qrels
+class _Dictionary:
+    """The distinct doc ids of a qrels file read block by block, in order of first
+    appearance, and each block's doc ids as codes into them.
+
+    A block's ids are looked up in the ids seen so far (a cast to their Enum: an exact
+    lookup of each string), and only the ones not found are added: TREC qrels judge the
+    same documents again and again (Robust x13: 94,041 distinct doc ids in 1.67M
+    judgments), so most blocks add few or none.
+    """
+
+    def __init__(self) -> None:
+        self.parts: list[pl.Series] = []
+        self.size = 0
+        self.enum: pl.Enum | None = None
+
+    def codes(self, doc: pl.Series) -> np.ndarray:
+        """The code of each of ``doc`` (uint32), adding the ids not seen before."""
+        missing: np.ndarray | None = None
+        if self.enum is not None:
+            found = doc.cast(self.enum, strict=False).to_physical()
+            absent = found.is_null()
+            if not absent.any():
+                return found.to_numpy().astype(np.uint32)
+            codes = found.fill_null(0).to_numpy().astype(np.uint32)
+            missing = absent.to_numpy()
+            doc = doc.filter(absent)
+        else:
+            codes = np.empty(doc.len(), dtype=np.uint32)
+        new = doc.unique(maintain_order=True)
+        added = doc.cast(pl.Enum(new)).to_physical().to_numpy().astype(np.uint32)
+        added += np.uint32(self.size)
+        if missing is None:
+            codes[:] = added
+        else:
+            codes[missing] = added
+        self.parts.append(new)
+        self.size += new.len()
+        self.enum = pl.Enum(pl.concat(self.parts))
+        return codes
+
+    def sorted(self) -> tuple[pl.Series, np.ndarray]:
+        """The distinct ids sorted byte-wise (trec_eval's ``strcmp`` order), and the new
+        code of each old one."""
+        ids = pl.concat(self.parts).alias("doc_id")
+        order = ids.arg_sort().to_numpy()
+        recode = np.empty(order.size, dtype=np.uint32)
+        recode[order] = np.arange(order.size, dtype=np.uint32)
+        return ids.gather(order), recode
+
+
+@dataclass
+class _CodedPart:
+    """One parsed block of judgments with its ids as codes: each block of adjacent rows'
+    query id once, and each doc id as a code of the file's :class:`_Dictionary`."""
+
+    block_ids: pl.Series
+    block_lengths: np.ndarray
+    doc_code: np.ndarray
+    relevance: np.ndarray
+    dictionary: _Dictionary  # the file's (every part holds the same)
+
+    @classmethod
+    def of(cls, typed: pl.DataFrame, dictionary: _Dictionary) -> _CodedPart:
+        heads, lengths = query_blocks(typed["query_id"], typed["new"])
+        return cls(heads, lengths, dictionary.codes(typed["doc_id"]),
+                   typed["relevance"].to_numpy(), dictionary)
+
+
+def _coded_table(parts: list[_CodedPart], source: str) -> Qrels:
+    """The qrels of blocks of judgments held as codes (:class:`CodedJudgments`): the
+    dictionary sorted byte-wise and the codes renumbered into it; a query continued
+    across blocks stays one block of rows."""
+    dictionary, recode = parts[0].dictionary.sorted()
+    heads: list[pl.Series] = []
+    lengths: list[np.ndarray] = []
+    for part in parts:
+        block_ids, block_lengths = part.block_ids, part.block_lengths
+        if heads and heads[-1][-1] == block_ids[0]:  # a query continued across blocks
+            lengths[-1] = lengths[-1].copy()
+            lengths[-1][-1] += block_lengths[0]
+            block_ids, block_lengths = block_ids[1:], block_lengths[1:]
+        if block_ids.len():
+            heads.append(block_ids)
+            lengths.append(block_lengths)
+    n = sum(p.doc_code.size for p in parts)
+    doc_code = np.empty(n, dtype=np.uint32)
+    relevance = np.empty(n, dtype=np.float64)
+    at = 0
+    for part in parts:
+        end = at + part.doc_code.size
+        np.take(recode, part.doc_code, out=doc_code[at:end])
+        relevance[at:end] = part.relevance
+        at = end
+    parts.clear()  # the blocks' arrays freed before the caller's next allocation
+    coded = CodedJudgments(pl.concat(heads).alias("query_id"),
+                           np.concatenate(lengths).astype(np.int64, copy=False),
+                           doc_code, dictionary, relevance)
+    return Qrels.from_codes(coded, source)
 
 
 def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
@@ -305,13 +396,16 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
         small = read_small_qrels(read_bytes(path), source)
         if small is not None:
             return small
-    blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
+    # a plain file, read in place, in small blocks: each block's parse leaves freed
+    # memory in polars's allocator, more of it the larger the block (Robust x13's
+    # qrels: ~80 MB in 16 MiB blocks, ~40 in 4 MiB)
+    blocks = _file_blocks(source, _BLOCK // _QRELS_PARTS) if data is None else None
     if blocks is not None:
-        typed = _typed_blocks(blocks)
+        parts = _typed_blocks(blocks)
         blocks.close()  # a file left half read by a block the typed pass cannot take
-        if typed is not None and typed.height:
-            table = _typed_table(typed, source)
-            del typed
+        if parts:
+            table = _coded_table(parts, source)
+            del parts
             _release_heap(source)
             return table
     data = read_bytes(path) if data is None else _line_ends(without_bom(data))
@@ -319,7 +413,7 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     sep = _separator(data)
     typed = _typed_qrels(data, sep) if sep else None
     if typed is not None and typed.height:
-        return _typed_table(typed, source)
+        return _coded_table([_CodedPart.of(typed, _Dictionary())], source)
     df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
     if df is not None:
         rel = df["rel"].cast(pl.Int64, strict=False)
@@ -410,6 +504,8 @@ _BLOCK = 1 << 24
 #: more CPU time on its 7M lines
 _AHEAD_PARTS = 4
 _SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
+#: a qrels file's blocks are this many times smaller (see read_trec_qrels)
+_QRELS_PARTS = 4
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 
 

@@ -10,7 +10,7 @@ string work stays proportional to the judgments and the matches, never to the ru
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,11 +20,13 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
+from .._groups import locate
 from .._tables import Qrels, Slot
-from .keys import numbered, pair_keys, query_index
+from .keys import block_index, index_dtype, numbered, pair_keys, query_index
 from .keyset import KeySet
 
-__all__ = ["QRELS_INDEX", "QrelsIndex", "grades", "match_keys", "qrels_index"]
+__all__ = ["NOT_JUDGED", "QRELS_INDEX", "JudgedPairs", "QrelsIndex", "grades", "match_keys",
+           "qrels_index"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,7 +40,8 @@ class QrelsIndex:
     query_array : the same ids as an object array (what an alignment holds).
     code : index into ``query_ids`` of each judgment (row order of the frame; int32 when
         it holds the numbers).
-    doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``).
+    doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``); for
+        judgments held as codes, built on first use (:meth:`doc_hashes`).
     sorted_code, sorted_grade : ``code`` and grade (float) of every judgment, ordered by
         query, then grade descending (how every kernel reads a query's judgments).
     duplicated : whether a doc is judged twice for one query (alignment then applies the
@@ -51,10 +54,68 @@ class QrelsIndex:
     queries: pl.DataFrame
     query_array: np.ndarray
     code: np.ndarray
-    doc_hash: np.ndarray
+    doc_hash: np.ndarray | None
     sorted_code: np.ndarray
     sorted_grade: np.ndarray
     duplicated: bool
+    #: the judgments held as codes, as exact pair keys (None: judgments held as strings)
+    pairs: JudgedPairs | None = None
+    _hashes: list[np.ndarray] = field(default_factory=list, repr=False)
+
+    def doc_hashes(self) -> np.ndarray:
+        """:attr:`doc_hash`, built from the dictionary's hashes on first use for judgments
+        held as codes (only runs matched through hashes ask: numeric doc ids)."""
+        if self.doc_hash is not None:
+            return self.doc_hash
+        pairs = self.pairs
+        assert pairs is not None
+        if not self._hashes:
+            doc_hash = pairs.dictionary.hash(0).to_numpy()[pairs.doc_code]
+            doc_hash.flags.writeable = False
+            self._hashes.append(doc_hash)
+        return self._hashes[0]
+
+
+@dataclass(frozen=True, eq=False)
+class JudgedPairs:
+    """Judgments held as codes (:class:`ranklens._tables.CodedJudgments`), ready for
+    exact matching: each judgment's (query number, doc code) as one integer key.
+
+    Attributes
+    ----------
+    keys : ``query number << 32 | doc code`` of every judgment, ascending (uint64).
+    rows : the judgment row of each key (None: the rows are in key order already, as
+        TREC qrels sorted by query and doc id are).
+    dictionary : the distinct doc ids, byte-wise ascending; a doc code indexes it.
+    doc_code : each judgment row's doc code (uint32).
+    """
+
+    keys: np.ndarray
+    rows: np.ndarray | None
+    dictionary: pl.Series
+    doc_code: np.ndarray
+
+    def codes_of(self, doc_ids: pl.Series) -> np.ndarray:
+        """The doc code of each of ``doc_ids`` (strings), :data:`NOT_JUDGED` where the
+        dictionary has none: an exact lookup (a cast to the Enum of the dictionary)."""
+        codes = doc_ids.cast(pl.Enum(self.dictionary), strict=False).to_physical()
+        return codes.fill_null(NOT_JUDGED).to_numpy().astype(np.uint32, copy=False)
+
+    def find(self, query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of the pairs (``query`` number, ``doc`` code) are judged (a Boolean mask),
+        and the judgment row of each judged one."""
+        key = query.astype(np.uint64)
+        key <<= np.uint64(32)
+        key |= doc
+        if not self.keys.size:
+            return np.zeros(key.size, dtype=bool), np.zeros(0, dtype=np.int64)
+        at, hit = locate(self.keys, key)
+        at = at[hit]
+        return hit, at if self.rows is None else self.rows[at]
+
+
+#: the doc code of a doc id no judgment has (no dictionary is that large)
+NOT_JUDGED = np.uint32(0xFFFFFFFF)
 
 
 #: where a qrels table keeps its :class:`QrelsIndex`
@@ -67,17 +128,30 @@ def qrels_index(qrels: Qrels) -> QrelsIndex:
 
 
 def _build(qrels: Qrels) -> QrelsIndex:
-    qf = qrels.frame
-    query_ids = qf["query_id"].unique().sort()
-    queries = numbered(query_ids)
-    # where the reader marked the starts of query blocks (a one-off, as for runs)
-    code = query_index(qf["query_id"], queries, qrels._hints.take_block_starts())
-    doc_hash = qf["doc_id"].hash(0).to_numpy()
-    duplicated = _repeated_keys(code, doc_hash)
-    if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
-        duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
-                          .to_series().any())
-    grade = qf["relevance"].to_numpy()
+    coded = qrels.coded
+    if coded is not None:
+        query_ids = coded.block_ids.unique().sort()
+        queries = numbered(query_ids)
+        code = np.repeat(block_index(coded.block_ids, queries)
+                         .astype(index_dtype(queries.height)), coded.block_lengths)
+        doc_hash = None  # built on first use (doc_hashes), if at all
+        pairs = _judged_pairs(code, coded.doc_code, coded.dictionary)
+        # (query, doc code) pairs are exact keys: no hash collision to rule out
+        duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())
+        grade = coded.relevance
+    else:
+        pairs = None
+        qf = qrels.frame
+        query_ids = qf["query_id"].unique().sort()
+        queries = numbered(query_ids)
+        # where the reader marked the starts of query blocks (a one-off, as for runs)
+        code = query_index(qf["query_id"], queries, qrels._hints.take_block_starts())
+        doc_hash = qf["doc_id"].hash(0).to_numpy()
+        duplicated = _repeated_keys(code, doc_hash)
+        if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
+            duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
+                              .to_series().any())
+        grade = qf["relevance"].to_numpy()
     by_grade = _by_query_then_grade(code, grade)
     query_list = query_ids.to_list()
     index = QrelsIndex(
@@ -89,11 +163,27 @@ def _build(qrels: Qrels) -> QrelsIndex:
         sorted_code=code[by_grade].astype(np.int64, copy=False),  # what kernels read
         sorted_grade=grade[by_grade].astype(np.float64, copy=False),
         duplicated=duplicated,
+        pairs=pairs,
     )
-    for arr in (index.query_array, index.code, index.doc_hash, index.sorted_code,
-                index.sorted_grade):
+    for arr in (index.query_array, index.code, index.sorted_code, index.sorted_grade,
+                *(() if doc_hash is None else (doc_hash,))):
         arr.flags.writeable = False
     return index
+
+
+def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series) -> JudgedPairs:
+    """The :class:`JudgedPairs` of judgments numbered by query (``code``) and doc
+    (``doc_code``)."""
+    keys = code.astype(np.uint64)
+    keys <<= np.uint64(32)
+    keys |= doc_code
+    rows = None
+    if keys.size > 1 and not bool((keys[1:] >= keys[:-1]).all()):
+        rows = np.argsort(keys, kind="stable").astype(index_dtype(keys.size), copy=False)
+        keys = keys[rows]
+        rows.flags.writeable = False
+    keys.flags.writeable = False
+    return JudgedPairs(keys=keys, rows=rows, dictionary=dictionary, doc_code=doc_code)
 
 
 def _repeated_keys(code: np.ndarray, doc_hash: np.ndarray) -> bool:
@@ -149,8 +239,9 @@ def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray],
-           doc_ids_at: Callable[[np.ndarray], pl.Series],
-           judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+           doc_ids_at: Callable[[np.ndarray], pl.Series], judgments: pl.DataFrame,
+           judged_doc_ids: Callable[[np.ndarray], pl.Series] | None = None,
+           ) -> tuple[np.ndarray, np.ndarray]:
     """The positions (ascending) of the ranked rows that have a judgment, and its grade.
 
     Parameters
@@ -162,27 +253,33 @@ def grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray],
     doc_ids_at : callable
         The doc ids of the ranked rows at given positions.
     judgments : pl.DataFrame
-        ``qidx``, ``doc_id``, ``relevance`` and ``key`` of each judgment.
+        ``qidx``, ``relevance`` and ``key`` of each judgment (and ``doc_id``, unless
+        ``judged_doc_ids`` gives them).
+    judged_doc_ids : callable, optional
+        The doc ids of the judgments at given positions (default: their ``doc_id``).
 
     Returns
     -------
     positions, grades : np.ndarray
         int64 positions (ascending) and float64 grades.
     """
+    if judged_doc_ids is None:
+        judged_doc_ids = judgments["doc_id"].gather
     jkeys = judgments["key"].to_numpy()
     pos, rows = match_keys(keys, jkeys)
     doc_ids = doc_ids_at(pos)
     exact = (
         rows is not None  # each row matched at most one judgment
         and bool((judgments["qidx"].to_numpy()[rows] == query_at(pos)).all())
-        and bool((judgments["doc_id"].gather(rows) == doc_ids).all())
+        and bool((judged_doc_ids(rows) == doc_ids).all())
     )
     if exact:
         return pos, judgments["relevance"].to_numpy()[rows].astype(np.float64, copy=False)
     by_string = (
         pl.DataFrame({"qidx": query_at(pos), "doc_id": doc_ids, "pos": pos})
-        .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
-              how="inner")
+        .join(judgments.select("qidx", "relevance").with_columns(
+                  judged_doc_ids(np.arange(judgments.height)).alias("doc_id")),
+              on=["qidx", "doc_id"], how="inner")
         .sort("pos")
     )
     return (by_string["pos"].to_numpy().astype(np.int64),

@@ -1,0 +1,154 @@
+"""Judgments held as codes (the TREC qrels reader's): one dictionary of the distinct doc ids,
+sorted byte-wise as trec_eval's strcmp compares them, each judgment's doc id a code into it,
+and query ids once per block of rows. The ids must come back exactly as written, and every
+evaluation must equal the one of the same judgments held as strings (a ``Qrels`` made from
+their frame), whatever the run's doc ids (text, numbers) and the options.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from result_support import assert_same
+
+import ranklens
+from ranklens import InputError, Qrels
+from ranklens._io import _trec
+from ranklens._model.matching import qrels_index
+
+MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "bpref", "num_rel_ret",
+            "success@3", "judged@10"]
+
+#: ids whose UTF-8 bytes order them otherwise than their code points or case-folding do
+ODD_IDS = ["é", "e", "z", "Z", "ä", "a\x7f", "ab", "a", "ā", "😀", "\uffff", "Ω",
+           "10", "9", "09", "-1", "a#1"]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of a few lines, so the ids of later blocks are found in earlier ones'."""
+    monkeypatch.setattr(_trec, "_BLOCK", 160)
+    monkeypatch.setattr(_trec, "small_file", lambda source: False)
+
+
+def _write(path: Path, rows: list[tuple[str, str, int]]) -> Path:
+    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in rows), encoding="utf-8")
+    return path
+
+
+def _random_rows(rng: np.random.Generator, docs: list[str], n_queries: int,
+                 per_query: int) -> list[tuple[str, str, int]]:
+    rows = []
+    for q in rng.permutation(n_queries):  # queries not in id order
+        for d in rng.choice(len(docs), size=min(per_query, len(docs)), replace=False):
+            rows.append((f"q{q}", docs[d], int(rng.integers(-1, 4))))
+    return rows
+
+
+def test_the_dictionary_is_in_strcmp_order(tmp_path: Path, small_blocks: None) -> None:
+    rows = [(f"q{i % 3}", d, i % 3) for i, d in enumerate(ODD_IDS * 2)]
+    rows = list(dict.fromkeys(rows))  # (query, doc) pairs once each
+    qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    assert qrels.coded is not None
+    # byte-wise, as strcmp compares them (not code points: "\uffff" < "😀" either way, but
+    # "é" (c3 a9) > "z" and "ā" (c4 81) > "é")
+    expected = sorted(set(ODD_IDS), key=lambda s: s.encode("utf-8"))
+    assert qrels.coded.dictionary.to_list() == expected
+    codes = qrels.coded.doc_code
+    assert codes.dtype == np.uint32
+    words = [qrels.coded.dictionary[int(c)] for c in codes]
+    assert words == [d for _, d, _ in rows]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_codes_give_back_every_row_as_written(tmp_path: Path, small_blocks: None,
+                                              seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    docs = [f"D{i:03d}-{'x' * int(rng.integers(0, 20))}" for i in range(40)] + ODD_IDS
+    rows = _random_rows(rng, docs, 9, 12)
+    path = _write(tmp_path / "q.txt", rows)
+    qrels = _trec.read_trec_qrels(path)
+    assert qrels.coded is not None
+    assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]
+    assert len(qrels) == len(rows)
+    assert qrels.relevance.tolist() == [float(g) for _, _, g in rows]
+    at = rng.choice(len(rows), size=7)
+    assert qrels.doc_ids_at(at).to_list() == [rows[i][1] for i in at]
+    # a query's rows in two blocks (or more) stay one block of rows
+    blocks = qrels.coded.block_ids.to_list()
+    assert all(a != b for a, b in itertools.pairwise(blocks))
+    assert repr(qrels) == repr(Qrels(qrels.frame, str(path)))
+
+
+def _runs(rng: np.random.Generator, docs: list[str], n_queries: int) -> list[dict]:
+    """Runs over the judged docs and others (text doc ids, then numbers): score ties,
+    queries without judgments."""
+    others = [f"U{i}" for i in range(30)]
+    runs = []
+    for numeric in (False, True):
+        pool = [str(i) for i in range(60)] if numeric else docs + others
+        run: dict = {}
+        for q in range(n_queries + 2):  # two queries without judgments
+            picked = rng.choice(len(pool), size=int(rng.integers(1, 25)), replace=False)
+            run[f"q{q}"] = {pool[d]: float(rng.integers(0, 6)) for d in picked}
+        runs.append(run)
+    return runs
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("options", [
+    {},
+    {"duplicates": "first"},
+    {"missing": "skip"},
+    {"judged_only": True},
+    {"depth": 5},
+    {"ties": "input"},
+    {"rel": 2},
+    {"missing": "zero", "depth": 3, "ties": "input"},
+])
+def test_evaluations_equal_those_of_the_same_judgments_as_strings(
+        tmp_path: Path, small_blocks: None, seed: int, options: dict) -> None:
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(50)] + [str(i) for i in range(0, 60, 3)] + ODD_IDS
+    rows = _random_rows(rng, docs, 8, 15)
+    coded = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    assert coded.coded is not None
+    for run in _runs(rng, docs, 8):
+        # the run file read by the TREC reader too (numeric doc ids held as numbers)
+        lines = [f"{q} Q0 {d} {r} {s} t" for q, ranking in run.items()
+                 for r, (d, s) in enumerate(ranking.items())]
+        run_path = tmp_path / "run.txt"
+        run_path.write_text("\n".join(lines) + "\n")
+        for given in (run, ranklens.load_run(run_path)):
+            strings = Qrels(coded.frame, coded.source)
+            a = ranklens.evaluate(coded, given, MEASURES, **options)
+            b = ranklens.evaluate(strings, given, MEASURES, **options)
+            assert_same(a, b)
+
+
+def test_a_doc_judged_twice_is_found_and_handled_as_with_strings(tmp_path: Path,
+                                                                small_blocks: None) -> None:
+    rows = [("q1", "a", 1), ("q1", "b", 0), ("q2", "a", 2), ("q1", "a", 3), ("q2", "c", 1)]
+    coded = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    assert coded.coded is not None and qrels_index(coded).duplicated
+    run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"c": 3.0, "a": 1.0}}
+    strings = Qrels(coded.frame, coded.source)
+    assert_same(ranklens.evaluate(coded, run, MEASURES, duplicates="first"),
+                ranklens.evaluate(strings, run, MEASURES, duplicates="first"))
+    with pytest.raises(InputError, match="document 'a' appears more than once for query 'q1'"):
+        ranklens.evaluate(coded, run, ["AP"], duplicates="error")
+    distinct = _trec.read_trec_qrels(_write(tmp_path / "d.txt", rows[:3]))
+    assert not qrels_index(distinct).duplicated
+
+
+def test_a_whole_file_given_as_bytes_is_held_as_codes_too() -> None:
+    data = b"q2 0 b 1\nq1 0 a 2\nq2 0 a 0\n"
+    qrels = _trec.read_trec_qrels("<bytes>", data=data)
+    assert qrels.coded is not None
+    assert qrels.coded.dictionary.to_list() == ["a", "b"]
+    assert qrels.frame.rows() == [("q2", "b", 1.0), ("q1", "a", 2.0), ("q2", "a", 0.0)]
+    r = ranklens.evaluate(qrels, {"q1": {"a": 1.0}, "q2": {"b": 2.0, "x": 1.0}}, ["AP"])
+    assert r.query_values["AP"].tolist() == [1.0, 1.0]
