@@ -11,12 +11,15 @@ import itertools
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 from result_support import assert_same
 
 import ranklens
 from ranklens import InputError, Qrels
+from ranklens._hashcodes import HashCodes
 from ranklens._io import _trec
+from ranklens._model import matching
 from ranklens._model.matching import qrels_index
 
 MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "bpref", "num_rel_ret",
@@ -152,3 +155,64 @@ def test_a_whole_file_given_as_bytes_is_held_as_codes_too() -> None:
     assert qrels.frame.rows() == [("q2", "b", 1.0), ("q1", "a", 2.0), ("q2", "a", 0.0)]
     r = ranklens.evaluate(qrels, {"q1": {"a": 1.0}, "q2": {"b": 2.0, "x": 1.0}}, ["AP"])
     assert r.query_values["AP"].tolist() == [1.0, 1.0]
+
+
+def _few_hashes(ids: pl.Series) -> np.ndarray:
+    """A hash with many collisions: the length in bytes (ids of one length collide)."""
+    return ids.str.len_bytes().cast(pl.UInt64).to_numpy()
+
+
+def test_ids_sharing_a_hash_are_told_apart(tmp_path: Path, small_blocks: None,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # the qrels' own ids collide: the file is read again, the strings looked up; the run's
+    # ids collide with judged ones: compared as strings, they are not judged
+    rng = np.random.default_rng(5)
+    docs = [f"d{i}" for i in range(40)] + ODD_IDS
+    rows = _random_rows(rng, docs, 6, 12)
+    path = _write(tmp_path / "q.txt", rows)
+    expected = _trec.read_trec_qrels(path)
+    run = _runs(rng, docs, 6)[0]
+    want = ranklens.evaluate(Qrels(expected.frame, expected.source), run, MEASURES)
+    monkeypatch.setattr(_trec, "doc_hashes", _few_hashes)
+    monkeypatch.setattr(matching, "doc_hashes", _few_hashes)
+    exact = []
+    looked_up = _trec._Dictionary._exact
+    monkeypatch.setattr(_trec._Dictionary, "_exact",
+                        lambda self, doc: exact.append(1) or looked_up(self, doc))
+    coded = _trec.read_trec_qrels(path)
+    assert exact  # read again, looking up the strings
+    assert coded.coded is not None
+    assert coded.frame.rows() == expected.frame.rows()
+    assert expected.coded is not None
+    assert coded.coded.dictionary.to_list() == expected.coded.dictionary.to_list()
+    assert_same(ranklens.evaluate(coded, run, MEASURES), want)
+
+
+def test_a_run_id_sharing_a_judged_ids_hash_is_not_judged(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    qrels = _trec.read_trec_qrels("<bytes>", data=b"q1 0 ab 1\nq1 0 c 1\n")
+    # "xy" shares "ab"'s hash here (two bytes); the dictionary's own hashes are distinct
+    monkeypatch.setattr(matching, "doc_hashes", _few_hashes)
+    result = ranklens.evaluate(qrels, {"q1": {"xy": 3.0, "c": 2.0, "ab": 1.0}},
+                               ["P@1", "P@2", "num_rel_ret"])
+    assert result.query_values["P@1"].tolist() == [0.0]
+    assert result.query_values["P@2"].tolist() == [0.5]
+    assert result.query_values["num_rel_ret"].tolist() == [2.0]
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 3000])
+def test_hash_codes_find_every_hash_and_only_those(n: int) -> None:
+    rng = np.random.default_rng(n)
+    # low bits shared by many (slots shared), and full hashes differing only in high bits
+    hashes = np.unique(np.concatenate([
+        rng.integers(0, 2**63, size=n, dtype=np.uint64),
+        (rng.integers(0, 2**20, size=n // 2, dtype=np.uint64) << np.uint64(40))
+        | np.uint64(12345)]))
+    rng.shuffle(hashes)
+    table = HashCodes(hashes)
+    others = rng.integers(0, 2**63, size=500, dtype=np.uint64)
+    others = others[~np.isin(others, hashes)]
+    probe = np.concatenate([hashes, others, hashes[: n // 3]])
+    expected = np.concatenate([np.arange(hashes.size), np.full(others.size, -1),
+                               np.arange(hashes[: n // 3].size)])
+    assert table.find(probe).tolist() == expected.tolist()

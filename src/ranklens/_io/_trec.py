@@ -32,6 +32,7 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._columns import MAX_GRADE
 from .._errors import InputError
+from .._hashcodes import HashCodes, doc_hashes
 from .._tables import CodedJudgments, Qrels, Run, query_blocks
 from .._threads import ahead, jobs
 from ._lines import data_lines, strict_float, strict_int, without_bom
@@ -267,41 +268,81 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     return df.select("query_id", "doc_id", rel.cast(pl.Float64), "new")
 
 
-def _typed_blocks(blocks: Iterator[bytes]) -> list[_CodedPart] | None:
+def _typed_blocks(blocks: Iterator[bytes], exact: bool = False) -> list[_CodedPart] | None:
     """:func:`_typed_qrels` of a file given in blocks of whole lines, each block's ids
     turned into codes at once (so neither the whole text nor the whole file's id strings
-    are ever in memory); None if some block needs the general path."""
+    are ever in memory); None if some block needs the general path. ``exact``: see
+    :class:`_Dictionary`."""
     parts: list[_CodedPart] = []
-    sep = None
-    dictionary = _Dictionary()
-    for block in blocks:
-        sep = sep or _separator(block)
-        part = _typed_qrels(block, sep) if sep else None
-        del block
-        if part is None:
-            return None
-        if part.height:
-            parts.append(_CodedPart.of(part, dictionary))
+    seps: list[bytes | None] = []  # the first block's separator
+
+    def parsed(block: bytes) -> pl.DataFrame | None:
+        if not seps:
+            seps.append(_separator(block))
+        return _typed_qrels(block, seps[0]) if seps[0] else None
+
+    dictionary = _Dictionary(exact)
+    # under an evaluation's jobs > 1 the next block is parsed on a second thread while
+    # this one's ids are coded (ranklens._threads)
+    with contextlib.closing(ahead(blocks, parsed)) as it:
+        for block, part in it:
+            del block
+            if part is None:
+                return None
+            if part.height:
+                parts.append(_CodedPart.of(part, dictionary))
+            del part
     return parts
 
 
-class _Dictionary:
-    """The distinct doc ids of a qrels file read block by block, in order of first
-    appearance, and each block's doc ids as codes into them.
+class _Collision(Exception):
+    """Two distinct doc ids of a qrels file share a 64-bit hash (see :class:`_Dictionary`)."""
 
-    A block's ids are looked up in the ids seen so far (a cast to their Enum: an exact
-    lookup of each string), and only the ones not found are added: TREC qrels judge the
-    same documents again and again (Robust x13: 94,041 distinct doc ids in 1.67M
-    judgments), so most blocks add few or none.
+
+class _Dictionary:
+    """The distinct doc ids of a qrels file read block by block, and each block's doc ids
+    as codes into them.
+
+    A block's ids are looked up in the ids seen so far and only the ones not found are
+    added: TREC qrels judge the same documents again and again (Robust x13: 94,041
+    distinct doc ids in 1.67M judgments), so most blocks add few or none. The lookup is by
+    the ids' 64-bit hashes (:class:`~ranklens._hashcodes.HashCodes`), and every row's id
+    is then compared with its code's: two ids sharing a hash raise :class:`_Collision`,
+    and the file is read again with ``exact`` lookups of the strings (a cast to the Enum
+    of the ids seen so far, several times slower).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, exact: bool = False) -> None:
+        self.exact = exact
         self.parts: list[pl.Series] = []
         self.size = 0
-        self.enum: pl.Enum | None = None
+        self.ids = pl.Series("doc_id", [], dtype=pl.String)  # the parts, for checks
+        self.enum: pl.Enum | None = None  # exact: the ids seen so far
+        self.hashes: list[np.ndarray] = []  # hashed: theirs, and their table
+        self.table: HashCodes | None = None
 
     def codes(self, doc: pl.Series) -> np.ndarray:
         """The code of each of ``doc`` (uint32), adding the ids not seen before."""
+        if self.exact:
+            return self._exact(doc)
+        h = doc_hashes(doc)
+        codes = np.full(h.size, -1, dtype=np.int64) if self.table is None \
+            else self.table.find(h)
+        absent = codes < 0
+        if absent.any():
+            rest = h[absent]
+            new, first, inverse = np.unique(rest, return_index=True, return_inverse=True)
+            codes[absent] = inverse.reshape(-1) + self.size
+            self._add(doc.filter(pl.Series(absent)).gather(first))
+            self.hashes.append(new)
+            self.table = HashCodes(np.concatenate(self.hashes))
+        out = codes.astype(np.uint32)
+        # every row's id is its code's id (else two ids share a hash)
+        if not bool((self.ids.gather(out) == doc).all()):
+            raise _Collision
+        return out
+
+    def _exact(self, doc: pl.Series) -> np.ndarray:
         missing: np.ndarray | None = None
         if self.enum is not None:
             found = doc.cast(self.enum, strict=False).to_physical()
@@ -320,19 +361,22 @@ class _Dictionary:
             codes[:] = added
         else:
             codes[missing] = added
+        self._add(new)
+        self.enum = pl.Enum(self.ids)
+        return codes
+
+    def _add(self, new: pl.Series) -> None:
         self.parts.append(new)
         self.size += new.len()
-        self.enum = pl.Enum(pl.concat(self.parts))
-        return codes
+        self.ids = pl.concat(self.parts).alias("doc_id")
 
     def sorted(self) -> tuple[pl.Series, np.ndarray]:
         """The distinct ids sorted byte-wise (trec_eval's ``strcmp`` order), and the new
         code of each old one."""
-        ids = pl.concat(self.parts).alias("doc_id")
-        order = ids.arg_sort().to_numpy()
+        order = self.ids.arg_sort().to_numpy()
         recode = np.empty(order.size, dtype=np.uint32)
         recode[order] = np.arange(order.size, dtype=np.uint32)
-        return ids.gather(order), recode
+        return self.ids.gather(order), recode
 
 
 @dataclass
@@ -401,7 +445,13 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     # qrels: ~80 MB in 16 MiB blocks, ~40 in 4 MiB)
     blocks = _file_blocks(source, _BLOCK // _QRELS_PARTS) if data is None else None
     if blocks is not None:
-        parts = _typed_blocks(blocks)
+        try:
+            parts = _typed_blocks(blocks)
+        except _Collision:  # two doc ids share a hash: read again, looking up the strings
+            blocks.close()
+            blocks = _file_blocks(source, _BLOCK // _QRELS_PARTS)
+            assert blocks is not None
+            parts = _typed_blocks(blocks, exact=True)
         blocks.close()  # a file left half read by a block the typed pass cannot take
         if parts:
             table = _coded_table(parts, source)
@@ -413,7 +463,11 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     sep = _separator(data)
     typed = _typed_qrels(data, sep) if sep else None
     if typed is not None and typed.height:
-        return _coded_table([_CodedPart.of(typed, _Dictionary())], source)
+        try:
+            part = _CodedPart.of(typed, _Dictionary())
+        except _Collision:  # two doc ids share a hash: looked up as strings
+            part = _CodedPart.of(typed, _Dictionary(exact=True))
+        return _coded_table([part], source)
     df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
     if df is not None:
         rel = df["rel"].cast(pl.Int64, strict=False)

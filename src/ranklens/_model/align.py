@@ -373,13 +373,19 @@ def _match_codes(index: RunIndex, run: Run, code: np.ndarray | None, at: np.ndar
         doc = doc[index.moves]
     if at is not None:
         doc = doc[at]
-    pos = np.flatnonzero(doc != NOT_JUDGED)
-    query = judged_of[index.code_at(pos) if code is None else code[pos]]
-    if (query < 0).any():  # rows of queries without judgments
-        inside = query >= 0
-        pos, query = pos[inside], query[inside]
-    hit, rows = pairs.find(query, doc[pos])
-    return pos[hit], relevance[rows].astype(np.float64, copy=False)
+    found: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+    grade: list[np.ndarray] = [np.zeros(0, dtype=np.float64)]
+    step = 1 << 18  # rows at a time: small temporaries
+    for i in range(0, doc.size, step):
+        pos = np.flatnonzero(doc[i:i + step] != NOT_JUDGED) + i
+        query = judged_of[index.code_at(pos) if code is None else code[pos]]
+        if (query < 0).any():  # rows of queries without judgments
+            inside = query >= 0
+            pos, query = pos[inside], query[inside]
+        hit, rows = pairs.find(query, doc[pos])
+        found.append(pos[hit])
+        grade.append(relevance[rows])
+    return np.concatenate(found), np.concatenate(grade).astype(np.float64, copy=False)
 
 
 def _renumbered(j_sorted: tuple[np.ndarray, np.ndarray],

@@ -21,6 +21,7 @@ else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
 from .._groups import locate
+from .._hashcodes import HashCodes, doc_hashes
 from .._tables import Qrels, Slot
 from .keys import block_index, index_dtype, numbered, pair_keys, query_index
 from .keyset import KeySet
@@ -94,12 +95,36 @@ class JudgedPairs:
     rows: np.ndarray | None
     dictionary: pl.Series
     doc_code: np.ndarray
+    _table: list[HashCodes | None] = field(default_factory=list, repr=False)
 
     def codes_of(self, doc_ids: pl.Series) -> np.ndarray:
         """The doc code of each of ``doc_ids`` (strings), :data:`NOT_JUDGED` where the
-        dictionary has none: an exact lookup (a cast to the Enum of the dictionary)."""
-        codes = doc_ids.cast(pl.Enum(self.dictionary), strict=False).to_physical()
-        return codes.fill_null(NOT_JUDGED).to_numpy().astype(np.uint32, copy=False)
+        dictionary has none (a fresh, writable array).
+
+        The ids' 64-bit hashes are looked up in the dictionary's
+        (:class:`~ranklens._hashcodes.HashCodes`), and each id found is compared with its
+        code's: one that only shares a hash with a judged doc is not judged. When two of
+        the dictionary's own ids share a hash, the strings are looked up instead (a cast
+        to the Enum of the dictionary, several times slower).
+        """
+        if not self._table:
+            hashes = doc_hashes(self.dictionary)
+            distinct = pl.Series(hashes).n_unique() == hashes.size
+            self._table.append(HashCodes(hashes) if distinct else None)
+        table = self._table[0]
+        if table is None:
+            found = doc_ids.cast(pl.Enum(self.dictionary), strict=False).to_physical()
+            return found.fill_null(NOT_JUDGED).to_numpy().astype(np.uint32)
+        codes = np.empty(doc_ids.len(), dtype=np.uint32)
+        for i in range(0, codes.size, _STEP):  # a slice at a time: small temporaries
+            ids = doc_ids.slice(i, _STEP)
+            part = table.find(doc_hashes(ids)).astype(np.uint32)  # -1: NOT_JUDGED
+            at = np.flatnonzero(part != NOT_JUDGED)
+            same = (self.dictionary.gather(part[at]) == ids.gather(at)).to_numpy()
+            if not same.all():
+                part[at[~same]] = NOT_JUDGED
+            codes[i:i + part.size] = part
+        return codes
 
     def find(self, query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which of the pairs (``query`` number, ``doc`` code) are judged (a Boolean mask),
@@ -116,6 +141,9 @@ class JudgedPairs:
 
 #: the doc code of a doc id no judgment has (no dictionary is that large)
 NOT_JUDGED = np.uint32(0xFFFFFFFF)
+
+#: rows matched at a time: the temporaries stay small (and polars's, freed, go back)
+_STEP = 1 << 18
 
 
 #: where a qrels table keeps its :class:`QrelsIndex`
