@@ -233,7 +233,7 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
         sorted_j = (sorted_q[evaluated], qindex.sorted_grade[evaluated])
 
     def hashed() -> tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]:
-        code, doc_hash, relevance = qindex.code, qindex.doc_hashes(), qrels.relevance
+        code, doc_hash, relevance = qindex.query_codes(), qindex.doc_hashes(), qrels.relevance
         if kept is None:
             frame = pl.DataFrame({"qidx": code, "relevance": relevance, "hash": doc_hash})
             return frame, qrels.doc_ids_at

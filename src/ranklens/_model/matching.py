@@ -40,7 +40,8 @@ class QrelsIndex:
     queries : the same ids numbered (``query_id``, ``qidx``): the table looked up in.
     query_array : the same ids as an object array (what an alignment holds).
     code : index into ``query_ids`` of each judgment (row order of the frame; int32 when
-        it holds the numbers).
+        it holds the numbers); for judgments held as codes, None: :meth:`query_codes`
+        derives it from ``pairs`` (the keys hold it).
     doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``); for
         judgments held as codes, built on first use (:meth:`doc_hashes`).
     sorted_code, sorted_grade : ``code`` and grade (float) of every judgment, ordered by
@@ -54,7 +55,7 @@ class QrelsIndex:
     query_ids: list[str]
     queries: pl.DataFrame
     query_array: np.ndarray
-    code: np.ndarray
+    code: np.ndarray | None
     doc_hash: np.ndarray | None
     sorted_code: np.ndarray
     sorted_grade: np.ndarray
@@ -62,6 +63,19 @@ class QrelsIndex:
     #: the judgments held as codes, as exact pair keys (None: judgments held as strings)
     pairs: JudgedPairs | None = None
     _hashes: list[np.ndarray] = field(default_factory=list, repr=False)
+
+    def query_codes(self) -> np.ndarray:
+        """:attr:`code` (for judgments held as codes, made anew from the pair keys)."""
+        if self.code is not None:
+            return self.code
+        pairs = self.pairs
+        assert pairs is not None
+        queries = (pairs.keys >> np.uint64(32)).astype(index_dtype(len(self.query_ids)))
+        if pairs.rows is None:
+            return queries
+        code = np.empty_like(queries)
+        code[pairs.rows] = queries
+        return code
 
     def doc_hashes(self) -> np.ndarray:
         """:attr:`doc_hash`, built from the dictionary's hashes on first use for judgments
@@ -157,43 +171,52 @@ def qrels_index(qrels: Qrels) -> QrelsIndex:
 
 def _build(qrels: Qrels) -> QrelsIndex:
     coded = qrels.coded
+    pairs: JudgedPairs | None = None
+    doc_hash: np.ndarray | None = None
     if coded is not None:
         query_ids = coded.block_ids.unique().sort()
         queries = numbered(query_ids)
         code = np.repeat(block_index(coded.block_ids, queries)
                          .astype(index_dtype(queries.height)), coded.block_lengths)
-        doc_hash = None  # built on first use (doc_hashes), if at all
-        pairs = _judged_pairs(code, coded.doc_code, coded.dictionary)
-        # (query, doc code) pairs are exact keys: no hash collision to rule out
-        duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())
         grade = coded.relevance
     else:
-        pairs = None
         qf = qrels.frame
         query_ids = qf["query_id"].unique().sort()
         queries = numbered(query_ids)
         # where the reader marked the starts of query blocks (a one-off, as for runs)
         code = query_index(qf["query_id"], queries, qrels._hints.take_block_starts())
         doc_hash = qf["doc_id"].hash(0).to_numpy()
+        grade = qf["relevance"].to_numpy()
+    # the sorted judgments first, their order freed before the pair keys are made (peak)
+    by_grade = _by_query_then_grade(code, grade)
+    sorted_code = code[by_grade].astype(np.int64, copy=False)  # what kernels read
+    sorted_grade = grade[by_grade].astype(np.float64, copy=False)
+    del by_grade
+    if coded is not None:
+        # built on first use (doc_hashes), if at all
+        pairs = _judged_pairs(code, coded.doc_code, coded.dictionary)
+        # (query, doc code) pairs are exact keys: no hash collision to rule out
+        duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())
+    else:
+        assert doc_hash is not None
         duplicated = _repeated_keys(code, doc_hash)
         if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
             duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
                               .to_series().any())
-        grade = qf["relevance"].to_numpy()
-    by_grade = _by_query_then_grade(code, grade)
     query_list = query_ids.to_list()
     index = QrelsIndex(
         query_ids=query_list,
         queries=queries,
         query_array=np.array(query_list, dtype=object),
-        code=code,
+        # judgments held as codes: the pair keys hold the query numbers (memory)
+        code=None if pairs is not None else code,
         doc_hash=doc_hash,
-        sorted_code=code[by_grade].astype(np.int64, copy=False),  # what kernels read
-        sorted_grade=grade[by_grade].astype(np.float64, copy=False),
+        sorted_code=sorted_code,
+        sorted_grade=sorted_grade,
         duplicated=duplicated,
         pairs=pairs,
     )
-    for arr in (index.query_array, index.code, index.sorted_code, index.sorted_grade,
+    for arr in (index.query_array, code, index.sorted_code, index.sorted_grade,
                 *(() if doc_hash is None else (doc_hash,))):
         arr.flags.writeable = False
     return index
