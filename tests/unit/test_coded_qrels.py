@@ -216,3 +216,17 @@ def test_hash_codes_find_every_hash_and_only_those(n: int) -> None:
     expected = np.concatenate([np.arange(hashes.size), np.full(others.size, -1),
                                np.arange(hashes[: n // 3].size)])
     assert table.find(probe).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("n_queries", [3, 70_000])
+def test_pair_keys_fit_their_width(n_queries: int) -> None:
+    # 70,000 queries of a 70,000-id dictionary: keys beyond 32 bits, held in 64
+    dictionary = pl.Series([f"d{i:05d}" for i in range(70_000)])
+    code = np.array([0, 0, 1, n_queries - 1], dtype=np.int32)
+    doc = np.array([3, 69_999, 0, 69_999], dtype=np.uint32)
+    pairs = matching._judged_pairs(code, doc, dictionary)
+    assert pairs.keys.dtype == (np.uint32 if n_queries == 3 else np.uint64)
+    hit, rows = pairs.find(np.array([n_queries - 1, 0, 1, 0]),
+                           np.array([69_999, 69_999, 1, 4], dtype=np.uint32))
+    assert hit.tolist() == [True, True, False, False]
+    assert rows.tolist() == [3, 1]

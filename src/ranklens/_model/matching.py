@@ -70,7 +70,8 @@ class QrelsIndex:
             return self.code
         pairs = self.pairs
         assert pairs is not None
-        queries = (pairs.keys >> np.uint64(32)).astype(index_dtype(len(self.query_ids)))
+        queries = (pairs.keys // pairs.keys.dtype.type(pairs.dictionary.len())).astype(
+            index_dtype(len(self.query_ids)))
         if pairs.rows is None:
             return queries
         code = np.empty_like(queries)
@@ -98,7 +99,8 @@ class JudgedPairs:
 
     Attributes
     ----------
-    keys : ``query number << 32 | doc code`` of every judgment, ascending (uint64).
+    keys : ``query number * len(dictionary) + doc code`` of every judgment, ascending
+        (uint32 when every key fits: half the memory, and a faster search; else uint64).
     rows : the judgment row of each key (None: the rows are in key order already, as
         TREC qrels sorted by query and doc id are).
     dictionary : the distinct doc ids, byte-wise ascending; a doc code indexes it.
@@ -143,9 +145,9 @@ class JudgedPairs:
     def find(self, query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which of the pairs (``query`` number, ``doc`` code) are judged (a Boolean mask),
         and the judgment row of each judged one."""
-        key = query.astype(np.uint64)
-        key <<= np.uint64(32)
-        key |= doc
+        key = query.astype(self.keys.dtype)
+        key *= self.keys.dtype.type(self.dictionary.len())
+        key += doc
         if not self.keys.size:
             return np.zeros(key.size, dtype=bool), np.zeros(0, dtype=np.int64)
         at, hit = locate(self.keys, key)
@@ -225,9 +227,10 @@ def _build(qrels: Qrels) -> QrelsIndex:
 def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series) -> JudgedPairs:
     """The :class:`JudgedPairs` of judgments numbered by query (``code``) and doc
     (``doc_code``)."""
-    keys = code.astype(np.uint64)
-    keys <<= np.uint64(32)
-    keys |= doc_code
+    n = max(int(code.max()) + 1 if code.size else 1, 1) * max(dictionary.len(), 1)
+    keys = code.astype(np.uint32 if n <= 2**32 else np.uint64)
+    keys *= keys.dtype.type(dictionary.len())
+    keys += doc_code
     rows = None
     if keys.size > 1 and not bool((keys[1:] >= keys[:-1]).all()):
         rows = np.argsort(keys, kind="stable").astype(index_dtype(keys.size), copy=False)
