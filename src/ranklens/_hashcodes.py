@@ -39,17 +39,19 @@ class HashCodes:
     def __init__(self, hashes: np.ndarray) -> None:
         hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
         self.hashes = hashes
-        # ~8 slots a hash (most slots hold one hash: ~6% share theirs), at least 2**12
-        bits = max(12, (max(int(hashes.size), 1) * 8).bit_length())
+        # ~8 slots a hash (most slots then hold one: ~6% share theirs), at least 2**12
+        # and at most 2**22 (16 MB: beyond ~500,000 hashes more of them share slots)
+        bits = min(max(12, (max(int(hashes.size), 1) * 8).bit_length()), 22)
         self._mask = np.uint64((1 << bits) - 1)
         slot = (hashes & self._mask).astype(np.intp)
-        table = np.full(1 << bits, _EMPTY, dtype=np.int32 if hashes.size < 2**31 else np.int64)
-        table[slot] = np.arange(hashes.size, dtype=table.dtype)
-        counts = np.bincount(slot, minlength=table.size)
-        table[counts > 1] = _SHARED
+        codes = np.arange(hashes.size, dtype=np.int32 if hashes.size < 2**31 else np.int64)
+        table = np.full(1 << bits, _EMPTY, dtype=codes.dtype)
+        table[slot] = codes  # of hashes sharing a slot, one is written: the others see it
+        shared = np.flatnonzero(table[slot] != codes)
+        table[slot[shared]] = _SHARED
+        shared = np.flatnonzero(table[slot] == _SHARED)  # the written ones too
         self._table = table
         # the hashes of shared slots, sorted, searched for instead
-        shared = np.flatnonzero(counts[slot] > 1)
         order = np.argsort(hashes[shared])
         self._shared = hashes[shared][order]
         self._shared_code = shared[order]

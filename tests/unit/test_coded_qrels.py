@@ -1,8 +1,9 @@
-"""Judgments held as codes (the TREC qrels reader's): one dictionary of the distinct doc ids,
-sorted byte-wise as trec_eval's strcmp compares them, each judgment's doc id a code into it,
-and query ids once per block of rows. The ids must come back exactly as written, and every
-evaluation must equal the one of the same judgments held as strings (a ``Qrels`` made from
-their frame), whatever the run's doc ids (text, numbers) and the options.
+"""Judgments held as codes (the TREC qrels reader's, for a whole file): one dictionary of
+the distinct doc ids, each judgment's doc id a code into it, and query ids once per block of
+rows. The ids must come back exactly as written, and every evaluation must equal the one of
+the same judgments held as strings (a ``Qrels`` made from their frame), whatever the run's
+doc ids (text, numbers) and the options. Files whose doc ids are mostly distinct, and blocks
+handed over by a chunked evaluation, keep their strings.
 """
 
 from __future__ import annotations
@@ -51,19 +52,41 @@ def _random_rows(rng: np.random.Generator, docs: list[str], n_queries: int,
     return rows
 
 
-def test_the_dictionary_is_in_strcmp_order(tmp_path: Path, small_blocks: None) -> None:
-    rows = [(f"q{i % 3}", d, i % 3) for i, d in enumerate(ODD_IDS * 2)]
-    rows = list(dict.fromkeys(rows))  # (query, doc) pairs once each
+def test_the_dictionary_holds_each_id_once_in_order_of_appearance(
+        tmp_path: Path, small_blocks: None) -> None:
+    rows = [(f"q{q}", d, q % 3) for q in range(4) for d in ODD_IDS]
     qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert qrels.coded is not None
-    # byte-wise, as strcmp compares them (not code points: "\uffff" < "😀" either way, but
-    # "é" (c3 a9) > "z" and "ā" (c4 81) > "é")
-    expected = sorted(set(ODD_IDS), key=lambda s: s.encode("utf-8"))
-    assert qrels.coded.dictionary.to_list() == expected
+    assert qrels.coded.dictionary.to_list() == ODD_IDS
     codes = qrels.coded.doc_code
     assert codes.dtype == np.uint32
-    words = [qrels.coded.dictionary[int(c)] for c in codes]
-    assert words == [d for _, d, _ in rows]
+    assert [qrels.coded.dictionary[int(c)] for c in codes] == [d for _, d, _ in rows]
+
+
+def test_mostly_distinct_doc_ids_are_kept_as_strings(tmp_path: Path, small_blocks: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # a recommender's qrels: every judgment of its own document (codes would not pay)
+    rows = [(f"q{i // 3}", f"item{i}", 1) for i in range(60)]
+    qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    assert qrels.coded is None
+    assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]
+    # repeated documents first, then new ones: given up part way, the same rows
+    rows = [(f"q{i}", "same", 1) for i in range(30)] + rows
+    qrels = _trec.read_trec_qrels(_write(tmp_path / "r.txt", rows))
+    assert qrels.coded is None
+    assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]
+    # one block (the whole file's bytes), decided at its end
+    monkeypatch.setattr(_trec, "_BLOCK", 1 << 20)
+    assert _trec.read_trec_qrels(_write(tmp_path / "s.txt", rows[30:])).coded is None
+    assert _trec.read_trec_qrels(_write(tmp_path / "t.txt", rows[:30])).coded is not None
+
+
+def test_a_block_handed_over_keeps_its_strings() -> None:
+    data = b"q2 0 b 1\nq1 0 a 2\nq2 0 a 0\nq1 0 b 1\n"
+    qrels = _trec.read_trec_qrels("<block>", data=data)
+    assert qrels.coded is None
+    assert qrels.frame.rows() == [("q2", "b", 1.0), ("q1", "a", 2.0), ("q2", "a", 0.0),
+                                  ("q1", "b", 1.0)]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -71,7 +94,7 @@ def test_codes_give_back_every_row_as_written(tmp_path: Path, small_blocks: None
                                               seed: int) -> None:
     rng = np.random.default_rng(seed)
     docs = [f"D{i:03d}-{'x' * int(rng.integers(0, 20))}" for i in range(40)] + ODD_IDS
-    rows = _random_rows(rng, docs, 9, 12)
+    rows = _random_rows(rng, docs, 18, 12)  # documents judged for several queries
     path = _write(tmp_path / "q.txt", rows)
     qrels = _trec.read_trec_qrels(path)
     assert qrels.coded is not None
@@ -115,11 +138,12 @@ def _runs(rng: np.random.Generator, docs: list[str], n_queries: int) -> list[dic
 def test_evaluations_equal_those_of_the_same_judgments_as_strings(
         tmp_path: Path, small_blocks: None, seed: int, options: dict) -> None:
     rng = np.random.default_rng(seed)
-    docs = [f"d{i}" for i in range(50)] + [str(i) for i in range(0, 60, 3)] + ODD_IDS
-    rows = _random_rows(rng, docs, 8, 15)
+    docs = list(dict.fromkeys([f"d{i}" for i in range(50)]
+                              + [str(i) for i in range(0, 60, 3)] + ODD_IDS))
+    rows = _random_rows(rng, docs, 20, 15)  # documents judged for several queries
     coded = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert coded.coded is not None
-    for run in _runs(rng, docs, 8):
+    for run in _runs(rng, docs, 20):
         # the run file read by the TREC reader too (numeric doc ids held as numbers)
         lines = [f"{q} Q0 {d} {r} {s} t" for q, ranking in run.items()
                  for r, (d, s) in enumerate(ranking.items())]
@@ -134,7 +158,8 @@ def test_evaluations_equal_those_of_the_same_judgments_as_strings(
 
 def test_a_doc_judged_twice_is_found_and_handled_as_with_strings(tmp_path: Path,
                                                                 small_blocks: None) -> None:
-    rows = [("q1", "a", 1), ("q1", "b", 0), ("q2", "a", 2), ("q1", "a", 3), ("q2", "c", 1)]
+    rows = [("q1", "a", 1), ("q1", "b", 0), ("q2", "a", 2), ("q1", "a", 3), ("q2", "c", 1),
+            ("q3", "a", 0), ("q3", "b", 1), ("q3", "c", 2)]
     coded = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert coded.coded is not None and qrels_index(coded).duplicated
     run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"c": 3.0, "a": 1.0}}
@@ -143,18 +168,8 @@ def test_a_doc_judged_twice_is_found_and_handled_as_with_strings(tmp_path: Path,
                 ranklens.evaluate(strings, run, MEASURES, duplicates="first"))
     with pytest.raises(InputError, match="document 'a' appears more than once for query 'q1'"):
         ranklens.evaluate(coded, run, ["AP"], duplicates="error")
-    distinct = _trec.read_trec_qrels(_write(tmp_path / "d.txt", rows[:3]))
-    assert not qrels_index(distinct).duplicated
-
-
-def test_a_whole_file_given_as_bytes_is_held_as_codes_too() -> None:
-    data = b"q2 0 b 1\nq1 0 a 2\nq2 0 a 0\n"
-    qrels = _trec.read_trec_qrels("<bytes>", data=data)
-    assert qrels.coded is not None
-    assert qrels.coded.dictionary.to_list() == ["a", "b"]
-    assert qrels.frame.rows() == [("q2", "b", 1.0), ("q1", "a", 2.0), ("q2", "a", 0.0)]
-    r = ranklens.evaluate(qrels, {"q1": {"a": 1.0}, "q2": {"b": 2.0, "x": 1.0}}, ["AP"])
-    assert r.query_values["AP"].tolist() == [1.0, 1.0]
+    distinct = _trec.read_trec_qrels(_write(tmp_path / "d.txt", rows[:3] + rows[4:]))
+    assert distinct.coded is not None and not qrels_index(distinct).duplicated
 
 
 def _few_hashes(ids: pl.Series) -> np.ndarray:
@@ -168,10 +183,10 @@ def test_ids_sharing_a_hash_are_told_apart(tmp_path: Path, small_blocks: None,
     # ids collide with judged ones: compared as strings, they are not judged
     rng = np.random.default_rng(5)
     docs = [f"d{i}" for i in range(40)] + ODD_IDS
-    rows = _random_rows(rng, docs, 6, 12)
+    rows = _random_rows(rng, docs, 16, 12)
     path = _write(tmp_path / "q.txt", rows)
     expected = _trec.read_trec_qrels(path)
-    run = _runs(rng, docs, 6)[0]
+    run = _runs(rng, docs, 16)[0]
     want = ranklens.evaluate(Qrels(expected.frame, expected.source), run, MEASURES)
     monkeypatch.setattr(_trec, "doc_hashes", _few_hashes)
     monkeypatch.setattr(matching, "doc_hashes", _few_hashes)
@@ -189,15 +204,17 @@ def test_ids_sharing_a_hash_are_told_apart(tmp_path: Path, small_blocks: None,
 
 
 def test_a_run_id_sharing_a_judged_ids_hash_is_not_judged(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    qrels = _trec.read_trec_qrels("<bytes>", data=b"q1 0 ab 1\nq1 0 c 1\n")
+        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [(f"q{q}", d, 1) for q in (1, 2, 3) for d in ("ab", "c")]
+    qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    assert qrels.coded is not None
     # "xy" shares "ab"'s hash here (two bytes); the dictionary's own hashes are distinct
     monkeypatch.setattr(matching, "doc_hashes", _few_hashes)
-    result = ranklens.evaluate(qrels, {"q1": {"xy": 3.0, "c": 2.0, "ab": 1.0}},
-                               ["P@1", "P@2", "num_rel_ret"])
-    assert result.query_values["P@1"].tolist() == [0.0]
-    assert result.query_values["P@2"].tolist() == [0.5]
-    assert result.query_values["num_rel_ret"].tolist() == [2.0]
+    run = {q: {"xy": 3.0, "c": 2.0, "ab": 1.0} for q in ("q1", "q2", "q3")}
+    result = ranklens.evaluate(qrels, run, ["P@1", "P@2", "num_rel_ret"])
+    assert result.query_values["P@1"].tolist() == [0.0] * 3
+    assert result.query_values["P@2"].tolist() == [0.5] * 3
+    assert result.query_values["num_rel_ret"].tolist() == [2.0] * 3
 
 
 @pytest.mark.parametrize("n", [0, 1, 5, 3000])

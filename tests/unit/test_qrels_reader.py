@@ -67,7 +67,6 @@ def test_typed_pass_takes_a_regular_file_in_blocks(tmp_path: Path, small_blocks:
     monkeypatch.setattr(_trec, "_typed_qrels", lambda *a: parsed.append(1) or typed(*a))
     qrels = _trec.read_trec_qrels(path)
     assert len(parsed) > 1  # read in several blocks
-    assert qrels.coded is not None  # its ids held as codes
     assert qrels.frame.rows() == expected
     assert qrels.frame.schema == {"query_id": _trec.pl.String, "doc_id": _trec.pl.String,
                                   "relevance": _trec.pl.Float64}

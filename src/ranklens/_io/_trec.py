@@ -268,12 +268,18 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     return df.select("query_id", "doc_id", rel.cast(pl.Float64), "new")
 
 
-def _typed_blocks(blocks: Iterator[bytes], exact: bool = False) -> list[_CodedPart] | None:
-    """:func:`_typed_qrels` of a file given in blocks of whole lines, each block's ids
-    turned into codes at once (so neither the whole text nor the whole file's id strings
-    are ever in memory); None if some block needs the general path. ``exact``: see
-    :class:`_Dictionary`."""
+def _typed_blocks(blocks: Iterator[bytes],
+                  exact: bool = False) -> list[_CodedPart] | pl.DataFrame | None:
+    """:func:`_typed_qrels` of a file given in blocks of whole lines (so the whole text
+    never sits in memory next to its columns); None if some block needs the general path.
+
+    Each block's ids are turned into codes at once (:class:`_CodedPart`) while the distinct
+    doc ids stay at most :data:`_CODED_SHARE` of the judgments read: then codes hold them
+    in less memory than strings. Past it (every judgment of its
+    own document: a recommender's qrels) the blocks are kept as they are parsed and a frame
+    is given instead. ``exact``: see :class:`_Dictionary`."""
     parts: list[_CodedPart] = []
+    frames: list[pl.DataFrame] = []
     seps: list[bytes | None] = []  # the first block's separator
 
     def parsed(block: bytes) -> pl.DataFrame | None:
@@ -282,17 +288,52 @@ def _typed_blocks(blocks: Iterator[bytes], exact: bool = False) -> list[_CodedPa
         return _typed_qrels(block, seps[0]) if seps[0] else None
 
     dictionary = _Dictionary(exact)
+    rows = 0
+    coding: bool | None = None  # whether to hold codes (None: not decided yet)
     # under an evaluation's jobs > 1 the next block is parsed on a second thread while
     # this one's ids are coded (ranklens._threads)
     with contextlib.closing(ahead(blocks, parsed)) as it:
-        for block, part in it:
+        for i, (block, part) in enumerate(it):
             del block
             if part is None:
                 return None
-            if part.height:
+            if not part.height:
+                continue
+            rows += part.height
+            frames.append(part)  # (until it is decided: its strings, if codes do not pay)
+            if coding is None and not i and rows >= _CODED_ROWS \
+                    and pl.Series(doc_hashes(part["doc_id"])).n_unique() > _HOPELESS_SHARE * rows:
+                coding = False  # almost every doc id of the first block its own: not coded
+            if coding is not False:
                 parts.append(_CodedPart.of(part, dictionary))
+                share = dictionary.size / rows
+                # decided from _CODED_ROWS judgments and the second block on (the first
+                # block's documents are all new)
+                if i and rows >= _CODED_ROWS and share > _CODED_SHARE:
+                    coding = False
+                    parts.clear()
+                elif i and rows >= _CODED_ROWS:
+                    coding = True
+            if coding:
+                frames.clear()
             del part
+    if coding is None and dictionary.size > _CODED_SHARE * rows:  # decided at the end
+        coding = False
+    if coding is False:
+        return pl.concat(frames, rechunk=False)
     return parts
+
+
+#: the most distinct doc ids, as a share of the judgments, that a qrels file's codes hold
+#: (more: the strings themselves take less memory than codes and dictionary; a single
+#: TREC track's qrels hold ~73% (Robust04), so only judgments repeated across queries,
+#: as Robust x13's, are held as codes); checked from the second block and this many
+#: judgments on (the first block's documents are all new), and at the end
+_CODED_SHARE = 0.5
+_CODED_ROWS = 1 << 16
+#: a first block's share of distinct doc ids past which codes are given up at once (a
+#: recommender's qrels: each judgment of its own document)
+_HOPELESS_SHARE = 0.9
 
 
 class _Collision(Exception):
@@ -300,47 +341,81 @@ class _Collision(Exception):
 
 
 class _Dictionary:
-    """The distinct doc ids of a qrels file read block by block, and each block's doc ids
-    as codes into them.
+    """The distinct doc ids of a qrels file read block by block, in order of first
+    appearance, and each block's doc ids as codes into them.
 
     A block's ids are looked up in the ids seen so far and only the ones not found are
     added: TREC qrels judge the same documents again and again (Robust x13: 94,041
     distinct doc ids in 1.67M judgments), so most blocks add few or none. The lookup is by
-    the ids' 64-bit hashes (:class:`~ranklens._hashcodes.HashCodes`), and every row's id
-    is then compared with its code's: two ids sharing a hash raise :class:`_Collision`,
-    and the file is read again with ``exact`` lookups of the strings (a cast to the Enum
-    of the ids seen so far, several times slower).
+    the ids' 64-bit hashes (:class:`~ranklens._hashcodes.HashCodes`: tables of the ids
+    added, each twice the size of the next at most, merged as they grow, so each id is
+    put in a table a few times at most), and every row's id is then compared with its
+    code's: two ids sharing a hash raise :class:`_Collision`, and the file is read again
+    with ``exact`` lookups of the strings (a cast to the Enum of the ids seen so far,
+    several times slower).
     """
 
     def __init__(self, exact: bool = False) -> None:
         self.exact = exact
         self.parts: list[pl.Series] = []
         self.size = 0
-        self.ids = pl.Series("doc_id", [], dtype=pl.String)  # the parts, for checks
         self.enum: pl.Enum | None = None  # exact: the ids seen so far
-        self.hashes: list[np.ndarray] = []  # hashed: theirs, and their table
-        self.table: HashCodes | None = None
+        #: hashed: tables of the ids' hashes and the code of each table's first
+        self.tables: list[tuple[HashCodes, int]] = []
+
+    @property
+    def ids(self) -> pl.Series:
+        """The distinct ids, code by code."""
+        return pl.concat(self.parts, rechunk=False).alias("doc_id") if self.parts \
+            else pl.Series("doc_id", [], dtype=pl.String)
 
     def codes(self, doc: pl.Series) -> np.ndarray:
         """The code of each of ``doc`` (uint32), adding the ids not seen before."""
         if self.exact:
             return self._exact(doc)
         h = doc_hashes(doc)
-        codes = np.full(h.size, -1, dtype=np.int64) if self.table is None \
-            else self.table.find(h)
+        codes = self._lookup(h)
         absent = codes < 0
         if absent.any():
             rest = h[absent]
             new, first, inverse = np.unique(rest, return_index=True, return_inverse=True)
-            codes[absent] = inverse.reshape(-1) + self.size
+            # numbered in order of first appearance
+            order = np.argsort(first)
+            number = np.empty(order.size, dtype=np.int64)
+            number[order] = np.arange(order.size)
+            new, first = new[order], first[order]
+            codes[absent] = number[inverse.reshape(-1)] + self.size
+            self._insert(new)
             self._add(doc.filter(pl.Series(absent)).gather(first))
-            self.hashes.append(new)
-            self.table = HashCodes(np.concatenate(self.hashes))
         out = codes.astype(np.uint32)
         # every row's id is its code's id (else two ids share a hash)
         if not bool((self.ids.gather(out) == doc).all()):
             raise _Collision
         return out
+
+    def _lookup(self, h: np.ndarray) -> np.ndarray:
+        codes = np.full(h.size, -1, dtype=np.int64)
+        todo: np.ndarray | None = None  # the rows not found yet (None: all)
+        for table, first in self.tables:  # the largest first
+            found = table.find(h if todo is None else h[todo])
+            hit = found >= 0
+            if todo is None:
+                codes[hit] = found[hit] + first
+                todo = np.flatnonzero(~hit)
+            else:
+                codes[todo[hit]] = found[hit] + first
+                todo = todo[~hit]
+            if not todo.size:
+                break
+        return codes
+
+    def _insert(self, new: np.ndarray) -> None:
+        tables = self.tables
+        tables.append((HashCodes(new), self.size))
+        # adjacent code ranges merged while the last is at least half the one before
+        while len(tables) > 1 and tables[-2][0].hashes.size <= 2 * tables[-1][0].hashes.size:
+            (a, first), (b, _) = tables[-2], tables[-1]
+            tables[-2:] = [(HashCodes(np.concatenate((a.hashes, b.hashes))), first)]
 
     def _exact(self, doc: pl.Series) -> np.ndarray:
         missing: np.ndarray | None = None
@@ -368,15 +443,6 @@ class _Dictionary:
     def _add(self, new: pl.Series) -> None:
         self.parts.append(new)
         self.size += new.len()
-        self.ids = pl.concat(self.parts).alias("doc_id")
-
-    def sorted(self) -> tuple[pl.Series, np.ndarray]:
-        """The distinct ids sorted byte-wise (trec_eval's ``strcmp`` order), and the new
-        code of each old one."""
-        order = self.ids.arg_sort().to_numpy()
-        recode = np.empty(order.size, dtype=np.uint32)
-        recode[order] = np.arange(order.size, dtype=np.uint32)
-        return self.ids.gather(order), recode
 
 
 @dataclass
@@ -398,10 +464,9 @@ class _CodedPart:
 
 
 def _coded_table(parts: list[_CodedPart], source: str) -> Qrels:
-    """The qrels of blocks of judgments held as codes (:class:`CodedJudgments`): the
-    dictionary sorted byte-wise and the codes renumbered into it; a query continued
-    across blocks stays one block of rows."""
-    dictionary, recode = parts[0].dictionary.sorted()
+    """The qrels of blocks of judgments held as codes (:class:`CodedJudgments`); a query
+    continued across blocks stays one block of rows."""
+    dictionary = parts[0].dictionary.ids.rechunk()
     heads: list[pl.Series] = []
     lengths: list[np.ndarray] = []
     for part in parts:
@@ -419,7 +484,7 @@ def _coded_table(parts: list[_CodedPart], source: str) -> Qrels:
     at = 0
     for part in parts:
         end = at + part.doc_code.size
-        np.take(recode, part.doc_code, out=doc_code[at:end])
+        doc_code[at:end] = part.doc_code
         relevance[at:end] = part.relevance
         at = end
     parts.clear()  # the blocks' arrays freed before the caller's next allocation
@@ -427,6 +492,19 @@ def _coded_table(parts: list[_CodedPart], source: str) -> Qrels:
                            np.concatenate(lengths).astype(np.int64, copy=False),
                            doc_code, dictionary, relevance)
     return Qrels.from_codes(coded, source)
+
+
+def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
+    """The qrels of a typed pass's frame; its block starts are kept for the index."""
+    # the columns as they are (dropping one from the frame may copy the others whole),
+    # but the doc ids in one chunk: alignments gather them at random rows, ~15x slower
+    # across the blocks' dozens of chunks; and the grades in one, which NumPy then reads
+    # in place (the index and each alignment would each copy them whole)
+    qrels = Qrels(pl.DataFrame([typed["query_id"], typed["doc_id"].rechunk(),
+                                typed["relevance"].rechunk()]), source)
+    # taken by ranklens._model.matching, which groups the judgments by query with it
+    qrels._hints.block_starts = typed["new"]
+    return qrels
 
 
 def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
@@ -440,6 +518,9 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
         small = read_small_qrels(read_bytes(path), source)
         if small is not None:
             return small
+    # a whole file's ids are held as codes; a block handed over (a chunked evaluation's)
+    # keeps them as strings, as its chunks do
+    coded = data is None
     # a plain file, read in place, in small blocks: each block's parse leaves freed
     # memory in polars's allocator, more of it the larger the block (Robust x13's
     # qrels: ~80 MB in 16 MiB blocks, ~40 in 4 MiB)
@@ -453,8 +534,9 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
             assert blocks is not None
             parts = _typed_blocks(blocks, exact=True)
         blocks.close()  # a file left half read by a block the typed pass cannot take
-        if parts:
-            table = _coded_table(parts, source)
+        if isinstance(parts, pl.DataFrame) or parts:
+            table = _typed_table(parts, source) if isinstance(parts, pl.DataFrame) \
+                else _coded_table(parts, source)
             del parts
             _release_heap(source)
             return table
@@ -463,10 +545,14 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     sep = _separator(data)
     typed = _typed_qrels(data, sep) if sep else None
     if typed is not None and typed.height:
+        if not coded:
+            return _typed_table(typed, source)
         try:
             part = _CodedPart.of(typed, _Dictionary())
         except _Collision:  # two doc ids share a hash: looked up as strings
             part = _CodedPart.of(typed, _Dictionary(exact=True))
+        if part.dictionary.size > _CODED_SHARE * typed.height:
+            return _typed_table(typed, source)
         return _coded_table([part], source)
     df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
     if df is not None:

@@ -103,7 +103,7 @@ class JudgedPairs:
         (uint32 when every key fits: half the memory, and a faster search; else uint64).
     rows : the judgment row of each key (None: the rows are in key order already, as
         TREC qrels sorted by query and doc id are).
-    dictionary : the distinct doc ids, byte-wise ascending; a doc code indexes it.
+    dictionary : the distinct doc ids; a doc code indexes it.
     doc_code : each judgment row's doc code (uint32).
     """
 
