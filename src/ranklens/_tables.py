@@ -122,17 +122,18 @@ class CodedJudgments:
     """Judgments held as codes: what the TREC qrels reader builds instead of a frame of
     strings (Robust x13's 1.67M judgments: ~27 MB instead of ~100 MB of id strings).
 
-    The doc ids are codes into one dictionary of the distinct doc ids, in order of first
-    appearance (codes are compared for equality only: sorting the ids would cost ~0.5 s
-    at a recommender's million distinct ids); the query ids are held once per block of
-    adjacent rows with one query id, as a :class:`Run` holds them.
+    The doc ids are codes into one dictionary of the distinct doc ids, sorted byte-wise
+    (trec_eval's ``strcmp`` order) when they are few enough to sort quickly (the TREC
+    reader's: up to 262,144), else in order of first appearance: codes are compared for
+    equality only, the order spares sorting pairs; the query ids are held once per block
+    of adjacent rows with one query id, as a :class:`Run` holds them.
 
     Attributes
     ----------
     block_ids : the query id of each block of adjacent rows (String).
     block_lengths : the rows of each block (int64).
     doc_code : each row's index into ``dictionary`` (uint32).
-    dictionary : the distinct doc ids, in order of first appearance (String).
+    dictionary : the distinct doc ids (String), each once.
     relevance : each row's grade (float64).
     """
 

@@ -52,15 +52,25 @@ def _random_rows(rng: np.random.Generator, docs: list[str], n_queries: int,
     return rows
 
 
-def test_the_dictionary_holds_each_id_once_in_order_of_appearance(
-        tmp_path: Path, small_blocks: None) -> None:
+@pytest.mark.parametrize("sorted_most", [1 << 18, 5])
+def test_the_dictionary_holds_each_id_once_in_strcmp_order(
+        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch,
+        sorted_most: int) -> None:
+    # sorted byte-wise as strcmp compares them (not by code point or case); more ids than
+    # are sorted stay in order of first appearance
+    monkeypatch.setattr(_trec, "_SORTED_IDS", sorted_most)
     rows = [(f"q{q}", d, q % 3) for q in range(4) for d in ODD_IDS]
     qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert qrels.coded is not None
-    assert qrels.coded.dictionary.to_list() == ODD_IDS
+    expected = sorted(ODD_IDS, key=lambda s: s.encode("utf-8")) if sorted_most > 5 \
+        else ODD_IDS
+    assert qrels.coded.dictionary.to_list() == expected
     codes = qrels.coded.doc_code
     assert codes.dtype == np.uint32
     assert [qrels.coded.dictionary[int(c)] for c in codes] == [d for _, d, _ in rows]
+    assert_same(ranklens.evaluate(qrels, {"q1": {"é": 2.0, "z": 1.0}}, MEASURES),
+                ranklens.evaluate(Qrels(qrels.frame), {"q1": {"é": 2.0, "z": 1.0}},
+                                  MEASURES))
 
 
 def test_mostly_distinct_doc_ids_are_kept_as_strings(tmp_path: Path, small_blocks: None,
