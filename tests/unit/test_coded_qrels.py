@@ -257,3 +257,18 @@ def test_pair_keys_fit_their_width(n_queries: int) -> None:
                            np.array([69_999, 69_999, 1, 4], dtype=np.uint32))
     assert hit.tolist() == [True, True, False, False]
     assert rows.tolist() == [3, 1]
+
+
+def test_a_compressed_file_is_held_as_codes_when_they_pay(tmp_path: Path,
+                                                          small_blocks: None) -> None:
+    import gzip
+
+    repeated = [(f"q{q}", f"d{d}", 1) for q in range(40) for d in range(30)]
+    distinct = [(f"q{i // 30}", f"d{i}", 1) for i in range(1200)]
+    for rows, coded in ((repeated, True), (distinct, False)):
+        path = tmp_path / "q.txt.gz"
+        path.write_bytes(gzip.compress("".join(f"{q} 0 {d} {g}\n"
+                                               for q, d, g in rows).encode()))
+        qrels = _trec.read_trec_qrels(path)
+        assert (qrels.coded is not None) is coded
+        assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]

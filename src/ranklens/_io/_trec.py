@@ -268,8 +268,8 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     return df.select("query_id", "doc_id", rel.cast(pl.Float64), "new")
 
 
-def _typed_blocks(blocks: Iterator[bytes],
-                  exact: bool = False) -> list[_CodedPart] | pl.DataFrame | None:
+def _typed_blocks(blocks: Iterator[bytes], exact: bool = False,
+                  one: bool = False) -> list[_CodedPart] | pl.DataFrame | None:
     """:func:`_typed_qrels` of a file given in blocks of whole lines (so the whole text
     never sits in memory next to its columns); None if some block needs the general path.
 
@@ -277,7 +277,8 @@ def _typed_blocks(blocks: Iterator[bytes],
     doc ids stay at most :data:`_CODED_SHARE` of the judgments read: then codes hold them
     in less memory than strings. Past it (every judgment of its
     own document: a recommender's qrels) the blocks are kept as they are parsed and a frame
-    is given instead. ``exact``: see :class:`_Dictionary`."""
+    is given instead. ``exact``: see :class:`_Dictionary`; ``one``: the file is one block
+    (decided before any code is made)."""
     parts: list[_CodedPart] = []
     frames: list[pl.DataFrame] = []
     seps: list[bytes | None] = []  # the first block's separator
@@ -300,9 +301,12 @@ def _typed_blocks(blocks: Iterator[bytes],
             if not part.height:
                 continue
             rows += part.height
-            if coding is None and not i and rows >= _CODED_ROWS \
-                    and pl.Series(doc_hashes(part["doc_id"])).n_unique() > _HOPELESS_SHARE * rows:
-                coding = False  # almost every doc id of the first block its own: not coded
+            if coding is None and not i and (one or rows >= _CODED_ROWS):
+                # almost every doc id of the first block its own (of a file of one block:
+                # most of them): not coded
+                most = _CODED_SHARE if one else _HOPELESS_SHARE
+                if pl.Series(doc_hashes(part["doc_id"])).n_unique() > most * rows:
+                    coding = False
             if coding is False:
                 frames.append(part)
                 continue
@@ -553,15 +557,17 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     # a plain file, read in place, in small blocks: each block's parse leaves freed
     # memory in polars's allocator, more of it the larger the block (Robust x13's
     # qrels: ~80 MB in 16 MiB blocks, ~40 in 4 MiB)
-    blocks = _file_blocks(source, _BLOCK // _QRELS_PARTS) if data is None else None
+    block = _BLOCK // _QRELS_PARTS
+    blocks = _file_blocks(source, block) if data is None else None
     if blocks is not None:
+        one = os.stat(source).st_size <= block
         try:
-            parts = _typed_blocks(blocks)
+            parts = _typed_blocks(blocks, one=one)
         except _Collision:  # two doc ids share a hash: read again, looking up the strings
             blocks.close()
-            blocks = _file_blocks(source, _BLOCK // _QRELS_PARTS)
+            blocks = _file_blocks(source, block)
             assert blocks is not None
-            parts = _typed_blocks(blocks, exact=True)
+            parts = _typed_blocks(blocks, exact=True, one=one)
         blocks.close()  # a file left half read by a block the typed pass cannot take
         if isinstance(parts, pl.DataFrame) or parts:
             table = _typed_table(parts, source) if isinstance(parts, pl.DataFrame) \
@@ -574,8 +580,9 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     sep = _separator(data)
     typed = _typed_qrels(data, sep) if sep else None
     if typed is not None and typed.height:
-        if not coded:
-            return _typed_table(typed, source)
+        if not coded or pl.Series(doc_hashes(typed["doc_id"])).n_unique() \
+                > _CODED_SHARE * typed.height:
+            return _typed_table(typed, source)  # (codes would not pay)
         try:
             part = _CodedPart.of(typed, _Dictionary())
         except _Collision:  # two doc ids share a hash: looked up as strings
