@@ -361,7 +361,7 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
     measures' item tables; ``load(run, name)`` loads a run (default :func:`load_run`)."""
     load = load or _load_run
     if isinstance(q, Qrels):
-        for message in grade_notices(plan, q.frame["relevance"].to_numpy(), q.source):
+        for message in grade_notices(plan, q.relevance, q.source):
             warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
     if several is None:
         run_name = plan.run_name

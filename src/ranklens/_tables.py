@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from ._lazy import polars as pl
 
-__all__ = ["Derived", "Qrels", "ReaderHints", "Run", "Slot", "SubtopicQrels", "query_blocks"]
+__all__ = ["CodedJudgments", "Derived", "Qrels", "ReaderHints", "Run", "Slot", "SubtopicQrels",
+           "query_blocks"]
 
 T = TypeVar("T")
 
@@ -117,46 +118,146 @@ class ReaderHints:
 
 
 @dataclass(frozen=True, eq=False)
+class CodedJudgments:
+    """Judgments held as codes: what the TREC qrels reader builds instead of a frame of
+    strings (Robust x13's 1.67M judgments: ~27 MB instead of ~100 MB of id strings).
+
+    The doc ids are codes into one dictionary of the distinct doc ids, sorted byte-wise
+    (trec_eval's ``strcmp`` order) when they are few enough to sort quickly (the TREC
+    reader's: up to 262,144), else in order of first appearance: codes are compared for
+    equality only, the order spares sorting pairs; the query ids are held once per block
+    of adjacent rows with one query id, as a :class:`Run` holds them.
+
+    Attributes
+    ----------
+    block_ids : the query id of each block of adjacent rows (String).
+    block_lengths : the rows of each block (int64).
+    doc_code : each row's index into ``dictionary`` (uint32).
+    dictionary : the distinct doc ids (String), each once.
+    relevance : each row's grade (float64).
+    """
+
+    block_ids: pl.Series
+    block_lengths: np.ndarray
+    doc_code: np.ndarray
+    dictionary: pl.Series
+    relevance: np.ndarray
+
+    def __post_init__(self) -> None:
+        for arr in (self.block_lengths, self.doc_code, self.relevance):
+            arr.flags.writeable = False
+
+    @property
+    def query_id(self) -> pl.Series:
+        """The query id of every row (built on demand)."""
+        blocks = np.repeat(np.arange(self.block_lengths.size), self.block_lengths)
+        return self.block_ids.gather(blocks).alias("query_id")
+
+    def frame(self) -> pl.DataFrame:
+        """The rows as a table of strings (built on demand)."""
+        return pl.DataFrame({
+            "query_id": self.query_id,
+            "doc_id": self.dictionary.gather(self.doc_code).alias("doc_id"),
+            "relevance": self.relevance,
+        }, schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64})
+
+
 class Qrels:
     """Relevance judgments: columns ``query_id``, ``doc_id`` (str) and ``relevance`` (f64).
 
     Build one with :func:`ranklens.load_qrels` (any input form), or from a polars frame
     with those columns (checked as the loaders check theirs).
+
+    The TREC qrels reader holds the ids as codes (:class:`CodedJudgments`) rather than a
+    frame of strings: :attr:`frame` then builds the row table on first use (and keeps
+    it); the evaluation itself reads the codes (:attr:`coded`).
     """
 
-    frame: pl.DataFrame
-    source: str = "<qrels>"
-    #: every query id was given as an integer (user ids): results give them back as
-    #: integers, in numeric order (see Result.to_polars)
-    integer_query_ids: bool = field(default=False, repr=False, compare=False)
-    #: relevant items not in ``frame``, as counts: columns ``query_id`` (String),
-    #: ``relevance`` (Float64), ``count`` (Int64) (``evaluate_arrays(n_relevant=...)``: a
-    #: count stays a count); each such query also has a row in ``frame``
-    unretrieved: pl.DataFrame | None = field(default=None, repr=False, compare=False)
-    #: judgment-only alignment work (the judgment index, the first-judgment-only table),
-    #: built on first evaluation: see ranklens._model.matching and ranklens._model.align.
-    #: Not an init field: a table made with ``dataclasses.replace`` starts without any.
-    _derived: Derived = field(default_factory=Derived, init=False, repr=False,
-                              compare=False)
-    #: what the reader hands the first index (see :class:`ReaderHints`)
-    _hints: ReaderHints = field(default_factory=ReaderHints, init=False, repr=False,
-                               compare=False)
+    __slots__ = ("_coded", "_derived", "_frame", "_hints", "integer_query_ids", "source",
+                 "unretrieved")
 
-    def __post_init__(self) -> None:
+    def __init__(self, frame: pl.DataFrame, source: str = "<qrels>",
+                 integer_query_ids: bool = False,
+                 unretrieved: pl.DataFrame | None = None) -> None:
         """Check the frame as the loaders check theirs: a polars DataFrame (else
         ParameterError) with String ids (integers are turned into strings), float64
         relevance, no missing value and no relevance that is not finite (else InputError).
         Columns other than ``query_id``, ``doc_id`` and ``relevance`` are dropped."""
-        frame = _checked(self.frame, ("query_id", "doc_id", "relevance"), "Qrels",
-                         self.source)
-        object.__setattr__(self, "frame", frame)
+        frame = _checked(frame, ("query_id", "doc_id", "relevance"), "Qrels", source)
+        self._set(frame, None, source, integer_query_ids, unretrieved)
+
+    @classmethod
+    def from_codes(cls, coded: CodedJudgments, source: str = "<qrels>") -> Qrels:
+        """Judgments held as codes (for readers that have checked their columns: nothing
+        is checked here)."""
+        qrels = cls.__new__(cls)
+        qrels._set(None, coded, source, False, None)
+        return qrels
+
+    def _set(self, frame: pl.DataFrame | None, coded: CodedJudgments | None, source: str,
+             integer_query_ids: bool, unretrieved: pl.DataFrame | None) -> None:
+        self._frame = frame
+        self._coded = coded
+        self.source = source
+        #: every query id was given as an integer (user ids): results give them back as
+        #: integers, in numeric order (see Result.to_polars)
+        self.integer_query_ids = integer_query_ids
+        #: relevant items not in ``frame``, as counts: columns ``query_id`` (String),
+        #: ``relevance`` (Float64), ``count`` (Int64) (``evaluate_arrays(n_relevant=...)``:
+        #: a count stays a count); each such query also has a row in ``frame``
+        self.unretrieved = unretrieved
+        #: judgment-only alignment work (the judgment index, the first-judgment-only
+        #: table), built on first evaluation: see ranklens._model.matching and
+        #: ranklens._model.align. A table made anew starts without any.
+        self._derived = Derived()
+        #: what the reader hands the first index (see :class:`ReaderHints`)
+        self._hints = ReaderHints()
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """The judgments as a table: ``query_id``, ``doc_id`` (str), ``relevance`` (f64)
+        (for judgments held as codes, built on first use and kept)."""
+        if self._frame is not None:
+            return self._frame
+        coded = self._coded
+        assert coded is not None
+        return self._derived.get(_FRAME, coded.frame)
+
+    @property
+    def coded(self) -> CodedJudgments | None:
+        """The judgments as codes, when the reader made them so (else None: :attr:`frame`
+        holds them)."""
+        return self._coded
+
+    @property
+    def relevance(self) -> np.ndarray:
+        """Each judgment's grade (float64, row order), without building :attr:`frame`."""
+        if self._coded is not None:
+            return self._coded.relevance
+        return self.frame["relevance"].to_numpy()
+
+    def doc_ids_at(self, rows: np.ndarray) -> pl.Series:
+        """The doc ids of the judgments at rows ``rows`` (as text)."""
+        if self._coded is not None:
+            return self._coded.dictionary.gather(self._coded.doc_code[rows]).alias("doc_id")
+        return self.frame["doc_id"].gather(rows)
 
     def __len__(self) -> int:
+        if self._coded is not None:
+            return int(self._coded.doc_code.size)
         return self.frame.height
 
     def __repr__(self) -> str:
-        nq = self.frame["query_id"].n_unique() if self.frame.height else 0
-        return f"Qrels({self.source!r}, {nq} queries, {self.frame.height} judgments)"
+        if self._coded is not None:
+            ids = self._coded.block_ids
+            nq = ids.n_unique() if ids.len() else 0
+        else:
+            nq = self.frame["query_id"].n_unique() if self.frame.height else 0
+        return f"Qrels({self.source!r}, {nq} queries, {len(self)} judgments)"
+
+
+#: :attr:`Qrels.frame` of judgments held as codes
+_FRAME: Slot[pl.DataFrame] = Slot("frame")
 
 
 @dataclass(frozen=True, eq=False)
@@ -322,6 +423,12 @@ class Run:
         if self._doc_id.dtype == pl.String:
             return self._doc_id
         return self._derived.get(_DOC_TEXT, lambda: self._doc_id.cast(pl.String))
+
+    @property
+    def text_doc_ids(self) -> bool:
+        """Whether the doc ids are held as text (not as numbers: :attr:`doc_id` would
+        write them out)."""
+        return bool(self._doc_id.dtype == pl.String)
 
     def doc_ids_at(self, rows: np.ndarray) -> pl.Series:
         """The doc ids of the rows ``rows`` (as text)."""

@@ -15,7 +15,7 @@ from test_import_graph import find_cycle, import_graph
 #: the list is one total order of the packages.
 LAYERS: list[tuple[str, list[str]]] = [
     ("base", ["_version", "_errors", "_outputs", "_validate", "_lazy", "_c_numbers",
-              "_groups", "_pandas", "_threads"]),
+              "_groups", "_pandas", "_threads", "_hashcodes"]),
     ("tables and ingest", ["_columns", "_tables", "_item_tables", "_io"]),
     ("data model", ["_model"]),
     ("measures", ["_measures"]),

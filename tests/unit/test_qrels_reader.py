@@ -58,11 +58,16 @@ def test_typed_pass_takes_a_regular_file_in_blocks(tmp_path: Path, small_blocks:
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "qrels.txt"
     path.write_text(_qrels_text(7, extras=False))
+    expected = _line_parser_rows(path)
     # the general path is not reached for a regular file: it would fail this test
     monkeypatch.setattr(_trec, "_fast_frame", None)
     monkeypatch.setattr(_trec, "_slow_qrels", None)
+    parsed = []
+    typed = _trec._typed_qrels
+    monkeypatch.setattr(_trec, "_typed_qrels", lambda *a: parsed.append(1) or typed(*a))
     qrels = _trec.read_trec_qrels(path)
-    assert qrels.frame.n_chunks() > 1  # read in several blocks
+    assert len(parsed) > 1  # read in several blocks
+    assert qrels.frame.rows() == expected
     assert qrels.frame.schema == {"query_id": _trec.pl.String, "doc_id": _trec.pl.String,
                                   "relevance": _trec.pl.Float64}
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ranklens
-from ranklens import Run
+from ranklens import Qrels, Run
 from ranklens._model.matching import QRELS_INDEX
 from ranklens._model.ranking import RUN_INDEX, run_index
 
@@ -238,8 +238,6 @@ def _at_keys(aligned: Any) -> set[Any]:
 
 
 def test_derived_slots_are_typed_places_of_their_own() -> None:
-    from dataclasses import replace
-
     from ranklens._tables import Derived, Slot
 
     derived = Derived()
@@ -254,4 +252,4 @@ def test_derived_slots_are_typed_places_of_their_own() -> None:
     qrels = ranklens.load_qrels({"q1": {"a": 1}})
     ranklens.evaluate(qrels, {"q1": {"a": 1.0}}, ["AP"])
     assert QRELS_INDEX in qrels._derived
-    assert QRELS_INDEX not in replace(qrels, source="other")._derived  # made anew
+    assert QRELS_INDEX not in Qrels(qrels.frame, "other")._derived  # made anew

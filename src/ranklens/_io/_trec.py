@@ -19,6 +19,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -31,7 +32,8 @@ else:  # imported on first use (see ranklens._lazy)
 
 from .._columns import MAX_GRADE
 from .._errors import InputError
-from .._tables import Qrels, Run, query_blocks
+from .._hashcodes import HashCodes, doc_hashes
+from .._tables import CodedJudgments, Qrels, Run, query_blocks
 from .._threads import ahead, jobs
 from ._lines import data_lines, strict_float, strict_int, without_bom
 from ._small import read_small_qrels, read_small_run, small_file
@@ -266,18 +268,263 @@ def _typed_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
     return df.select("query_id", "doc_id", rel.cast(pl.Float64), "new")
 
 
-def _typed_blocks(blocks: Iterator[bytes]) -> pl.DataFrame | None:
+def _typed_blocks(blocks: Iterator[bytes], exact: bool = False,
+                  one: bool = False) -> list[_CodedPart] | pl.DataFrame | None:
     """:func:`_typed_qrels` of a file given in blocks of whole lines (so the whole text
-    never sits in memory next to its columns); None if some block needs the general path."""
-    parts: list[pl.DataFrame] = []
-    sep = None
-    for block in blocks:
-        sep = sep or _separator(block)
-        part = _typed_qrels(block, sep) if sep else None
-        if part is None:
-            return None
-        parts.append(part)
-    return pl.concat(parts, rechunk=False) if parts else None
+    never sits in memory next to its columns); None if some block needs the general path.
+
+    Each block's ids are turned into codes at once (:class:`_CodedPart`) while the distinct
+    doc ids stay at most :data:`_CODED_SHARE` of the judgments read: then codes hold them
+    in less memory than strings. Past it (every judgment of its
+    own document: a recommender's qrels) the blocks are kept as they are parsed and a frame
+    is given instead. ``exact``: see :class:`_Dictionary`; ``one``: the file is one block
+    (decided before any code is made)."""
+    parts: list[_CodedPart] = []
+    frames: list[pl.DataFrame] = []
+    seps: list[bytes | None] = []  # the first block's separator
+
+    def parsed(block: bytes) -> pl.DataFrame | None:
+        if not seps:
+            seps.append(_separator(block))
+        return _typed_qrels(block, seps[0]) if seps[0] else None
+
+    dictionary = _Dictionary(exact)
+    rows = 0
+    coding: bool | None = None  # whether to hold codes (None: not decided yet)
+    # under an evaluation's jobs > 1 the next block is parsed on a second thread while
+    # this one's ids are coded (ranklens._threads)
+    with contextlib.closing(ahead(blocks, parsed)) as it:
+        for i, (block, part) in enumerate(it):
+            del block
+            if part is None:
+                return None
+            if not part.height:
+                continue
+            rows += part.height
+            if coding is None and not i and (one or rows >= _CODED_ROWS):
+                # almost every doc id of the first block its own (of a file of one block:
+                # most of them): not coded
+                most = _CODED_SHARE if one else _HOPELESS_SHARE
+                if pl.Series(doc_hashes(part["doc_id"])).n_unique() > most * rows:
+                    coding = False
+            if coding is False:
+                frames.append(part)
+                continue
+            parts.append(_CodedPart.of(part, dictionary))
+            del part
+            # decided from _CODED_ROWS judgments and the second block on (the first
+            # block's documents are all new); given up, the blocks coded so far are
+            # turned back into their strings
+            if i and rows >= _CODED_ROWS:
+                coding = dictionary.size <= _CODED_SHARE * rows
+                if not coding:
+                    frames = [p.frame() for p in parts]
+                    parts.clear()
+    if coding is None and dictionary.size > _CODED_SHARE * rows:  # decided at the end
+        frames = [p.frame() for p in parts]
+        coding = False
+    if coding is False:
+        return pl.concat(frames, rechunk=False)
+    return parts
+
+
+#: the most distinct doc ids, as a share of the judgments, that a qrels file's codes hold
+#: (more: the strings themselves take less memory than codes and dictionary; a single
+#: TREC track's qrels hold ~73% (Robust04), so only judgments repeated across queries,
+#: as Robust x13's, are held as codes); checked from the second block and this many
+#: judgments on (the first block's documents are all new), and at the end
+_CODED_SHARE = 0.5
+_CODED_ROWS = 1 << 16
+#: a first block's share of distinct doc ids past which codes are given up at once (a
+#: recommender's qrels: each judgment of its own document)
+_HOPELESS_SHARE = 0.9
+
+
+class _Collision(Exception):
+    """Two distinct doc ids of a qrels file share a 64-bit hash (see :class:`_Dictionary`)."""
+
+
+class _Dictionary:
+    """The distinct doc ids of a qrels file read block by block, in order of first
+    appearance, and each block's doc ids as codes into them.
+
+    A block's ids are looked up in the ids seen so far and only the ones not found are
+    added: TREC qrels judge the same documents again and again (Robust x13: 94,041
+    distinct doc ids in 1.67M judgments), so most blocks add few or none. The lookup is by
+    the ids' 64-bit hashes (:class:`~ranklens._hashcodes.HashCodes`: tables of the ids
+    added, each twice the size of the next at most, merged as they grow, so each id is
+    put in a table a few times at most), and every row's id is then compared with its
+    code's: two ids sharing a hash raise :class:`_Collision`, and the file is read again
+    with ``exact`` lookups of the strings (a cast to the Enum of the ids seen so far,
+    several times slower).
+    """
+
+    def __init__(self, exact: bool = False) -> None:
+        self.exact = exact
+        self.parts: list[pl.Series] = []
+        self.size = 0
+        self.enum: pl.Enum | None = None  # exact: the ids seen so far
+        #: hashed: tables of the ids' hashes and the code of each table's first
+        self.tables: list[tuple[HashCodes, int]] = []
+
+    @property
+    def ids(self) -> pl.Series:
+        """The distinct ids, code by code."""
+        return pl.concat(self.parts, rechunk=False).alias("doc_id") if self.parts \
+            else pl.Series("doc_id", [], dtype=pl.String)
+
+    def codes(self, doc: pl.Series) -> np.ndarray:
+        """The code of each of ``doc`` (uint32), adding the ids not seen before."""
+        if self.exact:
+            return self._exact(doc)
+        h = doc_hashes(doc)
+        codes = self._lookup(h)
+        absent = codes < 0
+        if absent.any():
+            rest = h[absent]
+            new, first, inverse = np.unique(rest, return_index=True, return_inverse=True)
+            # numbered in order of first appearance
+            order = np.argsort(first)
+            number = np.empty(order.size, dtype=np.int64)
+            number[order] = np.arange(order.size)
+            new, first = new[order], first[order]
+            codes[absent] = number[inverse.reshape(-1)] + self.size
+            self._insert(new)
+            self._add(doc.filter(pl.Series(absent)).gather(first))
+        out = codes.astype(np.uint32)
+        # every row's id is its code's id (else two ids share a hash)
+        if not bool((self.ids.gather(out) == doc).all()):
+            raise _Collision
+        return out
+
+    def _lookup(self, h: np.ndarray) -> np.ndarray:
+        codes = np.full(h.size, -1, dtype=np.int64)
+        todo: np.ndarray | None = None  # the rows not found yet (None: all)
+        for table, first in self.tables:  # the largest first
+            found = table.find(h if todo is None else h[todo])
+            hit = found >= 0
+            if todo is None:
+                codes[hit] = found[hit] + first
+                todo = np.flatnonzero(~hit)
+            else:
+                codes[todo[hit]] = found[hit] + first
+                todo = todo[~hit]
+            if not todo.size:
+                break
+        return codes
+
+    def _insert(self, new: np.ndarray) -> None:
+        tables = self.tables
+        tables.append((HashCodes(new), self.size))
+        # adjacent code ranges merged while the last is at least half the one before
+        while len(tables) > 1 and tables[-2][0].hashes.size <= 2 * tables[-1][0].hashes.size:
+            (a, first), (b, _) = tables[-2], tables[-1]
+            tables[-2:] = [(HashCodes(np.concatenate((a.hashes, b.hashes))), first)]
+
+    def _exact(self, doc: pl.Series) -> np.ndarray:
+        missing: np.ndarray | None = None
+        if self.enum is not None:
+            found = doc.cast(self.enum, strict=False).to_physical()
+            absent = found.is_null()
+            if not absent.any():
+                return found.to_numpy().astype(np.uint32)
+            codes = found.fill_null(0).to_numpy().astype(np.uint32)
+            missing = absent.to_numpy()
+            doc = doc.filter(absent)
+        else:
+            codes = np.empty(doc.len(), dtype=np.uint32)
+        new = doc.unique(maintain_order=True)
+        added = doc.cast(pl.Enum(new)).to_physical().to_numpy().astype(np.uint32)
+        added += np.uint32(self.size)
+        if missing is None:
+            codes[:] = added
+        else:
+            codes[missing] = added
+        self._add(new)
+        self.enum = pl.Enum(self.ids)
+        return codes
+
+    def _add(self, new: pl.Series) -> None:
+        self.parts.append(new)
+        self.size += new.len()
+
+
+@dataclass
+class _CodedPart:
+    """One parsed block of judgments with its ids as codes: each block of adjacent rows'
+    query id once, and each doc id as a code of the file's :class:`_Dictionary`."""
+
+    block_ids: pl.Series
+    block_lengths: np.ndarray
+    doc_code: np.ndarray
+    relevance: np.ndarray
+    dictionary: _Dictionary  # the file's (every part holds the same)
+
+    def frame(self) -> pl.DataFrame:
+        """The block as :func:`_typed_qrels` parsed it (its ids as strings again)."""
+        new = np.zeros(self.doc_code.size, dtype=bool)
+        new[np.cumsum(self.block_lengths) - self.block_lengths] = True
+        blocks = np.repeat(np.arange(self.block_lengths.size), self.block_lengths)
+        return pl.DataFrame({
+            "query_id": self.block_ids.gather(blocks),
+            "doc_id": self.dictionary.ids.gather(self.doc_code),
+            "relevance": self.relevance, "new": new})
+
+    @classmethod
+    def of(cls, typed: pl.DataFrame, dictionary: _Dictionary) -> _CodedPart:
+        heads, lengths = query_blocks(typed["query_id"], typed["new"])
+        return cls(heads, lengths, dictionary.codes(typed["doc_id"]),
+                   typed["relevance"].to_numpy(), dictionary)
+
+
+#: the most distinct doc ids sorted (polars's sort of strings: ~10 ms for Robust x13's
+#: 94,041, ~0.5 s for a million)
+_SORTED_IDS = 1 << 18
+
+
+def _coded_table(parts: list[_CodedPart], source: str) -> Qrels:
+    """The qrels of blocks of judgments held as codes (:class:`CodedJudgments`); a query
+    continued across blocks stays one block of rows.
+
+    Up to :data:`_SORTED_IDS` distinct doc ids are sorted byte-wise (trec_eval's
+    ``strcmp`` order) and the codes renumbered: a file sorted by query and doc id (as
+    TREC qrels are) then gives its (query, doc code) pairs in order, and the judgment
+    index need not sort them (~0.1 s and 20 MB on Robust x13)."""
+    dictionary = parts[0].dictionary.ids.rechunk()
+    recode: np.ndarray | None = None
+    if dictionary.len() <= _SORTED_IDS:
+        order = dictionary.arg_sort().to_numpy()
+        recode = np.empty(order.size, dtype=np.uint32)
+        recode[order] = np.arange(order.size, dtype=np.uint32)
+        dictionary = dictionary.gather(order)
+    heads: list[pl.Series] = []
+    lengths: list[np.ndarray] = []
+    for part in parts:
+        block_ids, block_lengths = part.block_ids, part.block_lengths
+        if heads and heads[-1][-1] == block_ids[0]:  # a query continued across blocks
+            lengths[-1] = lengths[-1].copy()
+            lengths[-1][-1] += block_lengths[0]
+            block_ids, block_lengths = block_ids[1:], block_lengths[1:]
+        if block_ids.len():
+            heads.append(block_ids)
+            lengths.append(block_lengths)
+    n = sum(p.doc_code.size for p in parts)
+    doc_code = np.empty(n, dtype=np.uint32)
+    relevance = np.empty(n, dtype=np.float64)
+    at = 0
+    for part in parts:
+        end = at + part.doc_code.size
+        if recode is None:
+            doc_code[at:end] = part.doc_code
+        else:
+            np.take(recode, part.doc_code, out=doc_code[at:end])
+        relevance[at:end] = part.relevance
+        at = end
+    parts.clear()  # the blocks' arrays freed before the caller's next allocation
+    coded = CodedJudgments(pl.concat(heads).alias("query_id"),
+                           np.concatenate(lengths).astype(np.int64, copy=False),
+                           doc_code, dictionary, relevance)
+    return Qrels.from_codes(coded, source)
 
 
 def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
@@ -285,8 +532,7 @@ def _typed_table(typed: pl.DataFrame, source: str) -> Qrels:
     # the columns as they are (dropping one from the frame may copy the others whole),
     # but the doc ids in one chunk: alignments gather them at random rows, ~15x slower
     # across the blocks' dozens of chunks; and the grades in one, which NumPy then reads
-    # in place (the index and each alignment would each copy them whole: 13 MB apiece on
-    # Robust x13's 1.67M judgments)
+    # in place (the index and each alignment would each copy them whole)
     qrels = Qrels(pl.DataFrame([typed["query_id"], typed["doc_id"].rechunk(),
                                 typed["relevance"].rechunk()]), source)
     # taken by ranklens._model.matching, which groups the judgments by query with it
@@ -305,13 +551,28 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
         small = read_small_qrels(read_bytes(path), source)
         if small is not None:
             return small
-    blocks = _file_blocks(source) if data is None else None  # a plain file, read in place
+    # a whole file's ids are held as codes; a block handed over (a chunked evaluation's)
+    # keeps them as strings, as its chunks do
+    coded = data is None
+    # a plain file, read in place, in small blocks: each block's parse leaves freed
+    # memory in polars's allocator, more of it the larger the block (Robust x13's
+    # qrels: ~80 MB in 16 MiB blocks, ~40 in 4 MiB)
+    block = _BLOCK // _QRELS_PARTS
+    blocks = _file_blocks(source, block) if data is None else None
     if blocks is not None:
-        typed = _typed_blocks(blocks)
+        one = os.stat(source).st_size <= block
+        try:
+            parts = _typed_blocks(blocks, one=one)
+        except _Collision:  # two doc ids share a hash: read again, looking up the strings
+            blocks.close()
+            blocks = _file_blocks(source, block)
+            assert blocks is not None
+            parts = _typed_blocks(blocks, exact=True, one=one)
         blocks.close()  # a file left half read by a block the typed pass cannot take
-        if typed is not None and typed.height:
-            table = _typed_table(typed, source)
-            del typed
+        if isinstance(parts, pl.DataFrame) or parts:
+            table = _typed_table(parts, source) if isinstance(parts, pl.DataFrame) \
+                else _coded_table(parts, source)
+            del parts
             _release_heap(source)
             return table
     data = read_bytes(path) if data is None else _line_ends(without_bom(data))
@@ -319,7 +580,16 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     sep = _separator(data)
     typed = _typed_qrels(data, sep) if sep else None
     if typed is not None and typed.height:
-        return _typed_table(typed, source)
+        if not coded or pl.Series(doc_hashes(typed["doc_id"])).n_unique() \
+                > _CODED_SHARE * typed.height:
+            return _typed_table(typed, source)  # (codes would not pay)
+        try:
+            part = _CodedPart.of(typed, _Dictionary())
+        except _Collision:  # two doc ids share a hash: looked up as strings
+            part = _CodedPart.of(typed, _Dictionary(exact=True))
+        if part.dictionary.size > _CODED_SHARE * typed.height:
+            return _typed_table(typed, source)
+        return _coded_table([part], source)
     df = _fast_frame(data, ["query_id", "iter", "doc_id", "rel"], sep) if sep else None
     if df is not None:
         rel = df["rel"].cast(pl.Int64, strict=False)
@@ -410,6 +680,8 @@ _BLOCK = 1 << 24
 #: more CPU time on its 7M lines
 _AHEAD_PARTS = 4
 _SLICE = 1 << 20  # bytes checked at a time by _RunParts._regular
+#: a qrels file's blocks are this many times smaller (see read_trec_qrels)
+_QRELS_PARTS = 4
 _RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 
 

@@ -9,7 +9,8 @@ the run's way (see :mod:`ranklens._model.aligned`).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,7 +25,7 @@ from .._groups import group_offsets, group_ranks
 from .._tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .keys import block_index, index_dtype, pair_keys
-from .matching import QrelsIndex, grades, qrels_index
+from .matching import NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index
 from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
 from .subtopics import doc_table
@@ -72,7 +73,7 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
     pol = policies or Policies()
     if isinstance(qrels, SubtopicQrels):
         return _align_subtopics(qrels, run, pol, block)
-    if qrels.frame.height == 0:
+    if len(qrels) == 0:
         _check_coverage(pol, [], [], [], run, qrels)  # no judgments: its own error
     # the run's index first: it takes (and frees) the reader's doc hashes before the
     # judgments' index is built, as when runs were indexed at load (peak memory)
@@ -96,6 +97,7 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
         _check_coverage(pol, judged_queries, missing, ignored, run, qrels)
     kept: np.ndarray | None = None  # the judged queries evaluated (None: all)
     query_array = qindex.query_array
+    judged_of = block_j  # each run query's judged number (-1: none), before any skip
     if missing and pol.missing == "skip":
         kept = present | empty
         query_array = query_array[kept]
@@ -105,7 +107,7 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
         block_j = np.where(block_j >= 0, renumber[np.maximum(block_j, 0)], -1)
     drop = run_duplicates(index, run, block_j >= 0, pol.duplicates) if index.duplicated \
         else None
-    judgments = _judgments(qindex, qrels.frame, kept)
+    judgments = _judgments(qindex, qrels, kept, judged_of)
     aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop, empty)
     if qrels.unretrieved is not None:
         aligned = aligned.with_unretrieved(*_unretrieved(qrels.unretrieved, aligned.query_ids))
@@ -153,6 +155,8 @@ def _distinct_judgments(qrels: Qrels, policy: str) -> Qrels:
     ``qrels`` for the next alignment)."""
     if not qrels_index(qrels).duplicated:
         return qrels
+    if policy == "error":  # raised every time (the table kept is for "first")
+        _first_judgments(qrels, policy)
     return qrels._derived.get(FIRST_JUDGMENTS, lambda: _first_judgments(qrels, policy))
 
 
@@ -201,29 +205,52 @@ def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str
     return pos[later]
 
 
-def _judgments(qindex: QrelsIndex, qf: pl.DataFrame,
-               kept: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
-    """The judgments of the evaluated queries: a frame (``qidx``, ``doc_id``,
-    ``relevance``, ``hash``) and, query then grade descending, their query numbers and
-    grades. ``kept`` marks the judged queries evaluated (None: all)."""
-    code, doc_hash = qindex.code, qindex.doc_hash
-    relevance = qf["relevance"].to_numpy()
+@dataclass(frozen=True, eq=False)
+class _Judgments:
+    """The judgments of the evaluated queries, as :func:`_judgments` gives them."""
+
+    #: query then grade descending, their query numbers and grades (what kernels read)
+    sorted: tuple[np.ndarray, np.ndarray]
+    #: the judgments held as codes (None: as strings), with each run query's judged
+    #: number (-1: none) and each judgment row's grade: matched on exact codes
+    pairs: tuple[JudgedPairs, np.ndarray, np.ndarray] | None
+    #: a frame (``qidx``, ``relevance``, ``hash``) and the doc ids of its rows at given
+    #: positions: matched through hashes (built on demand)
+    hashed: Callable[[], tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]]
+
+
+def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
+               judged_of: np.ndarray) -> _Judgments:
+    """The judgments of the evaluated queries. ``kept`` marks the judged queries
+    evaluated (None: all); ``judged_of`` maps each run query to its judged number (-1:
+    none), before any is skipped."""
     if kept is None:
-        frame = pl.DataFrame({"qidx": code, "doc_id": qf["doc_id"], "relevance": relevance,
-                              "hash": doc_hash})
-        return frame, qindex.sorted_code, qindex.sorted_grade
-    renumber = np.where(kept, np.cumsum(kept) - 1, -1)
-    jq = renumber[code]
-    rows = np.flatnonzero(jq >= 0)
-    frame = pl.DataFrame({"qidx": jq[rows], "doc_id": qf["doc_id"].gather(rows),
-                          "relevance": relevance[rows], "hash": doc_hash[rows]})
-    sorted_q = renumber[qindex.sorted_code]  # the renumbering keeps the order
-    evaluated = sorted_q >= 0
-    return frame, sorted_q[evaluated], qindex.sorted_grade[evaluated]
+        sorted_j = (qindex.sorted_code, qindex.sorted_grade)
+    else:
+        renumber = np.where(kept, np.cumsum(kept) - 1, -1)
+        sorted_q = renumber[qindex.sorted_code]  # the renumbering keeps the order
+        evaluated = sorted_q >= 0
+        sorted_j = (sorted_q[evaluated], qindex.sorted_grade[evaluated])
+
+    def hashed() -> tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]:
+        code, doc_hash, relevance = qindex.query_codes(), qindex.doc_hashes(), qrels.relevance
+        if kept is None:
+            frame = pl.DataFrame({"qidx": code, "relevance": relevance, "hash": doc_hash})
+            return frame, qrels.doc_ids_at
+        renumber = np.where(kept, np.cumsum(kept) - 1, -1)
+        jq = renumber[code]
+        rows = np.flatnonzero(jq >= 0)
+        frame = pl.DataFrame({"qidx": jq[rows], "relevance": relevance[rows],
+                              "hash": doc_hash[rows]})
+        return frame, lambda pos: qrels.doc_ids_at(rows[pos])
+
+    # a skipped query has no run rows, so the judged numbers before the skip serve
+    pairs = None if qindex.pairs is None else (qindex.pairs, judged_of, qrels.relevance)
+    return _Judgments(sorted_j, pairs, hashed)
 
 
 def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
-             judgments: tuple[pl.DataFrame, np.ndarray, np.ndarray], run: Run,
+             judgments: _Judgments, run: Run,
              pol: Policies, drop: np.ndarray | None, empty: np.ndarray) -> Aligned:
     """The alignment of ``run`` (its ``index``) to the evaluated ``query_ids``.
 
@@ -270,9 +297,12 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
         at = np.flatnonzero(keep) if at is None else at[keep]
         code, keys, qidx = code[keep], keys[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
-    judged_at, judged_grade = _match(index, run, keys, code, at, block_q, nq,
-                                     judgments[0])
-    j_sorted = (judgments[1], judgments[2])
+    if judgments.pairs is not None and run.text_doc_ids:
+        judged_at, judged_grade = _match_codes(index, run, code, at, *judgments.pairs)
+    else:
+        judged_at, judged_grade = _match(index, run, keys, code, at, block_q, nq,
+                                         *judgments.hashed())
+    j_sorted = judgments.sorted
     to_sorted: np.ndarray | None = None
     if not bool((aligned_of == np.arange(nq)).all()):
         to_sorted = aligned_of
@@ -301,10 +331,11 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
 
 def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
            at: np.ndarray | None, block_q: np.ndarray, nq: int,
-           j: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+           j: pl.DataFrame, j_doc_ids: Callable[[np.ndarray], pl.Series],
+           ) -> tuple[np.ndarray, np.ndarray]:
     """Positions and grades of the aligned rows (``keys``; ``code``: their run query
     codes, ``at``: their index positions, None for all) that have a judgment (``j``, of
-    ``nq`` evaluated queries).
+    ``nq`` evaluated queries; ``j_doc_ids``: the doc ids of its rows at positions).
     Judgments are keyed by the run's query codes (-1: not in the run), like the rows."""
     kept = block_q >= 0
     # int32 where it holds the numbers: the judgments' codes are a row-length array
@@ -317,13 +348,44 @@ def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
         jc, doc_hash = jc[sel], doc_hash[sel]
     jm = pl.DataFrame({
         "qidx": jc,
-        "doc_id": j["doc_id"] if sel is None else j["doc_id"].gather(sel),
         "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
         "key": pair_keys(jc, doc_hash),
     })
+    jm_doc_ids = j_doc_ids if sel is None else (lambda pos: j_doc_ids(sel[pos]))
     run_code = index.code_at if code is None else code.__getitem__
     src_at = index.src_at if at is None else (lambda pos: index.src_at(at[pos]))
-    return grades(keys, run_code, lambda pos: run.doc_ids_at(src_at(pos)), jm)
+    return grades(keys, run_code, lambda pos: run.doc_ids_at(src_at(pos)), jm, jm_doc_ids)
+
+
+def _match_codes(index: RunIndex, run: Run, code: np.ndarray | None, at: np.ndarray | None,
+                 pairs: JudgedPairs, judged_of: np.ndarray,
+                 relevance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_match` for judgments held as codes: each aligned row's doc id looked up in
+    the judgments' dictionary (a row whose doc no judgment has is none), then its (judged
+    query number, doc code) pair in the judged pairs, exactly: no hash, no string
+    compared again."""
+    doc = pairs.codes_of(run.doc_id)  # in the run's row order
+    if isinstance(index.moves, tuple):  # only tied rows moved
+        if not doc.flags.writeable:
+            doc = doc.copy()
+        doc[index.moves[0]] = doc[index.moves[1]]  # (gathered before the write)
+    else:
+        doc = doc[index.moves]
+    if at is not None:
+        doc = doc[at]
+    found: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+    grade: list[np.ndarray] = [np.zeros(0, dtype=np.float64)]
+    step = 1 << 18  # rows at a time: small temporaries
+    for i in range(0, doc.size, step):
+        pos = np.flatnonzero(doc[i:i + step] != NOT_JUDGED) + i
+        query = judged_of[index.code_at(pos) if code is None else code[pos]]
+        if (query < 0).any():  # rows of queries without judgments
+            inside = query >= 0
+            pos, query = pos[inside], query[inside]
+        hit, rows = pairs.find(query, doc[pos])
+        found.append(pos[hit])
+        grade.append(relevance[rows])
+    return np.concatenate(found), np.concatenate(grade).astype(np.float64, copy=False)
 
 
 def _renumbered(j_sorted: tuple[np.ndarray, np.ndarray],

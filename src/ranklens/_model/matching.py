@@ -10,7 +10,7 @@ string work stays proportional to the judgments and the matches, never to the ru
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,11 +20,14 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._lazy)
     from .._lazy import polars as pl
 
+from .._groups import locate
+from .._hashcodes import HashCodes, doc_hashes
 from .._tables import Qrels, Slot
-from .keys import numbered, pair_keys, query_index
+from .keys import block_index, index_dtype, numbered, pair_keys, query_index
 from .keyset import KeySet
 
-__all__ = ["QRELS_INDEX", "QrelsIndex", "grades", "match_keys", "qrels_index"]
+__all__ = ["NOT_JUDGED", "QRELS_INDEX", "JudgedPairs", "QrelsIndex", "grades", "match_keys",
+           "qrels_index"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,8 +40,10 @@ class QrelsIndex:
     queries : the same ids numbered (``query_id``, ``qidx``): the table looked up in.
     query_array : the same ids as an object array (what an alignment holds).
     code : index into ``query_ids`` of each judgment (row order of the frame; int32 when
-        it holds the numbers).
-    doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``).
+        it holds the numbers); for judgments held as codes, None: :meth:`query_codes`
+        derives it from ``pairs`` (the keys hold it).
+    doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``); for
+        judgments held as codes, built on first use (:meth:`doc_hashes`).
     sorted_code, sorted_grade : ``code`` and grade (float) of every judgment, ordered by
         query, then grade descending (how every kernel reads a query's judgments).
     duplicated : whether a doc is judged twice for one query (alignment then applies the
@@ -50,11 +55,111 @@ class QrelsIndex:
     query_ids: list[str]
     queries: pl.DataFrame
     query_array: np.ndarray
-    code: np.ndarray
-    doc_hash: np.ndarray
+    code: np.ndarray | None
+    doc_hash: np.ndarray | None
     sorted_code: np.ndarray
     sorted_grade: np.ndarray
     duplicated: bool
+    #: the judgments held as codes, as exact pair keys (None: judgments held as strings)
+    pairs: JudgedPairs | None = None
+    _hashes: list[np.ndarray] = field(default_factory=list, repr=False)
+
+    def query_codes(self) -> np.ndarray:
+        """:attr:`code` (for judgments held as codes, made anew from the pair keys)."""
+        if self.code is not None:
+            return self.code
+        pairs = self.pairs
+        assert pairs is not None
+        queries = (pairs.keys // pairs.keys.dtype.type(pairs.dictionary.len())).astype(
+            index_dtype(len(self.query_ids)))
+        if pairs.rows is None:
+            return queries
+        code = np.empty_like(queries)
+        code[pairs.rows] = queries
+        return code
+
+    def doc_hashes(self) -> np.ndarray:
+        """:attr:`doc_hash`, built from the dictionary's hashes on first use for judgments
+        held as codes (only runs matched through hashes ask: numeric doc ids)."""
+        if self.doc_hash is not None:
+            return self.doc_hash
+        pairs = self.pairs
+        assert pairs is not None
+        if not self._hashes:
+            doc_hash = pairs.dictionary.hash(0).to_numpy()[pairs.doc_code]
+            doc_hash.flags.writeable = False
+            self._hashes.append(doc_hash)
+        return self._hashes[0]
+
+
+@dataclass(frozen=True, eq=False)
+class JudgedPairs:
+    """Judgments held as codes (:class:`ranklens._tables.CodedJudgments`), ready for
+    exact matching: each judgment's (query number, doc code) as one integer key.
+
+    Attributes
+    ----------
+    keys : ``query number * len(dictionary) + doc code`` of every judgment, ascending
+        (uint32 when every key fits: half the memory, and a faster search; else uint64).
+    rows : the judgment row of each key (None: the rows are in key order already, as
+        TREC qrels sorted by query and doc id are).
+    dictionary : the distinct doc ids; a doc code indexes it.
+    doc_code : each judgment row's doc code (uint32).
+    """
+
+    keys: np.ndarray
+    rows: np.ndarray | None
+    dictionary: pl.Series
+    doc_code: np.ndarray
+    _table: list[HashCodes | None] = field(default_factory=list, repr=False)
+
+    def codes_of(self, doc_ids: pl.Series) -> np.ndarray:
+        """The doc code of each of ``doc_ids`` (strings), :data:`NOT_JUDGED` where the
+        dictionary has none (a fresh, writable array).
+
+        The ids' 64-bit hashes are looked up in the dictionary's
+        (:class:`~ranklens._hashcodes.HashCodes`), and each id found is compared with its
+        code's: one that only shares a hash with a judged doc is not judged. When two of
+        the dictionary's own ids share a hash, the strings are looked up instead (a cast
+        to the Enum of the dictionary, several times slower).
+        """
+        if not self._table:
+            hashes = doc_hashes(self.dictionary)
+            distinct = pl.Series(hashes).n_unique() == hashes.size
+            self._table.append(HashCodes(hashes) if distinct else None)
+        table = self._table[0]
+        if table is None:
+            found = doc_ids.cast(pl.Enum(self.dictionary), strict=False).to_physical()
+            return found.fill_null(NOT_JUDGED).to_numpy().astype(np.uint32)
+        codes = np.empty(doc_ids.len(), dtype=np.uint32)
+        for i in range(0, codes.size, _STEP):  # a slice at a time: small temporaries
+            ids = doc_ids.slice(i, _STEP)
+            part = table.find(doc_hashes(ids)).astype(np.uint32)  # -1: NOT_JUDGED
+            at = np.flatnonzero(part != NOT_JUDGED)
+            same = (self.dictionary.gather(part[at]) == ids.gather(at)).to_numpy()
+            if not same.all():
+                part[at[~same]] = NOT_JUDGED
+            codes[i:i + part.size] = part
+        return codes
+
+    def find(self, query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of the pairs (``query`` number, ``doc`` code) are judged (a Boolean mask),
+        and the judgment row of each judged one."""
+        key = query.astype(self.keys.dtype)
+        key *= self.keys.dtype.type(self.dictionary.len())
+        key += doc
+        if not self.keys.size:
+            return np.zeros(key.size, dtype=bool), np.zeros(0, dtype=np.int64)
+        at, hit = locate(self.keys, key)
+        at = at[hit]
+        return hit, at if self.rows is None else self.rows[at]
+
+
+#: the doc code of a doc id no judgment has (no dictionary is that large)
+NOT_JUDGED = np.uint32(0xFFFFFFFF)
+
+#: rows matched at a time: the temporaries stay small (and polars's, freed, go back)
+_STEP = 1 << 18
 
 
 #: where a qrels table keeps its :class:`QrelsIndex`
@@ -67,33 +172,72 @@ def qrels_index(qrels: Qrels) -> QrelsIndex:
 
 
 def _build(qrels: Qrels) -> QrelsIndex:
-    qf = qrels.frame
-    query_ids = qf["query_id"].unique().sort()
-    queries = numbered(query_ids)
-    # where the reader marked the starts of query blocks (a one-off, as for runs)
-    code = query_index(qf["query_id"], queries, qrels._hints.take_block_starts())
-    doc_hash = qf["doc_id"].hash(0).to_numpy()
-    duplicated = _repeated_keys(code, doc_hash)
-    if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
-        duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
-                          .to_series().any())
-    grade = qf["relevance"].to_numpy()
+    coded = qrels.coded
+    pairs: JudgedPairs | None = None
+    doc_hash: np.ndarray | None = None
+    if coded is not None:
+        query_ids = coded.block_ids.unique().sort()
+        queries = numbered(query_ids)
+        code = np.repeat(block_index(coded.block_ids, queries)
+                         .astype(index_dtype(queries.height)), coded.block_lengths)
+        grade = coded.relevance
+    else:
+        qf = qrels.frame
+        query_ids = qf["query_id"].unique().sort()
+        queries = numbered(query_ids)
+        # where the reader marked the starts of query blocks (a one-off, as for runs)
+        code = query_index(qf["query_id"], queries, qrels._hints.take_block_starts())
+        doc_hash = qf["doc_id"].hash(0).to_numpy()
+        grade = qf["relevance"].to_numpy()
+    # the sorted judgments first, their order freed before the pair keys are made (peak)
     by_grade = _by_query_then_grade(code, grade)
+    sorted_code = code[by_grade].astype(np.int64, copy=False)  # what kernels read
+    sorted_grade = grade[by_grade].astype(np.float64, copy=False)
+    del by_grade
+    if coded is not None:
+        # built on first use (doc_hashes), if at all
+        pairs = _judged_pairs(code, coded.doc_code, coded.dictionary)
+        # (query, doc code) pairs are exact keys: no hash collision to rule out
+        duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())
+    else:
+        assert doc_hash is not None
+        duplicated = _repeated_keys(code, doc_hash)
+        if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
+            duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
+                              .to_series().any())
     query_list = query_ids.to_list()
     index = QrelsIndex(
         query_ids=query_list,
         queries=queries,
         query_array=np.array(query_list, dtype=object),
-        code=code,
+        # judgments held as codes: the pair keys hold the query numbers (memory)
+        code=None if pairs is not None else code,
         doc_hash=doc_hash,
-        sorted_code=code[by_grade].astype(np.int64, copy=False),  # what kernels read
-        sorted_grade=grade[by_grade].astype(np.float64, copy=False),
+        sorted_code=sorted_code,
+        sorted_grade=sorted_grade,
         duplicated=duplicated,
+        pairs=pairs,
     )
-    for arr in (index.query_array, index.code, index.doc_hash, index.sorted_code,
-                index.sorted_grade):
+    for arr in (index.query_array, code, index.sorted_code, index.sorted_grade,
+                *(() if doc_hash is None else (doc_hash,))):
         arr.flags.writeable = False
     return index
+
+
+def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series) -> JudgedPairs:
+    """The :class:`JudgedPairs` of judgments numbered by query (``code``) and doc
+    (``doc_code``)."""
+    n = max(int(code.max()) + 1 if code.size else 1, 1) * max(dictionary.len(), 1)
+    keys = code.astype(np.uint32 if n <= 2**32 else np.uint64)
+    keys *= keys.dtype.type(dictionary.len())
+    keys += doc_code
+    rows = None
+    if keys.size > 1 and not bool((keys[1:] >= keys[:-1]).all()):
+        rows = np.argsort(keys, kind="stable").astype(index_dtype(keys.size), copy=False)
+        keys = keys[rows]
+        rows.flags.writeable = False
+    keys.flags.writeable = False
+    return JudgedPairs(keys=keys, rows=rows, dictionary=dictionary, doc_code=doc_code)
 
 
 def _repeated_keys(code: np.ndarray, doc_hash: np.ndarray) -> bool:
@@ -149,8 +293,9 @@ def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray],
-           doc_ids_at: Callable[[np.ndarray], pl.Series],
-           judgments: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+           doc_ids_at: Callable[[np.ndarray], pl.Series], judgments: pl.DataFrame,
+           judged_doc_ids: Callable[[np.ndarray], pl.Series] | None = None,
+           ) -> tuple[np.ndarray, np.ndarray]:
     """The positions (ascending) of the ranked rows that have a judgment, and its grade.
 
     Parameters
@@ -162,27 +307,33 @@ def grades(keys: np.ndarray, query_at: Callable[[np.ndarray], np.ndarray],
     doc_ids_at : callable
         The doc ids of the ranked rows at given positions.
     judgments : pl.DataFrame
-        ``qidx``, ``doc_id``, ``relevance`` and ``key`` of each judgment.
+        ``qidx``, ``relevance`` and ``key`` of each judgment (and ``doc_id``, unless
+        ``judged_doc_ids`` gives them).
+    judged_doc_ids : callable, optional
+        The doc ids of the judgments at given positions (default: their ``doc_id``).
 
     Returns
     -------
     positions, grades : np.ndarray
         int64 positions (ascending) and float64 grades.
     """
+    if judged_doc_ids is None:
+        judged_doc_ids = judgments["doc_id"].gather
     jkeys = judgments["key"].to_numpy()
     pos, rows = match_keys(keys, jkeys)
     doc_ids = doc_ids_at(pos)
     exact = (
         rows is not None  # each row matched at most one judgment
         and bool((judgments["qidx"].to_numpy()[rows] == query_at(pos)).all())
-        and bool((judgments["doc_id"].gather(rows) == doc_ids).all())
+        and bool((judged_doc_ids(rows) == doc_ids).all())
     )
     if exact:
         return pos, judgments["relevance"].to_numpy()[rows].astype(np.float64, copy=False)
     by_string = (
         pl.DataFrame({"qidx": query_at(pos), "doc_id": doc_ids, "pos": pos})
-        .join(judgments.select("qidx", "doc_id", "relevance"), on=["qidx", "doc_id"],
-              how="inner")
+        .join(judgments.select("qidx", "relevance").with_columns(
+                  judged_doc_ids(np.arange(judgments.height)).alias("doc_id")),
+              on=["qidx", "doc_id"], how="inner")
         .sort("pos")
     )
     return (by_string["pos"].to_numpy().astype(np.int64),
