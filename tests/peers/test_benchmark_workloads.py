@@ -86,7 +86,7 @@ def test_generator_variants_and_doubling_keep_the_values(workloads, tmp_path: Pa
     one_v, two_v = _aggregates(tied.qrels, tied.run), _aggregates(two.qrels, two.run)
     for m in MEASURES:
         assert two_v[m] == pytest.approx(one_v[m], abs=1e-12), m
-    # three copies, ids prefixed by a digit (recsys x30 from x10): three times the lines, the same means
+    # three copies, ids prefixed by a digit (recsys x30 from x10): 3x the lines, the same means
     three = workloads.copies(tmp_path, tied, 3, "three")
     assert workloads.count_lines(three.run) == 3 * workloads.count_lines(tied.run)
     base_lines = tied.qrels.read_text().splitlines()
