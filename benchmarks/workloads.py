@@ -302,41 +302,38 @@ GENERATOR_QUERY_IDS = 1_100_000
 
 
 def copies(cache: Path, base: Workload, k: int, name: str) -> Workload:
-    """``k`` copies of ``base``, each query id of copy ``i > 0`` prefixed by the digit ``i``
-    (copy 0 as it is): k times the queries, judgments and lines, each query's values as in
-    ``base`` (recsys x30 is x10 three times: the generator cannot draw 3M query ids). The
-    ids stay integers, as the generator's would be (a text prefix such as ``c1_`` made x30
-    a different shape: text query ids and 3.25x x10's bytes), and stay distinct because the
-    generator's ids are 100000 to 1099999: a digit before one lands at 1,100,000 or above.
-    Written block by block, never whole in memory."""
-    assert 2 <= k <= 9, "one digit per copy"
+    """``k`` copies of ``base``, copy ``i``'s query ids moved up by ``i`` times the
+    generator's id range (copy 0 as it is): k times the queries, judgments and lines, each
+    query's values as in ``base`` (recsys x30 is x10 three times: the generator cannot draw
+    3M query ids). The ids stay integers, as the generator's would be (a text prefix such
+    as ``c1_`` made x30 a different shape: text query ids and 3.25x x10's bytes), and stay
+    distinct: the generator draws them below :data:`GENERATOR_QUERY_IDS`. Streamed by
+    polars (every column read and written as the text it is), never whole in memory."""
+    import polars as pl
 
     def prefixed_file(src: Path, dst: Path) -> None:
-        with open(dst, "wb") as out:
-            for i in range(k):
-                head = f"{i}".encode() if i else b""
-                with open(src, "rb") as f:
-                    rest = b""
-                    for block in iter(lambda f=f: f.read(1 << 26), b""):
-                        block = rest + block
-                        cut = block.rfind(b"\n") + 1
-                        block, rest = block[:cut], block[cut:]
-                        if block and head:
-                            block = head + block[:-1].replace(b"\n", b"\n" + head) + b"\n"
-                        if block:
-                            # the generator's ids: six or seven digits, none from 1,100,000
-                            first = block[:block.index(b" ")]
-                            assert first.isdigit() and int(first) < (i + 1) * 10 ** 7
-                            out.write(block)
-                    if rest:  # a last line without its newline
-                        out.write(head + rest + b"\n")
+        with open(dst, "wb") as out, open(src, "rb") as f:
+            shutil.copyfileobj(f, out, 1 << 26)
+        width = len(src.open().readline().split())
+        schema = {f"c{j}": pl.String for j in range(width)}
+        for i in range(1, k):
+            part = dst.with_name(dst.name + ".part")
+            ids = pl.col("c0").cast(pl.Int64, strict=True)
+            assert pl.scan_csv(src, separator=" ", has_header=False, schema=schema).select(
+                ids.max()).collect().item() < GENERATOR_QUERY_IDS
+            (pl.scan_csv(src, separator=" ", has_header=False, schema=schema)
+             .with_columns((ids + i * GENERATOR_QUERY_IDS).cast(pl.String).alias("c0"))
+             .sink_csv(part, separator=" ", include_header=False, quote_style="never"))
+            with open(dst, "ab") as out, open(part, "rb") as f:
+                shutil.copyfileobj(f, out, 1 << 26)
+            part.unlink()
 
     def make(out: Path) -> None:
         prefixed_file(base.qrels, out / "qrels.txt")
         for i, run in enumerate(base.runs):
             prefixed_file(run, out / f"run{i + 1}.txt")
 
-    stamp = {"v": 2, "base": str(base.qrels), "copies": k,
+    stamp = {"v": 3, "base": str(base.qrels), "copies": k,
              "size": [base.qrels.stat().st_size, *(r.stat().st_size for r in base.runs)]}
     folder = build(cache / name, stamp, make)
     runs = tuple(folder / f"run{i + 1}.txt" for i in range(len(base.runs)))

@@ -86,13 +86,14 @@ def test_generator_variants_and_doubling_keep_the_values(workloads, tmp_path: Pa
     one_v, two_v = _aggregates(tied.qrels, tied.run), _aggregates(two.qrels, two.run)
     for m in MEASURES:
         assert two_v[m] == pytest.approx(one_v[m], abs=1e-12), m
-    # three copies, ids prefixed by a digit (recsys x30 from x10): 3x the lines, the same means
+    # three copies, ids moved up by the generator's range (recsys x30): 3x the lines, same means
     three = workloads.copies(tmp_path, tied, 3, "three")
     assert workloads.count_lines(three.run) == 3 * workloads.count_lines(tied.run)
     base_lines = tied.qrels.read_text().splitlines()
     three_lines = three.qrels.read_text().splitlines()
-    assert three_lines == [*base_lines, *("1" + x for x in base_lines),
-                           *("2" + x for x in base_lines)]
+    moved = [[f"{int(x.split()[0]) + i * workloads.GENERATOR_QUERY_IDS}", *x.split()[1:]]
+             for i in (1, 2) for x in base_lines]
+    assert three_lines == [*base_lines, *(" ".join(x) for x in moved)]
     # integer query ids, as the generator's are, three times as many
     qids = {x.split()[0] for x in three_lines}
     assert all(q.isdigit() for q in qids)
