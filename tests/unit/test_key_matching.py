@@ -7,11 +7,15 @@ when judgments are few), every collision must be resolved on the doc id strings.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import polars as pl
 import pytest
 
+from ranklens._model import matching
 from ranklens._model.matching import grades, match_keys
+from ranklens._threads import using
 
 
 def _run(docs: list[str], keys: list[int], filler: int) -> tuple[np.ndarray, ...]:
@@ -29,11 +33,16 @@ def _judgments(rows: list[tuple[int, str, float, int]]) -> pl.DataFrame:
                          "relevance": np.array(rel), "key": np.array(key, dtype=np.uint64)})
 
 
-# filler 0: the join path; filler 2000: few judgments next to the rows, the lookup path
-PATHS = pytest.mark.parametrize("filler", [0, 2000])
+@pytest.fixture(params=["join", "lookup", "members", "members on two threads"])
+def filler(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """The filler rows of :func:`_run` for each path: 0 for the join (and the membership
+    test, taken here at any size), 2000 (few judgments next to the rows) for the lookup."""
+    if request.param.startswith("members"):
+        monkeypatch.setattr(matching, "_MEMBERSHIP", 0)
+    with using(2 if request.param.endswith("threads") else 1):
+        yield 2000 if request.param == "lookup" else 0
 
 
-@PATHS
 def test_a_run_collision_is_told_apart_by_the_strings(filler: int) -> None:
     # b and c share a key; only c is judged
     keys, qidx, src, docs = _run(["a", "b", "c", "d"], [1, 2, 2, 3], filler)
@@ -43,7 +52,6 @@ def test_a_run_collision_is_told_apart_by_the_strings(filler: int) -> None:
     assert grade.tolist() == [2.0, 1.0]
 
 
-@PATHS
 def test_a_judgment_collision_is_told_apart_by_the_strings(filler: int) -> None:
     # two judgments share a key: both docs are ranked, each keeps its own grade
     keys, qidx, src, docs = _run(["a", "b", "c"], [1, 2, 2], filler)
@@ -53,7 +61,6 @@ def test_a_judgment_collision_is_told_apart_by_the_strings(filler: int) -> None:
     assert grade.tolist() == [1.0, 3.0]
 
 
-@PATHS
 def test_a_key_of_another_doc_is_not_a_match(filler: int) -> None:
     # the judged doc x is not ranked, but its key equals ranked doc a's
     keys, qidx, src, docs = _run(["a", "b"], [5, 6], filler)
@@ -63,7 +70,6 @@ def test_a_key_of_another_doc_is_not_a_match(filler: int) -> None:
     assert grade.tolist() == [2.0]
 
 
-@PATHS
 def test_matches_come_in_row_order_with_their_judgment(filler: int) -> None:
     keys = np.array([40, 10, 30, 20] + [10_000 + i for i in range(filler)], dtype=np.uint64)
     pos, rows = match_keys(keys, np.array([20, 40, 10], dtype=np.uint64))
@@ -71,9 +77,28 @@ def test_matches_come_in_row_order_with_their_judgment(filler: int) -> None:
     assert rows is not None and rows.tolist() == [1, 2, 0]
 
 
-@PATHS
 def test_a_repeated_judgment_key_gives_no_judgment_index(filler: int) -> None:
     keys = np.array([7, 8, 9] + [10_000 + i for i in range(filler)], dtype=np.uint64)
     pos, rows = match_keys(keys, np.array([8, 8, 9], dtype=np.uint64))
     assert pos.tolist() == [1, 2]
     assert rows is None
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+@pytest.mark.parametrize("repeated", [False, True])
+def test_the_membership_test_matches_as_the_join(monkeypatch: pytest.MonkeyPatch, jobs: int,
+                                                 repeated: bool) -> None:
+    rng = np.random.default_rng(7)
+    # more rows than the lookup takes, keys repeated in the run too
+    keys = rng.integers(0, 5000, 100_000).astype(np.uint64)
+    jkeys = rng.choice(8000, 3000, replace=False).astype(np.uint64)
+    if repeated:  # a ranked key judged twice
+        jkeys[-1] = jkeys[np.flatnonzero(np.isin(jkeys, keys))[0]]
+    joined = match_keys(keys, jkeys)
+    monkeypatch.setattr(matching, "_MEMBERSHIP", 0)
+    with using(jobs):
+        tested = match_keys(keys, jkeys)
+    assert np.array_equal(tested[0], joined[0])
+    assert (tested[1] is None) == (joined[1] is None) == repeated
+    if not repeated:
+        assert np.array_equal(tested[1], joined[1])  # type: ignore[arg-type]

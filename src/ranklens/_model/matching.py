@@ -10,6 +10,7 @@ string work stays proportional to the judgments and the matches, never to the ru
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ else:  # imported on first use (see ranklens._lazy)
 from .._groups import locate
 from .._hashcodes import HashCodes, doc_hashes
 from .._tables import Qrels, Slot
+from .._threads import jobs
 from .keys import block_index, index_dtype, numbered, pair_keys, query_index
 from .keyset import KeySet
 
@@ -260,6 +262,25 @@ def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
 _SMALL = 1 << 16
 
 
+#: ranked rows from which those judged are found by a membership test first (see match_keys)
+_MEMBERSHIP = 1 << 22
+
+
+def _members(keys: np.ndarray, jkeys: np.ndarray) -> np.ndarray:
+    """Whether each of ``keys`` is in ``jkeys`` (a bool mask); with :func:`jobs` > 1, the
+    keys are tested in that many parts on threads (polars releases the GIL; each part
+    hashes ``jkeys`` again, ~10% more CPU at 100M keys and 10M judgments)."""
+    judged = pl.Series(jkeys).implode()
+    n = min(jobs(), 8)
+    if n == 1:
+        return pl.Series(keys).is_in(judged).to_numpy()
+    bounds = np.linspace(0, keys.size, n + 1).astype(np.int64)
+    with ThreadPoolExecutor(n, thread_name_prefix="ranklens-members") as pool:
+        parts = pool.map(lambda lo, hi: pl.Series(keys[lo:hi]).is_in(judged).to_numpy(),
+                         bounds[:-1], bounds[1:])
+        return np.concatenate(list(parts))
+
+
 def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """Positions (ascending) in ``keys`` whose key is in ``jkeys``, and the index into
     ``jkeys`` of each; the index is None when some position matches two entries of
@@ -276,6 +297,18 @@ def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndar
     if m == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     small = keys.size <= _SMALL and m * 4 <= keys.size
+    if m * 256 > keys.size and keys.size >= _MEMBERSHIP:
+        pos = np.flatnonzero(_members(keys, jkeys))
+        # the join then pairs the judged rows alone (at most ``m`` of the ``keys``)
+        pairs = (pl.LazyFrame({"key": keys[pos]}).with_row_index("at")
+                 .join(pl.LazyFrame({"key": jkeys}).with_row_index("row"), on="key",
+                       how="inner")
+                 .sort("at")
+                 .collect())
+        at = pairs["at"].to_numpy()
+        if at.size > pos.size:  # a key repeated in ``jkeys``: some row matched twice
+            return pos, None
+        return pos, pairs["row"].to_numpy().astype(np.int64)
     if m * 256 > keys.size and not small:
         # lazily: the planned join is faster than the eager one (~15% at 10M x 1M keys)
         pairs = (pl.LazyFrame({"key": jkeys}).with_row_index("row")

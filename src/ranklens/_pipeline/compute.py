@@ -351,5 +351,8 @@ def _judged_counts(aligned: Aligned) -> dict[str, int]:
     """How many queries retrieved anything, and how many retrieved a judged document (doc
     ids that never match the judgments leave every measure 0 without an error)."""
     owners = np.searchsorted(aligned.offsets, aligned.judged_at, side="right") - 1
+    # marked rather than np.unique: no sort of the judged rows (~1 s at 100M ranked rows)
+    judged = np.zeros(aligned.offsets.size - 1, dtype=bool)
+    judged[owners] = True
     return {"queries_ranked": int((np.diff(aligned.offsets) > 0).sum()),
-            "queries_judged_ranked": int(np.unique(owners).size)}
+            "queries_judged_ranked": int(np.count_nonzero(judged))}
