@@ -314,15 +314,16 @@ def copies(cache: Path, base: Workload, k: int, name: str) -> Workload:
     def prefixed_file(src: Path, dst: Path) -> None:
         with open(dst, "wb") as out, open(src, "rb") as f:
             shutil.copyfileobj(f, out, 1 << 26)
-        width = len(src.open().readline().split())
-        schema = {f"c{j}": pl.String for j in range(width)}
+        with open(src) as f:
+            width = len(f.readline().split())
+        lines = pl.scan_csv(src, separator=" ", has_header=False,
+                            schema={f"c{j}": pl.String for j in range(width)})
+        ids = pl.col("c0").cast(pl.Int64, strict=True)
+        # checked once: every copy moves the same ids
+        assert lines.select(ids.max()).collect().item() < GENERATOR_QUERY_IDS
         for i in range(1, k):
             part = dst.with_name(dst.name + ".part")
-            ids = pl.col("c0").cast(pl.Int64, strict=True)
-            assert pl.scan_csv(src, separator=" ", has_header=False, schema=schema).select(
-                ids.max()).collect().item() < GENERATOR_QUERY_IDS
-            (pl.scan_csv(src, separator=" ", has_header=False, schema=schema)
-             .with_columns((ids + i * GENERATOR_QUERY_IDS).cast(pl.String).alias("c0"))
+            (lines.with_columns((ids + i * GENERATOR_QUERY_IDS).cast(pl.String).alias("c0"))
              .sink_csv(part, separator=" ", include_header=False, quote_style="never"))
             with open(dst, "ab") as out, open(part, "rb") as f:
                 shutil.copyfileobj(f, out, 1 << 26)
