@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import dataclasses
 import os
@@ -25,11 +26,11 @@ from ._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgment
 from ._model.items import ItemContext
 from ._model.matching import qrels_index
 from ._pipeline.assemble import assemble, grade_notices, notices
-from ._pipeline.compute import compute
 from ._pipeline.context import check_context, load_context
 from ._pipeline.dicts import compute_dicts, fits
 from ._pipeline.options import EvaluateOptions, OptionKwargs
 from ._pipeline.plan import Plan, planned
+from ._pipeline.subsets import SUBSET_SHARE, by_subsets, compute_run
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
@@ -278,6 +279,10 @@ default "docid"
                                load=loader.load)
 
 
+#: the fewest bytes of a TREC run line (``q Q0 d 1 1 t`` and its line end)
+_SHORTEST_LINE = 14
+
+
 class _Loader:
     """Loads the runs of an in-memory evaluation, given in the order they are evaluated as
     ``(name, run)`` pairs. With more than one job, a run given as a file is read on a
@@ -320,8 +325,15 @@ class _Loader:
 
     def meanwhile(self, qrels: Qrels | SubtopicQrels) -> None:
         """While the first run is still being read, index the judgments (what the
-        alignment does first, kept on them; it raises nothing)."""
+        alignment does first, kept on them; it raises nothing) unless the run may be
+        evaluated by query subsets, each indexing its own judgments
+        (:mod:`ranklens._pipeline.subsets`: the run's rows are at most its bytes over
+        those of the shortest line)."""
         if self.ahead is not None and not self.ahead[2].done() and isinstance(qrels, Qrels):
+            with contextlib.suppress(OSError):
+                most = os.stat(self.ahead[0]).st_size // _SHORTEST_LINE
+                if by_subsets(len(qrels), min(most, int(len(qrels) / SUBSET_SHARE))):
+                    return
             qrels_index(qrels)
 
     def load(self, run: Any, name: str | None) -> Run:
@@ -366,7 +378,7 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
     if several is None:
         run_name = plan.run_name
         r = load(run, run_name)
-        per_query = compute(plan, q, r, context=context)
+        per_query = compute_run(plan, q, r, context=context)
         for message in notices(plan, per_query, r.source, qrels_source=q.source):
             warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
@@ -412,7 +424,7 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     messages: list[str] = []
     for name, run in runs:
         r = load(run, name)
-        per_query = compute(plan, qrels, r, context=context)
+        per_query = compute_run(plan, qrels, r, context=context)
         # a run given as data is named by its key: "the run (x, <run dict>)"
         label = r.source if name is None or not r.source.startswith("<") \
             else f"{name}, {r.source}"

@@ -135,6 +135,9 @@ class CodedJudgments:
     doc_code : each row's index into ``dictionary`` (uint32).
     dictionary : the distinct doc ids (String), each once.
     relevance : each row's grade (float64).
+    lookup : where the dictionary's hash table is kept, built on first use
+        (``ranklens._model.matching``); the tables cut from these judgments share the
+        dictionary, and so this place (one table for them all).
     """
 
     block_ids: pl.Series
@@ -142,6 +145,7 @@ class CodedJudgments:
     doc_code: np.ndarray
     dictionary: pl.Series
     relevance: np.ndarray
+    lookup: list[Any] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         for arr in (self.block_lengths, self.doc_code, self.relevance):

@@ -198,7 +198,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
     del by_grade
     if coded is not None:
         # built on first use (doc_hashes), if at all
-        pairs = _judged_pairs(code, coded.doc_code, coded.dictionary)
+        pairs = _judged_pairs(code, coded.doc_code, coded.dictionary, coded.lookup)
         # (query, doc code) pairs are exact keys: no hash collision to rule out
         duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())
     else:
@@ -226,9 +226,11 @@ def _build(qrels: Qrels) -> QrelsIndex:
     return index
 
 
-def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series) -> JudgedPairs:
+def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series,
+                  lookup: list[HashCodes | None]) -> JudgedPairs:
     """The :class:`JudgedPairs` of judgments numbered by query (``code``) and doc
-    (``doc_code``)."""
+    (``doc_code``); ``lookup`` keeps the dictionary's hash table (shared by the judgments
+    cut from the same table)."""
     n = max(int(code.max()) + 1 if code.size else 1, 1) * max(dictionary.len(), 1)
     keys = code.astype(np.uint32 if n <= 2**32 else np.uint64)
     keys *= keys.dtype.type(dictionary.len())
@@ -239,7 +241,8 @@ def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series)
         keys = keys[rows]
         rows.flags.writeable = False
     keys.flags.writeable = False
-    return JudgedPairs(keys=keys, rows=rows, dictionary=dictionary, doc_code=doc_code)
+    return JudgedPairs(keys=keys, rows=rows, dictionary=dictionary, doc_code=doc_code,
+                       _table=lookup)
 
 
 def _repeated_keys(code: np.ndarray, doc_hash: np.ndarray) -> bool:
