@@ -30,7 +30,7 @@ from ._pipeline.context import check_context, load_context
 from ._pipeline.dicts import compute_dicts, fits
 from ._pipeline.options import EvaluateOptions, OptionKwargs
 from ._pipeline.plan import Plan, planned
-from ._pipeline.subsets import SUBSET_SHARE, by_subsets, compute_run
+from ._pipeline.subsets import compute_run, may_be_by_subsets
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
@@ -331,8 +331,8 @@ class _Loader:
         those of the shortest line)."""
         if self.ahead is not None and not self.ahead[2].done() and isinstance(qrels, Qrels):
             with contextlib.suppress(OSError):
-                most = os.stat(self.ahead[0]).st_size // _SHORTEST_LINE
-                if by_subsets(len(qrels), min(most, int(len(qrels) / SUBSET_SHARE))):
+                if may_be_by_subsets(len(qrels),
+                                     os.stat(self.ahead[0]).st_size // _SHORTEST_LINE):
                     return
             qrels_index(qrels)
 

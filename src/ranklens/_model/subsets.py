@@ -34,8 +34,8 @@ def judged_query_ids(qrels: Qrels) -> pl.Series:
 
 
 def subset_bounds(judged: pl.Series, parts: int) -> pl.Series:
-    """(At most 256 parts.) The first query id of every subset but the first: ``parts`` ranges of ``judged``
-    (sorted, distinct) with about as many queries each."""
+    """The first query id of every subset but the first: ``parts`` (at most 256) ranges
+    of ``judged`` (sorted, distinct) with about as many queries each."""
     n = judged.len()
     starts = [n * i // parts for i in range(1, parts)]
     return judged.gather(starts)

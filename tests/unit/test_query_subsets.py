@@ -1,0 +1,238 @@
+"""Query subsets in memory: a run whose judgments are deep is computed a subset of queries at
+a time (``ranklens._pipeline.subsets``), and must equal the run computed at once bit for bit
+(per query, aggregates, diagnostics, warnings, errors): random files under many options,
+judgments held as codes and as strings, runs with empty rankings, the shared real data. The
+cut itself: every row in exactly one subset, in its order."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from result_support import assert_same, evaluate_warned
+from spark_support import spark_measures
+
+import ranklens
+from ranklens import InputError
+from ranklens._io import _trec
+from ranklens._model.subsets import judged_query_ids, split_qrels, split_run, subset_bounds
+from ranklens._pipeline import subsets
+
+MEASURES = spark_measures()
+
+REAL = Path(os.environ.get("RANKLENS_CONFORMANCE_DIR", "/work/shared/conformance")
+            ).parent / "realdata"
+
+OPTIONS: list[dict[str, Any]] = [
+    {}, {"ties": "input"}, {"ties": "average", "depth": 7}, {"ties": "worst"},
+    {"missing": "skip", "empty": "skip"}, {"missing": "zero", "empty": "zero"},
+    {"convention": "ranx", "missing": "zero"}, {"convention": "torchmetrics"},
+    {"rel": 2, "judged_only": True}, {"nonpositive": "unjudged"},
+]
+
+
+class Used:
+    """How many evaluations were computed by subsets (the real function, counted)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.times = 0
+        real = subsets._by_subsets
+
+        def counted(*args: Any) -> Any:
+            out = real(*args)
+            self.times += out is not None
+            return out
+        monkeypatch.setattr(subsets, "_by_subsets", counted)
+
+
+@pytest.fixture(autouse=True)
+def in_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files read by the block readers in blocks of a few lines: the judgments' doc ids
+    held as codes, as a large file's are."""
+    monkeypatch.setattr(_trec, "_BLOCK", 400)
+    monkeypatch.setattr(_trec, "small_file", lambda source: False)
+
+
+@pytest.fixture
+def forced(monkeypatch: pytest.MonkeyPatch) -> Used:
+    """Every run computed by four subsets, whatever its size."""
+    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
+    monkeypatch.setattr(subsets, "SUBSET_SHARE", 0.0)
+    monkeypatch.setattr(subsets, "SUBSETS", 4)
+    return Used(monkeypatch)
+
+
+def _never(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1 << 62)
+
+
+def _files(folder: Path, seed: int, *, duplicate: bool = False) -> tuple[str, str]:
+    """Judgments (graded, some negative; few distinct doc ids, so the reader holds them as
+    codes) and a run (ties, queries only judged or only ranked, a query's rows in two
+    places of the file)."""
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for i in range(50):
+        q = f"q{i}" if i % 4 else f"Q{rng.randrange(1000)}-{i}"
+        where = rng.choice(["both"] * 6 + ["qrels", "run"])
+        if where != "run":
+            qrels += [f"{q} 0 d{d} {rng.randint(-1, 3)}"
+                      for d in rng.sample(range(30), rng.randint(1, 14))]
+        if where != "qrels":
+            run += [f"{q} Q0 d{d} {k} {rng.randint(0, 6) / 4} tag"
+                    for k, d in enumerate(rng.sample(range(30), rng.randint(1, 20)))]
+    rng.shuffle(qrels)
+    cut = len(run) * 2 // 3
+    run = run[cut:] + run[:cut]  # one query's rows in two places
+    if duplicate:  # the same doc twice for two queries far apart
+        run += [run[0], run[len(run) // 2]]
+    qp, rp = folder / f"q{seed}.txt", folder / f"r{seed}.run"
+    qp.write_text("\n".join(qrels) + "\n")
+    rp.write_text("\n".join(run) + "\n")
+    return str(qp), str(rp)
+
+
+@pytest.mark.parametrize("at", range(len(OPTIONS)))
+def test_subsets_equal_the_whole_run_on_random_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at: int) -> None:
+    qp, rp = _files(tmp_path, at)
+    options = OPTIONS[at]
+    assert ranklens.load_qrels(qp).coded is not None
+    _never(monkeypatch)
+    whole, said = evaluate_warned(qp, rp, MEASURES, jobs=1, **options)
+    used = Used(monkeypatch)
+    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
+    monkeypatch.setattr(subsets, "SUBSET_SHARE", 0.0)
+    monkeypatch.setattr(subsets, "SUBSETS", 3 + at % 4)
+    for jobs in (1, 2):
+        parts, told = evaluate_warned(qp, rp, MEASURES, jobs=jobs, **options)
+        assert_same(whole, parts)
+        assert said == told
+    assert used.times == 2
+
+
+def test_judgments_held_as_codes_and_as_strings(tmp_path: Path, forced: Used,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    qp, rp = _files(tmp_path, 11)
+    coded = ranklens.load_qrels(qp)
+    assert coded.coded is not None  # few distinct doc ids: the reader's codes
+    strings = ranklens.Qrels(coded.frame)
+    assert strings.coded is None
+    run = ranklens.load_run(rp)
+    a = ranklens.evaluate(coded, run, MEASURES)
+    b = ranklens.evaluate(strings, run, MEASURES)
+    assert forced.times == 2
+    _never(monkeypatch)
+    assert_same(a, ranklens.evaluate(coded, run, MEASURES))
+    assert_same(b, ranklens.evaluate(strings, run, MEASURES))
+    assert_same(a, b)
+
+
+def test_empty_rankings_and_frames(forced: Used, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(5)
+    qrels = {f"q{i:02d}": {f"d{d}": int(rng.integers(0, 3)) for d in rng.choice(20, 6)}
+             for i in range(24)}
+    run: dict[str, dict[str, float]] = {
+        f"q{i:02d}": {f"d{d}": float(rng.integers(0, 4)) for d in rng.choice(20, 9)}
+        for i in range(2, 26)}
+    run["q05"] = {}  # an explicitly empty ranking, scored as one
+    run["q17"] = {}
+    loaded = ranklens.load_run(run)  # (nested dicts would take the dict path)
+    assert set(loaded.empty_queries) == {"q05", "q17"}
+    frame = pl.DataFrame([(q, d, s) for q, r in run.items() for d, s in r.items()],
+                         schema=["query_id", "doc_id", "score"], orient="row")
+    for options in ({}, {"empty_ranking": "skip"}, {"missing": "zero"}):
+        got, said = evaluate_warned(qrels, loaded, MEASURES, **options)
+        in_frame = ranklens.evaluate(qrels, frame, MEASURES, **options)
+        _never(monkeypatch)
+        want, told = evaluate_warned(qrels, loaded, MEASURES, **options)
+        assert_same(got, want)
+        assert said == told
+        assert_same(in_frame, ranklens.evaluate(qrels, frame, MEASURES, **options))
+        monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
+    assert forced.times == 6
+
+
+@pytest.mark.parametrize(("options", "said"), [({"duplicates": "error"}, "more than once"),
+                                               ({"missing": "error"}, "absent")])
+def test_errors_are_the_whole_runs(tmp_path: Path, forced: Used,
+                                   monkeypatch: pytest.MonkeyPatch,
+                                   options: dict[str, Any], said: str) -> None:
+    # an error in two subsets, or a policy on every query: the first error the whole run
+    # gives, with its line, not a subset's
+    qp, rp = _files(tmp_path, 3, duplicate="duplicates" in options)
+    with pytest.raises(InputError) as parts:
+        ranklens.evaluate(qp, rp, MEASURES, **options)
+    assert forced.times == 0
+    _never(monkeypatch)
+    with pytest.raises(InputError) as whole:
+        ranklens.evaluate(qp, rp, MEASURES, **options)
+    assert said in str(whole.value)
+    assert str(parts.value) == str(whole.value)
+    assert (parts.value.source, parts.value.line) == (whole.value.source, whole.value.line)
+
+
+def test_the_cut_holds_every_row_once_in_order(tmp_path: Path) -> None:
+    qp, rp = _files(tmp_path, 7)
+    qrels, run = ranklens.load_qrels(qp), ranklens.load_run(rp)
+    judged = judged_query_ids(qrels)
+    assert judged.to_list() == sorted(set(qrels.frame["query_id"].to_list()),
+                                      key=lambda q: q.encode())
+    for parts in (2, 5, judged.len()):
+        bounds = subset_bounds(judged, parts)
+        qs, rs = list(split_qrels(qrels, bounds)), list(split_run(run, bounds))
+        assert len(qs) == len(rs) == parts
+        # about as many judged queries each, ranges in byte order
+        sizes = [q.frame["query_id"].n_unique() for q in qs]
+        assert max(sizes) - min(sizes) <= 1 and sum(sizes) == judged.len()
+        q_frames = [q.frame for q in qs]
+        r_frames = [r.frame.drop("order") for r in rs]
+        assert pl.concat(q_frames).sort(pl.all()).equals(qrels.frame.sort(pl.all()))
+        assert pl.concat(r_frames).sort(pl.all()).equals(
+            run.frame.drop("order").sort(pl.all()))
+        for a, b in itertools.pairwise(q_frames):
+            assert a["query_id"].max().encode() < b["query_id"].min().encode()
+        for f in r_frames:  # each subset keeps its rows in the run's order
+            keys = list(zip(*(f[c].to_list() for c in f.columns), strict=True))
+            whole = list(zip(*(run.frame[c].to_list() for c in f.columns), strict=True))
+            at = [whole.index(k) for k in keys]
+            assert at == sorted(at)
+        for q in qs:  # codes into the one dictionary, sharing its hash table
+            assert q.coded is not None and qrels.coded is not None
+            assert q.coded.dictionary is qrels.coded.dictionary
+            assert q.coded.lookup is qrels.coded.lookup
+
+
+@pytest.mark.parametrize(("qrels", "run"), [
+    ("robust03/robust03_qrels.txt.gz", "robust03/input.humR03dc.gz"),
+    ("dl/qrels.dl19-passage.txt.gz", "dl/dl19.BM25.run.gz"),
+])
+def test_the_shared_real_data(monkeypatch: pytest.MonkeyPatch, qrels: str, run: str) -> None:
+    if not REAL.is_dir():
+        pytest.skip("the shared real data is not here")
+    q, r = ranklens.load_qrels(REAL / qrels), ranklens.load_run(REAL / run)
+    _never(monkeypatch)
+    want = ranklens.evaluate(q, r, MEASURES)
+    used = Used(monkeypatch)
+    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
+    monkeypatch.setattr(subsets, "SUBSET_SHARE", 0.0)
+    assert_same(want, ranklens.evaluate(q, r, MEASURES))
+    assert used.times == 1
+
+
+def test_when_subsets_are_used() -> None:
+    # deep judgments (TREC pools) at 2^19 ranked rows and more; shallow ones never
+    assert subsets.by_subsets(1_670_000, 1_100_000)  # Robust x13 concatenated
+    assert not subsets.by_subsets(7_000, 7_000_000)  # the msmarco preset
+    assert not subsets.by_subsets(10_000_000, 100_000_000)  # recsys x10
+    assert not subsets.by_subsets(400_000, 400_000)  # small enough at once
+    # what a run file of so many bytes may hold, at most a row each 14 bytes
+    assert subsets.may_be_by_subsets(1_670_000, 59_045_886 // 14)
+    assert not subsets.may_be_by_subsets(7_000, 10**9)
+    assert not subsets.may_be_by_subsets(10**6, 400_000)
