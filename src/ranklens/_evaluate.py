@@ -30,7 +30,7 @@ from ._pipeline.context import check_context, load_context
 from ._pipeline.dicts import compute_dicts, fits
 from ._pipeline.options import EvaluateOptions, OptionKwargs
 from ._pipeline.plan import Plan, planned
-from ._pipeline.subsets import compute_run, may_be_by_subsets
+from ._pipeline.subsets import by_subsets, compute_run
 from ._result import Result
 from ._results import Results
 from ._tables import Qrels, Run, SubtopicQrels
@@ -280,8 +280,19 @@ default "docid"
                                load=loader.load)
 
 
-#: the fewest bytes of a TREC run line (``q Q0 d 1 1 t`` and its line end)
-_SHORTEST_LINE = 14
+#: the bytes of a run file's head that foretell its rows (see _Loader.meanwhile)
+_HEAD = 1 << 16
+
+
+def _foretold_rows(path: str | os.PathLike[str]) -> int | None:
+    """The rows a plain run file likely holds: its size over the mean line of its head
+    (None: a compressed file, whose size says nothing of its lines, or an unreadable one)."""
+    with open(path, "rb") as f:
+        head = f.read(_HEAD)
+        size = os.fstat(f.fileno()).st_size
+    if head[:2] in (b"\x1f\x8b", b"BZ", b"\xfd7", b"(\xb5") or not head.count(b"\n"):
+        return None
+    return int(size * head.count(b"\n") / len(head))
 
 
 class _Loader:
@@ -333,16 +344,16 @@ class _Loader:
 
     def meanwhile(self, qrels: Qrels | SubtopicQrels) -> None:
         """While the first run is still being read, index the judgments (what the
-        alignment does first, kept on them; it raises nothing) unless the run may be
-        evaluated by query subsets, each indexing its own judgments
-        (:mod:`ranklens._pipeline.subsets`: the run's rows are at most its bytes over
-        those of the shortest line)."""
+        alignment does first, kept on them; it raises nothing) unless the run will likely
+        be evaluated by query subsets, each indexing its own judgments
+        (:mod:`ranklens._pipeline.subsets`; its rows foretold by its file's head: a wrong
+        guess costs the overlap or some memory, never a value)."""
         if self.ahead is not None and not self.ahead[2].done() and isinstance(qrels, Qrels):
+            rows = None
             with contextlib.suppress(OSError):
-                if may_be_by_subsets(len(qrels),
-                                     os.stat(self.ahead[0]).st_size // _SHORTEST_LINE):
-                    return
-            qrels_index(qrels)
+                rows = _foretold_rows(self.ahead[0])
+            if rows is None or not by_subsets(len(qrels), rows):
+                qrels_index(qrels)
 
     def load(self, run: Any, name: str | None) -> Run:
         """``load_run(run, name=name)``."""

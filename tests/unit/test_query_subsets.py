@@ -6,6 +6,7 @@ cut itself: every row in exactly one subset, in its order."""
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import os
 import random
@@ -232,7 +233,23 @@ def test_when_subsets_are_used() -> None:
     assert not subsets.by_subsets(7_000, 7_000_000)  # the msmarco preset
     assert not subsets.by_subsets(10_000_000, 100_000_000)  # recsys x10
     assert not subsets.by_subsets(400_000, 400_000)  # small enough at once
-    # what a run file of so many bytes may hold, at most a row each 14 bytes
-    assert subsets.may_be_by_subsets(1_670_000, 59_045_886 // 14)
-    assert not subsets.may_be_by_subsets(7_000, 10**9)
-    assert not subsets.may_be_by_subsets(10**6, 400_000)
+
+
+def test_a_run_files_rows_are_foretold_by_its_head(tmp_path: Path) -> None:
+    # what decides whether the judgments are indexed while the run is read: a wrong guess
+    # costs time or memory, never a value (the tests above hold whatever it says)
+    from ranklens._evaluate import _HEAD, _foretold_rows
+
+    lines = [f"q{i // 100:03d} Q0 doc{i:06d} {i % 100:02d} {1 / (i + 1):.6f} tag\n"
+             for i in range(20_000)]
+    plain = tmp_path / "plain.run"
+    plain.write_text("".join(lines))
+    rows = _foretold_rows(plain)
+    assert rows is not None and abs(rows - 20_000) < 20_000 * 0.05
+    assert len(plain.read_bytes()) > _HEAD  # (foretold from a head, not counted)
+    packed = tmp_path / "packed.run.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert _foretold_rows(packed) is None
+    empty = tmp_path / "empty.run"
+    empty.write_text("")
+    assert _foretold_rows(empty) is None

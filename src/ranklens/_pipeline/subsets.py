@@ -23,8 +23,7 @@ from .plan import Plan
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["SUBSETS", "SUBSET_ROWS", "SUBSET_SHARE", "by_subsets", "compute_run",
-           "may_be_by_subsets"]
+__all__ = ["SUBSETS", "SUBSET_ROWS", "SUBSET_SHARE", "by_subsets", "compute_run"]
 
 #: the fewest ranked rows computed a query subset at a time: below it the subsets' own
 #: costs (a few ms each) outweigh the memory spared
@@ -48,12 +47,6 @@ def by_subsets(judgments: int, rows: int) -> bool:
     """Whether a run of ``rows`` ranked rows against ``judgments`` is computed by query
     subsets (when the judgments have enough queries)."""
     return rows >= SUBSET_ROWS and judgments >= SUBSET_SHARE * rows
-
-
-def may_be_by_subsets(judgments: int, most_rows: int) -> bool:
-    """Whether a run of at most ``most_rows`` rows against ``judgments`` may be computed by
-    query subsets (:func:`by_subsets` for some number of rows up to ``most_rows``)."""
-    return most_rows >= SUBSET_ROWS and judgments >= SUBSET_SHARE * SUBSET_ROWS
 
 
 def compute_run(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
