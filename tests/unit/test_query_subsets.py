@@ -253,3 +253,27 @@ def test_a_run_files_rows_are_foretold_by_its_head(tmp_path: Path) -> None:
     empty = tmp_path / "empty.run"
     empty.write_text("")
     assert _foretold_rows(empty) is None
+
+
+def test_deep_judgments_are_read_with_one_job_beside_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each file on its own core (memory); shallow judgments keep every job (time)
+    from ranklens._evaluate import _Loader
+    from ranklens._threads import jobs, using
+
+    monkeypatch.setattr(subsets, "SUBSET_ROWS", 100)
+    run = tmp_path / "r.run"
+    run.write_text("".join(f"q{i % 40} Q0 d{i} 1 {i} t\n" for i in range(400)))
+    deep, shallow = tmp_path / "deep.txt", tmp_path / "shallow.txt"
+    deep.write_text("".join(f"q{i % 40} 0 d{i} 1\n" for i in range(300)))
+    shallow.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(40)))
+    with using(2), _Loader([(None, str(run))]) as loader:
+        with loader.beside(str(deep)):
+            assert jobs() == 1
+        with loader.beside(str(shallow)):
+            assert jobs() == 2
+        with loader.beside({"q1": {"d1": 1}}):  # not a file: nothing to foretell
+            assert jobs() == 2
+    # no run read ahead: the evaluation's one job
+    with using(1), _Loader([(None, str(run))]) as loader, loader.beside(str(deep)):
+        assert loader.ahead is None and jobs() == 1
