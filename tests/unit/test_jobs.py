@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from result_support import assert_same, evaluate_warned
+from result_support import assert_same, evaluate_warned, random_trec_lines
 from spark_support import spark_measures
 
 import ranklens
@@ -44,18 +44,8 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
 def _files(folder: Path, seed: int, *, infinite: bool = False) -> tuple[str, str]:
     """Judgments (graded, some negative) and a run (ties, queries only judged or only
     ranked, a query's rows split in two places of the file)."""
-    rng = random.Random(seed)
-    qrels, run = [], []
-    for i in range(60):
-        q = f"q{i}" if i % 3 else f"q{rng.randrange(1000)}x{i}"  # shared by other seeds
-        where = rng.choice(["both"] * 6 + ["qrels", "run"])
-        if where != "run":
-            qrels += [f"{q} 0 d{d} {rng.randint(-1, 3)}"
-                      for d in rng.sample(range(40), rng.randint(1, 12))]
-        if where != "qrels":
-            run += [f"{q} Q0 d{d} {k} {rng.randint(0, 8) / 4} tag"
-                    for k, d in enumerate(rng.sample(range(40), rng.randint(1, 25)))]
-    rng.shuffle(qrels)
+    qrels, run = random_trec_lines(random.Random(seed), queries=60, docs=40, judged=12,
+                                   ranked=25, steps=8, odd_every=3)
     if infinite:
         run[len(run) // 2] = run[len(run) // 2].rsplit(" ", 2)[0] + " 1e999 tag"
     qp, rp = folder / f"q{seed}.txt", folder / f"r{seed}.run"

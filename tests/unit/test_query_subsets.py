@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from result_support import assert_same, evaluate_warned
+from result_support import assert_same, evaluate_warned, random_trec_lines
 from spark_support import spark_measures
 
 import ranklens
@@ -77,18 +77,8 @@ def _files(folder: Path, seed: int, *, duplicate: bool = False) -> tuple[str, st
     """Judgments (graded, some negative; few distinct doc ids, so the reader holds them as
     codes) and a run (ties, queries only judged or only ranked, a query's rows in two
     places of the file)."""
-    rng = random.Random(seed)
-    qrels, run = [], []
-    for i in range(50):
-        q = f"q{i}" if i % 4 else f"Q{rng.randrange(1000)}-{i}"
-        where = rng.choice(["both"] * 6 + ["qrels", "run"])
-        if where != "run":
-            qrels += [f"{q} 0 d{d} {rng.randint(-1, 3)}"
-                      for d in rng.sample(range(30), rng.randint(1, 14))]
-        if where != "qrels":
-            run += [f"{q} Q0 d{d} {k} {rng.randint(0, 6) / 4} tag"
-                    for k, d in enumerate(rng.sample(range(30), rng.randint(1, 20)))]
-    rng.shuffle(qrels)
+    qrels, run = random_trec_lines(random.Random(seed), queries=50, docs=30, judged=14,
+                                   ranked=20, steps=6, odd_every=4)
     cut = len(run) * 2 // 3
     run = run[cut:] + run[:cut]  # one query's rows in two places
     if duplicate:  # the same doc twice for two queries far apart
