@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, overload
 from ._chunked.choose import Chunking, chunking
 from ._chunked.engine import ChunkedEngine
 from ._chunked.progress import on_terminal
-from ._chunked.size import resolve_jobs
+from ._chunked.size import estimated_rows, resolve_jobs
 from ._errors import InputError, ParameterError, RanklensWarning
 from ._io._load import _read_run as read_run
 from ._io._load import _warn_infinite as warn_infinite
@@ -280,21 +280,6 @@ default "docid"
                                load=loader.load)
 
 
-#: the bytes of a run file's head that foretell its rows (see _Loader.meanwhile)
-_HEAD = 1 << 16
-
-
-def _foretold_rows(path: str | os.PathLike[str]) -> int | None:
-    """The rows (lines) a plain file likely holds: its size over the mean line of its head
-    (None: a compressed file, whose size says nothing of its lines, or an empty one)."""
-    with open(path, "rb") as f:
-        head = f.read(_HEAD)
-        size = os.fstat(f.fileno()).st_size
-    if head[:2] in (b"\x1f\x8b", b"BZ", b"\xfd7", b"(\xb5") or not head.count(b"\n"):
-        return None
-    return int(size * head.count(b"\n") / len(head))
-
-
 class _Loader:
     """Loads the runs of an in-memory evaluation, given in the order they are evaluated as
     ``(name, run)`` pairs. With more than one job, a run given as a file is read on a
@@ -343,24 +328,23 @@ class _Loader:
         (recsys x10's 10M judgments, read with one, took ~1.5 s more)."""
         if self.ahead is None or not isinstance(qrels, (str, os.PathLike)):
             return contextlib.nullcontext()
-        rows = judged = None
+        rows = judged = 0
         with contextlib.suppress(OSError):
-            rows, judged = _foretold_rows(self.ahead[0]), _foretold_rows(qrels)
-        if rows is None or judged is None or not by_subsets(judged, rows):
-            return contextlib.nullcontext()
-        return using(1)
+            rows, judged = estimated_rows(str(self.ahead[0])), estimated_rows(str(qrels))
+        return using(1) if by_subsets(judged, rows) else contextlib.nullcontext()
 
     def meanwhile(self, qrels: Qrels | SubtopicQrels) -> None:
         """While the first run is still being read, index the judgments (what the
         alignment does first, kept on them; it raises nothing) unless the run will likely
         be evaluated by query subsets, each indexing its own judgments
-        (:mod:`ranklens._pipeline.subsets`; its rows foretold by its file's head: a wrong
-        guess costs the overlap or some memory, never a value)."""
+        (:mod:`ranklens._pipeline.subsets`; its rows estimated from its file's head, as
+        chunking estimates them: a wrong guess costs the overlap or some memory, never a
+        value)."""
         if self.ahead is not None and not self.ahead[2].done() and isinstance(qrels, Qrels):
-            rows = None
+            rows = 0
             with contextlib.suppress(OSError):
-                rows = _foretold_rows(self.ahead[0])
-            if rows is None or not by_subsets(len(qrels), rows):
+                rows = estimated_rows(str(self.ahead[0]))
+            if not by_subsets(len(qrels), rows):
                 qrels_index(qrels)
 
     def load(self, run: Any, name: str | None) -> Run:

@@ -6,10 +6,11 @@ cut itself: every row in exactly one subset, in its order."""
 
 from __future__ import annotations
 
-import gzip
+import contextlib
 import itertools
 import os
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -225,24 +226,34 @@ def test_when_subsets_are_used() -> None:
     assert not subsets.by_subsets(400_000, 400_000)  # small enough at once
 
 
-def test_a_run_files_rows_are_foretold_by_its_head(tmp_path: Path) -> None:
-    # what decides whether the judgments are indexed while the run is read: a wrong guess
-    # costs time or memory, never a value (the tests above hold whatever it says)
-    from ranklens._evaluate import _HEAD, _foretold_rows
+def test_pipes_are_not_read_ahead_of_their_reader(tmp_path: Path) -> None:
+    # whether the judgments are indexed (and read with one job) beside the run is decided
+    # from the files' estimated rows: a pipe is never read for it, or its reader would lose
+    # what was read (judgments or run given as `<(zcat ...)`)
+    from ranklens._chunked.size import estimated_rows
 
-    lines = [f"q{i // 100:03d} Q0 doc{i:06d} {i % 100:02d} {1 / (i + 1):.6f} tag\n"
-             for i in range(20_000)]
-    plain = tmp_path / "plain.run"
-    plain.write_text("".join(lines))
-    rows = _foretold_rows(plain)
-    assert rows is not None and abs(rows - 20_000) < 20_000 * 0.05
-    assert len(plain.read_bytes()) > _HEAD  # (foretold from a head, not counted)
-    packed = tmp_path / "packed.run.gz"
-    packed.write_bytes(gzip.compress(plain.read_bytes()))
-    assert _foretold_rows(packed) is None
-    empty = tmp_path / "empty.run"
-    empty.write_text("")
-    assert _foretold_rows(empty) is None
+    qp, rp = _files(tmp_path, 2)
+    want = ranklens.evaluate(qp, rp, MEASURES, jobs=2)
+    for which in ("qrels", "run"):
+        pipe = tmp_path / f"{which}.pipe"
+        os.mkfifo(pipe)
+        got: list[Any] = []
+        inputs = (str(pipe), rp) if which == "qrels" else (qp, str(pipe))
+        reader = threading.Thread(target=lambda i=inputs, out=got: out.append(
+            ranklens.evaluate(*i, MEASURES, jobs=2)), daemon=True)
+        data = Path(qp if which == "qrels" else rp).read_bytes()
+        writer = threading.Thread(target=lambda p=pipe, d=data: p.write_bytes(d),
+                                  daemon=True)
+        reader.start()
+        writer.start()
+        reader.join(30)
+        if reader.is_alive():  # waiting for a second writer: what was read is lost
+            with contextlib.suppress(OSError):  # (its end given, to let it go)
+                os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+            pytest.fail(f"the {which} pipe was read before its reader read it")
+        assert got, f"the evaluation of the {which} pipe raised"
+        assert_same(got[0], want)
+        assert estimated_rows(str(pipe)) == 0  # (no writer left: it must not open it)
 
 
 def test_deep_judgments_are_read_with_one_job_beside_the_run(

@@ -124,8 +124,10 @@ def estimated_rows(path: str) -> int:
         scan = pl.scan_ipc(path) if path.lower().endswith((".arrow", ".feather")) \
             else pl.scan_parquet(path)
         return int(scan.select(pl.len()).collect().item())
-    if path == "-":
-        return 0  # unknown; standard input is read as a stream in any case
+    if path == "-" or not os.path.isfile(path):
+        # unknown: standard input and pipes are read as a stream in any case (and a pipe's
+        # head read here would be lost to its reader)
+        return 0
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         head = f.read(1 << 16)
