@@ -3,7 +3,7 @@
 An evaluation is valid on any subset of queries (its partials merge), so a large one can be
 computed a subset at a time: the ranking, the judgment index, the alignment and the measures'
 arrays then exist for one subset at a time, not for every query at once (Robust x13
-concatenated: ~85 MB of them at the peak, ~15 MB in eight subsets). The subsets are
+concatenated: ~85 MB of them at the peak, a few MB a subset in sixteen). The subsets are
 contiguous ranges of the judged query ids in byte order, of about equal numbers of queries;
 a run query nobody judged goes with the range it falls in, as its missing and ignored
 counts then merge to the whole run's.
