@@ -124,9 +124,10 @@ def estimated_rows(path: str) -> int:
         scan = pl.scan_ipc(path) if path.lower().endswith((".arrow", ".feather")) \
             else pl.scan_parquet(path)
         return int(scan.select(pl.len()).collect().item())
-    if path == "-" or not os.path.isfile(path):
+    if path == "-" or (os.path.exists(path) and not os.path.isfile(path)):
         # unknown: standard input and pipes are read as a stream in any case (and a pipe's
-        # head read here would be lost to its reader)
+        # head read here would be lost to its reader); an absent file raises, for the
+        # caller to leave it to the reader, which says so
         return 0
     size = os.path.getsize(path)
     with open(path, "rb") as f:
