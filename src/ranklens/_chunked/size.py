@@ -4,6 +4,7 @@ the input files, and the number of chunks that keeps each worker's share under t
 from __future__ import annotations
 
 import bz2
+import functools
 import gzip
 import lzma
 import math
@@ -129,7 +130,15 @@ def estimated_rows(path: str) -> int:
         # head read here would be lost to its reader); an absent file raises, for the
         # caller to leave it to the reader, which says so
         return 0
-    size = os.path.getsize(path)
+    st = os.stat(path)
+    return _text_rows(path, st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+@functools.lru_cache(maxsize=32)
+def _text_rows(path: str, size: int, mtime_ns: int, inode: int) -> int:
+    """:func:`estimated_rows` of a text file, kept for the file as it is (its size, time
+    and inode in the key): one evaluation asks for it when choosing chunks and again when
+    choosing how to read in memory, and a compressed file's ratio decompresses 4 MiB."""
     with open(path, "rb") as f:
         head = f.read(1 << 16)
     ratio = _decompressed_ratio(path, head)
