@@ -152,7 +152,7 @@ def steps(qrels: dict, run: dict, measures: list[str], reps: int) -> dict[str, f
 
 def table_steps(qrels: dict, run: dict, measures: list[str], reps: int) -> dict[str, float]:
     """Median seconds of each step of ``ranklens.evaluate`` on dicts read as tables."""
-    from ranklens._io._load import load_qrels, load_run  # the steps are internal
+    from ranklens._ingest.io._load import load_qrels, load_run  # the steps are internal
     from ranklens._model.matching import qrels_index
     from ranklens._model.ranking import run_index
 

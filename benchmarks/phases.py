@@ -113,7 +113,7 @@ def split(evaluate_s: float, qrels_path: str, run_paths: list[str]) -> dict[str,
         return sum(v[3] for (f, _, name), v in stats.items()
                    if name == func and f.replace("\\", "/").endswith(file_end))
 
-    total = cum("ranklens/_evaluate.py", "evaluate")
+    total = cum("ranklens/_surfaces/evaluate.py", "evaluate")
     align = cum("_model/align.py", "align")
     compute = cum("_pipeline/compute.py", "compute")
     if total <= 0 or compute <= 0:  # the engine's functions were renamed: no split

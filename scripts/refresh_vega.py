@@ -1,11 +1,11 @@
 """Refresh the vendored vega, vega-lite and vega-embed bundles of the HTML report.
 
 The report inlines these three minified bundles so that it opens offline; they ship as
-package data in ``src/ranklens/_report/vendor/`` together with each package's LICENSE and a
+package data in ``src/ranklens/_surfaces/report/vendor/`` together with each package's LICENSE and a
 manifest (``versions.json``: version, npm integrity, sha256 of every file) that a test checks.
 ``npm pack`` fetches the pinned versions from the npm registry and verifies their integrity.
 
-    python scripts/refresh_vega.py              # rewrites src/ranklens/_report/vendor/
+    python scripts/refresh_vega.py              # rewrites src/ranklens/_surfaces/report/vendor/
 
 To move to new versions, change ``PINNED`` (vega-lite's peer dependency on vega must hold:
 ``npm view vega-lite@X peerDependencies``), run this script, then the report tests.

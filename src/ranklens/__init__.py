@@ -10,39 +10,50 @@ from __future__ import annotations
 
 import typing as _typing
 
-from ._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
+from ._base.errors import (
+    InputError,
+    MeasureError,
+    ParameterError,
+    RanklensError,
+    RanklensWarning,
+)
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports these
-    from ._accumulator import Accumulator
-    from ._agreement.api import Agreement, AgreementMatrix, agreement
-    from ._agreement.values import AgreementMeasure, parse_agreement
-    from ._compare import Comparison, PairComparison, compare, compare_results
-    from ._compare.options import CompareOptions
-    from ._conventions import CONVENTIONS, Convention
-    from ._correlation import RankCorrelation, rank_correlation
-    from ._evaluate import evaluate
-    from ._evaluate_arrays import evaluate_arrays, from_arrays
-    from ._fusion.fuse import fuse
-    from ._fusion.tuning import FusionTuning, optimize_fusion
-    from ._interval import ScoreInterval
-    from ._io._items import load_interactions, load_item_features, load_item_groups, load_items
-    from ._io._load import load_qrels, load_run
-    from ._io._pairs import load_pairs
-    from ._io._pairs import pairs_to_tables as from_pairs
-    from ._item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
-    from ._judgments import Judgments
+    from ._ingest.io._items import (
+        load_interactions,
+        load_item_features,
+        load_item_groups,
+        load_items,
+    )
+    from ._ingest.io._load import load_qrels, load_run
+    from ._ingest.io._pairs import load_pairs
+    from ._ingest.io._pairs import pairs_to_tables as from_pairs
+    from ._ingest.item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
+    from ._ingest.tables import Qrels, Run, SubtopicQrels
     from ._measures import Measure
     from ._names import parse_measure, parse_measures
+    from ._names.conventions import CONVENTIONS, Convention
     from ._pipeline.options import EvaluateOptions
-    from ._pool import merge_judgments, pool
-    from ._render import FORMATS, render
-    from ._report import report
-    from ._residual import Residual, residual
-    from ._result import Result
-    from ._results import Results
-    from ._tables import Qrels, Run, SubtopicQrels
-    from ._trec_eval import TrecEvalError, TrecEvalReport, trec_eval
+    from ._results.interval import ScoreInterval
+    from ._results.result import Result
+    from ._results.results import Results
+    from ._surfaces.accumulator import Accumulator
+    from ._surfaces.agreement.api import Agreement, AgreementMatrix, agreement
+    from ._surfaces.agreement.values import AgreementMeasure, parse_agreement
+    from ._surfaces.compare import Comparison, PairComparison, compare, compare_results
+    from ._surfaces.compare.options import CompareOptions
+    from ._surfaces.correlation import RankCorrelation, rank_correlation
+    from ._surfaces.evaluate import evaluate
+    from ._surfaces.evaluate_arrays import evaluate_arrays, from_arrays
+    from ._surfaces.fusion.fuse import fuse
+    from ._surfaces.fusion.tuning import FusionTuning, optimize_fusion
+    from ._surfaces.judgments import Judgments
+    from ._surfaces.pool import merge_judgments, pool
+    from ._surfaces.render import FORMATS, render
+    from ._surfaces.report import report
+    from ._surfaces.residual import Residual, residual
+    from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 
 __all__ = [
     "CONVENTIONS",
@@ -111,60 +122,60 @@ __all__ = [
 # then costs no numpy, no measure registry and no comparison statistics, which a command
 # that fails on its arguments, a ``--help`` or a Ctrl-C guard never needs.
 _LAZY: dict[str, tuple[str, str]] = {
-    "Agreement": ("._agreement.api", "Agreement"),
-    "AgreementMatrix": ("._agreement.api", "AgreementMatrix"),
-    "AgreementMeasure": ("._agreement.values", "AgreementMeasure"),
-    "Accumulator": ("._accumulator", "Accumulator"),
-    "CONVENTIONS": ("._conventions", "CONVENTIONS"),
-    "CompareOptions": ("._compare.options", "CompareOptions"),
-    "Comparison": ("._compare", "Comparison"),
-    "Convention": ("._conventions", "Convention"),
+    "Agreement": ("._surfaces.agreement.api", "Agreement"),
+    "AgreementMatrix": ("._surfaces.agreement.api", "AgreementMatrix"),
+    "AgreementMeasure": ("._surfaces.agreement.values", "AgreementMeasure"),
+    "Accumulator": ("._surfaces.accumulator", "Accumulator"),
+    "CONVENTIONS": ("._names.conventions", "CONVENTIONS"),
+    "CompareOptions": ("._surfaces.compare.options", "CompareOptions"),
+    "Comparison": ("._surfaces.compare", "Comparison"),
+    "Convention": ("._names.conventions", "Convention"),
     "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
-    "FORMATS": ("._render", "FORMATS"),
-    "Judgments": ("._judgments", "Judgments"),
-    "Interactions": ("._item_tables", "Interactions"),
-    "ItemCatalogue": ("._item_tables", "ItemCatalogue"),
-    "ItemFeatures": ("._item_tables", "ItemFeatures"),
-    "ItemGroups": ("._item_tables", "ItemGroups"),
+    "FORMATS": ("._surfaces.render", "FORMATS"),
+    "Judgments": ("._surfaces.judgments", "Judgments"),
+    "Interactions": ("._ingest.item_tables", "Interactions"),
+    "ItemCatalogue": ("._ingest.item_tables", "ItemCatalogue"),
+    "ItemFeatures": ("._ingest.item_tables", "ItemFeatures"),
+    "ItemGroups": ("._ingest.item_tables", "ItemGroups"),
     "Measure": ("._measures", "Measure"),
-    "PairComparison": ("._compare", "PairComparison"),
-    "Qrels": ("._tables", "Qrels"),
-    "RankCorrelation": ("._correlation", "RankCorrelation"),
-    "Residual": ("._residual", "Residual"),
-    "Result": ("._result", "Result"),
-    "Results": ("._results", "Results"),
-    "Run": ("._tables", "Run"),
-    "ScoreInterval": ("._interval", "ScoreInterval"),
-    "SubtopicQrels": ("._tables", "SubtopicQrels"),
-    "TrecEvalError": ("._trec_eval", "TrecEvalError"),
-    "TrecEvalReport": ("._trec_eval", "TrecEvalReport"),
-    "agreement": ("._agreement.api", "agreement"),
-    "compare": ("._compare", "compare"),
-    "compare_results": ("._compare", "compare_results"),
-    "evaluate": ("._evaluate", "evaluate"),
-    "evaluate_arrays": ("._evaluate_arrays", "evaluate_arrays"),
-    "from_arrays": ("._evaluate_arrays", "from_arrays"),
-    "from_pairs": ("._io._pairs", "pairs_to_tables"),
-    "load_interactions": ("._io._items", "load_interactions"),
-    "load_item_features": ("._io._items", "load_item_features"),
-    "load_item_groups": ("._io._items", "load_item_groups"),
-    "load_items": ("._io._items", "load_items"),
-    "fuse": ("._fusion.fuse", "fuse"),
-    "FusionTuning": ("._fusion.tuning", "FusionTuning"),
-    "optimize_fusion": ("._fusion.tuning", "optimize_fusion"),
-    "load_pairs": ("._io._pairs", "load_pairs"),
-    "load_qrels": ("._io._load", "load_qrels"),
-    "load_run": ("._io._load", "load_run"),
-    "merge_judgments": ("._pool", "merge_judgments"),
-    "parse_agreement": ("._agreement.values", "parse_agreement"),
+    "PairComparison": ("._surfaces.compare", "PairComparison"),
+    "Qrels": ("._ingest.tables", "Qrels"),
+    "RankCorrelation": ("._surfaces.correlation", "RankCorrelation"),
+    "Residual": ("._surfaces.residual", "Residual"),
+    "Result": ("._results.result", "Result"),
+    "Results": ("._results.results", "Results"),
+    "Run": ("._ingest.tables", "Run"),
+    "ScoreInterval": ("._results.interval", "ScoreInterval"),
+    "SubtopicQrels": ("._ingest.tables", "SubtopicQrels"),
+    "TrecEvalError": ("._surfaces.trec_eval", "TrecEvalError"),
+    "TrecEvalReport": ("._surfaces.trec_eval", "TrecEvalReport"),
+    "agreement": ("._surfaces.agreement.api", "agreement"),
+    "compare": ("._surfaces.compare", "compare"),
+    "compare_results": ("._surfaces.compare", "compare_results"),
+    "evaluate": ("._surfaces.evaluate", "evaluate"),
+    "evaluate_arrays": ("._surfaces.evaluate_arrays", "evaluate_arrays"),
+    "from_arrays": ("._surfaces.evaluate_arrays", "from_arrays"),
+    "from_pairs": ("._ingest.io._pairs", "pairs_to_tables"),
+    "load_interactions": ("._ingest.io._items", "load_interactions"),
+    "load_item_features": ("._ingest.io._items", "load_item_features"),
+    "load_item_groups": ("._ingest.io._items", "load_item_groups"),
+    "load_items": ("._ingest.io._items", "load_items"),
+    "fuse": ("._surfaces.fusion.fuse", "fuse"),
+    "FusionTuning": ("._surfaces.fusion.tuning", "FusionTuning"),
+    "optimize_fusion": ("._surfaces.fusion.tuning", "optimize_fusion"),
+    "load_pairs": ("._ingest.io._pairs", "load_pairs"),
+    "load_qrels": ("._ingest.io._load", "load_qrels"),
+    "load_run": ("._ingest.io._load", "load_run"),
+    "merge_judgments": ("._surfaces.pool", "merge_judgments"),
+    "parse_agreement": ("._surfaces.agreement.values", "parse_agreement"),
     "parse_measure": ("._names", "parse_measure"),
     "parse_measures": ("._names", "parse_measures"),
-    "pool": ("._pool", "pool"),
-    "rank_correlation": ("._correlation", "rank_correlation"),
-    "render": ("._render", "render"),
-    "report": ("._report", "report"),
-    "residual": ("._residual", "residual"),
-    "trec_eval": ("._trec_eval", "trec_eval"),
+    "pool": ("._surfaces.pool", "pool"),
+    "rank_correlation": ("._surfaces.correlation", "rank_correlation"),
+    "render": ("._surfaces.render", "render"),
+    "report": ("._surfaces.report", "report"),
+    "residual": ("._surfaces.residual", "residual"),
+    "trec_eval": ("._surfaces.trec_eval", "trec_eval"),
 }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from test_report_browser import _require, chromium_page, open_rendered
 
 import ranklens
-from ranklens._report.specs import MANY_RUNS
+from ranklens._surfaces.report.specs import MANY_RUNS
 
 RUNS = 50
 #: The page's height in pixels with 50 runs (about 13,000 when every run was drawn).

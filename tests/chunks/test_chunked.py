@@ -20,11 +20,11 @@ from spark_support import spark_measures
 
 import ranklens
 from ranklens import InputError, ParameterError, RanklensError
-from ranklens._chunked import engine as engine_module
-from ranklens._chunked.choose import chunking
-from ranklens._chunked.partition import Partitions
-from ranklens._chunked.size import parse_size
 from ranklens._pipeline.plan import make_plan
+from ranklens._surfaces.chunked import engine as engine_module
+from ranklens._surfaces.chunked.choose import chunking
+from ranklens._surfaces.chunked.partition import Partitions
+from ranklens._surfaces.chunked.size import parse_size
 
 MEASURES = spark_measures()
 FORMATS = ["trec", "trec.gz", "csv", "tsv", "jsonl", "parquet", "parquet-dir"]
@@ -370,7 +370,7 @@ def test_the_rule_chunks_only_what_would_not_fit(tmp_path: Path) -> None:
 
 
 def test_spans_cut_whole_lines(tmp_path: Path) -> None:
-    from ranklens._chunked.blocks import spans, text_blocks
+    from ranklens._surfaces.chunked.blocks import spans, text_blocks
 
     path = tmp_path / "r.run"
     path.write_bytes(b"".join(b"q%d Q0 d%d 1 0.5 t\n" % (i, i) for i in range(1000)))
@@ -441,11 +441,11 @@ def test_jobs_1_keeps_polars_on_one_thread(tmp_path: Path) -> None:
 
 def test_a_progress_bar_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    from ranklens._chunked import progress
+    from ranklens._surfaces.chunked import progress
 
     qrels, run = _data(37)
     qp, rp, _ = _write(tmp_path, "trec", qrels, run)
-    import ranklens._evaluate as surface
+    import ranklens._surfaces.evaluate as surface
 
     monkeypatch.setattr(surface, "on_terminal", lambda: progress.on_terminal(force=True))
     want, _ = evaluate_warned(qp, rp, ["AP"])
@@ -502,8 +502,8 @@ def test_chunk_segments_hold_numbers_and_a_mixed_chunk_reads_as_text(tmp_path: P
     """A block whose doc ids are all written as numbers is written as UInt32 numbers; one
     chunk holding such a block and a block of text ids reads as text, every id as the file
     wrote it, in order."""
-    from ranklens._chunked.partition import read_run_chunk
-    from ranklens._io._trec import read_trec_run
+    from ranklens._ingest.io._trec import read_trec_run
+    from ranklens._surfaces.chunked.partition import read_run_chunk
 
     def block(lines: list[str]) -> ranklens.Run:
         data = "".join(f"{line} 0.5 t\n" for line in lines).encode()
@@ -550,7 +550,7 @@ def test_a_chunks_run_files_are_deleted_once_read_and_its_judgments_kept(tmp_pat
                                                                          ) -> None:
     """A run's chunk is read once: its files go as soon as it is (their pages leave the
     cache before the next chunks are read); the judgments' serve the next run."""
-    from ranklens._io._trec import read_trec_qrels, read_trec_run
+    from ranklens._ingest.io._trec import read_trec_qrels, read_trec_run
 
     qrels = read_trec_qrels("q.txt", data=b"q1 0 a 1\nq2 0 b 1\n")
     run = read_trec_run("r.run", data=b"q1 Q0 a 1 0.5 t\nq2 Q0 c 1 0.5 t\n")

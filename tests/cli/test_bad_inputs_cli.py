@@ -174,7 +174,7 @@ def test_long_run_names_fold_instead_of_being_cut_in_a_narrow_terminal() -> None
     from rich.console import Console
 
     import ranklens
-    from ranklens._render import rich_table
+    from ranklens._surfaces.render import rich_table
 
     qrels = {"q1": {"d1": 1}}
     runs = {"experiments/2024/bm25-rm3-tuned-k1-0.9-b-0.4": {"q1": {"d1": 1.0}},

@@ -20,7 +20,7 @@ def test_measures_lists_every_registered_measure(capsys: pytest.CaptureFixture[s
     assert r.code == 0
     blocks = [b for b in r.out.split("\n\n") if b.strip()]
     names = [b.splitlines()[0].split("[")[0].split("@")[0] for b in blocks]
-    from ranklens._agreement.measures import AGREEMENT
+    from ranklens._surfaces.agreement.measures import AGREEMENT
 
     assert names == list(REGISTRY) + list(AGREEMENT)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 import pytest
 
-from ranklens._conventions import CONVENTIONS
 from ranklens._model.policies import DUPLICATES, EMPTY, MISSING, TIES
+from ranklens._names.conventions import CONVENTIONS
 from ranklens.cli._compare import compare_cmd
 from ranklens.cli._evaluate import evaluate_cmd
 from ranklens.cli._report import report_cmd
@@ -74,8 +74,8 @@ def test_help_lists_the_same_evaluation_options(command: str) -> None:
 
 
 def test_keyword_types_match_the_values() -> None:
-    from ranklens._compare.options import CompareKwargs, CompareOptions
     from ranklens._pipeline.options import EvaluateOptions, OptionKwargs
+    from ranklens._surfaces.compare.options import CompareKwargs, CompareOptions
 
     assert set(OptionKwargs.__annotations__) == {*EvaluateOptions.__dataclass_fields__,
                                                   "options"}

@@ -11,8 +11,8 @@ import pytest
 from cli_support import one_error, run, write
 
 import ranklens
-from ranklens._errors import ParameterError
-from ranklens._outputs import TEMP_PREFIX
+from ranklens._base.errors import ParameterError
+from ranklens._base.outputs import TEMP_PREFIX
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 1\n"
 RUN_A = "q1 Q0 d1 1 2.0 a\nq1 Q0 d2 2 1.0 a\nq2 Q0 d3 1 5.0 a\nq2 Q0 d9 2 4.0 a\n"

@@ -33,22 +33,23 @@ def test_import_ranklens_loads_no_heavy_module() -> None:
     loaded = _modules_after("import ranklens")
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
     # nor any part of the engine: only the error classes and the version
-    assert {m for m in loaded if m.startswith("ranklens.")} == {"ranklens._errors",
+    assert {m for m in loaded if m.startswith("ranklens.")} == {"ranklens._base",
+                                                                "ranklens._base.errors",
                                                                 "ranklens._version"}
 
 
 def test_public_names_load_on_first_use() -> None:
     loaded = _modules_after("import ranklens\nranklens.Qrels\nfrom ranklens import load_run")
-    assert "ranklens._tables" in loaded and "ranklens._io._load" in loaded
+    assert "ranklens._ingest.tables" in loaded and "ranklens._ingest.io._load" in loaded
     assert "polars" not in loaded  # loading a file imports it, naming the loader does not
-    assert "ranklens._compare" not in loaded and "scipy" not in loaded
+    assert "ranklens._surfaces.compare" not in loaded and "scipy" not in loaded
 
 
 def test_every_public_name_resolves_and_is_listed() -> None:
     assert set(ranklens.__all__) <= set(dir(ranklens))
     for name in ranklens.__all__:
         assert getattr(ranklens, name) is not None, name
-    assert ranklens.from_pairs is ranklens._io._pairs.pairs_to_tables
+    assert ranklens.from_pairs is ranklens._ingest.io._pairs.pairs_to_tables
     with pytest.raises(AttributeError, match="has no attribute 'evaluat'"):
         ranklens.evaluat  # noqa: B018
 
@@ -69,9 +70,9 @@ def test_the_command_imports_only_what_evaluate_needs(tmp_path: Path) -> None:
     first, last = out.stdout.splitlines()[0], out.stdout.splitlines()[-1]
     assert json.loads(first)["value"] == 1.0  # the output itself, unchanged
     loaded = set(json.loads(last))
-    unneeded = {"rich", "scipy", "pyspark", "ranklens._compare", "ranklens._report",
-                "ranklens._trec_eval", "ranklens.cli._compare", "ranklens.cli._report",
-                "ranklens.cli._trec_cmd"}
+    unneeded = {"rich", "scipy", "pyspark", "ranklens._surfaces.compare",
+                "ranklens._surfaces.report", "ranklens._surfaces.trec_eval",
+                "ranklens.cli._compare", "ranklens.cli._report", "ranklens.cli._trec_cmd"}
     assert not loaded & unneeded, sorted(loaded & unneeded)
 
 

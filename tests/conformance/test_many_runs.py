@@ -18,7 +18,7 @@ from cli_support import run as run_cli
 from conftest import conformance_root
 
 import ranklens
-from ranklens._io import _trec
+from ranklens._ingest.io import _trec
 from ranklens._model import matching
 
 ROBUST = conformance_root().parent / "realdata" / "robust03"
@@ -59,7 +59,7 @@ class Counts:
             self.builds += 1
             return build(q)
 
-        monkeypatch.setattr("ranklens._io._load.read_trec_qrels", counted_read)
+        monkeypatch.setattr("ranklens._ingest.io._load.read_trec_qrels", counted_read)
         monkeypatch.setattr(matching, "_build", counted_build)
 
 
@@ -94,7 +94,7 @@ def test_the_cli_reads_the_judgments_once_for_many_runs(
         capsys: pytest.CaptureFixture[str]) -> None:
     qrels, runs = files
     # each run named by its file name without directory and suffixes (the run-names rule)
-    from ranklens._io._run_names import path_name
+    from ranklens._ingest.io._run_names import path_name
 
     expected = {path_name(r): _alone(qrels, r) for r in runs}
     counts = Counts(monkeypatch, qrels)

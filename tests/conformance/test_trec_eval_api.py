@@ -1,4 +1,4 @@
-"""``ranklens._trec_eval.trec_eval``: trec_eval's evaluation from Python.
+"""``ranklens._surfaces.trec_eval.trec_eval``: trec_eval's evaluation from Python.
 
 The report's text is the command's output byte for byte (trec_eval's own expected files),
 its per-topic and summary values are the printed ones, ``-c``, z-scores, prefs and qrels_jg
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import ranklens
-from ranklens._errors import InputError, ParameterError
-from ranklens._trec_eval import TrecEvalError, TrecEvalReport, trec_eval
-from ranklens._trec_eval.output import format_value
+from ranklens._base.errors import InputError, ParameterError
+from ranklens._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
+from ranklens._surfaces.trec_eval.output import format_value
 
 CASES = [  # (expected file, qrels, run, keywords, text keywords)
     ("out.test", "qrels.test", "results.test", {}, {}),
@@ -206,7 +206,7 @@ def test_qrels_from_stdin_with_complete(trec_dir: Path) -> None:
 
 @pytest.mark.parametrize("module", ["report", "summary", "table"])
 def test_docstring_examples_run(module: str) -> None:
-    mod = importlib.import_module(f"ranklens._trec_eval.{module}")
+    mod = importlib.import_module(f"ranklens._surfaces.trec_eval.{module}")
     failed, tried = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert tried and not failed
 

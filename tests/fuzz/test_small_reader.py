@@ -1,4 +1,4 @@
-"""The small-file reader (``ranklens._io._small``): which files it takes, and that what it
+"""The small-file reader (``ranklens._ingest.io._small``): which files it takes, and that what it
 reads equals the polars path's reading, table for table and error for error.
 
 The hypothesis properties over generated and damaged files are in tests/fuzz/test_fuzz.py; these
@@ -13,8 +13,8 @@ import pytest
 from test_fuzz import both_readers
 
 import ranklens
-from ranklens._io import _small
-from ranklens._io._trec import read_bytes
+from ranklens._ingest.io import _small
+from ranklens._ingest.io._trec import read_bytes
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n"
 RUN = "q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1 tag\nq2 Q0 d1 1 -0.5 last\n"

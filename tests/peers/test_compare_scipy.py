@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ranklens._compare.bootstrap import bootstrap_interval
-from ranklens._compare.corrections import adjust
-from ranklens._compare.differences import snap
-from ranklens._compare.paired import sign_test, t_interval, t_test, wilcoxon_test
-from ranklens._compare.randomization import exact_p, monte_carlo_p, randomization_p
-from ranklens._compare.tukey import randomized_tukey
+from ranklens._surfaces.compare.bootstrap import bootstrap_interval
+from ranklens._surfaces.compare.corrections import adjust
+from ranklens._surfaces.compare.differences import snap
+from ranklens._surfaces.compare.paired import sign_test, t_interval, t_test, wilcoxon_test
+from ranklens._surfaces.compare.randomization import exact_p, monte_carlo_p, randomization_p
+from ranklens._surfaces.compare.tukey import randomized_tukey
 
 SIZES = [2, 3, 5, 8, 10, 12, 13, 14, 20, 30, 50, 51, 80, 200, 1000]
 
@@ -243,7 +243,7 @@ def test_exact_randomization_beyond_sixteen_differences() -> None:
 def test_bootstrap_test_counts_the_documented_resamples(n: int) -> None:
     """p = (#{|mean(d0[idx])| >= |mean(d)|} + 1) / (B + 1), idx = default_rng(seed).integers
     (0, n, (B, n)): the resamples scipy's bootstrap draws."""
-    from ranklens._compare.bootstrap import bootstrap_test
+    from ranklens._surfaces.compare.bootstrap import bootstrap_test
 
     x, y = _tie_free(n, 1100 + n)
     d = snap(x, y + 0.05)

@@ -247,7 +247,7 @@ def test_quicksort_argsort_is_numbas(keys: list[float]) -> None:
     from numba.misc.quicksort import make_py_quicksort
     from numba.np.numpy_support import lt_floats
 
-    from ranklens._fusion.order import quicksort_argsort
+    from ranklens._surfaces.fusion.order import quicksort_argsort
 
     numba_sort = make_py_quicksort(lt=lt_floats, is_argsort=True, is_np_array=True)
     a = np.array(keys, dtype=np.float64)

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranklens._fusion.supervised import SUPERVISED
+from ranklens._surfaces.fusion.supervised import SUPERVISED
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ranx") is None,
                                 reason="ranx is not installed")

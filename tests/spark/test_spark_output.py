@@ -14,7 +14,7 @@ from cli_support import run as run_cli
 from cli_support import write
 from test_spark import spark  # noqa: F401  (the module's SparkSession fixture)
 
-from ranklens._outputs import TEMP_PREFIX
+from ranklens._base.outputs import TEMP_PREFIX
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n"
 RUN = "q1 Q0 d1 1 2.0 a\nq1 Q0 d2 2 1.0 a\nq2 Q0 d3 1 5.0 a\n"

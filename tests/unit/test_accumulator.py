@@ -134,7 +134,7 @@ def test_blocks_of_whole_queries_merge_to_the_whole(block_rows: int, names: list
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # compute() hands the engine blocks of about BLOCK_ROWS rows of whole queries and
     # merges their partials: any block size gives the one-block values, bit for bit
-    from ranklens import _accumulator
+    from ranklens._surfaces import accumulator as _accumulator
 
     rng = np.random.default_rng(block_rows)
     ids = rng.integers(0, 9, size=60)

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import Qrels
-from ranklens._errors import MeasureError
-from ranklens._io._arrays import UNRETRIEVED_PREFIX
+from ranklens._base.errors import MeasureError
+from ranklens._ingest.io._arrays import UNRETRIEVED_PREFIX
 from ranklens._measures import _common, _ideal
 from ranklens._measures._registry import REGISTRY
 from ranklens._model.align import align

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import MeasureError, ParameterError, RanklensWarning
+from ranklens._ingest.tables import Qrels, Run
 from ranklens._model.items import ItemContext, ItemCounts
 from ranklens._pipeline.assemble import finish
 from ranklens._pipeline.compute import compute
 from ranklens._pipeline.partials import Partial, merge, partial_of
 from ranklens._pipeline.plan import make_plan
-from ranklens._tables import Qrels, Run
 
 # users: a 3, b 1, c 1 (d, e unseen); rows: a 4, b 1, c 1; 3 users, 6 rows
 TRAIN = {"u1": ["a", "a", "b"], "u2": ["a", "c"], "u3": ["a"]}

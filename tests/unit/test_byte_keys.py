@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ranklens._ingest.tables import Run
 from ranklens._model import bytekeys, ranking
 from ranklens._model.bytekeys import byte_keys, group_byte_order
-from ranklens._tables import Run
 
 #: digits (ids of different lengths), letters, a dash, non-ASCII (two- to four-byte UTF-8)
 ALPHABET = "0123456789abz-éÿ€𝄞"

@@ -18,8 +18,8 @@ from result_support import assert_same
 
 import ranklens
 from ranklens import InputError, Qrels
-from ranklens._hashcodes import HashCodes
-from ranklens._io import _trec
+from ranklens._ingest.hashcodes import HashCodes
+from ranklens._ingest.io import _trec
 from ranklens._model import matching
 from ranklens._model.matching import qrels_index
 

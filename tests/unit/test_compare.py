@@ -10,10 +10,10 @@ import pytest
 
 import ranklens
 from ranklens import Comparison, PairComparison, ParameterError, RanklensWarning
-from ranklens._compare.corrections import adjust
-from ranklens._compare.differences import snap, wins_ties_losses
-from ranklens._compare.paired import effect_size, t_interval, t_test
-from ranklens._compare.tukey import blocked_tukey, residual_variance
+from ranklens._surfaces.compare.corrections import adjust
+from ranklens._surfaces.compare.differences import snap, wins_ties_losses
+from ranklens._surfaces.compare.paired import effect_size, t_interval, t_test
+from ranklens._surfaces.compare.tukey import blocked_tukey, residual_variance
 
 # Sakai (2018), Laboratory Experiments in Information Retrieval, Table 5.1: 3 systems x 20 topics
 SAKAI = np.array([
@@ -234,7 +234,7 @@ def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib
 
-    failed, tried = doctest.testmod(importlib.import_module(f"ranklens._compare.{module}"))
+    failed, tried = doctest.testmod(importlib.import_module(f"ranklens._surfaces.compare.{module}"))
     assert tried > 0 and failed == 0
 
 
@@ -254,7 +254,7 @@ def test_bootstrap_interval_option() -> None:
     alias = ranklens.compare(qrels, runs, ["P@10"], ci="bootstrap", resamples=999, seed=3)
     assert alias.ci == "bca" and alias.resamples == 999
     assert [(p.ci_low, p.ci_high) for p in alias] == [(p.ci_low, p.ci_high) for p in bca]
-    from ranklens._compare.bootstrap import bootstrap_interval
+    from ranklens._surfaces.compare.bootstrap import bootstrap_interval
 
     pair = bca.pair("P@10", "B", "A")
     d = snap(SAKAI[:, 1], SAKAI[:, 0])
@@ -318,7 +318,7 @@ def test_too_few_queries_give_nan_left_out_of_the_family() -> None:
 
 
 def test_bootstrap_test_through_compare() -> None:
-    from ranklens._compare.bootstrap import bootstrap_test
+    from ranklens._surfaces.compare.bootstrap import bootstrap_test
 
     qrels, runs = _qrels_runs(SAKAI)
     cmp = ranklens.compare(qrels, runs, ["P@10"], baseline="B", test="bootstrap",

@@ -12,7 +12,7 @@ from test_compare import _qrels_runs
 
 import ranklens
 from ranklens import ParameterError, RanklensWarning
-from ranklens._compare.options import CompareOptions
+from ranklens._surfaces.compare.options import CompareOptions
 
 SAKAI3 = np.array([[.7, .5, .0], [.3, .1, .0], [.2, .0, .2], [.6, .2, .1], [.4, .4, .3],
                    [.4, .3, .3], [.0, .0, .1], [.7, .5, .2], [.1, .3, .4], [.3, .3, .4]])

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import ranklens
-from ranklens._render import rich_table
-from ranklens._render.best import best_key, tie_key
-from ranklens._render.results import grid_table, results_grid
+from ranklens._surfaces.render import rich_table
+from ranklens._surfaces.render.best import best_key, tie_key
+from ranklens._surfaces.render.results import grid_table, results_grid
 
 
 def _graded(seed: int, nq: int = 40) -> tuple[dict, dict]:

@@ -85,7 +85,7 @@ def test_explicit_options_and_parameters_win(toy: tuple[dict, dict]) -> None:
 
 def test_convention_lookup() -> None:
     assert ranklens.CONVENTIONS["trec"].ties == "docid"
-    from ranklens._conventions import get_convention
+    from ranklens._names.conventions import get_convention
 
     assert get_convention("ml_metrics") is CONVENTIONS["kaggle"]
     assert get_convention("TREC_EVAL") is CONVENTIONS["trec"]
@@ -216,8 +216,9 @@ def test_empty_policies_match_torchmetrics(ours: str, theirs: str) -> None:
         assert r[name] == pytest.approx(expected, rel=1e-6), (name, ours)
 
 
-@pytest.mark.parametrize("module", ["ranklens._conventions", "ranklens._evaluate_arrays",
-                                    "ranklens._io._pairs"])
+@pytest.mark.parametrize("module", ["ranklens._names.conventions",
+                                    "ranklens._surfaces.evaluate_arrays",
+                                    "ranklens._ingest.io._pairs"])
 def test_docstring_examples_run(module: str) -> None:
     import doctest
     import importlib

@@ -488,8 +488,8 @@ def test_cli_reads_subtopic_judgments(tmp_path: object,
 def test_docstring_examples_run() -> None:
     import doctest
 
-    from ranklens import _tables
-    from ranklens._io import _subtopics
+    from ranklens._ingest import tables as _tables
+    from ranklens._ingest.io import _subtopics
 
     for module in (_subtopics, _tables):
         failed, tried = doctest.testmod(module)

@@ -17,7 +17,7 @@ from ranklens._pipeline.assemble import finish
 from ranklens._pipeline.compute import compute
 from ranklens._pipeline.partials import merge, partial_of
 from ranklens._pipeline.plan import make_plan
-from ranklens._render.results import convention_line
+from ranklens._surfaces.render.results import convention_line
 from ranklens.cli._compare import compare_cmd
 from ranklens.cli._evaluate import evaluate_cmd
 from ranklens.cli._report import report_cmd

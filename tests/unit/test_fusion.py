@@ -9,8 +9,8 @@ import pytest
 
 import ranklens
 from ranklens import ParameterError
-from ranklens._fusion.candidates import align_runs
-from ranklens._fusion.order import quicksort_argsort
+from ranklens._surfaces.fusion.candidates import align_runs
+from ranklens._surfaces.fusion.order import quicksort_argsort
 
 A = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
 B = {"q": {"b": 9.0, "c": 8.0, "d": 7.0}}
@@ -160,7 +160,7 @@ def test_candidates_arrays() -> None:
 def test_candidates_match_ids_exactly_when_hashes_collide(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # every id hashed alike: the exact coding takes over, and nothing is merged
-    from ranklens._fusion import candidates
+    from ranklens._surfaces.fusion import candidates
 
     monkeypatch.setattr(candidates, "_hash_keys",
                         lambda runs, queries, n: [q << 40 for q in queries])
@@ -209,7 +209,7 @@ def test_one_run_is_not_enough_and_duplicates_are_refused() -> None:
 
 def test_a_supervised_method_registers_by_name_and_reads_its_training_judgments(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from ranklens._fusion import registry
+    from ranklens._surfaces.fusion import registry
 
     seen = []
 

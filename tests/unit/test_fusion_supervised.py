@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from ranklens import ParameterError
-from ranklens._fusion.supervised import SUPERVISED, bayesfuse, mapfuse, segfuse
+from ranklens._surfaces.fusion.supervised import SUPERVISED, bayesfuse, mapfuse, segfuse
 
 NAN = math.nan
 Lists = dict[str, list[str]]
@@ -341,13 +341,13 @@ def test_bad_parameters_are_named(method: str, params: dict[str, Any], message: 
                                     "posfuse", "probfuse", "segfuse", "slidefuse"])
 def test_doctests(module: str) -> None:
     failed, tried = doctest.testmod(
-        importlib.import_module(f"ranklens._fusion.supervised.{module}"))
+        importlib.import_module(f"ranklens._surfaces.fusion.supervised.{module}"))
     assert tried > 0 and failed == 0
 
 
 def test_the_modules_are_documented() -> None:
     for name in ("bayesfuse", "mapfuse", "posfuse", "probfuse", "segfuse", "slidefuse"):
-        doc = importlib.import_module(f"ranklens._fusion.supervised.{name}").__doc__ or ""
+        doc = importlib.import_module(f"ranklens._surfaces.fusion.supervised.{name}").__doc__ or ""
         assert "doi:" in doc and ".. math::" in doc, name
     assert mapfuse.__doc__ is not None
 

@@ -14,8 +14,8 @@ import pytest
 
 import ranklens
 from ranklens import ParameterError
-from ranklens._fusion.supervised import SUPERVISED
-from ranklens._fusion.training import cross_fit_folds
+from ranklens._surfaces.fusion.supervised import SUPERVISED
+from ranklens._surfaces.fusion.training import cross_fit_folds
 
 QUERIES = [f"q{i}" for i in range(8)]
 PARAMS = {"probfuse": {"n_segments": 3}, "slidefuse": {"w": 1}}

@@ -12,7 +12,7 @@ import pytest
 
 import ranklens
 from ranklens import ParameterError
-from ranklens._fusion import candidates, fuse, norms, order, registry, tuning, write
+from ranklens._surfaces.fusion import candidates, fuse, norms, order, registry, tuning, write
 
 
 def random_data(seed: int, n_queries: int = 12) -> tuple[dict, dict]:
@@ -179,7 +179,7 @@ def test_supervised_tuning_defaults_and_errors() -> None:
 
 def test_supervised_tuning_without_kept_slices_is_the_same(monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    from ranklens._fusion import tuning_supervised
+    from ranklens._surfaces.fusion import tuning_supervised
 
     qrels, runs = random_data(3)
     grid = {"n_segments": [1, 2, 4]}

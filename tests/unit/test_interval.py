@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import ranklens
-from ranklens._interval import score_interval
+from ranklens._results.interval import score_interval
 
 # measure values: in [0, 1], at most 6 digits (subnormal spreads underflow scipy's scale)
 values_st = st.lists(st.integers(0, 10 ** 6).map(lambda k: k / 10 ** 6), min_size=2,

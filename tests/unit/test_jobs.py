@@ -1,7 +1,7 @@
 """``jobs`` in memory: one job and several give the same values, bit for bit (per query,
 aggregates, diagnostics, warnings, errors), on random files read in many blocks and on the
 shared real runs; files that fit are never chunked, whatever ``jobs``; the second thread's
-order, errors and early end (``ranklens._threads.ahead``)."""
+order, errors and early end (``ranklens._base.threads.ahead``)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from spark_support import spark_measures
 
 import ranklens
 from ranklens import InputError, ParameterError
-from ranklens._chunked.choose import chunking
-from ranklens._io import _trec
+from ranklens._base.threads import ahead, jobs, using
+from ranklens._ingest.io import _trec
 from ranklens._pipeline import compute
 from ranklens._pipeline.plan import make_plan
-from ranklens._threads import ahead, jobs, using
+from ranklens._surfaces.chunked.choose import chunking
 
 #: every measure of plain judgments at its defaults, with cutoffs, text measures included
 MEASURES = spark_measures()
@@ -141,7 +141,7 @@ def test_files_that_fit_are_never_chunked(tmp_path: Path, monkeypatch: pytest.Mo
     qp, rp = _files(tmp_path, 8)
     plan = make_plan(["AP"])
     # however many lines: a run that fits is evaluated in memory, on threads
-    monkeypatch.setattr("ranklens._chunked.choose.estimated_rows", lambda path: 10 ** 8)
+    monkeypatch.setattr("ranklens._surfaces.chunked.choose.estimated_rows", lambda path: 10 ** 8)
     for n in (None, 1, 2, 8):
         assert chunking(plan, qp, [rp], None, n) is None
     assert chunking(plan, qp, [rp], "1GB", 2) is not None  # 6.4 GB would not fit
@@ -219,7 +219,7 @@ def test_ahead_keeps_no_item_the_caller_has_let_go_of(n: int) -> None:
             item = _Item(i)
             refs.append(weakref.ref(item))
             yield item
-            del item  # (as ranklens._io's block readers do)
+            del item  # (as ranklens._ingest.io's block readers do)
 
     def prepare(item: _Item) -> list[_Item]:
         if n == 2 and item.i:  # the caller lets go of the one before while this one is

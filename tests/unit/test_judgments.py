@@ -173,7 +173,7 @@ def test_a_qrels_dict_marks_its_query_blocks_as_found_from_the_ids(
         items: list[tuple[object, dict[str, int]]]) -> None:
     # the reader marks where each query's judgments start; the index must be the one built
     # by comparing the ids (empty queries, and 3 next to "3": one id, two blocks)
-    from ranklens._io._load import load_qrels
+    from ranklens._ingest.io._load import load_qrels
     from ranklens._model.matching import qrels_index
 
     mapping = dict(items)

@@ -13,9 +13,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from ranklens._base.threads import using
 from ranklens._model import matching
 from ranklens._model.matching import grades, match_keys
-from ranklens._threads import using
 
 
 def _run(docs: list[str], keys: list[int], filler: int) -> tuple[np.ndarray, ...]:

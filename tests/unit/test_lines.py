@@ -1,4 +1,4 @@
-"""The one tokenizer of TREC-style files (``ranklens._io._lines``)."""
+"""The one tokenizer of TREC-style files (``ranklens._ingest.io._lines``)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ranklens._errors import InputError
-from ranklens._io import _lines
-from ranklens._io._lines import c_atof, c_atol, check_text, data_lines, strict_int
-from ranklens._trec_eval import trec_eval
+from ranklens._base.errors import InputError
+from ranklens._ingest.io import _lines
+from ranklens._ingest.io._lines import c_atof, c_atol, check_text, data_lines, strict_int
+from ranklens._surfaces.trec_eval import trec_eval
 
 
 def test_blank_and_comment_lines_are_skipped_with_their_numbers_kept() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 import ranklens
 from ranklens import InputError, load_qrels, load_run
-from ranklens._io import _trec
+from ranklens._ingest.io import _trec
 
 MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "bpref", "nDCG(ties=average)@5",
             "num_rel_ret", "success@3"]

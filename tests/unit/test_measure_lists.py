@@ -13,7 +13,7 @@ import pytest
 
 import ranklens
 from ranklens import Measure, MeasureError, parse_measure, parse_measures
-from ranklens._report.build import report_data
+from ranklens._surfaces.report.build import report_data
 
 DATA = Path(ranklens.__file__).parent / "data"
 QRELS, BM25 = (str(DATA / f) for f in ("demo.qrels", "demo-bm25.run"))

@@ -85,8 +85,8 @@ def test_compare_refuses_evaluation_options_for_evaluated_results() -> None:
 
 
 def test_docstring_examples() -> None:
-    import ranklens._c_numbers as c_numbers
-    import ranklens._validate as validate
+    import ranklens._base.c_numbers as c_numbers
+    import ranklens._base.validate as validate
 
     for module in (options_module, validate, c_numbers):
         failures, tried = doctest.testmod(module)

@@ -1,4 +1,4 @@
-"""The files ranklens writes (ranklens._outputs): whole or not at all, never over an input.
+"""The files ranklens writes (ranklens._base.outputs): whole or not at all, never over an input.
 
 A failure at any step (a full disk while writing, the rename itself, a Ctrl-C) leaves the
 old file as it was and no temporary file behind.
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ranklens import _outputs
-from ranklens._errors import ParameterError
-from ranklens._outputs import (
+from ranklens._base import outputs as _outputs
+from ranklens._base.errors import ParameterError
+from ranklens._base.outputs import (
     TEMP_PREFIX,
     refuse_overwriting_inputs,
     replacing,

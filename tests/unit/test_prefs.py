@@ -14,16 +14,16 @@ import polars as pl
 import pytest
 
 import ranklens
-from ranklens._errors import InputError
-from ranklens._io._load import load_run
-from ranklens._io._prefs import load_prefs
+from ranklens._base.errors import InputError
+from ranklens._ingest.io._load import load_run
+from ranklens._ingest.io._prefs import load_prefs
+from ranklens._ingest.tables import PrefJudgments
 from ranklens._measures._prefs import PREF_REGISTRY
 from ranklens._model.ranking import run_index
 from ranklens._pipeline.preferences import compute_prefs
-from ranklens._tables import PrefJudgments
-from ranklens._trec_eval import trec_eval
-from ranklens._trec_eval.qrels_jg import read_qrels_jg
-from ranklens._trec_eval.table import NICKNAMES, ORDER, PREFS
+from ranklens._surfaces.trec_eval import trec_eval
+from ranklens._surfaces.trec_eval.qrels_jg import read_qrels_jg
+from ranklens._surfaces.trec_eval.table import NICKNAMES, ORDER, PREFS
 
 
 def _write(path: Path, text: str) -> Path:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ranklens import InputError, load_qrels
-from ranklens._io import _trec
+from ranklens._ingest.io import _trec
 from ranklens._model.matching import qrels_index
 
 

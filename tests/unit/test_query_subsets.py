@@ -22,7 +22,7 @@ from spark_support import spark_measures
 
 import ranklens
 from ranklens import InputError
-from ranklens._io import _trec
+from ranklens._ingest.io import _trec
 from ranklens._model.subsets import judged_query_ids, split_qrels, split_run, subset_bounds
 from ranklens._pipeline import subsets
 
@@ -230,7 +230,7 @@ def test_pipes_are_not_read_ahead_of_their_reader(tmp_path: Path) -> None:
     # whether the judgments are indexed (and read with one job) beside the run is decided
     # from the files' estimated rows: a pipe is never read for it, or its reader would lose
     # what was read (judgments or run given as `<(zcat ...)`)
-    from ranklens._chunked.size import estimated_rows
+    from ranklens._surfaces.chunked.size import estimated_rows
 
     qp, rp = _files(tmp_path, 2)
     want = ranklens.evaluate(qp, rp, MEASURES, jobs=2)
@@ -259,8 +259,8 @@ def test_pipes_are_not_read_ahead_of_their_reader(tmp_path: Path) -> None:
 def test_deep_judgments_are_read_with_one_job_beside_the_run(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # each file on its own core (memory); shallow judgments keep every job (time)
-    from ranklens._evaluate import _Loader
-    from ranklens._threads import jobs, using
+    from ranklens._base.threads import jobs, using
+    from ranklens._surfaces.evaluate import _Loader
 
     monkeypatch.setattr(subsets, "SUBSET_ROWS", 100)
     run = tmp_path / "r.run"

@@ -230,7 +230,7 @@ def test_evaluate_arrays_warns_exactly_for_measures_reading_unretrieved() -> Non
 def test_rendering_bolds_the_better_value(name: str) -> None:
     from rich.console import Console
 
-    from ranklens._render import rich_table
+    from ranklens._surfaces.render import rich_table
 
     defn = REGISTRY[name]
     # a required cutoff of the declared kind (SDCG@k needs an integer)
@@ -362,8 +362,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
     return out
 
 
-REGISTRY_MODULES = ("ranklens._measures", "ranklens._names", "ranklens._conventions",
-                    "ranklens._evaluate_arrays", "ranklens.cli._measures")
+REGISTRY_MODULES = ("ranklens._measures", "ranklens._names", "ranklens._names.conventions",
+                    "ranklens._surfaces.evaluate_arrays", "ranklens.cli._measures")
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import ranklens
-from ranklens._errors import ParameterError
-from ranklens._render import FORMATS, render, rich_table
+from ranklens._base.errors import ParameterError
+from ranklens._surfaces.render import FORMATS, render, rich_table
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1, "y": 0}, "q|3": {"m": 1}}
@@ -129,7 +129,7 @@ def test_rich_table_bolds_the_lowest_unjudged_fraction() -> None:
 
     from rich.console import Console
 
-    from ranklens._render import rich_table
+    from ranklens._surfaces.render import rich_table
 
     q = {"q": {"a": 1, "b": 0}}
     one = ranklens.evaluate(q, {"q": {"a": 2.0, "x": 1.0}}, ["P@2", "Unj@2"], run_name="one")

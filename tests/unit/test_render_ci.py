@@ -18,8 +18,8 @@ from scipy import stats
 from test_render import GOLDEN, results
 
 import ranklens
-from ranklens._errors import ParameterError
-from ranklens._render import render
+from ranklens._base.errors import ParameterError
+from ranklens._surfaces.render import render
 
 CI_FORMATS = ["table", "csv", "jsonl", "markdown", "latex"]
 
@@ -71,5 +71,5 @@ def test_no_intervals_in_trec_and_bad_levels() -> None:
 
 
 def test_rich_table_has_the_interval_columns() -> None:
-    table = ranklens._render.rich_table(results(), ci=0.95)
+    table = ranklens._surfaces.render.rich_table(results(), ci=0.95)
     assert [c.header for c in table.columns][:4] == ["run", "AP", "AP low", "AP high"]

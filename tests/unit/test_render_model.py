@@ -1,5 +1,5 @@
-"""One writer per format for results and comparisons (ranklens._render): both are turned into
-the neutral table of ranklens._render.model, which the format modules write.
+"""One writer per format for results and comparisons (ranklens._surfaces.render): both are
+turned into the neutral table of ranklens._surfaces.render.model, which the format modules write.
 
 The bytes of every format are pinned by tests/unit/golden/ (results) and by
 tests/unit/test_compare.py and tests/cli/test_compare_cli.py (comparisons); here: the
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import ranklens
-from ranklens._render import formats
-from ranklens._render.model import DOWN, UP, Cell, Column, Row, Table, label
+from ranklens._surfaces.render import formats
+from ranklens._surfaces.render.model import DOWN, UP, Cell, Column, Row, Table, label
 
 QRELS = {f"q{i}": {"a": 1, "b": int(i % 2 == 0)} for i in range(8)}
 RUNS = {"base": {f"q{i}": {"x": 2.0, "a": 1.0} for i in range(8)},
@@ -36,7 +36,7 @@ def comparison(**kwargs: Any) -> ranklens.Comparison:
 @pytest.mark.parametrize("module", ["model", "text", "markdown", "latex", "delimited",
                                     "jsonl", "trec"])
 def test_docstring_examples(module: str) -> None:
-    mod = importlib.import_module(f"ranklens._render.{module}")
+    mod = importlib.import_module(f"ranklens._surfaces.render.{module}")
     failed, tried = doctest.testmod(mod)
     assert failed == 0 and (tried > 0 or module == "model")
 

@@ -16,10 +16,10 @@ from cli_support import run, write
 
 import ranklens
 from ranklens import MeasureError, ParameterError
-from ranklens._report.build import report_data
-from ranklens._report.collect import PR_LEVELS, grade_levels
-from ranklens._report.escape import html_text, script_json
-from ranklens._report.page import VENDORED
+from ranklens._surfaces.report.build import report_data
+from ranklens._surfaces.report.collect import PR_LEVELS, grade_levels
+from ranklens._surfaces.report.escape import html_text, script_json
+from ranklens._surfaces.report.page import VENDORED
 
 # q1: a (grade 2) first, an unpooled z, then b (grade 0); c (grade 1) never retrieved.
 # q2: only e, judged -1; d (grade 1) never retrieved.
@@ -125,7 +125,7 @@ def test_script_json_escapes_markup_and_round_trips() -> None:
 
 
 def test_vendored_bundles_match_their_manifest() -> None:
-    vendor = resources.files("ranklens._report") / "vendor"
+    vendor = resources.files("ranklens._surfaces.report") / "vendor"
     manifest = json.loads((vendor / "versions.json").read_text(encoding="utf-8"))
     assert set(manifest) == {"vega", "vega-lite", "vega-embed"}
     shipped = set()
@@ -249,7 +249,7 @@ def test_summary_marks_are_compare_results() -> None:
 def test_docstring_examples_run() -> None:
     import doctest
 
-    from ranklens._report import build, escape
+    from ranklens._surfaces.report import build, escape
 
     for module in (build, escape):
         outcome = doctest.testmod(module)
@@ -276,7 +276,7 @@ def test_convention_chips_read_as_words_not_python_reprs() -> None:
 
 
 def test_many_runs_are_picked_few_are_all_drawn() -> None:
-    from ranklens._report.specs import MANY_RUNS, chart_specs
+    from ranklens._surfaces.report.specs import MANY_RUNS, chart_specs
 
     few = report_data(QRELS, {f"r{i}": RUN_X for i in range(MANY_RUNS)}, ["AP"], max_k=5)
     many = report_data(QRELS, {f"r{i}": RUN_X for i in range(MANY_RUNS + 1)}, ["AP"],

@@ -16,9 +16,9 @@ import pytest
 from cli_support import run
 
 import ranklens
-from ranklens._report.beyond import BANDS, OUTSIDE
-from ranklens._report.build import report_data
-from ranklens._report.specs import chart_specs
+from ranklens._surfaces.report.beyond import BANDS, OUTSIDE
+from ranklens._surfaces.report.build import report_data
+from ranklens._surfaces.report.specs import chart_specs
 from ranklens.cli._demo import recs_files
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "report" / "beyond.json"

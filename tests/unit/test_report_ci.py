@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 import ranklens
-from ranklens._report.build import report_data
+from ranklens._surfaces.report.build import report_data
 
 
 def _data() -> tuple[dict, dict]:

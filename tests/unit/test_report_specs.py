@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import ranklens
-from ranklens._report.build import report_data
-from ranklens._report.specs import SCHEMA, chart_specs
+from ranklens._surfaces.report.build import report_data
+from ranklens._surfaces.report.specs import SCHEMA, chart_specs
 from ranklens.cli._demo import demo_files
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "report"
@@ -102,7 +102,7 @@ def test_grade_panel_fills_the_top_k(specs: dict[str, dict]) -> None:
 
 
 def test_long_run_names_are_cut_in_the_middle_in_labels_only() -> None:
-    from ranklens._report.specs import LABEL_CHARS, cut_label, run_labels
+    from ranklens._surfaces.report.specs import LABEL_CHARS, cut_label, run_labels
 
     long = "dl19.SPLADE_P_P_ENSEMBLE_DISTIL"
     assert cut_label("dl19.BM25") == "dl19.BM25"

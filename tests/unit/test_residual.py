@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ranklens
-from ranklens._residual import RESIDUAL_MEASURES
+from ranklens._surfaces.residual import RESIDUAL_MEASURES
 
 QRELS = {"q": {"a": 1, "b": 0}}
 RUN = {"q": {"a": 4.0, "x": 3.0, "b": 2.0, "y": 1.0}}

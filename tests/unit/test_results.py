@@ -12,7 +12,7 @@ import pytest
 
 import ranklens
 from ranklens import InputError, ParameterError, RanklensWarning, Result, Results
-from ranklens._evaluate import several_runs
+from ranklens._surfaces.evaluate import several_runs
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1, "y": 0}, "q3": {"m": 1}}
 BM25 = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"y": 2.0, "x": 1.0}, "q3": {"m": 1.0}}
@@ -181,8 +181,8 @@ def test_result_is_still_a_single_result() -> None:
     np.testing.assert_array_equal(r.query_ids, ["q1", "q2", "q3"])
 
 
-@pytest.mark.parametrize("module", ["ranklens._evaluate", "ranklens._results",
-                                    "ranklens._render"])
+@pytest.mark.parametrize("module", ["ranklens._surfaces.evaluate", "ranklens._results.results",
+                                    "ranklens._surfaces.render"])
 def test_docstring_examples_run(module: str) -> None:
     import doctest
     import importlib

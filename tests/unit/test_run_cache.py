@@ -200,7 +200,7 @@ def test_source_rows_at_positions_agree_with_the_full_map() -> None:
 
 
 def test_an_index_in_another_tie_order_reuses_the_doc_hashes() -> None:
-    from ranklens._io._trec import read_trec_run
+    from ranklens._ingest.io._trec import read_trec_run
 
     qrels, run_dict = _data(8)
     text = "".join(f"{q} Q0 {d} 0 {s!r} tag\n" for q, docs in run_dict.items()
@@ -238,7 +238,7 @@ def _at_keys(aligned: Any) -> set[Any]:
 
 
 def test_derived_slots_are_typed_places_of_their_own() -> None:
-    from ranklens._tables import Derived, Slot
+    from ranklens._ingest.tables import Derived, Slot
 
     derived = Derived()
     a: Slot[list[int]] = Slot("a")

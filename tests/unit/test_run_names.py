@@ -1,4 +1,4 @@
-"""The one rule runs given as paths are named by (:mod:`ranklens._io._run_names`)."""
+"""The one rule runs given as paths are named by (:mod:`ranklens._ingest.io._run_names`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import ranklens
-from ranklens._io._run_names import name_runs, path_name
+from ranklens._ingest.io._run_names import name_runs, path_name
 
 
 @pytest.mark.parametrize(("path", "name"), [

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import InputError, Run, load_run
-from ranklens._io import _small, _trec
+from ranklens._ingest.io import _small, _trec
 from ranklens._model.ranking import run_index
 
 
@@ -366,7 +366,7 @@ def test_the_heap_is_trimmed_after_a_file_of_several_blocks(
 def test_numeric_doc_ids_with_the_next_block_parsed_ahead(tmp_path: Path, block_reader: None,
                                                          at: int | None) -> None:
     # jobs > 1: a block may be parsed for numbers after the run has turned to text
-    from ranklens._threads import using
+    from ranklens._base.threads import using
 
     path = tmp_path / "run.txt"
     path.write_text(_numeric_run_text(4, None if at is None else "007", at or 0))
@@ -400,7 +400,7 @@ def test_a_block_is_not_held_while_the_next_is_read(tmp_path: Path,
 
 def test_blocks_parsed_ahead_are_smaller(tmp_path: Path, block_reader: None,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from ranklens._threads import using
+    from ranklens._base.threads import using
 
     path = tmp_path / "run.txt"
     path.write_text(_numeric_run_text(6))

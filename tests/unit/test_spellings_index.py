@@ -10,7 +10,7 @@ from ranklens._measures import REGISTRY
 from ranklens._names import written_params
 from ranklens._names.index import SPELLINGS, Reading, build
 from ranklens._names.trec import averaged_over_groups
-from ranklens._trec_eval.table import JG, NO_SUMMARY
+from ranklens._surfaces.trec_eval.table import JG, NO_SUMMARY
 
 
 def test_every_declared_spelling_is_in_the_index() -> None:

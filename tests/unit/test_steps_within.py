@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ranklens._groups import steps_within
+from ranklens._base.groups import steps_within
 
 
 def test_closed_form() -> None:

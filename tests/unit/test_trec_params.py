@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ranklens._errors import MeasureError
+from ranklens._base.errors import MeasureError
 from ranklens._measures import REGISTRY, Measure
 from ranklens._measures.trec_params import (
     TrecParamError,

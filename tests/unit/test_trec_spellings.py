@@ -14,7 +14,7 @@ from cli_support import run
 import ranklens
 from ranklens._measures._trec_table import NICKNAMES, ORDER
 from ranklens._names import expand_trec_lists, parse_measure
-from ranklens._trec_eval import table
+from ranklens._surfaces.trec_eval import table
 
 
 def _summary(path: Path) -> dict[str, str]:

@@ -25,8 +25,8 @@ def test_options_are_checked_and_results_typed(tmp_path: Path) -> None:
     out, err, status = api.run([str(source), "--cache-dir", str(tmp_path / "cache"),
                                 "--no-error-summary", "--hide-error-context"])
     lines = [line for line in out.splitlines() if "note:     def" not in line]
-    assert 'Revealed type is "ranklens._result.Result"' in lines[0], out
-    assert 'Revealed type is "ranklens._results.Results"' in lines[1], out
+    assert 'Revealed type is "ranklens._results.result.Result"' in lines[0], out
+    assert 'Revealed type is "ranklens._results.results.Results"' in lines[1], out
     errors = [line for line in lines if ": error:" in line]
     assert len(errors) == 1 and "use.py:7:" in errors[0], out  # ties="random" only
     assert status == 1, err

@@ -15,11 +15,11 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._errors import MeasureError
-from .._item_tables import head_by_share
+from .._base.errors import MeasureError
+from .._ingest.item_tables import head_by_share
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from ._registry import Measure, Param

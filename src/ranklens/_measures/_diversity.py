@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.subtopics import Subtopics
 from ._common import divide, rel_level

@@ -39,7 +39,7 @@ from typing import Literal
 
 import numpy as np
 
-from .._errors import InputError
+from .._base.errors import InputError
 
 __all__ = ["PREF_REGISTRY", "GroupCounts", "PrefMeasureDef", "PrefTopic", "group_counts",
            "register_pref"]

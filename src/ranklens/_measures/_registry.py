@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from .._model.policies import TIES as _TIE_POLICIES

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._errors import ParameterError
+from .._base.errors import ParameterError
 from .._model.aligned import Aligned
 from ._common import data, rel_level
 from ._registry import TIES, Measure

@@ -1,6 +1,6 @@
 """trec_eval 10.0's measure table as data: its output order and its nicknames.
 
-``ranklens trec_eval`` (:mod:`ranklens._trec_eval.table`) prints in this order, and
+``ranklens trec_eval`` (:mod:`ranklens._surfaces.trec_eval.table`) prints in this order, and
 ``ranklens.evaluate``/``ranklens evaluate -m`` expand the nicknames (``official``,
 ``all_trec``, ...) from it (:mod:`ranklens._names.lists`). It lives in the measures
 package because both read it and the names package, below the trec_eval package, must not

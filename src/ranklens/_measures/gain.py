@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._groups import group_offsets, group_ranks
+from .._base.groups import group_offsets, group_ranks
 from .._model.aligned import Aligned
 from ._common import clib_log2, data, divide
 from ._ideal import ideal_lists

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._groups import group_offsets
+from .._base.groups import group_offsets
 from .._model.aligned import Aligned
 from ._common import data, rel_level
 from ._registry import JUDGED_ONLY, REL, Measure, Param, register

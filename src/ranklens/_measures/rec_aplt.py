@@ -22,7 +22,14 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import convention, in_top, long_tail, needs_context, per_item, query_mean
+from ._beyond import (
+    convention,
+    in_top,
+    long_tail,
+    needs_context,
+    per_item,
+    query_mean,
+)
 from ._registry import Measure, Param, register
 
 HEAD = Param("head", "float", 0.8, "the share of user-item pairs the short head holds "

@@ -17,9 +17,15 @@ the count of items instead of the share (RecTools' ``CatalogCoverage`` default, 
 
 from __future__ import annotations
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._model.items import ItemContext, ItemCounts
-from ._beyond import catalogue_size, convention, in_catalogue, needs_context, top_counts
+from ._beyond import (
+    catalogue_size,
+    convention,
+    in_catalogue,
+    needs_context,
+    top_counts,
+)
 from ._registry import Measure, Param, register
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
 from ._beyond import needs_context, pair_sums

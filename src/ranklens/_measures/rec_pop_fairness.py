@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._errors import MeasureError
-from .._item_tables import head_by_share
+from .._base.errors import MeasureError
+from .._ingest.item_tables import head_by_share
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from ._beyond import in_top, needs_context, per_item_codes

@@ -26,8 +26,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .._c_numbers import c_atof, c_atol
-from .._errors import MeasureError
+from .._base.c_numbers import c_atof, c_atol
+from .._base.errors import MeasureError
 from ._registry import REGISTRY, Measure, MeasureDef
 
 __all__ = ["TrecParamError", "command_line_cutoffs", "command_line_measure", "parse_trec_params"]

@@ -17,12 +17,12 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._errors import InputError
-from .._groups import group_offsets, group_ranks
-from .._tables import Qrels, Run, Slot, SubtopicQrels
+from .._base.errors import InputError
+from .._base.groups import group_offsets, group_ranks
+from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .keys import block_index, index_dtype, pair_keys
 from .matching import NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index

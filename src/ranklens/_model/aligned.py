@@ -64,7 +64,7 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-from .._groups import group_at, group_offsets, group_ranks
+from .._base.groups import group_at, group_offsets, group_ranks
 from .policies import Policies
 from .subtopics import Subtopics
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .._columns import MAX_GRADE
+from .._ingest.columns import MAX_GRADE
 from .aligned import Aligned
 from .policies import Policies, check_coverage
 

@@ -20,11 +20,11 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._errors import ParameterError
-from .._item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
+from .._base.errors import ParameterError
+from .._ingest.item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
 
 __all__ = ["TABLES", "ItemContext", "ItemCounts", "RankedItems"]
 

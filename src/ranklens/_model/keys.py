@@ -14,10 +14,10 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._tables import query_blocks
+from .._ingest.tables import query_blocks
 
 __all__ = ["block_index", "codes", "index_dtype", "mix_queries", "mix_query_into",
            "numbered", "pair_keys", "query_index"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._groups import locate
+from .._base.groups import locate
 
 __all__ = ["KeySet"]
 

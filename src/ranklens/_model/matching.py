@@ -18,13 +18,13 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._groups import locate
-from .._hashcodes import HashCodes, doc_hashes
-from .._tables import Qrels, Slot
-from .._threads import jobs
+from .._base.groups import locate
+from .._base.threads import jobs
+from .._ingest.hashcodes import HashCodes, doc_hashes
+from .._ingest.tables import Qrels, Slot
 from .keys import block_index, index_dtype, numbered, pair_keys, query_index
 from .keyset import KeySet
 
@@ -96,7 +96,7 @@ class QrelsIndex:
 
 @dataclass(frozen=True, eq=False)
 class JudgedPairs:
-    """Judgments held as codes (:class:`ranklens._tables.CodedJudgments`), ready for
+    """Judgments held as codes (:class:`ranklens._ingest.tables.CodedJudgments`), ready for
     exact matching: each judgment's (query number, doc code) as one integer key.
 
     Attributes
@@ -120,7 +120,7 @@ class JudgedPairs:
         dictionary has none (a fresh, writable array).
 
         The ids' 64-bit hashes are looked up in the dictionary's
-        (:class:`~ranklens._hashcodes.HashCodes`), and each id found is compared with its
+        (:class:`~ranklens._ingest.hashcodes.HashCodes`), and each id found is compared with its
         code's: one that only shares a hash with a judged doc is not judged. When two of
         the dictionary's own ids share a hash, the strings are looked up instead (a cast
         to the Enum of the dictionary, several times slower).

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from .._errors import InputError
-from .._validate import Boolean, Choice, Integer, check
+from .._base.errors import InputError
+from .._base.validate import Boolean, Choice, Integer, check
 
 __all__ = [
     "DUPLICATES",

@@ -25,11 +25,11 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
-from .._tables import Run, Slot
+from .._base.groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
+from .._ingest.tables import Run, Slot
 from .bytekeys import group_byte_order
 from .keys import block_index, codes, index_dtype, mix_queries, numbered
 

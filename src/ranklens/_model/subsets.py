@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._tables import CodedJudgments, Qrels, Run
+from .._ingest.tables import CodedJudgments, Qrels, Run
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
 __all__ = ["judged_query_ids", "split_qrels", "split_run", "subset_bounds"]
 

@@ -21,12 +21,12 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._errors import InputError
-from .._groups import group_offsets
-from .._tables import Qrels, Slot, SubtopicQrels
+from .._base.errors import InputError
+from .._base.groups import group_offsets
+from .._ingest.tables import Qrels, Slot, SubtopicQrels
 from .policies import Duplicates
 
 __all__ = ["DOC_TABLE", "DocTable", "IdealGains", "IdealKey", "Subtopics", "doc_table"]

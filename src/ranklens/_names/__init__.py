@@ -15,7 +15,7 @@ The spellings themselves are declared by each measure in the registry (its canon
 
 Layering: this package imports :mod:`ranklens._measures` and never the reverse; trec_eval's
 output order and nicknames stay in :mod:`ranklens._measures._trec_table`, the data both
-this package and :mod:`ranklens._trec_eval` read.
+this package and :mod:`ranklens._surfaces.trec_eval` read.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
 from .index import Reading
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
 from .._measures._trec_table import NICKNAMES, ORDER
 from .index import SPELLINGS

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._measures import Measure
 from .._measures._registry import known_names, suggest
 from .canonical import Parsed, build, split

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._measures import REGISTRY
 from .index import Reading
 

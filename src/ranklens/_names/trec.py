@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
 from .._measures.trec_params import parse_trec_params
 from .canonical import cutoff_value

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InputError
+from .._base.errors import InputError
 from .._model.items import ItemContext, ItemCounts
 from .._model.policies import check_coverage
-from .._result import Result
+from .._results.result import Result
 from .compute import PerQuery, relevance_level
 from .context import catalogue_value, unknown_notices
 from .partials import (

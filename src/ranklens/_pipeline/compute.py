@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .._errors import MeasureError, ParameterError
+from .._base.errors import MeasureError, ParameterError
+from .._base.threads import jobs
+from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._measures import Measure, _ties
 from .._model.align import align
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from .._model.policies import Policies, Ties
-from .._tables import Qrels, Run, SubtopicQrels
-from .._threads import jobs
 from .context import (
     add_unknown,
     check_context,
@@ -39,8 +39,8 @@ from .plan import Plan
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
 __all__ = ["PerQuery", "compute", "relevance_level"]
 
@@ -325,7 +325,7 @@ def _measures_on_threads(plan: Plan, aligned: Aligned,
                          ) -> Iterator[Callable[[Measure], np.ndarray]]:
     """``computed(m)``: ``plain(m)``, the values of a measure that reads no context.
 
-    With :func:`~ranklens._threads.jobs` > 1 and enough ranked rows, every such measure is
+    With :func:`~ranklens._base.threads.jobs` > 1 and enough ranked rows, every such measure is
     submitted at once to a pool of ``jobs`` threads (NumPy releases the GIL over large
     arrays; the alignment's derived arrays are built once, whichever kernel asks first),
     and ``computed(m)`` waits for its own: values, and the first error, come in the plan's

@@ -19,17 +19,22 @@ import numpy as np
 
 if TYPE_CHECKING:
     import polars as pl
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
-from .._errors import MeasureError, ParameterError
-from .._io._items import load_interactions, load_item_features, load_item_groups, load_items
+from .._base.errors import MeasureError, ParameterError
+from .._ingest.io._items import (
+    load_interactions,
+    load_item_features,
+    load_item_groups,
+    load_items,
+)
+from .._ingest.tables import Qrels, Run
 from .._measures import Measure, _ties
 from .._model.align import align
 from .._model.aligned import Aligned
 from .._model.items import TABLES, ItemContext, ItemCounts, RankedItems
 from .._model.policies import Policies, Ties
-from .._tables import Qrels, Run
 
 __all__ = ["EXAMPLES", "catalogue_value", "check_context", "context_alignment",
            "load_context", "ranked_items", "reads_context", "unknown_items"]

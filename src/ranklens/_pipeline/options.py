@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypedDict
 
-from .._conventions import CONVENTIONS, Convention, get_convention
-from .._errors import ParameterError
+from .._base.errors import ParameterError
+from .._base.validate import Boolean, Choice, Constraint, Integer, check
 from .._model.policies import (
     DUPLICATES,
     EMPTY,
@@ -27,7 +27,7 @@ from .._model.policies import (
     Missing,
     Ties,
 )
-from .._validate import Boolean, Choice, Constraint, Integer, check
+from .._names.conventions import CONVENTIONS, Convention, get_convention
 
 __all__ = ["DEFAULT_MEASURES", "NONPOSITIVE", "Declared", "EvaluateOptions", "Nonpositive",
            "OptionKwargs", "declared", "options_of"]
@@ -88,7 +88,7 @@ class EvaluateOptions:
     >>> EvaluateOptions(ties="random")
     Traceback (most recent call last):
     ...
-    ranklens._errors.ParameterError: the 'ties' option must be one of docid, input, \
+    ranklens._base.errors.ParameterError: the 'ties' option must be one of docid, input, \
 average, pessimistic, optimistic, worst, best or None; got 'random'
     """
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ParameterError
+from .._base.errors import ParameterError
 from .._model.items import ItemCounts
 from .compute import PerQuery, relevance_level
 from .context import add_unknown

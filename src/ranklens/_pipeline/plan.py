@@ -13,11 +13,11 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, cast
 
-from .._errors import ParameterError
+from .._base.errors import ParameterError
+from .._base.validate import Text, check
 from .._measures import Measure
 from .._model.policies import Empty, Missing, Policies, Ties
 from .._names import expand_trec_lists, parse_measures
-from .._validate import Text, check
 from .options import EvaluateOptions, Nonpositive, options_of
 
 __all__ = ["Plan", "make_plan", "planned"]

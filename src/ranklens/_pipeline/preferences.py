@@ -2,8 +2,8 @@
 
 :func:`compute_prefs` is the compute step of the preference measures
 (:data:`ranklens._measures._prefs.PREF_REGISTRY`), like :func:`ranklens._pipeline.compute.
-compute` a pure function of loaded tables (a :class:`~ranklens._tables.PrefJudgments`
-and a :class:`~ranklens._tables.Run`): the run is ranked by the engine's one ranker
+compute` a pure function of loaded tables (a :class:`~ranklens._ingest.tables.PrefJudgments`
+and a :class:`~ranklens._ingest.tables.Run`): the run is ranked by the engine's one ranker
 (:func:`~ranklens._model.ranking.run_index`, ties by doc id ascending, as trec_eval's
 form_prefs_counts.c), checked for duplicates by the engine's one run duplicate check
 (:func:`~ranklens._model.align.run_duplicates`, within the ``depth`` cut as trec_eval),
@@ -19,11 +19,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._errors import InputError
+from .._base.errors import InputError
+from .._ingest.tables import PrefJudgments, Run
 from .._measures._prefs import GroupRows, PrefMeasureDef, PrefTopic, group_counts
 from .._model.align import run_duplicates
 from .._model.ranking import run_index
-from .._tables import PrefJudgments, Run
 
 __all__ = ["compute_prefs"]
 

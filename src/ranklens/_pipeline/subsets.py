@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._errors import RanklensError
+from .._base.errors import RanklensError
+from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._model.items import ItemContext
 from .._model.subsets import judged_query_ids, split_qrels, split_run, subset_bounds
-from .._tables import Qrels, Run, SubtopicQrels
 from .assemble import check_policies
 from .compute import PerQuery, compute
 from .partials import merge, partial_of

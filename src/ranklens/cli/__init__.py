@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import click
 
-from .._errors import RanklensError, RanklensWarning
+from .._base.errors import RanklensError, RanklensWarning
 
 __all__ = ["cli", "main"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .._agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
-from .._outputs import refuse_overwriting_inputs, write_atomically
-from .._pool import POOL_FORMATS
+from .._base.outputs import refuse_overwriting_inputs, write_atomically
+from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
+from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_stdout
 from ._options import name_systems
 
@@ -52,9 +52,9 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     ranklens agree exact.run ann.run -m Jaccard@100 -q -f csv
     ranklens agree a.run b.run c.run -m "RBO(p=0.95,form=min)"
     """
-    from .._agreement.api import Agreement, agreement
-    from .._agreement.values import parse_agreements
-    from .._io._load import load_run
+    from .._ingest.io._load import load_run
+    from .._surfaces.agreement.api import Agreement, agreement
+    from .._surfaces.agreement.values import parse_agreements
 
     if len(runs) < 2:
         raise click.UsageError(f"give at least two RUNS to compare; got {len(runs)}")
@@ -104,7 +104,7 @@ def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fm
     ranklens pool a.run b.run c.run --depth 10 -o pool.txt
     ranklens pool a.run b.run --depth 20 --qrels qrels.txt -f csv -o todo.csv
     """
-    from .._pool import pool
+    from .._surfaces.pool import pool
 
     if not runs:
         raise click.UsageError("give at least one RUN to pool")

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from .._compare.api import CI_METHODS, CORRECTIONS, TESTS
-from .._compare.render import COMPARE_FORMATS
-from .._outputs import refuse_overwriting_inputs, write_atomically
+from .._base.outputs import refuse_overwriting_inputs, write_atomically
+from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
+from .._surfaces.compare.render import COMPARE_FORMATS
 from ._evaluate import write_stdout
 from ._options import (
     CONTEXT_OPTIONS,
@@ -83,7 +83,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
-    from .._compare.api import compare_results
+    from .._surfaces.compare.api import compare_results
     from ._evaluate import evaluate_files, evaluate_pairs_files, inputs
 
     options, pairs = split_options(params)
@@ -115,8 +115,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     if fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 
-        from .._compare.render import comparison_table, detail_table
-        from .._render.terminal import rich_table
+        from .._surfaces.compare.render import comparison_table, detail_table
+        from .._surfaces.render.terminal import rich_table
 
         Console().print(rich_table((detail_table if details else comparison_table)(cmp)))
         return 0

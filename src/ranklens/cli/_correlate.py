@@ -7,11 +7,17 @@ from typing import Any
 
 import click
 
-from .._correlation.coefficients import CORRELATION_METHODS
-from .._correlation.render import CORRELATE_FORMATS
-from .._outputs import refuse_overwriting_inputs, write_atomically
+from .._base.outputs import refuse_overwriting_inputs, write_atomically
+from .._surfaces.correlation.coefficients import CORRELATION_METHODS
+from .._surfaces.correlation.render import CORRELATE_FORMATS
 from ._evaluate import write_stdout
-from ._options import NAME_HELP, judgment_options, name_systems, split_measures, split_options
+from ._options import (
+    NAME_HELP,
+    judgment_options,
+    name_systems,
+    split_measures,
+    split_options,
+)
 
 __all__ = ["correlate_cmd"]
 
@@ -49,9 +55,9 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
     ranklens correlate --qrels-a qrels.txt a.run b.run c.run -m AP --measure-b nDCG@10
     ranklens correlate --qrels-a A.qrels --qrels-b B.qrels *.run -m P@10 --method tau_ap
     """
-    from .._correlation import rank_correlation
-    from .._errors import ParameterError, RanklensWarning
+    from .._base.errors import ParameterError, RanklensWarning
     from .._names import parse_measure
+    from .._surfaces.correlation import rank_correlation
     from ._evaluate import evaluate_files
 
     options, _ = split_options(params)
@@ -84,7 +90,7 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
             if methods or "tau_AP is defined for orderings without ties" not in str(exc):
                 raise
             warnings.warn(f"tau_ap left out: {exc}", RanklensWarning, stacklevel=1)
-    from .._correlation.render import render_correlations
+    from .._surfaces.correlation.render import render_correlations
 
     text = render_correlations(out, fmt, a=qrels_a, b=qrels_a if same_qrels else str(qrels_b))
     if output is None:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from .._render import Format
-    from .._result import Result
+    from .._results.result import Result
+    from .._surfaces.render import Format
 
 __all__ = ["demo", "demo_files", "recs_files"]
 

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .._outputs import refuse_overwriting_inputs, write_atomically
+from .._base.outputs import refuse_overwriting_inputs, write_atomically
 from .._pipeline.options import EvaluateOptions
-from .._render import FORMATS, Format
+from .._surfaces.render import FORMATS, Format
 from ._options import (
     CONTEXT_OPTIONS,
     DEFAULT_MEASURES,
@@ -28,8 +28,8 @@ from ._options import (
 )
 
 if TYPE_CHECKING:
-    from .._result import Result
-    from .._results import Results
+    from .._results.result import Result
+    from .._results.results import Results
 
 __all__ = ["DEFAULT_MEASURES", "chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
            "inputs", "unique", "write_output", "write_stdout"]
@@ -40,15 +40,15 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
                    context: dict[str, str] | None = None, fuse: str | None = None,
                    memory_limit: str | None = None, jobs: int | None = 1) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
-    by their file names, :func:`~ranklens._io._run_names.name_runs`). ``subtopics``: the
+    by their file names, :func:`~ranklens._ingest.io._run_names.name_runs`). ``subtopics``: the
     judgments are subtopic ones (ndeval format). ``context``: the beyond-accuracy tables'
     files, by ``evaluate``'s keyword (``train``, ``items``, ...). ``fuse``: a fusion method,
     whose fusion of the runs is evaluated last (named as
     :func:`~ranklens.cli._fuse.with_fused_name` says). ``memory_limit`` and ``jobs``: see
     :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process)."""
-    from .._errors import ParameterError
-    from .._evaluate import evaluate
+    from .._base.errors import ParameterError
     from .._names import parse_measures
+    from .._surfaces.evaluate import evaluate
     from ._progress import loading
 
     # every bad name is reported before any file is read (P_5,10 is P_5 and P_10)
@@ -62,12 +62,12 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     with reading:
         qrels: Any = qrels_path
         if subtopics:
-            from .._io._load import load_qrels
+            from .._ingest.io._load import load_qrels
 
             qrels = load_qrels(qrels_path, kind="subtopic")
         named: Any
         if fuse is not None:
-            from .._io._run_names import name_runs
+            from .._ingest.io._run_names import name_runs
             from ._fused import fused_beside
 
             labels = list(names) if names is not None else [str(n) for n in
@@ -89,8 +89,8 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
 def chunked(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
             options: EvaluateOptions, memory_limit: str | None, jobs: int | None) -> bool:
     """Whether :func:`ranklens.evaluate` will evaluate these files by chunks."""
-    from .._chunked.choose import chunking
     from .._pipeline.plan import make_plan
+    from .._surfaces.chunked.choose import chunking
 
     return chunking(make_plan(list(measures), options), qrels_path, run_paths,
                     memory_limit, jobs) is not None
@@ -102,13 +102,13 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     """Render and write: a rich table on a terminal, plain text everywhere else.
     ``intervals``: :func:`~ranklens.render`'s ``ci``, ``ci_method``, ``seed`` and
     ``n_resamples``, when ``--ci`` is given."""
-    from .._render import render
+    from .._surfaces.render import render
 
     extra = intervals or {}
     if fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 
-        from .._render import rich_table
+        from .._surfaces.render import rich_table
 
         Console().print(rich_table(results, per_query=per_query, run_names=names, **extra))
         return
@@ -122,7 +122,7 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
 def write_stdout(text: str) -> None:
     """Write ``text`` to standard output; a full disk or a failing device is an error saying
     so (a closed pipe is left to the caller: it is no error)."""
-    from .._errors import RanklensError
+    from .._base.errors import RanklensError
 
     try:
         sys.stdout.write(text)
@@ -284,9 +284,9 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
     """Evaluate JSON Lines files of RAG records (query_id, retrieved, relevant), one system
     each, against the judgments they carry (which must agree where they overlap); the
     systems are named ``names`` (default: by their file names, as runs are)."""
-    from .._evaluate import evaluate
-    from .._io._pairs import load_pairs_runs
+    from .._ingest.io._pairs import load_pairs_runs
     from .._names import parse_measures
+    from .._surfaces.evaluate import evaluate
 
     parse_measures(measures)
     unique(paths, "--pairs file")
@@ -297,7 +297,7 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
 
 def unique(paths: Sequence[str], what: str = "run") -> None:
     """ParameterError when a path is given twice (or standard input for two files)."""
-    from .._errors import ParameterError
+    from .._base.errors import ParameterError
 
     if sum(1 for p in paths if p == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from .._errors import ParameterError
+from .._base.errors import ParameterError
 
 __all__ = ["fuse_cmd", "parse_params", "parse_weights"]
 
@@ -100,10 +100,10 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str 
     ranklens fuse bm25.run dense.run --method rrf --param k=20 --depth 100
     ranklens fuse bm25.run dense.run --method probfuse --param n_segments=10 --train q.qrels
     """
-    from .._fusion.fuse import fuse
-    from .._fusion.registry import lookup
-    from .._fusion.write import trec_run_text
-    from .._outputs import refuse_overwriting_inputs, write_atomically
+    from .._base.outputs import refuse_overwriting_inputs, write_atomically
+    from .._surfaces.fusion.fuse import fuse
+    from .._surfaces.fusion.registry import lookup
+    from .._surfaces.fusion.write import trec_run_text
     from ._evaluate import unique, write_stdout
     from ._options import name_systems
     from ._progress import loading

@@ -13,8 +13,8 @@ def fused_beside(labels: Sequence[str], paths: Sequence[str],
                  method: str) -> tuple[list[str], dict[str, Any]]:
     """The runs ``paths`` loaded (named ``labels``) and, after them, their fusion by
     ``method``, named after the method (``fused-<method>`` when a run has that name)."""
-    from .._fusion.fuse import fuse
-    from .._io._load import load_run
+    from .._ingest.io._load import load_run
+    from .._surfaces.fusion.fuse import fuse
 
     loaded = {label: load_run(path, name=label) for label, path in
               zip(labels, paths, strict=True)}
@@ -25,8 +25,8 @@ def fused_beside(labels: Sequence[str], paths: Sequence[str],
 def with_fused_name(labels: Sequence[str], method: str) -> list[str]:
     """``labels`` and, last, the fused run's name: the method's (``fused-<method>`` when a
     run has that name already)."""
-    from .._errors import ParameterError
-    from .._fusion.registry import lookup
+    from .._base.errors import ParameterError
+    from .._surfaces.fusion.registry import lookup
 
     m = lookup(method)
     if m.supervised:  # its training judgments and parameters have no option here

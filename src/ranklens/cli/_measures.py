@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import click
 
-from .._errors import MeasureError
+from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure, MeasureDef, Param
 from .._names import suggest
 
@@ -100,7 +100,7 @@ def measure_infos() -> list[MeasureInfo]:
 
 def agreement_infos() -> list[MeasureInfo]:
     """The run-vs-run measures (``ranklens agree``): two runs in, no judgments."""
-    from .._agreement.values import AGREEMENT
+    from .._surfaces.agreement.values import AGREEMENT
 
     out = []
     for name, defn in AGREEMENT.items():

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
+from .._base.validate import Boolean, Choice, Integer
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
-from .._validate import Boolean, Choice, Integer
 
 __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
            "NAME_HELP", "PAIRS_HELP", "baseline_name", "context_options", "engine_options",
@@ -210,7 +210,7 @@ def name_systems(args: Sequence[str], names: Sequence[str],
                  what: str = "RUN") -> tuple[list[str], list[str]]:
     """The names and paths of the RUN arguments (or ``--pairs`` files) ``args``, named by
     ``--name`` (``names``, one per argument, in order), by ``NAME=PATH``, or else by
-    :func:`~ranklens._io._run_names.name_runs`: the one place every command names its runs.
+    :func:`~ranklens._ingest.io._run_names.name_runs`: the one place every command names its runs.
 
     Raises
     ------
@@ -218,7 +218,7 @@ def name_systems(args: Sequence[str], names: Sequence[str],
         ``--name`` given another number of times than there are ``args``, a run named both
         ways, an empty name, or two runs sharing a name.
     """
-    from .._io._run_names import name_runs
+    from .._ingest.io._run_names import name_runs
 
     split = [split_name(a) for a in args]
     paths = [p for _, p in split]
@@ -264,7 +264,7 @@ def baseline_name(baseline: str | None, names: Sequence[str], args: Sequence[str
     for name, arg, (_, path) in zip(names, args, split, strict=True):
         if baseline in (arg, path):
             return name
-    from .._errors import ParameterError
+    from .._base.errors import ParameterError
 
     raise ParameterError(f"--baseline must name one of the {what} "
                          f"({', '.join(names)}); got {baseline!r}")

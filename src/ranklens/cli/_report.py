@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .._compare.api import CORRECTIONS, TESTS
+from .._surfaces.compare.api import CORRECTIONS, TESTS
 from ._options import (
     CONTEXT_OPTIONS,
     DEFAULT_MEASURES,
@@ -66,8 +66,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     With --train, a beyond-accuracy panel: the popularity of the recommended items against
     the catalogue's, Coverage, Gini, ARP, APLT and Novelty at --top-k.
     """
-    from .._outputs import refuse_overwriting_inputs
-    from .._report import report
+    from .._base.outputs import refuse_overwriting_inputs
+    from .._surfaces.report import report
     from ._evaluate import inputs, unique
     from ._progress import loading
 
@@ -90,7 +90,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     unique(paths, "--pairs file" if pairs else "run")
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         if pairs:
-            from .._io._pairs import load_pairs_runs
+            from .._ingest.io._pairs import load_pairs_runs
 
             judged, named = load_pairs_runs(paths, duplicates=options.duplicates,
                                             names=labels)

@@ -1,7 +1,7 @@
 """``ranklens trec_eval``'s command line: trec_eval 10.0's options, parsed as it parses them.
 
 Options are read as trec_eval's getopt reads them (``-M100``, ``-mP.5,10``, ``-l2``, options
-after the files); the evaluation and its output are ``ranklens._trec_eval``'s.
+after the files); the evaluation and its output are ``ranklens._surfaces.trec_eval``'s.
 Deliberate differences from trec_eval are listed in docs/trec_eval.md.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from .._c_numbers import c_atol
-from .._trec_eval import Judgments, TrecEvalError, trec_eval
+from .._base.c_numbers import c_atol
+from .._surfaces.trec_eval import Judgments, TrecEvalError, trec_eval
 
 __all__ = ["HELP", "USAGE", "Command", "TrecEvalError", "parse_args", "run_trec_eval"]
 

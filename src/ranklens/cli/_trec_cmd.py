@@ -6,7 +6,7 @@ import re
 
 import click
 
-from .._errors import InputError
+from .._base.errors import InputError
 from ._evaluate import write_stdout
 from ._progress import loading
 from ._trec_args import TrecEvalError, run_trec_eval

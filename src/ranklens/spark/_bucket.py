@@ -22,18 +22,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import InputError, RanklensError, RanklensWarning
+from .._base.errors import InputError, RanklensError, RanklensWarning
+from .._ingest.tables import Qrels, Run
 from .._model.items import ItemContext
 from .._pipeline.compute import compute
 from .._pipeline.partials import Ids, Partial, Tally, partial_of, policy_values
 from .._pipeline.plan import Plan, make_plan
-from .._tables import Qrels, Run
 
 if TYPE_CHECKING:
     import polars as pl
     import pyarrow as pa
-else:  # imported on first use (see ranklens._lazy)
-    from .._lazy import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
 __all__ = ["OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "shipped_context", "text_ids",
            "worker_context", "worker_plan"]

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ParameterError
+from .._base.errors import ParameterError
 from .._pipeline.options import EvaluateOptions
-from .._result import Result
+from .._results.result import Result
 from ._read import check_master, read_qrels, read_run
 from ._write import write_parquet
 
@@ -108,7 +108,7 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
 
 def _tables(paths: Mapping[str, str]) -> dict[str, Any]:
     """The item tables of ``paths`` (by ``evaluate``'s keyword), each read once."""
-    from .._io._items import (
+    from .._ingest.io._items import (
         load_interactions,
         load_item_features,
         load_item_groups,

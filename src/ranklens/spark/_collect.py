@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from .._errors import ParameterError
-from .._results import Results
+from .._base.errors import ParameterError
+from .._results.results import Results
 from ._result import SparkResult
 
 __all__ = ["collect"]

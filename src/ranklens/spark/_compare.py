@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._compare import Comparison, compare_results
 from .._measures import Measure
+from .._surfaces.compare import Comparison, compare_results
 from ._collect import collect
 from ._result import SparkResult
 

@@ -9,7 +9,14 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .._errors import InputError, MeasureError, ParameterError, RanklensError, RanklensWarning
+from .._base.errors import (
+    InputError,
+    MeasureError,
+    ParameterError,
+    RanklensError,
+    RanklensWarning,
+)
+from .._base.validate import Choice, Integer, check
 from .._measures import Measure, _ties
 from .._model.items import ItemContext
 from .._pipeline.assemble import check_policies, finish
@@ -17,8 +24,13 @@ from .._pipeline.context import check_context, load_context
 from .._pipeline.options import EvaluateOptions
 from .._pipeline.partials import Partial, merge
 from .._pipeline.plan import Plan, make_plan
-from .._validate import Choice, Integer, check
-from ._bucket import OUTPUT_FIELDS, BucketSpec, evaluate_bucket, shipped_context, text_ids
+from ._bucket import (
+    OUTPUT_FIELDS,
+    BucketSpec,
+    evaluate_bucket,
+    shipped_context,
+    text_ids,
+)
 from ._result import SparkResult
 
 if TYPE_CHECKING:

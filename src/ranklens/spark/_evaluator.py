@@ -14,12 +14,18 @@ from pyspark.ml.evaluation import Evaluator
 from pyspark.ml.param import Param, Params, TypeConverters
 from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
-from .._errors import MeasureError, ParameterError
+from .._base.errors import MeasureError, ParameterError
+from .._base.validate import Choice, Integer, Text, check
 from .._measures import _ties
 from .._pipeline.plan import Plan, make_plan
-from .._validate import Choice, Integer, Text, check
 from ._bucket import BucketSpec
-from ._driver import _INTEGRAL, _assemble, _compacted, _default_buckets, _output_schema
+from ._driver import (
+    _INTEGRAL,
+    _assemble,
+    _compacted,
+    _default_buckets,
+    _output_schema,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame

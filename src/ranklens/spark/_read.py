@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._errors import InputError, ParameterError
+from .._base.errors import InputError, ParameterError
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession

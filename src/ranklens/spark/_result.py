@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._pipeline.plan import Plan
-from .._result import Aggregates, Result
+from .._results.result import Aggregates, Result
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame

@@ -1,7 +1,7 @@
 """The Parquet folder of ``ranklens evaluate --engine spark -o``: whole or not at all.
 
 On this machine's filesystem Spark writes a new folder beside the output, which then
-replaces the old one (:func:`ranklens._outputs.replacing`): a failed job leaves the old
+replaces the old one (:func:`ranklens._base.outputs.replacing`): a failed job leaves the old
 folder as it was. Elsewhere (``hdfs://``, ``s3a://``, the server of a Spark Connect
 session) ranklens cannot rename; Spark's own overwrite writes in place there.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from .._errors import ParameterError
-from .._outputs import replacing
+from .._base.errors import ParameterError
+from .._base.outputs import replacing
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession

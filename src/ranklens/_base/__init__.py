@@ -1,0 +1,1 @@
+"""The base layer: errors, validation, output files, threads; imports nothing of ranklens."""

@@ -1,0 +1,132 @@
+"""Declarative checks of option values: a constraint is a value, checked in one place.
+
+Every option of every surface (evaluation options, compare's tests, the report's cutoffs,
+Spark's buckets) declares a constraint; :func:`check` raises the one
+:class:`~ranklens.ParameterError` form that names the option, the constraint and the value
+given: ``the 'depth' option must be an integer >= 0 or None; got -1``. (scikit-learn's
+``validate_params`` is the model: the constraint is data, not code in each function.)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+from .errors import ParameterError
+
+__all__ = ["Boolean", "Choice", "Constraint", "Integer", "Interval", "Text", "check"]
+
+
+class Constraint:
+    """What a value must be; ``describe()`` completes "the 'x' option must be ..."."""
+
+    def accepts(self, value: object) -> bool:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Choice(Constraint):
+    """One of ``values`` (optionally None)."""
+
+    values: tuple[object, ...]
+    none: bool = False
+
+    def accepts(self, value: object) -> bool:
+        if value is None:
+            return self.none
+        # a bool is not a choice among strings, and 1 is not "1"
+        return any(type(value) is type(v) and value == v for v in self.values)
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(map(str, self.values)) + (" or None" if self.none else "")
+
+
+@dataclass(frozen=True)
+class Integer(Constraint):
+    """An integer (not a bool) within ``[low, high]`` (either bound open-ended when None)."""
+
+    low: int | None = None
+    high: int | None = None
+    none: bool = False
+
+    def accepts(self, value: object) -> bool:
+        if value is None:
+            return self.none
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            return False
+        v = int(value)
+        return (self.low is None or v >= self.low) and (self.high is None or v <= self.high)
+
+    def describe(self) -> str:
+        if self.low is not None and self.high is not None:
+            text = f"an integer from {self.low} to {self.high}"
+        elif self.low == 1:
+            text = "a positive integer"
+        elif self.low is not None:
+            text = f"an integer >= {self.low}"
+        elif self.high is not None:
+            text = f"an integer <= {self.high}"
+        else:
+            text = "an integer"
+        return text + (" or None" if self.none else "")
+
+
+@dataclass(frozen=True)
+class Interval(Constraint):
+    """A real number (not a bool, not NaN) strictly between ``low`` and ``high``."""
+
+    low: float
+    high: float
+
+    def accepts(self, value: object) -> bool:
+        if isinstance(value, bool) or not isinstance(value, Real):
+            return False
+        v = float(value)
+        return not math.isnan(v) and self.low < v < self.high
+
+    def describe(self) -> str:
+        return f"between {self.low:g} and {self.high:g}"
+
+
+@dataclass(frozen=True)
+class Boolean(Constraint):
+    """True or False (not 0 or 1)."""
+
+    def accepts(self, value: object) -> bool:
+        return isinstance(value, bool)
+
+    def describe(self) -> str:
+        return "True or False"
+
+
+@dataclass(frozen=True)
+class Text(Constraint):
+    """A string (optionally None)."""
+
+    none: bool = False
+
+    def accepts(self, value: object) -> bool:
+        return isinstance(value, str) or (value is None and self.none)
+
+    def describe(self) -> str:
+        return "a string" + (" or None" if self.none else "")
+
+
+def check(name: str, value: object, constraint: Constraint) -> None:
+    """Raise :class:`ParameterError` unless ``constraint`` accepts ``value``.
+
+    Examples
+    --------
+    >>> check("depth", 5, Integer(0, none=True))
+    >>> check("depth", -1, Integer(0, none=True))
+    Traceback (most recent call last):
+    ...
+    ranklens._base.errors.ParameterError: the 'depth' option must be an integer >= 0 or None; got -1
+    """
+    if not constraint.accepts(value):
+        raise ParameterError(
+            f"the {name!r} option must be {constraint.describe()}; got {value!r}")

@@ -1,0 +1,1 @@
+"""Tables and ingest: every input form into validated columnar tables."""

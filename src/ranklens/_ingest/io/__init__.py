@@ -1,0 +1,1 @@
+"""Ingest: every input form becomes a :class:`~ranklens._ingest.tables.Qrels` or ``Run``."""

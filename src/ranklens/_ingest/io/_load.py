@@ -1,0 +1,333 @@
+"""One ``load_qrels`` and one ``load_run`` that dispatch on what they are given."""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from ..._base.lazy import polars as pl
+
+from ..._base.errors import InputError, ParameterError, RanklensWarning
+from ..tables import Qrels, Run, SubtopicQrels
+from ._frames import (
+    frame_to_qrels,
+    frame_to_run,
+    mapping_to_qrels,
+    mapping_to_run,
+    to_polars,
+)
+from ._peers import IRDS_PREFIX, peer_qrels, peer_run
+from ._subtopics import (
+    read_ndeval_qrels,
+    subtopic_qrels_from_frame,
+    subtopic_qrels_from_mapping,
+)
+from ._trec import read_bytes, read_trec_qrels, read_trec_run
+
+__all__ = ["infinite_notice", "load_qrels", "load_run"]
+
+_T = TypeVar("_T")
+
+_COLUMNAR = (".parquet", ".pq", ".csv", ".tsv", ".jsonl", ".ndjson", ".arrow", ".feather")
+
+
+def _strip_compression(name: str) -> str:
+    for ext in (".gz", ".bz2", ".xz"):
+        if name.endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def _is_columnar(path: str) -> bool:
+    return _strip_compression(path.lower()).endswith(_COLUMNAR)
+
+
+def _columnar(path: str) -> pl.DataFrame | None:
+    """A frame for files whose extension names a columnar format, else None."""
+    if not _is_columnar(path):
+        return None
+    name = _strip_compression(path.lower())
+    raw = b""
+    try:
+        if name.endswith((".parquet", ".pq")):
+            return pl.read_parquet(path)
+        if name.endswith((".arrow", ".feather")):
+            return pl.read_ipc(path)
+        raw = read_bytes(path)
+        if name.endswith((".jsonl", ".ndjson")):
+            return pl.read_ndjson(io.BytesIO(raw))
+        sep = "\t" if name.endswith(".tsv") else ","
+        return _text_columns(pl.read_csv(io.BytesIO(raw), separator=sep, infer_schema=False))
+    except InputError:
+        raise
+    except Exception as exc:
+        kind = name.rsplit(".", 1)[-1]
+        found = _bad_text_line(raw, kind) if kind in _TEXT_KINDS else None
+        if found is not None:
+            raise InputError(found[1], source=path, line=found[0]) from exc
+        # polars' own words, on one line
+        text = " ".join(str(exc).split())
+        raise InputError(f"cannot read as {kind}: {text[:300]}", source=path) from exc
+
+
+_TEXT_KINDS = ("csv", "tsv", "jsonl", "ndjson")
+
+#: a decimal integer written as Python and polars write one (no sign but "-", no leading
+#: zero, at most 18 digits so it fits int64): exactly the text its integer prints back as
+_CANONICAL_INTEGER = r"^-?(?:0|[1-9][0-9]{0,17})$"
+
+
+def _text_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """A CSV/TSV read as text, each column an integer where every value is one written
+    canonically; every other column stays text (numbers in it are parsed where the column
+    is read as a number). Type inference would read the ids "007" and "7" as the same
+    integer, and "1.50" as 1.5."""
+    integer = [name for name in frame.columns
+               if frame[name].null_count() < frame.height
+               and bool(frame[name].str.contains(_CANONICAL_INTEGER).all(ignore_nulls=True))]
+    return frame.with_columns(pl.col(integer).cast(pl.Int64)) if integer else frame
+
+
+def _bad_text_line(raw: bytes, kind: str) -> tuple[int, str] | None:
+    """The first line of a CSV/TSV or JSON Lines file that explains why it does not parse
+    (a JSON syntax error, a row with more or fewer fields than the header), or None."""
+    import csv
+
+    try:
+        lines = raw.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        return raw[:exc.start].count(b"\n") + 1, "invalid UTF-8 text"
+    if kind in ("jsonl", "ndjson"):
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                json.loads(line)
+            except ValueError as exc:
+                return number, f"not valid JSON: {exc}"
+        return None
+    dialect = "excel-tab" if kind == "tsv" else "excel"
+    width = None
+    for number, fields in enumerate(csv.reader((x.rstrip("\r") for x in lines), dialect), 1):
+        if not fields:
+            continue
+        if width is None:
+            width = len(fields)
+        elif len(fields) != width:
+            return number, (f"expected {width} fields (as in the header), got {len(fields)}")
+    return None
+
+
+def _data_lines(raw: bytes, kind: str) -> list[int]:
+    """The file line each data row of a CSV/TSV (after the header) or JSON Lines file starts
+    on, as polars reads them: a blank line is a row of a CSV (of missing values), not of
+    JSON Lines; a quoted CSV field may span lines."""
+    import csv
+
+    if kind not in ("csv", "tsv"):
+        return [i for i, line in enumerate(raw.split(b"\n"), 1) if line.strip()]
+    text = io.StringIO(raw.decode("utf-8", errors="replace"), newline="")
+    reader = csv.reader(text, "excel-tab" if kind == "tsv" else "excel")
+    starts: list[int] = []
+    end = 0  # the line the previous record ended on
+    for _ in reader:
+        starts.append(end + 1)
+        end = reader.line_num
+    return starts[1:]
+
+
+def _with_line(exc: InputError, path: str) -> InputError:
+    """``exc`` (about a row of a file's table) as an error naming the file's line, or the
+    row counted from 1 for a binary format."""
+    row = exc.row
+    if row is None:
+        return exc
+    detail = exc.detail.removeprefix(f"row {row}: ")
+    kind = _strip_compression(path.lower()).rsplit(".", 1)[-1]
+    if kind in _TEXT_KINDS:
+        numbers = _data_lines(read_bytes(path), kind)
+        if row < len(numbers):
+            return InputError(detail, source=path, line=numbers[row])
+    return InputError(f"row {row + 1} (counting from 1): {detail}", source=path)
+
+
+@overload
+def load_qrels(qrels: Any, *, kind: Literal["relevance"] = "relevance") -> Qrels: ...
+
+
+@overload
+def load_qrels(qrels: Any, *, kind: Literal["subtopic"]) -> SubtopicQrels: ...
+
+
+def load_qrels(qrels: Any, *,
+               kind: Literal["relevance", "subtopic"] = "relevance") -> Qrels | SubtopicQrels:
+    """Turn any supported qrels form into a :class:`Qrels` table (or, with
+    ``kind="subtopic"``, a :class:`SubtopicQrels` table).
+
+    Parameters
+    ----------
+    qrels : Qrels, str, Path, Mapping or DataFrame
+        A TREC qrels file (optionally gzip/bz2/xz compressed; ``-`` is standard input), a
+        CSV/TSV/Parquet/JSON Lines file with ``query_id, doc_id, relevance`` columns, a
+        nested mapping ``{query_id: {doc_id: relevance}}``, or a pandas / polars / Arrow
+        frame with those columns (aliases such as ``qid``, ``docno``, ``rel`` accepted).
+        Other libraries' forms too: a ranx ``Qrels``, an iterable of rows with the fields
+        ``query_id, doc_id, relevance`` (``ir_measures.Qrel``, ir_datasets'
+        ``qrels_iter()``, any such namedtuple), or ``"irds:<dataset-id>"``, that
+        ir_datasets dataset's qrels (needs ir_datasets installed).
+    kind : {"relevance", "subtopic"}, default "relevance"
+        ``"subtopic"``: subtopic judgments for the diversity measures (alpha-nDCG, ERR-IA,
+        NRBP, P-IA, S-recall): an ``ndeval`` file (``topic subtopic doc grade``, the TREC
+        Web track's; its four columns look like a TREC qrels file's, hence this explicit
+        kind), a columnar file or frame with a ``subtopic`` column (or ``subtopic_id``,
+        ``intent``, ``aspect``, ``iteration``), or ``{query: {subtopic: {doc: grade}}}``.
+
+    Examples
+    --------
+    >>> load_qrels({"q1": {"d1": 1, "d2": 0}})
+    Qrels('<qrels dict>', 1 queries, 2 judgments)
+
+    Notes
+    -----
+    The judgments are indexed as they are loaded (queries in trec_eval's order, doc-id
+    hashes, each query's judgments by grade), so no evaluation redoes that work.
+    """
+    if kind == "subtopic":
+        return _read_subtopic_qrels(qrels)
+    if kind != "relevance":
+        raise ParameterError(f"the 'kind' option of load_qrels must be one of relevance, "
+                             f"subtopic; got {kind!r}")
+    if isinstance(qrels, SubtopicQrels):
+        raise InputError("these are subtopic judgments (a SubtopicQrels): pass "
+                         "kind='subtopic', or take their documents() for plain judgments",
+                         source=qrels.source)
+    if isinstance(qrels, Qrels):
+        return qrels
+    # its index (query numbering, hashes) is built by the data model on first use
+    return _read_qrels(qrels)
+
+
+def _read_subtopic_qrels(qrels: Any) -> SubtopicQrels:
+    if isinstance(qrels, SubtopicQrels):
+        return qrels
+    if isinstance(qrels, Qrels):
+        raise InputError("these judgments were loaded without subtopics (a Qrels); load the "
+                         "file again with load_qrels(path, kind='subtopic')",
+                         source=qrels.source)
+    return _read(qrels, "subtopic qrels", "{query: {subtopic: {doc: grade}}}",
+                 text_file=read_ndeval_qrels, file_frame=subtopic_qrels_from_frame,
+                 mapping=subtopic_qrels_from_mapping, frame=subtopic_qrels_from_frame)
+
+
+def _read_qrels(qrels: Any) -> Qrels:
+    if isinstance(qrels, str) and qrels.startswith(IRDS_PREFIX):
+        return _irds(qrels)
+    return _read(qrels, "qrels", "{query: {doc: relevance}}", text_file=read_trec_qrels,
+                 file_frame=frame_to_qrels, mapping=mapping_to_qrels, frame=frame_to_qrels,
+                 peer=peer_qrels)
+
+
+def _irds(qrels: str) -> Qrels:
+    out = peer_qrels(qrels)
+    if out is None:  # unreachable: peer_qrels reads every "irds:" string
+        raise InputError("expected an ir_datasets dataset id after 'irds:'", source=qrels)
+    return out
+
+
+def _read(given: Any, what: str, nested: str, *, text_file: Callable[[str], _T],
+          file_frame: Callable[[pl.DataFrame, str], _T], mapping: Callable[[Mapping], _T],
+          frame: Callable[[Any], _T], peer: Callable[[Any], _T | None] | None = None) -> _T:
+    """``given`` read by the reader its form calls for: a path by ``file_frame(frame,
+    path)`` when its extension names a columnar format, else by ``text_file(path)``; a
+    mapping by ``mapping``; a DataFrame by ``frame``; another library's object (ranx's,
+    rows with fields: see ``_peers``) by ``peer``. ``what`` and ``nested`` (the mapping's
+    shape) word the error for anything else."""
+    if isinstance(given, (str, Path)):
+        path = str(given)
+        columns = _columnar(path)
+        if columns is None:
+            return text_file(path)
+        try:
+            return file_frame(columns, path)
+        except InputError as exc:
+            raise _with_line(exc, path) from None
+    if isinstance(given, Mapping):
+        return mapping(given)
+    if to_polars(given) is not None:
+        return frame(given)
+    if peer is not None:
+        found = peer(given)
+        if found is not None:
+            return found
+    others = ", a ranx object, rows with fields (query_id, doc_id, ...)" if peer else ""
+    raise InputError(
+        f"cannot read {what} from a {type(given).__name__}; expected a file path, "
+        f"a {nested} mapping{others} or a DataFrame"
+    )
+
+
+def load_run(run: Any, *, name: str | None = None) -> Run:
+    """Turn any supported run form into a :class:`Run` table.
+
+    Parameters
+    ----------
+    run : Run, str, Path, Mapping or DataFrame
+        A TREC run file (optionally compressed; ``-`` is standard input), a
+        CSV/TSV/Parquet/JSON Lines file with ``query_id, doc_id, score`` columns, a nested
+        mapping ``{query_id: {doc_id: score}}``, or a frame with those columns. Other
+        libraries' forms too: a ranx ``Run`` (its scores, and its name), or an iterable of
+        rows with the fields ``query_id, doc_id, score`` (``ir_measures.ScoredDoc``).
+    name : str, optional
+        The run's name; defaults to a TREC file's tag, a ranx run's name or ``"run"``.
+
+    Notes
+    -----
+    The run is ranked as it is loaded (by query, score descending, ties by doc id
+    descending, as trec_eval does), so each evaluation of it only matches judgments and
+    computes measures. The run holds everything evaluation reads (every row's doc id,
+    score and query): nothing reads its file again, and it behaves the same whichever
+    judgments it is evaluated against. A :class:`Run` given back as is keeps whatever work
+    it already holds.
+
+    Examples
+    --------
+    >>> load_run({"q1": {"d1": 2.0, "d2": 1.0}})
+    Run('<run dict>', 1 queries, 2 rows)
+    """
+    if isinstance(run, Run):
+        return run
+    return _warn_infinite(_read_run(run, name))
+
+
+def _warn_infinite(run: Run) -> Run:
+    """Say when scores are infinite: 1e999 and 1e400 both read as inf, and tie."""
+    infinite = int(np.isinf(run.score).sum())
+    if infinite:
+        warnings.warn(infinite_notice(run.source, infinite), RanklensWarning, stacklevel=3)
+    return run
+
+
+def infinite_notice(source: str, infinite: int) -> str:
+    """The warning of ``infinite`` infinite scores in the run ``source``."""
+    return (f"{source}: {infinite} score{' is' if infinite == 1 else 's are'} infinite "
+            "(beyond float64's range, such as 1e400, or inf itself); infinite scores of one "
+            "sign tie with each other")
+
+
+def _read_run(run: Any, name: str | None) -> Run:
+    return _read(
+        run, "a run", "{query: {doc: score}}",
+        text_file=lambda path: read_trec_run(path, name=name),
+        file_frame=lambda frame, path: frame_to_run(frame, path, name or Path(path).name),
+        mapping=lambda given: mapping_to_run(given, name=name or "run"),
+        frame=lambda given: frame_to_run(given, name=name or "run"),
+        peer=lambda given: peer_run(given, name))

@@ -1,0 +1,112 @@
+"""Subtopic judgments: the TREC Web track's ``ndeval`` qrels (``topic subtopic doc grade``)
+and their in-memory forms, read into a :class:`~ranklens._ingest.tables.SubtopicQrels`.
+
+An ``ndeval`` file has four columns like a TREC qrels file, the second holding the subtopic
+instead of trec_eval's ignored iteration, so nothing in a file tells the two kinds apart:
+``load_qrels(..., kind="subtopic")`` says which, and this reader never guesses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from ..._base.lazy import polars as pl
+
+from ..._base.errors import InputError
+from ..tables import SubtopicQrels
+from ._frames import ALIASES, to_polars
+from ._lines import check_text, data_lines, strict_int
+from ._trec import read_bytes
+
+__all__ = ["SUBTOPIC_ALIASES", "read_ndeval_qrels", "subtopic_qrels_from_frame",
+           "subtopic_qrels_from_mapping"]
+
+#: column names a frame's subtopic column may go by (ir_measures keeps it in ``iteration``)
+SUBTOPIC_ALIASES = ("subtopic", "subtopic_id", "intent", "aspect", "iteration", "iter")
+
+_LAYOUT = "topic subtopic doc grade"
+
+
+def read_ndeval_qrels(path: str | Path, *, data: bytes | None = None) -> SubtopicQrels:
+    """Read an ``ndeval`` qrels file: ``topic subtopic doc grade`` per line.
+
+    The grade must be an integer; blank lines and lines starting with ``#`` are skipped (the
+    one tokenizer's rules, :mod:`ranklens._ingest.io._lines`).
+
+    Examples
+    --------
+    >>> read_ndeval_qrels("x", data=b"1 1 d1 1\\n1 2 d1 0\\n1 2 d2 1\\n")
+    SubtopicQrels('x', 1 queries, 2 subtopics, 3 judgments)
+    """
+    source = str(path)
+    if data is None:
+        data = read_bytes(path)
+    check_text(data, source)
+    cols: dict[str, list[Any]] = {"query_id": [], "subtopic": [], "doc_id": [],
+                                  "relevance": []}
+    for lineno, fields in data_lines(data, source, 4, _LAYOUT):
+        try:
+            grade = strict_int(fields[3])
+        except ValueError:
+            raise InputError(f"expected an integer grade, got {fields[3]!r}", source=source,
+                             line=lineno) from None
+        cols["query_id"].append(fields[0])
+        cols["subtopic"].append(fields[1])
+        cols["doc_id"].append(fields[2])
+        cols["relevance"].append(float(grade))
+    if not cols["query_id"]:
+        raise InputError("no judgment lines found (only comments or blank lines)",
+                         source=source)
+    return SubtopicQrels(pl.DataFrame(cols, schema={
+        "query_id": pl.String, "subtopic": pl.String, "doc_id": pl.String,
+        "relevance": pl.Float64}), source)
+
+
+def subtopic_qrels_from_mapping(qrels: Mapping) -> SubtopicQrels:
+    """Subtopic judgments from ``{query: {subtopic: {doc: grade}}}`` (pyndeval's nested
+    form)."""
+    source = "<subtopic qrels dict>"
+    cols: dict[str, list[Any]] = {"query_id": [], "subtopic": [], "doc_id": [],
+                                  "relevance": []}
+    for qid, subtopics in qrels.items():
+        if not isinstance(subtopics, Mapping) or not all(
+                isinstance(docs, Mapping) for docs in subtopics.values()):
+            raise InputError(
+                f"query {qid!r}: expected {{subtopic: {{doc: grade}}}}, got "
+                f"{type(subtopics).__name__} (subtopic judgments as a mapping are "
+                "{query: {subtopic: {doc: grade}}})", source=source)
+        for sub, docs in subtopics.items():
+            for doc, grade in docs.items():
+                cols["query_id"].append(qid)
+                cols["subtopic"].append(sub)
+                cols["doc_id"].append(doc)
+                cols["relevance"].append(grade)
+    frame = pl.DataFrame({k: pl.Series(k, v, strict=False) for k, v in cols.items()})
+    return SubtopicQrels(frame, source)
+
+
+def subtopic_qrels_from_frame(obj: Any, source: str = "<subtopic qrels frame>") -> SubtopicQrels:
+    """Subtopic judgments from a frame with query, subtopic, doc and grade columns (any of
+    their aliases: :data:`SUBTOPIC_ALIASES` for the subtopic)."""
+    df = to_polars(obj)
+    if df is None:
+        raise InputError(f"cannot read subtopic qrels from a {type(obj).__name__}",
+                         source=source)
+    lowered = {c.lower(): c for c in df.columns}
+    names = {}
+    for key, aliases in (("query_id", ALIASES["query_id"]),
+                         ("subtopic", SUBTOPIC_ALIASES),
+                         ("doc_id", ALIASES["doc_id"]),
+                         ("relevance", ALIASES["relevance"])):
+        found = next((lowered[a] for a in aliases if a in lowered), None)
+        if found is None:
+            raise InputError(f"expected a {key!r} column (or one of "
+                             f"{', '.join(aliases[1:])}), found columns {df.columns}",
+                             source=source)
+        names[key] = found
+    return SubtopicQrels(df.select(pl.col(c).alias(k) for k, c in names.items()), source)

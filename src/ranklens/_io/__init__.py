@@ -1,1 +1,0 @@
-"""Ingest: every input form becomes a :class:`~ranklens._tables.Qrels` or ``Run``."""

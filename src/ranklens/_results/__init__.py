@@ -1,0 +1,1 @@
+"""Results: Result, Results and the intervals of a mean."""

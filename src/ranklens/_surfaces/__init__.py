@@ -1,0 +1,1 @@
+"""The surfaces: evaluate, compare, report, fusion, agreement, pools, chunks."""

@@ -1,0 +1,302 @@
+"""``ranklens.agreement``: run-vs-run measures per query, their means, and a matrix of pairs."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from ..._base.errors import InputError, ParameterError, RanklensWarning
+from ..._base.validate import Choice, check
+from ..._ingest.tables import Run
+from ..render.formats import write
+from ..render.model import Cell, Column, Row, Table, label
+from .rankings import pair_runs, query_set
+from .values import AgreementMeasure, parse_agreements
+
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = ["AGREE_FORMATS", "Agreement", "AgreementMatrix", "agreement"]
+
+#: the output formats of an agreement (a matrix has no ``trec`` form)
+AGREE_FORMATS = ("table", "markdown", "latex", "csv", "tsv", "jsonl", "trec")
+#: how ties are ordered: as evaluate orders them (trec_eval's doc id descending) or as given
+AGREE_TIES = ("docid", "input")
+#: queries one run holds and the other lacks: an error, or compare the queries both hold
+AGREE_MISSING = ("error", "skip")
+
+
+def _fixed(value: float) -> str:
+    return "nan" if math.isnan(value) else f"{value:.4f}"
+
+
+@dataclass(frozen=True, eq=False)
+class Agreement:
+    """Run-vs-run measures between two runs: per-query values and their means.
+
+    ``agreement[name]`` is the mean over the compared queries of a measure (as written,
+    or any spelling of it); a query whose value is NaN (both rankings empty, Kendall's tau
+    undefined) is left out of that mean.
+
+    Attributes
+    ----------
+    names : the measures as requested, in order.
+    measures : the parsed measure of each name.
+    run_a, run_b : the runs' names.
+    query_ids : the compared queries (the queries both runs hold), in ``run_a``'s order.
+    query_values : each name's per-query values, aligned with ``query_ids``.
+    means : each name's mean.
+    skipped : with ``missing="skip"``, the queries only one run holds (run name -> ids).
+    """
+
+    names: tuple[str, ...]
+    measures: dict[str, AgreementMeasure]
+    run_a: str
+    run_b: str
+    query_ids: tuple[str, ...]
+    query_values: dict[str, np.ndarray]
+    means: dict[str, float]
+    skipped: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __getitem__(self, name: str | AgreementMeasure) -> float:
+        return self.means[self._key(name)]
+
+    def _key(self, name: str | AgreementMeasure) -> str:
+        if isinstance(name, str) and name in self.means:
+            return name
+        from .values import parse_agreement
+
+        wanted = parse_agreement(name)
+        for written, measure in self.measures.items():
+            if measure == wanted:
+                return written
+        raise ParameterError(f"{str(name)!r} was not computed; this agreement has "
+                             f"{', '.join(self.names)}")
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{n}={self.means[n]:.4f}" for n in self.names)
+        return f"Agreement({self.run_a} vs {self.run_b}, {len(self.query_ids)} queries, {body})"
+
+    def to_polars(self) -> pl.DataFrame:
+        """One row per query: ``query_id`` and a column per measure."""
+        from ..._base.lazy import polars as pl
+
+        return pl.DataFrame({"query_id": list(self.query_ids),
+                             **{n: np.asarray(self.query_values[n]) for n in self.names}})
+
+    def table(self, *, per_query: bool = False, trec: bool = False) -> Table:
+        """The neutral table every format writes: the means (and each query's values)."""
+        head = ((Column("run", "left"),) if trec
+                else (Column("run_a", "left"), Column("run_b", "left")))
+        columns = (*head, Column("query", "left"), *(Column(n) for n in self.names))
+        runs = ((label(f"{self.run_a}~{self.run_b}"),) if trec
+                else (label(self.run_a), label(self.run_b)))
+        rows = []
+        if per_query:
+            for i, q in enumerate(self.query_ids):
+                values = [float(self.query_values[n][i]) for n in self.names]
+                rows.append(Row((*runs, label(q), *(Cell(_fixed(v), v) for v in values))))
+        means = [self.means[n] for n in self.names]
+        rows.append(Row((*runs, label("all"), *(Cell(_fixed(v), v) for v in means)),
+                        aggregate=True))
+        notes = [f"{len(self.query_ids)} queries compared"]
+        for run, ids in self.skipped.items():
+            notes.append(f"{len(ids)} queries only in {run} left out (e.g. {ids[0]})")
+        return Table(columns, tuple(rows), notes=tuple(notes))
+
+    def render(self, format: str = "table", *, per_query: bool = False) -> str:
+        """The agreement as text in one of :data:`AGREE_FORMATS` (as ``ranklens.render``)."""
+        check("format", format, Choice(AGREE_FORMATS))
+        return write(self.table(per_query=per_query, trec=format == "trec"), format)
+
+
+@dataclass(frozen=True, eq=False)
+class AgreementMatrix:
+    """Run-vs-run measures between every pair of several runs: a matrix of means per
+    measure (``matrix[name]`` is a square array, 1 on the diagonal for a similarity of a
+    run with itself); :attr:`pairs` holds each pair's :class:`Agreement`."""
+
+    names: tuple[str, ...]
+    runs: tuple[str, ...]
+    matrices: dict[str, np.ndarray]
+    pairs: dict[tuple[str, str], Agreement]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        first = next(iter(self.pairs.values()))
+        return self.matrices[first._key(name)]
+
+    def __repr__(self) -> str:
+        return f"AgreementMatrix({len(self.runs)} runs, {', '.join(self.names)})"
+
+    def table(self) -> Table:
+        """One row per (measure, run), one column per run: the means of each pair."""
+        columns = (Column("measure", "left"), Column("run", "left"),
+                   *(Column(r) for r in self.runs))
+        rows = []
+        for n in self.names:
+            for i, r in enumerate(self.runs):
+                values = [float(v) for v in self.matrices[n][i]]
+                rows.append(Row((label(n), label(r), *(Cell(_fixed(v), v) for v in values))))
+        return Table(columns, tuple(rows))
+
+    def render(self, format: str = "table") -> str:
+        """The matrices as text (every format of :data:`AGREE_FORMATS` but ``trec``)."""
+        check("format", format, Choice(tuple(f for f in AGREE_FORMATS if f != "trec")))
+        return write(self.table(), format)
+
+
+def _load(run: Any, name: str | None) -> Run:
+    from ..._ingest.io._load import load_run
+
+    return load_run(run, name=name)
+
+
+def _labels(a: Run, b: Run) -> tuple[str, str]:
+    """The runs' names, told apart when they are the same (two unnamed runs)."""
+    return (a.name, b.name) if a.name != b.name else (f"{a.name}#1", f"{b.name}#2")
+
+
+def _queries(a: Run, b: Run, ties: str, missing: str
+             ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
+    qa, qb = query_set(a, ties), query_set(b, ties)
+    name_a, name_b = _labels(a, b)
+    in_b = set(qb)
+    in_a = set(qa)
+    common = [q for q in qa if q in in_b]
+    only = {name_a: tuple(q for q in qa if q not in in_b),
+            name_b: tuple(q for q in qb if q not in in_a)}
+    only = {k: v for k, v in only.items() if v}
+    if not common:
+        raise InputError(f"runs {a.name!r} ({a.source}) and {b.name!r} ({b.source}) have no "
+                         "query in common: there is nothing to compare")
+    if only and missing == "error":
+        run, ids = next(iter(only.items()))
+        other = name_b if run == name_a else name_a
+        raise InputError(
+            f"run {run!r} holds {len(ids)} queries that run {other!r} lacks (e.g. "
+            f"{ids[0]!r}); pass missing='skip' to compare the {len(common)} queries both "
+            "hold")
+    if only:
+        text = "; ".join(f"{len(v)} only in {k!r} (e.g. {v[0]!r})" for k, v in only.items())
+        warnings.warn(f"comparing the {len(common)} queries both runs hold; left out: {text}",
+                      RanklensWarning, stacklevel=3)
+    return common, only
+
+
+def _pair(a: Run, b: Run, measures: list[AgreementMeasure], names: list[str], ties: str,
+          missing: str) -> Agreement:
+    queries, only = _queries(a, b, ties, missing)
+    values: dict[str, np.ndarray] = {}
+    by_depth: dict[int | None, Any] = {}
+    for written, m in zip(names, measures, strict=True):
+        # measures read at one depth share one pairing of the rankings
+        pairing = by_depth.get(m.cutoff)
+        if pairing is None:
+            pairing = by_depth[m.cutoff] = pair_runs(a, b, queries, ties, m.cutoff)
+        v = np.asarray(m.definition.kernel(pairing, m), dtype=np.float64)
+        v.flags.writeable = False
+        values[written] = v
+    means = {n: (float(np.mean(v[~np.isnan(v)])) if (~np.isnan(v)).any() else math.nan)
+             for n, v in values.items()}
+    name_a, name_b = _labels(a, b)
+    return Agreement(tuple(names), dict(zip(names, measures, strict=True)), name_a, name_b,
+                     tuple(queries), values, means, only)
+
+
+def agreement(
+    run_a: Any,
+    run_b: Any = None,
+    measures: str | AgreementMeasure | Sequence[str | AgreementMeasure] = "RBO",
+    *,
+    ties: Literal["docid", "input"] = "docid",
+    missing: Literal["error", "skip"] = "error",
+) -> Agreement | AgreementMatrix:
+    """How alike two runs' rankings are, query by query, without judgments.
+
+    Parameters
+    ----------
+    run_a, run_b : run
+        Two runs, in any form :func:`ranklens.load_run` reads. Give ``run_a`` alone as a
+        list of runs or a mapping ``{name: run}`` (``run_b`` None) to compare every pair:
+        an :class:`AgreementMatrix`.
+    measures : str, AgreementMeasure or sequence of them, default "RBO"
+        Run-vs-run measures: ``RBO`` (``p``, ``form=ext|min|res``, ``ties=ordered|w|a|b``,
+        optional depth ``@k``), ``Overlap@k``, ``Jaccard@k``, ``KendallTau@k``
+        (docs/agreement.md).
+    ties : {"docid", "input"}, default "docid"
+        The order of equally scored documents, as ``evaluate`` orders them: doc id
+        descending (trec_eval) or the order given. RBO's ``ties=w|a|b`` reads the tied
+        groups themselves instead.
+    missing : {"error", "skip"}, default "error"
+        Queries one run holds and the other lacks: an error naming one, or compare the
+        queries both hold (a warning counts the others, and the result lists them in
+        ``skipped``). Runs without a query in common are always an error.
+
+    Returns
+    -------
+    Agreement or AgreementMatrix
+
+    Raises
+    ------
+    MeasureError
+        An unknown measure, a missing cutoff, ``p`` outside (0, 1).
+    InputError
+        The runs' query sets differ (``missing="error"``) or do not meet; a run ranks a
+        document twice for one query.
+    ParameterError
+        A bad option, or fewer than two runs.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> a = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}
+    >>> b = {"q1": {"d2": 3.0, "d1": 2.0, "d4": 1.0}}
+    >>> agree = ranklens.agreement(a, b, ["Overlap@2", "Jaccard@3", "RBO(p=0.5,form=min)@3"])
+    >>> agree["Overlap@2"], agree["Jaccard@3"]
+    (1.0, 0.5)
+    >>> round(agree["RBO(p=0.5,form=min)@3"], 6)  # 2 ln 2 - 1: the lower bound
+    0.386294
+    """
+    check("ties", ties, Choice(AGREE_TIES))
+    check("missing", missing, Choice(AGREE_MISSING))
+    parsed = parse_agreements(measures)
+    names = ([measures] if isinstance(measures, str) else
+             [str(m) if isinstance(m, AgreementMeasure) else m
+              for m in ([measures] if isinstance(measures, AgreementMeasure) else measures)])
+    if run_b is not None:
+        return _pair(_load(run_a, None), _load(run_b, None), parsed, names, ties, missing)
+    if isinstance(run_a, Mapping):
+        runs = [_load(r, str(n)) for n, r in run_a.items()]
+    elif isinstance(run_a, (list, tuple)):
+        runs = [_load(r, None) for r in run_a]
+    else:
+        raise ParameterError("give two runs (run_a and run_b), or several as a list or a "
+                             f"mapping {{name: run}}; got one {type(run_a).__name__}")
+    if len(runs) < 2:
+        raise ParameterError(f"give at least two runs to compare; got {len(runs)}")
+    labels = [r.name for r in runs]
+    if len(set(labels)) < len(labels):
+        dup = next(x for x in labels if labels.count(x) > 1)
+        raise ParameterError(f"two runs are named {dup!r}: give them distinct names (a "
+                             "mapping {name: run})")
+    n = len(runs)
+    matrices = {name: np.full((n, n), math.nan) for name in names}
+    pairs: dict[tuple[str, str], Agreement] = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            got = _pair(runs[i], runs[j], parsed, names, ties, missing)
+            pairs[labels[i], labels[j]] = got
+            for name in names:
+                matrices[name][i, j] = matrices[name][j, i] = got.means[name]
+    for name, m in zip(names, parsed, strict=True):
+        # a run compared with itself: every similarity is 1 and RBO's residual is 0 only
+        # for a run of unbounded length, so the diagonal is computed, not assumed
+        for i in range(n):
+            matrices[name][i, i] = _pair(runs[i], runs[i], [m], [name], ties,
+                                         missing).means[name]
+    return AgreementMatrix(tuple(names), tuple(labels), matrices, pairs)

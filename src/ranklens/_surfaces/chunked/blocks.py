@@ -1,0 +1,364 @@
+"""Input files read a block of whole lines (or Parquet rows) at a time, each block parsed and
+checked by ranklens's own readers, so that memory stays bounded by the block and an error
+still names the original file and line.
+
+Validation happens here, while partitioning: a block's reader reports a line of the block,
+and :func:`_shifted` adds the lines before it. The chunks on disk hold checked columns
+only, so evaluating them can fail only on what needs a whole query (a duplicate, a
+policy), which names no line in the in-memory engine either.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import sys
+from collections.abc import Callable, Iterator
+from functools import partial
+from itertools import pairwise
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
+
+from ..._base.errors import InputError
+from ..._ingest.io._frames import frame_to_qrels, frame_to_run
+from ..._ingest.io._lines import without_bom
+from ..._ingest.io._load import _bad_text_line, _data_lines, _strip_compression, _text_columns
+from ..._ingest.io._trec import _decompressor, read_trec_qrels, read_trec_run
+from ..._ingest.tables import Qrels, Run
+from .size import is_table_path
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from ..._base.lazy import polars as pl
+
+__all__ = ["NOTHING", "Span", "lines_before", "qrels_blocks", "run_blocks", "spans", "text_blocks"]
+
+_T = TypeVar("_T", Qrels, Run)
+
+_BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
+
+#: What a block's reader says when the block holds no data line (only comments or blanks):
+#: an error for a whole file, nothing for one block of it
+NOTHING = ("file is empty", "no judgment lines found", "no result lines found")
+
+
+def _shifted(exc: InputError, lines_before: int) -> InputError:
+    """``exc`` about a block, as the same error about the file: its line moved on by the
+    ``lines_before`` the block."""
+    if exc.line is None or not lines_before:
+        return exc
+    return InputError(exc.detail, source=exc.source, line=exc.line + lines_before)
+
+
+def _open(path: str) -> tuple[IO[bytes], Any]:
+    """``path`` as a stream of text bytes (compression undone), with read_bytes's errors,
+    and the file to close with it (None: standard input)."""
+    if path == "-":
+        return sys.stdin.buffer, None
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such file", source=path)
+    if p.is_dir():
+        raise InputError("is a directory, expected a file", source=path)
+    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller (or by the wrapper)
+    head = raw.peek(16)[:16]
+    decompress = _decompressor(head)
+    if decompress is gzip.decompress:
+        return cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")), raw
+    if decompress is bz2.decompress:
+        return bz2.BZ2File(raw), raw
+    if decompress is lzma.decompress:
+        return lzma.LZMAFile(raw), raw
+    return raw, raw
+
+
+Span = tuple[int, int]
+
+
+def text_blocks(path: str, size: int, span: Span | None = None
+                ) -> Iterator[tuple[int, bytes]]:
+    """``(lines before it, block)`` for each block of about ``size`` bytes of whole lines of
+    ``path``'s text: a byte order mark dropped, classic Mac line ends (``\\r`` only) made
+    ``\\n`` as :func:`~ranklens._ingest.io._trec.read_bytes` does. ``span``: only the bytes from
+    ``start`` to ``end`` of a plain file (whole lines: see :func:`spans`), the lines counted
+    from its start."""
+    plain = _plain_blocks(path, size, span)
+    if plain is not None:
+        yield from plain
+        return
+    stream, raw = _open(path)
+    before, rest, first = 0, b"", True
+    left = None
+    if span is not None:
+        stream.seek(span[0])
+        left, first = span[1] - span[0], span[0] == 0
+    try:
+        while True:
+            try:
+                data = stream.read(size if left is None else min(size, left))
+                if left is not None:
+                    left -= len(data)
+            except (OSError, EOFError, lzma.LZMAError) as exc:
+                raise InputError(f"corrupt compressed data ({exc})", source=path) from exc
+            if first:
+                data, first = without_bom(data), False
+                if b"\r" in data and b"\n" not in data:  # classic Mac: all lines in one
+                    data += stream.read()
+                    data = data.replace(b"\r", b"\n")
+            if not data:
+                if rest:
+                    yield before, rest
+                return
+            data = rest + data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                rest = data
+                continue
+            block, rest = data[:cut], data[cut:]
+            yield before, block
+            before += block.count(b"\n")
+    finally:
+        if raw is not None:
+            stream.close()
+            raw.close()
+
+
+def _plain_blocks(path: str, size: int, span: Span | None
+                  ) -> Iterator[tuple[int, bytes]] | None:
+    """:func:`text_blocks` of a plain file (no compression, byte order mark nor classic
+    Mac line ends; else None): each block read once, in place, to its last line end (no
+    copy of a block's tail onto the next read, no fresh buffer grown by it)."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    with open(path, "rb") as f:
+        head = f.read(max(16, min(size, 1 << 16)))  # the first block's classic Mac test
+    if (_decompressor(head) is not None or head.startswith(_BOM)
+            or (b"\r" in head and b"\n" not in head)):
+        return None
+    return _pread_blocks(path, size, span)
+
+
+def _pread_blocks(path: str, size: int, span: Span | None) -> Iterator[tuple[int, bytes]]:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        start, stop = span if span is not None else (0, os.fstat(fd).st_size)
+        before = 0
+        while start < stop:
+            end = _line_end(fd, start, start + max(1, size), stop)
+            data = os.pread(fd, end - start, start)
+            if len(data) != end - start:
+                raise InputError("the file changed while being read", source=path)
+            yield before, data
+            before += data.count(b"\n")
+            start = end
+    finally:
+        os.close(fd)
+
+
+def _line_end(fd: int, start: int, end: int, stop: int) -> int:
+    """Just after the last line end before ``end`` (``stop`` if ``end`` reaches it), found
+    in small reads backwards; past the first line end after it for a longer line."""
+    if end >= stop:
+        return stop
+    tail = end
+    while tail > start:
+        lo = max(start, tail - (1 << 16))
+        newline = os.pread(fd, tail - lo, lo).rfind(b"\n")
+        if newline >= 0:
+            return lo + newline + 1
+        tail = lo
+    while end < stop:
+        newline = os.pread(fd, min(1 << 16, stop - end), end).find(b"\n")
+        if newline >= 0:
+            return end + newline + 1
+        end += 1 << 16
+    return stop
+
+
+def spans(path: str, parts: int) -> list[Span] | None:
+    """``path`` cut into about ``parts`` spans of whole lines, to be read in parallel; None
+    when it cannot be (standard input, compressed data, classic Mac line ends, a Parquet
+    file) or is too small to be worth it."""
+    if path == "-" or is_table_path(path) or not os.path.isfile(path):
+        return None
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+        if (_decompressor(head) is not None or (b"\r" in head and b"\n" not in head)
+                or parts < 2):
+            return None
+        cuts = [0]
+        for i in range(1, parts):
+            f.seek(max(cuts[-1], size * i // parts))
+            f.readline()
+            if f.tell() >= size:
+                break
+            if f.tell() > cuts[-1]:
+                cuts.append(f.tell())
+    cuts.append(size)
+    return [(a, b) for a, b in pairwise(cuts) if b > a] if len(cuts) > 2 else None
+
+
+def _trec_blocks(path: str, size: int, read: Callable[[bytes], _T],
+                 span: Span | None = None) -> Iterator[_T]:
+    """A TREC file's blocks, each read by ``read``; a file without any data line fails as it
+    does when read whole."""
+    nothing: InputError | None = InputError("file is empty, expected at least one line",
+                                            source=path)
+    for before, data in text_blocks(path, size, span):
+        try:
+            table = read(data)
+        except InputError as exc:
+            if exc.line is None and exc.detail.startswith(NOTHING):
+                if nothing is not None and nothing.detail.startswith("file is empty"):
+                    nothing = exc  # the first block's words: "no result lines found"
+                continue
+            raise _shifted(exc, before) from None
+        nothing = None
+        yield table
+    if nothing is not None:
+        raise nothing
+
+
+def _columnar_kind(path: str) -> str | None:
+    name = _strip_compression(path.lower())
+    for kind in ("csv", "tsv", "jsonl", "ndjson"):
+        if name.endswith("." + kind):
+            return kind
+    return None
+
+
+def _frame_blocks(path: str, size: int, kind: str,
+                  make: Callable[[pl.DataFrame], _T], span: Span | None = None
+                  ) -> Iterator[_T]:
+    """A CSV/TSV or JSON Lines file's blocks (each CSV block given the header), read as the
+    in-memory reader reads the whole file; errors name the file's line."""
+    header = b""
+    if span is not None and span[0] > 0 and kind in ("csv", "tsv"):
+        with open(path, "rb") as f:
+            header = without_bom(f.readline())
+    for before, data in text_blocks(path, size, span):
+        raw, shift = data, before
+        if kind in ("csv", "tsv"):
+            if not header:
+                header = data[:data.find(b"\n") + 1]
+            else:
+                raw, shift = header + data, before - 1  # the header stands for line 1
+        if not raw.strip() or raw == header:
+            continue
+        try:
+            if kind in ("csv", "tsv"):
+                frame = _text_columns(pl.read_csv(io.BytesIO(raw),
+                                                  separator="\t" if kind == "tsv" else ",",
+                                                  infer_schema=False))
+            else:
+                frame = pl.read_ndjson(io.BytesIO(raw))
+        except Exception as exc:
+            found = _bad_text_line(raw, kind)
+            if found is not None:
+                raise InputError(found[1], source=path, line=found[0] + shift) from exc
+            text = " ".join(str(exc).split())
+            raise InputError(f"cannot read as {kind}: {text[:300]}", source=path) from exc
+        yield _made(make, frame, partial(_at_line, path, kind, raw, shift))
+
+
+def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
+    """A Parquet or Arrow file (or a directory or glob of Parquet files) ``rows`` at a time;
+    an error names the row, counted from 1 over the whole input."""
+    lowered = path.lower()
+    try:
+        scan = pl.scan_ipc(path) if lowered.endswith((".arrow", ".feather")) \
+            else pl.scan_parquet(path)
+        batches = iter(scan.collect_batches(chunk_size=rows))
+    except Exception as exc:
+        raise _unreadable(path, exc) from exc
+    before = 0
+    while True:
+        try:
+            frame = next(batches)
+        except StopIteration:
+            return
+        except Exception as exc:
+            raise _unreadable(path, exc) from exc
+        yield _made(make, frame, partial(_at_row, path, before))
+        before += frame.height
+
+
+def _at_line(path: str, kind: str, raw: bytes, shift: int, row: int,
+             detail: str) -> InputError | None:
+    """An error at data row ``row`` of a text block, placed at its line of the file."""
+    numbers = _data_lines(raw, kind)
+    if row < len(numbers):
+        return InputError(detail, source=path, line=numbers[row] + shift)
+    return None
+
+
+def _at_row(path: str, before: int, row: int, detail: str) -> InputError:
+    """An error at row ``row`` of a table block after ``before`` rows, counted from 1."""
+    return InputError(f"row {row + before + 1} (counting from 1): {detail}", source=path)
+
+
+def _made(make: Callable[[pl.DataFrame], _T], frame: pl.DataFrame,
+          locate: Callable[[int, str], InputError | None]) -> _T:
+    """``make(frame)``; an error naming a row of the block is raised again where ``locate``
+    places it in the whole input (unchanged when ``locate`` cannot place it)."""
+    try:
+        return make(frame)
+    except InputError as exc:
+        if exc.row is None:
+            raise
+        located = locate(exc.row, exc.detail.removeprefix(f"row {exc.row}: "))
+        if located is None:
+            raise
+        raise located from None
+
+
+def _unreadable(path: str, exc: Exception) -> InputError:
+    kind = "arrow" if path.lower().endswith((".arrow", ".feather")) else "parquet"
+    text = " ".join(str(exc).split())
+    return InputError(f"cannot read as {kind}: {text[:300]}", source=path)
+
+
+def _blocks(path: str, size: int, trec: Callable[[bytes], _T],
+            frame: Callable[[pl.DataFrame], _T], span: Span | None) -> Iterator[_T]:
+    if is_table_path(path):
+        return _table_blocks(path, max(1, size // 32), frame)
+    kind = _columnar_kind(path)
+    if kind is not None:
+        return _frame_blocks(path, size, kind, frame, span)
+    return _trec_blocks(path, size, trec, span)
+
+
+def qrels_blocks(path: str, size: int, span: Span | None = None) -> Iterator[Qrels]:
+    """``path``'s judgments, about ``size`` bytes of text (or ``size / 32`` Parquet rows) at
+    a time, each block checked as :func:`ranklens.load_qrels` checks the whole file (only
+    ``span`` of it, when given: its lines are counted from the span's start)."""
+    return _blocks(path, size, lambda data: read_trec_qrels(path, data=data),
+                   lambda frame: frame_to_qrels(frame, path), span)
+
+
+def run_blocks(path: str, size: int, name: str | None, span: Span | None = None
+               ) -> Iterator[Run]:
+    """``path``'s run as :func:`qrels_blocks` reads judgments (a TREC file's blocks are named
+    by their last tag unless ``name`` is given; the run is named by its last block's)."""
+    # doc ids written as numbers stay numbers: the chunks hold them in 4 bytes a row
+    return _blocks(path, size,
+                   lambda data: read_trec_run(path, data=data, name=name, numbers=True),
+                   lambda frame: frame_to_run(frame, path, name or Path(path).name), span)
+
+
+def lines_before(path: str, offset: int) -> int:
+    """The lines of a plain file before byte ``offset``."""
+    count, left = 0, offset
+    with open(path, "rb") as f:
+        while left > 0:
+            data = f.read(min(left, 1 << 24))
+            if not data:
+                break
+            count += data.count(b"\n")
+            left -= len(data)
+    return count

@@ -1,0 +1,394 @@
+"""The chunked engine: judgments partitioned once, each run partitioned in turn, its chunks
+evaluated (in a pool of worker processes when ``jobs`` > 1) by the local engine as blocks
+(``compute(block=True)``), their per-query values kept and merged by
+:func:`~ranklens._pipeline.partials.merge`; the caller assembles the merged values as it
+assembles a whole run's. Temporary files live in one directory, removed on success, error
+and Ctrl-C."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import queue
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from ..._base.errors import InputError, MeasureError, ParameterError, RanklensError
+from ..._ingest.tables import Qrels, Run
+from ..._pipeline.assemble import check_policies
+from ..._pipeline.compute import PerQuery, compute, relevance_level
+from ..._pipeline.partials import Ids, Partial, merge, partial_of
+from ..._pipeline.plan import Plan, make_plan
+from .blocks import (
+    NOTHING,
+    Span,
+    lines_before,
+    qrels_blocks,
+    run_blocks,
+    spans,
+)
+from .partition import Partitions, read_qrels_chunk, read_run_chunk
+from .pool import Worker
+from .progress import Progress
+from .size import cores
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from ..._base.lazy import polars as pl
+
+__all__ = ["ChunkSpec", "ChunkedEngine", "evaluate_chunk"]
+
+_ERRORS: dict[str, type[RanklensError]] = {
+    cls.__name__: cls for cls in (RanklensError, InputError, MeasureError, ParameterError)}
+
+
+@dataclass(frozen=True)
+class ChunkSpec:
+    """What a worker needs besides the chunk's files: small and picklable (a Plan holds a
+    mapping proxy, so the worker makes its own from the names and options)."""
+
+    measures: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...]
+    qrels_source: str
+    run_source: str
+    run_name: str
+
+
+@functools.lru_cache(maxsize=4)
+def _plan(measures: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> Plan:
+    return make_plan(list(measures), **dict(options))
+
+
+def _read(files: Sequence[str]) -> pl.DataFrame:
+    """A chunk's judgments (a frame with no row: none)."""
+    schema = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64}
+    frame = read_qrels_chunk(files)
+    if frame is None:
+        return pl.DataFrame(schema=schema)
+    return frame.cast(schema)  # type: ignore[arg-type]
+
+
+def _read_run(files: Sequence[str], spec: ChunkSpec) -> Run:
+    """A chunk's run (with no row: none)."""
+    run = read_run_chunk(files, spec.run_source, spec.run_name)
+    if run is None:
+        empty = pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String,
+                                     "score": pl.Float64})
+        return Run(empty, spec.run_source, spec.run_name)
+    return run
+
+
+@dataclass
+class Outcome:
+    """A chunk's per-query values, or its error (class, message, source, line) with the
+    counts of its ids (what the policies checked before a run's error read)."""
+
+    values: PerQuery | None = None
+    error: tuple[str, str, str | None, int | None] | None = None
+    ids: Partial = field(default_factory=Partial)
+
+
+def evaluate_chunk(spec: ChunkSpec, qrels_files: Sequence[str],
+                   run_files: Sequence[str]) -> Outcome | None:
+    """One chunk evaluated as one block of the evaluation (None: no row in it).
+
+    The run's files of the chunk are deleted once read (each is read once; the judgments'
+    serve every run): their pages leave the page cache as the evaluation goes, before they
+    are written back to the disk, rather than all at the end in the main process (x30's
+    ~4.3 GB of chunks beside its 11.8 GB input no longer fit a 23 GB machine's cache).
+    """
+    plan = _plan(spec.measures, spec.options)
+    q, r = _read(qrels_files), _read_run(run_files, spec)
+    for path in run_files:
+        with contextlib.suppress(OSError):  # the folder is removed in any case
+            os.unlink(path)
+    if not q.height and not len(r):
+        return None
+    if not q.height:  # nothing judged here: every run query is ignored
+        return Outcome(values=_nothing_judged(plan, r))
+    try:
+        return Outcome(values=compute(plan, Qrels(q, spec.qrels_source), r, block=True))
+    except RanklensError as error:
+        judged = set(q["query_id"].unique().to_list())
+        ranked = set(r.block_ids.unique().to_list())
+        detail = error.detail if isinstance(error, InputError) else str(error)
+        where = (error.source, error.line) if isinstance(error, InputError) else (None, None)
+        return Outcome(error=(type(error).__name__, detail, *where),
+                       ids=Partial(judged=len(judged), missing=Ids.of(judged - ranked),
+                                   ignored=Ids.of(ranked - judged), tallies={}))
+
+
+def _nothing_judged(plan: Plan, run: Run) -> PerQuery:
+    """The values of a chunk without judgments: no query, its run's queries ignored."""
+    def empty(text: bool = False) -> np.ndarray:
+        return np.array([], dtype=object if text else np.float64)
+
+    levels = sorted({relevance_level(m, plan.policies.rel) for m in plan.canonical})
+    return PerQuery(
+        np.array([], dtype=object),
+        {m: empty(m.definition.text) for m in plan.canonical},
+        {lvl: np.array([], dtype=np.int64) for lvl in levels},
+        {"missing_queries": [], "ignored_queries": sorted(run.block_ids.unique().to_list()),
+         "queries_ranked": 0, "queries_judged_ranked": 0},
+        {m: empty() for m in plan.canonical if m.definition.weight is not None})
+
+
+@dataclass
+class Written:
+    """What writing an input's chunks (or a span of them) found: its rows, the run's last
+    tag, its infinite scores, whether every query id was an integer, the grades, and the
+    error that stopped it (class, message, source, line within the span) or the notice
+    that the span held no data line."""
+
+    rows: int = 0
+    tag: str | None = None
+    infinite: int = 0
+    integer: bool = True
+    grades: np.ndarray = field(default_factory=lambda: np.array([]))
+    error: tuple[str, str, str | None, int | None] | None = None
+    nothing: tuple[str, str, str | None, int | None] | None = None
+
+
+def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: str | None,
+                 span: Span | None = None, index: int = 0,
+                 step: Callable[[], None] | None = None) -> Written:
+    """Read ``path`` (or its ``span``) block by block and write its chunks under
+    ``folder``; an error is returned, not raised (a worker sends it back)."""
+    parts = Partitions(folder, n, index)
+    written, grades = Written(), []
+    blocks: Iterator[Qrels | Run] = (qrels_blocks(path, block, span) if kind == "qrels"
+                                     else run_blocks(path, block, name, span))
+    try:
+        for table in blocks:
+            if isinstance(table, Run):
+                written.tag = table.name
+                written.infinite += int(np.isinf(table.score).sum())
+            else:
+                written.integer &= table.integer_query_ids
+                grades.append(np.unique(table.frame["relevance"].to_numpy()))
+            parts.add(table)
+            if step is not None:
+                step()
+    except RanklensError as error:
+        found = _error_of(error)
+        if span is not None and isinstance(error, InputError) and error.line is None \
+                and error.detail.startswith(NOTHING):
+            written.nothing = found  # an error only if no span holds a line
+        else:
+            written.error = found
+    written.rows = parts.rows
+    written.integer &= parts.rows > 0
+    if grades:
+        written.grades = np.unique(np.concatenate(grades))
+    return written
+
+
+def _error_of(error: RanklensError) -> tuple[str, str, str | None, int | None]:
+    if isinstance(error, InputError):
+        return (type(error).__name__, error.detail, error.source, error.line)
+    return (type(error).__name__, str(error), None, None)
+
+
+def _joined(path: str, parts: list[Written], cut: list[Span] | None) -> Written:
+    """The spans' findings as one; their first error raised, its line counted from the
+    file's start."""
+    for at, part in enumerate(parts):
+        if part.error is not None:
+            cls, detail, source, line = part.error
+            if line is not None and cut is not None and cut[at][0] > 0:
+                line += lines_before(path, cut[at][0])
+            _reraise((cls, detail, source, line))
+    rows = sum(p.rows for p in parts)
+    if not rows:
+        nothing = next((p.nothing for p in parts if p.nothing is not None), None)
+        _reraise(nothing or ("InputError", "file is empty, expected at least one line",
+                             path, None))
+    full = [p for p in parts if p.rows]
+    grades = [p.grades for p in full if p.grades.size]
+    return Written(rows=rows, tag=full[-1].tag, infinite=sum(p.infinite for p in parts),
+                   integer=all(p.integer for p in full),
+                   grades=np.unique(np.concatenate(grades)) if grades else np.array([]))
+
+
+#: What a worker can be asked to run, by name.
+TASKS: dict[str, Callable[..., Any]] = {"chunk": evaluate_chunk, "write": write_chunks}
+
+
+def run_task(task: tuple[str, tuple[Any, ...]]) -> Any:
+    """Run one task: a name in :data:`TASKS` and its arguments."""
+    return TASKS[task[0]](*task[1])
+
+
+@dataclass(frozen=True)
+class QrelsInfo:
+    """What the evaluation reads of the judgments besides their chunks."""
+
+    source: str
+    integer_query_ids: bool
+    grades: np.ndarray
+
+
+class ChunkedEngine:
+    """One chunked evaluation: a temporary directory, the judgments' chunks, a worker pool.
+
+    Use it as a context manager: leaving it (normally, on an error or on Ctrl-C) ends the
+    workers and removes every temporary file.
+    """
+
+    def __init__(self, plan: Plan, qrels: str, chunks: int, jobs: int, block: int,
+                 progress: Progress | None = None) -> None:
+        self.plan, self.qrels_path, self.n, self.jobs, self.block = \
+            plan, qrels, chunks, jobs, block
+        self.progress = progress or Progress(None)
+        self.root: Path | None = None
+        self.pool: Any = None
+        self.workers: list[Worker] = []
+        self.qrels: Partitions | None = None
+        self.info: QrelsInfo | None = None
+        self.runs = 0
+
+    def __enter__(self) -> ChunkedEngine:
+        self.root = Path(tempfile.mkdtemp(prefix="ranklens-chunks-"))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            for worker in self.workers:
+                worker.stop()
+        finally:
+            if self.root is not None:
+                shutil.rmtree(self.root, ignore_errors=True)
+            self.progress.close()
+
+    def partition_qrels(self) -> QrelsInfo:
+        """Write the judgments' chunks (once per evaluation)."""
+        assert self.root is not None
+        written = self._write("qrels", self.qrels_path, None, self.root / "qrels")
+        self.qrels = Partitions(self.root / "qrels", self.n)
+        self.info = QrelsInfo(self.qrels_path, written.integer, written.grades)
+        return self.info
+
+    def evaluate_run(self, path: str, name: str | None) -> tuple[PerQuery, str, int]:
+        """One run's merged per-query values, its name and its count of infinite scores.
+
+        Raises
+        ------
+        InputError
+            What the in-memory engine raises for the same files: a bad line (naming the
+            file and line), the policies on every query (no query in common, a missing
+            query under ``missing="error"``), a duplicate.
+        """
+        assert self.root is not None and self.qrels is not None and self.info is not None
+        self.runs += 1
+        folder = self.root / f"run-{self.runs}"
+        try:
+            written = self._write("run", path, name, folder)
+            run_name = written.tag if written.tag is not None else "run"
+            spec = ChunkSpec(self.plan.names, tuple(self.plan.options.as_kwargs().items()),
+                             self.info.source, path, run_name)
+            outcomes = list(self._evaluate(spec, Partitions(folder, self.n),
+                                           os.path.basename(path)))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return self._merged(spec, outcomes), run_name, written.infinite
+
+    def _write(self, kind: str, path: str, name: str | None, folder: Path) -> Written:
+        """Write ``path``'s chunks under ``folder``: by the workers, a span of the file each,
+        when there are several and the file can be cut (plain text); else here."""
+        label = f"Partitioning {os.path.basename(path)}"
+        cut = spans(path, 2 * self.jobs) if self.jobs > 1 else None
+        if cut is None:
+            with self.progress.task(label) as step:
+                parts = [write_chunks(kind, path, self.block, self.n, folder, name,
+                                      step=step)]
+        else:
+            tasks = [("write", (kind, path, self.block, self.n, folder, name, span, i))
+                     for i, span in enumerate(cut)]
+            with self.progress.task(label, total=len(tasks)) as step:
+                parts = cast("list[Written]", self._run(tasks, step, ordered=True))
+        return _joined(path, parts, cut)
+
+    def _evaluate(self, spec: ChunkSpec, parts: Partitions, label: str
+                  ) -> Iterator[Outcome]:
+        assert self.qrels is not None
+        work = [(spec, self.qrels.files(k), parts.files(k)) for k in range(self.n)]
+        tasks = [("chunk", args) for args in work]
+        with self.progress.task(f"Evaluating {label}", total=len(work)) as step:
+            for outcome in self._run(tasks, step):
+                if outcome is not None:
+                    yield outcome
+
+    def _run(self, tasks: list[tuple[str, tuple[Any, ...]]], step: Callable[[], None],
+             ordered: bool = False) -> list[Any]:
+        """The results of ``tasks`` (a function's name in :data:`TASKS` and its arguments):
+        here when there is one job, else on the workers (in ``tasks``' order if
+        ``ordered``, else as they finish)."""
+        if self.jobs == 1:
+            out = []
+            for task in tasks:
+                out.append(run_task(task))
+                step()
+            return out
+        idle = self._workers()
+
+        def call(task: tuple[str, tuple[Any, ...]]) -> Any:
+            worker = idle.get()
+            try:
+                return worker.call(task)
+            finally:
+                idle.put(worker)
+
+        threads = ThreadPoolExecutor(self.jobs)
+        try:
+            futures = [threads.submit(call, task) for task in tasks]
+            done = []
+            for future in as_completed(futures):
+                step()
+                done.append(future.result())
+            return [f.result() for f in futures] if ordered else done
+        finally:
+            threads.shutdown(wait=False, cancel_futures=True)
+
+    def _workers(self) -> queue.SimpleQueue[Worker]:
+        """The worker processes (started on first use, kept for the next runs), idle."""
+        if self.pool is None:
+            self.pool = queue.SimpleQueue()
+            self.workers = [Worker(max(1, cores() // self.jobs)) for _ in range(self.jobs)]
+            for worker in self.workers:
+                self.pool.put(worker)
+        return cast("queue.SimpleQueue[Worker]", self.pool)
+
+    def _merged(self, spec: ChunkSpec, outcomes: list[Outcome]) -> PerQuery:
+        """The chunks' values as one; or the error the in-memory engine raises first: the
+        judgments' own, the policies on every query, then the run's."""
+        sources = {"run_source": spec.run_source, "qrels_source": spec.qrels_source}
+        errors = sorted((o.error for o in outcomes if o.error is not None),
+                        key=lambda e: (e[2] != spec.qrels_source, e[1]))
+        if errors and errors[0][2] == spec.qrels_source:
+            _reraise(errors[0])
+        parts = [partial_of(self.plan, o.values) if o.values is not None else o.ids
+                 for o in outcomes]
+        merged = merge(self.plan, parts) if parts else Partial(judged=0)
+        check_policies(self.plan, merged, **sources)
+        if errors:
+            _reraise(errors[0])
+        if merged.values is None:  # nothing judged in any chunk: checked above
+            raise InputError("the qrels hold no judgments; nothing to evaluate",
+                             source=spec.qrels_source)
+        return merged.values
+
+
+def _reraise(error: tuple[str, str, str | None, int | None]) -> None:
+    cls = _ERRORS.get(error[0], RanklensError)
+    if cls is InputError:
+        raise InputError(error[1], source=error[2], line=error[3])
+    raise cls(error[1])

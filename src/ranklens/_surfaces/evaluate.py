@@ -1,0 +1,552 @@
+"""``evaluate``: plan -> load -> compute -> assemble, for one run or several."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import os
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, overload
+
+from .._base.errors import InputError, ParameterError, RanklensWarning
+from .._base.threads import jobs as jobs_now
+from .._base.threads import using
+from .._ingest.io._load import _read_run as read_run
+from .._ingest.io._load import _warn_infinite as warn_infinite
+from .._ingest.io._load import infinite_notice, load_qrels, load_run
+from .._ingest.io._peers import is_ranx_run, is_row_run
+from .._ingest.io._run_names import name_runs, positions
+from .._ingest.tables import Qrels, Run, SubtopicQrels
+from .._measures import Measure
+from .._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgments, dict_run
+from .._model.items import ItemContext
+from .._model.matching import qrels_index
+from .._pipeline.assemble import assemble, grade_notices, notices
+from .._pipeline.context import check_context, load_context
+from .._pipeline.dicts import compute_dicts, fits
+from .._pipeline.options import EvaluateOptions, OptionKwargs
+from .._pipeline.plan import Plan, planned
+from .._pipeline.subsets import by_subsets, compute_run
+from .._results.result import Result
+from .._results.results import Results
+from .chunked.choose import Chunking, chunking
+from .chunked.engine import ChunkedEngine
+from .chunked.progress import on_terminal
+from .chunked.size import estimated_rows, resolve_jobs
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    import polars as pl
+    from typing_extensions import Unpack
+
+    OneRun: TypeAlias = Run | str | os.PathLike[str] | pl.DataFrame
+    SeveralRuns: TypeAlias = list[Any] | tuple[Any, ...] | Mapping[str, OneRun]
+
+__all__ = ["evaluate", "evaluate_dicts", "evaluate_loaded", "runs_of", "several_runs"]
+
+MeasuresArg = str | Measure | Iterable[str | Measure]
+
+
+# several runs (a list, a tuple or {name: run}) give Results, one run a Result
+@overload
+def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
+             run_name: str | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
+             **options: Unpack[OptionKwargs]) -> Results: ...
+@overload
+def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
+             run_name: str | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
+             **options: Unpack[OptionKwargs]) -> Result: ...
+@overload
+def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
+             train: Any = None, items: Any = None, item_features: Any = None,
+             item_groups: Any = None, memory_limit: int | str | None = None,
+             jobs: int | None = None,
+             **options: Unpack[OptionKwargs]) -> Result | Results: ...
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    measures: MeasuresArg,
+    *,
+    run_name: str | None = None,
+    options: EvaluateOptions | None = None,
+    train: Any = None,
+    items: Any = None,
+    item_features: Any = None,
+    item_groups: Any = None,
+    memory_limit: int | str | None = None,
+    jobs: int | None = None,
+    **kwargs: Any,
+) -> Result | Results:
+    """Evaluate a run (or several) against relevance judgments.
+
+    Defaults are trec_eval 10.0's semantics: scores sorted descending, ties broken by doc
+    id descending (byte-wise), documents without a judgment count as non-relevant, R and
+    the ideal DCG come from every judgment, and queries present only in the run are ignored.
+
+    Parameters
+    ----------
+    qrels : path, mapping, DataFrame or Qrels
+        Judgments: a TREC qrels file, ``{query_id: {doc_id: relevance}}``, a frame with
+        ``query_id, doc_id, relevance`` columns, a ranx ``Qrels``, ir_measures /
+        ir_datasets rows (``qrels_iter()``) or ``"irds:<dataset-id>"``. See
+        :func:`load_qrels`. The diversity
+        measures (``alpha-nDCG@k``, ``ERR-IA@k``, ``NRBP``, ``P-IA@k``, ``S-recall@k`` and
+        their kin, docs/diversity.md) read subtopic judgments instead, a :class:`SubtopicQrels` from
+        ``load_qrels(..., kind="subtopic")``; every other measure reads plain ones.
+    run : path, mapping, DataFrame or Run; or several of them
+        Results: a TREC run file, ``{query_id: {doc_id: score}}``, a frame with
+        ``query_id, doc_id, score`` columns, a ranx ``Run`` or ir_measures ``ScoredDoc``
+        rows. See :func:`load_run`.
+
+        Several runs, evaluated with the same options against judgments loaded once: a
+        list or tuple of runs (a path named by its file name without directory and
+        suffixes, ``runs/bm25.run.gz`` -> ``bm25``, or by the shortest trailing part of its
+        path that tells it apart when two would share one, ``a/bm25`` and ``b/bm25``; any
+        other run by its TREC tag, or ``tag#position`` where the name is taken), or a
+        mapping ``{name: run}``. A mapping is several runs when
+        every value is a run in itself (a :class:`Run`, a path, a frame, a ranx ``Run``, a
+        list of ``ScoredDoc`` rows, or a mapping whose
+        values are all mappings, ``{query_id: {doc_id: score}}``); it is one run when no
+        value is (``{query_id: {doc_id: score}}``). Empty mappings count as either; a
+        mapping mixing the two kinds is an :class:`InputError`.
+    measures : str, Measure or list of them
+        Names such as ``"nDCG@10"``, ``"AP(denom=min)@3"``, ``"map_cut_10"``,
+        ``"ndcg_burges@10"``. Every unknown name is reported at once.
+    rel : int, default 1
+        Minimum judged level counted as relevant (trec_eval ``-l``); a measure's own
+        ``rel=`` parameter overrides it. Graded measures use the grades themselves.
+    missing : {"zero", "skip", "error"}, optional
+        Judged queries absent from the run: scored 0 on an empty ranking (trec_eval
+        ``-c``), left out of the averages, or an error. Default ``"zero"``, with a
+        :class:`RanklensWarning` naming them; pass it explicitly to silence the warning.
+        Under ``"skip"``, judgments without a row or a run sharing no query with them give
+        an empty result (no query, every aggregate NaN) and a warning, not an error.
+    duplicates : {"error", "first"}, default "error"
+        A document twice in one query's ranking (or judgments): an error naming both, or
+        keep the first (highest-ranked) occurrence.
+    depth : int, optional
+        Keep only the top ``depth`` documents of each query after sorting (trec_eval ``-M``).
+    judged_only : bool, default False
+        Drop documents without a judgment >= 0 before evaluating (trec_eval ``-J``).
+    ties : {"docid", "input", "average", "pessimistic", "optimistic", "worst", "best"}, \
+default "docid"
+        Order of documents with equal scores: doc id descending (trec_eval), the order
+        they were given in (a file's line order, a frame's row order, a mapping's item
+        order; a run file's rank column is not read), or the expected value over every
+        order of each tied group (McSherry and Najork 2008; sklearn's nDCG). A measure's own
+        ``ties=`` parameter (``nDCG(ties=average)``) overrides it. ``pessimistic``:
+        each document ranked after everything it ties with, at its group's last position
+        (scikit-learn's ``average_precision_score``, ``label_ranking_average_precision_score``
+        and ``label_ranking_loss`` on tied scores); ``optimistic``: each relevant document
+        before everything it ties with (AP, RR, Success and AUC only); both refused, with a
+        ParameterError, by measures their definition does not cover (docs/conventions.md).
+        ``worst`` / ``best`` order each tied group by grade, ascending / descending.
+    empty : {"zero", "skip", "one", "nan", "error"}, default "zero"
+        Queries without any relevant judgment (at the measure's ``rel`` level): their value
+        as computed (0 for nearly all measures; trec_eval), left out of the averages, 1, NaN
+        (and left out), or an error (torchmetrics' ``empty_target_action`` neg / skip / pos /
+        error). Count measures (NumQ, NumRel, ...) are never changed.
+    nonpositive : {"judged", "unjudged"}, optional
+        Documents scored <= 0: read with their judgments (the default), or never a hit in
+        AP, RR, P and R: they keep their ranks, and a relevant one still counts in recall's
+        denominator, as torchmetrics >= 1.7.4 computes (the ``torchmetrics``
+        convention's default; ``"judged"`` turns it off). nDCG and the others read them
+        as given, as torchmetrics does.
+    empty_ranking : {"zero", "nan", "skip"}, default "zero"
+        Judged queries given with an empty ranking (``{"q": {}}``, an empty retrieved list):
+        scored on it (trec_eval, ranx), NaN and left out of the averages (LensKit), or
+        left out of the evaluation (as ``missing="skip"``). It wins over ``empty``.
+    collection_size : int, default 0
+        Number of documents in the collection (trec_eval ``-N``; used by Utility only).
+    run_name : str, optional
+        Name reported for the run (default: the TREC tag or "run"). Several runs are named
+        by their mapping keys, file names or tags instead.
+    convention : {"trec", "sklearn", "torchmetrics", "kaggle", "ranx"} or Convention
+        A named bundle of defaults for ``ties``, ``empty``, ``missing`` and the measures'
+        ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
+        docs/conventions.md). Options passed explicitly and parameters written in a measure
+        name win over the preset. ``result.conventions`` records what was in force.
+    memory_limit : int or str, optional
+        Evaluate files in bounded memory: when the judgments and the largest run (paths
+        to TREC, CSV/TSV, JSON Lines or Parquet files, a directory or glob of Parquet files)
+        would take more than this (``"2GB"``, ``"512MiB"``, or bytes) in memory, they are
+        split by a hash of the query id into chunks in a temporary directory and each chunk
+        is evaluated in turn (docs/scale.md). The values are the in-memory engine's, bit
+        for bit. Inputs given as objects are evaluated in memory.
+    jobs : int, optional
+        Cores to use (default: one per core); the values do not depend on it. In memory,
+        with more than one, each run file is read on a second thread ahead of its turn
+        (the first while the judgments are read, each other one while the run before it
+        is evaluated: two runs in memory at once), and a TREC run file's next block is
+        parsed while one is kept;
+        polars' own thread pool is sized when polars is first imported, so ``jobs=1``
+        cannot shrink it afterwards (``polars.thread_pool_size()`` says its size; set
+        ``POLARS_MAX_THREADS=1`` before importing polars, or use the command line's
+        ``--jobs 1``, for one core throughout). Under ``memory_limit``, the worker
+        processes evaluating chunks at once. Files that fit are never chunked.
+    options : EvaluateOptions, optional
+        The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
+        the same options to several calls; keywords may add to it, and an option given
+        both ways with different values is a :class:`ParameterError`.
+    train : path, frame, mapping or Interactions, optional
+        Training interactions (``user item [weight]``), which the beyond-accuracy measures
+        read for item popularity and user history (``Novelty@k``, ``ARP@k``, ...); any form
+        :func:`load_interactions` reads. Users are the judgments' queries.
+    items : path, frame, ids or ItemCatalogue, optional
+        The item catalogue (``Coverage@k``, ``Gini@k``; default: the items of ``train``),
+        with an optional group column; see :func:`load_items`.
+    item_features : path, frame, mapping, (ids, matrix) or ItemFeatures, optional
+        Item features or embeddings (``ILD@k``, ``ILS@k``); see :func:`load_item_features`.
+    item_groups : path, frame, mapping or ItemGroups, optional
+        A group per item (short head / long tail, or any other); see
+        :func:`load_item_groups`. Docs: docs/beyond-accuracy.md.
+
+    Returns
+    -------
+    Result or Results
+        For one run a :class:`Result`: ``result["nDCG@10"]`` is the aggregate;
+        ``result.per_query("nDCG@10")`` and ``result.to_polars()`` give per-query values.
+        For several runs a :class:`Results`: ``results["bm25"]`` is one run's Result and
+        ``results.values("nDCG@10")`` a ``(queries, runs)`` array on one query axis.
+
+    See Also
+    --------
+    Judgments : the judgments read, checked and indexed once, then evaluated against many
+        runs (every validation round of a training loop), each call giving what this
+        function gives.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}}
+    >>> r = evaluate(qrels, run, ["AP", "P@2", "nDCG@3"])
+    >>> round(r["AP"], 4), r["P@2"]
+    (0.8333, 0.5)
+    >>> other = {"q1": {"d3": 0.9, "d1": 0.8}}
+    >>> both = evaluate(qrels, {"mine": run, "other": other}, ["AP"])
+    >>> both.aggregates("AP").round(4).tolist()
+    [0.8333, 1.0]
+
+    Beyond accuracy, with training interactions (popularity) and the catalogue:
+
+    >>> train = {"u0": ["d1", "d2"], "u9": ["d1"]}
+    >>> r = evaluate(qrels, run, ["Novelty@2", "Coverage@2"], train=train,
+    ...              items=["d1", "d2", "d3", "d4"])
+    >>> r["Novelty@2"], r["Coverage@2"]  # -(log2(2/2) + log2(1/2)) / 2; 2 of 4 items
+    (0.5, 0.5)
+    """
+    plan = planned(measures, options, run_name=run_name, **kwargs)
+    context = load_context(train, items, item_features, item_groups)
+    check_context(plan.canonical, context)
+    # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
+    # never guessed from a file
+    several = runs_of(run, run_name)
+    # files bigger than memory (or for several workers): by chunks; the beyond-accuracy
+    # measures' item tables are read in memory
+    runs = several if several is not None else [(run_name, run)]
+    chunks = None if context is not None else chunking(
+        plan, qrels, [r for _, r in runs], memory_limit, jobs)
+    if chunks is not None:
+        results, messages = _evaluate_chunked(plan, qrels, runs, chunks)
+        for message in messages:
+            warnings.warn(message, RanklensWarning, stacklevel=2)
+        return results if several is not None else results[0]
+    if several is None and context is None and type(qrels) is dict and type(run) is dict:
+        # nested dicts, the small-input case (a training loop's validation): aligned
+        # without tables when the inputs and the plan allow it (ranklens._model.dicts)
+        with using(resolve_jobs(jobs)):
+            done = evaluate_dicts(plan, dict_judgments(qrels), run, stacklevel=3)
+        if done is not None:
+            return done
+    # in memory, the jobs are threads (docs/scale.md, "Jobs"): each run file is read on a
+    # second thread while the judgments are read (the first) or the run before it is
+    # evaluated (the others), and a run file's next block is parsed while one is kept
+    order = [(name if several is not None else plan.run_name, r) for name, r in runs]
+    with using(resolve_jobs(jobs)), _Loader(order) as loader:
+        with loader.beside(qrels):
+            q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
+        loader.meanwhile(q)
+        return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context,
+                               load=loader.load)
+
+
+class _Loader:
+    """Loads the runs of an in-memory evaluation, given in the order they are evaluated as
+    ``(name, run)`` pairs. With more than one job, a run given as a file is read on a
+    second thread ahead of its turn: the first from the start (while the judgments are read
+    and indexed on this one), each other one while the run before it is evaluated (so two
+    runs are in memory at once). Other runs, and every run with one job, are loaded when
+    they are asked for.
+
+    Its errors and warnings come where :func:`load_run` would give them: an error is raised
+    when its run is asked for (after the judgments' and the runs' before it), and the
+    warning of infinite scores is issued then, on the caller's thread.
+    """
+
+    def __init__(self, runs: list[tuple[str | None, Any]]) -> None:
+        self.runs = runs
+        self.next = 0  # the run to read ahead next
+        self.pool: ThreadPoolExecutor | None = None
+        self.ahead: tuple[Any, str | None, Future[Run]] | None = None
+        if jobs_now() > 1:
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="ranklens-run")
+            self._read_next()
+
+    def __enter__(self) -> _Loader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _read_next(self) -> None:
+        """Start reading the next run, if it is a file."""
+        assert self.pool is not None
+        if self.next < len(self.runs):
+            name, run = self.runs[self.next]
+            self.next += 1
+            if isinstance(run, (str, os.PathLike)) and os.path.isfile(run):
+                # the thread reads with this evaluation's jobs (ranklens._base.threads)
+                self.ahead = (run, name, self.pool.submit(contextvars.copy_context().run,
+                                                          read_run, run, name))
+
+    def beside(self, qrels: Any) -> contextlib.AbstractContextManager[None]:
+        """How the judgments ``qrels`` are read: with one job while the first run is read
+        on the second thread when both are files that will likely be evaluated by query
+        subsets (each file then parses on its own core, one block at a time: Robust x13
+        concatenated peaks ~8 MB lower in no more time), else with this evaluation's jobs
+        (recsys x10's 10M judgments, read with one, took ~1.5 s more)."""
+        if self.ahead is None or not isinstance(qrels, (str, os.PathLike)):
+            return contextlib.nullcontext()
+        rows = judged = 0
+        with contextlib.suppress(OSError):
+            rows, judged = estimated_rows(str(self.ahead[0])), estimated_rows(str(qrels))
+        return using(1) if by_subsets(judged, rows) else contextlib.nullcontext()
+
+    def meanwhile(self, qrels: Qrels | SubtopicQrels) -> None:
+        """While the first run is still being read, index the judgments (what the
+        alignment does first, kept on them; it raises nothing) unless the run will likely
+        be evaluated by query subsets, each indexing its own judgments
+        (:mod:`ranklens._pipeline.subsets`; its rows estimated from its file's head, as
+        chunking estimates them: a wrong guess costs the overlap or some memory, never a
+        value)."""
+        if self.ahead is not None and not self.ahead[2].done() and isinstance(qrels, Qrels):
+            rows = 0
+            with contextlib.suppress(OSError):
+                rows = estimated_rows(str(self.ahead[0]))
+            if not by_subsets(len(qrels), rows):
+                qrels_index(qrels)
+
+    def load(self, run: Any, name: str | None) -> Run:
+        """``load_run(run, name=name)``."""
+        if self.ahead is None or self.ahead[0] is not run or self.ahead[1] != name:
+            loaded = load_run(run, name=name)
+            if self.pool is not None:
+                self._read_next()
+            return loaded
+        future = self.ahead[2]
+        self.ahead = None
+        got = future.result()
+        self._read_next()  # while this run is evaluated
+        return warn_infinite(got)
+
+
+def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | None:
+    """:func:`several_runs` of ``run``; a ``run_name`` given with several runs is a
+    ParameterError."""
+    several = several_runs(run)
+    if several is not None and run_name is not None:
+        raise ParameterError(
+            f"the 'run_name' option names one run; got {run_name!r} with "
+            f"{len(several)} runs (name them with a mapping {{name: run}})"
+        )
+    return several
+
+
+def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
+                    several: list[tuple[str | None, Any]] | None, *,
+                    stacklevel: int, context: ItemContext | None = None,
+                    load: Callable[[Any, str | None], Run] | None = None
+                    ) -> Result | Results:
+    """:func:`evaluate` once the request is planned and the judgments loaded: ``run`` is
+    one run, or ``several`` (:func:`several_runs`) are; warnings are issued at
+    ``stacklevel`` (the public caller's line); ``context`` holds the beyond-accuracy
+    measures' item tables; ``load(run, name)`` loads a run (default :func:`load_run`)."""
+    load = load or _load_run
+    if isinstance(q, Qrels):
+        for message in grade_notices(plan, q.grades, q.source):
+            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    if several is None:
+        run_name = plan.run_name
+        r = load(run, run_name)
+        per_query = compute_run(plan, q, r, context=context)
+        for message in notices(plan, per_query, r.source, qrels_source=q.source):
+            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+        return _id_type(assemble(plan, per_query, run_name if run_name is not None
+                                 else r.name, context=context), q)
+    results, messages = _evaluate_several(plan, q, several, context, load)
+    for message in messages:
+        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    return results
+
+
+def evaluate_dicts(plan: Plan, judgments: DictJudgments | None, run: Any, *,
+                   stacklevel: int) -> Result | None:
+    """:func:`evaluate_loaded` of one run given as ``{query: {doc: score}}`` against
+    ``judgments`` read from ``{query: {doc: grade}}``, aligned without tables: the same
+    result and warnings, in the same order. None when the judgments (None), the run or the
+    plan are not for this path (:mod:`ranklens._model.dicts`, :func:`fits`): nothing was
+    said then, and the general path evaluates them."""
+    if judgments is None or not fits(plan):
+        return None
+    rows = dict_run(judgments, run)
+    if rows is None:
+        return None
+    for message in grade_notices(plan, judgments.grades, QRELS_SOURCE):
+        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    per_query = compute_dicts(plan, judgments, rows)
+    for message in notices(plan, per_query, RUN_SOURCE, qrels_source=QRELS_SOURCE):
+        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    return assemble(plan, per_query, plan.run_name if plan.run_name is not None else "run")
+
+
+def _load_run(run: Any, name: str | None) -> Run:
+    return load_run(run, name=name)
+
+
+def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
+                      runs: list[tuple[str | None, Any]],
+                      context: ItemContext | None = None,
+                      load: Callable[[Any, str | None], Run] = _load_run
+                      ) -> tuple[Results, list[str]]:
+    """Each run loaded (by ``load``), computed and assembled in turn (one run in memory at a
+    time)."""
+    computed = []
+    messages: list[str] = []
+    for name, run in runs:
+        r = load(run, name)
+        per_query = compute_run(plan, qrels, r, context=context)
+        # a run given as data is named by its key: "the run (x, <run dict>)"
+        label = r.source if name is None or not r.source.startswith("<") \
+            else f"{name}, {r.source}"
+        messages += notices(plan, per_query, label, qrels_source=qrels.source)
+        computed.append((name if name is not None else r.name, per_query))
+        del r
+    # named by tag: a tag shared with another run's name gets the position
+    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
+    results = Results(tuple(_id_type(assemble(plan, per_query, name, context=context), qrels)
+                            for name, (_, per_query) in zip(names, computed, strict=True)))
+    return results, messages
+
+
+def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
+                      chunks: Chunking) -> tuple[Results, list[str]]:
+    """Each run evaluated by chunks against the judgments' chunks (written once), its
+    values merged and assembled as a whole run's are; what to warn of, in the in-memory
+    engine's order."""
+    computed = []
+    messages: list[str] = []
+    with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
+                       on_terminal()) as engine:
+        info = engine.partition_qrels()
+        messages += grade_notices(plan, info.grades, info.source)
+        for name, run in runs:
+            path = os.fspath(run)
+            per_query, tag, infinite = engine.evaluate_run(path, name)
+            if infinite:
+                messages.append(infinite_notice(path, infinite))
+            messages += notices(plan, per_query, path, qrels_source=info.source)
+            computed.append((name if name is not None else tag, per_query))
+    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
+    results = Results(tuple(
+        _with_integer_ids(assemble(plan, per_query, name), info.integer_query_ids)
+        for name, (_, per_query) in zip(names, computed, strict=True)))
+    return results, messages
+
+
+def _with_integer_ids(result: Result, integer: bool) -> Result:
+    return dataclasses.replace(result, integer_query_ids=True) if integer else result
+
+
+def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:
+    """``result``, told that its query ids were given as integers when they were (plain
+    judgments only: subtopic tables keep their ids as text)."""
+    if not isinstance(qrels, Qrels) or not qrels.integer_query_ids:
+        return result
+    return dataclasses.replace(result, integer_query_ids=True)
+
+
+def _is_run(value: Any) -> bool | None:
+    """Whether a mapping's value is a run in itself (True), a ranking of one query
+    (False), or could be either (None: an empty mapping)."""
+    if type(value) is dict:  # a plain dict is neither a Run, a path nor a peer's object
+        return all(isinstance(v, Mapping) for v in value.values()) if value else None
+    if isinstance(value, (Run, str, os.PathLike)) or is_ranx_run(value) or is_row_run(value):
+        return True
+    if isinstance(value, Mapping):
+        if not value:
+            return None
+        return all(isinstance(v, Mapping) for v in value.values())
+    module = type(value).__module__.split(".")[0]
+    return module in ("polars", "pandas", "pyarrow") or hasattr(value, "__arrow_c_stream__")
+
+
+def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
+    """The ``(name, run)`` pairs ``run`` stands for when it is several runs, else None.
+
+    A list or tuple is several runs: its paths named by their file names
+    (:func:`ranklens._ingest.io._run_names.name_runs`), the others later by their tags (None
+    here), except a list of rows with fields (``ir_measures.ScoredDoc``), which is one
+    run. A mapping is several runs when every value is a run in itself (see
+    :func:`evaluate`), one run when none is; empty mappings count as either, and an empty
+    mapping is one (empty) run.
+
+    Raises
+    ------
+    ParameterError
+        An empty list.
+    InputError
+        A list holding something that is not a run (rows, a ranking), a mapping mixing
+        runs and rankings, or a run name that is not a string: the input is malformed, as
+        for any other unreadable run.
+    """
+    if isinstance(run, (list, tuple)) and not is_row_run(run):
+        if not run:
+            raise ParameterError("the 'run' argument is an empty list; give at least one run")
+        odd = next((r for r in run if _is_run(r) is False), None)
+        if odd is not None:
+            raise InputError(
+                f"cannot read a run from a {type(run).__name__} holding a "
+                f"{type(odd).__name__}: a list is several runs, each a file path, a "
+                "{query: {doc: score}} mapping, a DataFrame, a Run or a ranx Run"
+            )
+        return list(zip(name_runs(run), run, strict=True))
+    if not isinstance(run, Mapping) or not run:
+        return None
+    kinds = {k: _is_run(v) for k, v in run.items()}
+    if not any(kinds.values()):
+        return None
+    if any(v is False for v in kinds.values()):
+        runs = [repr(k) for k, v in kinds.items() if v][:3]
+        rankings = [repr(k) for k, v in kinds.items() if v is False][:3]
+        raise InputError(
+            "the 'run' mapping mixes runs (values under "
+            f"{', '.join(runs)}) and rankings of one query (values under "
+            f"{', '.join(rankings)}); give {{name: run}} for several runs or "
+            "{query_id: {doc_id: score}} for one"
+        )
+    bad = [k for k in run if not isinstance(k, str)]
+    if bad:
+        raise InputError(f"run names must be strings; got {bad[0]!r} "
+                         f"({type(bad[0]).__name__})")
+    return list(run.items())

@@ -1,0 +1,189 @@
+"""The fusion methods by name: each method module registers its kernel with every fact
+about it (aliases, ranx's name, parameters and their constraints, weights, supervision),
+so that nothing else lists them.
+
+A kernel is a function ``(inputs: Inputs, **params) -> ndarray`` giving one fused score per
+candidate row. Supervised methods register the same way with ``supervised=True``; their
+kernels also read ``inputs.train``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from numbers import Real
+from typing import Any
+
+import numpy as np
+
+from ..._base.errors import ParameterError
+from ..._base.validate import Constraint
+from .candidates import Candidates
+
+__all__ = ["METHODS", "Inputs", "Method", "Number", "Param", "load_methods", "lookup", "register"]
+
+
+@dataclass(frozen=True)
+class Number(Constraint):
+    """A real number (not a bool, not NaN) in ``[low, high]``, either end open when
+    ``open_low`` / ``open_high``, unbounded when None."""
+
+    low: float | None = None
+    high: float | None = None
+    open_low: bool = False
+    open_high: bool = False
+
+    def accepts(self, value: object) -> bool:
+        if isinstance(value, bool) or not isinstance(value, Real):
+            return False
+        v = float(value)
+        if math.isnan(v):
+            return False
+        if self.low is not None and (v < self.low or (self.open_low and v == self.low)):
+            return False
+        return self.high is None or not (v > self.high or (self.open_high and v == self.high))
+
+    def describe(self) -> str:
+        if self.low is None and self.high is None:
+            return "a number"
+        if self.high is None:
+            return f"a number {'>' if self.open_low else '>='} {self.low:g}"
+        if self.low is None:
+            return f"a number {'<' if self.open_high else '<='} {self.high:g}"
+        left, right = "(" if self.open_low else "[", ")" if self.open_high else "]"
+        return f"a number in {left}{self.low:g}, {self.high:g}{right}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of a method: its constraint and default (None: required)."""
+
+    name: str
+    constraint: Constraint
+    default: float | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a kernel reads: the candidates, the normalised scores, the ranks after the
+    normalisation (a re-ranking one changes them), the list lengths, the runs' weights
+    (ones when the method takes none) and, for supervised methods, the training judgments."""
+
+    candidates: Candidates
+    score: np.ndarray
+    rank: np.ndarray
+    length: np.ndarray
+    weights: np.ndarray
+    train: Any = None
+
+    @property
+    def present(self) -> np.ndarray:
+        """Whether run ``r`` has the row's document, shape (U, R)."""
+        return self.rank > 0
+
+
+Kernel = Callable[..., np.ndarray]
+
+
+@dataclass(frozen=True)
+class Method:
+    """A registered fusion method."""
+
+    name: str
+    kernel: Kernel
+    doc: str
+    aliases: tuple[str, ...] = ()
+    params: tuple[Param, ...] = ()
+    weights: bool = False
+    supervised: bool = False
+    #: whether the fused scores are pairwise ranks (Condorcet: no final tie order of ranx)
+    pairwise: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def resolve(self, given: Mapping[str, Any]) -> dict[str, float]:
+        """``given`` checked against the parameters, defaults filled in.
+
+        Raises
+        ------
+        ParameterError
+            An unknown or missing parameter, or one outside its constraint.
+        """
+        known = {p.name: p for p in self.params}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            takes = ", ".join(known) if known else "no parameter"
+            raise ParameterError(
+                f"the fusion method {self.name!r} takes {takes}; got the parameter "
+                f"{unknown[0]!r}")
+        out: dict[str, float] = {}
+        for p in self.params:
+            value = given.get(p.name, p.default)
+            if value is None:
+                raise ParameterError(
+                    f"the fusion method {self.name!r} needs the parameter {p.name!r} "
+                    f"({p.constraint.describe()}: {p.doc})")
+            if not p.constraint.accepts(value):
+                raise ParameterError(
+                    f"the {p.name!r} parameter of {self.name!r} must be "
+                    f"{p.constraint.describe()}; got {value!r}")
+            out[p.name] = value
+        return out
+
+
+METHODS: dict[str, Method] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def _key(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+def register(name: str, doc: str, *, aliases: tuple[str, ...] = (),
+             params: tuple[Param, ...] = (), weights: bool = False,
+             supervised: bool = False, pairwise: bool = False) -> Callable[[Kernel], Kernel]:
+    """Register a kernel under ``name`` and ``aliases`` (spellings compared without case,
+    ``-`` as ``_``)."""
+    def add(kernel: Kernel) -> Kernel:
+        METHODS[name] = Method(name, kernel, doc, aliases, params, weights, supervised,
+                               pairwise)
+        for spelling in (name, *aliases):
+            _ALIASES[_key(spelling)] = name
+        return kernel
+    return add
+
+
+def load_methods() -> None:
+    """Import every method module (they register themselves): ``methods/`` and, when it
+    is there, ``supervised/``, each module of both found by listing the package."""
+    import importlib
+    import pkgutil
+
+    for package in ("methods", "supervised"):
+        name = f"{__package__}.{package}"
+        try:
+            pkg = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:  # a module inside the package is missing: say so
+                raise
+            continue
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{pkg.__name__}.{info.name}")
+
+
+def lookup(name: object) -> Method:
+    """The method ``name`` stands for.
+
+    Raises
+    ------
+    ParameterError
+        ``name`` is not a method name or alias; the message lists the methods.
+    """
+    load_methods()
+    found = _ALIASES.get(_key(name)) if isinstance(name, str) else None
+    if found is None:
+        raise ParameterError(
+            f"the 'method' option must be one of {', '.join(sorted(METHODS))}; got {name!r}")
+    return METHODS[found]

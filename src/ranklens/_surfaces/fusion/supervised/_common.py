@@ -1,0 +1,145 @@
+"""What every supervised kernel shares: its parameters, the rows' queries, hits, CombSUM.
+
+The kernels read the union of the runs' (query, doc) pairs, one row each, rows grouped by
+query (see :mod:`ranklens._surfaces.fusion.supervised`). A run's *position* of a row is its
+0-based place in that run's list, ``rank - 1``; ``rank == 0`` marks a run without the doc.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from ...._base.errors import ParameterError
+from ...._base.validate import Constraint, Integer, check
+
+__all__ = ["REL", "REQUIRED", "Model", "Param", "answered", "bind", "check_runs", "comb_sum",
+           "hits", "query_groups", "read_only"]
+
+#: Marks a parameter without a default: the caller must give it.
+REQUIRED: Any = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a kernel: its name, what it must be, its default and what it means."""
+
+    name: str
+    constraint: Constraint
+    default: object
+    doc: str
+
+
+#: The relevance threshold every kernel learns with: ranklens's ``rel`` option (trec_eval
+#: ``-l``), ranx's ``rel_lvl`` (1 in ranx's training, which has no option for it).
+REL = Param("rel", Integer(0), 1, "Minimum judged grade counted as relevant.")
+
+
+def bind(method: str, declared: tuple[Param, ...], given: dict[str, object]) -> dict[str, Any]:
+    """``given`` checked against ``declared``, defaults filled in.
+
+    Examples
+    --------
+    >>> bind("posfuse", (REL,), {})
+    {'rel': 1}
+    >>> bind("posfuse", (REL,), {"w": 3})
+    Traceback (most recent call last):
+    ...
+    ranklens._base.errors.ParameterError: the 'w' option is not a parameter of posfuse; it takes rel
+    """
+    names = [p.name for p in declared]
+    for name in given:
+        if name not in names:
+            raise ParameterError(f"the {name!r} option is not a parameter of {method}; "
+                                 f"it takes {', '.join(names)}")
+    bound: dict[str, Any] = {}
+    for p in declared:
+        value = given.get(p.name, p.default)
+        if value is REQUIRED:
+            raise ParameterError(f"the {p.name!r} option must be given to {method} "
+                                 f"({p.constraint.describe()}): {p.doc}")
+        check(p.name, value, p.constraint)
+        bound[p.name] = value
+    return bound
+
+
+def check_runs(method: str, learned: int, rank: np.ndarray) -> np.ndarray:
+    """``rank`` as an array, once it has as many runs (columns) as the model learned from.
+
+    Examples
+    --------
+    >>> check_runs("posfuse", 3, np.zeros((4, 2), dtype=np.int64))
+    Traceback (most recent call last):
+    ...
+    ranklens._base.errors.ParameterError: the 'runs' option must be the 3 runs posfuse learned \
+from, in the same order; got 2 runs
+    """
+    rank = np.asarray(rank)
+    if rank.ndim != 2 or rank.shape[1] != learned:
+        got = rank.shape[1] if rank.ndim == 2 else f"an array of shape {rank.shape}"
+        raise ParameterError(f"the 'runs' option must be the {learned} runs {method} learned "
+                             f"from, in the same order; got {got} runs")
+    return rank
+
+
+def read_only(a: np.ndarray) -> np.ndarray:
+    """``a`` as a float64 array nobody can write to (a model's learned table)."""
+    out = np.array(a, dtype=np.float64)
+    out.flags.writeable = False
+    return out
+
+
+def _show(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        text = np.array2string(value, precision=4, threshold=24, edgeitems=3,
+                               separator=", ", max_line_width=10**6)
+        return text.replace("\n", "")  # one line, rows still apart: "[[...], [...]]"
+    return repr(value)
+
+
+class Model:
+    """Base of the learned models: a repr that shows tables in short."""
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{f.name}={_show(getattr(self, f.name))}"
+                           for f in fields(self))  # type: ignore[arg-type]
+        return f"{type(self).__name__}({inside})"
+
+
+def query_groups(query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first row of each query, each row's query number 0..Q-1), rows grouped by query."""
+    query = np.asarray(query)
+    if len(query) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(query[1:] != query[:-1]) + 1
+    starts = np.concatenate(([0], change)).astype(np.int64)
+    step = np.zeros(len(query), dtype=np.int64)
+    step[change] = 1
+    group = np.cumsum(step)
+    return starts, group
+
+
+def answered(length: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """(Q, R) mask: run r has a list for query q (the queries it learns from)."""
+    return np.asarray(length)[starts] > 0
+
+
+def hits(rank: np.ndarray, grade: np.ndarray, rel: int) -> np.ndarray:
+    """(U, R) mask: run r retrieved the row's doc and it is judged at ``rel`` or above.
+
+    An unjudged doc (NaN grade) is not relevant, as in ranx's training and the papers'
+    "all" variants.
+    """
+    with np.errstate(invalid="ignore"):
+        relevant = np.asarray(grade, dtype=np.float64) >= rel
+    return (np.asarray(rank) > 0) & relevant[:, None]
+
+
+def comb_sum(parts: np.ndarray) -> np.ndarray:
+    """Sum of a (U, R) table over runs, run by run in order (as ranx sums: same rounding)."""
+    total = np.zeros(parts.shape[0], dtype=np.float64)
+    for r in range(parts.shape[1]):
+        total += parts[:, r]
+    return total

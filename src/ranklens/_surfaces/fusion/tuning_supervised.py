@@ -1,0 +1,108 @@
+"""``optimize_fusion`` for the supervised methods: a nested k-fold protocol, so that no
+judgment of a held-out query is read, neither to learn the models that fuse it nor to
+choose the parameters they are learned with.
+
+The judged queries are split into ``k`` folds as for the unsupervised methods. For held-out
+fold ``f``, each grid point is scored on the other folds' queries, each query of fold
+``g != f`` fused by a model learned on the folds other than ``f`` and ``g`` (cross-fitting
+inside the training folds: ``k >= 3``); the best point (the first on a tie) then fuses fold
+``f`` by a model learned on every fold but ``f``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ..._base.errors import ParameterError
+from ..._ingest.tables import Qrels
+from ..evaluate import evaluate
+from .candidates import Candidates
+from .fuse import _to_run, prepared_inputs
+from .registry import Method
+from .training import Training, query_folds
+
+__all__ = ["CACHED_ROWS", "supervised_choices"]
+
+#: Above this many candidate rows times folds squared, the slices are made again for each
+#: grid point rather than kept (memory over speed).
+CACHED_ROWS = 50_000_000
+
+
+def supervised_choices(q: Qrels, c: Candidates, m: Method, norm: str,
+                       points: Sequence[Mapping[str, Any]], parts: Sequence[np.ndarray],
+                       measure: str, sign: float, options: Mapping[str, Any]
+                       ) -> tuple[list[tuple[np.ndarray, int, float]], list[pl.DataFrame]]:
+    """Each fold's (queries, chosen point's index, training mean) and held-out rows."""
+    from .supervised import SUPERVISED
+
+    if len(parts) < 3:
+        raise ParameterError(
+            f"the 'folds' option must be at least 3 for the supervised method {m.name!r} "
+            f"(each fold's parameters are chosen with models learned on a third part); "
+            f"got {len(parts)}")
+    entry = SUPERVISED[m.name]
+    own = {p.name for p in entry.params}
+    inputs = prepared_inputs(c, norm, np.ones(c.runs), q)
+    fold = query_folds(c.query_ids, list(parts))[c.query]
+    judged = fold >= 0
+    trainings: dict[int, Training] = {}
+
+    def kernel_params(point: Mapping[str, Any]) -> tuple[Training, dict[str, Any]]:
+        resolved = {k: v for k, v in m.resolve(point).items() if k in own}
+        rel = int(resolved.get("rel", 1))
+        if rel not in trainings:
+            trainings[rel] = Training.of(m.name, entry.learn, entry.fuse,
+                                         entry.needs_relevant, inputs, rel)
+        return trainings[rel], resolved
+
+    n = len(parts)
+    fold_rows = [np.flatnonzero(fold == g) for g in range(n)]
+    # each learning slice and fused slice made once per rel, not once per grid point
+    # (kept while they hold at most ~CACHED_ROWS rows: about 6 copies of the rows at k = 5)
+    keep_slices = c.query.size * n * n <= CACHED_ROWS
+    learn_slices: dict[tuple[int, int, int], Training] = {}
+    fold_slices: dict[tuple[int, int], Training] = {}
+
+    def pair(t: Training, rel: int, f: int, g: int) -> tuple[Training, Training]:
+        key = (rel, min(f, g), max(f, g))  # folds f and g left out: the same either way
+        learn = learn_slices.get(key) or t.take(np.flatnonzero(judged & (fold != f)
+                                                               & (fold != g)))
+        target = fold_slices.get((rel, g)) or t.take(fold_rows[g])
+        if keep_slices:
+            learn_slices[key], fold_slices[rel, g] = learn, target
+        return learn, target
+
+    means = np.empty((len(points), n))
+    for i, point in enumerate(points):
+        t, params = kernel_params(point)
+        rel = int(params.get("rel", 1))
+        for f in range(n):
+            scores = np.zeros(c.query.size)
+            for g in range(n):
+                if g == f or fold_rows[g].size == 0:
+                    continue
+                learn, target = pair(t, rel, f, g)
+                scores[fold_rows[g]] = learn.scores(params, None, None, on=target)
+            run = _to_run(c, scores, inputs.rank, m.name, m)
+            values = evaluate(q, run, [measure], **options).per_query(measure)
+            train = [x for g, part in enumerate(parts) if g != f for x in part.tolist()]
+            chosen = [values[x] for x in train if x in values]
+            means[i, f] = float(np.mean(chosen)) if chosen else float("nan")
+    choices, pieces = [], []
+    for f, part in enumerate(parts):
+        best = max(range(len(points)), key=lambda i: (sign * means[i, f], -i))
+        t, params = kernel_params(points[best])
+        scores = np.zeros(c.query.size)
+        rows = np.flatnonzero(fold == f)
+        if rows.size:
+            scores[rows] = t.scores(params, np.flatnonzero(judged & (fold != f)), rows)
+        run = _to_run(c, scores, inputs.rank, m.name, m)
+        held = sorted(part.tolist())
+        pieces.append(run.frame.filter(pl.col("query_id").is_in(held)).select(
+            "query_id", "doc_id", "score"))
+        choices.append((part, best, float(means[best, f])))
+    return choices, pieces

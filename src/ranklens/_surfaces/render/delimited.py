@@ -1,0 +1,44 @@
+"""The ``csv`` and ``tsv`` formats: a header row, then one row per table row, full precision."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from .model import Column, Table, Value
+
+__all__ = ["render"]
+
+
+def _field(value: Value, column: Column) -> Value:
+    """Numbers at full precision (the shortest text that reads back to the same double),
+    whole counts as integers, no value as an empty field."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if column.count and value.is_integer():
+            return str(int(value))
+        return repr(value)
+    return value
+
+
+def render(table: Table, sep: str = ",") -> str:
+    """``table``'s values separated by ``sep`` (quoted where needed), one line per row.
+
+    Examples
+    --------
+    >>> from ranklens._surfaces.render.model import Cell, Column, Row, Table, label
+    >>> t = Table((Column("run", "left"), Column("AP"), Column("num_ret", count=True)),
+    ...           (Row((label("a,b"), Cell("0.3333", 1 / 3), Cell("5", 5.0))),))
+    >>> print(render(t), end="")
+    run,AP,num_ret
+    "a,b",0.3333333333333333,5
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, delimiter=sep, lineterminator="\n")
+    if table.columns:
+        writer.writerow(table.titles)
+    for row in table.rows:
+        writer.writerow([_field(cell.value, column)
+                         for cell, column in zip(row.cells, table.columns, strict=True)])
+    return buf.getvalue()

@@ -1,0 +1,38 @@
+"""The ``jsonl`` format: one JSON object per row, keyed by the column titles."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from .model import Table, Value
+
+__all__ = ["render"]
+
+
+def _json(value: Value) -> Value:
+    """NaN as null: JSON has no NaN (a query left out by a policy, a test without a p)."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def render(table: Table) -> str:
+    """``table`` as JSON Lines: ``{title: value, ...}`` per row, non-ASCII text as it is.
+
+    An infinite value is written ``Infinity`` (as Python's ``json`` reads it).
+
+    Examples
+    --------
+    >>> from ranklens._surfaces.render.model import Cell, Column, Row, Table, label
+    >>> t = Table((Column("run", "left"), Column("value")),
+    ...           (Row((label("é"), Cell("nan", float("nan")))),))
+    >>> print(render(t), end="")
+    {"run": "é", "value": null}
+    """
+    titles = table.titles
+    return "".join(
+        json.dumps({title: _json(cell.value) for title, cell in zip(titles, row.cells,
+                                                                    strict=True)},
+                   ensure_ascii=False) + "\n"
+        for row in table.rows)

@@ -1,0 +1,201 @@
+"""Results as tables: one row per run (and per query of each run), one column per measure.
+
+It reads the parsed measures a result holds and never parses a name again. The aggregate
+row's query is ``all``; a query literally named ``all`` is still a query (the rows know which
+is which).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..._base.errors import ParameterError
+from ..._results.interval import IntervalRequest
+from ..._results.result import Result
+from .best import best_key, tie_key
+from .model import Cell, Column, Row, Table, label
+
+__all__ = ["Grid", "convention_line", "grid_records", "grid_table", "results_grid"]
+
+Number = float | str  # a measure's value: a number, or text (relstring)
+
+
+@dataclass(frozen=True)
+class _RunRow:
+    """A run's values for one query, or its aggregates."""
+
+    run: str
+    query: str
+    values: tuple[Number, ...]
+    aggregate: bool
+    #: per measure, the interval of the aggregate row's mean (None: none asked or none
+    #: defined, a count or text)
+    bounds: tuple[tuple[float, float] | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The runs' values, checked: the same measures for every run."""
+
+    measures: tuple[str, ...]
+    counts: tuple[bool, ...]  # whether a measure is a count (shown as an integer)
+    lower_is_better: tuple[bool, ...]
+    rows: tuple[_RunRow, ...]
+    per_query: bool
+    #: the intervals shown beside each mean (None: no interval columns)
+    ci: IntervalRequest | None = None
+
+    def with_interval(self) -> tuple[bool, ...]:
+        """Per measure: whether it gets interval columns (a mean, when intervals are on)."""
+        return tuple(self.ci is not None and not count and any(
+            r.bounds and r.bounds[j] is not None for r in self.rows)
+            for j, count in enumerate(self.counts))
+
+
+def convention_line(results: Sequence[Result]) -> str:
+    """``convention: trec (ties=docid, rel=1, ...)``: the options every number depends on.
+
+    Runs evaluated under different options get one clause each, so no number is shown
+    without the convention it was computed under.
+    """
+    clauses: list[str] = []
+    for r in results:
+        c = r.conventions
+        parts = [f"ties={c.get('ties')}", f"rel={c.get('rel')}", f"missing={c.get('missing')}",
+                 f"empty={c.get('empty')}", f"duplicates={c.get('duplicates')}"]
+        if c.get("depth") is not None:
+            parts.append(f"depth={c['depth']}")
+        if c.get("judged_only"):
+            parts.append("judged_only=true")
+        if c.get("empty_ranking") is not None:  # recorded only when not "zero"
+            parts.append(f"empty_ranking={c['empty_ranking']}")
+        for key in ("ap_denominator", "gain", "ideal"):
+            if key in c:
+                parts.append(f"{key}={c[key]}")
+        clause = f"{c.get('convention', 'trec')} ({', '.join(parts)})"
+        if clause not in clauses:
+            clauses.append(clause)
+    return "convention: " + "; ".join(clauses)
+
+
+def results_grid(results: Sequence[Result], names: Sequence[str] | None,
+                 per_query: bool, ci: IntervalRequest | None = None) -> Grid:
+    """Every run's aggregates (and per-query values), side by side; with ``ci``, the
+    interval of each mean (:meth:`Result.interval`) on the aggregate rows.
+
+    Raises
+    ------
+    ParameterError
+        No results, results of different measures, or not one name per result.
+    """
+    if not results:
+        raise ParameterError("nothing to render: no results were given")
+    measures = tuple(results[0].names)
+    for r in results[1:]:
+        if tuple(r.names) != measures:
+            raise ParameterError(
+                f"results to render side by side must have the same measures; got "
+                f"{', '.join(measures)} and {', '.join(r.names)}"
+            )
+    if names is not None and len(names) != len(results):
+        raise ParameterError(f"{len(names)} run names given for {len(results)} results")
+    definitions = [results[0].measures[m].definition for m in measures]
+    rows: list[_RunRow] = []
+    for i, r in enumerate(results):
+        run = names[i] if names is not None else r.run_name
+        if per_query:
+            for j, qid in enumerate(r.query_ids.tolist()):
+                values = tuple(str(r.text_values[m][j]) if m in r.text_values
+                               else float(r.query_values[m][j]) for m in measures)
+                rows.append(_RunRow(run, str(qid), values, aggregate=False))
+        agg = tuple("" if m in r.text_values else float(r.aggregates[m]) for m in measures)
+        bounds = tuple(_bounds(r, m, d.aggregate, ci) for m, d in
+                       zip(measures, definitions, strict=True)) if ci is not None else ()
+        rows.append(_RunRow(run, "all", agg, aggregate=True, bounds=bounds))
+    return Grid(measures, tuple(d.aggregate == "sum" for d in definitions),
+                tuple(bool(d.lower_is_better) for d in definitions), tuple(rows), per_query,
+                ci)
+
+
+def _bounds(r: Result, measure: str, aggregate: str,
+            ci: IntervalRequest) -> tuple[float, float] | None:
+    """The interval of one run's mean of ``measure`` (None for a sum, gmean or text)."""
+    if aggregate != "mean" or measure in r.text_values:
+        return None
+    got = r.interval(measure, ci.method, ci.level, seed=ci.seed, n_resamples=ci.n_resamples)
+    return got.low, got.high
+
+
+def _fixed(value: Number, count: bool) -> str:
+    """A value as the human formats show it: 4 decimals, counts as integers."""
+    if isinstance(value, str):
+        return value
+    if math.isnan(value):
+        return "nan"
+    if count and float(value).is_integer():
+        return str(int(value))
+    return f"{value:.4f}"
+
+
+def _best(grid: Grid) -> list[float | None]:
+    """Per measure, the best aggregate (its :func:`~.best.tie_key`) when several runs have
+    one (none for counts)."""
+    best: list[float | None] = []
+    for j, count in enumerate(grid.counts):
+        values = [v for r in grid.rows if r.aggregate
+                  and isinstance(v := r.values[j], float) and not math.isnan(v)]
+        key = best_key(values, grid.lower_is_better[j])
+        best.append(key if len(values) > 1 and not count else None)
+    return best
+
+
+def grid_table(grid: Grid, *, query_column: bool, best: bool = False) -> Table:
+    """One row per run (and query): ``run``, ``query`` when ``query_column``, the measures.
+
+    ``best``: the best aggregate of each measure is a strong cell (bold on a terminal).
+    """
+    marks = _best(grid) if best else [None] * len(grid.measures)
+    spans = grid.with_interval()
+    columns = [Column("run", "left"), *([Column("query", "left")] if query_column else [])]
+    for m, k, span in zip(grid.measures, grid.counts, spans, strict=True):
+        columns.append(Column(m, count=k))
+        if span:
+            columns += [Column(f"{m} low"), Column(f"{m} high")]
+    rows = []
+    for r in grid.rows:
+        cells = [label(r.run), *([label(r.query)] if query_column else [])]
+        for j, (v, k, b, span) in enumerate(zip(r.values, grid.counts, marks, spans,
+                                                 strict=True)):
+            cells.append(Cell(_fixed(v, k), v, strong=r.aggregate and b is not None
+                              and isinstance(v, float) and tie_key(v) == b))
+            if span:
+                cells += _bound_cells(r.bounds[j] if r.bounds else None)
+        rows.append(Row(tuple(cells), aggregate=r.aggregate))
+    return Table(tuple(columns), tuple(rows))
+
+
+def _bound_cells(bounds: tuple[float, float] | None) -> list[Cell]:
+    """The low and high cells of an interval (empty on a per-query row)."""
+    if bounds is None:
+        return [Cell("", None), Cell("", None)]
+    return [Cell(_fixed(b, False), b) for b in bounds]
+
+
+def grid_records(grid: Grid) -> Table:
+    """One row per value: ``run``, ``query``, ``measure``, ``value`` (text measures per
+    query only: they have no aggregate); with intervals, ``low`` and ``high`` too (null but
+    on the aggregate rows of means)."""
+    columns = (Column("run", "left"), Column("query", "left"), Column("measure", "left"),
+               Column("value"), *((Column("low"), Column("high")) if grid.ci else ()))
+    rows = []
+    for r in grid.rows:
+        for j, (measure, value) in enumerate(zip(grid.measures, r.values, strict=True)):
+            if r.aggregate and isinstance(value, str):
+                continue
+            cells = [label(r.run), label(r.query), label(measure), Cell(str(value), value)]
+            if grid.ci:
+                cells += _bound_cells(r.bounds[j] if r.bounds else None)
+            rows.append(Row(tuple(cells), aggregate=r.aggregate))
+    return Table(columns, tuple(rows))

@@ -1,0 +1,194 @@
+"""``ranklens.report``: evaluate, collect the numbers, write one self-contained HTML file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any, cast
+
+from ..._base.errors import ParameterError
+from ..._base.outputs import refuse_overwriting_inputs, write_atomically
+from ..._base.validate import Integer, check
+from ..._ingest.io._items import (
+    load_interactions,
+    load_item_features,
+    load_item_groups,
+    load_items,
+)
+from ..._ingest.io._load import load_qrels
+from ..._model.items import ItemContext
+from ..._names import expand_trec_lists, parse_measures
+from ..._pipeline.options import DEFAULT_MEASURES
+from ..._results.results import Results
+from ..._version import __version__
+from ..evaluate import evaluate
+from .beyond import beyond_measures, collect_beyond
+from .collect import ReportData, collect, curve_measures, grade_levels
+from .marks import significance_marks
+from .page import page
+
+__all__ = ["DEFAULT_MEASURES", "report", "report_data"]
+
+
+
+def _positive(name: str, value: int, most: int) -> int:
+    check(name, value, Integer(1, most))
+    return int(value)
+
+
+def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *,
+           baseline: str | None = None, output: str | os.PathLike[str] | None = None,
+           title: str = "ranklens report", max_k: int = 100, top_k: int = 10,
+           test: str | None = None, correction: str | None = None, alpha: float = 0.05,
+           train: Any = None, items: Any = None, item_features: Any = None,
+           item_groups: Any = None, **options: Any) -> str:
+    """An HTML report comparing runs: summary, curves, per-query views, judgment coverage.
+
+    One self-contained file (no network access when viewed): the summary table with the
+    conventions in force, interpolated precision-recall curves (every 0.01 and the 11
+    points), P@k, R@k and nDCG@k for k = 1..``max_k``, each run's per-query difference
+    with the baseline (sorted; query id on hover), per-query distributions, Judged@k, the
+    grades found in the top ``top_k``, and a per-query table that sorts and filters. With
+    the training interactions (``train``), a beyond-accuracy panel: each run's top
+    ``top_k`` recommendations by the catalogue's popularity bands against the catalogue's
+    own, and Coverage, Gini, ARP, APLT and Novelty at ``top_k``.
+
+    Parameters
+    ----------
+    qrels : path, mapping, DataFrame or Qrels
+        Judgments, as for :func:`ranklens.evaluate`.
+    runs : a run, or several (list, tuple or ``{name: run}``)
+        As for :func:`ranklens.evaluate`; several runs are compared with the baseline.
+    measures : str or list of str, optional
+        The measures of the summary, the per-query views and the table (default nDCG@10,
+        AP, RR@10, P@10, R@100, R@1000, as on the command line). The first is the one the
+        per-query charts show first.
+    baseline : str, optional
+        The run the others are compared with (default: the first).
+    output : path, optional
+        Also write the report to this file (UTF-8), whole or not at all (a temporary file
+        beside it, renamed over it); it may not be one of the input files.
+    title : str, default "ranklens report"
+        The page's title and heading.
+    max_k : int, default 100
+        The largest cutoff of the metric@k and Judged@k curves (1 to 1000).
+    top_k : int, default 10
+        The depth of the grade panel (1 to 1000).
+    test, correction, alpha : default "t", "holm" (None: not given), 0.05
+        The significance test of the summary's marks (each run against the baseline), its
+        multiple-testing correction and level, as for :func:`ranklens.compare` (a Tukey
+        name with a different test or correction is a conflict).
+    train, items, item_features, item_groups : optional
+        The beyond-accuracy tables, as for :func:`ranklens.evaluate`: they serve the
+        requested beyond-accuracy measures, and ``train`` adds the beyond-accuracy panel
+        (``items`` is its catalogue, by default the items of ``train``).
+    **options
+        Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
+        ``empty``, ``duplicates``, ``convention``, ...), as for :func:`ranklens.evaluate`.
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Raises
+    ------
+    ParameterError
+        ``baseline`` names no run, ``max_k`` or ``top_k`` is out of range, a test option is
+        invalid, or ``output`` is one of the input files or cannot be written.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> qrels = {"q1": {"a": 2, "b": 0}, "q2": {"c": 1}}
+    >>> runs = {"x": {"q1": {"a": 1.0, "b": 0.5}, "q2": {"d": 1.0}},
+    ...         "y": {"q1": {"b": 1.0, "a": 0.5}, "q2": {"c": 1.0}}}
+    >>> html = ranklens.report(qrels, runs, ["nDCG@10", "AP"], max_k=10)
+    >>> html.startswith("<!DOCTYPE html>"), "vegaEmbed" in html
+    (True, True)
+    >>> train = {"u1": ["a", "b"], "u2": ["a"], "u3": ["c"]}
+    >>> html = ranklens.report({"u1": {"c": 1}}, {"x": {"u1": {"a": 2.0, "c": 1.0}}},
+    ...                        ["nDCG@2"], train=train, top_k=2, max_k=2)
+    >>> "Beyond accuracy" in html
+    True
+    """
+    tables = {"train": train, "items": items, "item_features": item_features,
+              "item_groups": item_groups}
+    refuse_overwriting_inputs(output, [qrels, *_run_paths(runs),
+                                       *(t for t in tables.values() if t is not None)],
+                              option="the 'output' option")
+    results, data = _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k,
+                               top_k=top_k, **tables, **options)
+    marks, note = significance_marks(results, data.baseline, data.measures, test=test,
+                                     correction=correction, alpha=alpha)
+    lower = {m: bool(results.measures[m].definition.lower_is_better) for m in data.measures}
+    text = page(data, title=title, marks=marks, marks_note=note, lower_is_better=lower,
+                version=__version__)
+    if output is not None:
+        write_atomically(output, text)
+    return text
+
+
+def _run_paths(runs: Any) -> list[Any]:
+    """The runs as given: one, a list or tuple of them, or ``{name: run}``."""
+    if isinstance(runs, Mapping):
+        return list(runs.values())
+    if isinstance(runs, (list, tuple)):
+        return list(runs)
+    return [runs]
+
+
+def _context(train: Any, items: Any, item_features: Any,
+             item_groups: Any) -> tuple[dict[str, Any], ItemContext | None]:
+    """The beyond-accuracy tables loaded once (for the evaluation and the panel), and the
+    panel's item context (None without training interactions: no popularity to draw)."""
+    loaded_train = None if train is None else load_interactions(train)
+    catalogue = None if items is None else load_items(items)
+    features = None if item_features is None else load_item_features(item_features)
+    groups = None if item_groups is None else load_item_groups(item_groups)
+    tables = {"train": loaded_train, "items": catalogue, "item_features": features,
+              "item_groups": groups}
+    if loaded_train is None:
+        return tables, None
+    return tables, ItemContext.of(loaded_train, catalogue, features, groups)
+
+
+def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
+               baseline: str | None, max_k: int, top_k: int, train: Any = None,
+               items: Any = None, item_features: Any = None, item_groups: Any = None,
+               **options: Any) -> tuple[Results, ReportData]:
+    """Every run evaluated once on the requested measures, the curves' measures and (with
+    training interactions) the beyond-accuracy panel's."""
+    wanted = [measures] if isinstance(measures, str) else \
+        list(measures) if measures is not None else list(DEFAULT_MEASURES)
+    if not wanted:
+        raise ParameterError("the 'measures' option is empty; give at least one measure")
+    parse_measures(wanted)  # every bad name reported before any file is read
+    # P_5,10 is P_5 and P_10, each a view of the report
+    wanted = cast("list[str]", [one for m in wanted for one in expand_trec_lists(m)])
+    max_k = _positive("max_k", max_k, 1000)
+    top_k = _positive("top_k", top_k, 1000)
+    q = load_qrels(qrels)
+    levels = grade_levels(q.frame["relevance"].to_numpy())
+    tables, context = _context(train, items, item_features, item_groups)
+    panel = beyond_measures(top_k) if context is not None else []
+    extra = [m for m in [*curve_measures(max_k, top_k, levels), *panel] if m not in wanted]
+    evaluated = evaluate(q, runs, [*wanted, *extra], **tables, **options)
+    results = evaluated if isinstance(evaluated, Results) else Results((evaluated,))
+    data = collect(results, wanted, baseline=baseline, max_k=max_k, top_k=top_k,
+                   levels=levels)
+    if context is None:
+        return results, data
+    return results, replace(data, beyond=collect_beyond(results, _run_paths(runs), context,
+                                                        top_k))
+
+
+def report_data(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *,
+                baseline: str | None = None, max_k: int = 100, top_k: int = 10,
+                train: Any = None, items: Any = None, item_features: Any = None,
+                item_groups: Any = None, **options: Any) -> ReportData:
+    """The numbers :func:`report` draws (arguments as for :func:`report`)."""
+    return _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k, top_k=top_k,
+                      train=train, items=items, item_features=item_features,
+                      item_groups=item_groups, **options)[1]

@@ -1,0 +1,153 @@
+"""Everything the report shows, as plain numbers, from one evaluation of every run.
+
+The curves are ordinary measures evaluated beside the requested ones (one alignment per run):
+``P@k``, ``R@k``, ``nDCG@k`` and ``Judged@k`` for k = 1..max_k, ``IPrec@x`` at the recall
+levels 0, 0.01, ..., 1 (the 11-point curve is every tenth level), and ``Hits(rel=g)@k``,
+``Judged(denom=k)@k`` and ``NumRet`` for the grades in the top k. Nothing here knows how
+it is drawn: :mod:`.specs` turns a :class:`ReportData` into Vega-Lite specs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..._base.errors import ParameterError
+from ..._results.results import Results
+from .beyond import BeyondData
+
+__all__ = ["CI_LEVEL", "CURVES", "PR_LEVELS", "ReportData", "collect", "curve_measures",
+           "grade_levels"]
+
+#: The metric@k curves: label -> measure name pattern.
+CURVES = {"P@k": "P@{k}", "R@k": "R@{k}", "nDCG@k": "nDCG@{k}"}
+#: Recall levels of the full interpolated precision-recall curve (every tenth: 11-point).
+PR_LEVELS = tuple(round(i / 100, 2) for i in range(101))
+#: Grade levels shown one by one in the top-k panel; more distinct grades would be noise.
+MAX_GRADES = 10
+#: The level of the summary's t intervals (the ± beside each mean).
+CI_LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """The numbers behind every part of the report (one column per run throughout).
+
+    Attributes
+    ----------
+    run_names : the runs, in the order given.
+    baseline : the run the others are compared with (the first unless chosen).
+    measures : the requested measures, in order (the summary and per-query parts).
+    query_ids : every query, on one axis (trec_eval order).
+    per_query : measure -> ``(queries, runs)`` values; NaN where a run lacks the query.
+    aggregates : measure -> each run's aggregate.
+    half_widths : measure -> each run's half-width of the :data:`CI_LEVEL` t interval of
+        its mean over the queries it was evaluated on (unclipped, so mean ± half-width is
+        the t interval; NaN for a measure that is not a mean, or a run with < 2 queries).
+    ks : 1..max_k.
+    at_k : curve label (``P@k``, ``R@k``, ``nDCG@k``, ``Judged@k``) -> ``(k, runs)`` means.
+    pr : ``(levels, runs)`` mean interpolated precision at :data:`PR_LEVELS`.
+    top_k : the depth of the grade panel.
+    grades : category label -> mean documents per query of that category in the top k,
+        per run (grade levels from the highest down, then judged negative, not in the qrels,
+        and ranks left empty because fewer than k were retrieved).
+    conventions : the options in force.
+    beyond : the beyond-accuracy panel's numbers (None without training interactions).
+    """
+
+    run_names: tuple[str, ...]
+    baseline: str
+    measures: tuple[str, ...]
+    query_ids: tuple[str, ...]
+    per_query: dict[str, np.ndarray]
+    aggregates: dict[str, np.ndarray]
+    half_widths: dict[str, np.ndarray]
+    ks: tuple[int, ...]
+    at_k: dict[str, np.ndarray]
+    pr: np.ndarray
+    top_k: int
+    grades: dict[str, np.ndarray]
+    conventions: dict[str, Any]
+    beyond: BeyondData | None = None
+
+
+def grade_levels(relevance: np.ndarray) -> list[int]:
+    """The integer grades >= 0 judged (highest first), at most :data:`MAX_GRADES` of them
+    (the lowest merged into the last one listed)."""
+    finite = relevance[np.isfinite(relevance) & (relevance >= 0)]
+    levels = sorted({int(v) for v in np.floor(finite).tolist()}, reverse=True)
+    return [*levels[:MAX_GRADES - 1], min(levels)] if len(levels) > MAX_GRADES else levels
+
+
+def curve_measures(max_k: int, top_k: int, levels: list[int]) -> list[str]:
+    """Every measure the curves and panels read, in canonical spelling."""
+    names = [pattern.format(k=k) for pattern in CURVES.values() for k in range(1, max_k + 1)]
+    names += [f"Judged@{k}" for k in range(1, max_k + 1)]
+    names += [f"IPrec@{level:.2f}" for level in PR_LEVELS]
+    names += [f"Hits(rel={g})@{top_k}" for g in levels if g > 0]
+    names += [f"Hits(rel=0)@{top_k}", f"Judged(denom=k)@{top_k}", "NumRet"]
+    return names
+
+
+def collect(results: Results, measures: list[str], *, baseline: str | None, max_k: int,
+            top_k: int, levels: list[int]) -> ReportData:
+    """Read a :class:`Results` evaluated on ``measures`` plus :func:`curve_measures`."""
+    names = results.run_names
+    if baseline is None:
+        baseline = names[0]
+    elif baseline not in names:
+        raise ParameterError(f"the 'baseline' option must name one of the runs "
+                             f"({', '.join(names)}); got {baseline!r}")
+
+    def means(name: str) -> np.ndarray:
+        return _mean(results.values(name))
+
+    ks = tuple(range(1, max_k + 1))
+    at_k = {label: np.array([means(pattern.format(k=k)) for k in ks])
+            for label, pattern in CURVES.items()}
+    at_k["Judged@k"] = np.array([means(f"Judged@{k}") for k in ks])
+    pr = np.array([means(f"IPrec@{level:.2f}") for level in PR_LEVELS])
+    return ReportData(
+        run_names=names, baseline=baseline, measures=tuple(measures),
+        query_ids=tuple(results.query_ids.tolist()),
+        per_query={m: results.values(m) for m in measures},
+        aggregates={m: results.aggregates(m) for m in measures},
+        half_widths={m: _half_widths(results, m) for m in measures},
+        ks=ks, at_k=at_k, pr=pr, top_k=top_k,
+        grades=_grades(results, top_k, levels, means),
+        conventions=dict(results.conventions[0]),
+    )
+
+
+def _half_widths(results: Results, measure: str) -> np.ndarray:
+    """Each run's t interval half-width of ``measure``'s mean (NaN where there is none)."""
+    if results.measures[measure].definition.aggregate != "mean":
+        return np.full(len(results), np.nan)
+    return np.array([r.interval(measure, "t", CI_LEVEL, clip=False).half_width
+                     for r in results])
+
+
+def _mean(values: np.ndarray) -> np.ndarray:
+    """Column means over the queries each run has (NaN elsewhere); 0 for a run with none."""
+    have = ~np.isnan(values)
+    total = np.where(have, values, 0.0).sum(axis=0)
+    return total / np.maximum(have.sum(axis=0), 1)
+
+
+def _grades(results: Results, k: int, levels: list[int], means: Any) -> dict[str, np.ndarray]:
+    """Mean documents per query in the top k by grade, then the unjudged and empty ranks."""
+    out: dict[str, np.ndarray] = {}
+    higher = np.zeros(len(results))
+    for g in [*(g for g in levels if g > 0), 0]:
+        at_least = means(f"Hits(rel={g})@{k}")
+        out[f"grade {g}"] = at_least - higher
+        higher = at_least
+    judged = means(f"Judged(denom=k)@{k}") * k
+    retrieved = _mean(np.minimum(results.values("NumRet"), k))
+    out["judged < 0"] = judged - higher
+    out["not in qrels"] = retrieved - judged
+    out["nothing retrieved"] = k - retrieved
+    # float noise of the differences (1e-16 below zero) would draw as slivers
+    return {label: np.clip(v, 0.0, None) for label, v in out.items()}
