@@ -5,7 +5,8 @@ under "The package order" names, from the top, one layer between two rules (``â”
 folders (``_model/``) and top-level modules (``__main__.py``) of ``src/ranklens`` in it.
 Every top-level folder and module stands in exactly one layer; the root package
 (``ranklens/__init__.py``, the public surface) may import anything. Every import
-statement counts, deferred and ``TYPE_CHECKING`` ones included (:func:`test_import_graph.import_graph`).
+statement counts, deferred and ``TYPE_CHECKING`` ones included
+(:func:`test_import_graph.import_graph`).
 """
 
 from __future__ import annotations
