@@ -50,9 +50,9 @@ def test_debug_shows_a_dependencys_warning_in_pythons_format(
 
 def test_the_users_data_and_ranklens_own_warnings_are_shown_as_before(
         capsys: pytest.CaptureFixture[str]) -> None:
-    _shown(RanklensWarning, str(PACKAGE / "_evaluate.py"))
+    _shown(RanklensWarning, str(PACKAGE / "_surfaces" / "evaluate.py"))
     _shown(RanklensWarning, PYSPARK)  # a RanklensWarning is about the data wherever raised
-    _shown(FutureWarning, str(PACKAGE / "_io" / "_load.py"))
+    _shown(FutureWarning, str(PACKAGE / "_ingest" / "io" / "_load.py"))
     assert capsys.readouterr().err.splitlines() == [
         "ranklens: warning: the words of it",
         "ranklens: warning: the words of it",
