@@ -144,11 +144,13 @@ class Comparison(Frames):
         Examples
         --------
         >>> import ranklens
-        >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
-        >>> runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}},
-        ...         "y": {"q1": {"z": 1.0}, "q2": {"b": 1.0}}}
-        >>> ranklens.compare(qrels, runs, ["P@1"]).per_query("P@1")
-        {'q1': {('y', 'x'): -1.0}, 'q2': {('y', 'x'): 1.0}}
+        >>> cmp = ranklens.compare({"q1": {"a": 1}, "q2": {"b": 1}},
+        ...                        {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}},
+        ...                         "y": {"q2": {"b": 1.0}, "q1": {"z": 1.0}},
+        ...                         "w": {"q1": {"a": 1.0}, "q2": {"b": 1.0}}},
+        ...                        ["RR"], baseline="x")
+        >>> cmp.per_query("RR")["q2"]
+        {('y', 'x'): 1.0, ('w', 'x'): 1.0}
         """
         name = self.results._name(measure) if self.results is not None else measure
         pairs = {(p.system, p.baseline): p.per_query() for p in self.pairs if p.measure == name}

@@ -83,11 +83,11 @@ class RankCorrelation(Frames):
         Examples
         --------
         >>> import ranklens
-        >>> runs = {"x": {"q": {"a": 2.0, "b": 1.0}}, "y": {"q": {"b": 2.0, "a": 1.0}}}
-        >>> old = ranklens.evaluate({"q": {"a": 1}}, runs, ["RR"])
-        >>> new = ranklens.evaluate({"q": {"b": 1}}, runs, ["RR"])
-        >>> ranklens.rank_correlation(old, new, "RR").to_polars().rows()
-        [('x', 1, 2, 1.0, 0.5), ('y', 2, 1, 0.5, 1.0)]
+        >>> both = ranklens.evaluate({"q": {"a": 1}}, {"x": {"q": {"a": 2.0, "b": 1.0}},
+        ...                                          "y": {"q": {"b": 2.0, "a": 1.0}}},
+        ...                          ["RR", "P@2"])
+        >>> ranklens.rank_correlation(both, both, "RR", measure_b="P@2").to_polars().rows()
+        [('x', 1, 1, 1.0, 0.5), ('y', 2, 2, 0.5, 0.5)]
         """
         import polars as pl
 
