@@ -5,7 +5,8 @@ Each field carries its declaration (constraint, command-line flag, help) in its 
 and the trec_eval surface take their options from this value; the command line generates
 the options of ``evaluate``, ``compare`` and ``report`` from :func:`declared`, so every
 command has every option with the same help text (tests/cli/test_cli_options.py holds
-them equal).
+them equal), and ``evaluate``'s docstring documents them from the same declarations
+(:func:`with_options_doc`).
 """
 
 from __future__ import annotations
