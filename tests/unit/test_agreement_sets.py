@@ -137,3 +137,37 @@ def test_a_ranking_against_an_empty_one() -> None:
     # y, ...) agrees fully, so the residual is 1; tau-b is undefined (b ties them all)
     assert [got[n] for n in got.names[:5]] == [0.0, 0.0, pytest.approx(1.0), 0.0, 0.0]
     assert math.isnan(got["KendallTau@2"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(rankings, rankings), min_size=1, max_size=5))
+def test_per_query_and_frames_give_the_query_values(pairs: list[tuple[list[str], list[str]]]
+                                                   ) -> None:
+    a, b = _run([s for s, _ in pairs]), _run([t for _, t in pairs])
+    agree = ranklens.agreement(a, b, ["Overlap@3", "KendallTau@3"])
+    for name in agree.names:
+        got = agree.per_query(name)
+        assert list(got) == list(agree.query_ids)
+        want = agree.query_values[name].tolist()
+        assert [v if not math.isnan(v) else "nan" for v in got.values()] == \
+            [v if not math.isnan(v) else "nan" for v in want]
+    long = agree.to_polars(wide=False)
+    assert long.columns == ["query_id", "measure", "value"] and long.height == 2 * len(pairs)
+    assert agree.to_polars()["query_id"].to_list() == list(agree.query_ids)
+
+
+def test_a_matrix_reads_each_pairs_per_query_values() -> None:
+    runs = {"a": {"q1": {"x": 2.0, "y": 1.0}, "q2": {"z": 1.0}},
+            "b": {"q1": {"y": 2.0, "x": 1.0}},
+            "c": {"q1": {"x": 1.0}, "q2": {"z": 1.0}}}
+    with pytest.warns(ranklens.RanklensWarning):
+        matrix = ranklens.agreement(runs, measures="Overlap@1", missing="skip")
+    assert matrix.query_ids == ("q1", "q2")
+    got = matrix.per_query("Overlap@1")
+    assert got["q1"] == {("a", "b"): 0.0, ("a", "c"): 1.0, ("b", "c"): 0.0}
+    assert got["q2"][("a", "c")] == 1.0 and math.isnan(got["q2"][("a", "b")])
+    frame = matrix.to_polars()
+    assert frame.columns == ["run_a", "run_b", "query_id", "Overlap@1"]
+    assert frame.height == 4  # the pairs' compared queries, none invented
+    assert matrix.to_polars(wide=False).columns == ["run_a", "run_b", "query_id", "measure",
+                                                    "value"]

@@ -330,3 +330,56 @@ def test_bootstrap_test_through_compare() -> None:
     assert 1 / 2000 <= pair.p_value < 0.05  # liberal with 20 topics: t gives 0.048
     assert "paired bootstrap test" in cmp.render("table")
     assert "bootstrap, 1999 resamples; seed 5." in cmp.render("table")
+
+
+def test_per_query_differences_are_what_the_test_read() -> None:
+    qrels, runs = _qrels_runs(SAKAI)
+    for test in ("t", "tukey"):
+        cmp = ranklens.compare(qrels, runs, ["P@10"], test=test)
+        for p in cmp.pairs:
+            got = p.per_query()
+            assert list(got) == [f"t{i:02d}" for i in range(20)] == list(p.per_query("P@10"))
+            s, b = cmp.run_names.index(p.system), cmp.run_names.index(p.baseline)
+            d = np.array(list(got.values()))
+            assert d.tobytes() == snap(SAKAI[:, s], SAKAI[:, b]).tobytes()
+            assert wins_ties_losses(d) == (p.wins, p.ties, p.losses)
+            swapped = cmp.pair("P@10", p.baseline, p.system).per_query()
+            assert swapped == {q: -v + 0.0 for q, v in got.items()}
+        by_query = cmp.per_query("P@10")
+        assert by_query["t00"] == {(p.system, p.baseline): p.per_query()["t00"]
+                                   for p in cmp.pairs}
+        frame = cmp.to_polars(per_query=True)
+        assert frame.columns == ["measure", "system", "baseline", "query_id", "difference"]
+        assert frame.height == 3 * 20
+        assert cmp.to_polars().height == 3  # one row per comparison, as released
+    for ask in (cmp.pairs[0].per_query, cmp.per_query):  # as Result.per_query
+        with pytest.raises(ranklens.MeasureError, match="'RR' was not evaluated"):
+            ask("RR")
+    two = ranklens.compare(qrels, runs, ["P@10", "RR"])
+    with pytest.raises(ParameterError, match="this comparison is on P@10"):
+        two.pairs[0].per_query("RR")
+
+
+def test_per_query_differences_leave_out_what_the_pair_left_out() -> None:
+    qrels, runs = _qrels_runs(SAKAI[:6])
+    del runs["C"]["t00"]
+    with pytest.warns(RanklensWarning):
+        cmp = ranklens.compare(qrels, runs, ["P@10"], missing="skip", test="tukey")
+    # a Tukey test reads the topics every system has: t00 is out of every pair
+    for p in cmp.pairs:
+        got = p.per_query()
+        assert math.isnan(got["t00"]) and sum(not math.isnan(v) for v in got.values()) == p.n
+    with pytest.warns(RanklensWarning):
+        cmp = ranklens.compare(qrels, runs, ["P@10"], missing="skip")
+    assert not math.isnan(cmp.pair("P@10", "B", "A").per_query()["t00"])
+    assert math.isnan(cmp.pair("P@10", "C", "A").per_query()["t00"])
+
+
+def test_a_pair_made_by_hand_has_no_per_query_values() -> None:
+    qrels, runs = _qrels_runs(SAKAI[:4])
+    made = ranklens.compare(qrels, runs, ["P@10"]).pairs[0]
+    fields = {k: getattr(made, k) for k in made.__dataclass_fields__
+              if k not in ("source", "together")}
+    with pytest.raises(ParameterError, match="without its per-query values"):
+        PairComparison(**fields).per_query()
+    assert PairComparison(**fields) == made  # the values compared are not a field's

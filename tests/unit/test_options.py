@@ -91,3 +91,33 @@ def test_docstring_examples() -> None:
     for module in (options_module, validate, c_numbers):
         failures, tried = doctest.testmod(module)
         assert tried and not failures, module.__name__
+
+
+def test_evaluate_documents_every_option_from_its_declaration() -> None:
+    import dataclasses
+    import pydoc
+
+    from ranklens._pipeline.options import OPTIONS_DOC, declared, parameters_doc
+    from ranklens._surfaces import evaluate as evaluate_module
+
+    text = pydoc.render_doc(ranklens.evaluate, renderer=pydoc.plaintext)
+    assert OPTIONS_DOC.strip() not in text
+    doc = ranklens.evaluate.__doc__ or ""
+    assert parameters_doc() in doc
+    for f in dataclasses.fields(EvaluateOptions):
+        assert f"\n    {f.name} : " in doc, f.name
+        # each option's help, as the command line shows it, opens its entry
+        assert " ".join(declared()[f.name].help.split()[:6]) in " ".join(text.split()), f.name
+    assert "    rel : int, default 1\n" in doc and "    depth : int, optional\n" in doc
+    failures, tried = doctest.testmod(evaluate_module)
+    assert tried and not failures
+
+
+def test_a_docstring_without_the_options_line_is_refused() -> None:
+    from ranklens._pipeline.options import with_options_doc
+
+    def f() -> None:
+        """No options here."""
+
+    with pytest.raises(ValueError, match="no options line"):
+        with_options_doc(f)

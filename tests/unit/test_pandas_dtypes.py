@@ -224,6 +224,22 @@ def test_results_as_pandas_frames() -> None:
     assert numbers["query_id"].tolist() == [1, 2, 10]
 
 
+def test_every_result_type_as_a_pandas_frame() -> None:
+    """Each result type's to_pandas is its to_polars, with or without pyarrow."""
+    other = {q: dict(reversed(list(docs.items()))) for q, docs in RUN.items()}
+    res = ranklens.evaluate(QRELS, {"x": RUN, "y": other, "z": RUN}, ["AP", "P@2"])
+    cmp = ranklens.compare(None, res, ["AP"])
+    typed = [res, res["x"], cmp, cmp.pairs[0], ranklens.agreement(RUN, other, "Overlap@2"),
+             ranklens.agreement({"x": RUN, "y": other, "z": RUN}, measures="Overlap@2"),
+             ranklens.residual(QRELS, RUN, ["P@2"]), ranklens.rank_correlation(res, res, "AP")]
+    for obj in typed:
+        frame, pandas = obj.to_polars(), obj.to_pandas()  # type: ignore[attr-defined]
+        assert list(pandas.columns) == frame.columns and len(pandas) == frame.height
+        assert pandas.iloc[:, -1].tolist() == frame[:, -1].to_list()
+    wide = cmp.to_pandas(per_query=True)  # the same arguments as to_polars
+    assert list(wide.columns) == ["measure", "system", "baseline", "query_id", "difference"]
+
+
 @pytest.mark.skipif(not HAS_PYARROW, reason="pyarrow is absent: the tests above ran so")
 @pytest.mark.skipif(bool(os.environ.get("RANKLENS_HIDING_PYARROW")), reason="recursion")
 def test_every_dtype_without_pyarrow() -> None:

@@ -157,3 +157,17 @@ def test_one_run_and_unknown_measure() -> None:
         ranklens.rank_correlation(_evaluation({"x": 1.0}), _evaluation({"x": 1.0}), "AP")
     with pytest.raises(ranklens.MeasureError, match="'nDCG' was not evaluated"):
         ranklens.rank_correlation(_evaluation({"x": 1.0}), _evaluation({"x": 1.0}), "nDCG")
+
+
+@settings(max_examples=50, deadline=None)
+@given(grid_scores, grid_scores)
+def test_one_row_per_system_in_either_ordering(xs: list[float], ys: list[float]) -> None:
+    a, b = _pair(xs, ys)
+    c = ranklens.rank_correlation(_evaluation(a), _evaluation(b), "AP")
+    frame = c.to_polars()
+    assert frame.columns == ["run", "rank_a", "rank_b", "value_a", "value_b"]
+    assert tuple(frame["run"]) == c.systems
+    assert tuple(frame.sort("rank_b")["run"]) == c.order_b
+    assert frame["value_a"].to_list() == [a[r] for r in c.systems]
+    assert frame["value_b"].to_list() == [b[r] for r in c.systems]
+    assert not hasattr(c, "per_query")  # it orders systems: no per-query values

@@ -142,3 +142,24 @@ def test_errors(kwargs: dict, message: str) -> None:
 def test_no_positive_grade() -> None:
     with pytest.raises(ranklens.ParameterError, match="no positive grade"):
         ranklens.residual({"q": {"a": 0}}, RUN, ["P@2"])
+
+
+def test_frames_hold_both_ends_of_each_query() -> None:
+    qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1}, "q3": {"d": 1, "e": 1}}
+    run = {"q1": {"a": 3.0, "x": 2.0, "b": 1.0}, "q2": {"y": 3.0, "c": 2.0},
+           "q3": {"d": 3.0, "z": 2.0, "e": 1.0}}
+    res = ranklens.residual(qrels, run, ["P@2", "RR"])
+    wide = res.to_polars()
+    assert wide.columns == ["query_id", "P@2 if_nonrelevant", "P@2 if_relevant",
+                            "RR if_nonrelevant", "RR if_relevant"]
+    long = res.to_polars(wide=False)
+    assert long.columns == ["query_id", "measure", "if_nonrelevant", "if_relevant"]
+    for name in ("P@2", "RR"):
+        rows = long.filter(long["measure"] == name)
+        assert {q: (lo, hi) for q, _, lo, hi in rows.iter_rows()} == res.per_query(name)
+        assert dict(zip(wide["query_id"], zip(wide[f"{name} if_nonrelevant"],
+                                              wide[f"{name} if_relevant"], strict=True),
+                        strict=True)) == res.per_query(name)
+    numbers = ranklens.residual({2: {"a": 1}, 10: {"b": 1}}, {2: {"x": 1.0, "a": 0.5},
+                                                              10: {"b": 1.0}}, ["P@1"])
+    assert numbers.to_polars()["query_id"].to_list() == [2, 10]  # as Result.to_polars

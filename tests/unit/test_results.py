@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ranklens
 from ranklens import InputError, ParameterError, RanklensWarning, Result, Results
@@ -214,3 +216,121 @@ def test_the_query_axis_of_runs_on_the_same_queries_and_on_different_ones() -> N
     assert part.query_ids.tolist() == ["Z", "q10", "q9", "é"]
     assert part.present[:, 1].tolist() == [False, False, True, False]
     assert part.values("RR")[2].tolist() == [0.0, 1.0]
+
+
+# ---- one way to read per-query values (docs/results.md): per_query and frames everywhere
+
+
+def _nan_equal(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_nan_equal(a[k], b[k]) for k in a)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_nan_equal(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def _every_type() -> dict[str, tuple[object, str]]:
+    """One object of each result type that has per-query values, and a measure of it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        res = ranklens.evaluate(QRELS, {"bm25": BM25, "dense": DENSE}, ["AP", "P@2"],
+                                missing="skip")
+        cmp = ranklens.compare(None, res, ["AP"])
+        matrix = ranklens.agreement({"bm25": BM25, "dense": DENSE, "bm25b": BM25},
+                                    measures=["Overlap@1"], missing="skip")
+    return {
+        "Result": (res["bm25"], "AP"),
+        "Results": (res, "AP"),
+        "Agreement": (ranklens.agreement(BM25, BM25, ["Overlap@1"]), "Overlap@1"),
+        "AgreementMatrix": (matrix, "Overlap@1"),
+        "Residual": (ranklens.residual(QRELS, BM25, ["P@2"]), "P@2"),
+        "Comparison": (cmp, "AP"),
+        "PairComparison": (cmp.pairs[0], "AP"),
+    }
+
+
+def _value_shape(kind: str, value: object) -> bool:
+    """The documented value of ``per_query(measure)[query_id]`` of each type."""
+    if kind in ("Result", "Agreement", "PairComparison"):
+        return isinstance(value, float)
+    if kind == "Residual":
+        return isinstance(value, tuple) and len(value) == 2 \
+            and all(isinstance(v, float) for v in value)
+    if not isinstance(value, dict) or not value:
+        return False
+    key_ok = {"Results": lambda k: isinstance(k, str)}.get(
+        kind, lambda k: isinstance(k, tuple) and len(k) == 2)
+    return all(key_ok(k) and isinstance(v, float) for k, v in value.items())
+
+
+@pytest.mark.parametrize("kind", ["Result", "Results", "Agreement", "AgreementMatrix",
+                                  "Residual", "Comparison", "PairComparison"])
+def test_per_query_is_one_call_with_one_shape_on_every_type(kind: str) -> None:
+    obj, measure = _every_type()[kind]
+    got = obj.per_query(measure)  # type: ignore[attr-defined]
+    assert isinstance(got, dict) and got
+    assert all(isinstance(q, str) for q in got)
+    assert all(_value_shape(kind, v) for v in got.values()), got
+    frame = obj.to_polars()  # type: ignore[attr-defined]
+    assert isinstance(frame, pl.DataFrame) and frame.height
+    pandas = pytest.importorskip("pandas")
+    assert isinstance(obj.to_pandas(), pandas.DataFrame)  # type: ignore[attr-defined]
+    if kind != "Comparison":  # one row per comparison by default; per query on request
+        assert "query_id" in frame.columns
+
+
+def test_the_query_axis_keeps_a_query_one_run_lacks_as_nan() -> None:
+    kinds = _every_type()
+    res = kinds["Results"][0]
+    assert isinstance(res, Results)
+    # Results: every query of the axis, NaN for the run that lacks it
+    rows = res.per_query("AP")
+    assert list(rows) == res.query_ids.tolist() == ["q1", "q2", "q3"]
+    assert math.isnan(rows["q3"]["dense"]) and rows["q3"]["bm25"] == 1.0
+    assert _nan_equal(rows, {q: dict(zip(res.run_names, v, strict=True))
+                             for q, v in zip(res.query_ids.tolist(),
+                                             res.values("AP").tolist(), strict=True)})
+    # a Result's axis is its own queries: the run lacking q3 has none under skip
+    assert list(res["dense"].per_query("AP")) == ["q1", "q2"]
+    # the comparison's differences: NaN where the pair left the query out
+    pair = kinds["PairComparison"][0]
+    diffs = pair.per_query()  # type: ignore[attr-defined]
+    assert list(diffs) == ["q1", "q2", "q3"] and math.isnan(diffs["q3"])
+    assert sum(not math.isnan(v) for v in diffs.values()) == pair.n  # type: ignore[attr-defined]
+    matrix = kinds["AgreementMatrix"][0].per_query("Overlap@1")  # type: ignore[attr-defined]
+    assert math.isnan(matrix["q3"][("bm25", "dense")])
+    assert matrix["q3"][("bm25", "bm25b")] == 1.0
+
+
+def test_per_query_refuses_an_unevaluated_measure_on_every_type() -> None:
+    for obj, _ in _every_type().values():
+        with pytest.raises(ranklens.RanklensError):
+            obj.per_query("nDCG@7")  # type: ignore[attr-defined]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.integers(0, 3), st.integers(0, 3)),
+                min_size=1, max_size=8))
+def test_results_per_query_is_each_runs_per_query_on_one_axis(
+        rows: list[tuple[bool, bool, int, int]]) -> None:
+    qrels = {f"q{i}": {"a": 1, "b": 0} for i in range(len(rows))}
+    runs: dict[str, dict[str, dict[str, float]]] = {"x": {}, "y": {}}
+    for i, (in_x, in_y, rank_x, rank_y) in enumerate(rows):
+        for name, present, rank in (("x", in_x, rank_x), ("y", in_y, rank_y)):
+            if present:
+                runs[name][f"q{i}"] = {d: float(-abs(k - rank)) for k, d in
+                                       enumerate(["a", "b", "c", "e"])}
+    if not runs["x"] or not runs["y"]:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RanklensWarning)
+        res = ranklens.evaluate(qrels, runs, ["RR", "P@1"], missing="skip")
+    for measure in ("RR", "P@1"):
+        got = res.per_query(measure)
+        assert list(got) == res.query_ids.tolist()
+        for run in ("x", "y"):
+            alone = res[run].per_query(measure)
+            assert _nan_equal({q: v[run] for q, v in got.items() if q in alone}, alone)
+            assert all(math.isnan(v[run]) for q, v in got.items() if q not in alone)

@@ -5,13 +5,15 @@ Each field carries its declaration (constraint, command-line flag, help) in its 
 and the trec_eval surface take their options from this value; the command line generates
 the options of ``evaluate``, ``compare`` and ``report`` from :func:`declared`, so every
 command has every option with the same help text (tests/cli/test_cli_options.py holds
-them equal).
+them equal), and ``evaluate``'s docstring documents them from the same declarations
+(:func:`with_options_doc`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, TypeVar
 
 from .._base.errors import ParameterError
 from .._base.validate import Boolean, Choice, Constraint, Integer, check
@@ -29,8 +31,11 @@ from .._model.policies import (
 )
 from .._names.conventions import CONVENTIONS, Convention, get_convention
 
-__all__ = ["DEFAULT_MEASURES", "NONPOSITIVE", "Declared", "EvaluateOptions", "Nonpositive",
-           "OptionKwargs", "declared", "options_of"]
+__all__ = ["DEFAULT_MEASURES", "NONPOSITIVE", "OPTIONS_DOC", "Declared", "EvaluateOptions",
+           "Nonpositive", "OptionKwargs", "declared", "options_of", "parameters_doc",
+           "with_options_doc"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``nonpositive``: a document scored <= 0 keeps its judgment, or is never a hit in the
 #: convention's measures (torchmetrics >= 1.7.4's AP, RR, P and R).
@@ -52,12 +57,14 @@ class Declared:
     flag: str
     #: the command line's choices when they differ from the constraint's (conventions)
     choices: tuple[str, ...] | None = None
+    #: what the Python docstrings add to ``help`` (:func:`parameters_doc`)
+    details: str = ""
 
 
 def _option(default: Any, constraint: Constraint, flag: str, help: str,
-            choices: tuple[str, ...] | None = None) -> Any:
+            choices: tuple[str, ...] | None = None, details: str = "") -> Any:
     return field(default=default,
-                 metadata={"declared": Declared(constraint, help, flag, choices)})
+                 metadata={"declared": Declared(constraint, help, flag, choices, details)})
 
 
 class _Conventions(Constraint):
@@ -94,43 +101,79 @@ average, pessimistic, optimistic, worst, best or None; got 'random'
 
     rel: int = _option(
         1, Integer(0), "--rel",
-        "Minimum judged level counted as relevant (trec_eval -l).")
+        "Minimum judged level counted as relevant (trec_eval -l).",
+        details="A measure's own ``rel=`` parameter overrides it. Graded measures use the "
+        "grades themselves.")
     missing: Missing | None = _option(
         None, Choice(MISSING, none=True), "--missing",
         "Judged queries absent from a run: score 0 (default, with a warning), leave out, "
-        "or fail.")
+        "or fail.",
+        details="A query scored 0 is scored on an empty ranking (trec_eval ``-c``); the "
+        ":class:`RanklensWarning` names them, and passing ``missing`` explicitly silences "
+        "it. Under ``\"skip\"``, judgments without a row or a run sharing no query with them "
+        "give an empty result (no query, every aggregate NaN) and a warning, not an error.")
     duplicates: Duplicates = _option(
         "error", Choice(DUPLICATES), "--duplicates",
-        "A document twice in one query: fail, or keep the first.")
+        "A document twice in one query: fail, or keep the first.",
+        details="In a ranking or in the judgments: an error naming both, or the first "
+        "(highest-ranked) occurrence kept.")
     depth: int | None = _option(
         None, Integer(0, none=True), "--depth",
-        "Keep only the top N documents of each query (trec_eval -M).")
+        "Keep only the top N documents of each query (trec_eval -M).",
+        details="N is ``depth``, counted after sorting.")
     judged_only: bool = _option(
         False, Boolean(), "--judged-only",
-        "Drop unjudged documents before evaluating (trec_eval -J).")
+        "Drop unjudged documents before evaluating (trec_eval -J).",
+        details="A document is judged when it has a judgment >= 0.")
     ties: Ties | None = _option(
         None, Choice(TIES, none=True), "--ties",
         "Equal scores: doc id descending (trec_eval; default), input order, averaged over "
         "all orders, each document after / before its ties, or by grade (worst / best case "
-        "first).")
+        "first).",
+        details="The input order is the order the documents were given in (a file's line "
+        "order, a frame's row order, a mapping's item order; a run file's rank column is "
+        "not read); the average is the expected value over every order of each tied group "
+        "(McSherry and Najork 2008; sklearn's nDCG). A measure's own ``ties=`` parameter "
+        "(``nDCG(ties=average)``) overrides it. ``pessimistic``: each document ranked after "
+        "everything it ties with, at its group's last position (scikit-learn's "
+        "``average_precision_score``, ``label_ranking_average_precision_score`` and "
+        "``label_ranking_loss`` on tied scores); ``optimistic``: each relevant document "
+        "before everything it ties with (AP, RR, Success and AUC only); both refused, with "
+        "a ParameterError, by measures their definition does not cover "
+        "(docs/conventions.md). ``worst`` / ``best`` order each tied group by grade, "
+        "ascending / descending.")
     empty: Empty | None = _option(
         None, Choice(EMPTY, none=True), "--empty",
-        "Queries without any relevant judgment: 0 (default), left out, 1, NaN, or fail.")
+        "Queries without any relevant judgment: 0 (default), left out, 1, NaN, or fail.",
+        details="Relevant at the measure's ``rel`` level. 0 is the value as computed (0 for "
+        "nearly all measures; trec_eval), and NaN is left out too (torchmetrics' "
+        "``empty_target_action`` neg / skip / pos / error). Count measures (NumQ, NumRel, "
+        "...) are never changed.")
     nonpositive: Nonpositive | None = _option(
         None, Choice(NONPOSITIVE, none=True), "--nonpositive",
         "Documents scored <= 0: judged as given (default), or never a hit in AP, RR, P and "
-        "R (torchmetrics >= 1.7.4; the torchmetrics convention's default).")
+        "R (torchmetrics >= 1.7.4; the torchmetrics convention's default).",
+        details="Never a hit: they keep their ranks, and a relevant one still counts in "
+        "recall's denominator (``\"judged\"`` turns the torchmetrics convention's default "
+        "off). nDCG and the others read them as given, as torchmetrics does.")
     empty_ranking: EmptyRanking = _option(
         "zero", Choice(EMPTY_RANKING), "--empty-ranking",
         "Judged queries given with an empty ranking: scored on it (0; default), NaN and "
-        "left out of the averages (LensKit), or left out of the evaluation.")
+        "left out of the averages (LensKit), or left out of the evaluation.",
+        details="An empty ranking is ``{\"q\": {}}`` or an empty retrieved list: scored on "
+        "it as trec_eval and ranx do, or left out as ``missing=\"skip\"`` leaves a query "
+        "out. It wins over ``empty``.")
     collection_size: int = _option(
         0, Integer(0), "--collection-size",
         "Documents in the collection (trec_eval -N; used by Utility only).")
     convention: str | Convention = _option(
         "trec", _Conventions(), "--convention",
         "Named bundle of defaults (AP denominator, ideal DCG, ties, ...); explicit options "
-        "win.", choices=tuple(CONVENTIONS))
+        "win.", choices=tuple(CONVENTIONS),
+        details="It sets ``ties``, ``empty``, ``missing`` and the measures' ``denom``, "
+        "``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and "
+        "docs/conventions.md); parameters written in a measure name win over it too. "
+        "``result.conventions`` records what was in force.")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -172,6 +215,46 @@ class OptionKwargs(TypedDict, total=False):
 def declared() -> dict[str, Declared]:
     """``{option name: its declaration}``, in declaration order."""
     return {f.name: f.metadata["declared"] for f in fields(EvaluateOptions)}
+
+
+#: the line of a docstring that :func:`with_options_doc` replaces by the options' parameters
+OPTIONS_DOC = "    <the evaluation options: EvaluateOptions' declarations>\n"
+
+
+def parameters_doc() -> str:
+    """The numpydoc ``Parameters`` entries of every option, in declaration order: the type
+    and default from the field, the text from its ``help`` and ``details``."""
+    import textwrap
+
+    out = []
+    for f in fields(EvaluateOptions):
+        decl: Declared = f.metadata["declared"]
+        c = decl.constraint
+        if isinstance(c, Boolean):
+            kind = "bool"
+        elif isinstance(c, Integer):
+            kind = "int"
+        else:
+            values = decl.choices or c.values  # type: ignore[attr-defined]
+            kind = "{" + ", ".join(f'"{v}"' for v in values) + "}"
+            kind += " or Convention" if isinstance(c, _Conventions) else ""
+        default = "optional" if f.default is None else (
+            f'default "{f.default}"' if isinstance(f.default, str) else f"default {f.default}")
+        text = f"{decl.help} {decl.details}".strip()
+        out.append(f"    {f.name} : {kind}, {default}\n"
+                   + textwrap.fill(text, 92, initial_indent=" " * 8,
+                                   subsequent_indent=" " * 8) + "\n")
+    return "".join(out)
+
+
+def with_options_doc(fn: F) -> F:
+    """``fn`` with its docstring's :data:`OPTIONS_DOC` line replaced by
+    :func:`parameters_doc`: a surface's option docs are the options' own declarations."""
+    if fn.__doc__:  # None under python -OO
+        if OPTIONS_DOC not in fn.__doc__:
+            raise ValueError(f"{fn.__qualname__}'s docstring has no options line")
+        fn.__doc__ = fn.__doc__.replace(OPTIONS_DOC, parameters_doc())
+    return fn
 
 
 def options_of(options: EvaluateOptions | None = None, /,

@@ -10,9 +10,9 @@ import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
 from .._names import parse_measure
+from .per_query import Frames, by_query
 
 if TYPE_CHECKING:
-    import pandas as pd
     import polars as pl
 
     from .._measures import Measure
@@ -77,7 +77,7 @@ class Aggregates(Mapping[str, float]):
 
 
 @dataclass(frozen=True, eq=False)
-class Result(Aggregates):
+class Result(Aggregates, Frames):
     """Values of every requested measure for one run.
 
     ``result[name]`` is the aggregate (a float) of a measure as it was written in the
@@ -124,9 +124,20 @@ class Result(Aggregates):
         return f"<Result {self.run_name}: {body} over {len(self.query_ids)} queries{shown}>"
 
     def per_query(self, name: object) -> dict[str, float]:
-        """``{query_id: value}`` for one measure, in trec_eval query order."""
-        key = self._key(name)
-        return dict(zip(self.query_ids.tolist(), self.query_values[key].tolist(), strict=True))
+        """``{query_id: value}`` for one measure, every query of :attr:`query_ids` in
+        trec_eval order; NaN where a policy left the query out.
+
+        Every result type reads its per-query values this way (docs/results.md).
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> r = ranklens.evaluate({"a": {"d": 1}, "b": {"d": 1}},
+        ...                       {"a": {"d": 1.0}, "b": {"x": 1.0}}, ["P@1"])
+        >>> r.per_query("P@1")
+        {'a': 1.0, 'b': 0.0}
+        """
+        return by_query(self.query_ids, self.query_values[self._key(name)])
 
     def aggregate(self, name: object, how: str = "mean",
                   weights: Mapping[Any, float] | np.ndarray | None = None) -> float:
@@ -290,12 +301,6 @@ class Result(Aggregates):
         if wide:
             return frame
         return frame.unpivot(index="query_id", variable_name="measure", value_name="value")
-
-    def to_pandas(self, wide: bool = True) -> pd.DataFrame:
-        """:meth:`to_polars` as a pandas DataFrame (needs pandas)."""
-        from .._base.pandas_frames import to_pandas
-
-        return to_pandas(self.to_polars(wide))
 
     def to_dict(self, *, aggregate_key: str = "all") -> dict[str, dict[str, float]]:
         """``{measure: {query_id: value, ..., aggregate_key: aggregate}}``.

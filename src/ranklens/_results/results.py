@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
+from .per_query import Frames, by_query
 from .result import Result
 
 if TYPE_CHECKING:
-    import pandas as pd
     import polars as pl
 
     from .._measures import Measure
@@ -57,7 +57,7 @@ def _query_axis(ids: list[np.ndarray]) -> tuple[np.ndarray, tuple[np.ndarray, ..
 
 
 @dataclass(frozen=True, eq=False)
-class Results:
+class Results(Frames):
     """The :class:`Result` of each of several runs, with per-query values aligned across runs.
 
     ``results["bm25"]`` (or ``results[0]``) is one run's :class:`Result`; iterating gives
@@ -177,6 +177,25 @@ class Results:
             out[at, j] = r.query_values[name]
         return _read_only(out)
 
+    def per_query(self, measure: object) -> dict[str, dict[str, float]]:
+        """``{query_id: {run: value}}`` for one measure: the rows of :meth:`values`, every
+        query of :attr:`query_ids` with every run; NaN where the run was not evaluated on
+        the query or a policy left it out.
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+        >>> res = ranklens.evaluate(qrels, {"x": {"q1": {"a": 1.0}},
+        ...                                 "y": {"q1": {"c": 1.0}, "q2": {"b": 1.0}}},
+        ...                         ["RR"], missing="skip")
+        >>> res.per_query("RR")
+        {'q1': {'x': 1.0, 'y': 0.0}, 'q2': {'x': nan, 'y': 1.0}}
+        """
+        rows = [dict(zip(self.run_names, row, strict=True))
+                for row in self.values(measure).tolist()]
+        return by_query(self.query_ids, rows)
+
     def aggregates(self, measure: object) -> np.ndarray:
         """The aggregate of one measure for each run (aligned with :attr:`run_names`)."""
         name = self._name(measure)
@@ -220,12 +239,6 @@ class Results:
             return frame
         return frame.unpivot(index=["run", "query_id"], variable_name="measure",
                              value_name="value")
-
-    def to_pandas(self, wide: bool = True) -> pd.DataFrame:
-        """:meth:`to_polars` as a pandas DataFrame (needs pandas)."""
-        from .._base.pandas_frames import to_pandas
-
-        return to_pandas(self.to_polars(wide))
 
     def to_dict(self, *, aggregate_key: str = "all") -> dict[str, dict[str, dict[str, float]]]:
         """``{run: result.to_dict(aggregate_key=...)}`` (see :meth:`Result.to_dict`)."""

@@ -27,7 +27,7 @@ from .._model.matching import qrels_index
 from .._pipeline.assemble import assemble, grade_notices, notices
 from .._pipeline.context import check_context, load_context
 from .._pipeline.dicts import compute_dicts, fits
-from .._pipeline.options import EvaluateOptions, OptionKwargs
+from .._pipeline.options import EvaluateOptions, OptionKwargs, with_options_doc
 from .._pipeline.plan import Plan, planned
 from .._pipeline.subsets import by_subsets, compute_run
 from .._results.result import Result
@@ -72,6 +72,7 @@ def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | Non
              **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
+@with_options_doc
 def evaluate(
     qrels: Any,
     run: Any,
@@ -122,60 +123,10 @@ def evaluate(
     measures : str, Measure or list of them
         Names such as ``"nDCG@10"``, ``"AP(denom=min)@3"``, ``"map_cut_10"``,
         ``"ndcg_burges@10"``. Every unknown name is reported at once.
-    rel : int, default 1
-        Minimum judged level counted as relevant (trec_eval ``-l``); a measure's own
-        ``rel=`` parameter overrides it. Graded measures use the grades themselves.
-    missing : {"zero", "skip", "error"}, optional
-        Judged queries absent from the run: scored 0 on an empty ranking (trec_eval
-        ``-c``), left out of the averages, or an error. Default ``"zero"``, with a
-        :class:`RanklensWarning` naming them; pass it explicitly to silence the warning.
-        Under ``"skip"``, judgments without a row or a run sharing no query with them give
-        an empty result (no query, every aggregate NaN) and a warning, not an error.
-    duplicates : {"error", "first"}, default "error"
-        A document twice in one query's ranking (or judgments): an error naming both, or
-        keep the first (highest-ranked) occurrence.
-    depth : int, optional
-        Keep only the top ``depth`` documents of each query after sorting (trec_eval ``-M``).
-    judged_only : bool, default False
-        Drop documents without a judgment >= 0 before evaluating (trec_eval ``-J``).
-    ties : {"docid", "input", "average", "pessimistic", "optimistic", "worst", "best"}, \
-default "docid"
-        Order of documents with equal scores: doc id descending (trec_eval), the order
-        they were given in (a file's line order, a frame's row order, a mapping's item
-        order; a run file's rank column is not read), or the expected value over every
-        order of each tied group (McSherry and Najork 2008; sklearn's nDCG). A measure's own
-        ``ties=`` parameter (``nDCG(ties=average)``) overrides it. ``pessimistic``:
-        each document ranked after everything it ties with, at its group's last position
-        (scikit-learn's ``average_precision_score``, ``label_ranking_average_precision_score``
-        and ``label_ranking_loss`` on tied scores); ``optimistic``: each relevant document
-        before everything it ties with (AP, RR, Success and AUC only); both refused, with a
-        ParameterError, by measures their definition does not cover (docs/conventions.md).
-        ``worst`` / ``best`` order each tied group by grade, ascending / descending.
-    empty : {"zero", "skip", "one", "nan", "error"}, default "zero"
-        Queries without any relevant judgment (at the measure's ``rel`` level): their value
-        as computed (0 for nearly all measures; trec_eval), left out of the averages, 1, NaN
-        (and left out), or an error (torchmetrics' ``empty_target_action`` neg / skip / pos /
-        error). Count measures (NumQ, NumRel, ...) are never changed.
-    nonpositive : {"judged", "unjudged"}, optional
-        Documents scored <= 0: read with their judgments (the default), or never a hit in
-        AP, RR, P and R: they keep their ranks, and a relevant one still counts in recall's
-        denominator, as torchmetrics >= 1.7.4 computes (the ``torchmetrics``
-        convention's default; ``"judged"`` turns it off). nDCG and the others read them
-        as given, as torchmetrics does.
-    empty_ranking : {"zero", "nan", "skip"}, default "zero"
-        Judged queries given with an empty ranking (``{"q": {}}``, an empty retrieved list):
-        scored on it (trec_eval, ranx), NaN and left out of the averages (LensKit), or
-        left out of the evaluation (as ``missing="skip"``). It wins over ``empty``.
-    collection_size : int, default 0
-        Number of documents in the collection (trec_eval ``-N``; used by Utility only).
     run_name : str, optional
         Name reported for the run (default: the TREC tag or "run"). Several runs are named
         by their mapping keys, file names or tags instead.
-    convention : {"trec", "sklearn", "torchmetrics", "kaggle", "ranx"} or Convention
-        A named bundle of defaults for ``ties``, ``empty``, ``missing`` and the measures'
-        ``denom``, ``gain`` and ``ideal`` parameters (see :data:`ranklens.CONVENTIONS` and
-        docs/conventions.md). Options passed explicitly and parameters written in a measure
-        name win over the preset. ``result.conventions`` records what was in force.
+    <the evaluation options: EvaluateOptions' declarations>
     memory_limit : int or str, optional
         Evaluate files in bounded memory: when the judgments and the largest run (paths
         to TREC, CSV/TSV, JSON Lines or Parquet files, a directory or glob of Parquet files)

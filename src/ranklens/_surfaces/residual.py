@@ -36,6 +36,7 @@ import numpy as np
 from .._base.errors import MeasureError, ParameterError
 from .._measures import Measure
 from .._measures._registry import REGISTRY
+from .._results.per_query import Frames
 from .._results.result import Result
 
 if TYPE_CHECKING:
@@ -55,8 +56,11 @@ _STRICT_TIES = ("docid", "input")
 
 
 @dataclass(frozen=True, eq=False)
-class Residual:
+class Residual(Frames):
     """Each measure's value with the unjudged retrieved documents non-relevant / relevant.
+
+    :meth:`per_query` and :meth:`to_polars` give both values of each query, as every result
+    type gives its per-query values.
 
     Attributes
     ----------
@@ -78,10 +82,35 @@ class Residual:
         return (self.if_nonrelevant[measure], self.if_relevant[measure])
 
     def per_query(self, measure: object) -> dict[str, tuple[float, float]]:
-        """``{query_id: (value if non-relevant, value if relevant)}`` of one measure."""
+        """``{query_id: (value if non-relevant, value if relevant)}`` of one measure, every
+        query of the evaluation in trec_eval order (NaN where a policy left one out)."""
         low, high = (self.if_nonrelevant.per_query(measure),
                      self.if_relevant.per_query(measure))
         return {q: (v, high[q]) for q, v in low.items()}
+
+    def to_polars(self, wide: bool = True) -> pl.DataFrame:
+        """One row per query: ``query_id``, then ``<measure> if_nonrelevant`` and
+        ``<measure> if_relevant`` for each measure (or long form: ``query_id, measure,
+        if_nonrelevant, if_relevant``); query ids as :meth:`Result.to_polars` gives them.
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> res = ranklens.residual({"q": {"a": 1}}, {"q": {"x": 2.0, "a": 1.0}}, ["P@1"])
+        >>> res.to_polars(wide=False).rows()
+        [('q', 'P@1', 0.0, 1.0)]
+        """
+        import polars as pl
+
+        if not wide:
+            low = self.if_nonrelevant.to_polars(wide=False)
+            high = self.if_relevant.to_polars(wide=False)
+            return low.rename({"value": "if_nonrelevant"}).with_columns(
+                high["value"].alias("if_relevant"))
+        low, high = self.if_nonrelevant.to_polars(), self.if_relevant.to_polars()
+        return low.select("query_id", *(column for n in self.if_nonrelevant.names for column in
+                                        (pl.col(n).alias(f"{n} if_nonrelevant"),
+                                         high[n].alias(f"{n} if_relevant"))))
 
     def __repr__(self) -> str:
         body = ", ".join(f"{n}=[{self.if_nonrelevant.aggregates[n]:.4f}, "

@@ -13,6 +13,7 @@ import numpy as np
 from ..._base.errors import InputError, ParameterError, RanklensWarning
 from ..._base.validate import Choice, check
 from ..._ingest.tables import Run
+from ..._results.per_query import Frames, by_query
 from ..render.formats import write
 from ..render.model import Cell, Column, Row, Table, label
 from .rankings import pair_runs, query_set
@@ -36,12 +37,13 @@ def _fixed(value: float) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Agreement:
+class Agreement(Frames):
     """Run-vs-run measures between two runs: per-query values and their means.
 
     ``agreement[name]`` is the mean over the compared queries of a measure (as written,
     or any spelling of it); a query whose value is NaN (both rankings empty, Kendall's tau
-    undefined) is left out of that mean.
+    undefined) is left out of that mean. :meth:`per_query` and :meth:`to_polars` give the
+    per-query values, as on every result type.
 
     Attributes
     ----------
@@ -82,12 +84,31 @@ class Agreement:
         body = ", ".join(f"{n}={self.means[n]:.4f}" for n in self.names)
         return f"Agreement({self.run_a} vs {self.run_b}, {len(self.query_ids)} queries, {body})"
 
-    def to_polars(self) -> pl.DataFrame:
-        """One row per query: ``query_id`` and a column per measure."""
+    def per_query(self, name: str | AgreementMeasure) -> dict[str, float]:
+        """``{query_id: value}`` of one measure over the compared queries (:attr:`query_ids`,
+        in ``run_a``'s order); NaN where the measure is undefined on the query.
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> agree = ranklens.agreement({"q1": {"a": 2.0, "b": 1.0}, "q2": {"c": 1.0}},
+        ...                            {"q1": {"b": 2.0, "a": 1.0}, "q2": {"c": 1.0}},
+        ...                            "Overlap@1")
+        >>> agree.per_query("Overlap@1")
+        {'q1': 0.0, 'q2': 1.0}
+        """
+        return by_query(self.query_ids, self.query_values[self._key(name)])
+
+    def to_polars(self, wide: bool = True) -> pl.DataFrame:
+        """One row per query: ``query_id`` and a column per measure (or long form:
+        ``query_id, measure, value``)."""
         from ..._base.lazy import polars as pl
 
-        return pl.DataFrame({"query_id": list(self.query_ids),
-                             **{n: np.asarray(self.query_values[n]) for n in self.names}})
+        frame = pl.DataFrame({"query_id": pl.Series(list(self.query_ids), dtype=pl.String),
+                              **{n: np.asarray(self.query_values[n]) for n in self.names}})
+        if wide:
+            return frame
+        return frame.unpivot(index="query_id", variable_name="measure", value_name="value")
 
     def table(self, *, per_query: bool = False, trec: bool = False) -> Table:
         """The neutral table every format writes: the means (and each query's values)."""
@@ -116,10 +137,11 @@ class Agreement:
 
 
 @dataclass(frozen=True, eq=False)
-class AgreementMatrix:
+class AgreementMatrix(Frames):
     """Run-vs-run measures between every pair of several runs: a matrix of means per
     measure (``matrix[name]`` is a square array, 1 on the diagonal for a similarity of a
-    run with itself); :attr:`pairs` holds each pair's :class:`Agreement`."""
+    run with itself); :attr:`pairs` holds each pair's :class:`Agreement`, and
+    :meth:`per_query` and :meth:`to_polars` every pair's per-query values."""
 
     names: tuple[str, ...]
     runs: tuple[str, ...]
@@ -132,6 +154,30 @@ class AgreementMatrix:
 
     def __repr__(self) -> str:
         return f"AgreementMatrix({len(self.runs)} runs, {', '.join(self.names)})"
+
+    @property
+    def query_ids(self) -> tuple[str, ...]:
+        """Every query a pair compared, in the order the pairs first compared them."""
+        return tuple(dict.fromkeys(q for p in self.pairs.values() for q in p.query_ids))
+
+    def per_query(self, name: str | AgreementMeasure
+                  ) -> dict[str, dict[tuple[str, str], float]]:
+        """``{query_id: {(run_a, run_b): value}}`` of one measure, every query of
+        :attr:`query_ids` with every pair; NaN where a pair did not compare the query
+        (``missing="skip"``) or the measure is undefined on it."""
+        by_pair = {key: p.per_query(name) for key, p in self.pairs.items()}
+        return {q: {key: values.get(q, math.nan) for key, values in by_pair.items()}
+                for q in self.query_ids}
+
+    def to_polars(self, wide: bool = True) -> pl.DataFrame:
+        """One row per pair and query it compared: ``run_a, run_b, query_id`` and a column
+        per measure (or long form: ``run_a, run_b, query_id, measure, value``)."""
+        from ..._base.lazy import polars as pl
+
+        return pl.concat([p.to_polars(wide).select(pl.lit(a, pl.String).alias("run_a"),
+                                                   pl.lit(b, pl.String).alias("run_b"),
+                                                   pl.all())
+                          for (a, b), p in self.pairs.items()], how="vertical")
 
     def table(self) -> Table:
         """One row per (measure, run), one column per run: the means of each pair."""

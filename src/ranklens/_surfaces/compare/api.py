@@ -16,7 +16,7 @@ from ..._results.results import Results
 from . import paired
 from .bootstrap import bootstrap_interval, bootstrap_test
 from .corrections import Correction, adjust
-from .differences import snap, wins_ties_losses
+from .differences import compared, wins_ties_losses
 from .options import (
     CI_METHODS,
     CORRECTIONS,
@@ -220,7 +220,8 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         significant = bool(not math.isnan(p_adj) and p_adj < alpha)
         if not significant:
             row["direction"] = 0
-        out.append(PairComparison(**row, significant=significant))
+        out.append(PairComparison(**row, significant=significant, source=results,
+                                  together=test in TUKEY))
     random = test in ("randomization", "randomized-tukey")
     return Comparison(
         pairs=tuple(out), run_names=runs, measures=tuple(names), means=means,
@@ -231,7 +232,7 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         seed=int(seed),
         lower_is_better=tuple(n for n in names
                               if results.measures[n].definition.lower_is_better),
-        clipped=tuple(clipped))
+        clipped=tuple(clipped), results=results)
 
 
 def _unit_range(unit_range: bool, values: np.ndarray) -> bool:
@@ -304,12 +305,8 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
     (``means``, the runs' means, when no query is left out), and ``difference`` is their
     difference: its sign is the means'. The tests, intervals and effect sizes read the
     per-query differences."""
-    if test in TUKEY:  # one test over all systems: the topics every system has a value for
-        complete = ~np.isnan(values).any(axis=1)
-        kept = [complete for _ in pairs]
-    else:
-        kept = [~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
-    diffs = [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
+    # a Tukey test is one test over all systems: the topics every system has a value for
+    kept, diffs = compared(values, pairs, test in TUKEY)
     if excluded is not None:
         _excluded(name, pairs, kept, query_ids, excluded)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test,

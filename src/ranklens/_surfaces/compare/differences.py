@@ -13,7 +13,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
-__all__ = ["RELATIVE_TIE", "degenerate", "snap", "wins_ties_losses"]
+__all__ = ["RELATIVE_TIE", "compared", "degenerate", "snap", "wins_ties_losses"]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -58,6 +58,27 @@ def snap(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     snapped[order] = heads[np.cumsum(starts) - 1]
     # -0.0 + 0.0 is +0.0: a zero difference has no sign
     return np.where(d < 0, -snapped, snapped) + 0.0
+
+
+def compared(values: np.ndarray, pairs: list[tuple[int, int]], together: bool
+             ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The queries each pair compares and their snapped differences, system - baseline.
+
+    ``values`` is ``(queries, runs)`` (NaN: no value), each pair the columns ``(system,
+    baseline)``. A pair compares the queries both runs have a value for; ``together`` (a
+    Tukey test: one test over all systems) those every run has a value for.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> kept, d = compared(np.array([[0.5, 0.25], [np.nan, 1.0], [1.0, 1.0]]), [(0, 1)], False)
+    >>> kept[0].tolist(), d[0].tolist()
+    ([True, False, True], [0.25, 0.0])
+    """
+    complete = ~np.isnan(values).any(axis=1) if together else None
+    kept = [complete if complete is not None
+            else ~np.isnan(values[:, s]) & ~np.isnan(values[:, b]) for s, b in pairs]
+    return kept, [snap(values[k, s], values[k, b]) for (s, b), k in zip(pairs, kept, strict=True)]
 
 
 def degenerate(identical: _R, too_few: _R,

@@ -5,21 +5,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..._base.errors import ParameterError
-from .pair import PairComparison
+from ..._results.per_query import Frames
+from .pair import RECORD, PairComparison
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from ..._results.results import Results
 
 __all__ = ["Comparison", "PairComparison"]
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(Frames):
     """Paired comparison of several runs on one or more measures.
+
+    :meth:`per_query` gives each pair's per-query differences, as every result type gives
+    its per-query values; :meth:`to_polars` one row per comparison (or per comparison and
+    query).
 
     Attributes
     ----------
@@ -47,6 +54,8 @@ class Comparison:
         smallest mean); ``direction`` is numeric either way (+1: system higher).
     clipped : the ``(measure, system, baseline)`` comparisons whose interval was clipped to
         the measure's range of differences, [-1, 1] (measures known to lie in [0, 1]).
+    results : the per-query values compared, on one query axis (None for a comparison
+        made by hand).
 
     Examples
     --------
@@ -77,6 +86,7 @@ class Comparison:
     seed: int
     lower_is_better: tuple[str, ...] = ()
     clipped: tuple[tuple[str, str, str], ...] = ()
+    results: Results | None = field(default=None, repr=False)
     _index: dict[tuple[str, str, str], PairComparison] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -123,7 +133,32 @@ class Comparison:
             ci_low=-other.ci_high, ci_high=-other.ci_low, effect_size=-other.effect_size,
             wins=other.losses, ties=other.ties, losses=other.wins, p_value=other.p_value,
             p_adjusted=other.p_adjusted, significant=other.significant,
-            direction=-other.direction, exact=other.exact)
+            direction=-other.direction, exact=other.exact, source=other.source,
+            together=other.together)
+
+    def per_query(self, measure: object) -> dict[str, dict[tuple[str, str], float]]:
+        """``{query_id: {(system, baseline): difference}}`` of one measure: each pair's
+        :meth:`PairComparison.per_query`, every query of the comparison's axis; NaN where a
+        query was left out of a pair.
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> cmp = ranklens.compare({"q1": {"a": 1}, "q2": {"b": 1}},
+        ...                        {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}},
+        ...                         "y": {"q2": {"b": 1.0}, "q1": {"z": 1.0}},
+        ...                         "w": {"q1": {"a": 1.0}, "q2": {"b": 1.0}}},
+        ...                        ["RR"], baseline="x")
+        >>> cmp.per_query("RR")["q2"]
+        {('y', 'x'): 1.0, ('w', 'x'): 1.0}
+        """
+        name = self.results._name(measure) if self.results is not None else measure
+        pairs = {(p.system, p.baseline): p.per_query() for p in self.pairs if p.measure == name}
+        if not pairs:
+            raise ParameterError(f"no comparison on {measure!r}; compared: measures "
+                                 f"{list(self.measures)}")
+        first = next(iter(pairs.values()))
+        return {q: {key: values[q] for key, values in pairs.items()} for q in first}
 
     def direction(self, measure: str, system: str, baseline: str) -> int:
         """+1 / -1 when ``system`` is significantly above / below ``baseline``, else 0."""
@@ -136,12 +171,20 @@ class Comparison:
                     "confidence": self.confidence, "ci": self.ci,
                     "permutations": self.permutations, "resamples": self.resamples,
                     "seed": self.seed}
-        return [{**asdict(p), **settings} for p in self.pairs]
+        return [{**{name: getattr(p, name) for name in RECORD}, **settings}
+                for p in self.pairs]
 
-    def to_polars(self) -> pl.DataFrame:
-        """One row per comparison (the fields of :class:`PairComparison` and the settings)."""
+    def to_polars(self, per_query: bool = False) -> pl.DataFrame:
+        """One row per comparison (the fields of :class:`PairComparison` and the settings),
+        or with ``per_query`` one row per comparison and query: ``measure, system,
+        baseline, query_id, difference``."""
         import polars as pl
 
+        if per_query:
+            return pl.concat([p.to_polars().select(
+                *(pl.lit(getattr(p, k), pl.String).alias(k)
+                  for k in ("measure", "system", "baseline")), pl.all()) for p in self.pairs],
+                how="vertical")
         rows = self.to_dicts()
         schema = {name: _polars_type(name) for name in rows[0]} if rows else None
         return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame()

@@ -26,14 +26,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
 from ..._base.errors import MeasureError, ParameterError
 from ..._base.validate import Choice, check
+from ..._results.per_query import Frames
 from ..._results.result import Result
 from ..._results.results import Results, results_of
+
+if TYPE_CHECKING:
+    import polars as pl
 
 __all__ = ["CORRELATION_METHODS", "CorrelationMethod", "RankCorrelation", "rank_correlation"]
 
@@ -42,8 +46,11 @@ CORRELATION_METHODS: tuple[str, ...] = get_args(CorrelationMethod)
 
 
 @dataclass(frozen=True)
-class RankCorrelation:
+class RankCorrelation(Frames):
     """How alike two evaluations order the same systems.
+
+    It correlates orderings of systems, not per-query values: it has no ``per_query``, and
+    :meth:`to_polars` gives one row per system.
 
     Attributes
     ----------
@@ -55,6 +62,7 @@ class RankCorrelation:
     systems : the run names, in A's order (best first).
     order_b : the run names in B's order (best first).
     measure_a, measure_b : the measure each evaluation was ordered by.
+    values_a, values_b : each system's aggregate in A and in B, in the order of ``systems``.
     """
 
     method: str
@@ -65,6 +73,31 @@ class RankCorrelation:
     order_b: tuple[str, ...]
     measure_a: str
     measure_b: str
+    values_a: tuple[float, ...] = ()
+    values_b: tuple[float, ...] = ()
+
+    def to_polars(self) -> pl.DataFrame:
+        """One row per system, in A's order: ``run, rank_a, rank_b, value_a, value_b`` (the
+        ranks 1 = best, the values the aggregates ordered).
+
+        Examples
+        --------
+        >>> import ranklens
+        >>> both = ranklens.evaluate({"q": {"a": 1}}, {"x": {"q": {"a": 2.0, "b": 1.0}},
+        ...                                          "y": {"q": {"b": 2.0, "a": 1.0}}},
+        ...                          ["RR", "P@2"])
+        >>> ranklens.rank_correlation(both, both, "RR", measure_b="P@2").to_polars().rows()
+        [('x', 1, 1, 1.0, 0.5), ('y', 2, 2, 0.5, 0.5)]
+        """
+        import polars as pl
+
+        at_b = {run: i for i, run in enumerate(self.order_b, 1)}
+        return pl.DataFrame({
+            "run": pl.Series(self.systems, dtype=pl.String),
+            "rank_a": pl.Series(range(1, len(self.systems) + 1), dtype=pl.Int64),
+            "rank_b": pl.Series([at_b[r] for r in self.systems], dtype=pl.Int64),
+            "value_a": pl.Series(self.values_a, dtype=pl.Float64),
+            "value_b": pl.Series(self.values_b, dtype=pl.Float64)})
 
 
 Evaluation = Results | Sequence[Result]
@@ -219,4 +252,12 @@ def rank_correlation(results_a: Evaluation, results_b: Evaluation, measure: obje
     swaps = int(np.count_nonzero(_pair_signs(x) * _pair_signs(y) < 0))
     order_b = tuple(sorted(runs, key=lambda r: -b[r]))
     return RankCorrelation(method, value, swaps, len(runs) * (len(runs) - 1) // 2,
-                           tuple(runs), order_b, name_a, name_b)
+                           tuple(runs), order_b, name_a, name_b,
+                           _aggregates(results_a, name_a, runs),
+                           _aggregates(results_b, name_b, runs))
+
+
+def _aggregates(results: Evaluation, name: str, runs: list[str]) -> tuple[float, ...]:
+    """The aggregate ``name`` of each run of ``runs``, in that order."""
+    of = {r.run_name: float(r[name]) for r in results_of(results)}
+    return tuple(of[run] for run in runs)
