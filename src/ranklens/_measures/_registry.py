@@ -11,337 +11,38 @@ better). Nothing outside a measure's own module lists measure names.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import numpy as np
-
 from .._base.errors import MeasureError
-from .._model.aligned import Aligned
-from .._model.items import ItemContext, ItemCounts, RankedItems
+from .._base.params import Param, Spelled, find_param
+from .._base.params import format_number as _fmt_number
+from .._base.registry import Registry, close_matches
 from .._model.policies import TIES as _TIE_POLICIES
+from ._definition import (
+    Aggregate,
+    ClosedForm,
+    ContextKernel,
+    CutoffKind,
+    Facts,
+    Flag,
+    ItemFinish,
+    ItemKernels,
+    ItemTally,
+    Kernel,
+    MeasureDef,
+    OrderFree,
+    Table,
+    TieBound,
+    TieSupport,
+    TrecSpelling,
+)
 
-__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "known_names", "register", "suggest"]
-
-
-def _fmt_number(x: float) -> str:
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(float(x))
-
-
-@dataclass(frozen=True)
-class Param:
-    """One declared parameter of a measure.
-
-    ``kind`` is one of ``int``, ``float``, ``bool``, ``choice`` (with ``choices``),
-    ``gain`` (``linear``, ``exp2`` or a level map ``1:3;2:9``) or ``floats`` (a
-    ``;``-separated list). ``default`` None means "the evaluation's option of that name"
-    (used for ``rel`` and ``judged_only``).
-    """
-
-    name: str
-    kind: str
-    default: Any
-    doc: str
-    choices: tuple[str, ...] = ()
-    minimum: float | None = None
-    maximum: float | None = None
-
-    def parse(self, text: str, measure: str) -> Any:
-        """The value of this parameter written as ``text``; MeasureError if it is invalid."""
-        text = text.strip()
-        try:
-            value = self._parse(text)
-        except (ValueError, TypeError):
-            raise MeasureError(
-                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {text!r}"
-            ) from None
-        return self.check(value, measure)
-
-    def _parse(self, text: str) -> Any:
-        if self.kind == "int":
-            return int(text)
-        if self.kind == "float":
-            return float(text)
-        if self.kind == "bool":
-            low = text.lower()
-            if low in ("true", "1", "yes"):
-                return True
-            if low in ("false", "0", "no"):
-                return False
-            raise ValueError(text)
-        if self.kind == "choice":
-            if text not in self.choices:
-                raise ValueError(text)
-            return text
-        if self.kind == "gain":
-            if text in ("linear", "exp2"):
-                return text
-            pairs = []
-            for part in text.split(";"):
-                level, _, g = part.partition(":")
-                pairs.append((float(level), float(g)))
-            if not pairs:
-                raise ValueError(text)
-            return tuple(sorted(pairs))
-        if self.kind == "floats":
-            return tuple(float(p) for p in text.split(";"))
-        raise ValueError(self.kind)
-
-    def check(self, value: Any, measure: str) -> Any:
-        """Validate (and normalise) a Python value for this parameter."""
-        try:
-            if self.kind == "gain" and isinstance(value, dict):
-                value = tuple(sorted((float(k), float(v)) for k, v in value.items()))
-            elif self.kind == "gain" and isinstance(value, (list, tuple)):
-                # pairs in any order: sorted, so equal maps give equal (hashable) measures
-                value = tuple(sorted((float(k), float(v)) for k, v in value))
-            if self.kind == "floats" and isinstance(value, (list, tuple)):
-                value = tuple(float(v) for v in value)
-        except (TypeError, ValueError):
-            raise MeasureError(
-                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {value!r}"
-            ) from None
-        if self.kind == "int" and isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if self.kind == "float" and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        ok = {
-            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "float": lambda v: isinstance(v, float) and math.isfinite(v),
-            "bool": lambda v: isinstance(v, bool),
-            "choice": lambda v: v in self.choices,
-            "gain": lambda v: v in ("linear", "exp2") or _level_map(v),
-            "floats": lambda v: (isinstance(v, tuple) and len(v) > 0
-                                 and all(math.isfinite(x) for x in v)),
-        }[self.kind](value)
-        if ok and self.minimum is not None and self.kind in ("int", "float"):
-            ok = value >= self.minimum
-        if ok and self.maximum is not None and self.kind in ("int", "float"):
-            ok = value <= self.maximum
-        if ok and self.kind == "floats" and self.minimum is not None:
-            ok = all(v >= self.minimum for v in value)
-        if not ok:
-            raise MeasureError(
-                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {value!r}"
-            )
-        return value
-
-    def expected(self) -> str:
-        base = {
-            "int": "an integer",
-            "float": "a number",
-            "bool": "true or false",
-            "choice": "one of " + ", ".join(self.choices),
-            "gain": "linear, exp2 or a level map such as 1:3;2:9",
-            "floats": "a ;-separated list of numbers",
-        }[self.kind]
-        if self.minimum is not None:
-            base += f" >= {_fmt_number(self.minimum)}"
-        if self.maximum is not None:
-            base += f" and <= {_fmt_number(self.maximum)}"
-        return base
-
-    def format(self, value: Any) -> str:
-        if self.kind == "bool":
-            return "true" if value else "false"
-        if self.kind in ("int", "float"):
-            return _fmt_number(value)
-        if self.kind == "gain" and isinstance(value, tuple):
-            return ";".join(f"{_fmt_number(a)}:{_fmt_number(b)}" for a, b in value)
-        if self.kind == "floats":
-            return ";".join(_fmt_number(v) for v in value)
-        return str(value)
-
-
-def _level_map(value: Any) -> bool:
-    """A non-empty tuple of (level, gain) pairs: finite numbers, each level once."""
-    if not isinstance(value, tuple) or not value:
-        return False
-    levels = [k for k, _ in value]
-    return (len(set(levels)) == len(levels)
-            and all(math.isfinite(x) for pair in value for x in pair))
-
-
-Kernel = Callable[[Aligned, "Measure"], np.ndarray]
-# (aligned, measure, tied groups) -> the value under ties="average"; see _ties
-ClosedForm = Callable[[Aligned, "Measure", Any], np.ndarray]
-# (aligned, measure, tied groups, optimistic) -> the value under ties="pessimistic" /
-# "optimistic"; see _ties
-TieBound = Callable[[Aligned, "Measure", Any, bool], np.ndarray]
-# (aligned, measure, ranked items) -> one value per query, for the measures that read the
-# beyond-accuracy tables (popularity, the catalogue, features, groups)
-ContextKernel = Callable[[Aligned, "Measure", RankedItems], np.ndarray]
-# (aligned, measure, ranked items) -> how often each item was recommended (a block's tally)
-ItemTally = Callable[[Aligned, "Measure", RankedItems], ItemCounts]
-# (the merged tally, measure, context) -> the catalogue-level value
-ItemFinish = Callable[[ItemCounts, "Measure", ItemContext], float]
-
-
-@dataclass(frozen=True)
-class MeasureDef:
-    """What the registry knows about one measure name.
-
-    Attributes
-    ----------
-    name : canonical name (``nDCG``).
-    kernel : ``f(aligned, measure) -> ndarray`` of one value per evaluated query.
-    doc : one-line definition.
-    params : declared parameters.
-    cutoff : ``None`` (no cutoff), ``"int"`` (rank depth) or ``"float"`` (recall level,
-        multiple of R).
-    cutoff_required : whether a cutoff must be given.
-    aggregate : ``mean``, ``sum``, ``gmean``, ``catalogue`` (the value comes from the items
-        recommended over every query: ``item_tally`` and ``finish_items``) or ``none``
-        (per-query text only).
-    trec : trec_eval name (``ndcg_cut`` for the cutoff form is in ``trec_cut``).
-    aliases : other accepted names (ranx and common spellings), lower-case matched.
-    variants : other names meaning this measure with parameters fixed, as
-        ``(name, ((param, value), ...))`` pairs (ranx's ``ndcg_burges`` = ``nDCG(gain=exp2)``).
-    family : the module's group, for listings.
-    text : the per-query value is a string (relstring), never averaged.
-    closed_form : ``f(aligned, measure, groups) -> ndarray``, the value under
-        ``ties="average"`` on the queries that have tied groups (``groups`` is a
-        :class:`~ranklens._measures._ties.TiedGroups`); it may raise
-        :class:`~ranklens._measures._ties.NoClosedForm` for parameter values it does not
-        cover. None: averaged by enumerating tied orders.
-    tie_bound : ``f(aligned, measure, groups, optimistic) -> ndarray``, the value under
-        ``ties="pessimistic"`` (``optimistic`` False) or ``"optimistic"``: each (relevant)
-        document ranked after, or before, everything it ties with (the definition is the
-        :data:`~ranklens._model.policies.Ties` docstring's). It raises
-        :class:`~ranklens._measures._ties.NoBound` for a policy or parameter the definition
-        does not cover. None: both policies refused, unless the order never matters.
-    order_free : ``"never"``, ``"always"`` (the ranking order never matters) or
-        ``"without_cutoff"`` (it matters only through a cutoff). Such measures skip the
-        tie averaging altogether.
-    needs_unretrieved : whether the value counts or ranks judged documents that were not
-        retrieved (R, the ideal ranking); a predicate of the measure when a parameter
-        decides. A ranked label matrix shows only the retrieved items, so
-        ``evaluate_arrays`` warns for these. (RBP's gain rescaling reads the top judged
-        level, a scale rather than a document, and RBP is False.)
-    nonpositive_not_hit : under the ``nonpositive="unjudged"`` option (the torchmetrics
-        convention's), a document scored <= 0 is never a hit in this measure: it keeps its
-        rank, and a relevant one still counts among the relevant (torchmetrics >= 1.7.4's
-        AP, RR, P and R; its nDCG and HitRate read every document as given).
-    zero_grade_unread : the value is the same whether a document judged 0 is judged or
-        unjudged, at any relevance level >= 1 (no count of judged documents, no gain for
-        grade 0); a predicate of the measure when a parameter decides (``judged_only``, a
-        gain map). ``ranklens.Accumulator`` then leaves labels of 0 out of the judgments it
-        builds, except under ties="average". tests/unit/test_zero_grades.py holds every
-        declaration to it: bit for bit, but for a value averaged over tied orders by
-        enumeration (AP(denom=hits) under ties="average"), whose sum may round differently
-        in the last bit (hence the accumulator's exception).
-    lower_is_better : smaller values are better (Unj, RBP's residual); renderers bold the
-        minimum.
-    unit_range : every per-query value lies in [0, 1] whatever the judgments, conventions
-        and parameters (a fraction of documents or of relevance: P, R, AP, RR, ...), so a
-        difference lies in [-1, 1] and ``compare`` clips its intervals there; or a predicate
-        of the measure where its parameters decide (nDCG: in [0, 1] unless a gain map gives
-        a level a negative gain). False (the default) where weights or a parameter can leave
-        [0, 1] (ERR, RBP, utility, the diversity measures) or nobody has checked.
-    convention_params : the parameters a :class:`~ranklens.Convention` may set on it
-        (``denom``, ``gain``, ``ideal``).
-    trec_integer : trec_eval prints it as an integer (``%ld``).
-    trec_per_query : trec_eval prints it on per-query (``-q``) lines.
-    trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
-    subtopics : it reads subtopic judgments (a diversity measure: ``load_qrels(...,
-        kind="subtopic")``); the others read plain ones.
-    weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
-        each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
-        undefined.
-    needs : the beyond-accuracy tables the measure reads (keys of
-        :data:`ranklens._model.items.TABLES`: ``train``, ``catalogue``, ``features``,
-        ``groups``); the evaluation refuses it, naming the argument, when one is absent.
-    context_kernel : ``f(aligned, measure, ranked_items) -> ndarray``, the per-query
-        values of a measure that reads those tables (``kernel`` then only refuses).
-    item_tally, finish_items : a catalogue-level measure (``aggregate="catalogue"``):
-        ``item_tally(aligned, measure, ranked_items)`` counts each item's recommendations
-        over a block of queries (:class:`~ranklens._model.items.ItemCounts`, merged by
-        addition), ``finish_items(counts, measure, context)`` turns the merged counts into
-        the value. Its per-query values are NaN.
-    reads_judgments : whether the value depends on the judgments; the empty-query policy
-        (``empty``) leaves the values of a measure that does not (novelty, popularity,
-        diversity) as computed.
-    trec_comma : what a comma list after the trec_eval name (``trec``) means in
-        ``evaluate`` and ``ranklens evaluate -m``: ``"parameters"``, the one measure's
-        parameters (``utility_2,-1,0,0``: four coefficients), or ``"measures"``, one
-        measure per value (``set_F.1.0,0.5``: F at beta 1.0 and at 0.5). (A cutoff
-        family's list, ``P_5,10``, is always one measure per cutoff; ``ranklens trec_eval
-        -m`` reads lists as trec_eval does: set_F takes the first value.)
-    residual : ``ranklens.residual`` may judge its unjudged retrieved documents: it reads
-        each retrieved document's relevance and nothing else about an unjudged one (no
-        judged-only list, no count of judged non-relevant documents), so judging them
-        non-relevant leaves it as computed.
-    """
-
-    name: str
-    kernel: Kernel
-    doc: str
-    params: tuple[Param, ...] = ()
-    cutoff: str | None = None
-    cutoff_required: bool = False
-    aggregate: str = "mean"
-    trec: str | None = None
-    trec_cut: str | None = None
-    trec_cutoffs: tuple[float, ...] = ()
-    aliases: tuple[str, ...] = ()
-    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
-    family: str = ""
-    text: bool = False
-    closed_form: ClosedForm | None = None
-    tie_bound: TieBound | None = None
-    order_free: Literal["never", "always", "without_cutoff"] = "never"
-    needs_unretrieved: bool | Callable[[Measure], bool] = True
-    nonpositive_not_hit: bool = False
-    zero_grade_unread: bool | Callable[[Measure], bool] = False
-    lower_is_better: bool = False
-    unit_range: bool | Callable[[Measure], bool] = False
-    convention_params: tuple[str, ...] = ()
-    trec_integer: bool = False
-    trec_per_query: bool = True
-    trec_reset: bool = False
-    subtopics: bool = False
-    weight: Kernel | None = None
-    trec_comma: Literal["parameters", "measures"] = "parameters"
-    residual: bool = False
-    needs: tuple[str, ...] = ()
-    context_kernel: ContextKernel | None = None
-    item_tally: ItemTally | None = None
-    finish_items: ItemFinish | None = None
-    reads_judgments: bool = True
-
-    def reads_unretrieved(self, measure: Measure) -> bool:
-        """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""
-        if callable(self.needs_unretrieved):
-            return bool(self.needs_unretrieved(measure))
-        return self.needs_unretrieved
-
-    def reads_zero_grades(self, measure: Measure) -> bool:
-        """Whether ``measure`` may tell a document judged 0 from an unjudged one (the
-        negation of ``zero_grade_unread``, a predicate resolved)."""
-        if callable(self.zero_grade_unread):
-            return not self.zero_grade_unread(measure)
-        return not self.zero_grade_unread
-
-    def in_unit_range(self, measure: Measure) -> bool:
-        """``unit_range`` for ``measure`` (resolving a predicate of its parameters)."""
-        if callable(self.unit_range):
-            return bool(self.unit_range(measure))
-        return self.unit_range
-
-    def ignores_order(self, measure: Measure) -> bool:
-        """Whether ``measure``'s value is the same for every order of the ranked documents."""
-        if self.order_free == "always":
-            return True
-        return self.order_free == "without_cutoff" and measure.cutoff is None
-
-    def param(self, name: str) -> Param:
-        return find_param(self.name, self.params, name)
+__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "Spelled", "known_names", "register",
+           "suggest"]
 
 
 @dataclass(frozen=True)
@@ -420,20 +121,9 @@ class Measure:
 
 
 def _example(defn: MeasureDef) -> str:
-    if defn.trec_cutoffs:
-        return _fmt_number(defn.trec_cutoffs[0])
+    if defn.trec.cutoffs:
+        return _fmt_number(defn.trec.cutoffs[0])
     return "0.5" if defn.cutoff == "float" else "10"
-
-
-def find_param(owner: str, params: Sequence[Param], name: str) -> Param:
-    """The parameter ``name`` among ``params``, declared by the measure ``owner``."""
-    for p in params:
-        if p.name == name:
-            return p
-    raise MeasureError(
-        f"{owner} has no parameter {name!r}; it accepts "
-        + (", ".join(p.name for p in params) or "no parameters")
-    )
 
 
 def non_default_params(owner: str, params: Sequence[Param],
@@ -480,7 +170,9 @@ def _check_cutoff(defn: MeasureDef, cutoff: Any) -> int | float:
     return value
 
 
-REGISTRY: dict[str, MeasureDef] = {}
+#: every measure by its canonical name, in registration order (its aliases and other
+#: spellings are read by :data:`ranklens._names.index.SPELLINGS`)
+REGISTRY: Registry[MeasureDef] = Registry("measure")
 
 
 def register(
@@ -488,42 +180,85 @@ def register(
     doc: str,
     *,
     params: Sequence[Param] = (),
-    **options: Any,
+    cutoff: CutoffKind | None = None,
+    cutoff_required: bool = False,
+    aggregate: Aggregate = "mean",
+    aliases: tuple[str, ...] = (),
+    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (),
+    family: str = "",
+    text: bool = False,
+    lower_is_better: bool = False,
+    subtopics: bool = False,
+    weight: Kernel | None = None,
+    trec: str | None = None,
+    trec_cut: str | None = None,
+    trec_cutoffs: tuple[float, ...] = (),
+    trec_integer: bool = False,
+    trec_per_query: bool = True,
+    trec_reset: bool = False,
+    trec_comma: Literal["parameters", "measures"] = "parameters",
+    closed_form: ClosedForm | None = None,
+    tie_bound: TieBound | None = None,
+    order_free: OrderFree = "never",
+    needs: tuple[Table, ...] = (),
+    context_kernel: ContextKernel | None = None,
+    item_tally: ItemTally | None = None,
+    finish_items: ItemFinish | None = None,
+    needs_unretrieved: Flag = True,
+    nonpositive_not_hit: bool = False,
+    zero_grade_unread: Flag = False,
+    unit_range: Flag = False,
+    convention_params: tuple[str, ...] = (),
+    reads_judgments: bool = True,
+    residual: bool = False,
 ) -> Callable[[Kernel], Kernel]:
-    """Decorator: register ``kernel`` under ``name`` with its declarations."""
+    """Decorator: register ``kernel`` under ``name`` with its declarations (the fields of
+    :class:`MeasureDef` and of its sub-records: ``trec_*`` those of its
+    :class:`TrecSpelling`, ``closed_form``, ``tie_bound`` and ``order_free`` its
+    :class:`TieSupport`'s, ``needs``, ``context_kernel``, ``item_tally`` and
+    ``finish_items`` its :class:`ItemKernels`', the rest after ``finish_items`` its
+    :class:`Facts`)."""
 
     def deco(kernel: Kernel) -> Kernel:
-        if name in REGISTRY:
-            raise RuntimeError(f"measure {name} registered twice")
         declared = tuple(params)
         # every measure accepts ties=..., so nDCG(ties=average) overrides the evaluation's
         if not any(p.name == "ties" for p in declared):
             declared += (TIES,)
-        REGISTRY[name] = MeasureDef(name=name, kernel=kernel, doc=doc, params=declared,
-                                    **options)
+        REGISTRY.add(name, MeasureDef(
+            name, kernel, doc, declared, cutoff, cutoff_required, aggregate, aliases,
+            variants, family, text, lower_is_better, subtopics, weight,
+            TrecSpelling(trec, trec_cut, trec_cutoffs, trec_integer, trec_per_query,
+                         trec_reset, trec_comma),
+            TieSupport(closed_form, tie_bound, order_free),
+            ItemKernels(needs, context_kernel, item_tally, finish_items),
+            Facts(needs_unretrieved, nonpositive_not_hit, zero_grade_unread, unit_range,
+                  convention_params, reads_judgments, residual)))
         return kernel
 
     return deco
 
 
 # Parameters shared by many measures: declared once so every measure documents them alike.
-REL = Param("rel", "int", None, "minimum relevance level counted as relevant "
-            "(default: the evaluation's rel option, 1)", minimum=0)
-JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before ranking "
-                    "(trec_eval -J)")
+REL = Param("rel", Spelled("int", minimum=0), None, "minimum relevance level counted as "
+            "relevant (default: the evaluation's rel option, 1)")
+JUDGED_ONLY = Param("judged_only", Spelled("bool"), None, "drop unjudged documents before "
+                    "ranking (trec_eval -J)")
 
 
 def all_judged_read(m: Measure) -> bool:
     """A ``zero_grade_unread`` predicate: True unless the measure drops unjudged documents
     (``judged_only=true``), which then tells a document judged 0 from an unjudged one."""
     return not m.get("judged_only")
-TIES = Param("ties", "choice", None, "order of equally scored documents: docid = doc id "
-             "descending (trec_eval), input = the order given, average = expected value over "
-             "every order of each tied group (McSherry-Najork, sklearn's nDCG), pessimistic = "
-             "each document after everything it ties with (sklearn's average_precision_score "
-             "and LRAP on tied scores), optimistic = each relevant document before everything "
-             "it ties with, worst / best = a tied group's documents by grade, ascending / "
-             "descending (default: the evaluation's ties option)", choices=_TIE_POLICIES)
+
+
+TIES = Param("ties", Spelled("choice", _TIE_POLICIES), None, "order of equally scored "
+             "documents: docid = doc id descending (trec_eval), input = the order given, "
+             "average = expected value over every order of each tied group (McSherry-Najork, "
+             "sklearn's nDCG), pessimistic = each document after everything it ties with "
+             "(sklearn's average_precision_score and LRAP on tied scores), optimistic = each "
+             "relevant document before everything it ties with, worst / best = a tied group's "
+             "documents by grade, ascending / descending (default: the evaluation's ties "
+             "option)")
 
 
 def known_names() -> list[str]:
@@ -532,7 +267,7 @@ def known_names() -> list[str]:
     for defn in REGISTRY.values():
         names.update(defn.aliases)
         names.update(variant for variant, _ in defn.variants)
-        names.update(n for n in (defn.trec, defn.trec_cut) if n)
+        names.update(n for n in (defn.trec.name, defn.trec.cut) if n)
     return sorted(names)
 
 
@@ -540,13 +275,10 @@ def suggest(text: str, n: int = 3) -> str:
     """The closest valid names to ``text``, formatted for an error message."""
     base = re.split(r"[@(]", text, maxsplit=1)[0]
     suffix = text[len(base):].strip()
-    lowered = {x.lower(): x for x in known_names()}
     # a canonical name wins over an alias that differs only in case (nDCG over ndcg)
-    lowered.update({x.lower(): x for x in REGISTRY})
-    close = difflib.get_close_matches(base.lower(), list(lowered), n=n * 2, cutoff=0.5)
+    close = close_matches(base, [*known_names(), *REGISTRY], n * 2, 0.5, str.lower)
     picks: list[str] = []
-    for c in close:
-        name = lowered[c]
+    for name in close:
         if name in REGISTRY and suffix and ("@" not in suffix or REGISTRY[name].cutoff):
             name += suffix
         if name not in picks:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from ..._base.registry import Registry
 from ..._measures._registry import Param, find_param
 
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ class AgreementDef:
         return find_param(self.name, self.params, name)
 
 
-AGREEMENT: dict[str, AgreementDef] = {}
+#: every run-vs-run measure, read by its name or an alias in any case
+AGREEMENT: Registry[AgreementDef] = Registry("agreement measure")
 
 
 def register_agreement(name: str, doc: str, *, params: Sequence[Param] = (),
@@ -71,10 +73,9 @@ def register_agreement(name: str, doc: str, *, params: Sequence[Param] = (),
     """Decorator: register ``kernel`` as the run-vs-run measure ``name``."""
 
     def deco(kernel: AgreementKernel) -> AgreementKernel:
-        if name in AGREEMENT:
-            raise RuntimeError(f"agreement measure {name} registered twice")
-        AGREEMENT[name] = AgreementDef(name=name, kernel=kernel, doc=doc,
-                                       params=tuple(params), **options)
+        defn = AgreementDef(name=name, kernel=kernel, doc=doc, params=tuple(params),
+                            **options)
+        AGREEMENT.add(name, defn, defn.aliases)
         return kernel
 
     return deco

@@ -63,7 +63,7 @@ def measure_columns(selected: Sequence[tuple[str, str | None]]) -> list[MeasureC
     try:
         for te, raw in selected:
             if (te in cut and plain.get(te) == cut[te]
-                    and len(REGISTRY[cut[te]].trec_cutoffs) == 1):
+                    and len(REGISTRY[cut[te]].trec.cutoffs) == 1):
                 # one-value measures whose parameter is a length (relstring.20): the name
                 # gets the raw parameter only when one is given, as trec_eval prints it
                 defn = REGISTRY[cut[te]]
@@ -108,7 +108,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
 
     With ``complete`` (``-c``) a judged topic absent from the run is scored on an empty
     ranking; trec_eval scores it on a one-document ranking of an unjudged document and
-    then resets the measures that document would change (``MeasureDef.trec_reset``:
+    then resets the measures that document would change (``TrecSpelling.reset``:
     num_ret, utility, relstring, rbp_resid, unj), which gives the same values. Like
     trec_eval, which compares printed names there, a measure printed with raw parameters
     is not reset: those few are scored on trec_eval's one-document ranking.
@@ -134,7 +134,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
     absent = set(missing) if complete else set()
     is_absent = [q in absent for q in qids]
     unreset = [s.measure for s in specs
-               if absent and s.raw and s.measure.definition.trec_reset]
+               if absent and s.raw and s.measure.definition.trec.reset]
     placeholder = _placeholder_values(qrels, sorted(absent), unreset, rel=rel, depth=depth,
                                       judged_only=judged_only,
                                       collection_size=collection_size)
@@ -151,7 +151,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
             if agg == "gmean":
                 # trec_eval stores the floored logarithm per topic (what -Z standardises)
                 vals = [math.log(max(v, GEO_FLOOR)) for v in vals]
-        if absent and defn.trec_reset:
+        if absent and defn.trec.reset:
             if spec.raw:
                 got = placeholder[key]
                 vals = [got[q] if a else v for q, v, a in zip(qids, vals, is_absent, strict=True)]
@@ -160,8 +160,8 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
                 vals = [blank if a else v for v, a in zip(vals, is_absent, strict=True)]
         if spec.te == "num_q":
             agg = "count"
-        columns.append(Column(spec.name, spec.te, tuple(vals), agg, defn.trec_integer,
-                              defn.trec_per_query))
+        columns.append(Column(spec.name, spec.te, tuple(vals), agg, defn.trec.integer,
+                              defn.trec.per_query))
     return qids, columns
 
 
