@@ -25,7 +25,7 @@ def test_every_declared_spelling_is_in_the_index() -> None:
 def test_a_spelling_with_two_readings_is_refused() -> None:
     registry = dict(REGISTRY)
     # a second measure claiming AP's trec_eval name, then RR's alias in another case
-    registry["RR"] = replace(REGISTRY["RR"], trec="map")
+    registry["RR"] = replace(REGISTRY["RR"], trec=replace(REGISTRY["RR"].trec, name="map"))
     with pytest.raises(RuntimeError, match="'map' names both AP and RR"):
         build(registry)
     registry["RR"] = replace(REGISTRY["RR"], aliases=("MAP",))

@@ -31,7 +31,7 @@ from .._ingest.io._items import (
 )
 from .._ingest.tables import Qrels, Run
 from .._measures import Measure, _ties
-from .._measures._definition import Table
+from .._measures._registry import Table
 from .._model.align import align
 from .._model.aligned import Aligned
 from .._model.items import TABLES, ItemContext, ItemCounts, RankedItems
