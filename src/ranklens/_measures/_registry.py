@@ -396,48 +396,29 @@ REGISTRY: Registry[MeasureDef] = Registry("measure")
 
 
 def register(
-    name: str,
-    doc: str,
-    *,
-    params: Sequence[Param] = (),
-    cutoff: CutoffKind | None = None,
-    cutoff_required: bool = False,
-    aggregate: Aggregate = "mean",
-    aliases: tuple[str, ...] = (),
-    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (),
-    family: str = "",
-    text: bool = False,
-    lower_is_better: bool = False,
-    subtopics: bool = False,
+    name: str, doc: str, *, params: Sequence[Param] = (), cutoff: CutoffKind | None = None,
+    cutoff_required: bool = False, aggregate: Aggregate = "mean", aliases: tuple[str, ...] = (),
+    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (), family: str = "",
+    text: bool = False, lower_is_better: bool = False, subtopics: bool = False,
     weight: Kernel | None = None,
-    trec: str | None = None,
-    trec_cut: str | None = None,
-    trec_cutoffs: tuple[float, ...] = (),
-    trec_integer: bool = False,
-    trec_per_query: bool = True,
-    trec_reset: bool = False,
+    # TrecSpelling
+    trec: str | None = None, trec_cut: str | None = None, trec_cutoffs: tuple[float, ...] = (),
+    trec_integer: bool = False, trec_per_query: bool = True, trec_reset: bool = False,
     trec_comma: Literal["parameters", "measures"] = "parameters",
-    closed_form: ClosedForm | None = None,
-    tie_bound: TieBound | None = None,
+    # TieSupport
+    closed_form: ClosedForm | None = None, tie_bound: TieBound | None = None,
     order_free: OrderFree = "never",
-    needs: tuple[Table, ...] = (),
-    context_kernel: ContextKernel | None = None,
-    item_tally: ItemTally | None = None,
-    finish_items: ItemFinish | None = None,
-    needs_unretrieved: Flag = True,
-    nonpositive_not_hit: bool = False,
-    zero_grade_unread: Flag = False,
-    unit_range: Flag = False,
-    convention_params: tuple[str, ...] = (),
-    reads_judgments: bool = True,
-    residual: bool = False,
+    # ItemKernels
+    needs: tuple[Table, ...] = (), context_kernel: ContextKernel | None = None,
+    item_tally: ItemTally | None = None, finish_items: ItemFinish | None = None,
+    # Facts
+    needs_unretrieved: Flag = True, nonpositive_not_hit: bool = False,
+    zero_grade_unread: Flag = False, unit_range: Flag = False,
+    convention_params: tuple[str, ...] = (), reads_judgments: bool = True, residual: bool = False,
 ) -> Callable[[Kernel], Kernel]:
-    """Decorator: register ``kernel`` under ``name`` with its declarations (the fields of
-    :class:`MeasureDef` and of its sub-records: ``trec_*`` those of its
-    :class:`TrecSpelling`, ``closed_form``, ``tie_bound`` and ``order_free`` its
-    :class:`TieSupport`'s, ``needs``, ``context_kernel``, ``item_tally`` and
-    ``finish_items`` its :class:`ItemKernels`', the rest after ``finish_items`` its
-    :class:`Facts`)."""
+    """Decorator: register ``kernel`` under ``name`` with its declarations: the fields of
+    :class:`MeasureDef`, then of its sub-records (``trec_cut`` is ``TrecSpelling.cut``,
+    ``tie_bound`` is ``TieSupport.bound``, ``context_kernel`` is ``ItemKernels.context``)."""
 
     def deco(kernel: Kernel) -> Kernel:
         declared = tuple(params)
