@@ -1,4 +1,4 @@
-"""A measure declared in [0, 1] (``MeasureDef.unit_range``: compare clips its intervals to
+"""A measure declared in [0, 1] (``Facts.unit_range``: compare clips its intervals to
 [-1, 1] on that word) stays there on random judgments, negative grades and ties included."""
 
 from __future__ import annotations

@@ -311,7 +311,7 @@ class Measure:
     @property
     def in_unit_range(self) -> bool:
         """Whether every per-query value lies in [0, 1], whatever the judgments (see
-        ``MeasureDef.unit_range``)."""
+        ``Facts.unit_range``)."""
         return self.definition.in_unit_range(self)
 
     def get(self, name: str, fallback: Any = None) -> Any:
