@@ -12,12 +12,13 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..._base.errors import MeasureError, RanklensWarning
 from ..._ingest.io._load import load_run
 from ..._ingest.tables import Qrels, Run
 from ..._measures import REGISTRY, Measure
+from ..._measures._registry import Aggregate
 from ..._measures.trec_params import command_line_cutoffs, command_line_measure
 from ..._names.index import SPELLINGS
 from ..._names.trec import cutoff_name
@@ -40,7 +41,7 @@ class Column:
     name: str
     te: str
     values: tuple[Any, ...]
-    agg: str
+    agg: Aggregate | Literal["count"]
     integer: bool = False
     per_query: bool = True
 
@@ -142,6 +143,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
     for spec in specs:
         key = str(spec.measure)
         defn = spec.measure.definition
+        agg: Aggregate | Literal["count"]
         if key in result.text_values:
             vals: list[Any] = [str(v) for v in result.text_values[key]]
             agg = "none"
