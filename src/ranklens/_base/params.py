@@ -9,14 +9,14 @@ parameters are also written in its name (``nDCG(gain=exp2)``): their constraint 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .errors import MeasureError
 from .validate import Constraint
 
-__all__ = ["Param", "Spelled", "find_param", "format_number"]
+__all__ = ["Param", "Spelled", "find_param", "format_number", "non_default_params", "params_text"]
 
 
 def format_number(x: float) -> str:
@@ -188,3 +188,24 @@ def find_param(owner: str, params: Sequence[Param], name: str) -> Param:
         f"{owner} has no parameter {name!r}; it accepts "
         + (", ".join(p.name for p in params) or "no parameters")
     )
+
+
+def non_default_params(owner: str, params: Sequence[Param],
+                       given: Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    """``given`` (name, value) pairs checked against ``owner``'s declared ``params``, those
+    equal to their default left out (so equal measures compare and print equal), sorted."""
+    clean: dict[str, Any] = {}
+    for key, value in given:
+        p = find_param(owner, params, key)
+        value = p.check(value, owner)
+        if value != p.default:
+            clean[key] = value
+    return tuple(sorted(clean.items()))
+
+
+def params_text(param: Callable[[str], Param], params: Sequence[tuple[str, Any]]) -> str:
+    """``(name=value,...)`` as a measure's name spells its ``params`` (each value formatted
+    by its declared ``param(name)``); empty without parameters."""
+    if not params:
+        return ""
+    return "(" + ",".join(f"{k}={param(k).format(v)}" for k, v in params) + ")"

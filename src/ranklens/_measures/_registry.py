@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._base.errors import MeasureError
-from .._base.params import Param, Spelled, find_param
+from .._base.params import Param, Spelled, find_param, non_default_params, params_text
 from .._base.params import format_number as _fmt_number
 from .._base.registry import Registry, close_matches
 from .._model.aligned import Aligned
@@ -346,27 +346,6 @@ def _example(defn: MeasureDef) -> str:
     return "0.5" if defn.cutoff == "float" else "10"
 
 
-def non_default_params(owner: str, params: Sequence[Param],
-                       given: Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
-    """``given`` (name, value) pairs checked against ``owner``'s declared ``params``, those
-    equal to their default left out (so equal measures compare and print equal), sorted."""
-    clean: dict[str, Any] = {}
-    for key, value in given:
-        p = find_param(owner, params, key)
-        value = p.check(value, owner)
-        if value != p.default:
-            clean[key] = value
-    return tuple(sorted(clean.items()))
-
-
-def params_text(param: Callable[[str], Param], params: Sequence[tuple[str, Any]]) -> str:
-    """``(name=value,...)`` as a measure's name spells its ``params`` (each value formatted
-    by its declared ``param(name)``); empty without parameters."""
-    if not params:
-        return ""
-    return "(" + ",".join(f"{k}={param(k).format(v)}" for k, v in params) + ")"
-
-
 def integer_cutoff(owner: str, cutoff: Any) -> int:
     """``cutoff`` as an integer >= 1 (a whole float accepted), else a MeasureError."""
     value = int(cutoff) if isinstance(cutoff, float) and cutoff.is_integer() else cutoff
@@ -433,7 +412,7 @@ def register(
             TieSupport(closed_form, tie_bound, order_free),
             ItemKernels(needs, context_kernel, item_tally, finish_items),
             Facts(needs_unretrieved, nonpositive_not_hit, zero_grade_unread, unit_range,
-                  convention_params, reads_judgments, residual)))
+                  convention_params, reads_judgments, residual)), aliases)
         return kernel
 
     return deco
@@ -464,9 +443,8 @@ TIES = Param("ties", Spelled("choice", _TIE_POLICIES), None, "order of equally s
 
 def known_names() -> list[str]:
     """Every accepted bare name: canonical, aliases, variants and trec_eval names."""
-    names = set(REGISTRY)
+    names = set(REGISTRY.spellings())
     for defn in REGISTRY.values():
-        names.update(defn.aliases)
         names.update(variant for variant, _ in defn.variants)
         names.update(n for n in (defn.trec.name, defn.trec.cut) if n)
     return sorted(names)

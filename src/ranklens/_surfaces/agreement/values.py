@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..._base.errors import MeasureError
+from ..._base.params import non_default_params, params_text
 from ..._base.registry import close_matches
-from ..._measures._registry import integer_cutoff, non_default_params, params_text
+from ..._measures._registry import integer_cutoff
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
 
