@@ -22,20 +22,21 @@ MeasureError carrying trec_eval's exit status.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
 
 from .._base.c_numbers import c_atof, c_atol
 from .._base.errors import MeasureError
-from .._base.params import Param, Spelled
+from .._base.params import Param
 from ._registry import REGISTRY, Measure, MeasureDef
 
 __all__ = ["TrecParamError", "command_line_cutoffs", "command_line_measure", "parse_trec_params"]
 
 def _kind(p: Param) -> str | None:
     """The kind of a parameter spelled in a measure's name (every measure's is)."""
-    return p.constraint.kind if isinstance(p.constraint, Spelled) else None
+    return getattr(p.constraint, "kind", None)
 
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
@@ -160,12 +161,13 @@ def command_line_cutoffs(te: str, defn: MeasureDef, raw: str | None) -> list[flo
     return values
 
 
-def _with_raw_params() -> list[tuple[str, MeasureDef]]:
+@functools.cache  # the registry is complete once the measure modules are imported
+def _with_raw_params() -> tuple[tuple[str, MeasureDef], ...]:
     """(trec_eval name, definition) of the measures printed ``name_<params>``, longest
     names first (``ideal_dcg`` before ``dcg``, ``rbp_resid`` before ``rbp``)."""
     found = [(d.trec.name, d) for d in REGISTRY.values()
              if d.trec.name and any(_kind(p) in ("gain", "float", "floats") for p in d.params)]
-    return sorted(found, key=lambda item: -len(item[0]))
+    return tuple(sorted(found, key=lambda item: -len(item[0])))
 
 
 def _looks_raw(defn: MeasureDef, rest: str) -> bool:
