@@ -217,8 +217,7 @@ def test_a_supervised_method_registers_by_name_and_reads_its_training_judgments(
         seen.append(inputs.train)
         return np.nan_to_num(inputs.score[:, 0])
 
-    monkeypatch.setattr(registry, "METHODS", dict(registry.METHODS))
-    monkeypatch.setattr(registry, "_ALIASES", dict(registry._ALIASES))
+    monkeypatch.setattr(registry, "METHODS", registry.METHODS.copy())
     registry.register("toyfuse", "a test method", supervised=True)(kernel)
     with pytest.raises(ParameterError, match="'toyfuse' is supervised: give its training"):
         ranklens.fuse([A, B], "toyfuse")

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import Measure, MeasureError, parse_measure, parse_measures
-from ranklens._measures import REGISTRY, Param
+from ranklens._base.params import Param, Spelled
+from ranklens._measures import REGISTRY
 
 TREC_NAMES = {
     "map": "AP",
@@ -83,7 +84,7 @@ def test_trec_float_cutoffs(name: str, cutoff: float) -> None:
     except MeasureError:
         pytest.skip(f"{name} is not registered yet")
     assert m.cutoff == cutoff
-    assert m.definition.trec_cut == name.rsplit("_", 1)[0]
+    assert m.definition.trec.cut == name.rsplit("_", 1)[0]
     assert parse_measure(str(m)) == m
 
 
@@ -177,7 +178,9 @@ def test_parameterised_names_compute(name: str, expected: float) -> None:
 _FLOAT = st.floats(0, 1e6, allow_nan=False, allow_infinity=False).filter(lambda x: x < 1e15)
 
 
-def _values(p: Param) -> st.SearchStrategy[Any]:
+def _values(param: Param) -> st.SearchStrategy[Any]:
+    p = param.constraint
+    assert isinstance(p, Spelled)
     lo = p.minimum if p.minimum is not None else -100
     if p.kind == "int":
         return st.integers(int(lo), 100)
@@ -228,11 +231,11 @@ def test_every_registered_measure_parses_by_name() -> None:
         if defn.cutoff_required:
             continue
         assert parse_measure(name) == Measure(name)
-        if defn.trec:
-            assert parse_measure(defn.trec).name == name
-        for cut in defn.trec_cutoffs[:2]:
-            if defn.trec_cut and defn.cutoff == "int":
-                assert parse_measure(f"{defn.trec_cut}_{int(cut)}") == Measure(name, (), cut)
+        if defn.trec.name:
+            assert parse_measure(defn.trec.name).name == name
+        for cut in defn.trec.cutoffs[:2]:
+            if defn.trec.cut and defn.cutoff == "int":
+                assert parse_measure(f"{defn.trec.cut}_{int(cut)}") == Measure(name, (), cut)
 
 
 @pytest.mark.parametrize(

@@ -46,15 +46,15 @@ def _variants() -> list[Measure]:
         for cutoff in cutoffs:
             out.append(Measure(name, (), cutoff))
             for p in defn.params:
-                if p.kind == "choice" and p.name != "ties":
-                    out.extend(Measure(name, ((p.name, c),), cutoff) for c in p.choices
+                if p.constraint.kind == "choice" and p.name != "ties":
+                    out.extend(Measure(name, ((p.name, c),), cutoff) for c in p.constraint.choices
                                if c != p.default)
     return out
 
 
 VARIANTS = _variants()
 ORDER_FREE = [m for m in VARIANTS if m.ignores_order]
-CLOSED = [m for m in VARIANTS if m.definition.closed_form is not None and not m.ignores_order]
+CLOSED = [m for m in VARIANTS if m.definition.ties.closed_form is not None and not m.ignores_order]
 RETRIEVED_ONLY = [m for m in VARIANTS if not m.reads_unretrieved]
 
 
@@ -87,14 +87,15 @@ def _close(a: dict, b: dict) -> bool:
 def test_every_entry_declares_its_facts_consistently() -> None:
     for name, defn in REGISTRY.items():
         declared = {p.name for p in defn.params}
-        assert defn.order_free in ("never", "always", "without_cutoff"), name
-        assert set(defn.convention_params) <= {"denom", "gain", "ideal"} & declared, name
+        assert defn.ties.order_free in ("never", "always", "without_cutoff"), name
+        assert set(defn.facts.convention_params) <= {"denom", "gain", "ideal"} & declared, name
         assert isinstance(defn.lower_is_better, bool), name
-        assert isinstance(defn.needs_unretrieved, bool) or callable(defn.needs_unretrieved)
-        if defn.order_free == "without_cutoff":
+        unretrieved = defn.facts.needs_unretrieved
+        assert isinstance(unretrieved, bool) or callable(unretrieved)
+        if defn.ties.order_free == "without_cutoff":
             assert defn.cutoff is not None, f"{name}: without_cutoff needs a cutoff"
         if defn.text:
-            assert defn.closed_form is None, f"{name}: a text measure has no average"
+            assert defn.ties.closed_form is None, f"{name}: a text measure has no average"
         for variant, fixed in defn.variants:
             assert variant.lower() not in REGISTRY, variant
             for key, value in fixed:
@@ -160,7 +161,7 @@ def _without_closed_forms() -> Iterator[None]:
     saved = dict(REGISTRY)
     try:
         for name, defn in saved.items():
-            REGISTRY[name] = replace(defn, closed_form=None)
+            REGISTRY[name] = replace(defn, ties=replace(defn.ties, closed_form=None))
         yield
     finally:
         REGISTRY.update(saved)
@@ -258,7 +259,7 @@ def test_conventions_set_exactly_the_declared_parameters() -> None:
     custom = ranklens.Convention("all", "every parameter off its default",
                                  ap_denominator="min", gain="exp2", ideal="run")
     for name, defn in REGISTRY.items():
-        assert set(custom.measure_defaults(name)) == set(defn.convention_params), name
+        assert set(custom.measure_defaults(name)) == set(defn.facts.convention_params), name
 
 
 # -- no side tables ------------------------------------------------------------------------
@@ -387,7 +388,7 @@ def test_tie_machinery_imports_no_measure_module() -> None:
 
 def test_every_measure_module_is_discovered() -> None:
     # a measure of the item context is defined by its context kernel or its finish
-    found = {(defn.finish_items or defn.context_kernel or defn.kernel).__module__
+    found = {(defn.items.finish or defn.items.context or defn.kernel).__module__
              for defn in REGISTRY.values()}
     public = {f"ranklens._measures.{p.stem}" for p in (SRC / "_measures").glob("*.py")
               if not p.stem.startswith("_")}

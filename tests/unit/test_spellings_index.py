@@ -18,14 +18,14 @@ def test_every_declared_spelling_is_in_the_index() -> None:
         assert SPELLINGS.reading(name) == Reading(name)
         assert all(SPELLINGS.reading(a) == Reading(name) for a in defn.aliases)
         assert all(SPELLINGS.reading(v) == Reading(name, tuple(f)) for v, f in defn.variants)
-        assert defn.trec is None or SPELLINGS.trec[defn.trec] == name
-        assert defn.trec_cut is None or SPELLINGS.trec_cut[defn.trec_cut] == name
+        assert defn.trec.name is None or SPELLINGS.trec[defn.trec.name] == name
+        assert defn.trec.cut is None or SPELLINGS.trec_cut[defn.trec.cut] == name
 
 
 def test_a_spelling_with_two_readings_is_refused() -> None:
     registry = dict(REGISTRY)
     # a second measure claiming AP's trec_eval name, then RR's alias in another case
-    registry["RR"] = replace(REGISTRY["RR"], trec="map")
+    registry["RR"] = replace(REGISTRY["RR"], trec=replace(REGISTRY["RR"].trec, name="map"))
     with pytest.raises(RuntimeError, match="'map' names both AP and RR"):
         build(registry)
     registry["RR"] = replace(REGISTRY["RR"], aliases=("MAP",))

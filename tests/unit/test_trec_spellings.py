@@ -117,8 +117,8 @@ def test_evaluate_reads_a_set_f_list_as_one_measure_per_beta(trec_dir: Path) -> 
         assert {k: f"{got[f'set_F_{k}']:.4f}" for k in TREC_EVAL_SET_F} == TREC_EVAL_SET_F
     # the rule is the registry's: F reads a list as measures, Utility as its parameters
     from ranklens._measures import REGISTRY
-    assert REGISTRY["F"].trec_comma == "measures"
-    assert REGISTRY["Utility"].trec_comma == "parameters"
+    assert REGISTRY["F"].trec.comma == "measures"
+    assert REGISTRY["Utility"].trec.comma == "parameters"
     assert expand_trec_lists("utility_2,-1,0,0") == ["utility_2,-1,0,0"]
 
 

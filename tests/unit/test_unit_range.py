@@ -1,4 +1,4 @@
-"""A measure declared in [0, 1] (``MeasureDef.unit_range``: compare clips its intervals to
+"""A measure declared in [0, 1] (``Facts.unit_range``: compare clips its intervals to
 [-1, 1] on that word) stays there on random judgments, negative grades and ties included."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _declared() -> list[str]:
     out = []
     for name, defn in REGISTRY.items():
         # beyond-accuracy measures read an item context: tests/unit/test_beyond.py
-        if defn.subtopics or defn.text or defn.unit_range is False or defn.family == "beyond":
+        if defn.subtopics or defn.text or defn.facts.unit_range is False or defn.family == "beyond":
             continue
         cut = ("@0.3" if defn.cutoff == "float" else "@5") if defn.cutoff_required else ""
         out.append(f"{name}{cut}")
@@ -42,7 +42,7 @@ def test_declared_measures_stay_in_the_unit_interval(seed: int, ties: str) -> No
     names = [n for n in _declared() if ranklens.parse_measure(n).in_unit_range]
     names += ["nDCG(gain=exp2)@10", "nDCG(discount=jk,ideal=run)@5", "nDCG(gain=1:3;2:9)"]
     if ties == "average":  # a measure without a closed form enumerates the tied orders
-        names = [n for n in names if ranklens.parse_measure(n).definition.closed_form]
+        names = [n for n in names if ranklens.parse_measure(n).definition.ties.closed_form]
     qrels, run = _data(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)

@@ -25,12 +25,12 @@ def _declared() -> list[Measure]:
     parameters a convention sets."""
     out = []
     for name, defn in REGISTRY.items():
-        if defn.zero_grade_unread is False:
+        if defn.facts.zero_grade_unread is False:
             continue
         base = ranklens.parse_measure(name)
         variants = [base] + ([base @ 3] if defn.cutoff else [])
-        for param in defn.convention_params:
-            choices = defn.param(param).choices or ()
+        for param in defn.facts.convention_params:
+            choices = getattr(defn.param(param).constraint, "choices", ())
             variants += [v(**{param: c}) for v in list(variants) for c in choices]
         out += [v for v in variants if not defn.reads_zero_grades(v)]
     return out

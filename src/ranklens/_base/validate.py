@@ -19,13 +19,31 @@ __all__ = ["Boolean", "Choice", "Constraint", "Integer", "Interval", "Text", "ch
 
 
 class Constraint:
-    """What a value must be; ``describe()`` completes "the 'x' option must be ..."."""
+    """What a value must be; ``describe()`` completes "the 'x' option must be ...".
+
+    A constraint whose values are also written as text (a measure's parameters in its name,
+    ``nDCG(gain=exp2)``) reads them with ``parse``, brings a Python value to its one form
+    with ``normalise`` and writes it back with ``format``.
+    """
 
     def accepts(self, value: object) -> bool:
         raise NotImplementedError
 
     def describe(self) -> str:
         raise NotImplementedError
+
+    def parse(self, text: str) -> object:
+        """The value ``text`` spells; ValueError when it spells none."""
+        raise ValueError(text)
+
+    def normalise(self, value: object) -> object:
+        """``value`` in the one form equal values share; TypeError or ValueError when it
+        has none."""
+        return value
+
+    def format(self, value: object) -> str:
+        """``value`` written as ``parse`` reads it."""
+        return str(value)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from .._base.errors import MeasureError
 from .._ingest.item_tables import head_by_share
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
-from ._registry import Measure, Param
+from ._registry import Measure, Param, Spelled
 
 __all__ = ["CHUNK", "CONVENTION", "catalogue_size", "convention", "feature_rows",
            "group_sums", "history_similarity", "in_catalogue", "in_top", "list_lengths",
@@ -35,9 +35,8 @@ CONVENTION = ("ranklens", "rectools", "recbole", "elliot", "recommenders")
 
 def convention(choices: Sequence[str], doc: str) -> Param:
     """The ``convention`` parameter of a measure defined differently by its peers."""
-    return Param("convention", "choice", "ranklens",
-                 "whose definition: " + doc + " (docs/beyond-accuracy.md)",
-                 choices=tuple(choices))
+    return Param("convention", Spelled("choice", tuple(choices)), "ranklens",
+                 "whose definition: " + doc + " (docs/beyond-accuracy.md)")
 
 
 def in_top(a: Aligned, m: Measure) -> np.ndarray:

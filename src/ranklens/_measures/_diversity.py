@@ -27,18 +27,18 @@ from .._base.errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.subtopics import Subtopics
 from ._common import divide, rel_level
-from ._registry import REL, Measure, Param
+from ._registry import REL, Measure, Param, Spelled
 
 __all__ = ["ALPHA", "BETA", "DIVERSITY", "NOVELTY_AT_K", "PATIENT", "REL", "Discounted", "Hits",
            "alpha_of", "hits", "ideal_gains", "log_discounted", "n_subtopics", "novelty_gains",
            "novelty_sum", "over_greedy_ideal", "over_ideal_ideal", "patience_discounted",
            "rank_discounted", "rank_gains", "subtopic_sizes", "subtopics_of"]
 
-ALPHA = Param("alpha", "float", 0.5, "redundancy penalty: each earlier document relevant to "
-              "a subtopic multiplies its gain by 1 - alpha (ndeval: 0.5)", minimum=0,
-              maximum=1)
-BETA = Param("beta", "float", 0.5, "patience: the chance of reading on to the next rank "
-             "(ndeval: 0.5)", minimum=0)
+ALPHA = Param("alpha", Spelled("float", minimum=0, maximum=1), 0.5, "redundancy penalty: each "
+              "earlier document relevant to a subtopic multiplies its gain by 1 - alpha (ndeval: "
+              "0.5)")
+BETA = Param("beta", Spelled("float", minimum=0), 0.5, "patience: the chance of reading on to the "
+             "next rank (ndeval: 0.5)")
 
 # What the diversity measures' registry entries share (each module adds its own facts).
 #: every diversity measure: its family, and subtopic judgments to read

@@ -40,6 +40,7 @@ from typing import Literal
 import numpy as np
 
 from .._base.errors import InputError
+from .._base.registry import Registry
 
 __all__ = ["PREF_REGISTRY", "GroupCounts", "PrefMeasureDef", "PrefTopic", "group_counts",
            "register_pref"]
@@ -216,7 +217,8 @@ class PrefMeasureDef:
 
 
 #: every preference measure, in trec_eval's table order (the order they are registered in)
-PREF_REGISTRY: dict[str, PrefMeasureDef] = {}
+#: requested by trec_eval's names exactly, so spellings are not folded
+PREF_REGISTRY: Registry[PrefMeasureDef] = Registry("preference measure", fold=str)
 
 
 def register_pref(name: str, doc: str, *, aggregate: Literal["mean", "sum"] = "mean",
@@ -224,9 +226,7 @@ def register_pref(name: str, doc: str, *, aggregate: Literal["mean", "sum"] = "m
     """Decorator: register ``kernel`` as the preference measure ``name``."""
 
     def deco(kernel: PrefKernel) -> PrefKernel:
-        if name in PREF_REGISTRY:
-            raise RuntimeError(f"preference measure {name} registered twice")
-        PREF_REGISTRY[name] = PrefMeasureDef(name, kernel, doc, aggregate, trec_integer)
+        PREF_REGISTRY.add(name, PrefMeasureDef(name, kernel, doc, aggregate, trec_integer))
         return kernel
 
     return deco

@@ -3,15 +3,16 @@
 A :class:`Measure` is a hashable value such as ``nDCG(gain=exp2)@10``: a registered name,
 the parameters that differ from their defaults, and an optional cutoff. Its ``str`` is the
 canonical name, which parses back to an equal value. A :class:`MeasureDef` holds what the
-registry knows about a name: its kernel, parameters, cutoff kind, aggregation, docs, and
-every fact the engine, the renderers and the conventions need about it (its closed form under
-averaged ties, whether the order matters, whether it reads unretrieved judgments, which way is
-better). Nothing outside a measure's own module lists measure names.
+registry knows about a name: its kernel, parameters, cutoff kind, aggregation and docs, and
+groups the rest by who reads it: how trec_eval spells and prints the measure
+(:class:`TrecSpelling`), how it handles tied scores (:class:`TieSupport`), the kernels of a
+measure that reads the beyond-accuracy tables (:class:`ItemKernels`) and the facts the
+engine, the conventions and the renderers need (:class:`Facts`). Nothing outside a
+measure's own module lists measure names.
 """
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -21,152 +22,27 @@ from typing import Any, Literal
 import numpy as np
 
 from .._base.errors import MeasureError
+from .._base.params import Param, Spelled, find_param, non_default_params, params_text
+from .._base.params import format_number as _fmt_number
+from .._base.registry import Registry, close_matches
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from .._model.policies import TIES as _TIE_POLICIES
 
-__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "known_names", "register", "suggest"]
+__all__ = ["REGISTRY", "Aggregate", "CutoffKind", "Facts", "ItemKernels", "Measure", "MeasureDef",
+           "OrderFree", "Param", "Spelled", "Table", "TieSupport", "TrecSpelling", "known_names",
+           "register", "suggest"]
 
 
-def _fmt_number(x: float) -> str:
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(float(x))
-
-
-@dataclass(frozen=True)
-class Param:
-    """One declared parameter of a measure.
-
-    ``kind`` is one of ``int``, ``float``, ``bool``, ``choice`` (with ``choices``),
-    ``gain`` (``linear``, ``exp2`` or a level map ``1:3;2:9``) or ``floats`` (a
-    ``;``-separated list). ``default`` None means "the evaluation's option of that name"
-    (used for ``rel`` and ``judged_only``).
-    """
-
-    name: str
-    kind: str
-    default: Any
-    doc: str
-    choices: tuple[str, ...] = ()
-    minimum: float | None = None
-    maximum: float | None = None
-
-    def parse(self, text: str, measure: str) -> Any:
-        """The value of this parameter written as ``text``; MeasureError if it is invalid."""
-        text = text.strip()
-        try:
-            value = self._parse(text)
-        except (ValueError, TypeError):
-            raise MeasureError(
-                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {text!r}"
-            ) from None
-        return self.check(value, measure)
-
-    def _parse(self, text: str) -> Any:
-        if self.kind == "int":
-            return int(text)
-        if self.kind == "float":
-            return float(text)
-        if self.kind == "bool":
-            low = text.lower()
-            if low in ("true", "1", "yes"):
-                return True
-            if low in ("false", "0", "no"):
-                return False
-            raise ValueError(text)
-        if self.kind == "choice":
-            if text not in self.choices:
-                raise ValueError(text)
-            return text
-        if self.kind == "gain":
-            if text in ("linear", "exp2"):
-                return text
-            pairs = []
-            for part in text.split(";"):
-                level, _, g = part.partition(":")
-                pairs.append((float(level), float(g)))
-            if not pairs:
-                raise ValueError(text)
-            return tuple(sorted(pairs))
-        if self.kind == "floats":
-            return tuple(float(p) for p in text.split(";"))
-        raise ValueError(self.kind)
-
-    def check(self, value: Any, measure: str) -> Any:
-        """Validate (and normalise) a Python value for this parameter."""
-        try:
-            if self.kind == "gain" and isinstance(value, dict):
-                value = tuple(sorted((float(k), float(v)) for k, v in value.items()))
-            elif self.kind == "gain" and isinstance(value, (list, tuple)):
-                # pairs in any order: sorted, so equal maps give equal (hashable) measures
-                value = tuple(sorted((float(k), float(v)) for k, v in value))
-            if self.kind == "floats" and isinstance(value, (list, tuple)):
-                value = tuple(float(v) for v in value)
-        except (TypeError, ValueError):
-            raise MeasureError(
-                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {value!r}"
-            ) from None
-        if self.kind == "int" and isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if self.kind == "float" and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        ok = {
-            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "float": lambda v: isinstance(v, float) and math.isfinite(v),
-            "bool": lambda v: isinstance(v, bool),
-            "choice": lambda v: v in self.choices,
-            "gain": lambda v: v in ("linear", "exp2") or _level_map(v),
-            "floats": lambda v: (isinstance(v, tuple) and len(v) > 0
-                                 and all(math.isfinite(x) for x in v)),
-        }[self.kind](value)
-        if ok and self.minimum is not None and self.kind in ("int", "float"):
-            ok = value >= self.minimum
-        if ok and self.maximum is not None and self.kind in ("int", "float"):
-            ok = value <= self.maximum
-        if ok and self.kind == "floats" and self.minimum is not None:
-            ok = all(v >= self.minimum for v in value)
-        if not ok:
-            raise MeasureError(
-                f"parameter {self.name!r} of {measure} must be {self.expected()}, got {value!r}"
-            )
-        return value
-
-    def expected(self) -> str:
-        base = {
-            "int": "an integer",
-            "float": "a number",
-            "bool": "true or false",
-            "choice": "one of " + ", ".join(self.choices),
-            "gain": "linear, exp2 or a level map such as 1:3;2:9",
-            "floats": "a ;-separated list of numbers",
-        }[self.kind]
-        if self.minimum is not None:
-            base += f" >= {_fmt_number(self.minimum)}"
-        if self.maximum is not None:
-            base += f" and <= {_fmt_number(self.maximum)}"
-        return base
-
-    def format(self, value: Any) -> str:
-        if self.kind == "bool":
-            return "true" if value else "false"
-        if self.kind in ("int", "float"):
-            return _fmt_number(value)
-        if self.kind == "gain" and isinstance(value, tuple):
-            return ";".join(f"{_fmt_number(a)}:{_fmt_number(b)}" for a, b in value)
-        if self.kind == "floats":
-            return ";".join(_fmt_number(v) for v in value)
-        return str(value)
-
-
-def _level_map(value: Any) -> bool:
-    """A non-empty tuple of (level, gain) pairs: finite numbers, each level once."""
-    if not isinstance(value, tuple) or not value:
-        return False
-    levels = [k for k, _ in value]
-    return (len(set(levels)) == len(levels)
-            and all(math.isfinite(x) for pair in value for x in pair))
-
+#: how per-query values become one: ``catalogue`` reads the items recommended over every
+#: query (:class:`ItemKernels`), ``none`` is per-query text only
+Aggregate = Literal["mean", "sum", "gmean", "catalogue", "none"]
+#: ``int``: a rank depth; ``float``: a recall level, a multiple of R
+CutoffKind = Literal["int", "float"]
+#: whether the ranking order matters: never, or only through a cutoff
+OrderFree = Literal["never", "always", "without_cutoff"]
+#: a beyond-accuracy table (a key of :data:`ranklens._model.items.TABLES`)
+Table = Literal["train", "catalogue", "features", "groups"]
 
 Kernel = Callable[[Aligned, "Measure"], np.ndarray]
 # (aligned, measure, tied groups) -> the value under ties="average"; see _ties
@@ -181,36 +57,51 @@ ContextKernel = Callable[[Aligned, "Measure", RankedItems], np.ndarray]
 ItemTally = Callable[[Aligned, "Measure", RankedItems], ItemCounts]
 # (the merged tally, measure, context) -> the catalogue-level value
 ItemFinish = Callable[[ItemCounts, "Measure", ItemContext], float]
+#: a fact that is a constant or a predicate of the measure's parameters
+Flag = bool | Callable[["Measure"], bool]
 
 
 @dataclass(frozen=True)
-class MeasureDef:
-    """What the registry knows about one measure name.
+class TrecSpelling:
+    """How trec_eval names and prints the measure.
 
     Attributes
     ----------
-    name : canonical name (``nDCG``).
-    kernel : ``f(aligned, measure) -> ndarray`` of one value per evaluated query.
-    doc : one-line definition.
-    params : declared parameters.
-    cutoff : ``None`` (no cutoff), ``"int"`` (rank depth) or ``"float"`` (recall level,
-        multiple of R).
-    cutoff_required : whether a cutoff must be given.
-    aggregate : ``mean``, ``sum``, ``gmean``, ``catalogue`` (the value comes from the items
-        recommended over every query: ``item_tally`` and ``finish_items``) or ``none``
-        (per-query text only).
-    trec : trec_eval name (``ndcg_cut`` for the cutoff form is in ``trec_cut``).
-    aliases : other accepted names (ranx and common spellings), lower-case matched.
-    variants : other names meaning this measure with parameters fixed, as
-        ``(name, ((param, value), ...))`` pairs (ranx's ``ndcg_burges`` = ``nDCG(gain=exp2)``).
-    family : the module's group, for listings.
-    text : the per-query value is a string (relstring), never averaged.
+    name : trec_eval name (``ndcg``); None when trec_eval has none.
+    cut : trec_eval name of the cutoff family (``ndcg_cut``).
+    cutoffs : the family's default cutoffs.
+    integer : trec_eval prints it as an integer (``%ld``).
+    per_query : trec_eval prints it on per-query (``-q``) lines.
+    reset : trec_eval blanks it on the empty rankings ``-c`` adds.
+    comma : what a comma list after ``name`` means in ``evaluate`` and ``ranklens
+        evaluate -m``: ``"parameters"``, the one measure's parameters (``utility_2,-1,0,0``:
+        four coefficients), or ``"measures"``, one measure per value (``set_F.1.0,0.5``: F
+        at beta 1.0 and at 0.5). (A cutoff family's list, ``P_5,10``, is always one measure
+        per cutoff; ``ranklens trec_eval -m`` reads lists as trec_eval does: set_F takes the
+        first value.)
+    """
+
+    name: str | None = None
+    cut: str | None = None
+    cutoffs: tuple[float, ...] = ()
+    integer: bool = False
+    per_query: bool = True
+    reset: bool = False
+    comma: Literal["parameters", "measures"] = "parameters"
+
+
+@dataclass(frozen=True)
+class TieSupport:
+    """How the measure's value is found under the tie policies.
+
+    Attributes
+    ----------
     closed_form : ``f(aligned, measure, groups) -> ndarray``, the value under
         ``ties="average"`` on the queries that have tied groups (``groups`` is a
         :class:`~ranklens._measures._ties.TiedGroups`); it may raise
         :class:`~ranklens._measures._ties.NoClosedForm` for parameter values it does not
         cover. None: averaged by enumerating tied orders.
-    tie_bound : ``f(aligned, measure, groups, optimistic) -> ndarray``, the value under
+    bound : ``f(aligned, measure, groups, optimistic) -> ndarray``, the value under
         ``ties="pessimistic"`` (``optimistic`` False) or ``"optimistic"``: each (relevant)
         document ranked after, or before, everything it ties with (the definition is the
         :data:`~ranklens._model.policies.Ties` docstring's). It raises
@@ -219,6 +110,42 @@ class MeasureDef:
     order_free : ``"never"``, ``"always"`` (the ranking order never matters) or
         ``"without_cutoff"`` (it matters only through a cutoff). Such measures skip the
         tie averaging altogether.
+    """
+
+    closed_form: ClosedForm | None = None
+    bound: TieBound | None = None
+    order_free: OrderFree = "never"
+
+
+@dataclass(frozen=True)
+class ItemKernels:
+    """The kernels of a measure that reads the beyond-accuracy tables.
+
+    Attributes
+    ----------
+    needs : the tables the measure reads; the evaluation refuses it, naming the argument,
+        when one is absent.
+    context : ``f(aligned, measure, ranked_items) -> ndarray``, the per-query values
+        (the definition's ``kernel`` then only refuses).
+    tally, finish : a catalogue-level measure (``aggregate="catalogue"``):
+        ``tally(aligned, measure, ranked_items)`` counts each item's recommendations over a
+        block of queries (:class:`~ranklens._model.items.ItemCounts`, merged by addition),
+        ``finish(counts, measure, context)`` turns the merged counts into the value. Its
+        per-query values are NaN.
+    """
+
+    needs: tuple[Table, ...] = ()
+    context: ContextKernel | None = None
+    tally: ItemTally | None = None
+    finish: ItemFinish | None = None
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the engine and the conventions need to know about the measure's value.
+
+    Attributes
+    ----------
     needs_unretrieved : whether the value counts or ranks judged documents that were not
         retrieved (R, the ideal ranking); a predicate of the measure when a parameter
         decides. A ranked label matrix shows only the retrieved items, so
@@ -236,8 +163,6 @@ class MeasureDef:
         declaration to it: bit for bit, but for a value averaged over tied orders by
         enumeration (AP(denom=hits) under ties="average"), whose sum may round differently
         in the last bit (hence the accumulator's exception).
-    lower_is_better : smaller values are better (Unj, RBP's residual); renderers bold the
-        minimum.
     unit_range : every per-query value lies in [0, 1] whatever the judgments, conventions
         and parameters (a fraction of documents or of relevance: P, R, AP, RR, ...), so a
         difference lies in [-1, 1] and ``compare`` clips its intervals there; or a predicate
@@ -246,99 +171,95 @@ class MeasureDef:
         [0, 1] (ERR, RBP, utility, the diversity measures) or nobody has checked.
     convention_params : the parameters a :class:`~ranklens.Convention` may set on it
         (``denom``, ``gain``, ``ideal``).
-    trec_integer : trec_eval prints it as an integer (``%ld``).
-    trec_per_query : trec_eval prints it on per-query (``-q``) lines.
-    trec_reset : trec_eval blanks it on the empty rankings ``-c`` adds.
-    subtopics : it reads subtopic judgments (a diversity measure: ``load_qrels(...,
-        kind="subtopic")``); the others read plain ones.
-    weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
-        each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
-        undefined.
-    needs : the beyond-accuracy tables the measure reads (keys of
-        :data:`ranklens._model.items.TABLES`: ``train``, ``catalogue``, ``features``,
-        ``groups``); the evaluation refuses it, naming the argument, when one is absent.
-    context_kernel : ``f(aligned, measure, ranked_items) -> ndarray``, the per-query
-        values of a measure that reads those tables (``kernel`` then only refuses).
-    item_tally, finish_items : a catalogue-level measure (``aggregate="catalogue"``):
-        ``item_tally(aligned, measure, ranked_items)`` counts each item's recommendations
-        over a block of queries (:class:`~ranklens._model.items.ItemCounts`, merged by
-        addition), ``finish_items(counts, measure, context)`` turns the merged counts into
-        the value. Its per-query values are NaN.
     reads_judgments : whether the value depends on the judgments; the empty-query policy
         (``empty``) leaves the values of a measure that does not (novelty, popularity,
         diversity) as computed.
-    trec_comma : what a comma list after the trec_eval name (``trec``) means in
-        ``evaluate`` and ``ranklens evaluate -m``: ``"parameters"``, the one measure's
-        parameters (``utility_2,-1,0,0``: four coefficients), or ``"measures"``, one
-        measure per value (``set_F.1.0,0.5``: F at beta 1.0 and at 0.5). (A cutoff
-        family's list, ``P_5,10``, is always one measure per cutoff; ``ranklens trec_eval
-        -m`` reads lists as trec_eval does: set_F takes the first value.)
     residual : ``ranklens.residual`` may judge its unjudged retrieved documents: it reads
         each retrieved document's relevance and nothing else about an unjudged one (no
         judged-only list, no count of judged non-relevant documents), so judging them
         non-relevant leaves it as computed.
     """
 
+    needs_unretrieved: Flag = True
+    nonpositive_not_hit: bool = False
+    zero_grade_unread: Flag = False
+    unit_range: Flag = False
+    convention_params: tuple[str, ...] = ()
+    reads_judgments: bool = True
+    residual: bool = False
+
+
+def _resolve(flag: Flag, measure: Measure) -> bool:
+    return bool(flag(measure)) if callable(flag) else flag
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    """What the registry knows about one measure name.
+
+    Attributes
+    ----------
+    name : canonical name (``nDCG``).
+    kernel : ``f(aligned, measure) -> ndarray`` of one value per evaluated query.
+    doc : one-line definition.
+    params : declared parameters.
+    cutoff : ``None`` (no cutoff), ``"int"`` (rank depth) or ``"float"`` (recall level,
+        multiple of R).
+    cutoff_required : whether a cutoff must be given.
+    aggregate : how the per-query values become one (:data:`Aggregate`).
+    aliases : other accepted names (ranx and common spellings), lower-case matched.
+    variants : other names meaning this measure with parameters fixed, as
+        ``(name, ((param, value), ...))`` pairs (ranx's ``ndcg_burges`` = ``nDCG(gain=exp2)``).
+    family : the module's group, for listings.
+    text : the per-query value is a string (relstring), never averaged.
+    lower_is_better : smaller values are better (Unj, RBP's residual); renderers bold the
+        minimum.
+    subtopics : it reads subtopic judgments (a diversity measure: ``load_qrels(...,
+        kind="subtopic")``); the others read plain ones.
+    weight : ``f(aligned, measure) -> ndarray``, each query's weight in the mean (None: 1
+        each); GAUC weighs each query's AUC by its relevant documents, and 0 where AUC is
+        undefined.
+    trec, ties, items, facts : the sub-records (:class:`TrecSpelling`,
+        :class:`TieSupport`, :class:`ItemKernels`, :class:`Facts`).
+    """
+
     name: str
     kernel: Kernel
     doc: str
     params: tuple[Param, ...] = ()
-    cutoff: str | None = None
+    cutoff: CutoffKind | None = None
     cutoff_required: bool = False
-    aggregate: str = "mean"
-    trec: str | None = None
-    trec_cut: str | None = None
-    trec_cutoffs: tuple[float, ...] = ()
+    aggregate: Aggregate = "mean"
     aliases: tuple[str, ...] = ()
     variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
     family: str = ""
     text: bool = False
-    closed_form: ClosedForm | None = None
-    tie_bound: TieBound | None = None
-    order_free: Literal["never", "always", "without_cutoff"] = "never"
-    needs_unretrieved: bool | Callable[[Measure], bool] = True
-    nonpositive_not_hit: bool = False
-    zero_grade_unread: bool | Callable[[Measure], bool] = False
     lower_is_better: bool = False
-    unit_range: bool | Callable[[Measure], bool] = False
-    convention_params: tuple[str, ...] = ()
-    trec_integer: bool = False
-    trec_per_query: bool = True
-    trec_reset: bool = False
     subtopics: bool = False
     weight: Kernel | None = None
-    trec_comma: Literal["parameters", "measures"] = "parameters"
-    residual: bool = False
-    needs: tuple[str, ...] = ()
-    context_kernel: ContextKernel | None = None
-    item_tally: ItemTally | None = None
-    finish_items: ItemFinish | None = None
-    reads_judgments: bool = True
+    trec: TrecSpelling = TrecSpelling()
+    ties: TieSupport = TieSupport()
+    items: ItemKernels = ItemKernels()
+    facts: Facts = Facts()
 
     def reads_unretrieved(self, measure: Measure) -> bool:
-        """``needs_unretrieved`` for ``measure`` (resolving a predicate)."""
-        if callable(self.needs_unretrieved):
-            return bool(self.needs_unretrieved(measure))
-        return self.needs_unretrieved
+        """``facts.needs_unretrieved`` for ``measure`` (resolving a predicate)."""
+        return _resolve(self.facts.needs_unretrieved, measure)
 
     def reads_zero_grades(self, measure: Measure) -> bool:
         """Whether ``measure`` may tell a document judged 0 from an unjudged one (the
-        negation of ``zero_grade_unread``, a predicate resolved)."""
-        if callable(self.zero_grade_unread):
-            return not self.zero_grade_unread(measure)
-        return not self.zero_grade_unread
+        negation of ``facts.zero_grade_unread``, a predicate resolved)."""
+        return not _resolve(self.facts.zero_grade_unread, measure)
 
     def in_unit_range(self, measure: Measure) -> bool:
-        """``unit_range`` for ``measure`` (resolving a predicate of its parameters)."""
-        if callable(self.unit_range):
-            return bool(self.unit_range(measure))
-        return self.unit_range
+        """``facts.unit_range`` for ``measure`` (resolving a predicate of its parameters)."""
+        return _resolve(self.facts.unit_range, measure)
 
     def ignores_order(self, measure: Measure) -> bool:
         """Whether ``measure``'s value is the same for every order of the ranked documents."""
-        if self.order_free == "always":
+        if self.ties.order_free == "always":
             return True
-        return self.order_free == "without_cutoff" and measure.cutoff is None
+        return self.ties.order_free == "without_cutoff" and measure.cutoff is None
 
     def param(self, name: str) -> Param:
         return find_param(self.name, self.params, name)
@@ -390,7 +311,7 @@ class Measure:
     @property
     def in_unit_range(self) -> bool:
         """Whether every per-query value lies in [0, 1], whatever the judgments (see
-        ``MeasureDef.unit_range``)."""
+        ``Facts.unit_range``)."""
         return self.definition.in_unit_range(self)
 
     def get(self, name: str, fallback: Any = None) -> Any:
@@ -420,41 +341,9 @@ class Measure:
 
 
 def _example(defn: MeasureDef) -> str:
-    if defn.trec_cutoffs:
-        return _fmt_number(defn.trec_cutoffs[0])
+    if defn.trec.cutoffs:
+        return _fmt_number(defn.trec.cutoffs[0])
     return "0.5" if defn.cutoff == "float" else "10"
-
-
-def find_param(owner: str, params: Sequence[Param], name: str) -> Param:
-    """The parameter ``name`` among ``params``, declared by the measure ``owner``."""
-    for p in params:
-        if p.name == name:
-            return p
-    raise MeasureError(
-        f"{owner} has no parameter {name!r}; it accepts "
-        + (", ".join(p.name for p in params) or "no parameters")
-    )
-
-
-def non_default_params(owner: str, params: Sequence[Param],
-                       given: Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
-    """``given`` (name, value) pairs checked against ``owner``'s declared ``params``, those
-    equal to their default left out (so equal measures compare and print equal), sorted."""
-    clean: dict[str, Any] = {}
-    for key, value in given:
-        p = find_param(owner, params, key)
-        value = p.check(value, owner)
-        if value != p.default:
-            clean[key] = value
-    return tuple(sorted(clean.items()))
-
-
-def params_text(param: Callable[[str], Param], params: Sequence[tuple[str, Any]]) -> str:
-    """``(name=value,...)`` as a measure's name spells its ``params`` (each value formatted
-    by its declared ``param(name)``); empty without parameters."""
-    if not params:
-        return ""
-    return "(" + ",".join(f"{k}={param(k).format(v)}" for k, v in params) + ")"
 
 
 def integer_cutoff(owner: str, cutoff: Any) -> int:
@@ -480,59 +369,84 @@ def _check_cutoff(defn: MeasureDef, cutoff: Any) -> int | float:
     return value
 
 
-REGISTRY: dict[str, MeasureDef] = {}
+#: every measure by its canonical name, in registration order (its aliases and other
+#: spellings are read by :data:`ranklens._names.index.SPELLINGS`)
+REGISTRY: Registry[MeasureDef] = Registry("measure")
 
 
 def register(
-    name: str,
-    doc: str,
-    *,
-    params: Sequence[Param] = (),
-    **options: Any,
+    name: str, doc: str, *, params: Sequence[Param] = (), cutoff: CutoffKind | None = None,
+    cutoff_required: bool = False, aggregate: Aggregate = "mean", aliases: tuple[str, ...] = (),
+    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (), family: str = "",
+    text: bool = False, lower_is_better: bool = False, subtopics: bool = False,
+    weight: Kernel | None = None,
+    # TrecSpelling
+    trec: str | None = None, trec_cut: str | None = None, trec_cutoffs: tuple[float, ...] = (),
+    trec_integer: bool = False, trec_per_query: bool = True, trec_reset: bool = False,
+    trec_comma: Literal["parameters", "measures"] = "parameters",
+    # TieSupport
+    closed_form: ClosedForm | None = None, tie_bound: TieBound | None = None,
+    order_free: OrderFree = "never",
+    # ItemKernels
+    needs: tuple[Table, ...] = (), context_kernel: ContextKernel | None = None,
+    item_tally: ItemTally | None = None, finish_items: ItemFinish | None = None,
+    # Facts
+    needs_unretrieved: Flag = True, nonpositive_not_hit: bool = False,
+    zero_grade_unread: Flag = False, unit_range: Flag = False,
+    convention_params: tuple[str, ...] = (), reads_judgments: bool = True, residual: bool = False,
 ) -> Callable[[Kernel], Kernel]:
-    """Decorator: register ``kernel`` under ``name`` with its declarations."""
+    """Decorator: register ``kernel`` under ``name`` with its declarations: the fields of
+    :class:`MeasureDef`, then of its sub-records (``trec_cut`` is ``TrecSpelling.cut``,
+    ``tie_bound`` is ``TieSupport.bound``, ``context_kernel`` is ``ItemKernels.context``)."""
 
     def deco(kernel: Kernel) -> Kernel:
-        if name in REGISTRY:
-            raise RuntimeError(f"measure {name} registered twice")
         declared = tuple(params)
         # every measure accepts ties=..., so nDCG(ties=average) overrides the evaluation's
         if not any(p.name == "ties" for p in declared):
             declared += (TIES,)
-        REGISTRY[name] = MeasureDef(name=name, kernel=kernel, doc=doc, params=declared,
-                                    **options)
+        REGISTRY.add(name, MeasureDef(
+            name, kernel, doc, declared, cutoff, cutoff_required, aggregate, aliases,
+            variants, family, text, lower_is_better, subtopics, weight,
+            TrecSpelling(trec, trec_cut, trec_cutoffs, trec_integer, trec_per_query,
+                         trec_reset, trec_comma),
+            TieSupport(closed_form, tie_bound, order_free),
+            ItemKernels(needs, context_kernel, item_tally, finish_items),
+            Facts(needs_unretrieved, nonpositive_not_hit, zero_grade_unread, unit_range,
+                  convention_params, reads_judgments, residual)), aliases)
         return kernel
 
     return deco
 
 
 # Parameters shared by many measures: declared once so every measure documents them alike.
-REL = Param("rel", "int", None, "minimum relevance level counted as relevant "
-            "(default: the evaluation's rel option, 1)", minimum=0)
-JUDGED_ONLY = Param("judged_only", "bool", None, "drop unjudged documents before ranking "
-                    "(trec_eval -J)")
+REL = Param("rel", Spelled("int", minimum=0), None, "minimum relevance level counted as "
+            "relevant (default: the evaluation's rel option, 1)")
+JUDGED_ONLY = Param("judged_only", Spelled("bool"), None, "drop unjudged documents before "
+                    "ranking (trec_eval -J)")
 
 
 def all_judged_read(m: Measure) -> bool:
     """A ``zero_grade_unread`` predicate: True unless the measure drops unjudged documents
     (``judged_only=true``), which then tells a document judged 0 from an unjudged one."""
     return not m.get("judged_only")
-TIES = Param("ties", "choice", None, "order of equally scored documents: docid = doc id "
-             "descending (trec_eval), input = the order given, average = expected value over "
-             "every order of each tied group (McSherry-Najork, sklearn's nDCG), pessimistic = "
-             "each document after everything it ties with (sklearn's average_precision_score "
-             "and LRAP on tied scores), optimistic = each relevant document before everything "
-             "it ties with, worst / best = a tied group's documents by grade, ascending / "
-             "descending (default: the evaluation's ties option)", choices=_TIE_POLICIES)
+
+
+TIES = Param("ties", Spelled("choice", _TIE_POLICIES), None, "order of equally scored "
+             "documents: docid = doc id descending (trec_eval), input = the order given, "
+             "average = expected value over every order of each tied group (McSherry-Najork, "
+             "sklearn's nDCG), pessimistic = each document after everything it ties with "
+             "(sklearn's average_precision_score and LRAP on tied scores), optimistic = each "
+             "relevant document before everything it ties with, worst / best = a tied group's "
+             "documents by grade, ascending / descending (default: the evaluation's ties "
+             "option)")
 
 
 def known_names() -> list[str]:
     """Every accepted bare name: canonical, aliases, variants and trec_eval names."""
-    names = set(REGISTRY)
+    names = set(REGISTRY.spellings())
     for defn in REGISTRY.values():
-        names.update(defn.aliases)
         names.update(variant for variant, _ in defn.variants)
-        names.update(n for n in (defn.trec, defn.trec_cut) if n)
+        names.update(n for n in (defn.trec.name, defn.trec.cut) if n)
     return sorted(names)
 
 
@@ -540,13 +454,10 @@ def suggest(text: str, n: int = 3) -> str:
     """The closest valid names to ``text``, formatted for an error message."""
     base = re.split(r"[@(]", text, maxsplit=1)[0]
     suffix = text[len(base):].strip()
-    lowered = {x.lower(): x for x in known_names()}
     # a canonical name wins over an alias that differs only in case (nDCG over ndcg)
-    lowered.update({x.lower(): x for x in REGISTRY})
-    close = difflib.get_close_matches(base.lower(), list(lowered), n=n * 2, cutoff=0.5)
+    close = close_matches(base, [*known_names(), *REGISTRY], n * 2, 0.5, str.lower)
     picks: list[str] = []
-    for c in close:
-        name = lowered[c]
+    for name in close:
         if name in REGISTRY and suffix and ("@" not in suffix or REGISTRY[name].cutoff):
             name += suffix
         if name not in picks:

@@ -91,13 +91,13 @@ def compute(aligned: Aligned, measure: Measure) -> np.ndarray:
         return base  # a rendering of one ranking has no average: the tie-broken order is shown
     if measure.ignores_order:
         return base
-    if defn.closed_form is not None:
+    if defn.ties.closed_form is not None:
         d = data(aligned, measure)
         groups = TiedGroups.of(d)
         if not groups.any_ties:
             return base
         try:
-            value = defn.closed_form(d, measure, groups)
+            value = defn.ties.closed_form(d, measure, groups)
         except NoClosedForm:
             return _by_enumeration(aligned, measure, base)
         return np.where(groups.query_has_ties(), value, base)
@@ -398,7 +398,7 @@ def bound(a: Aligned, m: Measure, optimistic: bool) -> np.ndarray:
     base = m.definition.kernel(d, m)
     if m.definition.text or m.ignores_order:
         return base  # as ties="average" does: see compute
-    form = m.definition.tie_bound
+    form = m.definition.ties.bound
     if form is None:
         raise ParameterError(
             f"ties={policy!r} is not defined for {m}: it ranks each "

@@ -28,11 +28,11 @@ import numpy as np
 from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
 from ._ideal import sequential_prefix
-from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, Spelled, register
 
-_P = Param("p", "float", 0.95, "persistence of the rank-biased overlap (above 1 counts as 1)",
-           minimum=0)
-_NORMALIZE = Param("normalize", "bool", True, "divide by the value of the ideal ranking")
+_P = Param("p", Spelled("float", minimum=0), 0.95,
+           "persistence of the rank-biased overlap (above 1 counts as 1)")
+_NORMALIZE = Param("normalize", Spelled("bool"), True, "divide by the value of the ideal ranking")
 
 
 def _ideal_ranks(d: Aligned, rel: int, idx: np.ndarray, grade: np.ndarray) -> np.ndarray:

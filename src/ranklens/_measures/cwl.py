@@ -39,24 +39,25 @@ values agree to the last bits. Under ``ties="average"`` the tied orders are enum
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .._model.aligned import Aligned
-from ._registry import Measure, Param, register
+from ._registry import Measure, Param, Spelled, register
 
 #: cwl-eval's ``max_n``: rankings are cut, and padded with gain-0 documents, to this depth
 DEPTH = 1000
 #: queries per block of the dense (queries x DEPTH) gain matrix, bounding its memory
 _BLOCK = 256
 
-_MIN_REL = Param("min_rel", "float", 0.0, "grade of gain 0 (ir_measures' min_rel)")
-_MAX_REL = Param("max_rel", "float", 1.0, "grade of gain 1; grades are clipped to "
-                 "[min_rel, max_rel] and scaled to [0, 1] (ir_measures' max_rel; when it is "
-                 "not above min_rel, gain 1 at grades >= max_rel, else 0)")
-_T = Param("T", "float", 1.0, "total gain the user wants (cwl-eval's T)", minimum=0)
-_P = Param("p", "float", 0.9, "persistence: chance of going on from a gain-0 document "
-           "(a chance: above 1 counts as 1)", minimum=0)
+_MIN_REL = Param("min_rel", Spelled("float"), 0.0, "grade of gain 0 (ir_measures' min_rel)")
+_MAX_REL = Param("max_rel", Spelled("float"), 1.0, "grade of gain 1; grades are clipped to "
+                 "[min_rel, max_rel] and scaled to [0, 1] (ir_measures' max_rel; when it is not "
+                 "above min_rel, gain 1 at grades >= max_rel, else 0)")
+_T = Param("T", Spelled("float", minimum=0), 1.0, "total gain the user wants (cwl-eval's T)")
+_P = Param("p", Spelled("float", minimum=0), 0.9, "persistence: chance of going on from a gain-0 "
+           "document (a chance: above 1 counts as 1)")
 
 Continuation = Callable[[np.ndarray, Measure], np.ndarray]
 
@@ -156,7 +157,7 @@ def _kernel(continuation: Continuation) -> Callable[[Aligned, Measure], np.ndarr
 
 
 _SCALE = (_MIN_REL, _MAX_REL)
-_COMMON = {"family": "cwl", "needs_unretrieved": False}
+_COMMON: dict[str, Any] = {"family": "cwl", "needs_unretrieved": False}
 
 register("SDCG", "scaled DCG (C/W/L, cwl-eval): DCG@k with linear gains scaled to [0, 1] by "
          "max_rel, divided by the DCG of k top-grade documents", params=_SCALE, cutoff="int",

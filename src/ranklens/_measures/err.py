@@ -26,7 +26,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data
-from ._registry import JUDGED_ONLY, Measure, Param, register
+from ._registry import JUDGED_ONLY, Measure, Param, Spelled, register
 from ._ties import (
     COUNTED_AT_ONE_POSITION,
     NoBound,
@@ -36,8 +36,8 @@ from ._ties import (
     segment_cumprod,
 )
 
-_MAX_GRADE = Param("max_grade", "float", 4.0, "grade of certain satisfaction, 2^max_grade in "
-                   "R = (2^g - 1) / 2^max_grade (gdeval: 4)", minimum=0)
+_MAX_GRADE = Param("max_grade", Spelled("float", minimum=0), 4.0, "grade of certain satisfaction, "
+                   "2^max_grade in R = (2^g - 1) / 2^max_grade (gdeval: 4)")
 
 
 def _satisfaction(grade: np.ndarray, m: Measure) -> np.ndarray:

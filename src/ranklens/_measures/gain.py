@@ -8,32 +8,21 @@ from .._base.groups import group_offsets, group_ranks
 from .._model.aligned import Aligned
 from ._common import clib_log2, data, divide
 from ._ideal import ideal_lists
-from ._registry import JUDGED_ONLY, Measure, Param, all_judged_read, register
+from ._registry import JUDGED_ONLY, Measure, Param, Spelled, all_judged_read, register
 from ._ties import COUNTED_AT_ONE_POSITION, NoBound, TiedGroups, bound_position
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
-GAIN = Param(
-    "gain", "gain", "linear",
-    "gain of a judged level g: linear = g, exp2 = 2^g - 1 (Burges), or a map such as "
-    "1:3;2:9 (unlisted levels keep gain g); unjudged documents gain 0",
-)
-DISCOUNT = Param(
-    "discount", "choice", "log2",
-    "rank discount: log2 = 1/log2(i+1); jk = 1 at rank 1, 1/log2(i) after "
-    "(Jarvelin-Kekalainen); rank = 1/i",
-    choices=("log2", "jk", "rank"),
-)
-IDEAL = Param(
-    "ideal", "choice", "qrels",
-    "ideal ranking: qrels = every judged document (trec_eval), run = only the retrieved "
-    "ones (sklearn, torchmetrics)",
-    choices=("qrels", "run"),
-)
-LOG_BASE = Param(
-    "log_base", "float", 2.0,
-    "base of the logarithm of the log2 discount, 1/log_b(i+1) (sklearn dcg_score's "
-    "log_base; 1 makes every discount 0); nDCG does not depend on it", minimum=1,
-)
+GAIN = Param("gain", Spelled("gain"), "linear",
+             "gain of a judged level g: linear = g, exp2 = 2^g - 1 (Burges), or a map such as "
+             "1:3;2:9 (unlisted levels keep gain g); unjudged documents gain 0")
+DISCOUNT = Param("discount", Spelled("choice", ("log2", "jk", "rank")), "log2", "rank discount: "
+                 "log2 = 1/log2(i+1); jk = 1 at rank 1, 1/log2(i) after (Jarvelin-Kekalainen); "
+                 "rank = 1/i")
+IDEAL = Param("ideal", Spelled("choice", ("qrels", "run")), "qrels", "ideal ranking: qrels = every "
+              "judged document (trec_eval), run = only the retrieved ones (sklearn, torchmetrics)")
+LOG_BASE = Param("log_base", Spelled("float", minimum=1), 2.0, "base of the logarithm of the log2 "
+                 "discount, 1/log_b(i+1) (sklearn dcg_score's log_base; 1 makes every discount 0); "
+                 "nDCG does not depend on it")
 _GRADED = (GAIN, DISCOUNT, IDEAL, JUDGED_ONLY, LOG_BASE)
 
 

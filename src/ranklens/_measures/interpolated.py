@@ -16,14 +16,12 @@ import numpy as np
 from .._base.groups import group_offsets
 from .._model.aligned import Aligned
 from ._common import data, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, Spelled, register
 from ._segments import lround, reverse_cummax
 
 _RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-_POINTS = Param(
-    "points", "floats", _RECALL_LEVELS,
-    "recall levels averaged (default the 11 levels 0, 0.1, ..., 1)", minimum=0,
-)
+_POINTS = Param("points", Spelled("floats", minimum=0), _RECALL_LEVELS, "recall levels averaged "
+                "(default the 11 levels 0, 0.1, ..., 1)")
 
 
 class _Interpolated:

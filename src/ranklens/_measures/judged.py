@@ -11,15 +11,12 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, Spelled, register
 
-PERSISTENCE = Param("p", "float", 0.9, "persistence: probability of looking at the next "
-                    "document", minimum=0)
-_JUDGED_DENOM = Param(
-    "denom", "choice", "ret",
-    "divisor: ret = min(k, documents retrieved) (ir_measures, OpenNIR), k = k always",
-    choices=("ret", "k"),
-)
+PERSISTENCE = Param("p", Spelled("float", minimum=0), 0.9, "persistence: probability of looking at "
+                    "the next document")
+_JUDGED_DENOM = Param("denom", Spelled("choice", ("ret", "k")), "ret", "divisor: ret = min(k, "
+                      "documents retrieved) (ir_measures, OpenNIR), k = k always")
 _INFAP_EPSILON = 1e-5
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, all_judged_read, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, Spelled, all_judged_read, register
 from ._ties import (
     COUNTED_AT_ONE_POSITION,
     NoBound,
@@ -18,7 +18,8 @@ from ._ties import (
 )
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
-_BETA2 = Param("beta2", "float", 1.0, "weight of recall: F = (1+b2)PR / (b2 P + R)", minimum=0)
+_BETA2 = Param("beta2", Spelled("float", minimum=0), 1.0,
+               "weight of recall: F = (1+b2)PR / (b2 P + R)")
 
 
 def _hits(d: Aligned, m: Measure) -> np.ndarray:
@@ -27,8 +28,8 @@ def _hits(d: Aligned, m: Measure) -> np.ndarray:
     return np.bincount(d.qidx_at(idx), minlength=d.nq).astype(np.int64)
 
 
-_ADAPTIVE = Param("adaptive", "bool", False, "divide by min(k, documents retrieved) instead of "
-                  "k (LensKit's precision, torchmetrics adaptive_k=True)")
+_ADAPTIVE = Param("adaptive", Spelled("bool"), False, "divide by min(k, documents retrieved) "
+                  "instead of k (LensKit's precision, torchmetrics adaptive_k=True)")
 
 
 def _precision_den(d: Aligned, m: Measure) -> np.ndarray:

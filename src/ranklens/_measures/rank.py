@@ -6,7 +6,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, all_judged_read, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, Spelled, all_judged_read, register
 from ._ties import (
     NoClosedForm,
     TiedGroups,
@@ -18,12 +18,10 @@ from ._ties import (
 )
 
 _DEPTHS = (5.0, 10.0, 15.0, 20.0, 30.0, 100.0, 200.0, 500.0, 1000.0)
-_DENOM = Param(
-    "denom", "choice", "rel",
-    "divisor: rel = all relevant judged (trec_eval), min = min(k, R) (Kaggle apk, RecBole, "
-    "Spark meanAveragePrecisionAt), hits = relevant retrieved in the top k (torchmetrics, ragas)",
-    choices=("rel", "min", "hits"),
-)
+_DENOM = Param("denom", Spelled("choice", ("rel", "min", "hits")), "rel", "divisor: rel = all "
+               "relevant judged (trec_eval), min = min(k, R) (Kaggle apk, RecBole, Spark "
+               "meanAveragePrecisionAt), hits = relevant retrieved in the top k (torchmetrics, "
+               "ragas)")
 
 
 def _denominator(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:

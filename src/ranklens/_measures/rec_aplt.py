@@ -30,12 +30,12 @@ from ._beyond import (
     per_item,
     query_mean,
 )
-from ._registry import Measure, Param, register
+from ._registry import Measure, Param, Spelled, register
 
-HEAD = Param("head", "float", 0.8, "the share of user-item pairs the short head holds "
-             "(Elliot's pop_ratio)", minimum=0.0, maximum=1.0)
-TAIL = Param("tail", "float", 0.1, "RecBole's tail_ratio (convention=recbole only): above 1 "
-             "a number of training rows, else a share of the training items", minimum=0.0)
+HEAD = Param("head", Spelled("float", minimum=0.0, maximum=1.0), 0.8,
+             "the share of user-item pairs the short head holds (Elliot's pop_ratio)")
+TAIL = Param("tail", Spelled("float", minimum=0.0), 0.1, "RecBole's tail_ratio (convention=recbole "
+             "only): above 1 a number of training rows, else a share of the training items")
 
 
 def _style(m: Measure) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
 from ._beyond import convention, needs_context, per_item, query_mean
-from ._registry import Measure, Param, register
+from ._registry import Measure, Param, Spelled, register
 
 
 def average_popularity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
@@ -39,7 +39,7 @@ register("ARP", "average recommendation popularity: mean training interactions o
          params=(convention(("ranklens", "rectools", "recbole", "elliot"),
                             "ranklens and rectools (rows, over the list), recbole (over k), "
                             "elliot (distinct users)"),
-                 Param("normalize", "bool", False, "divide by all training interactions "
+                 Param("normalize", Spelled("bool"), False, "divide by all training interactions "
                        "(RecTools normalize=True)")),
          cutoff="int", cutoff_required=True,
          aliases=("average_recommendation_popularity",),

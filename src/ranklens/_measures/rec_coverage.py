@@ -26,7 +26,7 @@ from ._beyond import (
     needs_context,
     top_counts,
 )
-from ._registry import Measure, Param, register
+from ._registry import Measure, Param, Spelled, register
 
 
 def _coverage(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
@@ -50,7 +50,7 @@ register("Coverage", "catalogue coverage: distinct catalogue items in any top k 
          params=(convention(("ranklens", "rectools", "recbole", "recommenders"),
                             "ranklens (catalogue items only), rectools, recbole (size + 1), "
                             "recommenders (over the training items)"),
-                 Param("normalize", "bool", True, "a share of the catalogue (false: the "
+                 Param("normalize", Spelled("bool"), True, "a share of the catalogue (false: the "
                        "number of items)")),
          cutoff="int", cutoff_required=True, aggregate="catalogue",
          # peers' names read as their definitions

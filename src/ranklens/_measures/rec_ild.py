@@ -21,11 +21,11 @@ from .._model.aligned import Aligned
 from .._model.items import RankedItems
 from ._beyond import needs_context, pair_sums
 from ._common import divide
-from ._registry import Measure, Param, register
+from ._registry import Measure, Param, Spelled, register
 
-METRIC = Param("metric", "choice", "auto", "how two items compare: auto (cosine for dense "
-               "features, jaccard for binary ones), cosine, jaccard or hamming (distance "
-               "only)", choices=("auto", "cosine", "jaccard", "hamming"))
+METRIC = Param("metric", Spelled("choice", ("auto", "cosine", "jaccard", "hamming")), "auto", "how "
+               "two items compare: auto (cosine for dense features, jaccard for binary ones), "
+               "cosine, jaccard or hamming (distance only)")
 
 
 def metric_of(ranked: RankedItems, m: Measure) -> str:

@@ -15,7 +15,7 @@ from .._model.aligned import Aligned
 from .._model.items import RankedItems
 from ._beyond import needs_context, pair_sums
 from ._common import divide
-from ._registry import Measure, Param, register
+from ._registry import Measure, Param, Spelled, register
 from .rec_ild import metric_of
 
 
@@ -26,9 +26,9 @@ def intra_list_similarity(a: Aligned, m: Measure, ranked: RankedItems) -> np.nda
 
 register("ILS", "intra-list similarity: mean pairwise cosine or Jaccard similarity between "
          "the items of the top k (1 - Microsoft Recommenders user_diversity)",
-         params=(Param("metric", "choice", "auto", "how two items compare: auto (cosine for "
-                       "dense features, jaccard for binary ones), cosine or jaccard",
-                       choices=("auto", "cosine", "jaccard")),),
+         params=(Param("metric", Spelled("choice", ("auto", "cosine", "jaccard")), "auto",
+                       "how two items compare: auto (cosine for dense features, jaccard for binary "
+                       "ones), cosine or jaccard"),),
          cutoff="int", cutoff_required=True,
          aliases=("intralistsimilarity", "intra_list_similarity"), family="beyond",
          order_free="without_cutoff", needs_unretrieved=False, lower_is_better=True,

@@ -30,10 +30,10 @@ from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from ._beyond import in_top, needs_context, per_item_codes
 from ._common import rel_level
-from ._registry import REL, Measure, Param, register
+from ._registry import REL, Measure, Param, Spelled, register
 
-HEAD = Param("head", "float", 0.8, "the share of user-item pairs the short head holds when "
-             "no groups are given (Elliot's pop_ratio)", minimum=0.0, maximum=1.0)
+HEAD = Param("head", Spelled("float", minimum=0, maximum=1), 0.8, "the share of user-item "
+             "pairs the short head holds when no groups are given (Elliot's pop_ratio)")
 
 
 def _groups(context: ItemContext, m: Measure) -> tuple[np.ndarray, tuple[str, ...]]:

@@ -16,10 +16,10 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data, divide, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, Spelled, register
 
-_MIN_PRECISION = Param("min_precision", "float", 0.5, "the precision P@k a depth k must reach "
-                       "(torchmetrics' min_precision, which has no default)", minimum=0)
+_MIN_PRECISION = Param("min_precision", Spelled("float", minimum=0), 0.5, "the precision P@k a "
+                       "depth k must reach (torchmetrics' min_precision, which has no default)")
 
 
 def recall_at_precision(a: Aligned, m: Measure) -> np.ndarray:

@@ -22,15 +22,22 @@ MeasureError carrying trec_eval's exit status.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
 
 from .._base.c_numbers import c_atof, c_atol
 from .._base.errors import MeasureError
+from .._base.params import Param
 from ._registry import REGISTRY, Measure, MeasureDef
 
 __all__ = ["TrecParamError", "command_line_cutoffs", "command_line_measure", "parse_trec_params"]
+
+def _kind(p: Param) -> str | None:
+    """The kind of a parameter spelled in a measure's name (every measure's is)."""
+    return getattr(p.constraint, "kind", None)
+
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
 _NUMBER_LIST = re.compile(r"^[+-]?[0-9.eE+-]+(,[+-]?[0-9.eE+-]+)*$")
@@ -55,7 +62,7 @@ def _measure(te: str, defn: MeasureDef, raw: str, number: Number,
     read as trec_eval 10.0 reads them: its parser keeps every value and set_F reads the
     first (``-m set_F.1.0,0.5`` prints ``set_F_1.0,0.5``, F at beta 1.0); utility checks
     its count."""
-    kinds = {p.name: p.kind for p in defn.params}
+    kinds = {p.name: _kind(p) for p in defn.params}
     pieces = [p for p in raw.split(",") if p.strip()]
     values: dict[str, Any] = {}
     if any("=" in p for p in pieces):
@@ -77,9 +84,9 @@ def _measure(te: str, defn: MeasureDef, raw: str, number: Number,
             raise TrecParamError(f"'{te}' takes no gain parameters; cannot initialize "
                                  f"measure '{te}'")
         return _built(te, defn, values)
-    list_param = next((p for p in defn.params if p.kind == "floats"), None)
-    float_params = [p for p in defn.params if p.kind == "float"]
-    int_params = [p for p in defn.params if p.kind == "int" and p.name != "rel"]
+    list_param = next((p for p in defn.params if _kind(p) == "floats"), None)
+    float_params = [p for p in defn.params if _kind(p) == "float"]
+    int_params = [p for p in defn.params if _kind(p) == "int" and p.name != "rel"]
     if list_param is not None:
         values[list_param.name] = tuple(number(p) for p in pieces)
     elif float_params and len(pieces) == len(float_params):
@@ -139,7 +146,7 @@ def command_line_cutoffs(te: str, defn: MeasureDef, raw: str | None) -> list[flo
     [5.0, 10.0]
     """
     if raw is None:
-        return sorted(defn.trec_cutoffs)
+        return sorted(defn.trec.cutoffs)
     pieces = raw.split(",")
     if defn.cutoff == "float":
         values = sorted(c_atof(p) for p in pieces)
@@ -154,12 +161,13 @@ def command_line_cutoffs(te: str, defn: MeasureDef, raw: str | None) -> list[flo
     return values
 
 
-def _with_raw_params() -> list[tuple[str, MeasureDef]]:
+@functools.cache  # the registry is complete once the measure modules are imported
+def _with_raw_params() -> tuple[tuple[str, MeasureDef], ...]:
     """(trec_eval name, definition) of the measures printed ``name_<params>``, longest
     names first (``ideal_dcg`` before ``dcg``, ``rbp_resid`` before ``rbp``)."""
-    found = [(d.trec, d) for d in REGISTRY.values()
-             if d.trec and any(p.kind in ("gain", "float", "floats") for p in d.params)]
-    return sorted(found, key=lambda item: -len(item[0]))
+    found = [(d.trec.name, d) for d in REGISTRY.values()
+             if d.trec.name and any(_kind(p) in ("gain", "float", "floats") for p in d.params)]
+    return tuple(sorted(found, key=lambda item: -len(item[0])))
 
 
 def _looks_raw(defn: MeasureDef, rest: str) -> bool:
@@ -167,7 +175,7 @@ def _looks_raw(defn: MeasureDef, rest: str) -> bool:
     pairs for any, a number list for a measure without a gain map."""
     if "=" in rest:
         return True
-    has_gain = any(p.kind == "gain" for p in defn.params)
+    has_gain = any(_kind(p) == "gain" for p in defn.params)
     return not has_gain and bool(_NUMBER_LIST.match(rest))
 
 

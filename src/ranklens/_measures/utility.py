@@ -6,13 +6,13 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import data, rel_level
-from ._registry import JUDGED_ONLY, REL, Measure, Param, register
+from ._registry import JUDGED_ONLY, REL, Measure, Param, Spelled, register
 
 _COEFFS = (
-    Param("a", "float", 1.0, "credit per relevant retrieved document"),
-    Param("b", "float", -1.0, "credit per non-relevant retrieved document"),
-    Param("c", "float", 0.0, "credit per relevant document not retrieved"),
-    Param("d", "float", 0.0, "credit per non-relevant document not retrieved (needs the "
+    Param("a", Spelled("float"), 1.0, "credit per relevant retrieved document"),
+    Param("b", Spelled("float"), -1.0, "credit per non-relevant retrieved document"),
+    Param("c", Spelled("float"), 0.0, "credit per relevant document not retrieved"),
+    Param("d", Spelled("float"), 0.0, "credit per non-relevant document not retrieved (needs the "
           "collection_size option)"),
 )
 

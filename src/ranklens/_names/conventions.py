@@ -82,7 +82,7 @@ class Convention:
         """
         values = {"denom": self.ap_denominator, "gain": self.gain, "ideal": self.ideal}
         defn = REGISTRY.get(name)
-        applies = defn.convention_params if defn is not None else ()
+        applies = defn.facts.convention_params if defn is not None else ()
         out = {param: values[param] for param in applies}
         for measure, ties in self.measure_ties:
             if measure == name:
@@ -90,7 +90,7 @@ class Convention:
         if self.beyond is not None and defn is not None:
             # a beyond-accuracy measure takes the library's definition where it has one
             own = next((p for p in defn.params if p.name == "convention"), None)
-            if own is not None and self.beyond in own.choices:
+            if own is not None and self.beyond in getattr(own.constraint, "choices", ()):
                 out["convention"] = self.beyond
         return out
 

@@ -119,10 +119,10 @@ def build(registry: Mapping[str, MeasureDef]) -> Spellings:
             _claim(names, alias.lower(), Reading(name), "name")
         for variant, fixed in defn.variants:
             _claim(names, variant.lower(), Reading(name, tuple(fixed)), "name")
-        if defn.trec:
-            _claim(trec, defn.trec, name, "trec_eval name")
-        if defn.trec_cut:
-            _claim(trec_cut, defn.trec_cut, name, "trec_eval cutoff family")
+        if defn.trec.name:
+            _claim(trec, defn.trec.name, name, "trec_eval name")
+        if defn.trec.cut:
+            _claim(trec_cut, defn.trec.cut, name, "trec_eval cutoff family")
     return Spellings(MappingProxyType(names), MappingProxyType(trec),
                      MappingProxyType(trec_cut), tuple(sorted(trec, key=len, reverse=True)))
 

@@ -39,8 +39,8 @@ def _expand_nickname(nickname: str) -> list[str | Measure]:
             continue
         if te in plain:
             out.append(te)
-        elif te in cut and REGISTRY[cut[te]].trec_cutoffs:
-            out.extend(cutoff_name(te, cut[te], c) for c in REGISTRY[cut[te]].trec_cutoffs)
+        elif te in cut and REGISTRY[cut[te]].trec.cutoffs:
+            out.extend(cutoff_name(te, cut[te], c) for c in REGISTRY[cut[te]].trec.cutoffs)
         else:
             unsupported.append(te)
     if unsupported:
@@ -100,11 +100,11 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     if per_value is not None:  # set_F.1.0,0.5: the registry says one measure per value
         te, _, values = per_value
         return [f"{te}_{v}" for v in values]
-    if text in cut and REGISTRY[cut[text]].trec_cutoffs:
+    if text in cut and REGISTRY[cut[text]].trec.cutoffs:
         try:
             parse_measure(text)
         except MeasureError:  # no measure by itself: the family at its default cutoffs
-            return [cutoff_name(text, cut[text], c) for c in REGISTRY[cut[text]].trec_cutoffs]
+            return [cutoff_name(text, cut[text], c) for c in REGISTRY[cut[text]].trec.cutoffs]
     return [spec]
 
 

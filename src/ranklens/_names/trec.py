@@ -72,7 +72,7 @@ def one_per_value(text: str) -> tuple[str, str, list[str]] | None:
     (``trec_comma="measures"``: ``set_F.1.0,0.5``); else None (``utility_2,-1,0,0`` is one
     measure's parameters)."""
     te = SPELLINGS.trec_prefix(text)
-    if te is None or REGISTRY[SPELLINGS.trec[te]].trec_comma != "measures":
+    if te is None or REGISTRY[SPELLINGS.trec[te]].trec.comma != "measures":
         return None
     rest = text[len(te) + 1:]
     if not _VALUES.match(rest):
@@ -86,7 +86,8 @@ def _one_value_per_measure(text: str, exc: MeasureError) -> None:
     if listed is None:
         return
     te, name, values = listed
-    param = next(p.name for p in REGISTRY[name].params if p.kind == "float")
+    param = next(p.name for p in REGISTRY[name].params
+                 if getattr(p.constraint, "kind", None) == "float")
     raise MeasureError(
         f"{text!r} names several measures, {te} at each {param} "
         f"({', '.join(f'{te}_{v}' for v in values)}): ranklens.evaluate and "
@@ -111,7 +112,7 @@ def missing_cutoff(name: str, written: str) -> MeasureError | None:
     if family is None:
         return None
     defn = REGISTRY[family]
-    example = defn.trec_cutoffs[:1] or (10,)
+    example = defn.trec.cutoffs[:1] or (10,)
     k = f"{example[0]:.2f}" if defn.cutoff == "float" else int(example[0])
     return MeasureError(f"{written!r} needs a cutoff, e.g. {name}_{k} or {family}@{k}")
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._base.errors import InputError
+from .._measures._registry import Aggregate
 from .._model.items import ItemContext, ItemCounts
 from .._model.policies import check_coverage
 from .._results.result import Result
@@ -38,7 +39,7 @@ __all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "Totals", "aggregate", "assemble", "chec
 JUDGED_FLOOR = 0.05
 
 
-def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None,
+def aggregate(values: np.ndarray, how: Aggregate, keep: np.ndarray | None = None,
               weights: np.ndarray | None = None) -> float:
     """Aggregate per-query values as trec_eval does (sequential double sums, then divide).
 
@@ -71,7 +72,7 @@ def aggregate(values: np.ndarray, how: str, keep: np.ndarray | None = None,
     return float(np.cumsum(v)[-1]) / v.size
 
 
-def _from_tally(how: str, tally: Tally) -> float:
+def _from_tally(how: Aggregate, tally: Tally) -> float:
     """The aggregate of exact sums, rounded once (a weighted mean: two sums, one division)."""
     if how == "none":
         return math.nan

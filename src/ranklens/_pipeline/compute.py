@@ -285,7 +285,7 @@ def measured(plan: Plan, aligned: Aligned, diagnostics: dict[str, Any],
 
     def plain(m: Measure) -> np.ndarray:
         return _values(m, aligned, policies, realigned, realign,
-                       unjudged and m.definition.nonpositive_not_hit, realigning)
+                       unjudged and m.definition.facts.nonpositive_not_hit, realigning)
 
     with _measures_on_threads(plan, aligned, plain) as computed:
         for m in plan.canonical:
@@ -302,11 +302,11 @@ def measured(plan: Plan, aligned: Aligned, diagnostics: dict[str, Any],
                 ranked[id(a)] = ranked_items(a, run, context or ItemContext(),
                                              cast(Qrels, qrels))
             defn = m.definition
-            if defn.item_tally is not None:
-                items[m] = defn.item_tally(a, m, ranked[id(a)])
+            if defn.items.tally is not None:
+                items[m] = defn.items.tally(a, m, ranked[id(a)])
                 values[m] = np.full(aligned.nq, np.nan)
-            elif defn.context_kernel is not None:
-                values[m] = a.in_trec_order(defn.context_kernel(a, m, ranked[id(a)])).astype(
+            elif defn.items.context is not None:
+                values[m] = a.in_trec_order(defn.items.context(a, m, ranked[id(a)])).astype(
                     np.float64, copy=False)
     unknown = {} if not ranked else unknown_items(
         [m for m in plan.canonical if reads_context(m)], aligned,

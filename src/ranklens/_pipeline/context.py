@@ -31,6 +31,7 @@ from .._ingest.io._items import (
 )
 from .._ingest.tables import Qrels, Run
 from .._measures import Measure, _ties
+from .._measures._registry import Table
 from .._model.align import align
 from .._model.aligned import Aligned
 from .._model.items import TABLES, ItemContext, ItemCounts, RankedItems
@@ -59,14 +60,14 @@ def load_context(train: object = None, items: object = None, item_features: obje
 def reads_context(measure: Measure) -> bool:
     """Whether ``measure`` reads the item context (its kernel or its item tally)."""
     defn = measure.definition
-    return defn.context_kernel is not None or defn.item_tally is not None
+    return defn.items.context is not None or defn.items.tally is not None
 
 
 def check_context(measures: Iterable[Measure], context: ItemContext | None) -> None:
     """MeasureError naming each measure whose tables are absent, and how to give them."""
     missing: dict[str, list[str]] = {}
     for m in measures:
-        for table in m.definition.needs:
+        for table in m.definition.items.needs:
             if context is None or not context.has(table):
                 missing.setdefault(table, []).append(str(m))
     if missing:
@@ -124,9 +125,9 @@ def unknown_items(measures: Iterable[Measure], aligned: Aligned,
     such table (described as notices name it), how many (within each measure's cutoff)
     and some of the items (sorted)."""
     context = ranked.context
-    deepest: dict[str, float] = {}
+    deepest: dict[Table, float] = {}
     for m in measures:
-        for table in m.definition.needs:
+        for table in m.definition.items.needs:
             if table in ("catalogue", "features"):
                 depth = math.inf if m.cutoff is None else float(m.cutoff)
                 deepest[table] = max(deepest.get(table, 0.0), depth)
@@ -179,7 +180,7 @@ def unknown_notices(unknown: Mapping[str, tuple[int, tuple[str, ...]]], source: 
 def catalogue_value(measure: Measure, counts: ItemCounts, context: ItemContext | None
                     ) -> float:
     """The catalogue-level value of ``measure`` from the merged counts."""
-    finish = measure.definition.finish_items
+    finish = measure.definition.items.finish
     if finish is None:
         raise ParameterError(f"{measure} is not finished from item counts")
     return float(finish(counts, measure, context or ItemContext()))

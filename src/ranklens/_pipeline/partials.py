@@ -174,7 +174,7 @@ def policy_values(plan: Plan, measure_index: int, per_query: PerQuery
     defn = measure.definition
     v = per_query.values[measure]
     n = len(per_query.query_ids)
-    averaged = defn.aggregate in ("mean", "gmean") and defn.reads_judgments
+    averaged = defn.aggregate in ("mean", "gmean") and defn.facts.reads_judgments
     level = relevance_level(measure, plan.policies.rel)
     empty = (per_query.num_rel[level] == 0) if averaged else np.zeros(n, dtype=bool)
     if defn.text:

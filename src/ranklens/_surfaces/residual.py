@@ -48,8 +48,8 @@ if TYPE_CHECKING:
 __all__ = ["RESIDUAL_MEASURES", "Residual", "residual"]
 
 #: the measures whose registration declares ``residual=True``, by name
-RESIDUAL_MEASURES: tuple[str, ...] = tuple(sorted((n for n, d in REGISTRY.items() if d.residual),
-                                                  key=str.lower))
+RESIDUAL_MEASURES: tuple[str, ...] = tuple(sorted(
+    (n for n, d in REGISTRY.items() if d.facts.residual), key=str.lower))
 
 #: the tie orders that rank every document at one position
 _STRICT_TIES = ("docid", "input")
@@ -220,7 +220,7 @@ def _measures(measures: str | Measure | Iterable[str | Measure]) -> dict[str, Me
 
 
 def _check_measure(name: str, m: Measure, opts: EvaluateOptions) -> None:
-    if not m.definition.residual:
+    if not m.definition.facts.residual:
         raise MeasureError(f"{name} has no residual here; the measures that have one are "
                            f"{', '.join(RESIDUAL_MEASURES)} (with any cutoff)")
     conv = opts.resolved

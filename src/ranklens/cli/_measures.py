@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import click
 
 from .._base.errors import MeasureError
+from .._base.params import Spelled
 from .._measures import REGISTRY, Measure, MeasureDef, Param
 from .._names import suggest
 
@@ -39,22 +40,24 @@ def _facts(name: str, defn: MeasureDef) -> tuple[str, ...]:
     out = []
     if defn.subtopics:
         out.append("needs subtopic judgments (load_qrels(..., kind=\"subtopic\"))")
-    if defn.order_free == "always":
+    if defn.ties.order_free == "always":
         out.append("order-free")
-    elif defn.order_free == "without_cutoff":
+    elif defn.ties.order_free == "without_cutoff":
         out.append("order-free without a cutoff")
-    if not defn.text and defn.order_free != "always":
-        out.append("ties=average " + ("in closed form" if defn.closed_form else "by enumeration"))
+    if not defn.text and defn.ties.order_free != "always":
+        out.append("ties=average "
+                   + ("in closed form" if defn.ties.closed_form else "by enumeration"))
     # a cutoff of the declared kind where one is required (SDCG@k needs an integer)
     example = 1 if defn.cutoff == "int" else 0.5
     sample = Measure(name, (), example if defn.cutoff_required else None)
     reads = sample.reads_unretrieved
-    flips = [f"{p.name}={c}" for p in defn.params if p.kind == "choice" and p.name != "ties"
-             for c in p.choices if sample(**{p.name: c}).reads_unretrieved != reads]
+    flips = [f"{p.name}={c}" for p in defn.params if p.name != "ties"
+             and isinstance(p.constraint, Spelled) and p.constraint.kind == "choice"
+             for c in p.constraint.choices if sample(**{p.name: c}).reads_unretrieved != reads]
     said = "reads unretrieved judgments" if reads else "reads only retrieved documents"
     if flips:
         said += f" (not with {', '.join(flips)})"
-    elif callable(defn.needs_unretrieved):
+    elif callable(defn.facts.needs_unretrieved):
         said += " with its default parameters"
     out.append(said)
     if defn.lower_is_better:
@@ -72,23 +75,24 @@ def measure_infos() -> list[MeasureInfo]:
         elif defn.cutoff == "float":
             shown += "@x" if defn.cutoff_required else "[@x]"
         trec = []
-        if defn.trec:
-            trec.append(defn.trec)
-        if defn.trec_cut:
-            sample = defn.trec_cutoffs[:3]
+        te = defn.trec
+        if te.name:
+            trec.append(te.name)
+        if te.cut:
+            sample = te.cutoffs[:3]
             if defn.cutoff == "float":
-                cuts = ", ".join(f"{defn.trec_cut}_{c:3.2f}" for c in sample)
+                cuts = ", ".join(f"{te.cut}_{c:3.2f}" for c in sample)
             else:
-                cuts = ", ".join(f"{defn.trec_cut}_{int(c)}" for c in sample)
-            trec.append(cuts + (", ..." if len(defn.trec_cutoffs) > 3 else "")
-                        if sample else f"{defn.trec_cut}_k")
+                cuts = ", ".join(f"{te.cut}_{int(c)}" for c in sample)
+            trec.append(cuts + (", ..." if len(te.cutoffs) > 3 else "")
+                        if sample else f"{te.cut}_k")
         params = tuple(f"{p.name}={_fmt_default(p)}: {p.doc}"
                        for p in defn.params if p.default is not None)
         shared = [p.name for p in defn.params if p.default is None]
         if shared:
             # rel, judged_only, ties...: documented once, they default to the evaluation's
             params += (f"{', '.join(shared)}: per-measure overrides of the evaluation options",)
-        aliases = tuple(a for a in defn.aliases if a not in (defn.trec, name.lower()))
+        aliases = tuple(a for a in defn.aliases if a not in (te.name, name.lower()))
         # the fixed parameters as a name writes them (a measure that needs a cutoff has none)
         aliases += tuple(f"{variant} = {name}(" + ",".join(
             f"{k}={defn.param(k).format(v)}" for k, v in fixed) + ")"
@@ -153,8 +157,8 @@ def render_markdown(infos: list[MeasureInfo]) -> str:
         "per query, vectorized over the aligned arrays) and registers it with",
         "`@register(name, doc, ...)`, declaring:",
         "",
-        "- `params`: its parameters (`Param`: kind, default, doc); `rel`, `judged_only` as needed",
-        "  (`ties` is added to every measure);",
+        "- `params`: its parameters (`Param(name, Spelled(kind), default, doc)`); `rel`,",
+        "  `judged_only` as needed (`ties` is added to every measure);",
         "- `cutoff` (`\"int\"` rank depth, `\"float\"` level, or none), `cutoff_required`,",
         "  `aggregate` (`mean`, `sum`, `gmean`, `none`), `family`;",
         "- names: `aliases`, `variants` (names that fix parameters), `trec`, `trec_cut`,",

@@ -1,9 +1,9 @@
 """The registry of run-vs-run measures: each name's kernel, parameters and facts.
 
 The kernels (:mod:`.rbo`, :mod:`.sets`) register here; :mod:`.values` imports them and
-holds the measure values and their names. The parameters are declared with the measures'
-own :class:`~ranklens._measures._registry.Param`, so they parse, validate and print as
-every measure's do.
+holds the measure values and their names. The parameters are the one
+:class:`~ranklens._base.params.Param` over the measures' spelled constraints, so they
+parse, validate and print as every measure's do.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from ..._measures._registry import Param, find_param
+from ..._base.params import Param, find_param
+from ..._base.registry import Registry
 
 if TYPE_CHECKING:
     from .rankings import Pairing
@@ -63,18 +64,19 @@ class AgreementDef:
         return find_param(self.name, self.params, name)
 
 
-AGREEMENT: dict[str, AgreementDef] = {}
+#: every run-vs-run measure, read by its name or an alias in any case
+AGREEMENT: Registry[AgreementDef] = Registry("agreement measure")
 
 
-def register_agreement(name: str, doc: str, *, params: Sequence[Param] = (),
-                       **options: Any) -> Callable[[AgreementKernel], AgreementKernel]:
+def register_agreement(
+    name: str, doc: str, *, params: Sequence[Param] = (), cutoff_required: bool = False,
+    aliases: tuple[str, ...] = (), lower_is_better: Callable[[Chosen], bool] | bool = False,
+) -> Callable[[AgreementKernel], AgreementKernel]:
     """Decorator: register ``kernel`` as the run-vs-run measure ``name``."""
 
     def deco(kernel: AgreementKernel) -> AgreementKernel:
-        if name in AGREEMENT:
-            raise RuntimeError(f"agreement measure {name} registered twice")
-        AGREEMENT[name] = AgreementDef(name=name, kernel=kernel, doc=doc,
-                                       params=tuple(params), **options)
+        AGREEMENT.add(name, AgreementDef(name, kernel, doc, tuple(params), cutoff_required,
+                                         aliases, lower_is_better), aliases)
         return kernel
 
     return deco

@@ -35,44 +35,26 @@ Every sum runs over all queries at once: one slot per (query, depth to l), fille
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from ..._base.errors import MeasureError
-from ..._measures._registry import Param
+from ..._base.params import Param, Spelled
 from .measures import Chosen, register_agreement
 from .rankings import Pairing, Side
 
 __all__ = ["rbo"]
 
 
-@dataclass(frozen=True)
-class _Persistence(Param):
-    """RBO's ``p``: a number strictly between 0 and 1."""
-
-    def check(self, value: Any, measure: str) -> Any:
-        value = super().check(value, measure)
-        if not 0.0 < value < 1.0:
-            raise MeasureError(f"parameter 'p' of {measure} must be {self.expected()}, got "
-                               f"{value!r}")
-        return value
-
-    def expected(self) -> str:
-        return "a number strictly between 0 and 1"
-
-
-P = _Persistence("p", "float", 0.9, "persistence: the probability of reading on to the next "
-                 "depth (the first d documents weigh 1 - p^d)")
-FORM = Param("form", "choice", "ext", "ext = extrapolated (Webber et al.'s Eq. 32), min = "
-             "lower bound (Eq. 11), res = residual, the bound's width (Eq. 13)",
-             choices=("ext", "min", "res"))
-TIES = Param("ties", "choice", "ordered", "ordered = tied documents in the order of the "
-             "evaluation's tie policy, each at its own rank; w, a, b = Corsi & Urbano's "
-             "tie-aware RBO over groups of equal scores (w: ties as equality, a: expected "
-             "value over every order of the ties, b: a normalised so that RBO(X, X) = 1)",
-             choices=("ordered", "w", "a", "b"))
+P = Param("p", Spelled("float", minimum=0, maximum=1, strict=True), 0.9, "persistence: the "
+          "probability of reading on to the next depth (the first d documents weigh 1 - p^d)")
+FORM = Param("form", Spelled("choice", ("ext", "min", "res")), "ext", "ext = extrapolated "
+             "(Webber et al.'s Eq. 32), min = lower bound (Eq. 11), res = residual, the bound's "
+             "width (Eq. 13)")
+TIES = Param("ties", Spelled("choice", ("ordered", "w", "a", "b")), "ordered", "ordered = tied "
+             "documents in the order of the evaluation's tie policy, each at its own rank; w, a, "
+             "b = Corsi & Urbano's tie-aware RBO over groups of equal scores (w: ties as "
+             "equality, a: expected value over every order of the ties, b: a normalised so that "
+             "RBO(X, X) = 1)")
 
 
 class _Slots:

@@ -8,33 +8,23 @@ cutoff. Its ``str`` is the canonical name (``RBO(form=min,p=0.8)@100``), which
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..._base.errors import MeasureError
-from ..._measures._registry import integer_cutoff, non_default_params, params_text
+from ..._base.params import non_default_params, params_text
+from ..._base.registry import close_matches
+from ..._measures._registry import integer_cutoff
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
 
 __all__ = ["AgreementMeasure", "parse_agreement", "parse_agreements"]
 
 
-def _lookup(name: str) -> AgreementDef | None:
-    if name in AGREEMENT:
-        return AGREEMENT[name]
-    low = name.lower()
-    for defn in AGREEMENT.values():
-        if low == defn.name.lower() or low in (a.lower() for a in defn.aliases):
-            return defn
-    return None
-
-
 def _suggest(name: str) -> str:
-    names = list(AGREEMENT) + [a for d in AGREEMENT.values() for a in d.aliases]
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.4)
+    close = close_matches(name, AGREEMENT.spellings(), 3, 0.4)
     return " or ".join(repr(c) for c in (close or ["RBO", "Overlap@10"]))
 
 
@@ -56,7 +46,7 @@ class AgreementMeasure:
     cutoff: int | None = None
 
     def __post_init__(self) -> None:
-        defn = _lookup(self.name)
+        defn = AGREEMENT.lookup(self.name)
         if defn is None:
             raise MeasureError(f"unknown agreement measure {self.name!r}; did you mean "
                                f"{_suggest(self.name)}?")
@@ -120,7 +110,7 @@ def parse_agreement(spec: str | AgreementMeasure) -> AgreementMeasure:
         raise MeasureError(f"cannot read the agreement measure {spec!r}: write it as "
                            f"Name(param=value,...)@k, e.g. 'RBO(p=0.9)' or 'Overlap@10'")
     name, body, cut = match.groups()
-    defn = _lookup(name)
+    defn = AGREEMENT.lookup(name)
     if defn is None:
         raise MeasureError(f"unknown agreement measure {spec!r}; did you mean "
                            f"{_suggest(name)}?")

@@ -66,7 +66,7 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     limit = parse_size(memory_limit)
     workers = resolve_jobs(jobs, limit)
     paths = [_path(qrels), *(_path(r) for r in runs)]
-    if any(p is None for p in paths) or any(m.definition.subtopics or m.definition.needs
+    if any(p is None for p in paths) or any(m.definition.subtopics or m.definition.items.needs
                                             for m in plan.canonical):
         return None
     try:

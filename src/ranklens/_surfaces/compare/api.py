@@ -237,7 +237,7 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
 
 def _unit_range(unit_range: bool, values: np.ndarray) -> bool:
     """Whether a difference of the measure lies in [-1, 1]: a measure the registry declares
-    in [0, 1] (``MeasureDef.unit_range``, for these parameters) whose every per-query value
+    in [0, 1] (``Facts.unit_range``, for these parameters) whose every per-query value
     here does lie in [0, 1] (conservative: both must hold)."""
     if not unit_range:
         return False

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from ..._base.errors import ParameterError
+from ..._base.params import Param
+from ..._base.registry import Registry
 from ..._base.validate import Constraint
 from .candidates import Candidates
 
@@ -53,16 +55,6 @@ class Number(Constraint):
             return f"a number {'<' if self.open_high else '<='} {self.high:g}"
         left, right = "(" if self.open_low else "[", ")" if self.open_high else "]"
         return f"a number in {left}{self.low:g}, {self.high:g}{right}"
-
-
-@dataclass(frozen=True)
-class Param:
-    """A parameter of a method: its constraint and default (None: required)."""
-
-    name: str
-    constraint: Constraint
-    default: float | None
-    doc: str
 
 
 @dataclass(frozen=True)
@@ -132,24 +124,18 @@ class Method:
         return out
 
 
-METHODS: dict[str, Method] = {}
-_ALIASES: dict[str, str] = {}
-
-
-def _key(name: str) -> str:
-    return name.lower().replace("-", "_")
+#: every method, read by its name or an alias compared without case, ``-`` as ``_``
+METHODS: Registry[Method] = Registry("fusion method",
+                                     lambda name: name.lower().replace("-", "_"))
 
 
 def register(name: str, doc: str, *, aliases: tuple[str, ...] = (),
              params: tuple[Param, ...] = (), weights: bool = False,
              supervised: bool = False, pairwise: bool = False) -> Callable[[Kernel], Kernel]:
-    """Register a kernel under ``name`` and ``aliases`` (spellings compared without case,
-    ``-`` as ``_``)."""
+    """Register a kernel under ``name`` and ``aliases``."""
     def add(kernel: Kernel) -> Kernel:
-        METHODS[name] = Method(name, kernel, doc, aliases, params, weights, supervised,
-                               pairwise)
-        for spelling in (name, *aliases):
-            _ALIASES[_key(spelling)] = name
+        METHODS.add(name, Method(name, kernel, doc, aliases, params, weights, supervised,
+                                 pairwise), aliases)
         return kernel
     return add
 
@@ -182,8 +168,8 @@ def lookup(name: object) -> Method:
         ``name`` is not a method name or alias; the message lists the methods.
     """
     load_methods()
-    found = _ALIASES.get(_key(name)) if isinstance(name, str) else None
+    found = METHODS.lookup(name)
     if found is None:
         raise ParameterError(
             f"the 'method' option must be one of {', '.join(sorted(METHODS))}; got {name!r}")
-    return METHODS[found]
+    return found

@@ -12,12 +12,13 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..._base.errors import MeasureError, RanklensWarning
 from ..._ingest.io._load import load_run
 from ..._ingest.tables import Qrels, Run
 from ..._measures import REGISTRY, Measure
+from ..._measures._registry import Aggregate
 from ..._measures.trec_params import command_line_cutoffs, command_line_measure
 from ..._names.index import SPELLINGS
 from ..._names.trec import cutoff_name
@@ -40,7 +41,7 @@ class Column:
     name: str
     te: str
     values: tuple[Any, ...]
-    agg: str
+    agg: Aggregate | Literal["count"]
     integer: bool = False
     per_query: bool = True
 
@@ -63,7 +64,7 @@ def measure_columns(selected: Sequence[tuple[str, str | None]]) -> list[MeasureC
     try:
         for te, raw in selected:
             if (te in cut and plain.get(te) == cut[te]
-                    and len(REGISTRY[cut[te]].trec_cutoffs) == 1):
+                    and len(REGISTRY[cut[te]].trec.cutoffs) == 1):
                 # one-value measures whose parameter is a length (relstring.20): the name
                 # gets the raw parameter only when one is given, as trec_eval prints it
                 defn = REGISTRY[cut[te]]
@@ -108,7 +109,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
 
     With ``complete`` (``-c``) a judged topic absent from the run is scored on an empty
     ranking; trec_eval scores it on a one-document ranking of an unjudged document and
-    then resets the measures that document would change (``MeasureDef.trec_reset``:
+    then resets the measures that document would change (``TrecSpelling.reset``:
     num_ret, utility, relstring, rbp_resid, unj), which gives the same values. Like
     trec_eval, which compares printed names there, a measure printed with raw parameters
     is not reset: those few are scored on trec_eval's one-document ranking.
@@ -134,7 +135,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
     absent = set(missing) if complete else set()
     is_absent = [q in absent for q in qids]
     unreset = [s.measure for s in specs
-               if absent and s.raw and s.measure.definition.trec_reset]
+               if absent and s.raw and s.measure.definition.trec.reset]
     placeholder = _placeholder_values(qrels, sorted(absent), unreset, rel=rel, depth=depth,
                                       judged_only=judged_only,
                                       collection_size=collection_size)
@@ -142,6 +143,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
     for spec in specs:
         key = str(spec.measure)
         defn = spec.measure.definition
+        agg: Aggregate | Literal["count"]
         if key in result.text_values:
             vals: list[Any] = [str(v) for v in result.text_values[key]]
             agg = "none"
@@ -151,7 +153,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
             if agg == "gmean":
                 # trec_eval stores the floored logarithm per topic (what -Z standardises)
                 vals = [math.log(max(v, GEO_FLOOR)) for v in vals]
-        if absent and defn.trec_reset:
+        if absent and defn.trec.reset:
             if spec.raw:
                 got = placeholder[key]
                 vals = [got[q] if a else v for q, v, a in zip(qids, vals, is_absent, strict=True)]
@@ -160,8 +162,8 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
                 vals = [blank if a else v for v, a in zip(vals, is_absent, strict=True)]
         if spec.te == "num_q":
             agg = "count"
-        columns.append(Column(spec.name, spec.te, tuple(vals), agg, defn.trec_integer,
-                              defn.trec_per_query))
+        columns.append(Column(spec.name, spec.te, tuple(vals), agg, defn.trec.integer,
+                              defn.trec.per_query))
     return qids, columns
 
 

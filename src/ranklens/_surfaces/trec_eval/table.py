@@ -2,12 +2,12 @@
 
 Output order is always the order of trec_eval's measure table (``te_trec_measures`` in
 ``measures.c``), whatever the order of the request. Which ranklens measure computes each
-name, and how trec_eval prints it, comes from the registry (``MeasureDef.trec``,
-``trec_cut``, ``trec_integer``, ...), or, for the preference measures, from their own
-registry (:data:`ranklens._measures._prefs.PREF_REGISTRY`); the judgment-group measures are
-described in ``qrels_jg``. The order and the nicknames themselves are data shared with
-``ranklens.evaluate`` (:mod:`ranklens._measures._trec_table`, read there by
-:mod:`ranklens._names.lists`).
+name, and how trec_eval prints it, comes from the registry (``MeasureDef.trec``, a
+``TrecSpelling``: ``name``, ``cut``, ``integer``, ...), or, for the preference measures,
+from their own registry (:data:`ranklens._measures._prefs.PREF_REGISTRY`); the
+judgment-group measures are described in ``qrels_jg``. The order and the nicknames
+themselves are data shared with ``ranklens.evaluate``
+(:mod:`ranklens._measures._trec_table`, read there by :mod:`ranklens._names.lists`).
 """
 
 from __future__ import annotations

@@ -7,29 +7,20 @@ query (see :mod:`ranklens._surfaces.fusion.supervised`). A run's *position* of a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
 
 from ...._base.errors import ParameterError
-from ...._base.validate import Constraint, Integer, check
+from ...._base.params import Param
+from ...._base.validate import Integer, check
 
 __all__ = ["REL", "REQUIRED", "Model", "Param", "answered", "bind", "check_runs", "comb_sum",
            "hits", "query_groups", "read_only"]
 
 #: Marks a parameter without a default: the caller must give it.
 REQUIRED: Any = object()
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of a kernel: its name, what it must be, its default and what it means."""
-
-    name: str
-    constraint: Constraint
-    default: object
-    doc: str
 
 
 #: The relevance threshold every kernel learns with: ranklens's ``rel`` option (trec_eval

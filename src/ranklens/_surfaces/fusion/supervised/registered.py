@@ -29,7 +29,7 @@ _DOCS = {"probfuse": probfuse.__doc__, "segfuse": segfuse.__doc__,
          "bayesfuse": bayesfuse.__doc__, "mapfuse": mapfuse.__doc__}
 
 for _name, _entry in SUPERVISED.items():
-    _params = tuple(Param(p.name, p.constraint, None if p.default is REQUIRED else p.default,  # type: ignore[arg-type]
+    _params = tuple(Param(p.name, p.constraint, None if p.default is REQUIRED else p.default,
                           p.doc) for p in _entry.params) + LEAKAGE_PARAMS
     register(_name, _DOCS[_name] or _name, params=_params, supervised=True)(
         supervised_kernel(_name, _entry.learn, _entry.fuse, _entry.needs_relevant))
