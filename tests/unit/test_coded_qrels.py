@@ -201,7 +201,6 @@ def test_ids_sharing_a_hash_are_told_apart(tmp_path: Path, small_blocks: None,
     run = _runs(rng, docs, 16)[0]
     want = ranklens.evaluate(Qrels(expected.frame, expected.source), run, MEASURES)
     monkeypatch.setattr(trec_codes, "doc_hashes", _few_hashes)
-    monkeypatch.setattr(trec_qrels, "doc_hashes", _few_hashes)
     monkeypatch.setattr(matching, "doc_hashes", _few_hashes)
     exact = []
     looked_up = trec_codes.Dictionary._exact

@@ -13,18 +13,8 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ...._base.lazy import polars as pl
 
 from ...._base.threads import ahead
-from ...hashcodes import doc_hashes
 from ...tables import Qrels, ReaderHints
-from . import files
-from .codes import (
-    CODED_ROWS,
-    CODED_SHARE,
-    HOPELESS_SHARE,
-    CodedPart,
-    Collision,
-    Dictionary,
-    coded_table,
-)
+from . import codes, files
 from .small import read_small_qrels, small_file
 from .tokens import line_qrels, scan_qrels, separator
 
@@ -53,7 +43,7 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     one = size <= block
     try:
         parts = _typed_blocks(blocks, coded=data is None, one=one)
-    except Collision:  # two doc ids share a hash: read again, looking up the strings
+    except codes.Collision:  # two doc ids share a hash: read again, looking up the strings
         blocks.close()
         blocks = files.split_blocks(whole, block) if whole is not None \
             else files.read_blocks(source, block)
@@ -61,7 +51,7 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
     blocks.close()  # a file left half read by a block the typed pass cannot take
     if isinstance(parts, pl.DataFrame) or parts:
         table = _typed_table(parts, source) if isinstance(parts, pl.DataFrame) \
-            else coded_table(parts, source)
+            else codes.coded_table(parts, source)
         del parts
         if whole is None:
             files.release_heap(source)
@@ -72,7 +62,7 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
 
 
 def _typed_blocks(blocks: Iterator[bytes], *, coded: bool, exact: bool = False,
-                  one: bool = False) -> list[CodedPart] | pl.DataFrame | None:
+                  one: bool = False) -> list[codes.CodedPart] | pl.DataFrame | None:
     """:func:`~.tokens.scan_qrels` of a file given in blocks of whole lines (so the whole
     text never sits in memory next to its columns); None if some block needs the line
     parser.
@@ -83,7 +73,7 @@ def _typed_blocks(blocks: Iterator[bytes], *, coded: bool, exact: bool = False,
     document: a recommender's qrels), or without ``coded``, the blocks are kept as they are
     parsed and a frame is given instead. ``exact``: see :class:`Dictionary`; ``one``: the
     file is one block (decided before any code is made)."""
-    parts: list[CodedPart] = []
+    parts: list[codes.CodedPart] = []
     frames: list[pl.DataFrame] = []
     seps: list[bytes | None] = []  # the first block's separator
 
@@ -92,7 +82,7 @@ def _typed_blocks(blocks: Iterator[bytes], *, coded: bool, exact: bool = False,
             seps.append(separator(block))
         return scan_qrels(block, seps[0]) if seps[0] else None
 
-    dictionary = Dictionary(exact)
+    dictionary = codes.Dictionary(exact)
     rows = 0
     coding: bool | None = None if coded else False  # whether to hold codes (None: undecided)
     # under an evaluation's jobs > 1 the next block is parsed on a second thread while
@@ -105,26 +95,26 @@ def _typed_blocks(blocks: Iterator[bytes], *, coded: bool, exact: bool = False,
             if not part.height:
                 continue
             rows += part.height
-            if coding is None and not i and (one or rows >= CODED_ROWS):
+            if coding is None and not i and (one or rows >= codes.CODED_ROWS):
                 # almost every doc id of the first block its own (of a file of one block:
                 # most of them): not coded
-                most = CODED_SHARE if one else HOPELESS_SHARE
-                if pl.Series(doc_hashes(part["doc_id"])).n_unique() > most * rows:
+                most = codes.CODED_SHARE if one else codes.HOPELESS_SHARE
+                if pl.Series(codes.doc_hashes(part["doc_id"])).n_unique() > most * rows:
                     coding = False
             if coding is False:
                 frames.append(part)
                 continue
-            parts.append(CodedPart.of(part, dictionary))
+            parts.append(codes.CodedPart.of(part, dictionary))
             del part
             # decided from CODED_ROWS judgments and the second block on (the first
             # block's documents are all new); given up, the blocks coded so far are
             # turned back into their strings
-            if i and rows >= CODED_ROWS:
-                coding = dictionary.size <= CODED_SHARE * rows
+            if i and rows >= codes.CODED_ROWS:
+                coding = dictionary.size <= codes.CODED_SHARE * rows
                 if not coding:
                     frames = [p.frame() for p in parts]
                     parts.clear()
-    if coding is None and dictionary.size > CODED_SHARE * rows:  # decided at the end
+    if coding is None and dictionary.size > codes.CODED_SHARE * rows:  # decided at the end
         frames = [p.frame() for p in parts]
         coding = False
     if coding is False:
