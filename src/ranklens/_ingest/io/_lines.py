@@ -1,7 +1,8 @@
-"""The one tokenizer of TREC-style text files: qrels, runs, prefs, qrels_jg, z-scores.
+"""The line rules of TREC-style text files: qrels, runs, prefs, qrels_jg, z-scores.
 
-Every such file is read line by line with trec_eval's rules: only ``\\n`` ends a line, only
-ASCII blanks separate fields, blank lines and lines whose first field starts with ``#`` are
+Every such file is read line by line with trec_eval's rules (qrels and runs by the TREC
+tokenizer, :mod:`ranklens._ingest.io.trec.tokens`): only ``\\n`` ends a line, only ASCII
+blanks separate fields, blank lines and lines whose first field starts with ``#`` are
 skipped, and a line with the wrong number of fields is an :class:`~ranklens.InputError`
 naming the file, the line, what was expected and what was found.
 """

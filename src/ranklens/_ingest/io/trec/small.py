@@ -30,7 +30,7 @@ from .tokens import QRELS_WIDTH, RUN_WIDTH, small_tokens
 __all__ = ["SMALL_BYTES", "read_small_qrels", "read_small_run", "small_file"]
 
 #: Files up to this size (bytes on disk) are read here: the crossover with polars' reader,
-#: measured on a fresh process reading a qrels and a run file (docs/benchmarks.md)
+#: measured on a fresh process reading a qrels and a run file (docs/startup.md)
 SMALL_BYTES = 1 << 17
 
 _DIGITS = b"0123456789+-"
