@@ -502,7 +502,7 @@ def test_chunk_segments_hold_numbers_and_a_mixed_chunk_reads_as_text(tmp_path: P
     """A block whose doc ids are all written as numbers is written as UInt32 numbers; one
     chunk holding such a block and a block of text ids reads as text, every id as the file
     wrote it, in order."""
-    from ranklens._ingest.io._trec import read_trec_run
+    from ranklens._ingest.io.trec.run import read_trec_run
     from ranklens._surfaces.chunked.partition import read_run_chunk
 
     def block(lines: list[str]) -> ranklens.Run:
@@ -550,7 +550,8 @@ def test_a_chunks_run_files_are_deleted_once_read_and_its_judgments_kept(tmp_pat
                                                                          ) -> None:
     """A run's chunk is read once: its files go as soon as it is (their pages leave the
     cache before the next chunks are read); the judgments' serve the next run."""
-    from ranklens._ingest.io._trec import read_trec_qrels, read_trec_run
+    from ranklens._ingest.io.trec.qrels import read_trec_qrels
+    from ranklens._ingest.io.trec.run import read_trec_run
 
     qrels = read_trec_qrels("q.txt", data=b"q1 0 a 1\nq2 0 b 1\n")
     run = read_trec_run("r.run", data=b"q1 Q0 a 1 0.5 t\nq2 Q0 c 1 0.5 t\n")

@@ -18,7 +18,7 @@ from cli_support import run as run_cli
 from conftest import conformance_root
 
 import ranklens
-from ranklens._ingest.io import _trec
+from ranklens._ingest.io.trec import qrels as trec_qrels
 from ranklens._model import matching
 
 ROBUST = conformance_root().parent / "realdata" / "robust03"
@@ -49,7 +49,7 @@ class Counts:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, qrels: Path) -> None:
         self.reads = 0
         self.builds = 0
-        read, build = _trec.read_trec_qrels, matching._build
+        read, build = trec_qrels.read_trec_qrels, matching._build
 
         def counted_read(path: str | Path, **kwargs: object) -> ranklens.Qrels:
             self.reads += Path(path) == qrels

@@ -380,19 +380,19 @@ def test_the_command_line_answers_random_bytes_in_one_line(data: bytes, which: s
             assert "unexpected" not in lines[0]
 
 
-# -- the small-file reader (ranklens._ingest.io._small): the same table or the same error --
+# -- the small-file reader (ranklens._ingest.io.trec.small): the same table or the same error --
 
 @contextmanager
 def without_small_reader() -> Iterator[None]:
     """Files of any size read by the polars path (the small reader's size limit at -1)."""
-    from ranklens._ingest.io import _small
+    from ranklens._ingest.io.trec import small
 
-    limit = _small.SMALL_BYTES
-    _small.SMALL_BYTES = -1
+    limit = small.SMALL_BYTES
+    small.SMALL_BYTES = -1
     try:
         yield
     finally:
-        _small.SMALL_BYTES = limit
+        small.SMALL_BYTES = limit
 
 
 def _reading(read: Any) -> tuple[str, Any]:
@@ -409,7 +409,8 @@ def _reading(read: Any) -> tuple[str, Any]:
 
 def both_readers(path: Path, which: str) -> tuple[tuple[str, Any], tuple[str, Any]]:
     """The reading of ``path`` by the small reader's dispatch and by the polars path."""
-    from ranklens._ingest.io._trec import read_trec_qrels, read_trec_run
+    from ranklens._ingest.io.trec.qrels import read_trec_qrels
+    from ranklens._ingest.io.trec.run import read_trec_run
 
     read = read_trec_qrels if which == "qrels" else read_trec_run
     small = _reading(lambda: read(str(path)))
@@ -421,8 +422,8 @@ def both_readers(path: Path, which: str) -> tuple[tuple[str, Any], tuple[str, An
 @PROFILE
 @given(trec_texts())
 def test_the_small_reader_equals_the_polars_path(data: tuple[dict, dict, bytes, bytes]) -> None:
-    from ranklens._ingest.io._small import read_small_qrels, read_small_run
-    from ranklens._ingest.io._trec import read_bytes
+    from ranklens._ingest.io.trec.files import read_bytes
+    from ranklens._ingest.io.trec.small import read_small_qrels, read_small_run
 
     _, _, qtext, rtext = data
     with folder() as d:

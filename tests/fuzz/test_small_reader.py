@@ -1,5 +1,5 @@
-"""The small-file reader (``ranklens._ingest.io._small``): which files it takes, and that what it
-reads equals the polars path's reading, table for table and error for error.
+"""The small-file reader (``ranklens._ingest.io.trec.small``): which files it takes, and
+that what it reads equals the polars path's reading, table for table and error for error.
 
 The hypothesis properties over generated and damaged files are in tests/fuzz/test_fuzz.py; these
 are the cases chosen by hand, each at a boundary of the reader's rules.
@@ -13,8 +13,8 @@ import pytest
 from test_fuzz import both_readers
 
 import ranklens
-from ranklens._ingest.io import _small
-from ranklens._ingest.io._trec import read_bytes
+from ranklens._ingest.io.trec import small as small_reader
+from ranklens._ingest.io.trec.files import read_bytes
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n"
 RUN = "q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1 tag\nq2 Q0 d1 1 -0.5 last\n"
@@ -24,14 +24,14 @@ def _taken(tmp_path: Path, which: str, text: bytes) -> bool:
     """Whether the small reader reads ``text`` itself (rather than handing it over)."""
     path = tmp_path / which
     path.write_bytes(text)
-    read = _small.read_small_qrels if which == "qrels" else _small.read_small_run
+    read = small_reader.read_small_qrels if which == "qrels" else small_reader.read_small_run
     return read(read_bytes(path), str(path)) is not None
 
 
 def test_a_regular_qrels_file_is_read_here(tmp_path: Path) -> None:
     path = tmp_path / "qrels"
     path.write_text(QRELS)
-    q = _small.read_small_qrels(read_bytes(path), str(path))
+    q = small_reader.read_small_qrels(read_bytes(path), str(path))
     assert q is not None
     assert q.frame.to_dict(as_series=False) == {
         "query_id": ["q1", "q1", "q2"], "doc_id": ["d1", "d2", "d1"],
@@ -42,13 +42,13 @@ def test_a_regular_qrels_file_is_read_here(tmp_path: Path) -> None:
 def test_a_regular_run_file_is_read_here(tmp_path: Path) -> None:
     path = tmp_path / "run"
     path.write_text(RUN)
-    r = _small.read_small_run(read_bytes(path), str(path))
+    r = small_reader.read_small_run(read_bytes(path), str(path))
     assert r is not None
     assert r.name == "last"  # the last line's tag, as trec_eval reports it
     assert r.block_ids.to_list() == ["q1", "q2"] and r.block_lengths.tolist() == [2, 1]
     assert r.doc_id.to_list() == ["d1", "d2", "d1"]
     assert r.score.tolist() == [2.5, 1.0, -0.5]
-    named = _small.read_small_run(read_bytes(path), str(path), "mine")
+    named = small_reader.read_small_run(read_bytes(path), str(path), "mine")
     assert named is not None and named.name == "mine"
 
 
@@ -99,12 +99,12 @@ def test_files_above_the_size_limit_go_to_polars(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "run"
     path.write_text(RUN)
-    assert _small.small_file(path)
-    monkeypatch.setattr(_small, "SMALL_BYTES", path.stat().st_size - 1)
-    assert not _small.small_file(path)
-    assert not _small.small_file("-")  # standard input cannot be read twice
-    assert not _small.small_file(tmp_path / "absent")
-    assert not _small.small_file(tmp_path)  # a directory: the loader says so
+    assert small_reader.small_file(path)
+    monkeypatch.setattr(small_reader, "SMALL_BYTES", path.stat().st_size - 1)
+    assert not small_reader.small_file(path)
+    assert not small_reader.small_file("-")  # standard input cannot be read twice
+    assert not small_reader.small_file(tmp_path / "absent")
+    assert not small_reader.small_file(tmp_path)  # a directory: the loader says so
 
 
 def test_evaluation_is_the_same_through_either_reader(tmp_path: Path,
@@ -113,7 +113,7 @@ def test_evaluation_is_the_same_through_either_reader(tmp_path: Path,
     q.write_text(QRELS)
     r.write_text(RUN)
     small = ranklens.evaluate(str(q), str(r), ["AP", "nDCG@2", "P@1"]).to_dict()
-    monkeypatch.setattr(_small, "SMALL_BYTES", -1)
+    monkeypatch.setattr(small_reader, "SMALL_BYTES", -1)
     assert ranklens.evaluate(str(q), str(r), ["AP", "nDCG@2", "P@1"]).to_dict() == small
     # q1: d1 (rel 1) first, d2 (0) second; q2: d1 (rel 2) first
     assert small["AP"] == {"q1": 1.0, "q2": 1.0, "all": 1.0}
@@ -125,9 +125,9 @@ def test_a_small_compressed_file_of_many_lines_goes_to_polars(tmp_path: Path) ->
     text = "".join(f"q{i % 50} 0 d{i} {i % 3}\n" for i in range(40_000)).encode()
     path = tmp_path / "qrels.gz"
     path.write_bytes(gzip.compress(text))
-    assert _small.small_file(path)  # small on disk ...
+    assert small_reader.small_file(path)  # small on disk ...
     data = read_bytes(path)
-    assert len(data) > 2 * _small.SMALL_BYTES  # ... but not once decompressed
-    assert _small.read_small_qrels(data, str(path)) is None
+    assert len(data) > 2 * small_reader.SMALL_BYTES  # ... but not once decompressed
+    assert small_reader.read_small_qrels(data, str(path)) is None
     small, large = both_readers(path, "qrels")
     assert small == large and small[0] == "qrels"

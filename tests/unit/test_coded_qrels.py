@@ -19,7 +19,9 @@ from result_support import assert_same
 import ranklens
 from ranklens import InputError, Qrels
 from ranklens._ingest.hashcodes import HashCodes
-from ranklens._ingest.io import _trec
+from ranklens._ingest.io.trec import codes as trec_codes
+from ranklens._ingest.io.trec import files, small
+from ranklens._ingest.io.trec import qrels as trec_qrels
 from ranklens._model import matching
 from ranklens._model.matching import qrels_index
 
@@ -34,8 +36,8 @@ ODD_IDS = ["é", "e", "z", "Z", "ä", "a\x7f", "ab", "a", "ā", "😀", "\uffff"
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of a few lines, so the ids of later blocks are found in earlier ones'."""
-    monkeypatch.setattr(_trec, "_BLOCK", 160)
-    monkeypatch.setattr(_trec, "small_file", lambda source: False)
+    monkeypatch.setattr(files, "BLOCK", 160)
+    monkeypatch.setattr(small, "SMALL_BYTES", -1)
 
 
 def _write(path: Path, rows: list[tuple[str, str, int]]) -> Path:
@@ -58,9 +60,9 @@ def test_the_dictionary_holds_each_id_once_in_strcmp_order(
         sorted_most: int) -> None:
     # sorted byte-wise as strcmp compares them (not by code point or case); more ids than
     # are sorted stay in order of first appearance
-    monkeypatch.setattr(_trec, "_SORTED_IDS", sorted_most)
+    monkeypatch.setattr(trec_codes, "_SORTED_IDS", sorted_most)
     rows = [(f"q{q}", d, q % 3) for q in range(4) for d in ODD_IDS]
-    qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    qrels = trec_qrels.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert qrels.coded is not None
     expected = sorted(ODD_IDS, key=lambda s: s.encode("utf-8")) if sorted_most > 5 \
         else ODD_IDS
@@ -77,23 +79,23 @@ def test_mostly_distinct_doc_ids_are_kept_as_strings(tmp_path: Path, small_block
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # a recommender's qrels: every judgment of its own document (codes would not pay)
     rows = [(f"q{i // 3}", f"item{i}", 1) for i in range(60)]
-    qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    qrels = trec_qrels.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert qrels.coded is None
     assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]
     # repeated documents first, then new ones: given up part way, the same rows
     rows = [(f"q{i}", "same", 1) for i in range(30)] + rows
-    qrels = _trec.read_trec_qrels(_write(tmp_path / "r.txt", rows))
+    qrels = trec_qrels.read_trec_qrels(_write(tmp_path / "r.txt", rows))
     assert qrels.coded is None
     assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]
     # one block (the whole file's bytes), decided at its end
-    monkeypatch.setattr(_trec, "_BLOCK", 1 << 20)
-    assert _trec.read_trec_qrels(_write(tmp_path / "s.txt", rows[30:])).coded is None
-    assert _trec.read_trec_qrels(_write(tmp_path / "t.txt", rows[:30])).coded is not None
+    monkeypatch.setattr(files, "BLOCK", 1 << 20)
+    assert trec_qrels.read_trec_qrels(_write(tmp_path / "s.txt", rows[30:])).coded is None
+    assert trec_qrels.read_trec_qrels(_write(tmp_path / "t.txt", rows[:30])).coded is not None
 
 
 def test_a_block_handed_over_keeps_its_strings() -> None:
     data = b"q2 0 b 1\nq1 0 a 2\nq2 0 a 0\nq1 0 b 1\n"
-    qrels = _trec.read_trec_qrels("<block>", data=data)
+    qrels = trec_qrels.read_trec_qrels("<block>", data=data)
     assert qrels.coded is None
     assert qrels.frame.rows() == [("q2", "b", 1.0), ("q1", "a", 2.0), ("q2", "a", 0.0),
                                   ("q1", "b", 1.0)]
@@ -106,7 +108,7 @@ def test_codes_give_back_every_row_as_written(tmp_path: Path, small_blocks: None
     docs = [f"D{i:03d}-{'x' * int(rng.integers(0, 20))}" for i in range(40)] + ODD_IDS
     rows = _random_rows(rng, docs, 18, 12)  # documents judged for several queries
     path = _write(tmp_path / "q.txt", rows)
-    qrels = _trec.read_trec_qrels(path)
+    qrels = trec_qrels.read_trec_qrels(path)
     assert qrels.coded is not None
     assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]
     assert len(qrels) == len(rows)
@@ -151,7 +153,7 @@ def test_evaluations_equal_those_of_the_same_judgments_as_strings(
     docs = list(dict.fromkeys([f"d{i}" for i in range(50)]
                               + [str(i) for i in range(0, 60, 3)] + ODD_IDS))
     rows = _random_rows(rng, docs, 20, 15)  # documents judged for several queries
-    coded = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    coded = trec_qrels.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert coded.coded is not None
     for run in _runs(rng, docs, 20):
         # the run file read by the TREC reader too (numeric doc ids held as numbers)
@@ -170,7 +172,7 @@ def test_a_doc_judged_twice_is_found_and_handled_as_with_strings(tmp_path: Path,
                                                                 small_blocks: None) -> None:
     rows = [("q1", "a", 1), ("q1", "b", 0), ("q2", "a", 2), ("q1", "a", 3), ("q2", "c", 1),
             ("q3", "a", 0), ("q3", "b", 1), ("q3", "c", 2)]
-    coded = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    coded = trec_qrels.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert coded.coded is not None and qrels_index(coded).duplicated
     run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"c": 3.0, "a": 1.0}}
     strings = Qrels(coded.frame, coded.source)
@@ -178,7 +180,7 @@ def test_a_doc_judged_twice_is_found_and_handled_as_with_strings(tmp_path: Path,
                 ranklens.evaluate(strings, run, MEASURES, duplicates="first"))
     with pytest.raises(InputError, match="document 'a' appears more than once for query 'q1'"):
         ranklens.evaluate(coded, run, ["AP"], duplicates="error")
-    distinct = _trec.read_trec_qrels(_write(tmp_path / "d.txt", rows[:3] + rows[4:]))
+    distinct = trec_qrels.read_trec_qrels(_write(tmp_path / "d.txt", rows[:3] + rows[4:]))
     assert distinct.coded is not None and not qrels_index(distinct).duplicated
 
 
@@ -195,16 +197,16 @@ def test_ids_sharing_a_hash_are_told_apart(tmp_path: Path, small_blocks: None,
     docs = [f"d{i}" for i in range(40)] + ODD_IDS
     rows = _random_rows(rng, docs, 16, 12)
     path = _write(tmp_path / "q.txt", rows)
-    expected = _trec.read_trec_qrels(path)
+    expected = trec_qrels.read_trec_qrels(path)
     run = _runs(rng, docs, 16)[0]
     want = ranklens.evaluate(Qrels(expected.frame, expected.source), run, MEASURES)
-    monkeypatch.setattr(_trec, "doc_hashes", _few_hashes)
+    monkeypatch.setattr(trec_codes, "doc_hashes", _few_hashes)
     monkeypatch.setattr(matching, "doc_hashes", _few_hashes)
     exact = []
-    looked_up = _trec._Dictionary._exact
-    monkeypatch.setattr(_trec._Dictionary, "_exact",
+    looked_up = trec_codes.Dictionary._exact
+    monkeypatch.setattr(trec_codes.Dictionary, "_exact",
                         lambda self, doc: exact.append(1) or looked_up(self, doc))
-    coded = _trec.read_trec_qrels(path)
+    coded = trec_qrels.read_trec_qrels(path)
     assert exact  # read again, looking up the strings
     assert coded.coded is not None
     assert coded.frame.rows() == expected.frame.rows()
@@ -216,7 +218,7 @@ def test_ids_sharing_a_hash_are_told_apart(tmp_path: Path, small_blocks: None,
 def test_a_run_id_sharing_a_judged_ids_hash_is_not_judged(
         tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
     rows = [(f"q{q}", d, 1) for q in (1, 2, 3) for d in ("ab", "c")]
-    qrels = _trec.read_trec_qrels(_write(tmp_path / "q.txt", rows))
+    qrels = trec_qrels.read_trec_qrels(_write(tmp_path / "q.txt", rows))
     assert qrels.coded is not None
     # "xy" shares "ab"'s hash here (two bytes); the dictionary's own hashes are distinct
     monkeypatch.setattr(matching, "doc_hashes", _few_hashes)
@@ -269,6 +271,6 @@ def test_a_compressed_file_is_held_as_codes_when_they_pay(tmp_path: Path,
         path = tmp_path / "q.txt.gz"
         path.write_bytes(gzip.compress("".join(f"{q} 0 {d} {g}\n"
                                                for q, d, g in rows).encode()))
-        qrels = _trec.read_trec_qrels(path)
+        qrels = trec_qrels.read_trec_qrels(path)
         assert (qrels.coded is not None) is coded
         assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]

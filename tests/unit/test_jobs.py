@@ -22,7 +22,8 @@ from spark_support import spark_measures
 import ranklens
 from ranklens import InputError, ParameterError
 from ranklens._base.threads import ahead, jobs, using
-from ranklens._ingest.io import _trec
+from ranklens._ingest.io.trec import files, small
+from ranklens._ingest.io.trec import run as trec_run
 from ranklens._pipeline import compute
 from ranklens._pipeline.plan import make_plan
 from ranklens._surfaces.chunked.choose import chunking
@@ -37,8 +38,8 @@ REAL = Path(os.environ.get("RANKLENS_CONFORMANCE_DIR", "/work/shared/conformance
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Run files read by the block reader in blocks of a few lines."""
-    monkeypatch.setattr(_trec, "_BLOCK", 200)
-    monkeypatch.setattr(_trec, "small_file", lambda source: False)
+    monkeypatch.setattr(files, "BLOCK", 200)
+    monkeypatch.setattr(small, "SMALL_BYTES", -1)
 
 
 def _files(folder: Path, seed: int, *, infinite: bool = False) -> tuple[str, str]:
@@ -69,7 +70,7 @@ def test_two_jobs_equal_one_on_random_files(tmp_path: Path, small_blocks: None,
     if seed == 1:
         assert any("infinite" in m for m in told)
     # the same as the whole file read at once
-    whole = _trec.read_trec_run(rp, data=Path(rp).read_bytes())
+    whole = trec_run.read_trec_run(rp, data=Path(rp).read_bytes())
     direct, _ = evaluate_warned(qp, whole, MEASURES, **options)
     assert_same(one, direct)
 

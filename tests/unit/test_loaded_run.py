@@ -15,7 +15,7 @@ import pytest
 
 import ranklens
 from ranklens import InputError, load_qrels, load_run
-from ranklens._ingest.io import _trec
+from ranklens._ingest.io.trec import files
 
 MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "bpref", "nDCG(ties=average)@5",
             "num_rel_ret", "success@3"]
@@ -24,7 +24,7 @@ MEASURES = ["AP", "RR@10", "nDCG@10", "P@5", "R@20", "Rprec", "bpref", "nDCG(tie
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of a few lines, so ties and queries cross block boundaries."""
-    monkeypatch.setattr(_trec, "_BLOCK", 120)
+    monkeypatch.setattr(files, "BLOCK", 120)
 
 
 def _write(tmp_path: Path, seed: int, *, rise: bool = False,

@@ -11,23 +11,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 
 from ranklens import InputError, load_qrels
-from ranklens._ingest.io import _trec
+from ranklens._ingest.io.trec import files, small, tokens
+from ranklens._ingest.io.trec import qrels as trec_qrels
 from ranklens._model.matching import qrels_index
 
 
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of a few lines, so every test file spans many of them."""
-    monkeypatch.setattr(_trec, "_BLOCK", 80)
+    monkeypatch.setattr(files, "BLOCK", 80)
     # these files are small: without this the polars-free small-file reader would take them
-    monkeypatch.setattr(_trec, "small_file", lambda source: False)
+    monkeypatch.setattr(small, "SMALL_BYTES", -1)
 
 
 def _line_parser_rows(path: Path) -> list[tuple[str, str, float]]:
-    cols = _trec._slow_qrels(path.read_bytes(), str(path))
+    cols = tokens.line_qrels(path.read_bytes(), str(path))
     return list(zip(cols["query_id"], cols["doc_id"], cols["relevance"], strict=True))
 
 
@@ -60,16 +62,15 @@ def test_typed_pass_takes_a_regular_file_in_blocks(tmp_path: Path, small_blocks:
     path.write_text(_qrels_text(7, extras=False))
     expected = _line_parser_rows(path)
     # the general path is not reached for a regular file: it would fail this test
-    monkeypatch.setattr(_trec, "_fast_frame", None)
-    monkeypatch.setattr(_trec, "_slow_qrels", None)
+    monkeypatch.setattr(trec_qrels, "line_qrels", None)
     parsed = []
-    typed = _trec._typed_qrels
-    monkeypatch.setattr(_trec, "_typed_qrels", lambda *a: parsed.append(1) or typed(*a))
-    qrels = _trec.read_trec_qrels(path)
+    typed = trec_qrels.scan_qrels
+    monkeypatch.setattr(trec_qrels, "scan_qrels", lambda *a: parsed.append(1) or typed(*a))
+    qrels = trec_qrels.read_trec_qrels(path)
     assert len(parsed) > 1  # read in several blocks
     assert qrels.frame.rows() == expected
-    assert qrels.frame.schema == {"query_id": _trec.pl.String, "doc_id": _trec.pl.String,
-                                  "relevance": _trec.pl.Float64}
+    assert qrels.frame.schema == {"query_id": pl.String, "doc_id": pl.String,
+                                  "relevance": pl.Float64}
 
 
 @pytest.mark.parametrize("line", [

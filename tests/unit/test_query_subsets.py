@@ -22,7 +22,7 @@ from spark_support import spark_measures
 
 import ranklens
 from ranklens import InputError
-from ranklens._ingest.io import _trec
+from ranklens._ingest.io.trec import files, small
 from ranklens._model.subsets import judged_query_ids, split_qrels, split_run, subset_bounds
 from ranklens._pipeline import subsets
 
@@ -57,8 +57,8 @@ class Used:
 def in_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files read by the block readers in blocks of a few lines: the judgments' doc ids
     held as codes, as a large file's are."""
-    monkeypatch.setattr(_trec, "_BLOCK", 400)
-    monkeypatch.setattr(_trec, "small_file", lambda source: False)
+    monkeypatch.setattr(files, "BLOCK", 400)
+    monkeypatch.setattr(small, "SMALL_BYTES", -1)
 
 
 @pytest.fixture

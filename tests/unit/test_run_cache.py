@@ -200,7 +200,7 @@ def test_source_rows_at_positions_agree_with_the_full_map() -> None:
 
 
 def test_an_index_in_another_tie_order_reuses_the_doc_hashes() -> None:
-    from ranklens._ingest.io._trec import read_trec_run
+    from ranklens._ingest.io.trec.run import read_trec_run
 
     qrels, run_dict = _data(8)
     text = "".join(f"{q} Q0 {d} 0 {s!r} tag\n" for q, docs in run_dict.items()

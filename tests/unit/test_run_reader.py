@@ -20,19 +20,20 @@ from hypothesis import strategies as st
 
 import ranklens
 from ranklens import InputError, Run, load_run
-from ranklens._ingest.io import _small, _trec
+from ranklens._ingest.io.trec import files, run_parts, small, tokens
+from ranklens._ingest.io.trec import run as trec_run
 from ranklens._model.ranking import run_index
 
 
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of a few lines, so every test file spans many of them."""
-    monkeypatch.setattr(_trec, "_BLOCK", 96)
-    monkeypatch.setattr(_trec, "_SLICE", 7)  # pairs of bytes across the checked slices
+    monkeypatch.setattr(files, "BLOCK", 96)
+    monkeypatch.setattr(run_parts, "SLICE", 7)  # pairs of bytes across the checked slices
 
 
 def _line_parser_rows(path: Path) -> list[tuple[str, str, float]]:
-    cols, _ = _trec._slow_run(path.read_bytes(), str(path))
+    cols, _ = tokens.line_run(path.read_bytes(), str(path))
     return list(zip(cols["query_id"], cols["doc_id"], cols["score"], strict=True))
 
 
@@ -156,7 +157,7 @@ def test_no_newline_in_the_tail_of_a_block(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # the first block's last 64 KiB hold no line end (it is cut at an earlier one); the long
     # line is then longer than a block, which the line parser reads
-    monkeypatch.setattr(_trec, "_BLOCK", 70_000)
+    monkeypatch.setattr(files, "BLOCK", 70_000)
     short = "".join(f"q1 Q0 d{i} {i} {50 - i} t\n" for i in range(40))
     path = tmp_path / "run.txt"
     path.write_text(f"{short}q1 Q0 {'x' * 80_000} 41 1 t\nq2 Q0 d1 1 1 t")  # no final newline
@@ -274,7 +275,7 @@ def test_ranking_without_sorting_matches_the_sort(blocks: list, by_doc: bool,
 @pytest.fixture
 def block_reader(monkeypatch: pytest.MonkeyPatch, small_blocks: None) -> None:
     """Every file through the block reader (none read as a small file), in small blocks."""
-    monkeypatch.setattr(_small, "SMALL_BYTES", -1)
+    monkeypatch.setattr(small, "SMALL_BYTES", -1)
 
 
 def _numeric_run_text(seed: int, odd: str | None = None, at: int = 0) -> str:
@@ -337,7 +338,7 @@ def test_blocks_handed_over_keep_doc_ids_as_text(tmp_path: Path) -> None:
     # a chunked evaluation's blocks: their doc ids are written to chunks as text
     path = tmp_path / "run.txt"
     path.write_text(_numeric_run_text(2))
-    run = _trec.read_trec_run(path, data=path.read_bytes())
+    run = trec_run.read_trec_run(path, data=path.read_bytes())
     assert run._doc_id.dtype == pl.String
     assert _rows(run) == _line_parser_rows(path)
 
@@ -347,14 +348,14 @@ def test_blocks_handed_over_keep_doc_ids_as_text(tmp_path: Path) -> None:
 def test_the_heap_is_trimmed_after_a_file_of_several_blocks(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, blocks: int) -> None:
     calls: list[int] = []
-    monkeypatch.setattr(_small, "SMALL_BYTES", -1)
-    monkeypatch.setattr(_trec, "_malloc_trim", lambda: calls.append)
+    monkeypatch.setattr(small, "SMALL_BYTES", -1)
+    monkeypatch.setattr(files, "malloc_trim", lambda: calls.append)
     path = tmp_path / kind
     if kind == "run":
         path.write_text(_numeric_run_text(3))
     else:
         path.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(200)))
-    monkeypatch.setattr(_trec, "_BLOCK", path.stat().st_size // blocks + 1)
+    monkeypatch.setattr(files, "BLOCK", path.stat().st_size // blocks + 1)
     table = load_run(path) if kind == "run" else ranklens.load_qrels(path)
     assert len(table) > 0
     # only where the platform's C library has the call (glibc)
@@ -382,17 +383,17 @@ def test_a_block_is_not_held_while_the_next_is_read(tmp_path: Path,
     # reference keeps it while the next one is read
     path = tmp_path / "run.txt"
     path.write_text(_numeric_run_text(5))
-    blocks = _trec._read_blocks(str(path), 200)
+    blocks = files.read_blocks(str(path), 200)
     first = next(blocks)
     held = sys.getrefcount(first)  # (the reader's frame's reference counted, if it holds one)
     during: list[int] = []
-    end = _trec._block_end
+    end = files.line_end
 
     def spied(*args: int) -> int:  # called before the next block is read
         during.append(sys.getrefcount(first))
         return end(*args)
 
-    monkeypatch.setattr(_trec, "_block_end", spied)
+    monkeypatch.setattr(files, "line_end", spied)
     assert len(next(blocks)) > 0
     blocks.close()
     assert during == [held - 1]
@@ -404,18 +405,18 @@ def test_blocks_parsed_ahead_are_smaller(tmp_path: Path, block_reader: None,
 
     path = tmp_path / "run.txt"
     path.write_text(_numeric_run_text(6))
-    monkeypatch.setattr(_trec, "_BLOCK", path.stat().st_size // 3 + 1)
+    monkeypatch.setattr(files, "BLOCK", path.stat().st_size // 3 + 1)
     sizes: dict[int, list[int]] = {1: [], 2: []}
-    parsed = _trec._RunParts.parsed
+    parsed = run_parts.RunParts.parsed
     rows = {}
     for n in (1, 2):
-        def spied(self: _trec._RunParts, data: bytes, n: int = n) -> pl.DataFrame | None:
+        def spied(self: run_parts.RunParts, data: bytes, n: int = n) -> pl.DataFrame | None:
             sizes[n].append(len(data))
             return parsed(self, data)
 
-        monkeypatch.setattr(_trec._RunParts, "parsed", spied)
+        monkeypatch.setattr(run_parts.RunParts, "parsed", spied)
         with using(n):
             rows[n] = _rows(load_run(path))
     assert sum(sizes[1]) == sum(sizes[2]) == path.stat().st_size
-    assert max(sizes[2]) <= _trec._BLOCK // _trec._AHEAD_PARTS < max(sizes[1])
+    assert max(sizes[2]) <= files.BLOCK // trec_run.AHEAD_PARTS < max(sizes[1])
     assert rows[1] == rows[2] == _line_parser_rows(path)

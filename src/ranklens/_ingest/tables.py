@@ -184,24 +184,27 @@ class Qrels:
 
     def __init__(self, frame: pl.DataFrame, source: str = "<qrels>",
                  integer_query_ids: bool = False,
-                 unretrieved: pl.DataFrame | None = None) -> None:
+                 unretrieved: pl.DataFrame | None = None,
+                 hints: ReaderHints | None = None) -> None:
         """Check the frame as the loaders check theirs: a polars DataFrame (else
         ParameterError) with String ids (integers are turned into strings), float64
         relevance, no missing value and no relevance that is not finite (else InputError).
-        Columns other than ``query_id``, ``doc_id`` and ``relevance`` are dropped."""
+        Columns other than ``query_id``, ``doc_id`` and ``relevance`` are dropped.
+        ``hints``: the reader's work for the first index (:class:`ReaderHints`)."""
         frame = _checked(frame, ("query_id", "doc_id", "relevance"), "Qrels", source)
-        self._set(frame, None, source, integer_query_ids, unretrieved)
+        self._set(frame, None, source, integer_query_ids, unretrieved, hints)
 
     @classmethod
     def from_codes(cls, coded: CodedJudgments, source: str = "<qrels>") -> Qrels:
         """Judgments held as codes (for readers that have checked their columns: nothing
         is checked here)."""
         qrels = cls.__new__(cls)
-        qrels._set(None, coded, source, False, None)
+        qrels._set(None, coded, source, False, None, None)
         return qrels
 
     def _set(self, frame: pl.DataFrame | None, coded: CodedJudgments | None, source: str,
-             integer_query_ids: bool, unretrieved: pl.DataFrame | None) -> None:
+             integer_query_ids: bool, unretrieved: pl.DataFrame | None,
+             hints: ReaderHints | None) -> None:
         self._frame = frame
         self._coded = coded
         self.source = source
@@ -217,7 +220,7 @@ class Qrels:
         #: ranklens._model.align. A table made anew starts without any.
         self._derived = Derived()
         #: what the reader hands the first index (see :class:`ReaderHints`)
-        self._hints = ReaderHints()
+        self._hints = hints or ReaderHints()
 
     @property
     def frame(self) -> pl.DataFrame:
@@ -378,9 +381,11 @@ class Run:
     __slots__ = ("_derived", "_doc_id", "_hints", "block_ids", "block_lengths",
                  "empty_queries", "name", "score", "source")
 
-    def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run") -> None:
+    def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run",
+                 hints: ReaderHints | None = None) -> None:
         """A run from a polars frame with columns ``query_id``, ``doc_id`` and ``score``
-        (others are ignored), checked as the loaders check theirs.
+        (others are ignored), checked as the loaders check theirs. ``hints``: the reader's
+        work for the first index (:class:`ReaderHints`).
 
         Raises
         ------
@@ -392,27 +397,30 @@ class Run:
         """
         frame = _checked(frame, ("query_id", "doc_id", "score"), "Run", source)
         block_ids, lengths = query_blocks(frame["query_id"])
-        self._set(block_ids, lengths, frame["doc_id"], frame["score"].to_numpy(), source, name)
+        self._set(block_ids, lengths, frame["doc_id"], frame["score"].to_numpy(), source, name,
+                  hints)
 
     @classmethod
     def from_blocks(cls, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
                     score: np.ndarray, source: str = "<run>", name: str = "run",
-                    empty_queries: tuple[str, ...] = ()) -> Run:
+                    empty_queries: tuple[str, ...] = (),
+                    hints: ReaderHints | None = None) -> Run:
         """A run from its columns: the query id of each block of adjacent rows, the block
-        lengths, each row's doc id and score, and the queries whose ranking is empty.
+        lengths, each row's doc id and score, the queries whose ranking is empty, and the
+        reader's work for the first index (:class:`ReaderHints`).
 
         For readers that have checked their columns already (String ids, no missing value,
         no NaN score): nothing is checked here.
         """
         run = cls.__new__(cls)
-        run._set(block_ids, block_lengths, doc_id, score, source, name)
+        run._set(block_ids, block_lengths, doc_id, score, source, name, hints)
         # a query with rows is not empty, however often it is also given empty
         with_rows = set(block_ids.to_list()) if empty_queries else set()
         run.empty_queries = tuple(dict.fromkeys(q for q in empty_queries if q not in with_rows))
         return run
 
     def _set(self, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
-             score: np.ndarray, source: str, name: str) -> None:
+             score: np.ndarray, source: str, name: str, hints: ReaderHints | None) -> None:
         score = np.ascontiguousarray(score, dtype=np.float64)
         score.flags.writeable = False
         block_lengths = np.asarray(block_lengths, dtype=np.int64)
@@ -428,7 +436,7 @@ class Run:
         #: built on first evaluation: see ranklens._model.ranking
         self._derived = Derived()
         #: what the reader hands the first index (see :class:`ReaderHints`)
-        self._hints = ReaderHints()
+        self._hints = hints or ReaderHints()
 
     @property
     def doc_id(self) -> pl.Series:

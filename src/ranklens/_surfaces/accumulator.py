@@ -46,7 +46,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 from .._base.errors import InputError, ParameterError, RanklensWarning
 from .._base.validate import Choice, Integer, check
 from .._ingest.io._load import load_qrels, load_run
-from .._ingest.tables import Qrels, Run
+from .._ingest.tables import Qrels, ReaderHints, Run
 from .._measures import Measure
 from .._pipeline.assemble import assemble, grade_notices, notices
 from .._pipeline.compute import compute, relevance_level
@@ -482,13 +482,13 @@ class Accumulator:
                 [block_names.gather(codes[rows][judged] - lo),
                  doc_ids.filter(pl.Series(judged)) if thin else doc_ids,
                  pl.Series("relevance", labels[rows][judged])]),
-                _SOURCE, integer_query_ids=self._integer_ids())
-            # the work the indexes would redo: the judgments come in blocks of one query
-            # (a query's first row starts one), and the doc ids' hashes are the run's
-            qrels._hints.block_starts = pl.Series(first[judged])
+                # the work the indexes would redo: the judgments come in blocks of one
+                # query (a query's first row starts one), and the doc ids' hashes are the run's
+                _SOURCE, integer_query_ids=self._integer_ids(),
+                hints=ReaderHints(block_starts=pl.Series(first[judged])))
             run = Run.from_blocks(query_ids, block_counts[present], doc_ids, scores[rows],
-                                  _SOURCE, "run")
-            run._hints.doc_hashes = doc_ids.hash(0).to_numpy().copy()
+                                  _SOURCE, "run",
+                                  hints=ReaderHints(doc_hashes=doc_ids.hash(0).to_numpy().copy()))
             yield qrels, run
 
     def _zero_grades_unread(self) -> bool:

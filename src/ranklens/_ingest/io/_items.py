@@ -25,7 +25,7 @@ from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
 from ._frames import to_polars
 from ._lines import check_text, data_lines, strict_float
 from ._load import _columnar, _with_line
-from ._trec import read_bytes
+from .trec.files import read_bytes
 
 __all__ = ["load_interactions", "load_item_features", "load_item_groups", "load_items"]
 

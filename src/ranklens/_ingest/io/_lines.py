@@ -1,7 +1,8 @@
-"""The one tokenizer of TREC-style text files: qrels, runs, prefs, qrels_jg, z-scores.
+"""The line rules of TREC-style text files: qrels, runs, prefs, qrels_jg, z-scores.
 
-Every such file is read line by line with trec_eval's rules: only ``\\n`` ends a line, only
-ASCII blanks separate fields, blank lines and lines whose first field starts with ``#`` are
+Every such file is read line by line with trec_eval's rules (qrels and runs by the TREC
+tokenizer, :mod:`ranklens._ingest.io.trec.tokens`): only ``\\n`` ends a line, only ASCII
+blanks separate fields, blank lines and lines whose first field starts with ``#`` are
 skipped, and a line with the wrong number of fields is an :class:`~ranklens.InputError`
 naming the file, the line, what was expected and what was found.
 """
@@ -34,7 +35,8 @@ _INT = re.compile(r"[+-]?[0-9]+")
 
 def check_text(data: bytes, source: str, what: str = "at least one line") -> None:
     """Refuse an empty (or all-blank) file and binary data before tokenizing."""
-    if not data.strip():
+    # the head first: stripping a whole large file copies it
+    if not data[:65536].strip() and not data.strip():
         raise InputError(f"file is empty, expected {what}", source=source)
     if b"\x00" in data[:65536]:
         raise InputError("binary data (NUL bytes), expected a text file", source=source)

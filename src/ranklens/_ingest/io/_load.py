@@ -31,16 +31,20 @@ from ._subtopics import (
     subtopic_qrels_from_frame,
     subtopic_qrels_from_mapping,
 )
-from ._trec import read_bytes, read_trec_qrels, read_trec_run
+from .trec.files import read_bytes
+from .trec.qrels import read_trec_qrels
+from .trec.run import read_trec_run
 
-__all__ = ["infinite_notice", "load_qrels", "load_run"]
+__all__ = ["bad_text_line", "data_line_numbers", "infinite_notice", "load_qrels", "load_run",
+           "strip_compression", "text_columns"]
 
 _T = TypeVar("_T")
 
 _COLUMNAR = (".parquet", ".pq", ".csv", ".tsv", ".jsonl", ".ndjson", ".arrow", ".feather")
 
 
-def _strip_compression(name: str) -> str:
+def strip_compression(name: str) -> str:
+    """``name`` without a compression suffix (``.gz``, ``.bz2``, ``.xz``)."""
     for ext in (".gz", ".bz2", ".xz"):
         if name.endswith(ext):
             return name[: -len(ext)]
@@ -48,14 +52,14 @@ def _strip_compression(name: str) -> str:
 
 
 def _is_columnar(path: str) -> bool:
-    return _strip_compression(path.lower()).endswith(_COLUMNAR)
+    return strip_compression(path.lower()).endswith(_COLUMNAR)
 
 
 def _columnar(path: str) -> pl.DataFrame | None:
     """A frame for files whose extension names a columnar format, else None."""
     if not _is_columnar(path):
         return None
-    name = _strip_compression(path.lower())
+    name = strip_compression(path.lower())
     raw = b""
     try:
         if name.endswith((".parquet", ".pq")):
@@ -66,12 +70,12 @@ def _columnar(path: str) -> pl.DataFrame | None:
         if name.endswith((".jsonl", ".ndjson")):
             return pl.read_ndjson(io.BytesIO(raw))
         sep = "\t" if name.endswith(".tsv") else ","
-        return _text_columns(pl.read_csv(io.BytesIO(raw), separator=sep, infer_schema=False))
+        return text_columns(pl.read_csv(io.BytesIO(raw), separator=sep, infer_schema=False))
     except InputError:
         raise
     except Exception as exc:
         kind = name.rsplit(".", 1)[-1]
-        found = _bad_text_line(raw, kind) if kind in _TEXT_KINDS else None
+        found = bad_text_line(raw, kind) if kind in _TEXT_KINDS else None
         if found is not None:
             raise InputError(found[1], source=path, line=found[0]) from exc
         # polars' own words, on one line
@@ -86,7 +90,7 @@ _TEXT_KINDS = ("csv", "tsv", "jsonl", "ndjson")
 _CANONICAL_INTEGER = r"^-?(?:0|[1-9][0-9]{0,17})$"
 
 
-def _text_columns(frame: pl.DataFrame) -> pl.DataFrame:
+def text_columns(frame: pl.DataFrame) -> pl.DataFrame:
     """A CSV/TSV read as text, each column an integer where every value is one written
     canonically; every other column stays text (numbers in it are parsed where the column
     is read as a number). Type inference would read the ids "007" and "7" as the same
@@ -97,7 +101,7 @@ def _text_columns(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(pl.col(integer).cast(pl.Int64)) if integer else frame
 
 
-def _bad_text_line(raw: bytes, kind: str) -> tuple[int, str] | None:
+def bad_text_line(raw: bytes, kind: str) -> tuple[int, str] | None:
     """The first line of a CSV/TSV or JSON Lines file that explains why it does not parse
     (a JSON syntax error, a row with more or fewer fields than the header), or None."""
     import csv
@@ -127,7 +131,7 @@ def _bad_text_line(raw: bytes, kind: str) -> tuple[int, str] | None:
     return None
 
 
-def _data_lines(raw: bytes, kind: str) -> list[int]:
+def data_line_numbers(raw: bytes, kind: str) -> list[int]:
     """The file line each data row of a CSV/TSV (after the header) or JSON Lines file starts
     on, as polars reads them: a blank line is a row of a CSV (of missing values), not of
     JSON Lines; a quoted CSV field may span lines."""
@@ -152,9 +156,9 @@ def _with_line(exc: InputError, path: str) -> InputError:
     if row is None:
         return exc
     detail = exc.detail.removeprefix(f"row {row}: ")
-    kind = _strip_compression(path.lower()).rsplit(".", 1)[-1]
+    kind = strip_compression(path.lower()).rsplit(".", 1)[-1]
     if kind in _TEXT_KINDS:
-        numbers = _data_lines(read_bytes(path), kind)
+        numbers = data_line_numbers(read_bytes(path), kind)
         if row < len(numbers):
             return InputError(detail, source=path, line=numbers[row])
     return InputError(f"row {row + 1} (counting from 1): {detail}", source=path)

@@ -295,7 +295,7 @@ def load_pairs(
 
 
 def _read_jsonl(path: str) -> Iterable[tuple[int | None, Any]]:
-    from ._trec import read_bytes
+    from .trec.files import read_bytes
 
     text = read_bytes(path)
     for number, raw in enumerate(text.splitlines(), start=1):

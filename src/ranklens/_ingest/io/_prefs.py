@@ -22,7 +22,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 from ..._base.errors import InputError
 from ..tables import PrefJudgments
 from ._lines import c_atof, check_text, data_lines
-from ._trec import read_bytes
+from .trec.files import read_bytes
 
 __all__ = ["load_prefs"]
 

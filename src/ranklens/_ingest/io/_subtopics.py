@@ -21,7 +21,7 @@ from ..._base.errors import InputError
 from ..tables import SubtopicQrels
 from ._frames import ALIASES, to_polars
 from ._lines import check_text, data_lines, strict_int
-from ._trec import read_bytes
+from .trec.files import read_bytes
 
 __all__ = ["SUBTOPIC_ALIASES", "read_ndeval_qrels", "subtopic_qrels_from_frame",
            "subtopic_qrels_from_mapping"]

@@ -10,23 +10,22 @@ policy), which names no line in the in-memory engine either.
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
 import lzma
 import os
-import sys
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import pairwise
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from ..._base.errors import InputError
 from ..._ingest.io._frames import frame_to_qrels, frame_to_run
 from ..._ingest.io._lines import without_bom
-from ..._ingest.io._load import _bad_text_line, _data_lines, _strip_compression, _text_columns
-from ..._ingest.io._trec import _decompressor, read_trec_qrels, read_trec_run
+from ..._ingest.io._load import bad_text_line, data_line_numbers, strip_compression, text_columns
+from ..._ingest.io.trec import files
+from ..._ingest.io.trec.qrels import read_trec_qrels
+from ..._ingest.io.trec.run import read_trec_run
 from ..._ingest.tables import Qrels, Run
 from .size import is_table_path
 
@@ -39,7 +38,6 @@ __all__ = ["NOTHING", "Span", "lines_before", "qrels_blocks", "run_blocks", "spa
 
 _T = TypeVar("_T", Qrels, Run)
 
-_BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
 
 #: What a block's reader says when the block holds no data line (only comments or blanks):
 #: an error for a whole file, nothing for one block of it
@@ -54,28 +52,6 @@ def _shifted(exc: InputError, lines_before: int) -> InputError:
     return InputError(exc.detail, source=exc.source, line=exc.line + lines_before)
 
 
-def _open(path: str) -> tuple[IO[bytes], Any]:
-    """``path`` as a stream of text bytes (compression undone), with read_bytes's errors,
-    and the file to close with it (None: standard input)."""
-    if path == "-":
-        return sys.stdin.buffer, None
-    p = Path(path)
-    if not p.exists():
-        raise InputError("no such file", source=path)
-    if p.is_dir():
-        raise InputError("is a directory, expected a file", source=path)
-    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller (or by the wrapper)
-    head = raw.peek(16)[:16]
-    decompress = _decompressor(head)
-    if decompress is gzip.decompress:
-        return cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")), raw
-    if decompress is bz2.decompress:
-        return bz2.BZ2File(raw), raw
-    if decompress is lzma.decompress:
-        return lzma.LZMAFile(raw), raw
-    return raw, raw
-
-
 Span = tuple[int, int]
 
 
@@ -83,14 +59,14 @@ def text_blocks(path: str, size: int, span: Span | None = None
                 ) -> Iterator[tuple[int, bytes]]:
     """``(lines before it, block)`` for each block of about ``size`` bytes of whole lines of
     ``path``'s text: a byte order mark dropped, classic Mac line ends (``\\r`` only) made
-    ``\\n`` as :func:`~ranklens._ingest.io._trec.read_bytes` does. ``span``: only the bytes from
-    ``start`` to ``end`` of a plain file (whole lines: see :func:`spans`), the lines counted
-    from its start."""
+    ``\\n`` as :func:`~ranklens._ingest.io.trec.files.read_bytes` does. ``span``: only the
+    bytes from ``start`` to ``end`` of a plain file (whole lines: see :func:`spans`), the
+    lines counted from its start."""
     plain = _plain_blocks(path, size, span)
     if plain is not None:
         yield from plain
         return
-    stream, raw = _open(path)
+    stream, raw = files.open_stream(path)
     before, rest, first = 0, b"", True
     left = None
     if span is not None:
@@ -129,54 +105,19 @@ def text_blocks(path: str, size: int, span: Span | None = None
 
 def _plain_blocks(path: str, size: int, span: Span | None
                   ) -> Iterator[tuple[int, bytes]] | None:
-    """:func:`text_blocks` of a plain file (no compression, byte order mark nor classic
-    Mac line ends; else None): each block read once, in place, to its last line end (no
-    copy of a block's tail onto the next read, no fresh buffer grown by it)."""
-    if path == "-" or not os.path.isfile(path):
+    """:func:`text_blocks` of a plain file (:func:`~ranklens._ingest.io.trec.files.plain_file`;
+    else None): each block read once, in place, to its last line end."""
+    if files.plain_file(path) is None:
         return None
-    with open(path, "rb") as f:
-        head = f.read(max(16, min(size, 1 << 16)))  # the first block's classic Mac test
-    if (_decompressor(head) is not None or head.startswith(_BOM)
-            or (b"\r" in head and b"\n" not in head)):
-        return None
-    return _pread_blocks(path, size, span)
+    return _counted(files.read_blocks(path, size, span))
 
 
-def _pread_blocks(path: str, size: int, span: Span | None) -> Iterator[tuple[int, bytes]]:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        start, stop = span if span is not None else (0, os.fstat(fd).st_size)
-        before = 0
-        while start < stop:
-            end = _line_end(fd, start, start + max(1, size), stop)
-            data = os.pread(fd, end - start, start)
-            if len(data) != end - start:
-                raise InputError("the file changed while being read", source=path)
-            yield before, data
-            before += data.count(b"\n")
-            start = end
-    finally:
-        os.close(fd)
-
-
-def _line_end(fd: int, start: int, end: int, stop: int) -> int:
-    """Just after the last line end before ``end`` (``stop`` if ``end`` reaches it), found
-    in small reads backwards; past the first line end after it for a longer line."""
-    if end >= stop:
-        return stop
-    tail = end
-    while tail > start:
-        lo = max(start, tail - (1 << 16))
-        newline = os.pread(fd, tail - lo, lo).rfind(b"\n")
-        if newline >= 0:
-            return lo + newline + 1
-        tail = lo
-    while end < stop:
-        newline = os.pread(fd, min(1 << 16, stop - end), end).find(b"\n")
-        if newline >= 0:
-            return end + newline + 1
-        end += 1 << 16
-    return stop
+def _counted(blocks: Iterator[bytes]) -> Iterator[tuple[int, bytes]]:
+    """``(lines before it, block)`` of each of ``blocks``."""
+    before = 0
+    for data in blocks:
+        yield before, data
+        before += data.count(b"\n")
 
 
 def spans(path: str, parts: int) -> list[Span] | None:
@@ -188,7 +129,7 @@ def spans(path: str, parts: int) -> list[Span] | None:
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         head = f.read(1 << 16)
-        if (_decompressor(head) is not None or (b"\r" in head and b"\n" not in head)
+        if (files.decompressor(head) is not None or (b"\r" in head and b"\n" not in head)
                 or parts < 2):
             return None
         cuts = [0]
@@ -225,7 +166,7 @@ def _trec_blocks(path: str, size: int, read: Callable[[bytes], _T],
 
 
 def _columnar_kind(path: str) -> str | None:
-    name = _strip_compression(path.lower())
+    name = strip_compression(path.lower())
     for kind in ("csv", "tsv", "jsonl", "ndjson"):
         if name.endswith("." + kind):
             return kind
@@ -252,13 +193,13 @@ def _frame_blocks(path: str, size: int, kind: str,
             continue
         try:
             if kind in ("csv", "tsv"):
-                frame = _text_columns(pl.read_csv(io.BytesIO(raw),
+                frame = text_columns(pl.read_csv(io.BytesIO(raw),
                                                   separator="\t" if kind == "tsv" else ",",
                                                   infer_schema=False))
             else:
                 frame = pl.read_ndjson(io.BytesIO(raw))
         except Exception as exc:
-            found = _bad_text_line(raw, kind)
+            found = bad_text_line(raw, kind)
             if found is not None:
                 raise InputError(found[1], source=path, line=found[0] + shift) from exc
             text = " ".join(str(exc).split())
@@ -291,7 +232,7 @@ def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> I
 def _at_line(path: str, kind: str, raw: bytes, shift: int, row: int,
              detail: str) -> InputError | None:
     """An error at data row ``row`` of a text block, placed at its line of the file."""
-    numbers = _data_lines(raw, kind)
+    numbers = data_line_numbers(raw, kind)
     if row < len(numbers):
         return InputError(detail, source=path, line=numbers[row] + shift)
     return None

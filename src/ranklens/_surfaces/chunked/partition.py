@@ -159,7 +159,7 @@ def read_run_chunk(files: Sequence[str], source: str, name: str) -> Run | None:
 def _one_doc_type(rows: list[pl.DataFrame]) -> list[pl.DataFrame]:
     """A chunk's segments with one doc id type: UInt32 numbers when every segment holds
     them, else text (a block of the run with any other doc id wrote its segments in text;
-    a number's text is the id as the file writes it, see ranklens._ingest.io._trec)."""
+    a number's text is the id as the file writes it, see ranklens._ingest.io.trec.run_parts)."""
     if all(frame["doc_id"].dtype == rows[0]["doc_id"].dtype for frame in rows):
         return rows
     return [frame.with_columns(pl.col("doc_id").cast(pl.String)) for frame in rows]

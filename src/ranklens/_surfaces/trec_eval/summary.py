@@ -19,7 +19,7 @@ import numpy as np
 
 from ..._base.errors import InputError
 from ..._ingest.io._lines import c_atof, check_text, data_lines
-from ..._ingest.io._trec import read_bytes
+from ..._ingest.io.trec.files import read_bytes
 from ..._pipeline.assemble import aggregate
 from .columns import Column
 

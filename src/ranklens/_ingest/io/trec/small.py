@@ -1,15 +1,14 @@
-"""A reader for small TREC qrels and run files that does not go through polars' CSV reader.
+"""Small TREC qrels and run files read without polars' CSV reader.
 
 Below :data:`SMALL_BYTES`, the fixed cost of polars' reader (planning a scan, starting its
 threads, checking the columns it gives back) is most of the time a file takes. These files
-are tokenized here with Python's bytes methods instead, by the rules of the one tokenizer
-(:mod:`ranklens._ingest.io._lines`): a line ends at ``\\n`` only, fields are split at runs of ASCII
-blanks, blank lines and lines whose first field starts with ``#`` are skipped.
+are tokenized by Python's bytes methods instead (:func:`~.tokens.small_tokens`, by the
+tokenizer's rules).
 
 The reader only takes files that are regular by those rules: every data line with the
 right number of fields, plain decimal relevance grades and scores, valid UTF-8. For
-anything else it returns None, and the caller reads the file by the existing path, which
-gives the same table or the same error (file, line, expectation, finding). So this module
+anything else it returns None, and the caller reads the file by the other paths, which
+give the same table or the same error (file, line, expectation, finding). So this module
 never words an error of its own.
 """
 
@@ -20,28 +19,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:
     import polars as pl
 else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
+    from ...._base.lazy import polars as pl
 
-from ..tables import Qrels, Run
+from ...tables import Qrels, Run
+from .tokens import QRELS_WIDTH, RUN_WIDTH, small_tokens
 
 __all__ = ["SMALL_BYTES", "read_small_qrels", "read_small_run", "small_file"]
 
-#: Files up to this size (bytes on disk) are read here. Chosen by measurement: a fresh
-#: process reading a qrels and a run file of N lines each (cut from the trecdl preset),
-#: best of 7, 2 shared cores under load: N=100 12 ms here vs 15 ms by polars; N=1,000
-#: (19 + 37 KB) 13 vs 17 ms; N=5,000 (93 + 186 KB) 19 vs 20 ms, about even; N=10,000
-#: (174 + 372 KB) 25 vs 23 ms; N=20,000 42 vs 30 ms. The crossover is near 5,000 lines,
-#: 100-190 KB a file.
+#: Files up to this size (bytes on disk) are read here: the crossover with polars' reader,
+#: measured on a fresh process reading a qrels and a run file (docs/startup.md)
 SMALL_BYTES = 1 << 17
 
-# bytes bytes.split() splits at: the tokenizer's ASCII blanks, and the line end
-_BLANKS = np.zeros(256, dtype=bool)
-_BLANKS[list(b" \t\n\r\x0b\x0c")] = True
 _DIGITS = b"0123456789+-"
 _NUMBER = b"0123456789+-.eE"
 
@@ -55,35 +46,13 @@ def small_file(path: str | Path) -> bool:
     try:
         st = os.stat(name)
     except OSError:
-        return False  # the existing path says what is wrong with it
+        return False  # the other paths say what is wrong with it
     return st.st_size <= SMALL_BYTES and os.path.isfile(name)
 
 
 def _tokens(data: bytes, width: int) -> list[bytes] | None:
-    """Every field of ``data``, ``width`` per data line, or None unless every line holds
-    exactly ``width`` fields or none, no line is a comment and the text is UTF-8 (without
-    NUL bytes: binary data is the existing path's to refuse)."""
-    if b"\x00" in data or len(data) > 2 * SMALL_BYTES:
-        return None  # NUL: binary data; longer: a small compressed file of many lines
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    codes = np.frombuffer(data, dtype=np.uint8)
-    blank = _BLANKS[codes]
-    # a field starts at a non-blank byte after a blank, a line end or the file's start
-    first = np.flatnonzero(~blank[:1])
-    starts = np.concatenate((first, np.flatnonzero(blank[:-1] & ~blank[1:]) + 1))
-    line = np.searchsorted(np.flatnonzero(codes == 10), starts)  # line of each field
-    new_line = np.ones(starts.size, dtype=bool)
-    new_line[1:] = line[1:] != line[:-1]
-    if (codes[starts[new_line]] == ord("#")).any():
-        return None  # a comment line: the line parser skips it
-    per_line = np.diff(np.append(np.flatnonzero(new_line), starts.size))
-    if not starts.size or (per_line != width).any():
-        return None
-    tokens = data.split()  # the same fields, by the same blanks
-    return tokens if len(tokens) == starts.size else None
+    # longer than twice the size on disk: a small compressed file of many lines
+    return small_tokens(data, width, 2 * SMALL_BYTES)
 
 
 def _column(fields: list[bytes]) -> list[str]:
@@ -113,12 +82,12 @@ def _table(tokens: list[bytes], width: int, column: str, at: int, chars: bytes,
 def read_small_qrels(data: bytes, source: str) -> Qrels | None:
     """A qrels table from ``data`` (the file's bytes, as ``read_bytes`` gives them), or
     None if some line is not regular (see the module docstring)."""
-    tokens = _tokens(data, 4)
+    tokens = _tokens(data, QRELS_WIDTH)
     # ASCII decimal integers of at most 15 digits: exact in float64, below 2**53 (int()
     # alone would take "1_0": the digits keep it out; it refuses "+", "1-2")
     if tokens is None or max(map(len, tokens[3::4])) > 15:
         return None
-    frame = _table(tokens, 4, "relevance", 3, _DIGITS,
+    frame = _table(tokens, QRELS_WIDTH, "relevance", 3, _DIGITS,
                    lambda rels: [float(int(g)) for g in rels])
     return None if frame is None else Qrels(frame, source)
 
@@ -126,10 +95,10 @@ def read_small_qrels(data: bytes, source: str) -> Qrels | None:
 def read_small_run(data: bytes, source: str, name: str | None = None) -> Run | None:
     """A run from ``data`` (as ``read_bytes`` gives it), or None if some line is not
     regular. The name is the last line's tag unless ``name`` is given."""
-    tokens = _tokens(data, 6)
+    tokens = _tokens(data, RUN_WIDTH)
     if tokens is None:
         return None
-    # decimal numbers only: nan, inf, "1_0", hexadecimal are the existing path's to judge;
+    # decimal numbers only: nan, inf, "1_0", hexadecimal are the line parser's to judge;
     # float() refuses "1.2.3", "e5"
-    frame = _table(tokens, 6, "score", 4, _NUMBER, lambda raw: [float(s) for s in raw])
+    frame = _table(tokens, RUN_WIDTH, "score", 4, _NUMBER, lambda raw: [float(s) for s in raw])
     return None if frame is None else Run(frame, source, name or tokens[-1].decode("utf-8"))
