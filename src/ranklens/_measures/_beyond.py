@@ -114,8 +114,20 @@ def unit_rows(context: ItemContext) -> np.ndarray:
 
 def top_counts(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts:
     """How often each item is recommended in the queries' top k (the tally a
-    catalogue-level measure finishes from; ``lists``: the queries counted)."""
-    return ItemCounts.of(ranked.doc_id.filter(pl.Series(in_top(a, m))), a.nq)
+    catalogue-level measure finishes from; ``lists``: the queries counted).
+
+    Items the tables name are counted by number; only the others are counted by id.
+    """
+    top = in_top(a, m)
+    code = ranked.code[top]
+    universe = ranked.context.universe
+    tally = np.bincount(code[code >= 0], minlength=universe.size)
+    seen = np.flatnonzero(tally)
+    counts = ItemCounts(universe[seen], tally[seen].astype(np.int64), a.nq)
+    if code.size == 0 or code.min() >= 0:
+        return counts
+    unknown = top & (ranked.code < 0)
+    return counts + ItemCounts.of(ranked.doc_id.filter(pl.Series(unknown)), 0)
 
 
 def in_catalogue(counts: ItemCounts, context: ItemContext) -> np.ndarray:
