@@ -26,7 +26,7 @@ from ._registry import Measure, Param
 
 __all__ = ["CHUNK", "CONVENTION", "catalogue_size", "convention", "feature_rows",
            "group_sums", "history_similarity", "in_catalogue", "in_top", "list_lengths",
-           "long_tail", "needs_context", "pair_sums", "per_item", "per_item_codes",
+           "long_tail", "needs_context", "normalize", "pair_sums", "per_item", "per_item_codes",
            "popularity_rank", "query_mean", "row_dots", "top_counts", "unit_rows"]
 
 #: the definitions a beyond-accuracy measure may follow (each measure lists its own)
@@ -38,6 +38,11 @@ def convention(choices: Sequence[str], doc: str) -> Param:
     return Param("convention", "choice", "ranklens",
                  "whose definition: " + doc + " (docs/beyond-accuracy.md)",
                  choices=tuple(choices))
+
+
+def normalize(default: bool, doc: str) -> Param:
+    """The ``normalize`` parameter of a measure its peers give as a count or as a share."""
+    return Param("normalize", "bool", default, doc)
 
 
 def in_top(a: Aligned, m: Measure) -> np.ndarray:

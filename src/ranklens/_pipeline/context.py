@@ -23,12 +23,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 from .._base.errors import MeasureError, ParameterError
-from .._ingest.io._items import (
-    load_interactions,
-    load_item_features,
-    load_item_groups,
-    load_items,
-)
+from .._ingest.io._items import load_interactions, load_item_features, load_item_groups, load_items
 from .._ingest.tables import Qrels, Run
 from .._measures import Measure, _ties
 from .._model.align import align

@@ -64,16 +64,7 @@ class BayesFuseModel(Model):
 
 
 def _fit(t: Training) -> BayesFuseModel:
-    """Log-odds of relevance of each run's bands (see the module's formula).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> m = learn(np.zeros(5, dtype=np.int64), np.arange(5), np.arange(1, 6)[:, None],
-    ...           np.full((5, 1), 5), np.full((5, 1), np.nan), np.array([1.0, 0, 0, 0, 0]))
-    >>> round(float(m.log_odds[0, 0]), 6) == round(float(np.log(0.2 / 0.8)), 6)
-    True
-    """
+    """Log-odds of relevance of each run's bands (see the module's formula)."""
     log_odds = np.full((t.n_runs, len(_WIDTHS)), FLOOR)
     for r in range(t.n_runs):
         n = int(t.has[:, r].sum())
@@ -98,7 +89,10 @@ def fuse(model: BayesFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.nda
 
     Examples
     --------
-    >>> import numpy as np
+    >>> m = learn(np.zeros(5, dtype=np.int64), np.arange(5), np.arange(1, 6)[:, None],
+    ...           np.full((5, 1), 5), np.full((5, 1), np.nan), np.array([1.0, 0, 0, 0, 0]))
+    >>> round(float(m.log_odds[0, 0]), 6) == round(float(np.log(0.2 / 0.8)), 6)
+    True
     >>> m = BayesFuseModel(log_odds=np.array([[1.0] + [FLOOR] * 8, [2.0] + [FLOOR] * 8]))
     >>> s = fuse(m, np.zeros(2), np.arange(2), np.array([[1, 1], [2, 0]]),
     ...          np.array([[2, 1], [2, 1]]), np.full((2, 2), np.nan))

@@ -52,7 +52,6 @@ def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
     >>> m = learn(np.zeros(2, dtype=np.int64), np.arange(2), np.array([[1], [2]]),
     ...           np.array([[2], [2]]), np.full((2, 1), np.nan), np.array([0.0, 1.0]),
     ...           relevant=np.array([2, 2]))
@@ -85,7 +84,6 @@ def fuse(model: MAPFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
     >>> m = MAPFuseModel(map=np.array([0.5, 0.25]))
     >>> fuse(m, np.zeros(2), np.arange(2), np.array([[1, 2], [2, 0]]),
     ...      np.array([[2, 2], [2, 2]]), np.full((2, 2), np.nan)).tolist()

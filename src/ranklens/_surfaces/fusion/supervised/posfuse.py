@@ -38,15 +38,7 @@ class PosFuseModel(Model):
 
 
 def _fit(t: Training) -> PosFuseModel:
-    """Per-position probabilities of each run.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
-    ...       np.full((2, 1), np.nan), np.array([np.nan, 2.0])).probs.tolist()
-    [[0.0, 1.0]]
-    """
+    """Per-position probabilities of each run."""
     return PosFuseModel(probs=read_only(position_probs(t)))
 
 
@@ -59,7 +51,9 @@ def fuse(model: PosFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
+    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
+    ...       np.full((2, 1), np.nan), np.array([np.nan, 2.0])).probs.tolist()
+    [[0.0, 1.0]]
     >>> m = PosFuseModel(probs=np.array([[0.0, 1.0], [0.5, 0.0]]))
     >>> fuse(m, np.zeros(3), np.arange(3), np.array([[1, 0], [2, 1], [3, 2]]),
     ...      np.array([[3, 2], [3, 2], [3, 2]]), np.full((3, 2), np.nan)).tolist()

@@ -54,17 +54,7 @@ def _segment_size(length: np.ndarray, x: int) -> np.ndarray:
 
 
 def _fit(t: Training) -> ProbFuseModel:
-    """Segment probabilities of each run (see the module's formula).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> m = learn(np.array([0, 0, 0]), np.array([0, 1, 2]), np.array([[1], [2], [3]]),
-    ...           np.array([[3], [3], [3]]), np.full((3, 1), np.nan),
-    ...           np.array([1.0, 0.0, 1.0]), n_segments=2)
-    >>> m.probs.tolist()
-    [[0.5, 1.0]]
-    """
+    """Segment probabilities of each run (see the module's formula)."""
     x: int = t.params["n_segments"]
     length, starts, group = t.length, t.starts, t.group
     probs = np.zeros((t.n_runs, x))
@@ -94,7 +84,11 @@ def fuse(model: ProbFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndar
 
     Examples
     --------
-    >>> import numpy as np
+    >>> m = learn(np.array([0, 0, 0]), np.array([0, 1, 2]), np.array([[1], [2], [3]]),
+    ...           np.array([[3], [3], [3]]), np.full((3, 1), np.nan),
+    ...           np.array([1.0, 0.0, 1.0]), n_segments=2)
+    >>> m.probs.tolist()
+    [[0.5, 1.0]]
     >>> m = ProbFuseModel(n_segments=2, probs=np.array([[0.5, 1.0]]))
     >>> fuse(m, np.zeros(3), np.arange(3), np.array([[1], [2], [3]]),
     ...      np.array([[3], [3], [3]]), np.full((3, 1), np.nan)).tolist()

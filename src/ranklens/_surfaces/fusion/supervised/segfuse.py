@@ -53,23 +53,14 @@ class SegFuseModel(Model):
 
 
 def _fit(t: Training) -> SegFuseModel:
-    """Segment probabilities of each run (see the module's formula).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> m = learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [6]]),
-    ...           np.array([[6], [6]]), np.array([[2.0], [1.0]]), np.array([1.0, 1.0]))
-    >>> m.probs[0, :3].tolist()
-    [0.2, 0.1, 0.0]
-    """
+    """Segment probabilities of each run (see the module's formula)."""
     probs = np.zeros((t.n_runs, len(_SIZES)))
     for r in range(t.n_runs):
         ratio = band_counts(t, r, BOUNDS) / _SIZES
         n = int(t.has[:, r].sum())
         if n:
             probs[r] = ratio[t.has[:, r]].sum(axis=0) / n  # ranx's order of rounding
-    return SegFuseModel(probs=read_only(probs))
+    return SegFuseModel(read_only(probs))
 
 
 learn = learner("segfuse", PARAMS, _fit)
@@ -81,7 +72,10 @@ def fuse(model: SegFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
+    >>> m = learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [6]]),
+    ...           np.array([[6], [6]]), np.array([[2.0], [1.0]]), np.array([1.0, 1.0]))
+    >>> m.probs[0, :3].tolist()
+    [0.2, 0.1, 0.0]
     >>> m = SegFuseModel(probs=np.array([[0.2, 0.1] + [0.0] * 8]))
     >>> fuse(m, np.zeros(2), np.arange(2), np.array([[1], [6]]), np.array([[6], [6]]),
     ...      np.array([[1.0], [0.0]])).tolist()

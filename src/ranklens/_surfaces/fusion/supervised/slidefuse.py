@@ -36,12 +36,6 @@ from ._positions import position_probs
 
 __all__ = ["PARAMS", "SlideFuseModel", "fuse", "learn"]
 
-PARAMS = (
-    Param("w", Integer(0), REQUIRED,
-          "Half-width of the window: w positions either side (ranx tunes it over 1..100)."),
-    REL,
-)
-
 
 @dataclass(frozen=True, eq=False, repr=False)
 class SlideFuseModel(Model):
@@ -51,16 +45,15 @@ class SlideFuseModel(Model):
     probs: np.ndarray
 
 
-def _fit(t: Training) -> SlideFuseModel:
-    """Per-position probabilities of each run and the window ``w``.
+PARAMS = (
+    Param("w", Integer(0), REQUIRED,
+          "Half-width of the window: w positions either side (ranx tunes it over 1..100)."),
+    REL,
+)
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
-    ...       np.full((2, 1), np.nan), np.array([0.0, 1.0]), w=1)
-    SlideFuseModel(w=1, probs=[[0., 1.]])
-    """
+
+def _fit(t: Training) -> SlideFuseModel:
+    """Per-position probabilities of each run and the window ``w``."""
     return SlideFuseModel(w=t.params["w"], probs=read_only(position_probs(t)))
 
 
@@ -90,7 +83,9 @@ def fuse(model: SlideFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.nda
 
     Examples
     --------
-    >>> import numpy as np
+    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
+    ...       np.full((2, 1), np.nan), np.array([0.0, 1.0]), w=1)
+    SlideFuseModel(w=1, probs=[[0., 1.]])
     >>> m = SlideFuseModel(w=1, probs=np.array([[0.0, 1.0, 0.5]]))
     >>> fuse(m, np.zeros(3), np.arange(3), np.array([[1], [2], [3]]),
     ...      np.array([[3], [3], [3]]), np.full((3, 1), np.nan)).tolist()
