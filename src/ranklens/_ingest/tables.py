@@ -454,8 +454,12 @@ class Run:
 
     def doc_ids_at(self, rows: np.ndarray) -> pl.Series:
         """The doc ids of the rows ``rows`` (as text)."""
-        out = self._doc_id.gather(rows)
+        out = self.doc_values_at(rows)
         return out if out.dtype == pl.String else out.cast(pl.String)
+
+    def doc_values_at(self, rows: np.ndarray) -> pl.Series:
+        """The doc ids of the rows ``rows`` as held: text, or numbers (not written out)."""
+        return self._doc_id.gather(rows)
 
     @property
     def query_id(self) -> pl.Series:

@@ -26,7 +26,7 @@ from ._registry import Measure, Param, Spelled
 
 __all__ = ["CHUNK", "CONVENTION", "catalogue_size", "convention", "feature_rows",
            "group_sums", "history_similarity", "in_catalogue", "in_top", "list_lengths",
-           "long_tail", "needs_context", "pair_sums", "per_item", "per_item_codes",
+           "long_tail", "needs_context", "normalize", "pair_sums", "per_item", "per_item_codes",
            "popularity_rank", "query_mean", "row_dots", "top_counts", "unit_rows"]
 
 #: the definitions a beyond-accuracy measure may follow (each measure lists its own)
@@ -39,10 +39,15 @@ def convention(choices: Sequence[str], doc: str) -> Param:
                  "whose definition: " + doc + " (docs/beyond-accuracy.md)")
 
 
+def normalize(default: bool, doc: str) -> Param:
+    """The ``normalize`` parameter of a measure its peers give as a count or as a share."""
+    return Param("normalize", Spelled("bool"), default, doc)
+
+
 def in_top(a: Aligned, m: Measure) -> np.ndarray:
     """Whether each ranked document is within the measure's cutoff (all without one)."""
-    if m.cutoff is None:
-        return np.ones(a.rank.size, dtype=bool)
+    if m.cutoff is None or m.cutoff >= int(a.n_ret.max(initial=0)):
+        return np.ones(a.n_ranked, dtype=bool)  # no list is cut: no ranks to compute
     return a.rank <= m.cutoff
 
 
@@ -113,8 +118,20 @@ def unit_rows(context: ItemContext) -> np.ndarray:
 
 def top_counts(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts:
     """How often each item is recommended in the queries' top k (the tally a
-    catalogue-level measure finishes from; ``lists``: the queries counted)."""
-    return ItemCounts.of(ranked.doc_id.filter(pl.Series(in_top(a, m))), a.nq)
+    catalogue-level measure finishes from; ``lists``: the queries counted).
+
+    Items the tables name are counted by number; only the others are counted by id.
+    """
+    top = in_top(a, m)
+    code = ranked.code[top]
+    universe = ranked.context.universe
+    tally = np.bincount(code[code >= 0], minlength=universe.size)
+    seen = np.flatnonzero(tally)
+    counts = ItemCounts(universe[seen], tally[seen].astype(np.int64), a.nq)
+    if code.size == 0 or code.min() >= 0:
+        return counts
+    unknown = top & (ranked.code < 0)
+    return counts + ItemCounts.of(ranked.doc_id.filter(pl.Series(unknown)), 0)
 
 
 def in_catalogue(counts: ItemCounts, context: ItemContext) -> np.ndarray:

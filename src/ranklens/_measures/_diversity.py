@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -27,12 +28,12 @@ from .._base.errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.subtopics import Subtopics
 from ._common import divide, rel_level
-from ._registry import REL, Measure, Param, Spelled
+from ._registry import REL, Measure, Param, Spelled, register
 
 __all__ = ["ALPHA", "BETA", "DIVERSITY", "NOVELTY_AT_K", "PATIENT", "REL", "Discounted", "Hits",
            "alpha_of", "hits", "ideal_gains", "log_discounted", "n_subtopics", "novelty_gains",
-           "novelty_sum", "over_greedy_ideal", "over_ideal_ideal", "patience_discounted",
-           "rank_discounted", "rank_gains", "subtopic_sizes", "subtopics_of"]
+           "novelty_measure", "novelty_sum", "over_greedy_ideal", "over_ideal_ideal",
+           "patience_discounted", "rank_discounted", "rank_gains", "subtopic_sizes", "subtopics_of"]
 
 ALPHA = Param("alpha", Spelled("float", minimum=0, maximum=1), 0.5, "redundancy penalty: each "
               "earlier document relevant to a subtopic multiplies its gain by 1 - alpha (ndeval: "
@@ -207,6 +208,15 @@ def over_greedy_ideal(a: Aligned, m: Measure, discounted: Discounted) -> np.ndar
     ideal = np.array([float(np.sum(discounted(g[:depth], np.arange(1, g[:depth].size + 1))))
                       for g in ideal_gains(a, m, alpha_of(m), depth)])
     return divide(novelty_sum(a, m, discounted), ideal)
+
+
+def novelty_measure(name: str, doc: str, aliases: tuple[str, ...],
+                    normalised: Callable[..., np.ndarray],
+                    discounted: Discounted) -> None:
+    """Register a measure of the novelty gains at depth k: ``normalised`` (one of the
+    ideals above) with the discount ``discounted``."""
+    register(name, doc, aliases=aliases, **NOVELTY_AT_K)(
+        partial(normalised, discounted=discounted))
 
 
 def ideal_gains(a: Aligned, m: Measure, alpha: float,

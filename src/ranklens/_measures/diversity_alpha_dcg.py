@@ -15,20 +15,10 @@ undivided (``G_1``), reproduced here. A query without a relevant subtopic scores
 
 from __future__ import annotations
 
-import numpy as np
+from ._diversity import log_discounted, novelty_measure, over_ideal_ideal
 
-from .._model.aligned import Aligned
-from ._diversity import NOVELTY_AT_K, log_discounted, over_ideal_ideal
-from ._registry import Measure, register
-
-
-def alpha_dcg(a: Aligned, m: Measure) -> np.ndarray:
-    return over_ideal_ideal(a, m, log_discounted)
-
-
-register(
+novelty_measure(
     "alpha-DCG", "novelty-aware DCG over subtopics (Clarke et al. 2008, ndeval): alpha-nDCG's "
     "sum, divided by M times the sum of (1 - alpha)^(r-1) / log2(r + 1); needs subtopic "
     "judgments",
-    aliases=("alpha_dcg", "alpha-dcg"), **NOVELTY_AT_K,
-)(alpha_dcg)
+    ("alpha_dcg", "alpha-dcg"), over_ideal_ideal, log_discounted)

@@ -19,20 +19,10 @@ enumerating them (no closed form).
 
 from __future__ import annotations
 
-import numpy as np
+from ._diversity import log_discounted, novelty_measure, over_greedy_ideal
 
-from .._model.aligned import Aligned
-from ._diversity import NOVELTY_AT_K, log_discounted, over_greedy_ideal
-from ._registry import Measure, register
-
-
-def alpha_ndcg(a: Aligned, m: Measure) -> np.ndarray:
-    return over_greedy_ideal(a, m, log_discounted)
-
-
-register(
+novelty_measure(
     "alpha-nDCG", "novelty-aware nDCG over subtopics (Clarke et al. 2008, ndeval): each "
     "document gains (1 - alpha)^(times seen before) per relevant subtopic, discounted by "
     "log2(r + 1), divided by ndeval's greedy ideal; needs subtopic judgments",
-    aliases=("alpha_ndcg", "alpha-ndcg", "a-ndcg", "andcg"), **NOVELTY_AT_K,
-)(alpha_ndcg)
+    ("alpha_ndcg", "alpha-ndcg", "a-ndcg", "andcg"), over_greedy_ideal, log_discounted)

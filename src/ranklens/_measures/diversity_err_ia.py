@@ -18,20 +18,10 @@ default. A query without a relevant subtopic scores 0.
 
 from __future__ import annotations
 
-import numpy as np
+from ._diversity import novelty_measure, over_ideal_ideal, rank_discounted
 
-from .._model.aligned import Aligned
-from ._diversity import NOVELTY_AT_K, over_ideal_ideal, rank_discounted
-from ._registry import Measure, register
-
-
-def err_ia(a: Aligned, m: Measure) -> np.ndarray:
-    return over_ideal_ideal(a, m, rank_discounted)
-
-
-register(
+novelty_measure(
     "ERR-IA", "intent-aware expected reciprocal rank (Chapelle et al. 2009, ndeval): novelty "
     "gains over subtopics divided by rank, normalised by M times the sum of (1 - alpha)^(r-1) "
     "/ r; needs subtopic judgments",
-    aliases=("err_ia", "err-ia"), **NOVELTY_AT_K,
-)(err_ia)
+    ("err_ia", "err-ia"), over_ideal_ideal, rank_discounted)

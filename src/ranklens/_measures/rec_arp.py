@@ -18,8 +18,8 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import convention, needs_context, per_item, query_mean
-from ._registry import Measure, Param, Spelled, register
+from ._beyond import convention, needs_context, normalize, per_item, query_mean
+from ._registry import Measure, register
 
 
 def average_popularity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
@@ -33,14 +33,16 @@ def average_popularity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarra
     return query_mean(a, m, values, "k" if style == "recbole" else "list")
 
 
+#: whose definition, and RecTools' normalize
+_PARAMS = (convention(("ranklens", "rectools", "recbole", "elliot"),
+                      "ranklens and rectools (rows, over the list), recbole (over k), "
+                      "elliot (distinct users)"),
+           normalize(False, "divide by all training interactions (RecTools normalize=True)"))
+
 register("ARP", "average recommendation popularity: mean training interactions of the items "
          "in the top k, 0 for an unseen item (RecTools AvgRecPopularity, RecBole "
          "AveragePopularity, Elliot ARP)",
-         params=(convention(("ranklens", "rectools", "recbole", "elliot"),
-                            "ranklens and rectools (rows, over the list), recbole (over k), "
-                            "elliot (distinct users)"),
-                 Param("normalize", Spelled("bool"), False, "divide by all training interactions "
-                       "(RecTools normalize=True)")),
+         params=_PARAMS,
          cutoff="int", cutoff_required=True,
          aliases=("average_recommendation_popularity",),
          variants=(("avgrecpopularity", (("convention", "rectools"),)),

@@ -19,14 +19,8 @@ from __future__ import annotations
 
 from .._base.errors import MeasureError
 from .._model.items import ItemContext, ItemCounts
-from ._beyond import (
-    catalogue_size,
-    convention,
-    in_catalogue,
-    needs_context,
-    top_counts,
-)
-from ._registry import Measure, Param, Spelled, register
+from ._beyond import catalogue_size, convention, in_catalogue, needs_context, normalize, top_counts
+from ._registry import Measure, register
 
 
 def _coverage(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
@@ -50,8 +44,7 @@ register("Coverage", "catalogue coverage: distinct catalogue items in any top k 
          params=(convention(("ranklens", "rectools", "recbole", "recommenders"),
                             "ranklens (catalogue items only), rectools, recbole (size + 1), "
                             "recommenders (over the training items)"),
-                 Param("normalize", Spelled("bool"), True, "a share of the catalogue (false: the "
-                       "number of items)")),
+                 normalize(True, "a share of the catalogue (false: the number of items)")),
          cutoff="int", cutoff_required=True, aggregate="catalogue",
          # peers' names read as their definitions
          variants=(("catalogcoverage", (("convention", "rectools"),)),

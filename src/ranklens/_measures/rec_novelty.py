@@ -26,15 +26,16 @@ from ._registry import Measure, register
 
 def novelty(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
     context = ranked.context
+    # each item's information once, then looked up by item number at each recommendation
     if m.get("convention") == "recommenders":
-        rows = per_item(ranked, context.rows.astype(np.float64), 0.0)
+        rows = context.rows.astype(np.float64)
         info = np.zeros(rows.size, dtype=np.float64)
         seen = rows > 0
         info[seen] = -np.log2(rows[seen] / float(max(context.n_rows, 1)))
-    else:
-        users = np.maximum(per_item(ranked, context.users.astype(np.float64), 1.0), 1.0)
-        info = -np.log2(users / float(max(context.n_users, 1)))
-    return query_mean(a, m, info)
+        return query_mean(a, m, per_item(ranked, info, 0.0))
+    n_users = float(max(context.n_users, 1))
+    users = np.maximum(context.users.astype(np.float64), 1.0)
+    return query_mean(a, m, per_item(ranked, -np.log2(users / n_users), -np.log2(1.0 / n_users)))
 
 
 register("Novelty", "novelty: mean over the top k of -log2(training users of the item / "

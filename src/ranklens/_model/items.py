@@ -12,8 +12,9 @@ adding the counts of any split of the queries gives the counts of the whole.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -170,9 +171,24 @@ class _Lookup:
                                    "code": np.arange(universe.size, dtype=np.int64)})
 
     def codes(self, item_ids: pl.Series) -> np.ndarray:
+        if item_ids.dtype.is_integer() and item_ids.len():
+            return self._number_codes(item_ids)
         found = pl.DataFrame({"item_id": item_ids.cast(pl.String)}).join(
             self.frame, on="item_id", how="left", maintain_order="left")
         return found["code"].fill_null(-1).to_numpy().astype(np.int64)
+
+    def _number_codes(self, item_ids: pl.Series) -> np.ndarray:
+        """Numeric ids: each distinct number written out and looked up once, then every id
+        coded by numpy (a run repeats its items over many users)."""
+        distinct = item_ids.unique().sort()
+        code = self.codes(distinct.cast(pl.String))
+        values, known = item_ids.to_numpy(), distinct.to_numpy()
+        if known[0] >= 0 and known[-1] <= max(values.size, 1 << 16):
+            table = np.full(int(known[-1]) + 1, -1, dtype=np.int64)
+            table[known] = code
+            out: np.ndarray = table[values]
+            return out
+        return code[np.searchsorted(known, values)]
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,15 +200,21 @@ class RankedItems:
     context : the evaluation's :class:`ItemContext`.
     code : the item number of each ranked document, parallel to the alignment's ranked
         arrays (-1: an item no table names).
-    doc_id : the run's id of each ranked document (for notices and unknown items).
+    doc_ids : gives the run's id of each ranked document (:attr:`doc_id`).
     judged : every judgment of the alignment's queries, retrieved or not, as the query
         number, the item number (-1: unknown) and the grade (None: not at hand).
     """
 
     context: ItemContext
     code: np.ndarray
-    doc_id: pl.Series
+    doc_ids: Callable[[], pl.Series]
     judged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    @cached_property
+    def doc_id(self) -> pl.Series:
+        """The run's id of each ranked document, as text (written out on first use: only
+        unknown items and notices read it)."""
+        return self.doc_ids()
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,12 +23,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 from .._base.errors import MeasureError, ParameterError
-from .._ingest.io._items import (
-    load_interactions,
-    load_item_features,
-    load_item_groups,
-    load_items,
-)
+from .._ingest.io._items import load_interactions, load_item_features, load_item_groups, load_items
 from .._ingest.tables import Qrels, Run
 from .._measures import Measure, _ties
 from .._measures._registry import Table
@@ -80,7 +75,6 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
     """The item number and run doc id of each ranked document of ``aligned`` (and, given
     ``qrels``, the item of every judgment of its queries)."""
     rows = aligned.source_rows()
-    doc_id = run.doc_ids_at(rows)
     judged = None
     if qrels is not None:
         numbers = pl.DataFrame({"query_id": pl.Series(aligned.query_ids.tolist(),
@@ -90,7 +84,8 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
                                    maintain_order="left")
         judged = (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
                   rows_of["relevance"].to_numpy())
-    return RankedItems(context, context.codes(doc_id), doc_id, judged)
+    return RankedItems(context, context.codes(run.doc_values_at(rows)),
+                       lambda: run.doc_ids_at(rows), judged)
 
 
 def context_alignment(measure: Measure, aligned: Aligned, policies: Policies,

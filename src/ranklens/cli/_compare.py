@@ -7,22 +7,16 @@ from typing import Any
 
 import click
 
-from .._base.outputs import refuse_overwriting_inputs, write_atomically
+from .._base.outputs import write_atomically
 from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._surfaces.compare.render import COMPARE_FORMATS
 from ._evaluate import write_stdout
 from ._options import (
-    CONTEXT_OPTIONS,
-    DEFAULT_MEASURES,
     baseline_name,
-    context_options,
-    evaluation_options,
-    fuse_option,
+    evaluated_inputs,
     inputs_and_measures,
-    name_systems,
+    read_given,
     refuse_unread_context,
-    split_context,
-    split_options,
 )
 
 __all__ = ["compare_cmd"]
@@ -63,9 +57,7 @@ __all__ = ["compare_cmd"]
                    "effect size d_z, wins/ties/losses, p, adjusted p) instead of the means "
                    "with marks.")
 @click.option("-o", "--output", type=str, default=None, help="Write to this file.")
-@evaluation_options
-@context_options
-@fuse_option
+@evaluated_inputs
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,
@@ -84,28 +76,21 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
     from .._surfaces.compare.api import compare_results
-    from ._evaluate import evaluate_files, evaluate_pairs_files, inputs
+    from ._evaluate import evaluate_files, evaluate_pairs_files
 
-    options, pairs = split_options(params)
-    context = split_context(params)
-    inputs(qrels, runs, pairs, at_least=2)
-    if context and pairs:
-        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
-        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
-                               "and RUNS")
-    systems = list(pairs) or list(runs)
-    if len(systems) < 2:
+    given = read_given(qrels, runs, names, measures, params, output, at_least=2)
+    if len(given.paths) < 2:
         raise click.UsageError("give at least two RUNS to compare")
-    labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
-    baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
-    refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
-    chosen = list(measures) or list(DEFAULT_MEASURES)
-    refuse_unread_context(context, chosen)
-    if fuse_method is not None and pairs:
+    baseline = baseline_name(baseline, given.labels, list(given.pairs) or list(runs),
+                             "--pairs files" if given.pairs else "runs")
+    refuse_unread_context(given.context, given.measures)
+    if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
-    results = (evaluate_pairs_files(paths, chosen, options, labels) if pairs else
-               evaluate_files(qrels, paths, chosen, options,  # type: ignore[arg-type]
-                              names=labels, context=context, fuse=fuse_method))
+    chosen, options = given.measures, given.options
+    results = (evaluate_pairs_files(given.paths, chosen, options, given.labels) if given.pairs
+               else evaluate_files(qrels, given.paths, chosen, options,  # type: ignore[arg-type]
+                                   names=given.labels, context=given.context,
+                                   fuse=fuse_method))
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
                           correction_scope=correction_scope,  # type: ignore[arg-type]

@@ -62,7 +62,8 @@ def _verdict(results: Sequence[Result], names: list[str]) -> str:
 def demo(fmt: Format) -> int:
     """Evaluate two systems on a small bundled data set (40 queries, graded judgments)."""
     from .._pipeline.options import EvaluateOptions
-    from ._evaluate import DEFAULT_MEASURES, evaluate_files, write_output
+    from ._evaluate import evaluate_files, write_output
+    from ._options import DEFAULT_MEASURES
 
     qrels, runs = demo_files()
     results = evaluate_files(str(qrels), [str(p) for p in runs.values()],

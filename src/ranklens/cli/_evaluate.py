@@ -10,29 +10,23 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .._base.outputs import refuse_overwriting_inputs, write_atomically
+from .._base.outputs import write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._surfaces.render import FORMATS, Format
 from ._options import (
-    CONTEXT_OPTIONS,
-    DEFAULT_MEASURES,
-    context_options,
     engine_options,
-    evaluation_options,
-    fuse_option,
+    evaluated_inputs,
     inputs_and_measures,
-    name_systems,
+    read_given,
     refuse_unread_context,
-    split_context,
-    split_options,
 )
 
 if TYPE_CHECKING:
     from .._results.result import Result
     from .._results.results import Results
 
-__all__ = ["DEFAULT_MEASURES", "chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
-           "inputs", "unique", "write_output", "write_stdout"]
+__all__ = ["chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
+           "unique", "write_output", "write_stdout"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
@@ -151,9 +145,7 @@ def write_stdout(text: str) -> None:
               help="Seed of --ci bootstrap's resamples.")
 @click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
               help="Resamples of --ci bootstrap.")
-@evaluation_options
-@context_options
-@fuse_option
+@evaluated_inputs
 @engine_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
@@ -193,16 +185,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         # --jobs N uses N cores, polars' threads included: polars sizes its thread pool
         # once, when it is imported (--jobs 1: one core throughout)
         os.environ["POLARS_MAX_THREADS"] = str(jobs)
-    options, pairs = split_options(params)
-    context = split_context(params)
-    chosen = list(measures) or list(DEFAULT_MEASURES)
-    inputs(qrels, runs, pairs)
-    labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
-    refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
-    if context and pairs:
-        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
-        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
-                               "and RUNS, not --pairs")
+    given = read_given(qrels, runs, names, measures, params, output)
+    options, pairs, context, chosen = given.options, given.pairs, given.context, given.measures
+    labels, paths = given.labels, given.paths
     refuse_unread_context(context, chosen)
     intervals = None
     if ci is not None:
@@ -262,20 +247,6 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                              memory_limit=memory_limit, jobs=jobs)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0
-
-
-def inputs(qrels: str | None, runs: Sequence[str], pairs: Sequence[str],
-           at_least: int = 1) -> None:
-    """UsageError unless the inputs are QRELS and ``at_least`` RUNS, or ``--pairs`` files
-    (at least ``at_least``) alone."""
-    if pairs:
-        if qrels is not None:
-            raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")
-        if len(pairs) < at_least:
-            raise click.UsageError(f"give at least {at_least} --pairs files")
-        return
-    if qrels is None or not runs:  # click's own wording, as when the arguments were required
-        raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")
 
 
 def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
 
+from .._base.outputs import refuse_overwriting_inputs
 from .._base.validate import Boolean, Choice, Integer
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 
 __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
-           "NAME_HELP", "PAIRS_HELP", "baseline_name", "context_options", "engine_options",
-           "evaluation_options", "fuse_option", "inputs_and_measures", "judgment_options",
-           "name_systems", "refuse_unread_context", "split_context", "split_measures", "split_name",
+           "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name", "context_options",
+           "engine_options", "evaluated_inputs", "evaluation_options", "fuse_option", "inputs",
+           "inputs_and_measures", "judgment_options", "name_systems", "read_given",
+           "refuse_unread_context", "split_context", "split_measures", "split_name",
            "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -268,3 +271,59 @@ def baseline_name(baseline: str | None, names: Sequence[str], args: Sequence[str
 
     raise ParameterError(f"--baseline must name one of the {what} "
                          f"({', '.join(names)}); got {baseline!r}")
+
+
+def evaluated_inputs(command: F) -> F:
+    """Add what every evaluating command reads besides its inputs: the evaluation options,
+    the beyond-accuracy tables and ``--fuse``."""
+    return evaluation_options(context_options(fuse_option(command)))
+
+
+def inputs(qrels: str | None, runs: Sequence[str], pairs: Sequence[str],
+           at_least: int = 1) -> None:
+    """UsageError unless the inputs are QRELS and ``at_least`` RUNS, or ``--pairs`` files
+    (at least ``at_least``) alone."""
+    if pairs:
+        if qrels is not None:
+            raise click.UsageError("--pairs replaces QRELS and RUNS; give one or the other")
+        if len(pairs) < at_least:
+            raise click.UsageError(f"give at least {at_least} --pairs files")
+        return
+    if qrels is None or not runs:  # click's own wording, as when the arguments were required
+        raise click.UsageError(f"Missing argument '{'QRELS' if qrels is None else 'RUNS...'}'.")
+
+
+@dataclass(frozen=True)
+class Given:
+    """What an evaluating command was given, read and checked by :func:`read_given`."""
+
+    options: EvaluateOptions
+    #: the ``--pairs`` files (empty: QRELS and RUNS)
+    pairs: tuple[str, ...]
+    #: the beyond-accuracy table files, by ``evaluate``'s keyword
+    context: dict[str, str]
+    #: the systems' names and paths (runs, or --pairs files)
+    labels: list[str]
+    paths: list[str]
+    #: the measures asked for, or the default ones
+    measures: list[str]
+
+
+def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
+               measures: Sequence[str], params: dict[str, Any], output: str | None,
+               at_least: int = 1) -> Given:
+    """The inputs of an evaluating command: its options and tables taken out of ``params``,
+    QRELS and RUNS or ``--pairs`` files (:func:`inputs`), the systems named
+    (:func:`name_systems`), ``output`` none of the inputs, and no tables with ``--pairs``
+    (they describe users and items)."""
+    options, pairs = split_options(params)
+    context = split_context(params)
+    inputs(qrels, runs, pairs, at_least)
+    if context and pairs:
+        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
+        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
+                               "and RUNS, not --pairs")
+    labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
+    refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
+    return Given(options, pairs, context, labels, paths,
+                 list(measures) or list(DEFAULT_MEASURES))

@@ -8,17 +8,11 @@ import click
 
 from .._surfaces.compare.api import CORRECTIONS, TESTS
 from ._options import (
-    CONTEXT_OPTIONS,
-    DEFAULT_MEASURES,
     baseline_name,
-    context_options,
-    evaluation_options,
-    fuse_option,
+    evaluated_inputs,
     inputs_and_measures,
-    name_systems,
+    read_given,
     refuse_unread_context,
-    split_context,
-    split_options,
 )
 
 __all__ = ["report_cmd"]
@@ -45,9 +39,7 @@ __all__ = ["report_cmd"]
                    "default: holm).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
-@context_options
-@evaluation_options
-@fuse_option
+@evaluated_inputs
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
@@ -66,27 +58,20 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     With --train, a beyond-accuracy panel: the popularity of the recommended items against
     the catalogue's, Coverage, Gini, ARP, APLT and Novelty at --top-k.
     """
-    from .._base.outputs import refuse_overwriting_inputs
     from .._surfaces.report import report
-    from ._evaluate import inputs, unique
+    from ._evaluate import unique
     from ._progress import loading
 
-    tables = split_context(params)
-    options, pairs = split_options(params)
-    inputs(qrels, runs, pairs)
+    given = read_given(qrels, runs, names, measures, params, output)
+    tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
+                                             given.labels, given.paths)
     if fuse_method is not None and pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
-    if tables and pairs:  # as ranklens compare: the tables describe users and items
-        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in tables)
-        raise click.UsageError(f"{flags} {'is' if len(tables) == 1 else 'are'} for QRELS "
-                               "and RUNS")
     if "train" not in tables:  # with --train, the panel reads the item tables
-        refuse_unread_context(tables, list(measures) or list(DEFAULT_MEASURES),
+        refuse_unread_context(tables, given.measures,
                               " or, with --train, the report's beyond-accuracy panel")
-    systems = list(pairs) or list(runs)
-    labels, paths = name_systems(systems, names, "--pairs file" if pairs else "RUN")
-    baseline = baseline_name(baseline, labels, systems, "--pairs files" if pairs else "runs")
-    refuse_overwriting_inputs(output, [qrels, *paths, *tables.values()])
+    baseline = baseline_name(baseline, labels, list(pairs) or list(runs),
+                             "--pairs files" if pairs else "runs")
     unique(paths, "--pairs file" if pairs else "run")
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         if pairs:

@@ -28,13 +28,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ..._base.errors import InputError
 from ..tables import Qrels, Run
-from ._frames import (
-    _strings,
-    frame_to_qrels,
-    frame_to_run,
-    mapping_to_qrels,
-    mapping_to_run,
-)
+from ._frames import _strings, frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run
 
 __all__ = ["IRDS_PREFIX", "is_ranx_run", "is_row_run", "peer_qrels", "peer_run"]
 

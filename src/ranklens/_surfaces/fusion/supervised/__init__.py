@@ -36,14 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from . import (
-    bayesfuse,
-    mapfuse,
-    posfuse,
-    probfuse,
-    segfuse,
-    slidefuse,
-)
+from . import bayesfuse, mapfuse, posfuse, probfuse, segfuse, slidefuse
 from ._common import Model, Param
 
 __all__ = ["SUPERVISED", "Model", "Param", "Supervised"]
@@ -57,6 +50,8 @@ class Supervised:
     learn: Callable[..., Model]
     fuse: Callable[..., np.ndarray]
     params: tuple[Param, ...]
+    #: the method's formula, paper and differences with ranx (its module's docstring)
+    doc: str
     #: learn takes ``relevant=`` (int64, one per row): the row's query's number of relevant
     #: judgments, including documents no run retrieved.
     needs_relevant: bool = False
@@ -66,7 +61,8 @@ class Supervised:
 
 
 def _entry(name: str, module: Any, needs_relevant: bool = False) -> Supervised:
-    return Supervised(name, module.learn, module.fuse, module.PARAMS, needs_relevant)
+    return Supervised(name, module.learn, module.fuse, module.PARAMS, module.__doc__ or name,
+                      needs_relevant)
 
 
 #: ranx's method names -> kernels.

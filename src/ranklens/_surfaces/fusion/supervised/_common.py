@@ -1,4 +1,5 @@
-"""What every supervised kernel shares: its parameters, the rows' queries, hits, CombSUM.
+"""What every supervised kernel shares: its parameters, the training rows as it learns from
+them (:class:`Training`), rank bands, and the run-by-run CombSUM it fuses with.
 
 The kernels read the union of the runs' (query, doc) pairs, one row each, rows grouped by
 query (see :mod:`ranklens._surfaces.fusion.supervised`). A run's *position* of a row is its
@@ -7,8 +8,9 @@ query (see :mod:`ranklens._surfaces.fusion.supervised`). A run's *position* of a
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -16,8 +18,9 @@ from ...._base.errors import ParameterError
 from ...._base.params import Param
 from ...._base.validate import Integer, check
 
-__all__ = ["REL", "REQUIRED", "Model", "Param", "answered", "bind", "check_runs", "comb_sum",
-           "hits", "query_groups", "read_only"]
+__all__ = ["REL", "REQUIRED", "Model", "Param", "Training", "answered", "band", "band_counts",
+           "bind", "check_runs", "comb_sum", "hits", "learner", "padded", "query_groups",
+           "read_only", "run_sum"]
 
 #: Marks a parameter without a default: the caller must give it.
 REQUIRED: Any = object()
@@ -134,3 +137,86 @@ def comb_sum(parts: np.ndarray) -> np.ndarray:
     for r in range(parts.shape[1]):
         total += parts[:, r]
     return total
+
+
+@dataclass(frozen=True)
+class Training:
+    """The training rows as a learner reads them: the bound parameters, ``rank`` and
+    ``length`` (U, R), each query's first row ``starts`` (Q,), each row's query number
+    ``group`` (U,), ``has`` (Q, R): run r has a list for query q, and ``hit`` (U, R): run r
+    retrieved the row's doc and it is relevant."""
+
+    params: dict[str, Any]
+    rank: np.ndarray
+    length: np.ndarray
+    starts: np.ndarray
+    group: np.ndarray
+    has: np.ndarray
+    hit: np.ndarray
+
+    @classmethod
+    def of(cls, method: str, declared: tuple[Param, ...], given: dict[str, object],
+           query: np.ndarray, rank: np.ndarray, length: np.ndarray,
+           grade: np.ndarray) -> Training:
+        """The training rows of ``method``, its parameters ``given`` bound to ``declared``."""
+        params = bind(method, declared, given)
+        rank, length = np.asarray(rank), np.asarray(length)
+        starts, group = query_groups(query)
+        return cls(params, rank, length, starts, group, answered(length, starts),
+                   hits(rank, grade, params["rel"]))
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.starts)
+
+    @property
+    def n_runs(self) -> int:
+        return int(self.rank.shape[1])
+
+
+M = TypeVar("M", bound=Model)
+
+
+def learner(method: str, declared: tuple[Param, ...],
+            fit: Callable[[Training], M]) -> Callable[..., M]:
+    """The ``learn`` kernel of ``method``: its parameters checked, the training rows read
+    once, then ``fit`` on them (the arguments are the package's, see its docstring)."""
+    def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarray,
+              score: np.ndarray, grade: np.ndarray, **params: object) -> M:
+        return fit(Training.of(method, declared, params, query, rank, length, grade))
+    learn.__doc__ = fit.__doc__
+    return learn
+
+
+def band(bounds: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """Each 0-based position's band: band k holds ``bounds[k] <= p < bounds[k + 1]``;
+    ``len(bounds) - 1`` from the last bound on."""
+    return np.searchsorted(bounds, position, side="right") - 1
+
+
+def band_counts(t: Training, r: int, bounds: np.ndarray) -> np.ndarray:
+    """(Q, K) relevant documents of run r in each query's band k (of ``bounds``)."""
+    n_bands = len(bounds) - 1
+    rows = np.flatnonzero(t.hit[:, r])
+    at = band(bounds, t.rank[rows, r] - 1)
+    inside = at < n_bands
+    found = np.bincount(t.group[rows[inside]] * n_bands + at[inside],
+                        minlength=t.n_queries * n_bands)
+    return found.reshape(t.n_queries, n_bands)
+
+
+def padded(table: np.ndarray, fill: float) -> np.ndarray:
+    """``table`` (R, K) with one more column of ``fill``: what an index past K reads."""
+    return np.concatenate((table, np.full((table.shape[0], 1), fill)), axis=1)
+
+
+def run_sum(method: str, learned: int, rank: np.ndarray, fill: float,
+            part: Callable[[int, np.ndarray], np.ndarray]) -> np.ndarray:
+    """CombSUM of ``part(r, rows)`` at the rows run r retrieved, ``fill`` where it did not,
+    once ``rank`` has the ``learned`` runs (:func:`check_runs`)."""
+    rank = check_runs(method, learned, rank)
+    parts = np.full(rank.shape, fill, dtype=np.float64)
+    for r in range(rank.shape[1]):
+        rows = np.flatnonzero(rank[:, r] > 0)
+        parts[rows, r] = part(r, rows)
+    return comb_sum(parts)

@@ -10,35 +10,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import answered, hits, query_groups
+from ._common import Training
 
 __all__ = ["position_probs"]
 
 
-def position_probs(query: np.ndarray, rank: np.ndarray, length: np.ndarray,
-                   grade: np.ndarray, rel: int) -> np.ndarray:
+def position_probs(t: Training) -> np.ndarray:
     """(R, M) table, M the longest training list of any run; zeros past a run's own longest.
 
     Examples
     --------
     >>> import numpy as np
-    >>> position_probs(np.array([0, 0, 1]), np.array([[1], [2], [1]]),
-    ...                np.array([[2], [2], [1]]), np.array([1.0, 1.0, 0.0]), 1).tolist()
+    >>> from ranklens._surfaces.fusion.supervised._common import REL
+    >>> t = Training.of("posfuse", (REL,), {}, np.array([0, 0, 1]), np.array([[1], [2], [1]]),
+    ...                 np.array([[2], [2], [1]]), np.array([1.0, 1.0, 0.0]))
+    >>> position_probs(t).tolist()
     [[0.5, 1.0]]
     """
-    rank, length = np.asarray(rank), np.asarray(length)
-    starts, _ = query_groups(query)
-    has = answered(length, starts)
-    hit = hits(rank, grade, rel)
+    rank, length = t.rank, t.length
     depth = int(length.max(initial=0))
-    probs = np.zeros((rank.shape[1], depth))
-    for r in range(rank.shape[1]):
-        lists = length[starts, r][has[:, r]]
+    probs = np.zeros((t.n_runs, depth))
+    for r in range(t.n_runs):
+        lists = length[t.starts, r][t.has[:, r]]
         if len(lists) == 0:
             continue
         longest = int(lists.max())
         # lists reaching position p: those at least p + 1 long
         reaching = np.cumsum(np.bincount(lists, minlength=longest + 1)[::-1])[::-1][1:]
-        found = np.bincount(rank[hit[:, r], r] - 1, minlength=longest)
+        found = np.bincount(rank[t.hit[:, r], r] - 1, minlength=longest)
         probs[r, :longest] = found / reaching
     return probs

@@ -42,17 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import (
-    REL,
-    Model,
-    answered,
-    bind,
-    check_runs,
-    comb_sum,
-    hits,
-    query_groups,
-    read_only,
-)
+from ._common import REL, Model, Training, band, band_counts, learner, padded, read_only, run_sum
 
 __all__ = ["BOUNDS", "FLOOR", "PARAMS", "BayesFuseModel", "fuse", "learn"]
 
@@ -73,46 +63,24 @@ class BayesFuseModel(Model):
     log_odds: np.ndarray
 
 
-def _band(position: np.ndarray) -> np.ndarray:
-    """Each position's band; ``len(BOUNDS) - 1`` from position 1000 on."""
-    return np.searchsorted(BOUNDS, position, side="right") - 1
-
-
-def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarray,
-          score: np.ndarray, grade: np.ndarray, **params: object) -> BayesFuseModel:
-    """Log-odds of relevance of each run's bands (see the module's formula).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> m = learn(np.zeros(5, dtype=np.int64), np.arange(5), np.arange(1, 6)[:, None],
-    ...           np.full((5, 1), 5), np.full((5, 1), np.nan), np.array([1.0, 0, 0, 0, 0]))
-    >>> round(float(m.log_odds[0, 0]), 6) == round(float(np.log(0.2 / 0.8)), 6)
-    True
-    """
-    p = bind("bayesfuse", PARAMS, params)
-    rank, length = np.asarray(rank), np.asarray(length)
-    starts, group = query_groups(query)
-    has = answered(length, starts)
-    hit = hits(rank, grade, p["rel"])
-    n_queries, n_bands = len(starts), len(_WIDTHS)
-    log_odds = np.full((rank.shape[1], n_bands), FLOOR)
-    for r in range(rank.shape[1]):
-        n = int(has[:, r].sum())
+def _fit(t: Training) -> BayesFuseModel:
+    """Log-odds of relevance of each run's bands (see the module's formula)."""
+    log_odds = np.full((t.n_runs, len(_WIDTHS)), FLOOR)
+    for r in range(t.n_runs):
+        n = int(t.has[:, r].sum())
         if n == 0:
             continue
-        rows = np.flatnonzero(hit[:, r])
-        band = _band(rank[rows, r] - 1)
-        inside = band < n_bands
-        found = np.bincount(group[rows[inside]] * n_bands + band[inside],
-                            minlength=n_queries * n_bands).reshape(n_queries, n_bands)
+        found = band_counts(t, r, BOUNDS)
         # each query's precision divided by the count, then summed: ranx's rounding
-        mean = (found[has[:, r]] / _WIDTHS / n).sum(axis=0)
+        mean = (found[t.has[:, r]] / _WIDTHS / n).sum(axis=0)
         mean[mean == 0] = 0.001
         rest = 1 - mean
         rest[rest == 0] = 0.001
         log_odds[r] = np.log(mean / rest)
     return BayesFuseModel(log_odds=read_only(log_odds))
+
+
+learn = learner("bayesfuse", PARAMS, _fit)
 
 
 def fuse(model: BayesFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarray,
@@ -121,18 +89,16 @@ def fuse(model: BayesFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.nda
 
     Examples
     --------
-    >>> import numpy as np
+    >>> m = learn(np.zeros(5, dtype=np.int64), np.arange(5), np.arange(1, 6)[:, None],
+    ...           np.full((5, 1), 5), np.full((5, 1), np.nan), np.array([1.0, 0, 0, 0, 0]))
+    >>> round(float(m.log_odds[0, 0]), 6) == round(float(np.log(0.2 / 0.8)), 6)
+    True
     >>> m = BayesFuseModel(log_odds=np.array([[1.0] + [FLOOR] * 8, [2.0] + [FLOOR] * 8]))
     >>> s = fuse(m, np.zeros(2), np.arange(2), np.array([[1, 1], [2, 0]]),
     ...          np.array([[2, 1], [2, 1]]), np.full((2, 2), np.nan))
     >>> s.tolist() == [3.0, 1.0 + FLOOR]
     True
     """
-    rank = check_runs("bayesfuse", model.log_odds.shape[0], rank)
-    padded = np.concatenate((model.log_odds, np.full((model.log_odds.shape[0], 1), FLOOR)),
-                            axis=1)
-    parts = np.full(rank.shape, FLOOR)
-    for r in range(rank.shape[1]):
-        rows = np.flatnonzero(rank[:, r] > 0)
-        parts[rows, r] = padded[r, _band(rank[rows, r] - 1)]
-    return comb_sum(parts)
+    table, rank = padded(model.log_odds, FLOOR), np.asarray(rank)
+    return run_sum("bayesfuse", len(table), rank, FLOOR,
+                   lambda r, rows: table[r, band(BOUNDS, rank[rows, r] - 1)])

@@ -28,17 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import (
-    REL,
-    Model,
-    answered,
-    bind,
-    check_runs,
-    comb_sum,
-    hits,
-    query_groups,
-    read_only,
-)
+from ._common import REL, Model, Training, read_only, run_sum
 
 __all__ = ["PARAMS", "MAPFuseModel", "fuse", "learn"]
 
@@ -62,34 +52,29 @@ def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
     >>> m = learn(np.zeros(2, dtype=np.int64), np.arange(2), np.array([[1], [2]]),
     ...           np.array([[2], [2]]), np.full((2, 1), np.nan), np.array([0.0, 1.0]),
     ...           relevant=np.array([2, 2]))
     >>> m.map.tolist()
     [0.25]
     """
-    p = bind("mapfuse", PARAMS, params)
-    rank, length = np.asarray(rank), np.asarray(length)
-    starts, group = query_groups(query)
-    has = answered(length, starts)
-    hit = hits(rank, grade, p["rel"])
-    n_relevant = np.asarray(relevant)[starts].astype(np.float64)
-    maps = np.zeros(rank.shape[1])
-    for r in range(rank.shape[1]):
-        n = int(has[:, r].sum())
+    t = Training.of("mapfuse", PARAMS, params, query, rank, length, grade)
+    n_relevant = np.asarray(relevant)[t.starts].astype(np.float64)
+    maps = np.zeros(t.n_runs)
+    for r in range(t.n_runs):
+        n = int(t.has[:, r].sum())
         if n == 0:
             continue
-        rows = np.flatnonzero(hit[:, r])
-        position = rank[rows, r]
-        order = np.lexsort((position, group[rows]))
-        g, position = group[rows][order], position[order]
+        rows = np.flatnonzero(t.hit[:, r])
+        position = t.rank[rows, r]
+        order = np.lexsort((position, t.group[rows]))
+        g, position = t.group[rows][order], position[order]
         # the hit's number among its query's hits, in rank order
         first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
         seen = np.arange(len(g)) - np.repeat(first, np.diff(np.r_[first, len(g)])) + 1
-        total = np.bincount(g, seen / position, minlength=len(starts))
-        ap = np.divide(total, n_relevant, out=np.zeros(len(starts)), where=n_relevant > 0)
-        maps[r] = ap[has[:, r]].mean()
+        total = np.bincount(g, seen / position, minlength=t.n_queries)
+        ap = np.divide(total, n_relevant, out=np.zeros(t.n_queries), where=n_relevant > 0)
+        maps[r] = ap[t.has[:, r]].mean()
     return MAPFuseModel(map=read_only(maps))
 
 
@@ -99,15 +84,11 @@ def fuse(model: MAPFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
     >>> m = MAPFuseModel(map=np.array([0.5, 0.25]))
     >>> fuse(m, np.zeros(2), np.arange(2), np.array([[1, 2], [2, 0]]),
     ...      np.array([[2, 2], [2, 2]]), np.full((2, 2), np.nan)).tolist()
     [0.625, 0.25]
     """
-    rank = check_runs("mapfuse", len(model.map), rank)
-    parts = np.zeros(rank.shape, dtype=np.float64)
-    for r in range(rank.shape[1]):
-        rows = np.flatnonzero(rank[:, r] > 0)
-        parts[rows, r] = model.map[r] / rank[rows, r]
-    return comb_sum(parts)
+    rank = np.asarray(rank)
+    return run_sum("mapfuse", len(model.map), rank, 0.0,
+                   lambda r, rows: model.map[r] / rank[rows, r])

@@ -22,14 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import (
-    REL,
-    Model,
-    bind,
-    check_runs,
-    comb_sum,
-    read_only,
-)
+from ._common import REL, Model, Training, learner, padded, read_only, run_sum
 from ._positions import position_probs
 
 __all__ = ["PARAMS", "PosFuseModel", "fuse", "learn"]
@@ -44,19 +37,12 @@ class PosFuseModel(Model):
     probs: np.ndarray
 
 
-def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarray,
-          score: np.ndarray, grade: np.ndarray, **params: object) -> PosFuseModel:
-    """Per-position probabilities of each run.
+def _fit(t: Training) -> PosFuseModel:
+    """Per-position probabilities of each run."""
+    return PosFuseModel(probs=read_only(position_probs(t)))
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
-    ...       np.full((2, 1), np.nan), np.array([np.nan, 2.0])).probs.tolist()
-    [[0.0, 1.0]]
-    """
-    p = bind("posfuse", PARAMS, params)
-    return PosFuseModel(probs=read_only(position_probs(query, rank, length, grade, p["rel"])))
+
+learn = learner("posfuse", PARAMS, _fit)
 
 
 def fuse(model: PosFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarray,
@@ -65,17 +51,14 @@ def fuse(model: PosFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
+    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
+    ...       np.full((2, 1), np.nan), np.array([np.nan, 2.0])).probs.tolist()
+    [[0.0, 1.0]]
     >>> m = PosFuseModel(probs=np.array([[0.0, 1.0], [0.5, 0.0]]))
     >>> fuse(m, np.zeros(3), np.arange(3), np.array([[1, 0], [2, 1], [3, 2]]),
     ...      np.array([[3, 2], [3, 2], [3, 2]]), np.full((3, 2), np.nan)).tolist()
     [0.0, 1.5, 0.0]
     """
-    rank = check_runs("posfuse", model.probs.shape[0], rank)
-    depth = model.probs.shape[1]
-    padded = np.concatenate((model.probs, np.zeros((model.probs.shape[0], 1))), axis=1)
-    parts = np.zeros(rank.shape, dtype=np.float64)
-    for r in range(rank.shape[1]):
-        rows = np.flatnonzero(rank[:, r] > 0)
-        parts[rows, r] = padded[r, np.minimum(rank[rows, r] - 1, depth)]
-    return comb_sum(parts)
+    table, rank, depth = padded(model.probs, 0.0), np.asarray(rank), model.probs.shape[1]
+    return run_sum("posfuse", len(table), rank, 0.0,
+                   lambda r, rows: table[r, np.minimum(rank[rows, r] - 1, depth)])

@@ -30,19 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...._base.validate import Integer
-from ._common import (
-    REL,
-    REQUIRED,
-    Model,
-    Param,
-    answered,
-    bind,
-    check_runs,
-    comb_sum,
-    hits,
-    query_groups,
-    read_only,
-)
+from ._common import REL, REQUIRED, Model, Param, Training, learner, read_only, run_sum
 
 __all__ = ["PARAMS", "ProbFuseModel", "fuse", "learn"]
 
@@ -65,42 +53,29 @@ def _segment_size(length: np.ndarray, x: int) -> np.ndarray:
     return -(-length // x)  # ceil(L / x) in integers
 
 
-def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarray,
-          score: np.ndarray, grade: np.ndarray, **params: object) -> ProbFuseModel:
-    """Segment probabilities of each run (see the module's formula).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> m = learn(np.array([0, 0, 0]), np.array([0, 1, 2]), np.array([[1], [2], [3]]),
-    ...           np.array([[3], [3], [3]]), np.full((3, 1), np.nan),
-    ...           np.array([1.0, 0.0, 1.0]), n_segments=2)
-    >>> m.probs.tolist()
-    [[0.5, 1.0]]
-    """
-    p = bind("probfuse", PARAMS, params)
-    x: int = p["n_segments"]
-    rank, length = np.asarray(rank), np.asarray(length)
-    starts, group = query_groups(query)
-    has = answered(length, starts)
-    hit = hits(rank, grade, p["rel"])
-    n_queries = len(starts)
-    probs = np.zeros((rank.shape[1], x))
+def _fit(t: Training) -> ProbFuseModel:
+    """Segment probabilities of each run (see the module's formula)."""
+    x: int = t.params["n_segments"]
+    length, starts, group = t.length, t.starts, t.group
+    probs = np.zeros((t.n_runs, x))
     k = np.arange(x)
-    for r in range(rank.shape[1]):
+    for r in range(t.n_runs):
         size = _segment_size(length[starts, r], x)                     # (Q,)
-        rows = np.flatnonzero(hit[:, r])
-        seg = (rank[rows, r] - 1) // size[group[rows]]
-        found = np.bincount(group[rows] * x + seg, minlength=n_queries * x)
-        found = found.reshape(n_queries, x).astype(np.float64)
+        rows = np.flatnonzero(t.hit[:, r])
+        seg = (t.rank[rows, r] - 1) // size[group[rows]]
+        found = np.bincount(group[rows] * x + seg, minlength=t.n_queries * x)
+        found = found.reshape(t.n_queries, x).astype(np.float64)
         # the segment's own length: s, except the last non-empty one, then 0
         seg_len = np.clip(length[starts, r][:, None] - k * size[:, None], 0, size[:, None])
         ratio = np.divide(found, seg_len, out=np.zeros_like(found), where=seg_len > 0)
-        n = int(has[:, r].sum())
+        n = int(t.has[:, r].sum())
         if n:
             # summed query by query, then divided, as ranx does (the same rounding)
-            probs[r] = ratio[has[:, r]].sum(axis=0) / n
+            probs[r] = ratio[t.has[:, r]].sum(axis=0) / n
     return ProbFuseModel(n_segments=x, probs=read_only(probs))
+
+
+learn = learner("probfuse", PARAMS, _fit)
 
 
 def fuse(model: ProbFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarray,
@@ -109,16 +84,20 @@ def fuse(model: ProbFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndar
 
     Examples
     --------
-    >>> import numpy as np
+    >>> m = learn(np.array([0, 0, 0]), np.array([0, 1, 2]), np.array([[1], [2], [3]]),
+    ...           np.array([[3], [3], [3]]), np.full((3, 1), np.nan),
+    ...           np.array([1.0, 0.0, 1.0]), n_segments=2)
+    >>> m.probs.tolist()
+    [[0.5, 1.0]]
     >>> m = ProbFuseModel(n_segments=2, probs=np.array([[0.5, 1.0]]))
     >>> fuse(m, np.zeros(3), np.arange(3), np.array([[1], [2], [3]]),
     ...      np.array([[3], [3], [3]]), np.full((3, 1), np.nan)).tolist()
     [0.5, 0.5, 0.5]
     """
-    rank, length = check_runs("probfuse", model.probs.shape[0], rank), np.asarray(length)
-    parts = np.zeros(rank.shape, dtype=np.float64)
-    for r in range(rank.shape[1]):
-        rows = np.flatnonzero(rank[:, r] > 0)
+    rank, length = np.asarray(rank), np.asarray(length)
+
+    def part(r: int, rows: np.ndarray) -> np.ndarray:
         k = (rank[rows, r] - 1) // _segment_size(length[rows, r], model.n_segments)
-        parts[rows, r] = model.probs[r, k] / (k + 1)
-    return comb_sum(parts)
+        out: np.ndarray = model.probs[r, k] / (k + 1)
+        return out
+    return run_sum("probfuse", model.probs.shape[0], rank, 0.0, part)

@@ -11,25 +11,13 @@ from __future__ import annotations
 
 from ..registry import Param, register
 from ..training import LEAKAGE_PARAMS, supervised_kernel
-from . import (
-    SUPERVISED,
-    bayesfuse,
-    mapfuse,
-    posfuse,
-    probfuse,
-    segfuse,
-    slidefuse,
-)
+from . import SUPERVISED
 from ._common import REQUIRED
 
 __all__: list[str] = []
 
-_DOCS = {"probfuse": probfuse.__doc__, "segfuse": segfuse.__doc__,
-         "slidefuse": slidefuse.__doc__, "posfuse": posfuse.__doc__,
-         "bayesfuse": bayesfuse.__doc__, "mapfuse": mapfuse.__doc__}
-
 for _name, _entry in SUPERVISED.items():
     _params = tuple(Param(p.name, p.constraint, None if p.default is REQUIRED else p.default,
                           p.doc) for p in _entry.params) + LEAKAGE_PARAMS
-    register(_name, _DOCS[_name] or _name, params=_params, supervised=True)(
+    register(_name, _entry.doc, params=_params, supervised=True)(
         supervised_kernel(_name, _entry.learn, _entry.fuse, _entry.needs_relevant))

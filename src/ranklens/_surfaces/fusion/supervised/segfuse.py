@@ -34,17 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import (
-    REL,
-    Model,
-    answered,
-    bind,
-    check_runs,
-    comb_sum,
-    hits,
-    query_groups,
-    read_only,
-)
+from ._common import REL, Model, Training, band, band_counts, learner, padded, read_only, run_sum
 
 __all__ = ["BOUNDS", "PARAMS", "SegFuseModel", "fuse", "learn"]
 
@@ -62,41 +52,18 @@ class SegFuseModel(Model):
     probs: np.ndarray
 
 
-def _segment(position: np.ndarray) -> np.ndarray:
-    """Each position's segment; ``len(BOUNDS) - 1`` past the last one."""
-    return np.searchsorted(BOUNDS, position, side="right") - 1
-
-
-def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarray,
-          score: np.ndarray, grade: np.ndarray, **params: object) -> SegFuseModel:
-    """Segment probabilities of each run (see the module's formula).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> m = learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [6]]),
-    ...           np.array([[6], [6]]), np.array([[2.0], [1.0]]), np.array([1.0, 1.0]))
-    >>> m.probs[0, :3].tolist()
-    [0.2, 0.1, 0.0]
-    """
-    p = bind("segfuse", PARAMS, params)
-    rank, length = np.asarray(rank), np.asarray(length)
-    starts, group = query_groups(query)
-    has = answered(length, starts)
-    hit = hits(rank, grade, p["rel"])
-    n_queries, n_segments = len(starts), len(_SIZES)
-    probs = np.zeros((rank.shape[1], n_segments))
-    for r in range(rank.shape[1]):
-        rows = np.flatnonzero(hit[:, r])
-        seg = _segment(rank[rows, r] - 1)
-        inside = seg < n_segments
-        found = np.bincount(group[rows[inside]] * n_segments + seg[inside],
-                            minlength=n_queries * n_segments)
-        ratio = found.reshape(n_queries, n_segments) / _SIZES
-        n = int(has[:, r].sum())
+def _fit(t: Training) -> SegFuseModel:
+    """Segment probabilities of each run (see the module's formula)."""
+    probs = np.zeros((t.n_runs, len(_SIZES)))
+    for r in range(t.n_runs):
+        ratio = band_counts(t, r, BOUNDS) / _SIZES
+        n = int(t.has[:, r].sum())
         if n:
-            probs[r] = ratio[has[:, r]].sum(axis=0) / n  # ranx's order of rounding
-    return SegFuseModel(probs=read_only(probs))
+            probs[r] = ratio[t.has[:, r]].sum(axis=0) / n  # ranx's order of rounding
+    return SegFuseModel(read_only(probs))
+
+
+learn = learner("segfuse", PARAMS, _fit)
 
 
 def fuse(model: SegFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarray,
@@ -105,18 +72,16 @@ def fuse(model: SegFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
+    >>> m = learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [6]]),
+    ...           np.array([[6], [6]]), np.array([[2.0], [1.0]]), np.array([1.0, 1.0]))
+    >>> m.probs[0, :3].tolist()
+    [0.2, 0.1, 0.0]
     >>> m = SegFuseModel(probs=np.array([[0.2, 0.1] + [0.0] * 8]))
     >>> fuse(m, np.zeros(2), np.arange(2), np.array([[1], [6]]), np.array([[6], [6]]),
     ...      np.array([[1.0], [0.0]])).tolist()
     [0.4, 0.1]
     """
-    rank = check_runs("segfuse", model.probs.shape[0], rank)
+    table, rank = padded(model.probs, 0.0), np.asarray(rank)
     score = np.asarray(score, dtype=np.float64)
-    padded = np.concatenate((model.probs, np.zeros((model.probs.shape[0], 1))), axis=1)
-    parts = np.zeros(rank.shape, dtype=np.float64)
-    for r in range(rank.shape[1]):
-        rows = np.flatnonzero(rank[:, r] > 0)
-        seg = _segment(rank[rows, r] - 1)
-        parts[rows, r] = padded[r, seg] * (score[rows, r] + 1)
-    return comb_sum(parts)
+    return run_sum("segfuse", len(table), rank, 0.0, lambda r, rows: (
+        table[r, band(BOUNDS, rank[rows, r] - 1)] * (score[rows, r] + 1)))

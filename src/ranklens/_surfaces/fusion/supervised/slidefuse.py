@@ -31,25 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...._base.validate import Integer
-from ._common import (
-    REL,
-    REQUIRED,
-    Model,
-    Param,
-    bind,
-    check_runs,
-    comb_sum,
-    read_only,
-)
+from ._common import REL, REQUIRED, Model, Param, Training, learner, read_only, run_sum
 from ._positions import position_probs
 
 __all__ = ["PARAMS", "SlideFuseModel", "fuse", "learn"]
-
-PARAMS = (
-    Param("w", Integer(0), REQUIRED,
-          "Half-width of the window: w positions either side (ranx tunes it over 1..100)."),
-    REL,
-)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -60,20 +45,19 @@ class SlideFuseModel(Model):
     probs: np.ndarray
 
 
-def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarray,
-          score: np.ndarray, grade: np.ndarray, **params: object) -> SlideFuseModel:
-    """Per-position probabilities of each run and the window ``w``.
+PARAMS = (
+    Param("w", Integer(0), REQUIRED,
+          "Half-width of the window: w positions either side (ranx tunes it over 1..100)."),
+    REL,
+)
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
-    ...       np.full((2, 1), np.nan), np.array([0.0, 1.0]), w=1)
-    SlideFuseModel(w=1, probs=[[0., 1.]])
-    """
-    p = bind("slidefuse", PARAMS, params)
-    probs = position_probs(query, rank, length, grade, p["rel"])
-    return SlideFuseModel(w=p["w"], probs=read_only(probs))
+
+def _fit(t: Training) -> SlideFuseModel:
+    """Per-position probabilities of each run and the window ``w``."""
+    return SlideFuseModel(w=t.params["w"], probs=read_only(position_probs(t)))
+
+
+learn = learner("slidefuse", PARAMS, _fit)
 
 
 def _prefix_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -99,24 +83,25 @@ def fuse(model: SlideFuseModel, query: np.ndarray, doc: np.ndarray, rank: np.nda
 
     Examples
     --------
-    >>> import numpy as np
+    >>> learn(np.array([0, 0]), np.array([0, 1]), np.array([[1], [2]]), np.array([[2], [2]]),
+    ...       np.full((2, 1), np.nan), np.array([0.0, 1.0]), w=1)
+    SlideFuseModel(w=1, probs=[[0., 1.]])
     >>> m = SlideFuseModel(w=1, probs=np.array([[0.0, 1.0, 0.5]]))
     >>> fuse(m, np.zeros(3), np.arange(3), np.array([[1], [2], [3]]),
     ...      np.array([[3], [3], [3]]), np.full((3, 1), np.nan)).tolist()
     [0.5, 0.5, 0.75]
     """
-    rank, length = check_runs("slidefuse", model.probs.shape[0], rank), np.asarray(length)
-    w = model.w
-    deepest = max(model.probs.shape[1], int(length.max(initial=0)))
-    parts = np.zeros(rank.shape, dtype=np.float64)
-    for r in range(rank.shape[1]):
+    rank, length = np.asarray(rank), np.asarray(length)
+    w, probs = model.w, model.probs
+    deepest = max(probs.shape[1], int(length.max(initial=0)))
+
+    def part(r: int, rows: np.ndarray) -> np.ndarray:
         table = np.zeros(deepest)
-        table[:model.probs.shape[1]] = model.probs[r]
+        table[:probs.shape[1]] = probs[r]
         hi, lo = _prefix_sums(table)
-        rows = np.flatnonzero(rank[:, r] > 0)
         p = rank[rows, r] - 1
         a = np.maximum(p - w, 0)
         b = np.minimum(p + w, length[rows, r] - 1) + 1  # one past the window
-        window = (hi[b] - hi[a]) + (lo[b] - lo[a])
-        parts[rows, r] = window / (b - a)
-    return comb_sum(parts)
+        out: np.ndarray = ((hi[b] - hi[a]) + (lo[b] - lo[a])) / (b - a)
+        return out
+    return run_sum("slidefuse", probs.shape[0], rank, 0.0, part)
