@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -210,13 +209,16 @@ def over_greedy_ideal(a: Aligned, m: Measure, discounted: Discounted) -> np.ndar
     return divide(novelty_sum(a, m, discounted), ideal)
 
 
-def novelty_measure(name: str, doc: str, aliases: tuple[str, ...],
+def novelty_measure(module: str, name: str, doc: str, aliases: tuple[str, ...],
                     normalised: Callable[..., np.ndarray],
                     discounted: Discounted) -> None:
-    """Register a measure of the novelty gains at depth k: ``normalised`` (one of the
-    ideals above) with the discount ``discounted``."""
-    register(name, doc, aliases=aliases, **NOVELTY_AT_K)(
-        partial(normalised, discounted=discounted))
+    """Register, as measure module ``module``'s own, a measure of the novelty gains at depth
+    k: ``normalised`` (one of the ideals above) with the discount ``discounted``."""
+    def kernel(a: Aligned, m: Measure) -> np.ndarray:
+        return normalised(a, m, discounted)
+
+    kernel.__module__ = module  # the registry finds each measure by its module
+    register(name, doc, aliases=aliases, **NOVELTY_AT_K)(kernel)
 
 
 def ideal_gains(a: Aligned, m: Measure, alpha: float,

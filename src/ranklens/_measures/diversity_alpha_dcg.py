@@ -18,7 +18,8 @@ from __future__ import annotations
 from ._diversity import log_discounted, novelty_measure, over_ideal_ideal
 
 novelty_measure(
-    "alpha-DCG", "novelty-aware DCG over subtopics (Clarke et al. 2008, ndeval): alpha-nDCG's "
+    __name__, "alpha-DCG",
+    "novelty-aware DCG over subtopics (Clarke et al. 2008, ndeval): alpha-nDCG's "
     "sum, divided by M times the sum of (1 - alpha)^(r-1) / log2(r + 1); needs subtopic "
     "judgments",
     ("alpha_dcg", "alpha-dcg"), over_ideal_ideal, log_discounted)

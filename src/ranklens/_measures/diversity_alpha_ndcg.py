@@ -22,7 +22,8 @@ from __future__ import annotations
 from ._diversity import log_discounted, novelty_measure, over_greedy_ideal
 
 novelty_measure(
-    "alpha-nDCG", "novelty-aware nDCG over subtopics (Clarke et al. 2008, ndeval): each "
+    __name__, "alpha-nDCG",
+    "novelty-aware nDCG over subtopics (Clarke et al. 2008, ndeval): each "
     "document gains (1 - alpha)^(times seen before) per relevant subtopic, discounted by "
     "log2(r + 1), divided by ndeval's greedy ideal; needs subtopic judgments",
     ("alpha_ndcg", "alpha-ndcg", "a-ndcg", "andcg"), over_greedy_ideal, log_discounted)

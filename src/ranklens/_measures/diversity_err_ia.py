@@ -21,7 +21,8 @@ from __future__ import annotations
 from ._diversity import novelty_measure, over_ideal_ideal, rank_discounted
 
 novelty_measure(
-    "ERR-IA", "intent-aware expected reciprocal rank (Chapelle et al. 2009, ndeval): novelty "
+    __name__, "ERR-IA",
+    "intent-aware expected reciprocal rank (Chapelle et al. 2009, ndeval): novelty "
     "gains over subtopics divided by rank, normalised by M times the sum of (1 - alpha)^(r-1) "
     "/ r; needs subtopic judgments",
     ("err_ia", "err-ia"), over_ideal_ideal, rank_discounted)
