@@ -184,13 +184,17 @@ class Qrels:
 
     def __init__(self, frame: pl.DataFrame, source: str = "<qrels>",
                  integer_query_ids: bool = False,
-                 unretrieved: pl.DataFrame | None = None) -> None:
+                 unretrieved: pl.DataFrame | None = None, *,
+                 hints: ReaderHints | None = None) -> None:
         """Check the frame as the loaders check theirs: a polars DataFrame (else
         ParameterError) with String ids (integers are turned into strings), float64
         relevance, no missing value and no relevance that is not finite (else InputError).
-        Columns other than ``query_id``, ``doc_id`` and ``relevance`` are dropped."""
+        Columns other than ``query_id``, ``doc_id`` and ``relevance`` are dropped.
+        ``hints``: what the maker of the frame hands the first index."""
         frame = _checked(frame, ("query_id", "doc_id", "relevance"), "Qrels", source)
         self._set(frame, None, source, integer_query_ids, unretrieved)
+        if hints is not None:
+            self._hints = hints
 
     @classmethod
     def from_codes(cls, coded: CodedJudgments, source: str = "<qrels>") -> Qrels:
@@ -397,15 +401,19 @@ class Run:
     @classmethod
     def from_blocks(cls, block_ids: pl.Series, block_lengths: np.ndarray, doc_id: pl.Series,
                     score: np.ndarray, source: str = "<run>", name: str = "run",
-                    empty_queries: tuple[str, ...] = ()) -> Run:
+                    empty_queries: tuple[str, ...] = (), *,
+                    hints: ReaderHints | None = None) -> Run:
         """A run from its columns: the query id of each block of adjacent rows, the block
-        lengths, each row's doc id and score, and the queries whose ranking is empty.
+        lengths, each row's doc id (text, or UInt32 numbers) and score, the queries whose
+        ranking is empty, and what the reader hands the first index (``hints``).
 
         For readers that have checked their columns already (String ids, no missing value,
         no NaN score): nothing is checked here.
         """
         run = cls.__new__(cls)
         run._set(block_ids, block_lengths, doc_id, score, source, name)
+        if hints is not None:
+            run._hints = hints
         # a query with rows is not empty, however often it is also given empty
         with_rows = set(block_ids.to_list()) if empty_queries else set()
         run.empty_queries = tuple(dict.fromkeys(q for q in empty_queries if q not in with_rows))
@@ -437,6 +445,16 @@ class Run:
         if self._doc_id.dtype == pl.String:
             return self._doc_id
         return self._derived.get(_DOC_TEXT, lambda: self._doc_id.cast(pl.String))
+
+    @property
+    def held_doc_id(self) -> pl.Series:
+        """The doc id of every row as it is held (text, or UInt32 numbers)."""
+        return self._doc_id
+
+    @property
+    def hints(self) -> ReaderHints:
+        """What the reader hands the first index (see :class:`ReaderHints`)."""
+        return self._hints
 
     @property
     def text_doc_ids(self) -> bool:

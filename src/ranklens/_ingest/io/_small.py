@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..._base.tuning import SMALL_BYTES
+
 if TYPE_CHECKING:
     import polars as pl
 else:  # imported on first use (see ranklens._base.lazy)
@@ -30,14 +32,6 @@ else:  # imported on first use (see ranklens._base.lazy)
 from ..tables import Qrels, Run
 
 __all__ = ["SMALL_BYTES", "read_small_qrels", "read_small_run", "small_file"]
-
-#: Files up to this size (bytes on disk) are read here. Chosen by measurement: a fresh
-#: process reading a qrels and a run file of N lines each (cut from the trecdl preset),
-#: best of 7, 2 shared cores under load: N=100 12 ms here vs 15 ms by polars; N=1,000
-#: (19 + 37 KB) 13 vs 17 ms; N=5,000 (93 + 186 KB) 19 vs 20 ms, about even; N=10,000
-#: (174 + 372 KB) 25 vs 23 ms; N=20,000 42 vs 30 ms. The crossover is near 5,000 lines,
-#: 100-190 KB a file.
-SMALL_BYTES = 1 << 17
 
 # bytes bytes.split() splits at: the tokenizer's ASCII blanks, and the line end
 _BLANKS = np.zeros(256, dtype=bool)

@@ -25,6 +25,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from ..._base.tuning import CODED_ROWS as _CODED_ROWS
+from ..._base.tuning import CODED_SHARE as _CODED_SHARE
+
 if TYPE_CHECKING:
     import polars as pl
 else:  # imported on first use (see ranklens._base.lazy)
@@ -54,7 +57,6 @@ _DIGITS = b"123456789"
 
 # compared as an integer: 2**53 + 1 is equal to float(2**53) after the cast polars makes
 _MAX_INT_GRADE = int(MAX_GRADE)
-
 
 
 def _beyond_max_grade(rel: pl.Series) -> bool:
@@ -328,13 +330,6 @@ def _typed_blocks(blocks: Iterator[bytes], exact: bool = False,
     return parts
 
 
-#: the most distinct doc ids, as a share of the judgments, that a qrels file's codes hold
-#: (more: the strings themselves take less memory than codes and dictionary; a single
-#: TREC track's qrels hold ~73% (Robust04), so only judgments repeated across queries,
-#: as Robust x13's, are held as codes); checked from the second block and this many
-#: judgments on (the first block's documents are all new), and at the end
-_CODED_SHARE = 0.5
-_CODED_ROWS = 1 << 16
 #: a first block's share of distinct doc ids past which codes are given up at once (a
 #: recommender's qrels: each judgment of its own document)
 _HOPELESS_SHARE = 0.9
