@@ -20,6 +20,7 @@ from spark_support import spark_measures
 
 import ranklens
 from ranklens import InputError, ParameterError, RanklensError
+from ranklens._pipeline.blocks import BlockSpec
 from ranklens._pipeline.plan import make_plan
 from ranklens._surfaces.chunked import engine as engine_module
 from ranklens._surfaces.chunked.choose import chunking
@@ -559,12 +560,12 @@ def test_a_chunks_run_files_are_deleted_once_read_and_its_judgments_kept(tmp_pat
     q.add(qrels)
     r.add(run)
     plan = make_plan(["RR"])
-    spec = engine_module.ChunkSpec(plan.names, tuple(plan.options.as_kwargs().items()),
-                                   "q.txt", "r.run", "t")
+    spec = BlockSpec.of(plan, "q.txt", "r.run", "t")
     run_files, qrels_files = r.files(0), q.files(0)
     outcome = engine_module.evaluate_chunk(spec, qrels_files, run_files)
-    assert outcome is not None and outcome.values is not None
-    assert outcome.values.query_ids.tolist() == ["q1", "q2"]
-    assert [v.tolist() for v in outcome.values.values.values()] == [[1.0, 0.0]]
+    values = None if outcome is None else outcome.partial.values
+    assert values is not None
+    assert values.query_ids.tolist() == ["q1", "q2"]
+    assert [v.tolist() for v in values.values.values()] == [[1.0, 0.0]]
     assert run_files and not any(os.path.exists(f) for f in run_files)
     assert qrels_files and all(os.path.exists(f) for f in qrels_files)

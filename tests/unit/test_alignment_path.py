@@ -82,7 +82,7 @@ def test_queries_are_numbered_the_runs_way_and_put_back_in_trec_order() -> None:
     assert aligned.n_ret.tolist() == [1, 2, 0]
     assert aligned.in_trec_order(aligned.query_ids).tolist() == ["a", "b", "c"]
     assert aligned.in_trec_order(aligned.n_ret).tolist() == [2, 0, 1]
-    assert diagnostics == {"missing_queries": ["b"], "ignored_queries": []}
+    assert diagnostics.to_dict() == {"missing_queries": ["b"], "ignored_queries": []}
     # judgments follow the same numbering
     assert aligned.j_qidx.tolist() == [0, 1, 2]
     assert aligned.judged_at.tolist() == [0, 1]

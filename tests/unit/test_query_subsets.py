@@ -178,7 +178,8 @@ def test_the_cut_holds_every_row_once_in_order(tmp_path: Path) -> None:
                                       key=lambda q: q.encode())
     for parts in (2, 5, judged.len()):
         bounds = subset_bounds(judged, parts)
-        qs, rs = list(split_qrels(qrels, bounds)), list(split_run(run, bounds))
+        qs = [q for q, _ in split_qrels(qrels, bounds)]
+        rs = [r for r, _ in split_run(run, bounds)]
         assert len(qs) == len(rs) == parts
         # about as many judged queries each, ranges in byte order
         sizes = [q.frame["query_id"].n_unique() for q in qs]

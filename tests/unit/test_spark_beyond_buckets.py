@@ -19,10 +19,10 @@ from ranklens._measures import REGISTRY
 
 pa = pytest.importorskip("pyarrow")  # a test dependency; ranklens.spark's bucket step needs it
 
+from ranklens._pipeline.blocks import BlockSpec  # noqa: E402
 from ranklens._pipeline.context import load_context  # noqa: E402
 from ranklens._pipeline.plan import make_plan  # noqa: E402
 from ranklens.spark._bucket import (  # noqa: E402
-    BucketSpec,
     evaluate_bucket,
     shipped_context,
     worker_context,
@@ -94,7 +94,7 @@ def test_buckets_give_the_local_values(buckets: int) -> None:
 
     data = _data(buckets)
     context = load_context(**data["tables"])
-    spec = BucketSpec(tuple(BEYOND), (), "<qrels>", "<run>", "run", has_rank=True,
+    spec = BlockSpec(tuple(BEYOND), (), "<qrels>", "<run>", "run", has_rank=True,
                       **shipped_context(context))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)
@@ -126,12 +126,12 @@ def test_the_driver_numbering_reaches_every_bucket() -> None:
     """A worker unpickles the shipped context once per evaluation: the same numbering as
     the driver's, reused by its later tasks."""
     context = load_context(**_data(0)["tables"])
-    spec = BucketSpec(("Coverage@2",), (), "<qrels>", "<run>", "run", has_rank=False,
+    spec = BlockSpec(("Coverage@2",), (), "<qrels>", "<run>", "run", has_rank=False,
                       **shipped_context(context))
     shipped = worker_context(pickle.loads(pickle.dumps(spec)))
     assert shipped is not None and shipped is not context
     assert shipped.universe.tolist() == context.universe.tolist()
     np.testing.assert_array_equal(shipped.users, context.users)
     assert worker_context(spec) is shipped  # cached by the digest
-    assert worker_context(BucketSpec(("P@1",), (), "<q>", "<r>", "run", False)) is None
+    assert worker_context(BlockSpec(("P@1",), (), "<q>", "<r>", "run", False)) is None
     assert shipped_context(None) == {}

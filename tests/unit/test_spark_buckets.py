@@ -18,8 +18,9 @@ from ranklens import RanklensWarning
 
 pa = pytest.importorskip("pyarrow")  # a test dependency; ranklens.spark's bucket step needs it
 
+from ranklens._pipeline.blocks import BlockSpec  # noqa: E402
 from ranklens._pipeline.exact import ExactSum, exact_sum  # noqa: E402
-from ranklens.spark._bucket import BucketSpec, evaluate_bucket  # noqa: E402
+from ranklens.spark._bucket import evaluate_bucket  # noqa: E402
 
 CONVENTIONS = ["trec", "sklearn", "torchmetrics", "kaggle", "ranx"]
 
@@ -70,7 +71,7 @@ def test_buckets_give_the_local_values(convention: str, buckets: int) -> None:
 
     qrels, run = _data(buckets)
     options = {"convention": convention, "missing": "zero", "empty": "nan"}
-    spec = BucketSpec(tuple(MEASURES), tuple(options.items()), "<qrels>", "<run>", "run",
+    spec = BlockSpec(tuple(MEASURES), tuple(options.items()), "<qrels>", "<run>", "run",
                       has_rank=True)
     rows = pl.concat([pl.from_arrow(evaluate_bucket(spec, q, r))  # type: ignore[misc]
                       for q, r in _split(qrels, run, buckets, seed=buckets)])
@@ -100,7 +101,7 @@ def test_a_bucket_without_a_common_query_is_scored() -> None:
     still scores its judged queries under missing="zero" (the engine alone would refuse)."""
     import polars as pl
 
-    spec = BucketSpec(("P@1", "NumQ"), (("missing", "zero"),), "<qrels>", "<run>", "run",
+    spec = BlockSpec(("P@1", "NumQ"), (("missing", "zero"),), "<qrels>", "<run>", "run",
                       has_rank=False)
     qrels = pa.table({"query_id": ["q1"], "doc_id": ["d1"], "relevance": [1.0]})
     run = pa.table({"query_id": pa.array([], pa.string()), "doc_id": pa.array([], pa.string()),
@@ -116,7 +117,7 @@ def test_a_bucket_without_a_common_query_is_scored() -> None:
 def test_errors_become_rows() -> None:
     import polars as pl
 
-    spec = BucketSpec(("P@1",), (), "<qrels>", "<run>", "run", has_rank=False)
+    spec = BlockSpec(("P@1",), (), "<qrels>", "<run>", "run", has_rank=False)
     qrels = pa.table({"query_id": ["q1"], "doc_id": ["d1"], "relevance": [1.0]})
     run = pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d1"], "score": [1.0, 2.0],
                     "rank": [0.0, 0.0]})
@@ -193,7 +194,7 @@ def test_compact_rows_give_the_bucket_values(has_rank: bool) -> None:
     qrels, run = _data(7)
     options = {"missing": "zero", "empty": "nan",
                **({"ties": "input"} if has_rank else {})}
-    spec = BucketSpec(tuple(MEASURES), tuple(options.items()), "<qrels>", "<run>", "run",
+    spec = BlockSpec(tuple(MEASURES), tuple(options.items()), "<qrels>", "<run>", "run",
                       has_rank=has_rank)
     for q, r in _split(qrels, run, 2, seed=7):
         want = pl.from_arrow(evaluate_bucket(spec, q, r))
@@ -214,7 +215,7 @@ def test_a_bucket_is_evaluated_without_an_anchor_query() -> None:
     are named (no query of ranklens's own is added), its counts sent as a partial."""
     import polars as pl
 
-    spec = BucketSpec(("P@2", "NumRel"), (("missing", "zero"),), "<qrels>", "<run>", "run",
+    spec = BlockSpec(("P@2", "NumRel"), (("missing", "zero"),), "<qrels>", "<run>", "run",
                       has_rank=False)
     # ids an anchor query used to take; the third only in the run (ignored)
     taken = ["\x00ranklens:anchor", "\x00\x00ranklens:anchor", "\x00\x00\x00ranklens:anchor"]
@@ -237,7 +238,7 @@ def test_a_bucket_is_evaluated_without_an_anchor_query() -> None:
 def test_a_bucket_whose_run_has_none_of_its_judged_queries(missing: str) -> None:
     import polars as pl
 
-    spec = BucketSpec(("AP", "NumQ"), (("missing", missing),), "<qrels>", "<run>", "run",
+    spec = BlockSpec(("AP", "NumQ"), (("missing", missing),), "<qrels>", "<run>", "run",
                       has_rank=False)
     qrels = pa.table({"query_id": ["q1", "q2"], "doc_id": ["d1", "d2"],
                       "relevance": [1.0, 1.0]})

@@ -15,7 +15,10 @@ Every problem ranklens detects is reported with one of these types, never a bare
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
+    "DuplicateError",
     "InputError",
     "MeasureError",
     "ParameterError",
@@ -25,7 +28,26 @@ __all__ = [
 
 
 class RanklensError(ValueError):
-    """Base class of every error ranklens raises on purpose."""
+    """Base class of every error ranklens raises on purpose.
+
+    An error carries itself across processes (a chunk's worker, a Spark bucket):
+    :meth:`to_dict` gives a JSON-safe form and :func:`error_from_dict` the same error back,
+    and pickling goes through them.
+    """
+
+    @property
+    def message(self) -> str:
+        """What is wrong, without where (an :class:`InputError`'s file and line)."""
+        return str(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe form of this error: its class name and its fields."""
+        return {"class": type(self).__name__, "message": self.message}
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        if type(self).__name__ not in _CLASSES:  # a subclass elsewhere pickles as it likes
+            return super().__reduce__()
+        return error_from_dict, (self.to_dict(),)
 
 
 class InputError(RanklensError):
@@ -55,6 +77,51 @@ class InputError(RanklensError):
             where = f"{source}:{line}: " if line is not None else f"{source}: "
         super().__init__(f"{where}{message}")
 
+    @property
+    def message(self) -> str:
+        return self.detail
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "source": self.source, "line": self.line,
+                "row": self.row}
+
+
+class DuplicateError(InputError):
+    """A document given twice for one query under ``duplicates="error"``.
+
+    ``first`` is the first involved row of the table (``what``: "qrels" or "run") and
+    ``rows`` how many rows are involved: the errors of several blocks of one table
+    :meth:`combine` into the one the whole table gives.
+    """
+
+    def __init__(self, query_id: str, doc_id: str, rows: int, what: str, *,
+                 source: str | None = None, first: int = 0):
+        self.query_id, self.doc_id, self.rows, self.what = query_id, doc_id, rows, what
+        self.first = first
+        super().__init__(
+            f"document {doc_id!r} appears more than once for query {query_id!r} in the "
+            f"{what} ({rows} rows are involved); pass duplicates='first' to keep only the "
+            "first (highest-ranked) occurrence", source=source)
+
+    def to_dict(self) -> dict[str, Any]:
+        # read as an InputError where the fields are not known
+        return {**super().to_dict(), "class": "InputError", "duplicate": {
+            "query_id": self.query_id, "doc_id": self.doc_id, "rows": self.rows,
+            "what": self.what, "first": self.first}}
+
+    def at_row(self, first: int) -> DuplicateError:
+        """This error with its first row at ``first`` (in a table holding this one's)."""
+        return DuplicateError(self.query_id, self.doc_id, self.rows, self.what,
+                              source=self.source, first=first)
+
+    @staticmethod
+    def combine(errors: list[DuplicateError]) -> DuplicateError:
+        """The error of the table holding the rows of ``errors``' blocks: the first row's
+        document, every block's rows counted."""
+        head = min(errors, key=lambda e: e.first)
+        return DuplicateError(head.query_id, head.doc_id, sum(e.rows for e in errors),
+                              head.what, source=head.source, first=head.first)
+
 
 class MeasureError(RanklensError):
     """A measure name that does not parse, or a parameter it does not accept."""
@@ -66,3 +133,20 @@ class ParameterError(RanklensError):
 
 class RanklensWarning(UserWarning):
     """A data condition was handled by a default policy; the message names the policy."""
+
+
+_CLASSES: dict[str, type[RanklensError]] = {cls.__name__: cls for cls in (
+    RanklensError, InputError, DuplicateError, MeasureError, ParameterError)}
+
+
+def error_from_dict(data: dict[str, Any]) -> RanklensError:
+    """The error :meth:`RanklensError.to_dict` gave ``data`` of (a class it does not know:
+    a :class:`RanklensError` with the same message)."""
+    duplicate = data.get("duplicate")
+    if duplicate is not None:
+        return DuplicateError(source=data.get("source"), **duplicate)
+    cls = _CLASSES.get(data["class"], RanklensError)
+    if cls is InputError:
+        return InputError(data["message"], source=data.get("source"), line=data.get("line"),
+                          row=data.get("row"))
+    return cls(data["message"])

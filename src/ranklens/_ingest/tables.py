@@ -447,6 +447,16 @@ class Run:
         return self._derived.get(_DOC_TEXT, lambda: self._doc_id.cast(pl.String))
 
     @property
+    def held_doc_id(self) -> pl.Series:
+        """The doc id of every row as it is held (text, or UInt32 numbers)."""
+        return self._doc_id
+
+    @property
+    def hints(self) -> ReaderHints:
+        """What the reader hands the first index (see :class:`ReaderHints`)."""
+        return self._hints
+
+    @property
     def text_doc_ids(self) -> bool:
         """Whether the doc ids are held as text (not as numbers: :attr:`doc_id` would
         write them out)."""

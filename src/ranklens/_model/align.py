@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
-from .._base.errors import InputError
+from .._base.errors import DuplicateError
 from .._base.groups import group_offsets, group_ranks
 from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
+from .diagnostics import Diagnostics
 from .keys import block_index, index_dtype, pair_keys
 from .matching import NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index
 from .policies import Policies, check_coverage
@@ -38,7 +39,7 @@ FIRST_JUDGMENTS: Slot[Qrels] = Slot("first judgments")
 
 
 def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = None, *,
-          block: bool = False) -> tuple[Aligned, dict]:
+          block: bool = False) -> tuple[Aligned, Diagnostics]:
     """Align ``run`` to ``qrels`` under ``policies``.
 
     Parameters
@@ -59,10 +60,9 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
     -------
     aligned : Aligned
         The aligned arrays.
-    diagnostics : dict
-        ``missing_queries``: judged queries absent from the run; ``ignored_queries``: run
-        queries without judgments; ``empty_rankings`` (when there are any): judged queries
-        given with an empty ranking (each sorted).
+    diagnostics : Diagnostics
+        The judged queries absent from the run, the run queries without judgments, the
+        judged queries given with an empty ranking (each sorted).
 
     Raises
     ------
@@ -111,14 +111,11 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
     aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop, empty)
     if qrels.unretrieved is not None:
         aligned = aligned.with_unretrieved(*_unretrieved(qrels.unretrieved, aligned.query_ids))
-    diagnostics = {"missing_queries": missing, "ignored_queries": ignored}
-    if empty_rankings:  # (only in-memory runs can give one)
-        diagnostics["empty_rankings"] = empty_rankings
-    return aligned, diagnostics
+    return aligned, Diagnostics.of(missing, ignored, empty_rankings)
 
 
 def _align_subtopics(qrels: SubtopicQrels, run: Run, pol: Policies,
-                     block: bool) -> tuple[Aligned, dict]:
+                     block: bool) -> tuple[Aligned, Diagnostics]:
     """The alignment to subtopic judgments: to their documents (graded by their highest
     grade), with the subtopics of each judged position attached. Judged-only is applied
     last, once the subtopics are attached, so the view keeps them."""
@@ -166,20 +163,12 @@ def _first_judgments(qrels: Qrels, policy: str) -> Qrels:
     pair = pl.struct("query_id", "doc_id")
     dup = qf.select(pair.is_duplicated()).to_series()
     if policy == "error":
-        row = qf.filter(dup).row(0, named=True)
-        _raise_duplicate(row["query_id"], row["doc_id"], int(dup.sum()), "qrels",
-                         qrels.source)
+        at = int(dup.arg_true()[0])
+        row = qf.row(at, named=True)
+        raise DuplicateError(row["query_id"], row["doc_id"], int(dup.sum()), "qrels",
+                             source=qrels.source, first=at)
     return Qrels(qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True),
                  qrels.source, unretrieved=qrels.unretrieved)
-
-
-def _raise_duplicate(query_id: str, doc_id: str, n: int, what: str, source: str) -> None:
-    raise InputError(
-        f"document {doc_id!r} appears more than once for query {query_id!r} in the {what} "
-        f"({n} rows are involved); pass duplicates='first' to keep only the first "
-        "(highest-ranked) occurrence",
-        source=source,
-    )
 
 
 def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str,
@@ -200,8 +189,8 @@ def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str
     if policy == "error":
         first = int(index.src_at(pos).min())  # report the first such row of the input
         block = int(np.searchsorted(np.cumsum(run.block_lengths), first, side="right"))
-        _raise_duplicate(run.block_ids[block], run.doc_id[first], int(pos.size), "run",
-                         run.source)
+        raise DuplicateError(run.block_ids[block], run.doc_id[first], int(pos.size), "run",
+                             source=run.source, first=first)
     return pos[later]
 
 

@@ -37,20 +37,14 @@ from typing import Any
 
 import numpy as np
 
+from .._base.tuning import DICT_ROWS as SMALL_ROWS
 from .._ingest.columns import MAX_GRADE
 from .aligned import Aligned
+from .diagnostics import Diagnostics
 from .policies import Policies, check_coverage
 
 __all__ = ["QRELS_SOURCE", "RUN_SOURCE", "SMALL_ROWS", "DictJudgments", "DictRun", "align_dicts",
            "dict_judgments", "dict_run"]
-
-#: the most rows of the judged queries a run is read here with. The tables' per-row costs
-#: are lower, this path's fixed costs are: measured (CPU, MS MARCO-shaped dicts, 1,000
-#: rows a query, few ties, ``evaluate`` / ``Judgments.evaluate`` ms, this path against
-#: the tables') 100,000 rows 5.8 / 5.9 against 7.8 / 6.0; 250,000 14.5-14.8 / 14.0-14.2
-#: against 16.8-18.5 / 14.2-15.9; 700,000 46 / 44 against 43 / 41; 7 million 394 / 440
-#: against 378 / 346.
-SMALL_ROWS = 250_000
 
 #: what the general path's readers call a mapping's judgments and run
 QRELS_SOURCE = "<qrels dict>"
@@ -249,7 +243,7 @@ def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
 
 
 def align_dicts(judgments: DictJudgments, run: DictRun,
-                policies: Policies) -> tuple[Aligned, dict[str, Any]]:
+                policies: Policies) -> tuple[Aligned, Diagnostics]:
     """What :func:`~ranklens._model.align.align` gives for the same dicts as tables:
     queries numbered in trec_eval order (``to_sorted`` None).
 
@@ -297,10 +291,8 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
         query_ids=np.array(ids, dtype=object), offsets=offsets,
         judged=(judged_at, grades[by_position]), score=(run.scores, order),
         judgments=(j_q, j_grade), missing=absent, policies=policies)
-    diagnostics: dict[str, Any] = {"missing_queries": missing, "ignored_queries": run.ignored}
-    if empty.any():
-        diagnostics["empty_rankings"] = [ids[i] for i in np.flatnonzero(empty)]
-    return aligned, diagnostics
+    return aligned, Diagnostics.of(missing, run.ignored,
+                                   [ids[i] for i in np.flatnonzero(empty)])
 
 
 def _ranked(qidx: np.ndarray, scores: np.ndarray, words: tuple[np.ndarray, ...] | None,

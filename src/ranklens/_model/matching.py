@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._base.tuning import KEYSET_ROWS as _SMALL
+from .._base.tuning import MEMBERSHIP_ROWS as _MEMBERSHIP
+
 if TYPE_CHECKING:
     import polars as pl
 else:  # imported on first use (see ranklens._base.lazy)
@@ -260,14 +263,6 @@ def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
     """
     # (an int8 grade negated in a wider type: -(-128) is not an int8)
     return np.lexsort((-grade.astype(np.int16) if grade.dtype == np.int8 else -grade, code))
-
-
-#: ranked rows few enough for the KeySet whatever the judgments' share (see match_keys)
-_SMALL = 1 << 16
-
-
-#: ranked rows from which those judged are found by a membership test first (see match_keys)
-_MEMBERSHIP = 1 << 22
 
 
 def _members(keys: np.ndarray, jkeys: np.ndarray) -> np.ndarray:

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
+from .._base.tuning import TIED_ROWS_FOR_KEYS
+
 if TYPE_CHECKING:
     import polars as pl
 else:  # imported on first use (see ranklens._base.lazy)
@@ -276,12 +278,6 @@ def _tied_rows(tie: np.ndarray) -> np.ndarray:
     member[:-1] |= tie
     member[1:] |= tie
     return np.flatnonzero(member)
-
-
-#: tied rows from which their doc ids are sorted as integer keys (:mod:`.bytekeys`): below
-#: it the keys' fixed cost (~0.3 ms CPU) outweighs what they save on polars's string sort
-#: (measured equal at ~20,000 rows of MS MARCO passage ids; half its time from 42,000)
-TIED_ROWS_FOR_KEYS = 20_000
 
 
 def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,

@@ -2,8 +2,7 @@
 
 An evaluation is valid on any subset of queries (its partials merge), so a large one can be
 computed a subset at a time: the ranking, the judgment index, the alignment and the measures'
-arrays then exist for one subset at a time, not for every query at once (Robust x13
-concatenated: ~85 MB of them at the peak, a few MB a subset in sixteen). The subsets are
+arrays then exist for one subset at a time, not for every query at once. The subsets are
 contiguous ranges of the judged query ids in byte order, of about equal numbers of queries;
 a run query nobody judged goes with the range it falls in, as its missing and ignored
 counts then merge to the whole run's.
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._ingest.tables import CodedJudgments, Qrels, Run
+from .._ingest.tables import CodedJudgments, Qrels, ReaderHints, Run
 
 if TYPE_CHECKING:
     import polars as pl
@@ -48,10 +47,11 @@ def _subset_of(ids: pl.Series, bounds: pl.Series) -> np.ndarray:
     return bounds.search_sorted(ids, side="right").to_numpy().astype(np.int64, copy=False)
 
 
-def split_qrels(qrels: Qrels, bounds: pl.Series) -> Iterator[Qrels]:
+def split_qrels(qrels: Qrels, bounds: pl.Series) -> Iterator[tuple[Qrels, np.ndarray]]:
     """``qrels``'s judgments in ``len(bounds) + 1`` tables, by the query subsets of
-    ``bounds`` (:func:`subset_bounds`), made one at a time; judgments held as codes stay
-    codes into the same dictionary (and share its hash table)."""
+    ``bounds`` (:func:`subset_bounds`), made one at a time, each with the mask of its rows
+    in ``qrels``; judgments held as codes stay codes into the same dictionary (and share
+    its hash table)."""
     parts = bounds.len() + 1
     coded = qrels.coded
     if coded is not None:
@@ -67,25 +67,27 @@ def split_qrels(qrels: Qrels, bounds: pl.Series) -> Iterator[Qrels]:
                 dictionary=coded.dictionary,
                 relevance=coded.relevance[rows],
                 lookup=coded.lookup,
-            ), qrels.source)
+            ), qrels.source), rows
         return
     frame = qrels.frame
-    of_frame = pl.Series(_subset_of(frame["query_id"], bounds).astype(np.uint8))
+    of_frame = _subset_of(frame["query_id"], bounds).astype(np.uint8)
     for at in range(parts):
-        yield Qrels(frame.filter(of_frame == at), qrels.source, qrels.integer_query_ids)
+        rows = of_frame == at
+        yield Qrels(frame.filter(pl.Series(rows)), qrels.source,
+                    qrels.integer_query_ids), rows
 
 
-def split_run(run: Run, bounds: pl.Series) -> Iterator[Run]:
+def split_run(run: Run, bounds: pl.Series) -> Iterator[tuple[Run, np.ndarray]]:
     """``run``'s rows in ``len(bounds) + 1`` runs, by the query subsets of ``bounds``,
-    made one at a time (one subset's copy of the rows at a time); each keeps its rows'
-    order (ties broken by input order compare rows of one query)."""
+    made one at a time (one subset's copy of the rows at a time), each with the mask of
+    its rows in ``run``; each keeps its rows' order (ties broken by input order compare
+    rows of one query)."""
     parts = bounds.len() + 1
     of_block = _subset_of(run.block_ids, bounds)
     of_row = np.repeat(of_block.astype(np.uint8), run.block_lengths)
     # the doc hashes a reader hands the whole run's first index are dropped: each subset
-    # hashes its own doc ids as it is indexed (Robust x13: 9 MB less held while the subsets
-    # are computed, in no more time than slicing them)
-    run._hints.take_doc_hashes()
+    # hashes its own doc ids as it is indexed
+    run.hints.take_doc_hashes()
     empty = run.empty_queries
     of_empty = _subset_of(pl.Series(empty, dtype=pl.String), bounds) if empty else None
     for at in range(parts):
@@ -93,11 +95,11 @@ def split_run(run: Run, bounds: pl.Series) -> Iterator[Run]:
         rows = of_row == at
         part = Run.from_blocks(
             run.block_ids.filter(pl.Series(blocks)), run.block_lengths[blocks],
-            run._doc_id.filter(pl.Series(rows)), run.score[rows], run.source, run.name,
+            run.held_doc_id.filter(pl.Series(rows)), run.score[rows], run.source, run.name,
             () if of_empty is None else tuple(q for q, s in zip(empty, of_empty, strict=True)
-                                               if s == at))
-        # a fact of the whole run's structure holds for each of its parts
-        part._hints.distinct_docs = run._hints.distinct_docs
+                                               if s == at),
+            # a fact of the whole run's structure holds for each of its parts
+            hints=ReaderHints(distinct_docs=run.hints.distinct_docs))
         made = [part]
         del part  # held by the caller alone, which drops it before asking for the next
-        yield made.pop()
+        yield made.pop(), rows

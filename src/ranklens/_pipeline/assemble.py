@@ -302,6 +302,6 @@ def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
         aggregates=totals.aggregates,
         conventions=dict(plan.conventions),
         run_name=run_name,
-        diagnostics=dict(per_query.diagnostics),
+        diagnostics=per_query.diagnostics.to_dict(),
         text_values=text_values,
     )

@@ -21,10 +21,12 @@ import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
 from .._base.threads import jobs
+from .._base.tuning import THREADED_ROWS
 from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._measures import Measure, _ties
 from .._model.align import align
 from .._model.aligned import Aligned
+from .._model.diagnostics import Diagnostics
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from .._model.policies import Policies, Ties
 from .context import (
@@ -43,13 +45,6 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 __all__ = ["PerQuery", "compute", "relevance_level"]
-
-#: the fewest ranked rows whose measures are computed on several threads (jobs > 1):
-#: below it, the pool's costs outweigh what the second core saves. Measured on 2 cores
-#: (the six measures of the benchmarks, each kernel alone): 1.1M rows 25 against 35 ms,
-#: 10M rows 87 against 93 ms (no gain: each kernel takes ~15 ms), 100M rows 2.49 against
-#: 1.85 s wall (CPU 2.46 and 2.34 s)
-THREADED_ROWS = 20_000_000
 
 
 def relevance_level(measure: Measure, rel: int) -> int:
@@ -86,12 +81,8 @@ class PerQuery:
         of strings for a text measure such as ``relstring``).
     num_rel : the number of relevant judgments of each query at each relevance level the
         plan's measures use (what the empty-query policy reads).
-    diagnostics : ``missing_queries`` (judged, absent from the run) and
-        ``ignored_queries`` (in the run, without judgments), each sorted;
-        ``empty_rankings`` (evaluated queries given with an empty ranking, sorted; only
-        when there are any: what ``empty_ranking`` reads);
-        ``queries_ranked`` and ``queries_judged_ranked``, the number of queries that
-        retrieved anything and that retrieved a judged document.
+    diagnostics : the missing, ignored and empty-ranking queries, and how many queries
+        retrieved anything and a judged document (:class:`Diagnostics`).
     weights : each query's weight in the mean, for the measures that declare one (GAUC).
     items : each catalogue-level measure's count of recommended items over these queries
         (what its value is finished from; its per-query values are NaN).
@@ -102,7 +93,7 @@ class PerQuery:
     query_ids: np.ndarray
     values: Mapping[Measure, np.ndarray]
     num_rel: Mapping[int, np.ndarray]
-    diagnostics: dict[str, Any] = field(default_factory=dict)
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
     weights: Mapping[Measure, np.ndarray] = field(default_factory=dict)
     items: Mapping[Measure, ItemCounts] = field(default_factory=dict)
     unknown: Mapping[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
@@ -138,16 +129,7 @@ class PerQuery:
 
         values = {m: joined([p.values[m] for p in parts]) for m in first.values}
         num_rel = {lvl: joined([p.num_rel[lvl] for p in parts]) for lvl in first.num_rel}
-        diagnostics: dict[str, Any] = {
-            key: sorted(q for p in parts for q in p.diagnostics.get(key, []))
-            for key in ("missing_queries", "ignored_queries")
-        }
-        rankings = sorted(q for p in parts for q in p.diagnostics.get("empty_rankings", []))
-        if rankings:
-            diagnostics["empty_rankings"] = rankings
-        for key in ("queries_ranked", "queries_judged_ranked"):
-            if all(key in p.diagnostics for p in parts):
-                diagnostics[key] = sum(p.diagnostics[key] for p in parts)
+        diagnostics = Diagnostics.concat([p.diagnostics for p in parts])
         weights = {m: joined([p.weights[m] for p in parts]) for m in first.weights}
         items = {m: sum((p.items[m] for p in parts), ItemCounts()) for m in first.items}
         return cls(ordered, values, num_rel, diagnostics, weights, items,
@@ -266,7 +248,7 @@ def alignment_policies(plan: Plan) -> Policies:
     return replace(policies, ties="docid") if policies.ties in _ties.REORDERED else policies
 
 
-def measured(plan: Plan, aligned: Aligned, diagnostics: dict[str, Any],
+def measured(plan: Plan, aligned: Aligned, diagnostics: Diagnostics,
              realign: Callable[[Ties], Aligned],
              tables: tuple[Qrels | SubtopicQrels, Run] | None,
              context: ItemContext | None = None) -> PerQuery:
@@ -316,7 +298,7 @@ def measured(plan: Plan, aligned: Aligned, diagnostics: dict[str, Any],
     weights = {m: aligned.in_trec_order(m.definition.weight(aligned, m)).astype(np.float64)
                for m in plan.canonical if m.definition.weight is not None}
     return PerQuery(aligned.in_trec_order(aligned.query_ids), values, num_rel,
-                    {**diagnostics, **_judged_counts(aligned)}, weights, items, unknown)
+                    diagnostics.counted(*_judged_counts(aligned)), weights, items, unknown)
 
 
 @contextlib.contextmanager
@@ -347,12 +329,11 @@ def _measures_on_threads(plan: Plan, aligned: Aligned,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _judged_counts(aligned: Aligned) -> dict[str, int]:
+def _judged_counts(aligned: Aligned) -> tuple[int, int]:
     """How many queries retrieved anything, and how many retrieved a judged document (doc
     ids that never match the judgments leave every measure 0 without an error)."""
     owners = np.searchsorted(aligned.offsets, aligned.judged_at, side="right") - 1
     # marked rather than np.unique: no sort of the judged rows (~1 s at 100M ranked rows)
     judged = np.zeros(aligned.offsets.size - 1, dtype=bool)
     judged[owners] = True
-    return {"queries_ranked": int((np.diff(aligned.offsets) > 0).sum()),
-            "queries_judged_ranked": int(np.count_nonzero(judged))}
+    return int((np.diff(aligned.offsets) > 0).sum()), int(np.count_nonzero(judged))

@@ -196,7 +196,7 @@ def policy_values(plan: Plan, measure_index: int, per_query: PerQuery
 def empty_rankings_left_out(plan: Plan, per_query: PerQuery) -> np.ndarray | None:
     """The queries given with an empty ranking that ``empty_ranking`` ("nan", "skip") leaves
     out of the aggregates, as a mask over ``per_query``'s queries (None: none)."""
-    rankings = per_query.diagnostics.get("empty_rankings")
+    rankings = per_query.diagnostics.empty_rankings
     if plan.options.empty_ranking == "zero" or not rankings:
         return None
     return np.isin(per_query.query_ids, np.asarray(rankings, dtype=per_query.query_ids.dtype))
@@ -234,13 +234,13 @@ def partial_of(plan: Plan, per_query: PerQuery, *, keep_values: bool = True) -> 
     left-to-right sums); otherwise only the tallies (exact sums), as a Spark bucket sends.
     """
     d = per_query.diagnostics
-    missing = d.get("missing_queries", [])
+    missing = d.missing_queries
     partial = Partial(
         judged=len(per_query.query_ids) + (len(missing) if plan.policies.missing == "skip"
                                            else 0),
-        missing=Ids.of(missing), ignored=Ids.of(d.get("ignored_queries", [])),
-        queries_ranked=int(d.get("queries_ranked", 0)),
-        queries_judged_ranked=int(d.get("queries_judged_ranked", 0)),
+        missing=Ids.of(missing), ignored=Ids.of(d.ignored_queries),
+        queries_ranked=d.queries_ranked or 0,
+        queries_judged_ranked=d.queries_judged_ranked or 0,
         items={name: per_query.items[m] for name, m in zip(plan.names, plan.measures,
                                                             strict=True)
                if m in per_query.items},

@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from .._base.tuning import ACCUMULATOR_ROWS as BLOCK_ROWS
+
 if TYPE_CHECKING:
     import polars as pl
     from typing_extensions import Unpack
@@ -49,17 +51,13 @@ from .._ingest.io._load import load_qrels, load_run
 from .._ingest.tables import Qrels, ReaderHints, Run
 from .._measures import Measure
 from .._pipeline.assemble import assemble, grade_notices, notices
-from .._pipeline.compute import compute, relevance_level
+from .._pipeline.blocks import compute_block, settle
+from .._pipeline.compute import relevance_level
 from .._pipeline.options import EvaluateOptions, OptionKwargs, options_of
-from .._pipeline.partials import Partial, merge, partial_of
 from .._pipeline.plan import Plan, make_plan
 from .._results.result import Result
 
 __all__ = ["BLOCK_ROWS", "Accumulator"]
-
-#: Rows per block of whole queries that :meth:`Accumulator.compute` hands the engine at a
-#: time (the alignment's working memory is in proportion to a block, not to the epoch).
-BLOCK_ROWS = 1 << 21
 
 Repeated = Literal["concatenate", "error"]
 _SOURCE = "<accumulator>"
@@ -417,10 +415,8 @@ class Accumulator:
             raise InputError("the accumulator holds no data: call update() before "
                              "compute()")
         plan = self._plan
-        parts: list[Partial] = []
-        for qrels, run in self._blocks():
-            parts.append(partial_of(plan, compute(plan, qrels, run, block=True)))
-        merged = merge(plan, parts)
+        merged = settle(plan, [compute_block(plan, qrels, run) for qrels, run in self._blocks()],
+                        qrels_source=_SOURCE, run_source=_SOURCE)
         grades = self._rows()[1] if self._kind != "tables" else pl.concat(
             [q["relevance"] for q, _ in self._tables]).to_numpy()
         for message in [*grade_notices(plan, grades, _SOURCE),
@@ -478,6 +474,8 @@ class Accumulator:
             # judgments to index and match are then the relevant ones, 5% of the rows in a
             # typical validation set, not all of them
             judged = (labels[rows] != 0) | first if thin else np.ones(first.size, dtype=bool)
+            # the work the indexes would redo: the judgments come in blocks of one query
+            # (a query's first row starts one), and the doc ids' hashes are the run's
             qrels = Qrels(pl.DataFrame(
                 [block_names.gather(codes[rows][judged] - lo),
                  doc_ids.filter(pl.Series(judged)) if thin else doc_ids,

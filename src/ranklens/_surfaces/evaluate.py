@@ -32,10 +32,11 @@ from .._pipeline.plan import Plan, planned
 from .._pipeline.subsets import by_subsets, compute_run
 from .._results.result import Result
 from .._results.results import Results
-from .chunked.choose import Chunking, chunking
+from .chunked.choose import Chunking
 from .chunked.engine import ChunkedEngine
 from .chunked.progress import on_terminal
 from .chunked.size import estimated_rows, resolve_jobs
+from .engine import choose_engine
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -205,16 +206,15 @@ def evaluate(
     # files bigger than memory (or for several workers): by chunks; the beyond-accuracy
     # measures' item tables are read in memory
     runs = several if several is not None else [(run_name, run)]
-    chunks = None if context is not None else chunking(
-        plan, qrels, [r for _, r in runs], memory_limit, jobs)
-    if chunks is not None:
-        results, messages = _evaluate_chunked(plan, qrels, runs, chunks)
+    choice = choose_engine(plan, qrels, [r for _, r in runs], several=several is not None,
+                           dict_judgments=type(qrels) is dict, context=context,
+                           memory_limit=memory_limit, jobs=jobs)
+    if choice.chunks is not None:
+        results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks)
         for message in messages:
             warnings.warn(message, RanklensWarning, stacklevel=2)
         return results if several is not None else results[0]
-    if several is None and context is None and type(qrels) is dict and type(run) is dict:
-        # nested dicts, the small-input case (a training loop's validation): aligned
-        # without tables when the inputs and the plan allow it (ranklens._model.dicts)
+    if choice.engine == "dicts":
         with using(resolve_jobs(jobs)):
             done = evaluate_dicts(plan, dict_judgments(qrels), run, stacklevel=3)
         if done is not None:

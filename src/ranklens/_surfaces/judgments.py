@@ -15,6 +15,7 @@ from .._pipeline.options import EvaluateOptions, options_of
 from .._pipeline.plan import make_plan
 from .._results.result import Result
 from .._results.results import Results
+from .engine import choose_engine
 from .evaluate import evaluate_dicts, evaluate_loaded, runs_of
 
 __all__ = ["Judgments"]
@@ -127,7 +128,9 @@ class Judgments:
             plan = make_plan(measures, options_of(self._options, **kwargs),
                              run_name=run_name)
         several = runs_of(run, run_name)
-        if several is None and type(run) is dict:
+        runs = [r for _, r in several] if several is not None else [run]
+        if choose_engine(plan, self.qrels, runs, several=several is not None,
+                         dict_judgments=self._dicts is not None).engine == "dicts":
             done = evaluate_dicts(plan, self._dicts, run, stacklevel=3)
             if done is not None:
                 return done

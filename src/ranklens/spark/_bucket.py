@@ -17,17 +17,16 @@ import hashlib
 import json
 import pickle
 import warnings
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._base.errors import InputError, RanklensError, RanklensWarning
+from .._base.errors import RanklensError, RanklensWarning
 from .._ingest.tables import Qrels, Run
 from .._model.items import ItemContext
+from .._pipeline.blocks import BlockSpec, Outcome, ids_outcome
 from .._pipeline.compute import compute
-from .._pipeline.partials import Ids, Partial, Tally, partial_of, policy_values
-from .._pipeline.plan import Plan, make_plan
+from .._pipeline.partials import partial_of, policy_values
 
 if TYPE_CHECKING:
     import polars as pl
@@ -35,8 +34,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
-__all__ = ["OUTPUT_FIELDS", "BucketSpec", "evaluate_bucket", "shipped_context", "text_ids",
-           "worker_context", "worker_plan"]
+__all__ = ["OUTPUT_FIELDS", "evaluate_bucket", "shipped_context", "text_ids",
+           "worker_context"]
 
 #: The columns every bucket returns (name, Arrow/Spark type).
 OUTPUT_FIELDS = (
@@ -48,28 +47,13 @@ OUTPUT_FIELDS = (
     ("text", "string"),
 )
 
-@dataclass(frozen=True)
-class BucketSpec:
-    """What every bucket needs, small and picklable (a Plan holds a mapping proxy)."""
-
-    measures: tuple[str, ...]
-    options: tuple[tuple[str, Any], ...]
-    qrels_source: str
-    run_source: str
-    run_name: str
-    has_rank: bool
-    #: the pickled :class:`~ranklens._model.items.ItemContext` of the beyond-accuracy
-    #: measures (None: no item tables given; see :func:`shipped_context`)
-    context: bytes | None = None
-    #: a digest of ``context``: a worker unpickles each context once (:func:`worker_context`)
-    context_key: str = ""
-
 
 def shipped_context(context: ItemContext | None) -> dict[str, Any]:
-    """The :class:`BucketSpec` fields that ship ``context`` to the buckets: the driver's
-    own context, pickled whole, so every bucket numbers the items as the driver does (the
-    numbering is the context's ``universe``, built once on the driver). The bytes travel
-    inside the pickled bucket function, which Spark broadcasts when it is large."""
+    """The :class:`~ranklens._pipeline.blocks.BlockSpec` fields that ship ``context`` to
+    the buckets: the driver's own context, pickled whole, so every bucket numbers the
+    items as the driver does (the numbering is the context's ``universe``, built once on
+    the driver). The bytes travel inside the pickled bucket function, which Spark
+    broadcasts when it is large."""
     if context is None:
         return {}
     data = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
@@ -81,7 +65,7 @@ def shipped_context(context: ItemContext | None) -> dict[str, Any]:
 _CONTEXTS: dict[str, ItemContext] = {}
 
 
-def worker_context(spec: BucketSpec) -> ItemContext | None:
+def worker_context(spec: BlockSpec) -> ItemContext | None:
     """The item context the driver shipped in ``spec`` (None when none was given)."""
     if spec.context is None:
         return None
@@ -92,15 +76,7 @@ def worker_context(spec: BucketSpec) -> ItemContext | None:
     return context
 
 
-def worker_plan(spec: BucketSpec) -> Plan:
-    """The plan the workers run: the driver's own. A bucket is computed as one block
-    (``compute(..., block=True)``), so ``missing="error"`` and ``empty="error"`` are decided
-    when the driver assembles the merged partials; a block scores such queries as
-    ``"zero"`` would."""
-    return make_plan(list(spec.measures), **dict(spec.options))
-
-
-def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table, *,
+def evaluate_bucket(spec: BlockSpec, qrels: pa.Table, run: pa.Table, *,
                     ordered: bool = False) -> pa.Table:
     """The output rows of one bucket: ``qrels`` (``query_id, doc_id, relevance``) and
     ``run`` (``query_id, doc_id, score`` and ``rank`` when ordered by rank) hold whole
@@ -114,10 +90,10 @@ def evaluate_bucket(spec: BucketSpec, qrels: pa.Table, run: pa.Table, *,
         try:
             frame = _rows(spec, q, r, ordered)
         except RanklensError as error:
-            # the diagnostics still count: the driver raises the error the local engine
-            # would raise first (a missing query before a run's duplicate, ...)
-            frame = _frame([_error_row(error),
-                            _partial_row(worker_plan(spec), _partial_of_ids(q, r))])
+            # the counts still count: the driver raises the error the local engine would
+            # raise first (a missing query before a run's duplicate, ...)
+            frame = _outcome_rows(ids_outcome(
+                q["query_id"].to_list(), r["query_id"].to_list(), error))
     # ranklens's own warnings (a library's deprecation notice is the worker's business)
     caught = [w for w in caught if issubclass(w.category, RanklensWarning)
               or "ranklens" in str(w.filename)]
@@ -148,13 +124,6 @@ def text_ids(table: pa.Table) -> pa.Table:
     return table
 
 
-def _error_row(error: RanklensError) -> dict[str, Any]:
-    detail: dict[str, Any] = {"class": type(error).__name__, "message": str(error)}
-    if isinstance(error, InputError):
-        detail.update(message=error.detail, source=error.source, line=error.line)
-    return {"kind": "error", "text": json.dumps(detail)}
-
-
 def _schema() -> dict[str, Any]:
     return {"kind": pl.String, "query_id": pl.String, "measure": pl.String,
             "value": pl.Float64, "counted": pl.Boolean, "text": pl.String}
@@ -181,11 +150,11 @@ def _values(name: str, query_ids: pl.Series, values: np.ndarray | None,
     }, schema=_schema())
 
 
-def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: bool
+def _rows(spec: BlockSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: bool
           ) -> pl.DataFrame:
-    plan = worker_plan(spec)
+    plan = spec.plan
     if qrels.height == 0:  # nothing judged here: every run query is ignored
-        return _frame([_partial_row(plan, _partial_of_ids(qrels, run))])
+        return _outcome_rows(ids_outcome((), run["query_id"].to_list()))
     # the engine keeps the rank order only among a query's rows (ties="input"); without a
     # rank the order of rows inside a query does not change any value
     if not ordered:  # sorting strings is most of a bucket's time: done only when needed
@@ -209,20 +178,13 @@ def _rows(spec: BucketSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: boo
         if measure.definition.aggregate == "catalogue":  # NaN per user: finished from the
             counted = np.zeros(len(values), dtype=bool)  # item counts, not from values
         out.append(_values(name, id_series, values.astype(np.float64), counted, None))
-    out.append(_frame([_partial_row(plan, partial_of(plan, per_query, keep_values=False))]))
+    out.append(_outcome_rows(Outcome(partial_of(plan, per_query, keep_values=False))))
     return pl.concat(out)
 
 
-def _partial_of_ids(qrels: pl.DataFrame, run: pl.DataFrame) -> Partial:
-    """The counts of a bucket that could not be evaluated (or has no judgments), from its
-    ids alone."""
-    judged = set(qrels["query_id"].to_list())
-    ranked = set(run["query_id"].to_list())
-    return Partial(judged=len(judged), missing=Ids.of(judged - ranked),
-                   ignored=Ids.of(ranked - judged))
-
-
-def _partial_row(plan: Plan, partial: Partial) -> dict[str, Any]:
-    if partial.tallies is None:
-        partial = replace(partial, tallies={name: Tally() for name in plan.names})
-    return {"kind": "partial", "text": json.dumps(partial.to_json())}
+def _outcome_rows(outcome: Outcome) -> pl.DataFrame:
+    """A bucket's outcome as rows: its partial and its error, as JSON."""
+    rows = [{"kind": "partial", "text": json.dumps(outcome.partial.to_json())}]
+    if outcome.error is not None:
+        rows.insert(0, {"kind": "error", "text": json.dumps(outcome.error.to_dict())})
+    return _frame(rows)

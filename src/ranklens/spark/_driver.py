@@ -9,28 +9,18 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .._base.errors import (
-    InputError,
-    MeasureError,
-    ParameterError,
-    RanklensError,
-    RanklensWarning,
-)
+from .._base.errors import MeasureError, ParameterError, RanklensWarning, error_from_dict
+from .._base.tuning import BUCKETS_PER_CORE, BYTES_PER_BUCKET, DEFAULT_BUCKETS, MAX_DEFAULT_BUCKETS
 from .._base.validate import Choice, Integer, check
 from .._measures import Measure, _ties
 from .._model.items import ItemContext
-from .._pipeline.assemble import check_policies, finish
+from .._pipeline.assemble import finish
+from .._pipeline.blocks import BlockSpec, Outcome, settle
 from .._pipeline.context import check_context, load_context
 from .._pipeline.options import EvaluateOptions
-from .._pipeline.partials import Partial, merge
+from .._pipeline.partials import Partial
 from .._pipeline.plan import Plan, make_plan
-from ._bucket import (
-    OUTPUT_FIELDS,
-    BucketSpec,
-    evaluate_bucket,
-    shipped_context,
-    text_ids,
-)
+from ._bucket import OUTPUT_FIELDS, evaluate_bucket, shipped_context, text_ids
 from ._result import SparkResult
 
 if TYPE_CHECKING:
@@ -39,30 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_BUCKETS", "evaluate"]
 
-#: Buckets when none is asked for and the session's parallelism is unknown (Spark
-#: Connect); otherwise :data:`BUCKETS_PER_CORE` per core, at least 8. See docs/spark.md.
-DEFAULT_BUCKETS = 64
-
-#: Estimated bytes of the run (Spark's plan statistics of the columns read) per bucket by
-#: default, beyond the per-core count: on the 10x recsys set (100M rows, 1.35 GB estimated,
-#: 2 cores) 16 buckets took 57 s, 32 took 46 s and 64 took 48-54 s (docs/benchmarks.md),
-#: and each bucket's Python worker holds ~180 bytes per run row.
-BYTES_PER_BUCKET = 40 << 20
-
-#: The most buckets the default gives (an estimate can be far off; ``buckets=`` is exact).
-MAX_DEFAULT_BUCKETS = 4096
-
-#: Buckets per core of the session by default: on 2 cores and 10M run rows, 8 buckets took
-#: 24 s, 16 took 27 s, 64 took 42 s, 256 took 101 s (one noisy run each, docs/benchmarks.md).
-BUCKETS_PER_CORE = 4
-
 # Spark's integral types (their typeName()s): ids of these types are shuffled as longs
 _INTEGRAL = ("integer", "long", "short", "byte")
-
-_ERRORS: dict[str, type[RanklensError]] = {
-    cls.__name__: cls for cls in (RanklensError, InputError, MeasureError, ParameterError)
-}
-
 
 def evaluate(
     qrels: DataFrame,
@@ -180,11 +148,8 @@ def evaluate(
             "ties='input' needs each query's order, which Spark does not keep across a "
             "shuffle: pass rank='<column>' naming a numeric column (ascending positions)")
     name = run_name if run_name is not None else "run"
-    spec = BucketSpec(
-        measures=plan.names,
-        options=tuple(plan.options.as_kwargs().items()),
-        qrels_source="<qrels DataFrame>", run_source="<run DataFrame>", run_name=name,
-        has_rank=rank is not None, **shipped_context(context))
+    spec = BlockSpec.of(plan, "<qrels DataFrame>", "<run DataFrame>", name,
+                        has_rank=rank is not None, **shipped_context(context))
     from pyspark.sql import functions as F
 
     qid, did = _id_type(qrels, run, query_id), _id_type(qrels, run, doc_id)
@@ -291,7 +256,7 @@ def _output_schema() -> str:
     return ", ".join(f"{name} {kind}" for name, kind in OUTPUT_FIELDS)
 
 
-def _buckets(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int, method: str) -> DataFrame:
+def _buckets(q: DataFrame, r: DataFrame, spec: BlockSpec, n: int, method: str) -> DataFrame:
     from pyspark.sql import functions as F
 
     if method == "compact":
@@ -310,7 +275,7 @@ def _buckets(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int, method: str) 
                                                        _output_schema())
 
 
-def _compact(q: DataFrame, r: DataFrame, spec: BucketSpec, n: int) -> DataFrame:
+def _compact(q: DataFrame, r: DataFrame, spec: BlockSpec, n: int) -> DataFrame:
     """:func:`_grouped`'s partitions, each evaluated as one bucket."""
     return _grouped(q, r, spec.has_rank, n).mapInArrow(functools.partial(_compacted, spec),
                                                        _output_schema())
@@ -333,7 +298,7 @@ def _grouped(q: DataFrame, r: DataFrame, has_rank: bool, n: int) -> DataFrame:
     return judged.join(runs, "query_id", "full_outer")
 
 
-def _compacted(spec: BucketSpec, batches: Iterator[pa.RecordBatch]
+def _compacted(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
                ) -> Iterator[pa.RecordBatch]:
     """One partition of :func:`_compact`'s rows, flattened back to rows and evaluated as
     one bucket (no batch when the partition is empty)."""
@@ -369,13 +334,13 @@ def _flattened(rows: pa.Table, column: str, fields: list[str]) -> pa.Table:
                      "parent": parents, **dict(zip(fields, children, strict=True))})
 
 
-def _cogrouped(spec: BucketSpec, qrels: pa.Table, run: pa.Table) -> pa.Table:
+def _cogrouped(spec: BlockSpec, qrels: pa.Table, run: pa.Table) -> pa.Table:
     """One bucket: the judgments and the run rows of the queries hashed to it."""
     return evaluate_bucket(spec, qrels.select(["query_id", "doc_id", "relevance"]),
                            run.select(["query_id", "doc_id", "score", "rank"]))
 
 
-def _partition(spec: BucketSpec, batches: Iterator[pa.RecordBatch]
+def _partition(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
                ) -> Iterator[pa.RecordBatch]:
     """One partition (whole queries, possibly spanning Arrow batches; none when the
     partition is empty)."""
@@ -395,26 +360,19 @@ def _partition(spec: BucketSpec, batches: Iterator[pa.RecordBatch]
     yield from evaluate_bucket(spec, qrels, run).to_batches()
 
 
-def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]],
+def _assemble(plan: Plan, spec: BlockSpec, rows: list[dict[str, Any]],
               context: ItemContext | None = None
               ) -> tuple[dict[str, float], dict[str, Any]]:
     """Aggregates and diagnostics from the buckets' rows, assembled as the local engine
     assembles its own (:func:`~ranklens._pipeline.assemble.finish`, with the item
     ``context`` the buckets read); raises what it would raise, in its order, and warns
     what it would warn."""
-    partials = [Partial.from_json(json.loads(r["text"])) for r in rows
-                if r["kind"] == "partial"]
-    merged = merge(plan, partials) if partials else Partial(tallies={})
-    sources = {"run_source": spec.run_source, "qrels_source": spec.qrels_source}
-    # the local engine's order: the judgments' own errors, the policies on every query
-    # (no common query, a missing query), then the runs' errors, then the empty queries
-    errors = [json.loads(r["text"]) for r in rows if r["kind"] == "error"]
-    errors.sort(key=lambda e: (e.get("source") != spec.qrels_source, e["message"]))
-    if errors and errors[0].get("source") == spec.qrels_source:
-        _reraise(errors[0])
-    check_policies(plan, merged, **sources)
-    if errors:
-        _reraise(errors[0])
+    # a bucket's error comes in a row beside its partial's: an outcome of no query
+    outcomes = [Outcome(Partial.from_json(json.loads(r["text"]))) if r["kind"] == "partial"
+                else Outcome(Partial(tallies={}), error_from_dict(json.loads(r["text"])))
+                for r in rows if r["kind"] in ("partial", "error")]
+    merged = settle(plan, outcomes, qrels_source=spec.qrels_source,
+                    run_source=spec.run_source)
     totals = finish(plan, merged, run_source=spec.run_source, qrels_source=spec.qrels_source,
                     context=context)
     for message in totals.notices:
@@ -424,14 +382,6 @@ def _assemble(plan: Plan, spec: BucketSpec, rows: list[dict[str, Any]],
         "missing_queries": list(merged.missing.examples),
         "ignored_queries": list(merged.ignored.examples), **totals.diagnostics}
     return totals.aggregates, diagnostics
-
-
-def _reraise(error: dict[str, Any]) -> None:
-    """A worker's ranklens error, raised again with its class and message."""
-    cls = _ERRORS.get(error["class"], RanklensError)
-    if cls is InputError:
-        raise InputError(error["message"], source=error.get("source"), line=error.get("line"))
-    raise cls(error["message"])
 
 
 def _worker_warnings(rows: list[dict[str, Any]]) -> None:

@@ -17,8 +17,8 @@ from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 from .._base.errors import MeasureError, ParameterError
 from .._base.validate import Choice, Integer, Text, check
 from .._measures import _ties
+from .._pipeline.blocks import BlockSpec
 from .._pipeline.plan import Plan, make_plan
-from ._bucket import BucketSpec
 from ._driver import (
     _INTEGRAL,
     _assemble,
@@ -354,10 +354,8 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
                 "doc_id", "relevance"))).alias("qrels"),
             F.collect_list(F.when(F.col("score").isNotNull(), F.struct(
                 "doc_id", "score"))).alias("run"))
-        return self._aggregate(plan, rows, BucketSpec(
-            measures=plan.names, options=tuple(plan.options.as_kwargs().items()),
-            qrels_source=f"<labelCol {grade!r}>", run_source=f"<predictionCol {score!r}>",
-            run_name="run", has_rank=False))
+        return self._aggregate(plan, rows, BlockSpec.of(
+            plan, f"<labelCol {grade!r}>", f"<predictionCol {score!r}>", "run"))
 
     def _arrays(self, plan: Plan, dataset: DataFrame) -> float:
         """One row per query, turned into :func:`~._driver._compact`'s rows (the query's
@@ -401,13 +399,11 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
             F.transform(ids(predicted), lambda x, i: F.struct(
                 doc_id(x), (-i).cast("double").alias("score"),
                 i.cast("double").alias("rank"))).alias("run"))
-        return self._aggregate(plan, rows, BucketSpec(
-            measures=plan.names, options=tuple(plan.options.as_kwargs().items()),
-            qrels_source=source,
-            run_source=f"<predictionCol {predicted!r}>", run_name="run", has_rank=True))
+        return self._aggregate(plan, rows, BlockSpec.of(
+            plan, source, f"<predictionCol {predicted!r}>", "run", has_rank=True))
 
     @staticmethod
-    def _aggregate(plan: Plan, rows: DataFrame, spec: BucketSpec) -> float:
+    def _aggregate(plan: Plan, rows: DataFrame, spec: BlockSpec) -> float:
         """The measure's aggregate over ``rows`` (one per query, each partition a bucket),
         assembled on the driver as :func:`ranklens.spark.evaluate` assembles it, its
         errors and warnings those of the local engine."""

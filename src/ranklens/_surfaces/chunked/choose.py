@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..._base.tuning import CHUNK_READ_BYTES as BLOCK
 from ..._ingest.io._peers import IRDS_PREFIX
 from ..._pipeline.plan import Plan
 from .size import (
@@ -20,12 +21,6 @@ from .size import (
 )
 
 __all__ = ["Chunking", "chunking"]
-
-#: Bytes of text (or, / 32, Parquet rows) read and checked at a time: at most this, and at
-#: most a 16th of the memory limit per worker (at least 4 KiB). Parsing a block alone costs
-#: what the whole-file reader costs per line from 4 to 16 MB (the whole-file reader reads
-#: 16 MB blocks too); 32 MB blocks took 1.3x the CPU time (msmarco, docs/scale.md).
-BLOCK = 1 << 24
 
 
 @dataclass(frozen=True)
@@ -64,11 +59,11 @@ def chunking(plan: Plan, qrels: Any, runs: Sequence[Any], memory_limit: Any,
     glob of Parquet files is always read by chunks.
     """
     limit = parse_size(memory_limit)
-    workers = resolve_jobs(jobs, limit)
     paths = [_path(qrels), *(_path(r) for r in runs)]
     if any(p is None for p in paths) or any(m.definition.subtopics or m.definition.items.needs
                                             for m in plan.canonical):
         return None
+    workers = resolve_jobs(jobs, limit)
     try:
         rows = [estimated_rows(p) for p in paths if p is not None]
     except OSError:  # a file that cannot be read: the in-memory reader says why

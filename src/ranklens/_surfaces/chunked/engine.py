@@ -8,7 +8,6 @@ and Ctrl-C."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import queue
 import shutil
@@ -21,12 +20,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ..._base.errors import InputError, MeasureError, ParameterError, RanklensError
+from ..._base.errors import InputError, RanklensError, error_from_dict
 from ..._ingest.tables import Qrels, Run
-from ..._pipeline.assemble import check_policies
-from ..._pipeline.compute import PerQuery, compute, relevance_level
-from ..._pipeline.partials import Ids, Partial, merge, partial_of
-from ..._pipeline.plan import Plan, make_plan
+from ..._model.diagnostics import Diagnostics
+from ..._pipeline.blocks import BlockSpec, Outcome, compute_block, settle
+from ..._pipeline.compute import PerQuery, relevance_level
+from ..._pipeline.partials import partial_of
+from ..._pipeline.plan import Plan
 from .blocks import (
     NOTHING,
     Span,
@@ -45,27 +45,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
-__all__ = ["ChunkSpec", "ChunkedEngine", "evaluate_chunk"]
-
-_ERRORS: dict[str, type[RanklensError]] = {
-    cls.__name__: cls for cls in (RanklensError, InputError, MeasureError, ParameterError)}
-
-
-@dataclass(frozen=True)
-class ChunkSpec:
-    """What a worker needs besides the chunk's files: small and picklable (a Plan holds a
-    mapping proxy, so the worker makes its own from the names and options)."""
-
-    measures: tuple[str, ...]
-    options: tuple[tuple[str, Any], ...]
-    qrels_source: str
-    run_source: str
-    run_name: str
-
-
-@functools.lru_cache(maxsize=4)
-def _plan(measures: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> Plan:
-    return make_plan(list(measures), **dict(options))
+__all__ = ["ChunkedEngine", "evaluate_chunk"]
 
 
 def _read(files: Sequence[str]) -> pl.DataFrame:
@@ -77,7 +57,7 @@ def _read(files: Sequence[str]) -> pl.DataFrame:
     return frame.cast(schema)  # type: ignore[arg-type]
 
 
-def _read_run(files: Sequence[str], spec: ChunkSpec) -> Run:
+def _read_run(files: Sequence[str], spec: BlockSpec) -> Run:
     """A chunk's run (with no row: none)."""
     run = read_run_chunk(files, spec.run_source, spec.run_name)
     if run is None:
@@ -87,26 +67,15 @@ def _read_run(files: Sequence[str], spec: ChunkSpec) -> Run:
     return run
 
 
-@dataclass
-class Outcome:
-    """A chunk's per-query values, or its error (class, message, source, line) with the
-    counts of its ids (what the policies checked before a run's error read)."""
-
-    values: PerQuery | None = None
-    error: tuple[str, str, str | None, int | None] | None = None
-    ids: Partial = field(default_factory=Partial)
-
-
-def evaluate_chunk(spec: ChunkSpec, qrels_files: Sequence[str],
+def evaluate_chunk(spec: BlockSpec, qrels_files: Sequence[str],
                    run_files: Sequence[str]) -> Outcome | None:
     """One chunk evaluated as one block of the evaluation (None: no row in it).
 
     The run's files of the chunk are deleted once read (each is read once; the judgments'
     serve every run): their pages leave the page cache as the evaluation goes, before they
-    are written back to the disk, rather than all at the end in the main process (x30's
-    ~4.3 GB of chunks beside its 11.8 GB input no longer fit a 23 GB machine's cache).
+    are written back to the disk, rather than all at the end in the main process.
     """
-    plan = _plan(spec.measures, spec.options)
+    plan = spec.plan
     q, r = _read(qrels_files), _read_run(run_files, spec)
     for path in run_files:
         with contextlib.suppress(OSError):  # the folder is removed in any case
@@ -114,17 +83,8 @@ def evaluate_chunk(spec: ChunkSpec, qrels_files: Sequence[str],
     if not q.height and not len(r):
         return None
     if not q.height:  # nothing judged here: every run query is ignored
-        return Outcome(values=_nothing_judged(plan, r))
-    try:
-        return Outcome(values=compute(plan, Qrels(q, spec.qrels_source), r, block=True))
-    except RanklensError as error:
-        judged = set(q["query_id"].unique().to_list())
-        ranked = set(r.block_ids.unique().to_list())
-        detail = error.detail if isinstance(error, InputError) else str(error)
-        where = (error.source, error.line) if isinstance(error, InputError) else (None, None)
-        return Outcome(error=(type(error).__name__, detail, *where),
-                       ids=Partial(judged=len(judged), missing=Ids.of(judged - ranked),
-                                   ignored=Ids.of(ranked - judged), tallies={}))
+        return Outcome(partial_of(plan, _nothing_judged(plan, r)))
+    return compute_block(plan, Qrels(q, spec.qrels_source), r)
 
 
 def _nothing_judged(plan: Plan, run: Run) -> PerQuery:
@@ -137,8 +97,8 @@ def _nothing_judged(plan: Plan, run: Run) -> PerQuery:
         np.array([], dtype=object),
         {m: empty(m.definition.text) for m in plan.canonical},
         {lvl: np.array([], dtype=np.int64) for lvl in levels},
-        {"missing_queries": [], "ignored_queries": sorted(run.block_ids.unique().to_list()),
-         "queries_ranked": 0, "queries_judged_ranked": 0},
+        Diagnostics(ignored_queries=tuple(sorted(run.block_ids.unique().to_list())),
+                    queries_ranked=0, queries_judged_ranked=0),
         {m: empty() for m in plan.canonical if m.definition.weight is not None})
 
 
@@ -154,8 +114,8 @@ class Written:
     infinite: int = 0
     integer: bool = True
     grades: np.ndarray = field(default_factory=lambda: np.array([]))
-    error: tuple[str, str, str | None, int | None] | None = None
-    nothing: tuple[str, str, str | None, int | None] | None = None
+    error: dict[str, Any] | None = None
+    nothing: dict[str, Any] | None = None
 
 
 def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: str | None,
@@ -179,7 +139,7 @@ def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: s
             if step is not None:
                 step()
     except RanklensError as error:
-        found = _error_of(error)
+        found = error.to_dict()
         if span is not None and isinstance(error, InputError) and error.line is None \
                 and error.detail.startswith(NOTHING):
             written.nothing = found  # an error only if no span holds a line
@@ -192,26 +152,21 @@ def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: s
     return written
 
 
-def _error_of(error: RanklensError) -> tuple[str, str, str | None, int | None]:
-    if isinstance(error, InputError):
-        return (type(error).__name__, error.detail, error.source, error.line)
-    return (type(error).__name__, str(error), None, None)
-
-
 def _joined(path: str, parts: list[Written], cut: list[Span] | None) -> Written:
     """The spans' findings as one; their first error raised, its line counted from the
     file's start."""
     for at, part in enumerate(parts):
         if part.error is not None:
-            cls, detail, source, line = part.error
-            if line is not None and cut is not None and cut[at][0] > 0:
-                line += lines_before(path, cut[at][0])
-            _reraise((cls, detail, source, line))
+            error = part.error
+            if error.get("line") is not None and cut is not None and cut[at][0] > 0:
+                error = {**error, "line": error["line"] + lines_before(path, cut[at][0])}
+            raise error_from_dict(error)
     rows = sum(p.rows for p in parts)
     if not rows:
         nothing = next((p.nothing for p in parts if p.nothing is not None), None)
-        _reraise(nothing or ("InputError", "file is empty, expected at least one line",
-                             path, None))
+        if nothing is not None:
+            raise error_from_dict(nothing)
+        raise InputError("file is empty, expected at least one line", source=path)
     full = [p for p in parts if p.rows]
     grades = [p.grades for p in full if p.grades.size]
     return Written(rows=rows, tag=full[-1].tag, infinite=sum(p.infinite for p in parts),
@@ -293,8 +248,7 @@ class ChunkedEngine:
         try:
             written = self._write("run", path, name, folder)
             run_name = written.tag if written.tag is not None else "run"
-            spec = ChunkSpec(self.plan.names, tuple(self.plan.options.as_kwargs().items()),
-                             self.info.source, path, run_name)
+            spec = BlockSpec.of(self.plan, self.info.source, path, run_name)
             outcomes = list(self._evaluate(spec, Partitions(folder, self.n),
                                            os.path.basename(path)))
         finally:
@@ -317,7 +271,7 @@ class ChunkedEngine:
                 parts = cast("list[Written]", self._run(tasks, step, ordered=True))
         return _joined(path, parts, cut)
 
-    def _evaluate(self, spec: ChunkSpec, parts: Partitions, label: str
+    def _evaluate(self, spec: BlockSpec, parts: Partitions, label: str
                   ) -> Iterator[Outcome]:
         assert self.qrels is not None
         work = [(spec, self.qrels.files(k), parts.files(k)) for k in range(self.n)]
@@ -367,28 +321,12 @@ class ChunkedEngine:
                 self.pool.put(worker)
         return cast("queue.SimpleQueue[Worker]", self.pool)
 
-    def _merged(self, spec: ChunkSpec, outcomes: list[Outcome]) -> PerQuery:
-        """The chunks' values as one; or the error the in-memory engine raises first: the
-        judgments' own, the policies on every query, then the run's."""
-        sources = {"run_source": spec.run_source, "qrels_source": spec.qrels_source}
-        errors = sorted((o.error for o in outcomes if o.error is not None),
-                        key=lambda e: (e[2] != spec.qrels_source, e[1]))
-        if errors and errors[0][2] == spec.qrels_source:
-            _reraise(errors[0])
-        parts = [partial_of(self.plan, o.values) if o.values is not None else o.ids
-                 for o in outcomes]
-        merged = merge(self.plan, parts) if parts else Partial(judged=0)
-        check_policies(self.plan, merged, **sources)
-        if errors:
-            _reraise(errors[0])
+    def _merged(self, spec: BlockSpec, outcomes: list[Outcome]) -> PerQuery:
+        """The chunks' values as one; or the error the in-memory engine raises first
+        (:func:`~ranklens._pipeline.blocks.settle`)."""
+        merged = settle(self.plan, outcomes, qrels_source=spec.qrels_source,
+                        run_source=spec.run_source)
         if merged.values is None:  # nothing judged in any chunk: checked above
             raise InputError("the qrels hold no judgments; nothing to evaluate",
                              source=spec.qrels_source)
         return merged.values
-
-
-def _reraise(error: tuple[str, str, str | None, int | None]) -> None:
-    cls = _ERRORS.get(error[0], RanklensError)
-    if cls is InputError:
-        raise InputError(error[1], source=error[2], line=error[3])
-    raise cls(error[1])

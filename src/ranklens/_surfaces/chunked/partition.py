@@ -112,7 +112,7 @@ def _split_run(run: Run, n: int) -> Iterator[tuple[int, list[pl.DataFrame]]]:
                            "length": run.block_lengths[block_order]})
     # doc ids as the block's reader holds them: UInt32 numbers when all of the block's are
     # written as numbers (4 bytes a row on disk, against a 16-byte string view), else text
-    rows = pl.DataFrame({"doc_id": run._doc_id.gather(row_order),
+    rows = pl.DataFrame({"doc_id": run.held_doc_id.gather(row_order),
                          "score": run.score[row_order]})
     block_counts = np.bincount(head_chunk, minlength=n)
     row_counts = np.bincount(head_chunk, weights=run.block_lengths, minlength=n).astype(np.int64)

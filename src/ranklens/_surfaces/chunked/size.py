@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..._base.tuning import BYTES_PER_ROW, PROCESS_BYTES, WORKER_SHARE
 from ..._base.validate import Constraint, Integer, check
 
 if TYPE_CHECKING:
@@ -23,19 +24,6 @@ else:  # imported on first use (see ranklens._base.lazy)
 __all__ = ["BYTES_PER_ROW", "MIN_CHUNK", "PROCESS_BYTES", "MemoryLimit", "chunks_for", "cores",
            "default_jobs", "estimated_rows",
            "parse_size", "resolve_jobs"]
-
-#: Peak bytes of the in-memory engine per input row (judgment or run line), ids as strings:
-#: whole-process peak RSS over rows was 62 on recsys (684 MB, 11M rows) and 53 on msmarco
-#: (373 MB, 7M rows), the interpreter included (docs/scale.md); rounded up.
-BYTES_PER_ROW = 64
-
-#: The share of the limit the chunks' workers may hold together; the rest is the main
-#: process's (the interpreter, a block being partitioned, the merged per-query values).
-WORKER_SHARE = 0.5
-
-#: Resident memory of a worker process before any chunk: the interpreter with NumPy,
-#: polars and ranklens's engine loaded (95 MB measured).
-PROCESS_BYTES = 100 << 20
 
 #: The least chunk a worker is given room for beside its interpreter.
 MIN_CHUNK = 16 << 20

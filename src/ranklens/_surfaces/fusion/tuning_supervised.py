@@ -19,6 +19,7 @@ import polars as pl
 
 from ..._base.errors import ParameterError
 from ..._ingest.tables import Qrels
+from .._base.tuning import CACHED_FUSION_ROWS as CACHED_ROWS
 from ..evaluate import evaluate
 from .candidates import Candidates
 from .fuse import _to_run, prepared_inputs
@@ -26,10 +27,6 @@ from .registry import Method
 from .training import Training, query_folds
 
 __all__ = ["CACHED_ROWS", "supervised_choices"]
-
-#: Above this many candidate rows times folds squared, the slices are made again for each
-#: grid point rather than kept (memory over speed).
-CACHED_ROWS = 50_000_000
 
 
 def supervised_choices(q: Qrels, c: Candidates, m: Method, norm: str,

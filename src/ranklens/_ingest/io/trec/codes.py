@@ -15,22 +15,12 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from ...._base.lazy import polars as pl
 
+from ...._base.tuning import CODED_ROWS, CODED_SHARE, HOPELESS_SHARE
 from ...hashcodes import HashCodes, doc_hashes
 from ...tables import CodedJudgments, Qrels, query_blocks
 
 __all__ = ["CODED_ROWS", "CODED_SHARE", "HOPELESS_SHARE", "CodedPart", "Collision",
            "Dictionary", "coded_table"]
-
-#: the most distinct doc ids, as a share of the judgments, that a qrels file's codes hold
-#: (more: the strings themselves take less memory than codes and dictionary, so only
-#: judgments repeated across queries are held as codes); checked from the second block and
-#: this many judgments on (the first block's documents are all new), and at the end
-CODED_SHARE = 0.5
-CODED_ROWS = 1 << 16
-#: a first block's share of distinct doc ids past which codes are given up at once (a
-#: recommender's qrels: each judgment of its own document)
-HOPELESS_SHARE = 0.9
-
 
 class Collision(Exception):
     """Two distinct doc ids of a qrels file share a 64-bit hash (see :class:`Dictionary`)."""

@@ -24,14 +24,11 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from ...._base.lazy import polars as pl
 
+from ...._base.tuning import SMALL_BYTES
 from ...tables import Qrels, Run
 from .tokens import QRELS_WIDTH, RUN_WIDTH, small_tokens
 
 __all__ = ["SMALL_BYTES", "read_small_qrels", "read_small_run", "small_file"]
-
-#: Files up to this size (bytes on disk) are read here: the crossover with polars' reader,
-#: measured on a fresh process reading a qrels and a run file (docs/startup.md)
-SMALL_BYTES = 1 << 17
 
 _DIGITS = b"0123456789+-"
 _NUMBER = b"0123456789+-.eE"
