@@ -173,11 +173,12 @@ def line_end(fd: int, start: int, end: int, stop: int) -> int:
     return stop
 
 
-def blocks_of(path: str | Path, data: bytes | None, block: int
+def blocks_of(path: str | Path, data: bytes | None, block: int, *, split: bool = True
               ) -> tuple[Generator[bytes, None, None], int, bytes | None]:
     """The input of a TREC reader in blocks of whole lines of about ``block`` bytes, its
     size in bytes, and its whole text when it was read whole (None: a plain file read in
-    place, block by block). ``data``: bytes handed over instead of the file's."""
+    place, block by block). ``data``: bytes handed over instead of the file's; ``split``:
+    whether text read whole is cut into blocks too (else it is one block)."""
     name = str(path)
     if data is None:
         head = plain_file(name)
@@ -191,7 +192,7 @@ def blocks_of(path: str | Path, data: bytes | None, block: int
     else:
         data = text(data)
     check_text(data, name)
-    return split_blocks(data, block), len(data), data
+    return split_blocks(data, block if split else len(data)), len(data), data
 
 
 def split_blocks(data: bytes, block: int) -> Generator[bytes, None, None]:

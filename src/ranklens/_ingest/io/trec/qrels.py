@@ -39,13 +39,14 @@ def read_trec_qrels(path: str | Path, *, data: bytes | None = None) -> Qrels:
         if small is not None:
             return small
     block = files.BLOCK // QRELS_PARTS
-    blocks, size, whole = files.blocks_of(path, data, block)
-    one = size <= block
+    # text read whole (compressed, handed over) is parsed in one pass: it is in memory already
+    blocks, size, whole = files.blocks_of(path, data, block, split=False)
+    one = whole is not None or size <= block
     try:
         parts = _typed_blocks(blocks, coded=data is None, one=one)
     except codes.Collision:  # two doc ids share a hash: read again, looking up the strings
         blocks.close()
-        blocks = files.split_blocks(whole, block) if whole is not None \
+        blocks = files.split_blocks(whole, len(whole)) if whole is not None \
             else files.read_blocks(source, block)
         parts = _typed_blocks(blocks, coded=True, exact=True, one=one)
     blocks.close()  # a file left half read by a block the typed pass cannot take
