@@ -18,8 +18,8 @@ import numpy as np
 import polars as pl
 
 from ..._base.errors import ParameterError
+from ..._base.tuning import CACHED_FUSION_ROWS as CACHED_ROWS
 from ..._ingest.tables import Qrels
-from .._base.tuning import CACHED_FUSION_ROWS as CACHED_ROWS
 from ..evaluate import evaluate
 from .candidates import Candidates
 from .fuse import _to_run, prepared_inputs
