@@ -33,13 +33,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
+
 from .._ingest.columns import MAX_GRADE
+from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
-from .policies import Policies, check_coverage
+from .policies import Policies
+from .ranking import RunIndex
 
 __all__ = ["QRELS_SOURCE", "RUN_SOURCE", "SMALL_ROWS", "DictJudgments", "DictRun", "align_dicts",
            "dict_judgments", "dict_run"]
@@ -250,57 +257,51 @@ def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
 
 def align_dicts(judgments: DictJudgments, run: DictRun,
                 policies: Policies) -> tuple[Aligned, dict[str, Any]]:
-    """What :func:`~ranklens._model.align.align` gives for the same dicts as tables:
-    queries numbered in trec_eval order (``to_sorted`` None).
+    """What :func:`~ranklens._model.align.align` gives for the same dicts as tables: the
+    dicts as codes (rows ranked, matched on their words), built by the one builder
+    (:func:`~ranklens._model.align.build`).
 
     Raises
     ------
     InputError
         What :func:`~ranklens._model.policies.check_coverage` raises.
     """
-    ids = judgments.query_ids
+    ids, lengths = judgments.query_ids, run.lengths
     nq = len(ids)
-    lengths = run.lengths
-    empty = (lengths == 0) & ~run.absent
-    missing = [ids[i] for i in np.flatnonzero(run.absent)]
-    check_coverage(policies, judged=nq, retrieved=nq - len(missing),
-                   missing=(len(missing), missing), ignored=run.ignored,
-                   run_source=RUN_SOURCE, qrels_source=QRELS_SOURCE)
     qidx = np.repeat(np.arange(nq, dtype=_index_dtype(nq)), lengths)
     rows, grades = _matched(qidx, run.words, judgments)
     order = _ranked(qidx, run.scores, None if policies.ties == "input" else run.words, rows)
-    j_q, j_grade = judgments.sorted_qidx, judgments.sorted_grade
-    absent = run.absent
-    if missing and policies.missing == "skip":  # absent queries have no rows to drop
-        kept = ~absent
-        renumber = np.cumsum(kept) - 1
-        ids = [ids[i] for i in np.flatnonzero(kept)]
-        lengths, empty, absent = lengths[kept], empty[kept], absent[kept]
-        inside = kept[j_q]
-        j_q, j_grade = renumber[j_q[inside]], j_grade[inside]
-    offsets = np.zeros(lengths.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
     n = order.size
     at = np.empty(n, dtype=order.dtype)
     at[order] = np.arange(n, dtype=at.dtype)  # where each row is ranked
     position = at[rows]
-    if policies.depth is not None:  # the top ``depth`` ranked rows of each query
-        rank = np.arange(n, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
-        cut = rank < policies.depth
-        inside = cut[position]
-        position, grades = (np.cumsum(cut) - 1)[position[inside]], grades[inside]
-        order = order[cut]
-        np.cumsum(np.minimum(lengths, policies.depth), out=offsets[1:])
     by_position = np.argsort(position)
-    judged_at = position[by_position].astype(np.int64)
-    aligned = Aligned.of(
-        query_ids=np.array(ids, dtype=object), offsets=offsets,
-        judged=(judged_at, grades[by_position]), score=(run.scores, order),
-        judgments=(j_q, j_grade), missing=absent, policies=policies)
-    diagnostics: dict[str, Any] = {"missing_queries": missing, "ignored_queries": run.ignored}
-    if empty.any():
-        diagnostics["empty_rankings"] = [ids[i] for i in np.flatnonzero(empty)]
-    return aligned, diagnostics
+    judged = (position[by_position].astype(np.int64), grades[by_position])
+    # the run's queries are the judged ones it gives rows, in the judgments' order
+    run_of = np.flatnonzero(lengths)
+    offsets = np.zeros(run_of.size + 1, dtype=np.int64)
+    np.cumsum(lengths[run_of], out=offsets[1:])
+    index = RunIndex(query_ids=pl.Series(ids, dtype=pl.String).gather(run_of), moves=order,
+                     keys=np.zeros(0, dtype=np.uint64), offsets=offsets, duplicated=False)
+
+    def match(code: np.ndarray | None, kept: np.ndarray | None, block_q: np.ndarray,
+              nq: int) -> tuple[np.ndarray, np.ndarray]:
+        if kept is None:
+            return judged
+        if not kept.size:
+            return judged[0][:0], judged[1][:0]
+        found = np.minimum(np.searchsorted(kept, judged[0]), kept.size - 1)
+        hit = kept[found] == judged[0]
+        return found[hit].astype(np.int64), judged[1][hit]
+
+    coded = Coded(
+        judged_ids=ids, query_array=np.array(ids, dtype=object), index=index, run_of=run_of,
+        empty=(lengths == 0) & ~run.absent, ignored=run.ignored, score=run.scores,
+        sources=(RUN_SOURCE, QRELS_SOURCE), drop=None,
+        judgments=lambda kept, _: Judgments(evaluated_judgments(
+            judgments.sorted_qidx, judgments.sorted_grade, kept), match),
+        source_rows=False)
+    return build(coded, policies)
 
 
 def _ranked(qidx: np.ndarray, scores: np.ndarray, words: tuple[np.ndarray, ...] | None,
