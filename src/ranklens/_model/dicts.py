@@ -281,7 +281,8 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     run_of = np.flatnonzero(lengths)
     offsets = np.zeros(run_of.size + 1, dtype=np.int64)
     np.cumsum(lengths[run_of], out=offsets[1:])
-    index = RunIndex(query_ids=pl.Series(ids, dtype=pl.String).gather(run_of), moves=order,
+    run_ids = pl.Series(list(map(ids.__getitem__, run_of.tolist())), dtype=pl.String)
+    index = RunIndex(query_ids=run_ids, moves=order,
                      keys=np.zeros(0, dtype=np.uint64), offsets=offsets, duplicated=False)
 
     def match(code: np.ndarray | None, kept: np.ndarray | None, block_q: np.ndarray,
