@@ -45,6 +45,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 from .._ingest.columns import MAX_GRADE
 from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
+from .keys import word_pair_keys
 from .policies import Policies
 from .ranking import RunIndex
 
@@ -68,9 +69,6 @@ _ABSENT: dict[str, Any] = {}
 #: NULs after the last doc id's own: a word read at any id's start stays inside the bytes
 _PAD = b"\0" * 7
 _NUMBER_ERRORS = (TypeError, ValueError, OverflowError)
-#: odd 64-bit constants of the pair hash (splitmix64's and the golden ratio's)
-_MIX = np.array([0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB],
-                dtype=np.uint64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -222,7 +220,7 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     by_grade = np.argsort(-grades, kind="stable")
     by_grade = by_grade[_stable(qidx[by_grade])]
     hashes = np.empty(n, dtype=np.uint64)
-    _hashed(words, qidx, hashes)
+    word_pair_keys(words, qidx, hashes)
     return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade],
                          hashes)
 
@@ -371,24 +369,6 @@ def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
     return np.int32 if n < 1 << 31 else np.int64
 
 
-def _hashed(words: tuple[np.ndarray, ...], qidx: np.ndarray,
-            out: np.ndarray) -> None:
-    """A 64-bit hash of each (query, doc id) pair into ``out`` (a multiply-xorshift mix;
-    equal pairs hash alike, and :func:`_matched` checks what it finds on the pairs)."""
-    np.multiply(words[0], _MIX[0], out=out)
-    spare = qidx.astype(np.uint64)  # one temporary array, reused
-    spare *= _MIX[2]
-    out ^= spare
-    for k, w in enumerate(words[1:], start=1):
-        np.multiply(w, _MIX[k % 2], out=spare)
-        out ^= spare
-    np.right_shift(out, np.uint64(31), out=spare)
-    out ^= spare
-    out *= _MIX[1]
-    np.right_shift(out, np.uint64(29), out=spare)
-    out ^= spare
-
-
 def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
              judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
     """The rows with a judgment (ascending) and its grade, matching (query, doc id) pairs.
@@ -402,7 +382,7 @@ def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
     n, m = qidx.size, judgments.qidx.size
     low = max(1, (n + m - 1).bit_length())
     packed = np.empty(n + m, dtype=np.uint64)
-    _hashed(words, qidx, packed[:n])
+    word_pair_keys(words, qidx, packed[:n])
     packed[n:] = judgments.hashes
     packed >>= np.uint64(low)
     packed <<= np.uint64(low)
