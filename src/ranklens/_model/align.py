@@ -5,6 +5,10 @@ the judgment-only work the qrels' :class:`QrelsIndex`, both built once and cache
 tables; an alignment only maps the run's queries to the judged ones, applies the
 missing-query, duplicates and depth policies, and matches judgments. Queries are numbered
 the run's way (see :mod:`ranklens._model.aligned`).
+
+Every input form hands its run and judgments to one builder, :func:`build`, as codes
+(:class:`Coded`): tables through :func:`align`, nested dicts through
+:func:`ranklens._model.dicts.align_dicts`. Each option is applied there alone.
 """
 
 from __future__ import annotations
