@@ -225,7 +225,7 @@ def test_hash_collisions_fall_back_to_sorting_the_pairs(monkeypatch: pytest.Monk
     qrels = {f"q{k}": {d: int(rng.integers(0, 3)) for d in rng.choice(ids, 90, replace=False)}
              for k in range(5)}
     expected = outcome(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")
-    monkeypatch.setattr(dicts, "_hashed", constant)
+    monkeypatch.setattr(dicts, "word_pair_keys", constant)
     assert_same_outcome(outcome(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero"),
                         expected)
     check(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")

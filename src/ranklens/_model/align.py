@@ -5,6 +5,10 @@ the judgment-only work the qrels' :class:`QrelsIndex`, both built once and cache
 tables; an alignment only maps the run's queries to the judged ones, applies the
 missing-query, duplicates and depth policies, and matches judgments. Queries are numbered
 the run's way (see :mod:`ranklens._model.aligned`).
+
+Every input form hands its run and judgments to one builder, :func:`build`, as codes
+(:class:`Coded`): tables through :func:`align`, nested dicts through
+:func:`ranklens._model.dicts.align_dicts`. Each option is applied there alone.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
 from .subtopics import doc_table
 
-__all__ = ["FIRST_JUDGMENTS", "align", "run_duplicates"]
+__all__ = ["FIRST_JUDGMENTS", "Coded", "Judgments", "align", "build", "evaluated_judgments",
+           "run_duplicates"]
 
 #: where a qrels table that judges a document twice for one query keeps its first
 #: judgments only (``duplicates="first"``; see :func:`_distinct_judgments`)
@@ -74,43 +79,114 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
     if isinstance(qrels, SubtopicQrels):
         return _align_subtopics(qrels, run, pol, block)
     if len(qrels) == 0:
-        _check_coverage(pol, [], [], [], run, qrels)  # no judgments: its own error
+        # no judgments: its own error
+        check_coverage(pol, judged=0, retrieved=0, missing=(0, []), ignored=[],
+                       run_source=run.source, qrels_source=qrels.source)
     # the run's index first: it takes (and frees) the reader's doc hashes before the
     # judgments' index is built, as when runs were indexed at load (peak memory)
     index = run_index(run, pol.ties)
     qrels = _distinct_judgments(qrels, pol.duplicates)
     qindex = qrels_index(qrels)
-    judged_queries = qindex.query_ids
-    block_j = block_index(index.query_ids, qindex.queries)
-    present = np.zeros(len(judged_queries), dtype=bool)
-    present[block_j[block_j >= 0]] = True
+    run_of = block_index(index.query_ids, qindex.queries)
     # queries given with an empty ranking are in the run (scored on it), without rows
-    empty = np.zeros(len(judged_queries), dtype=bool)
+    empty = np.zeros(len(qindex.query_ids), dtype=bool)
     if run.empty_queries:
         empty_j = block_index(pl.Series(run.empty_queries, dtype=pl.String), qindex.queries)
         empty[empty_j[empty_j >= 0]] = True
-        empty &= ~present
+    coded = Coded(
+        judged_ids=qindex.query_ids, query_array=qindex.query_array, index=index,
+        run_of=run_of, empty=empty, score=run.score, sources=(run.source, qrels.source),
+        ignored=sorted(set(index.query_ids.filter(pl.Series(run_of < 0)).to_list())),
+        drop=(lambda evaluated: run_duplicates(index, run, evaluated, pol.duplicates))
+        if index.duplicated else None,
+        judgments=lambda kept, judged_of: _judgments(qindex, qrels, kept, judged_of, index,
+                                                     run),
+        source_rows=index.ties_only)
+    aligned, diagnostics = build(coded, pol, block=block)
+    if qrels.unretrieved is not None:
+        aligned = aligned.with_unretrieved(*_unretrieved(qrels.unretrieved, aligned.query_ids))
+    return aligned, diagnostics
+
+
+#: the judged-only work of an alignment, given which judged queries are evaluated (None:
+#: all) and each run query's judged number before any is skipped
+JudgmentsOf = Callable[[np.ndarray | None, np.ndarray], "Judgments"]
+
+
+@dataclass(frozen=True, eq=False)
+class Coded:
+    """A run and its judgments as codes: what every input form (tables, nested dicts)
+    hands :func:`build`, the one builder of :class:`Aligned`.
+
+    Attributes
+    ----------
+    judged_ids : the judged query ids, in trec_eval order (their judged numbers).
+    query_array : ``judged_ids`` as an object array.
+    index : the run's rows ranked, query by query (its queries: the run's with rows).
+    run_of : each of the run's queries' judged number (-1: none).
+    empty : the judged queries given with an empty ranking (in the run, without rows).
+    ignored : the run's queries without judgments, sorted.
+    score : each run row's score.
+    sources : the run's and the judgments' sources (for errors).
+    drop : the duplicate check: given which run queries are evaluated, it raises or
+        gives the ranked positions to drop (None: no doc is ranked twice for a query).
+    judgments : the judgments of the evaluated queries (:class:`Judgments`).
+    source_rows : whether the ranked rows' documents are read through the run index
+        (beyond-accuracy measures; a run read as tables).
+    """
+
+    judged_ids: list[str]
+    query_array: np.ndarray
+    index: RunIndex
+    run_of: np.ndarray
+    empty: np.ndarray
+    ignored: list[str]
+    score: np.ndarray
+    sources: tuple[str, str]
+    drop: Callable[[np.ndarray], np.ndarray | None] | None
+    judgments: JudgmentsOf
+    source_rows: bool
+
+
+def build(coded: Coded, pol: Policies, *, block: bool = False) -> tuple[Aligned, Diagnostics]:
+    """The one builder of :class:`Aligned`: the run's ranked rows of ``coded`` mapped to
+    the judged queries, with the coverage check, ``missing``, ``duplicates``, ``depth``,
+    empty rankings and the judgments' matching applied (``block``: see :func:`align`).
+
+    Returns
+    -------
+    aligned : Aligned
+        The aligned arrays.
+    diagnostics : Diagnostics
+        As :func:`align` gives them.
+    """
+    judged_queries, run_of = coded.judged_ids, coded.run_of
+    present = np.zeros(len(judged_queries), dtype=bool)
+    present[run_of[run_of >= 0]] = True
+    empty = coded.empty & ~present
     missing = [judged_queries[i] for i in np.flatnonzero(~present & ~empty)]
     empty_rankings = sorted(judged_queries[i] for i in np.flatnonzero(empty))
-    ignored = sorted(set(index.query_ids.filter(pl.Series(block_j < 0)).to_list()))
+    ignored = coded.ignored
     if not block:  # checked here, before the run's own errors (duplicates), as trec_eval
-        _check_coverage(pol, judged_queries, missing, ignored, run, qrels)
+        # an empty evaluation under missing="skip" goes on: the assembly gives its warning
+        check_coverage(pol, judged=len(judged_queries),
+                       retrieved=len(judged_queries) - len(missing),
+                       missing=(len(missing), missing), ignored=ignored,
+                       run_source=coded.sources[0], qrels_source=coded.sources[1])
     kept: np.ndarray | None = None  # the judged queries evaluated (None: all)
-    query_array = qindex.query_array
-    judged_of = block_j  # each run query's judged number (-1: none), before any skip
+    query_array = coded.query_array
+    block_j = run_of  # each run query's evaluated number (-1: none), after any skip
     if missing and pol.missing == "skip":
         kept = present | empty
         query_array = query_array[kept]
         empty = empty[kept]
         # skipped queries have no run rows, so only the numbering of the others shifts
         renumber = np.cumsum(kept) - 1
-        block_j = np.where(block_j >= 0, renumber[np.maximum(block_j, 0)], -1)
-    drop = run_duplicates(index, run, block_j >= 0, pol.duplicates) if index.duplicated \
-        else None
-    judgments = _judgments(qindex, qrels, kept, judged_of)
-    aligned = _aligned(index, block_j, query_array, judgments, run, pol, drop, empty)
-    if qrels.unretrieved is not None:
-        aligned = aligned.with_unretrieved(*_unretrieved(qrels.unretrieved, aligned.query_ids))
+        block_j = np.where(run_of >= 0, renumber[np.maximum(run_of, 0)], -1)
+    drop = None if coded.drop is None else coded.drop(block_j >= 0)
+    judgments = coded.judgments(kept, run_of)
+    aligned = _aligned(coded.index, block_j, query_array, judgments, coded.score,
+                       coded.source_rows, pol, drop, empty)
     return aligned, Diagnostics.of(missing, ignored, empty_rankings)
 
 
@@ -127,14 +203,6 @@ def _align_subtopics(qrels: SubtopicQrels, run: Run, pol: Policies,
     subtopics = table.subtopics(aligned.query_ids, coded.judged_grade)
     out = replace(aligned, subtopics=subtopics, policies=pol)  # with nothing derived yet
     return (out.judged_only() if pol.judged_only else out), diagnostics
-
-
-def _check_coverage(pol: Policies, judged: list[str], missing: list[str],
-                    ignored: list[str], run: Run, qrels: Qrels) -> None:
-    # an empty evaluation under missing="skip" goes on: the assembly gives its warning
-    check_coverage(pol, judged=len(judged), retrieved=len(judged) - len(missing),
-                   missing=(len(missing), missing), ignored=ignored, run_source=run.source,
-                   qrels_source=qrels.source)
 
 
 def _unretrieved(counts: pl.DataFrame, query_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -194,32 +262,42 @@ def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str
     return pos[later]
 
 
+#: the positions (ascending) among the aligned rows of those with a judgment, and its
+#: grade, given the aligned rows' run query codes and index positions (None: all rows),
+#: each run query's evaluated number (-1: none) and the number of evaluated queries
+Match = Callable[[np.ndarray | None, np.ndarray | None, np.ndarray, int],
+                 tuple[np.ndarray, np.ndarray]]
+
+
 @dataclass(frozen=True, eq=False)
-class _Judgments:
-    """The judgments of the evaluated queries, as :func:`_judgments` gives them."""
+class Judgments:
+    """The judgments of the evaluated queries, as an input form gives them to
+    :func:`build`."""
 
     #: query then grade descending, their query numbers and grades (what kernels read)
     sorted: tuple[np.ndarray, np.ndarray]
-    #: the judgments held as codes (None: as strings), with each run query's judged
-    #: number (-1: none) and each judgment row's grade: matched on exact codes
-    pairs: tuple[JudgedPairs, np.ndarray, np.ndarray] | None
-    #: a frame (``qidx``, ``relevance``, ``hash``) and the doc ids of its rows at given
-    #: positions: matched through hashes (built on demand)
-    hashed: Callable[[], tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]]
+    #: how the aligned rows are matched to them
+    match: Match
+
+
+def evaluated_judgments(sorted_code: np.ndarray, sorted_grade: np.ndarray,
+                        kept: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Judgments by query then grade descending (``sorted_code``, ``sorted_grade``) of
+    the judged queries ``kept`` marks (None: all), renumbered among those."""
+    if kept is None:
+        return sorted_code, sorted_grade
+    renumber = np.where(kept, np.cumsum(kept) - 1, -1)
+    sorted_q = renumber[sorted_code]  # the renumbering keeps the order
+    evaluated = sorted_q >= 0
+    return sorted_q[evaluated], sorted_grade[evaluated]
 
 
 def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
-               judged_of: np.ndarray) -> _Judgments:
-    """The judgments of the evaluated queries. ``kept`` marks the judged queries
-    evaluated (None: all); ``judged_of`` maps each run query to its judged number (-1:
-    none), before any is skipped."""
-    if kept is None:
-        sorted_j = (qindex.sorted_code, qindex.sorted_grade)
-    else:
-        renumber = np.where(kept, np.cumsum(kept) - 1, -1)
-        sorted_q = renumber[qindex.sorted_code]  # the renumbering keeps the order
-        evaluated = sorted_q >= 0
-        sorted_j = (sorted_q[evaluated], qindex.sorted_grade[evaluated])
+               judged_of: np.ndarray, index: RunIndex, run: Run) -> Judgments:
+    """The judgments of the evaluated queries, matched to the rows of ``run`` (its
+    ``index``). ``kept`` marks the judged queries evaluated (None: all); ``judged_of``
+    maps each run query to its judged number (-1: none), before any is skipped."""
+    sorted_j = evaluated_judgments(qindex.sorted_code, qindex.sorted_grade, kept)
 
     def hashed() -> tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]:
         code, doc_hash, relevance = qindex.query_codes(), qindex.doc_hashes(), qrels.relevance
@@ -233,14 +311,20 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
                               "hash": doc_hash[rows]})
         return frame, lambda pos: qrels.doc_ids_at(rows[pos])
 
-    # a skipped query has no run rows, so the judged numbers before the skip serve
-    # (the grades as held: those matched are made float64)
-    pairs = None if qindex.pairs is None else (qindex.pairs, judged_of, qrels.grades)
-    return _Judgments(sorted_j, pairs, hashed)
+    def match(code: np.ndarray | None, at: np.ndarray | None, block_q: np.ndarray,
+              nq: int) -> tuple[np.ndarray, np.ndarray]:
+        if qindex.pairs is not None and run.text_doc_ids:
+            # a skipped query has no run rows, so the judged numbers before the skip
+            # serve (the grades as held: those matched are made float64)
+            return _match_codes(index, run, code, at, qindex.pairs, judged_of, qrels.grades)
+        keys = index.keys if at is None else index.keys[at]
+        return _match(index, run, keys, code, at, block_q, nq, *hashed())
+
+    return Judgments(sorted_j, match)
 
 
 def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
-             judgments: _Judgments, run: Run,
+             judgments: Judgments, score: np.ndarray, source_rows: bool,
              pol: Policies, drop: np.ndarray | None, empty: np.ndarray) -> Aligned:
     """The alignment of ``run`` (its ``index``) to the evaluated ``query_ids``.
 
@@ -251,10 +335,9 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
     evaluated queries in the run index's order, those absent from the run after them: the
     ranked rows are then used where they lie, and per-query values are put back in
     trec_eval order by ``Aligned.to_sorted``.
-    Judgments are matched on keys built from the run's own query numbering.
+    Judgments are matched on the aligned rows (``judgments.match``).
     """
     nq = query_ids.size
-    keys = index.keys
     at: np.ndarray | None = None  # positions in the index of the aligned rows (None: all)
     kept = block_q >= 0
     n_in = int(kept.sum())
@@ -275,7 +358,7 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
         if drop is not None:
             keep[drop] = False
         at = np.flatnonzero(keep)
-        code, keys = index.code[at], keys[at]
+        code = index.code[at]
         qidx = aligned_of_code[code]
         offsets = group_offsets(qidx, nq)
     if pol.depth is not None:
@@ -285,13 +368,9 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
             qidx = code
         keep = group_ranks(qidx, offsets) <= pol.depth
         at = np.flatnonzero(keep) if at is None else at[keep]
-        code, keys, qidx = code[keep], keys[keep], qidx[keep]
+        code, qidx = code[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
-    if judgments.pairs is not None and run.text_doc_ids:
-        judged_at, judged_grade = _match_codes(index, run, code, at, *judgments.pairs)
-    else:
-        judged_at, judged_grade = _match(index, run, keys, code, at, block_q, nq,
-                                         *judgments.hashed())
+    judged_at, judged_grade = judgments.match(code, at, block_q, nq)
     j_sorted = judgments.sorted
     to_sorted: np.ndarray | None = None
     if not bool((aligned_of == np.arange(nq)).all()):
@@ -305,11 +384,11 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
     # a run row's score is its ranked row's when only tied rows moved
     score_rows = at if index.ties_only else index.src if at is None else index.src[at]
     # ... but not its document: the beyond-accuracy measures read the run rows themselves
-    source_rows_from = None if not index.ties_only else (lambda: index.src) if at is None \
+    source_rows_from = None if not source_rows else (lambda: index.src) if at is None \
         else (lambda: index.src_at(at))
     return Aligned.of(
         query_ids=query_ids, offsets=offsets, judged=(judged_at, judged_grade),
-        score=(run.score, score_rows), judgments=j_sorted, missing=missing, policies=pol,
+        score=(score, score_rows), judgments=j_sorted, missing=missing, policies=pol,
         qidx=qidx,
         # without query numbers of its own, the alignment's are the run index's (built
         # there once, if a kernel asks)

@@ -33,15 +33,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
+
 from .._base.tuning import DICT_ROWS as SMALL_ROWS
 from .._ingest.columns import MAX_GRADE
+from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .policies import Policies, check_coverage
+from .keys import word_pair_keys
+from .policies import Policies
+from .ranking import RunIndex
 
 __all__ = ["QRELS_SOURCE", "RUN_SOURCE", "SMALL_ROWS", "DictJudgments", "DictRun", "align_dicts",
            "dict_judgments", "dict_run"]
@@ -55,9 +63,6 @@ _ABSENT: dict[str, Any] = {}
 #: NULs after the last doc id's own: a word read at any id's start stays inside the bytes
 _PAD = b"\0" * 7
 _NUMBER_ERRORS = (TypeError, ValueError, OverflowError)
-#: odd 64-bit constants of the pair hash (splitmix64's and the golden ratio's)
-_MIX = np.array([0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB],
-                dtype=np.uint64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,7 +214,7 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     by_grade = np.argsort(-grades, kind="stable")
     by_grade = by_grade[_stable(qidx[by_grade])]
     hashes = np.empty(n, dtype=np.uint64)
-    _hashed(words, qidx, hashes)
+    word_pair_keys(words, qidx, hashes)
     return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade],
                          hashes)
 
@@ -244,55 +249,52 @@ def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
 
 def align_dicts(judgments: DictJudgments, run: DictRun,
                 policies: Policies) -> tuple[Aligned, Diagnostics]:
-    """What :func:`~ranklens._model.align.align` gives for the same dicts as tables:
-    queries numbered in trec_eval order (``to_sorted`` None).
+    """What :func:`~ranklens._model.align.align` gives for the same dicts as tables: the
+    dicts as codes (rows ranked, matched on their words), built by the one builder
+    (:func:`~ranklens._model.align.build`).
 
     Raises
     ------
     InputError
         What :func:`~ranklens._model.policies.check_coverage` raises.
     """
-    ids = judgments.query_ids
+    ids, lengths = judgments.query_ids, run.lengths
     nq = len(ids)
-    lengths = run.lengths
-    empty = (lengths == 0) & ~run.absent
-    missing = [ids[i] for i in np.flatnonzero(run.absent)]
-    check_coverage(policies, judged=nq, retrieved=nq - len(missing),
-                   missing=(len(missing), missing), ignored=run.ignored,
-                   run_source=RUN_SOURCE, qrels_source=QRELS_SOURCE)
     qidx = np.repeat(np.arange(nq, dtype=_index_dtype(nq)), lengths)
     rows, grades = _matched(qidx, run.words, judgments)
     order = _ranked(qidx, run.scores, None if policies.ties == "input" else run.words, rows)
-    j_q, j_grade = judgments.sorted_qidx, judgments.sorted_grade
-    absent = run.absent
-    if missing and policies.missing == "skip":  # absent queries have no rows to drop
-        kept = ~absent
-        renumber = np.cumsum(kept) - 1
-        ids = [ids[i] for i in np.flatnonzero(kept)]
-        lengths, empty, absent = lengths[kept], empty[kept], absent[kept]
-        inside = kept[j_q]
-        j_q, j_grade = renumber[j_q[inside]], j_grade[inside]
-    offsets = np.zeros(lengths.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
     n = order.size
     at = np.empty(n, dtype=order.dtype)
     at[order] = np.arange(n, dtype=at.dtype)  # where each row is ranked
     position = at[rows]
-    if policies.depth is not None:  # the top ``depth`` ranked rows of each query
-        rank = np.arange(n, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
-        cut = rank < policies.depth
-        inside = cut[position]
-        position, grades = (np.cumsum(cut) - 1)[position[inside]], grades[inside]
-        order = order[cut]
-        np.cumsum(np.minimum(lengths, policies.depth), out=offsets[1:])
     by_position = np.argsort(position)
-    judged_at = position[by_position].astype(np.int64)
-    aligned = Aligned.of(
-        query_ids=np.array(ids, dtype=object), offsets=offsets,
-        judged=(judged_at, grades[by_position]), score=(run.scores, order),
-        judgments=(j_q, j_grade), missing=absent, policies=policies)
-    return aligned, Diagnostics.of(missing, run.ignored,
-                                   [ids[i] for i in np.flatnonzero(empty)])
+    judged = (position[by_position].astype(np.int64), grades[by_position])
+    # the run's queries are the judged ones it gives rows, in the judgments' order
+    run_of = np.flatnonzero(lengths)
+    offsets = np.zeros(run_of.size + 1, dtype=np.int64)
+    np.cumsum(lengths[run_of], out=offsets[1:])
+    run_ids = pl.Series(list(map(ids.__getitem__, run_of.tolist())), dtype=pl.String)
+    index = RunIndex(query_ids=run_ids, moves=order,
+                     keys=np.zeros(0, dtype=np.uint64), offsets=offsets, duplicated=False)
+
+    def match(code: np.ndarray | None, kept: np.ndarray | None, block_q: np.ndarray,
+              nq: int) -> tuple[np.ndarray, np.ndarray]:
+        if kept is None:
+            return judged
+        if not kept.size:
+            return judged[0][:0], judged[1][:0]
+        found = np.minimum(np.searchsorted(kept, judged[0]), kept.size - 1)
+        hit = kept[found] == judged[0]
+        return found[hit].astype(np.int64), judged[1][hit]
+
+    coded = Coded(
+        judged_ids=ids, query_array=np.array(ids, dtype=object), index=index, run_of=run_of,
+        empty=(lengths == 0) & ~run.absent, ignored=run.ignored, score=run.scores,
+        sources=(RUN_SOURCE, QRELS_SOURCE), drop=None,
+        judgments=lambda kept, _: Judgments(evaluated_judgments(
+            judgments.sorted_qidx, judgments.sorted_grade, kept), match),
+        source_rows=False)
+    return build(coded, policies)
 
 
 def _ranked(qidx: np.ndarray, scores: np.ndarray, words: tuple[np.ndarray, ...] | None,
@@ -361,24 +363,6 @@ def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
     return np.int32 if n < 1 << 31 else np.int64
 
 
-def _hashed(words: tuple[np.ndarray, ...], qidx: np.ndarray,
-            out: np.ndarray) -> None:
-    """A 64-bit hash of each (query, doc id) pair into ``out`` (a multiply-xorshift mix;
-    equal pairs hash alike, and :func:`_matched` checks what it finds on the pairs)."""
-    np.multiply(words[0], _MIX[0], out=out)
-    spare = qidx.astype(np.uint64)  # one temporary array, reused
-    spare *= _MIX[2]
-    out ^= spare
-    for k, w in enumerate(words[1:], start=1):
-        np.multiply(w, _MIX[k % 2], out=spare)
-        out ^= spare
-    np.right_shift(out, np.uint64(31), out=spare)
-    out ^= spare
-    out *= _MIX[1]
-    np.right_shift(out, np.uint64(29), out=spare)
-    out ^= spare
-
-
 def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
              judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
     """The rows with a judgment (ascending) and its grade, matching (query, doc id) pairs.
@@ -392,7 +376,7 @@ def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
     n, m = qidx.size, judgments.qidx.size
     low = max(1, (n + m - 1).bit_length())
     packed = np.empty(n + m, dtype=np.uint64)
-    _hashed(words, qidx, packed[:n])
+    word_pair_keys(words, qidx, packed[:n])
     packed[n:] = judgments.hashes
     packed >>= np.uint64(low)
     packed <<= np.uint64(low)

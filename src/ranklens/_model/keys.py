@@ -3,7 +3,9 @@
 Ids are compared through 64-bit hashes first: equal (query, doc) pairs always have equal
 keys, so a key test can only over-select; every candidate it finds is re-checked on the
 strings themselves (see :mod:`ranklens._model.matching`). This keeps string work
-proportional to judgments, not to run rows.
+proportional to judgments, not to run rows. Doc ids held as tables are keyed by their
+polars hash (:func:`pair_keys`), those read from nested dicts by their UTF-8 words
+(:func:`word_pair_keys`); both mix in the query number with the same constant.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ else:  # imported on first use (see ranklens._base.lazy)
 from .._ingest.tables import query_blocks
 
 __all__ = ["block_index", "codes", "index_dtype", "mix_queries", "mix_query_into",
-           "numbered", "pair_keys", "query_index"]
+           "numbered", "pair_keys", "query_index", "word_pair_keys"]
 
+#: odd 64-bit constants of the pair keys (the golden ratio's, then splitmix64's two)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_SPLITMIX = np.array([int(_MIX), 0xBF58476D1CE4E5B9, 0x94D049BB133111EB],
+                     dtype=np.uint64)
 
 
 def pair_keys(query_number: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
@@ -43,6 +48,27 @@ def pair_keys(query_number: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
     keys = np.array(doc_hash, dtype=np.uint64)  # a copy, mixed in place
     mix_query_into(keys, query_number)
     return keys
+
+
+def word_pair_keys(words: tuple[np.ndarray, ...], query_number: np.ndarray,
+                   out: np.ndarray) -> None:
+    """The 64-bit key of each (query, doc) pair whose doc id is given as words (the
+    nested dicts' form, :mod:`ranklens._model.dicts`) into ``out``: the words and the
+    query number mixed, then splitmix64's finaliser. Equal pairs have equal keys; keys
+    only select candidates, checked on the words."""
+    mix = _SPLITMIX
+    np.multiply(words[0], mix[0], out=out)
+    spare = query_number.astype(np.uint64)  # one temporary array, reused
+    spare *= mix[2]
+    out ^= spare
+    for k, w in enumerate(words[1:], start=1):
+        np.multiply(w, mix[k % 2], out=spare)
+        out ^= spare
+    np.right_shift(out, np.uint64(31), out=spare)
+    out ^= spare
+    out *= mix[1]
+    np.right_shift(out, np.uint64(29), out=spare)
+    out ^= spare
 
 
 def mix_query_into(keys: np.ndarray, query_number: np.ndarray) -> None:

@@ -82,7 +82,8 @@ class RunIndex:
     moves : ``src`` itself, or, when only rows with equal scores moved (ranked in the
         run's order, ties re-sorted), the pair (positions, rows) of the ranked rows that
         come from another row: at MS MARCO scale, a few thousand instead of seven million.
-    keys : :func:`ranklens._model.keys.pair_keys` of (``code``, doc id) of each ranked row.
+    keys : :func:`ranklens._model.keys.pair_keys` of (``code``, doc id) of each ranked row
+        (empty for a run whose rows are matched otherwise: nested dicts, on their words).
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
     duplicated : whether some doc id occurs twice for one query (alignment then applies
         the duplicates policy).
@@ -103,7 +104,7 @@ class RunIndex:
             return self.moves
         src = self._derived.src
         if src is None:
-            src = full_src(self.keys.size, self.moves)
+            src = full_src(int(self.offsets[-1]), self.moves)
             src.flags.writeable = False
             self._derived.src = src
         return src
@@ -113,7 +114,7 @@ class RunIndex:
         if isinstance(self.moves, np.ndarray) or self._derived.src is not None:
             return self.src[pos]
         moved, rows = self.moves
-        out = pos.astype(index_dtype(self.keys.size))
+        out = pos.astype(index_dtype(int(self.offsets[-1])))
         if moved.size:
             at, hit = locate(moved, pos)
             out[hit] = rows[at[hit]]

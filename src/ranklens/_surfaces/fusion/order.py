@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from ..._model.ranking import full_src, rank_rows
+
 __all__ = ["SMALL", "group_positions", "quicksort_argsort", "ranked", "starts_of"]
 
 #: The longest stretch numba's quicksort sorts by insertion.
@@ -103,16 +105,12 @@ def _partition(a: list[float], r: list[int], low: int, high: int) -> int:
     return i
 
 
-def _sort_rows(query: np.ndarray, score: np.ndarray, tiebreak: np.ndarray | None
-               ) -> np.ndarray:
-    """The stable permutation sorting by query, score descending, then ``tiebreak``
+def _sort_rows(query: np.ndarray, score: np.ndarray, arrival: np.ndarray) -> np.ndarray:
+    """The stable permutation sorting by query, score descending, then ``arrival``
     ascending (polars's multi-key sort: several times faster than ``np.lexsort`` on
     millions of rows)."""
-    if query.size == 0:
-        return np.empty(0, dtype=np.int64)
-    columns = {"q": query, "s": score} | ({} if tiebreak is None else {"t": tiebreak})
-    out = pl.DataFrame(columns).with_row_index("i").sort(
-        list(columns), descending=[False, True, False][:len(columns)], maintain_order=True)
+    out = pl.DataFrame({"q": query, "s": score, "t": arrival}).with_row_index("i").sort(
+        ["q", "s", "t"], descending=[False, True, False], maintain_order=True)
     return out["i"].to_numpy().astype(np.int64, copy=False)
 
 
@@ -126,16 +124,13 @@ def _is_ranked(query: np.ndarray, score: np.ndarray) -> bool:
     return bool(np.all((dq > 0) | (score[1:] <= score[:-1])))
 
 
-def _tie_groups(q: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """In rows sorted by query and score: the positions of rows in a tie of two or more,
-    and each one's tie number (increasing along the rows)."""
-    same = np.zeros(q.size, dtype=bool)
-    same[1:] = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    member = same.copy()
-    member[:-1] |= same[1:]
-    positions = np.flatnonzero(member)
-    group = np.cumsum(~same[positions])
-    return positions, group
+def _docid_order(query: np.ndarray, score: np.ndarray, docs: pl.Series) -> np.ndarray:
+    """ranklens's order: the one ranker of every run (:func:`~ranklens._model.ranking.
+    rank_rows`), each block of equal adjacent ``query`` values handed over as a block."""
+    starts = starts_of(query)
+    _, moves = rank_rows(query[starts[:-1]], np.diff(starts), int(query.max()) + 1, score,
+                         docs.gather, True)
+    return full_src(query.size, moves).astype(np.int64)
 
 
 def ranked(query: np.ndarray, score: np.ndarray, *, ranx: bool,
@@ -150,21 +145,15 @@ def ranked(query: np.ndarray, score: np.ndarray, *, ranx: bool,
     """
     if query.size == 0:
         return np.empty(0, dtype=np.int64)
-    if _is_ranked(query, score) and arrival is None:
-        order = np.arange(query.size, dtype=np.int64)
-    else:
-        order = _sort_rows(query, score, arrival)
-    q, s = query[order], score[order]
     if not ranx:
         if docs is None:
             raise ValueError("ranklens's order of ties needs the doc ids")
-        positions, group = _tie_groups(q, s)
-        if positions.size:
-            rows = order[positions]
-            sub = pl.DataFrame({"g": group, "d": docs.gather(rows)}).with_row_index("i").sort(
-                ["g", "d"], descending=[False, True], maintain_order=True)
-            order[positions] = rows[sub["i"].to_numpy()]
-        return order
+        return _docid_order(query, score, docs)
+    if _is_ranked(query, score) and arrival is None:
+        order = np.arange(query.size, dtype=np.int64)
+    else:
+        order = _sort_rows(query, score, np.arange(query.size) if arrival is None else arrival)
+    q, s = query[order], score[order]
     starts = starts_of(q)
     sizes = np.diff(starts)
     tie = np.zeros(q.size, dtype=bool)
