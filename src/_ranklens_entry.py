@@ -16,10 +16,8 @@ __all__ = ["run"]
 #: polars's allocator (jemalloc, which reads this variable when polars is loaded): blocks
 #: of 128 KiB and more are handed back to the system when freed, rather than kept for ten
 #: seconds. A command reads its inputs, evaluates and ends within those seconds, so the
-#: parser's freed buffers would otherwise stay counted in its memory: Robust x13
-#: concatenated peaks at ~410 MB instead of ~445 MB, the msmarco preset at ~295 instead of
-#: ~320 MB, with no more CPU time (returning every freed page at once,
-#: ``dirty_decay_ms:0,muzzy_decay_ms:0``, saves ~20 MB more for ~10% more CPU time).
+#: parser's freed buffers would otherwise stay counted in its memory (a lower peak at no
+#: CPU cost; docs/benchmarks.md, "Why the code is shaped as it is").
 #: A value the user set is kept.
 ALLOCATOR = ("_RJEM_MALLOC_CONF", "oversize_threshold:131072")
 

@@ -104,7 +104,7 @@ CHUNK_READ_BYTES = 1 << 24
 DEFAULT_BUCKETS = 64
 
 #: estimated bytes of a Spark run per bucket by default, beyond the per-core count
-#: (benchmarks/spark.py, the 10x recsys set)
+#: (benchmarks/spark.py, the recsys set at scale 10)
 BYTES_PER_BUCKET = 40 << 20
 
 #: the most buckets the default gives: an estimate can be far off, ``buckets=`` is exact

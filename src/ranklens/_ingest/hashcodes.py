@@ -40,7 +40,7 @@ class HashCodes:
         hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
         self.hashes = hashes
         # ~8 slots a hash (most slots then hold one: ~6% share theirs), at least 2**12
-        # and at most 2**22 (16 MB: beyond ~500,000 hashes more of them share slots)
+        # and at most 2**22 (a 16 MB table: past ~500,000 hashes, fewer than 8 slots a hash)
         bits = min(max(12, (max(int(hashes.size), 1) * 8).bit_length()), 22)
         self._mask = np.uint64((1 << bits) - 1)
         slot = (hashes & self._mask).astype(np.intp)

@@ -120,7 +120,7 @@ class ReaderHints:
 @dataclass(frozen=True, eq=False)
 class CodedJudgments:
     """Judgments held as codes: what the TREC qrels reader builds instead of a frame of
-    strings (Robust x13's 1.67M judgments: ~27 MB instead of ~100 MB of id strings).
+    strings (judgments repeating doc ids across queries then hold a fraction of the memory).
 
     The doc ids are codes into one dictionary of the distinct doc ids, sorted byte-wise
     (trec_eval's ``strcmp`` order) when they are few enough to sort quickly (the TREC

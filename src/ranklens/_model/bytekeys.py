@@ -2,9 +2,9 @@
 
 Score ties are broken by doc id, and on runs such as TREC DL 2019's RepLLaMA run nearly
 every row ties: sorting those rows on their strings was the largest step of ranking a small
-run (polars's string sort of 42,360 rows, ~4 ms CPU in place). :func:`group_byte_order`
-sorts them as plain unsigned 64-bit integers instead (~2.5 ms there, most of it reading
-the bytes out of polars), when the strings are short and uniform enough to fit.
+run (polars's string sort). :func:`group_byte_order` sorts them as plain unsigned 64-bit
+integers instead (faster, most of the time spent reading the bytes out of polars), when the
+strings are short and uniform enough to fit.
 
 Each string is read as a row of byte columns, padded past its end with a symbol lower than
 every byte (so a prefix sorts first: ``"abc" < "abcd"``, as ``strcmp`` and polars's string
@@ -76,8 +76,8 @@ def byte_keys(strings: pl.Series, limit: int = 1 << 64) -> tuple[np.ndarray, int
     n = strings.len()
     if n > 4 * _SAMPLE:
         # a subset's span is at most the whole's (each column's range can only shrink): a
-        # sample over the limit rejects the whole cheaply (Robust04's varied ids: ~12 ms
-        # of wasted work on 243k rows otherwise)
+        # sample over the limit rejects the whole cheaply (varied ids would otherwise be
+        # read in full for nothing)
         rows = np.linspace(0, n - 1, _SAMPLE).astype(np.int64)
         if byte_keys(strings.gather(rows), limit) is None:
             return None

@@ -258,8 +258,8 @@ def _repeated_keys(code: np.ndarray, doc_hash: np.ndarray) -> bool:
 def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
     """The order of the judgments by query number ``code``, then grade descending.
 
-    numpy's lexsort rather than polars' multi-column arg sort: at 10^6 judgments the
-    latter takes ~15x as long (0.34 s against 0.02 s for Robust x13's 1.67M judgments).
+    numpy's lexsort rather than polars' multi-column arg sort: the latter is much slower
+    on millions of judgments.
     """
     # (an int8 grade negated in a wider type: -(-128) is not an int8)
     return np.lexsort((-grade.astype(np.int16) if grade.dtype == np.int8 else -grade, code))
@@ -268,7 +268,7 @@ def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
 def _members(keys: np.ndarray, jkeys: np.ndarray) -> np.ndarray:
     """Whether each of ``keys`` is in ``jkeys`` (a bool mask); with :func:`jobs` > 1, the
     keys are tested in that many parts on threads (polars releases the GIL; each part
-    hashes ``jkeys`` again, ~10% more CPU at 100M keys and 10M judgments)."""
+    hashes ``jkeys`` again: a little more CPU time for less wall time)."""
     judged = pl.Series(jkeys).implode()
     n = min(jobs(), 8)
     if n == 1:
@@ -289,8 +289,7 @@ def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndar
     in all (a TREC DL run: 43,000 rows, 9,260 judgments), the rows are looked up in a
     :class:`~ranklens._model.keyset.KeySet` of the judgments; otherwise one hash join does
     it (the join's fixed cost outweighs the KeySet's NumPy passes only on small inputs:
-    0.85 against 1.35 ms CPU at the DL size, 0.03 against 0.54 ms at a tenth of it, but
-    2.6 against 1.8 ms at 100,000 rows and 25,000 judgments).
+    ``KEYSET_ROWS``, docs/benchmarks.md).
     """
     m = jkeys.size
     if m == 0:
@@ -309,7 +308,7 @@ def match_keys(keys: np.ndarray, jkeys: np.ndarray) -> tuple[np.ndarray, np.ndar
             return pos, None
         return pos, pairs["row"].to_numpy().astype(np.int64)
     if m * 256 > keys.size and not small:
-        # lazily: the planned join is faster than the eager one (~15% at 10M x 1M keys)
+        # lazily: the planned join is faster than the eager one on large inputs
         pairs = (pl.LazyFrame({"key": jkeys}).with_row_index("row")
                  .join(pl.LazyFrame({"key": keys}).with_row_index("pos"), on="key",
                        how="inner")

@@ -287,8 +287,8 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
 
     The rows come ordered by group, then score descending (as both rankers hand them
     over), so the rows of one (group, score) pair are adjacent: they are numbered once
-    and sorted on that number and the tie break, two sort keys instead of three (about
-    15% less CPU time on TREC DL 2019's RepLLaMA run, where nearly every row ties).
+    and sorted on that number and the tie break, two sort keys instead of three (less CPU
+    time on runs where nearly every row ties).
     Many tied rows with short doc ids are sorted on integer keys packing the three
     (:func:`~ranklens._model.bytekeys.group_byte_order`), in the same order.
     """
@@ -358,8 +358,8 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
 
 def _tie_members(tie: np.ndarray) -> np.ndarray:
     """The rows in a tie (ascending), where ``tie`` (ascending) lists each row tied with
-    the next one: ``tie`` and ``tie + 1`` merged, without numpy's hash-based union (0.05 s
-    on Robust x13's 240k tied rows, against a few ms here)."""
+    the next one: ``tie`` and ``tie + 1`` merged, without numpy's hash-based union (an
+    order of magnitude slower on many tied rows)."""
     # the row after a tie is already listed when it ties with the next one in turn
     last = np.ones(tie.size, dtype=bool)
     last[:-1] = tie[1:] != tie[:-1] + 1

@@ -157,9 +157,9 @@ def planned(measures: str | Measure | Iterable[str | Measure],
             options: EvaluateOptions | None = None, *, run_name: str | None = None,
             **kwargs: Any) -> Plan:
     """:func:`make_plan`, its plans kept for the last requests written as names and plain
-    option values (a training loop's validation asks the same every round; parsing five
-    names takes ~0.2 ms of DL 2019's ~6). A plan is a frozen value, so sharing it changes
-    nothing; a request that fails is never kept, and fails again."""
+    option values (a training loop's validation asks the same every round, and parsing
+    the names is a visible share of a small evaluation). A plan is a frozen value, so
+    sharing it changes nothing; a request that fails is never kept, and fails again."""
     names: tuple[Any, ...] | None = None
     if isinstance(measures, str):
         names = (measures,)

@@ -38,9 +38,8 @@ def _query_axis(ids: list[np.ndarray]) -> tuple[np.ndarray, tuple[np.ndarray, ..
 
     When every run has the same queries in that order already (one run, or runs evaluated
     on the same queries: what an evaluation assembles), the axis is theirs, checked in one
-    vectorized comparison; otherwise the union is sorted (3M queries: ~0.03 s against
-    ~4.5 s for the sort and the per-query lookups, a step the chunked engine runs alone
-    after its workers are done, docs/benchmarks.md).
+    vectorized comparison, far cheaper than sorting the union (a step the chunked engine
+    runs alone after its workers are done); otherwise the union is sorted.
     """
     first = ids[0]
     if first.ndim == 1 and all(q.shape == first.shape for q in ids[1:]):

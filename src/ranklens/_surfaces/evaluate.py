@@ -274,9 +274,9 @@ class _Loader:
     def beside(self, qrels: Any) -> contextlib.AbstractContextManager[None]:
         """How the judgments ``qrels`` are read: with one job while the first run is read
         on the second thread when both are files that will likely be evaluated by query
-        subsets (each file then parses on its own core, one block at a time: Robust x13
-        concatenated peaks ~8 MB lower in no more time), else with this evaluation's jobs
-        (recsys x10's 10M judgments, read with one, took ~1.5 s more)."""
+        subsets (each file then parses on its own core, one block at a time: a lower peak
+        in no more time), else with this evaluation's jobs (large judgments read with one
+        job are slower)."""
         if self.ahead is None or not isinstance(qrels, (str, os.PathLike)):
             return contextlib.nullcontext()
         rows = judged = 0

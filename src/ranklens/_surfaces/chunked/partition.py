@@ -7,9 +7,8 @@ A chunk file is a sequence of segments, each an 8-byte length and an Arrow IPC s
 block of the judgments that had rows in the chunk, its rows; per block of a run, its query
 blocks (ids and lengths), then its rows (doc ids as UInt32 numbers when the block's reader
 kept them so, else text: 12 bytes a recsys row against 24; a chunk's run is read as one
-type). One Parquet file per (block, chunk) cost ~11 ms to create and ~2 ms to delete, more
-than its rows at 17 chunks of 30 blocks; appending costs neither, and holds no row in memory
-between blocks (docs/scale.md).
+type). One Parquet file per (block, chunk) cost more to create and delete than its rows;
+appending costs neither, and holds no row in memory between blocks (docs/scale.md).
 """
 
 from __future__ import annotations
@@ -36,11 +35,8 @@ __all__ = ["SEED", "Partitions", "chunk_of", "read_qrels_chunk", "read_run_chunk
 SEED = 2029
 
 #: The chunks' segments: uncompressed Arrow IPC. A segment is one block's rows of one chunk,
-#: so there are blocks x chunks of them (16,800 for recsys x30 at 2 GB): on 18,000 recsys
-#: run rows (doc ids and scores) IPC wrote in 0.04 ms and read in 0.10 ms, uncompressed
-#: Parquet 0.43 ms and 0.31 ms (19 bytes a row against IPC's 24), lz4 IPC 0.89 ms and
-#: 0.25 ms (14 bytes a row); a run's query blocks (a few dozen rows) read in 0.005 ms
-#: against Parquet's 0.13 ms (docs/scale.md)
+#: so there are blocks x chunks of them (thousands): on segments of that size IPC writes and
+#: reads faster than Parquet or lz4 IPC, which only save disk (docs/scale.md)
 COMPRESSION: Literal["uncompressed"] = "uncompressed"
 
 _LENGTH = 8  # bytes of a segment's length, little-endian

@@ -66,7 +66,7 @@ def _table(tokens: list[bytes], width: int, column: str, at: int, chars: bytes,
     if b"".join(fields).translate(None, chars):
         return None
     try:
-        # a list, not an array: polars' conversion of arrays imports numpy.ma (~10 ms)
+        # a list, not an array: polars' conversion of arrays imports numpy.ma (slow to import)
         values = numbers(fields)
     except ValueError:
         return None

@@ -164,7 +164,7 @@ def scan_run(data: bytes, sep: bytes, rank: type[pl.DataType] | None,
     if rank is not None:
         missing = missing | pl.col("iter").is_null() | pl.col("rank").is_null()
     doc = pl.col("doc_id")
-    # (a cast: a third faster than str.to_integer; both read "+7" and "007" as 7, which
+    # (a cast: faster than str.to_integer; both read "+7" and "007" as 7, which
     # the lengths tell apart)
     numbered = [doc.cast(pl.UInt32, strict=False).alias("doc_number"),
                 doc.str.len_bytes().alias("doc_length")] if numbers else []
