@@ -47,7 +47,7 @@ def normalize(default: bool, doc: str) -> Param:
 def in_top(a: Aligned, m: Measure) -> np.ndarray:
     """Whether each ranked document is within the measure's cutoff (all without one)."""
     if m.cutoff is None or m.cutoff >= int(a.n_ret.max(initial=0)):
-        return np.ones(a.n_ranked, dtype=bool)  # no list is cut: no ranks to compute
+        return np.ones(int(a.offsets[-1]), dtype=bool)  # no list is cut: no ranks to compute
     return a.rank <= m.cutoff
 
 
