@@ -194,6 +194,11 @@ class Qrels:
         frame = _checked(frame, ("query_id", "doc_id", "relevance"), "Qrels", source)
         self._set(frame, None, source, integer_query_ids, unretrieved, hints)
 
+    @property
+    def hints(self) -> ReaderHints:
+        """What the reader hands the first index (see :class:`ReaderHints`)."""
+        return self._hints
+
     @classmethod
     def from_codes(cls, coded: CodedJudgments, source: str = "<qrels>") -> Qrels:
         """Judgments held as codes (for readers that have checked their columns: nothing

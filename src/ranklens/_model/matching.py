@@ -191,7 +191,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
         query_ids = qf["query_id"].unique().sort()
         queries = numbered(query_ids)
         # where the reader marked the starts of query blocks (a one-off, as for runs)
-        code = query_index(qf["query_id"], queries, qrels._hints.take_block_starts())
+        code = query_index(qf["query_id"], queries, qrels.hints.take_block_starts())
         doc_hash = qf["doc_id"].hash(0).to_numpy()
         grade = qf["relevance"].to_numpy()
     # the sorted judgments first, their order freed before the pair keys are made (peak)

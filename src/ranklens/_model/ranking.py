@@ -196,13 +196,13 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
                                tiebreak == "docid")
     # the reader may have hashed the doc ids already (a one-off: the index turns them into
     # its keys in place)
-    doc_hash = run._hints.take_doc_hashes()
+    doc_hash = run.hints.take_doc_hashes()
     keys = _ranked_keys(doc_hash, run, moves, offsets)
     index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
                      duplicated=False)
     # a query's one block lists each doc once when its reader says so (a mapping's keys);
     # otherwise equal keys are equal pairs, or (rarely) a hash collision
-    distinct = one_block and run._hints.distinct_docs
+    distinct = one_block and run.hints.distinct_docs
     if not distinct and _maybe_duplicated(keys, offsets) \
             and index.duplicate_positions(run)[0].size:
         index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
