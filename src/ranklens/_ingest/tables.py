@@ -21,7 +21,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 __all__ = ["CodedJudgments", "Derived", "Qrels", "ReaderHints", "Run", "Slot", "SubtopicQrels",
-           "query_blocks"]
+           "query_blocks", "table_schema"]
 
 T = TypeVar("T")
 
@@ -165,7 +165,7 @@ class CodedJudgments:
             "query_id": self.query_id,
             "doc_id": self.dictionary.gather(self.doc_code).alias("doc_id"),
             "relevance": self.relevance.astype(np.float64, copy=False),
-        }, schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64})
+        }, schema=table_schema("relevance"))
 
 
 class Qrels:
@@ -350,6 +350,11 @@ class SubtopicQrels:
 
 #: :meth:`SubtopicQrels.documents`
 _DOCUMENTS: Slot[Qrels] = Slot("documents")
+
+
+def table_schema(value: str) -> dict[str, Any]:
+    """The schema of a qrels (``value="relevance"``) or run (``"score"``) frame."""
+    return {"query_id": pl.String, "doc_id": pl.String, value: pl.Float64}
 
 
 def query_blocks(query_ids: pl.Series,

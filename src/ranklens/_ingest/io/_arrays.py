@@ -33,7 +33,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
 from ..._base.errors import InputError
-from ..tables import Qrels, Run
+from ..tables import Qrels, Run, table_schema
 
 __all__ = ["UNRETRIEVED_PREFIX", "from_arrays", "to_matrix", "to_vector"]
 
@@ -41,15 +41,12 @@ __all__ = ["UNRETRIEVED_PREFIX", "from_arrays", "to_matrix", "to_vector"]
 UNRETRIEVED_PREFIX = "unretrieved-"
 
 
-def _is_arrow(obj: Any) -> bool:
-    return hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_stream__")
-
-
 def _arrow_first(obj: Any) -> bool:
     """Read through Arrow: pyarrow / polars objects and C-interface-only objects."""
     if type(obj).__module__.startswith(("pyarrow", "polars")):
         return True
-    return _is_arrow(obj) and not hasattr(obj, "__array__")
+    arrow = hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_stream__")
+    return arrow and not hasattr(obj, "__array__")
 
 
 def _frame_like(obj: Any) -> bool:
@@ -247,22 +244,14 @@ def _flat(labels: Any, scores: Any, indexes: Any, n_relevant: Any,
 
 def _qrels(qids: np.ndarray, dids: np.ndarray, rel: np.ndarray, source: str,
            integer: bool = False) -> Qrels:
-    frame = pl.DataFrame(
-        {"query_id": qids.tolist(), "doc_id": dids.tolist(), "relevance": rel},
-        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
-    )
+    frame = pl.DataFrame({"query_id": qids.tolist(), "doc_id": dids.tolist(), "relevance": rel},
+                         schema=table_schema("relevance"))
     return Qrels(frame, source, integer_query_ids=integer and bool(qids.size))
 
 
 def _run(qids: np.ndarray, dids: np.ndarray, score: np.ndarray, source: str) -> Run:
-    n = qids.size
-    frame = pl.DataFrame(
-        {"query_id": qids.tolist(), "doc_id": dids.tolist(), "score": score,
-         "rank": np.zeros(n, dtype=np.int64), "order": np.arange(n, dtype=np.int64)},
-        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
-                "rank": pl.Int64, "order": pl.Int64},
-    )
-    return Run(frame, source)
+    return Run(pl.DataFrame({"query_id": qids.tolist(), "doc_id": dids.tolist(),
+                             "score": score}, schema=table_schema("score")), source)
 
 
 def _add_unretrieved(qrels: Qrels, qids: np.ndarray, n_relevant: Any,
@@ -307,7 +296,7 @@ def _add_unretrieved(qrels: Qrels, qids: np.ndarray, n_relevant: Any,
             {"query_id": [queries[i] for i in first.tolist()],
              "doc_id": [UNRETRIEVED_PREFIX + "0"] * first.size,
              "relevance": np.full(first.size, float(grade))},
-            schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64})])
+            schema=table_schema("relevance"))])
         extra[first] -= 1
     some = np.flatnonzero(extra > 0)
     counts_frame = pl.DataFrame(

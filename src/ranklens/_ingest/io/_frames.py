@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from itertools import chain, islice
@@ -17,9 +16,10 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ..._base.errors import InputError
 from ..columns import ids, numeric
-from ..tables import Qrels, ReaderHints, Run
+from ..tables import Qrels, ReaderHints, Run, table_schema
 
-__all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "mapping_to_run"]
+__all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "mapping_to_run",
+           "require_column"]
 
 #: Accepted column names, canonical name first.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -29,6 +29,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "target",
                   "rating"),
     "score": ("score", "sim", "similarity", "prediction", "pred", "preds"),
+    # a subtopic judgment's (ir_measures keeps it in ``iteration``)
+    "subtopic": ("subtopic", "subtopic_id", "intent", "aspect", "iteration", "iter"),
 }
 
 
@@ -36,25 +38,13 @@ ALIASES: dict[str, tuple[str, ...]] = {
 _TIME_COLUMNS = ("timestamp", "time", "ts", "datetime")
 
 
-def _pick(columns: list[str], key: str, source: str, required: bool = True) -> str | None:
-    lowered = {c.lower(): c for c in columns}
-    for alias in ALIASES[key]:
-        if alias in lowered:
-            return lowered[alias]
-    if required:
-        raise InputError(
-            f"expected a {key!r} column (or one of {', '.join(ALIASES[key][1:])}), "
-            f"found columns {columns}",
-            source=source,
-        )
-    return None
-
-
-def _require(columns: list[str], key: str, source: str) -> str:
+def require_column(columns: list[str], key: str, source: str) -> str:
     """The column holding ``key`` (under any alias); InputError naming the columns if none."""
-    found = _pick(columns, key, source, required=True)
-    if found is None:  # unreachable: _pick raises when a required column is absent
-        raise InputError(f"expected a {key!r} column, found columns {columns}", source=source)
+    lowered = {c.lower(): c for c in columns}
+    found = next((lowered[a] for a in ALIASES[key] if a in lowered), None)
+    if found is None:
+        raise InputError(f"expected a {key!r} column (or one of {', '.join(ALIASES[key][1:])}"
+                         f"), found columns {columns}", source=source)
     return found
 
 
@@ -73,8 +63,7 @@ def to_polars(obj: Any) -> pl.DataFrame | None:
             named = any(n is not None for n in obj.index.names)
             return _from_pandas(obj.reset_index(drop=not named))
     if hasattr(obj, "__arrow_c_stream__") or module.startswith("pyarrow"):
-        out = pl.DataFrame(obj)
-        return out
+        return pl.DataFrame(obj)
     return None
 
 
@@ -187,12 +176,12 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
-    q = _require(df.columns, "query_id", source)
-    d = _require(df.columns, "doc_id", source)
+    q = require_column(df.columns, "query_id", source)
+    d = require_column(df.columns, "doc_id", source)
     # implicit feedback (user, item interactions and at most their time): a listed pair is
     # relevant, grade 1; any other column may be an unrecognised relevance column
     others = [c for c in df.columns if c not in (q, d) and c.lower() not in _TIME_COLUMNS]
-    r = _require(df.columns, "relevance", source) if others else None
+    r = require_column(df.columns, "relevance", source) if others else None
     relevance = (numeric(df[r], "relevance", source) if r is not None
                  else pl.Series(np.ones(df.height)))
     # converted here, where errors can name the caller's columns
@@ -207,9 +196,9 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read a run from a {type(obj).__name__}", source=source)
-    q = _require(df.columns, "query_id", source)
-    d = _require(df.columns, "doc_id", source)
-    s = _require(df.columns, "score", source)
+    q = require_column(df.columns, "query_id", source)
+    d = require_column(df.columns, "doc_id", source)
+    s = require_column(df.columns, "score", source)
     # converted here, where errors can name the caller's columns
     run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
                             "score": numeric(df[s], "score", source)}), source, name)
@@ -309,10 +298,8 @@ def mapping_to_qrels(mapping: Mapping[Any, Any], source: str = "<qrels dict>") -
         i = int(np.flatnonzero(~np.isfinite(rel))[0])
         raise InputError(f"{flat.where(i)}: expected a finite relevance, got {rel[i]}",
                          source=source)
-    frame = pl.DataFrame(
-        {"query_id": flat.query_column(), "doc_id": _strings(flat.docs), "relevance": rel},
-        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
-    )
+    frame = pl.DataFrame({"query_id": flat.query_column(), "doc_id": _strings(flat.docs),
+                          "relevance": rel}, schema=table_schema("relevance"))
     integer = bool(mapping) and all(isinstance(q, (int, np.integer)) and not isinstance(q, bool)
                                     for q in mapping)
     # each query's judgments are one block of rows: where blocks start is known here, not
@@ -338,10 +325,3 @@ def mapping_to_run(mapping: Mapping[Any, Any], source: str = "<run dict>",
     # a mapping's keys are distinct: as strings already, each ranking lists a doc once
     return Run.from_blocks(block_ids, lengths[present], docs, score, source, name, empty,
                            hints=ReaderHints(distinct_docs=exact))
-
-
-def is_finite_number(x: Any) -> bool:
-    try:
-        return math.isfinite(float(x))
-    except (TypeError, ValueError):
-        return False

@@ -25,7 +25,7 @@ from ._frames import (
     mapping_to_run,
     to_polars,
 )
-from ._peers import IRDS_PREFIX, peer_qrels, peer_run
+from ._peers import IRDS_PREFIX, irds_qrels, peer_qrels, peer_run
 from ._subtopics import (
     read_ndeval_qrels,
     subtopic_qrels_from_frame,
@@ -234,17 +234,10 @@ def _read_subtopic_qrels(qrels: Any) -> SubtopicQrels:
 
 def _read_qrels(qrels: Any) -> Qrels:
     if isinstance(qrels, str) and qrels.startswith(IRDS_PREFIX):
-        return _irds(qrels)
+        return irds_qrels(qrels)
     return _read(qrels, "qrels", "{query: {doc: relevance}}", text_file=read_trec_qrels,
                  file_frame=frame_to_qrels, mapping=mapping_to_qrels, frame=frame_to_qrels,
                  peer=peer_qrels)
-
-
-def _irds(qrels: str) -> Qrels:
-    out = peer_qrels(qrels)
-    if out is None:  # unreachable: peer_qrels reads every "irds:" string
-        raise InputError("expected an ir_datasets dataset id after 'irds:'", source=qrels)
-    return out
 
 
 def _read(given: Any, what: str, nested: str, *, text_file: Callable[[str], _T],

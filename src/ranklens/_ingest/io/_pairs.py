@@ -36,7 +36,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 from ..._base.errors import InputError
 from ..._base.validate import Choice, check
 from ..columns import MAX_GRADE
-from ..tables import Qrels, Run
+from ..tables import Qrels, Run, table_schema
 
 __all__ = ["EMPTY_GOLD_ID", "FIELDS", "load_pairs", "pairs_to_tables"]
 
@@ -142,17 +142,9 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
             jq.extend([q] * len(gold))
             jd.extend(gold)
             jr.extend(gold.values())
-    n = len(rq)
-    run = pl.DataFrame(
-        {"query_id": rq, "doc_id": rd, "score": np.asarray(rs, dtype=np.float64),
-         "rank": np.zeros(n, dtype=np.int64), "order": np.arange(n, dtype=np.int64)},
-        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64,
-                "rank": pl.Int64, "order": pl.Int64},
-    )
-    qrels = pl.DataFrame(
-        {"query_id": jq, "doc_id": jd, "relevance": np.asarray(jr, dtype=np.float64)},
-        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64},
-    )
+    run = pl.DataFrame({"query_id": rq, "doc_id": rd, "score": rs}, schema=table_schema("score"))
+    qrels = pl.DataFrame({"query_id": jq, "doc_id": jd, "relevance": jr},
+                         schema=table_schema("relevance"))
     table = Run(run, source)
     if empty:
         table.empty_queries = tuple(dict.fromkeys(empty))

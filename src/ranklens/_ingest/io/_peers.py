@@ -30,7 +30,7 @@ from ..._base.errors import InputError
 from ..tables import Qrels, Run
 from ._frames import _strings, frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run
 
-__all__ = ["IRDS_PREFIX", "is_ranx_run", "is_row_run", "peer_qrels", "peer_run"]
+__all__ = ["IRDS_PREFIX", "irds_qrels", "is_ranx_run", "is_row_run", "peer_qrels", "peer_run"]
 
 #: ``"irds:msmarco-passage/dev/small"``: that ir_datasets dataset's qrels
 IRDS_PREFIX = "irds:"
@@ -137,7 +137,7 @@ def _frame(columns: dict[str, list[Any]], value: str) -> pl.DataFrame:
         pl.DataFrame()
 
 
-def _irds_qrels(given: str) -> Qrels:
+def irds_qrels(given: str) -> Qrels:
     dataset_id = given[len(IRDS_PREFIX):]
     source = given
     try:
@@ -164,7 +164,7 @@ def _irds_qrels(given: str) -> Qrels:
 def peer_qrels(given: Any) -> Qrels | None:
     """``given`` as qrels when it is a peer's form (see the module), else None."""
     if isinstance(given, str):
-        return _irds_qrels(given) if given.startswith(IRDS_PREFIX) else None
+        return irds_qrels(given) if given.startswith(IRDS_PREFIX) else None
     if _is_ranx(given, "Qrels"):
         name = getattr(given, "name", None)
         return mapping_to_qrels(given.qrels, f"<ranx Qrels {name!r}>" if name else

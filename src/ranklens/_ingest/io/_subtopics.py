@@ -19,15 +19,15 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ..._base.errors import InputError
 from ..tables import SubtopicQrels
-from ._frames import ALIASES, to_polars
+from ._frames import ALIASES, require_column, to_polars
 from ._lines import check_text, data_lines, strict_int
 from .trec.files import read_bytes
 
 __all__ = ["SUBTOPIC_ALIASES", "read_ndeval_qrels", "subtopic_qrels_from_frame",
            "subtopic_qrels_from_mapping"]
 
-#: column names a frame's subtopic column may go by (ir_measures keeps it in ``iteration``)
-SUBTOPIC_ALIASES = ("subtopic", "subtopic_id", "intent", "aspect", "iteration", "iter")
+#: column names a frame's subtopic column may go by
+SUBTOPIC_ALIASES = ALIASES["subtopic"]
 
 _LAYOUT = "topic subtopic doc grade"
 
@@ -97,16 +97,6 @@ def subtopic_qrels_from_frame(obj: Any, source: str = "<subtopic qrels frame>") 
     if df is None:
         raise InputError(f"cannot read subtopic qrels from a {type(obj).__name__}",
                          source=source)
-    lowered = {c.lower(): c for c in df.columns}
-    names = {}
-    for key, aliases in (("query_id", ALIASES["query_id"]),
-                         ("subtopic", SUBTOPIC_ALIASES),
-                         ("doc_id", ALIASES["doc_id"]),
-                         ("relevance", ALIASES["relevance"])):
-        found = next((lowered[a] for a in aliases if a in lowered), None)
-        if found is None:
-            raise InputError(f"expected a {key!r} column (or one of "
-                             f"{', '.join(aliases[1:])}), found columns {df.columns}",
-                             source=source)
-        names[key] = found
+    names = {k: require_column(df.columns, k, source)
+             for k in ("query_id", "subtopic", "doc_id", "relevance")}
     return SubtopicQrels(df.select(pl.col(c).alias(k) for k, c in names.items()), source)

@@ -25,7 +25,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ...._base.lazy import polars as pl
 
 from ...._base.tuning import SMALL_BYTES
-from ...tables import Qrels, Run
+from ...tables import Qrels, Run, table_schema
 from .tokens import QRELS_WIDTH, RUN_WIDTH, small_tokens
 
 __all__ = ["SMALL_BYTES", "read_small_qrels", "read_small_run", "small_file"]
@@ -72,8 +72,7 @@ def _table(tokens: list[bytes], width: int, column: str, at: int, chars: bytes,
         return None
     return pl.DataFrame({"query_id": _column(tokens[0::width]),
                          "doc_id": _column(tokens[2::width]), column: values},
-                        schema={"query_id": pl.String, "doc_id": pl.String,
-                                column: pl.Float64})
+                        schema=table_schema(column))
 
 
 def read_small_qrels(data: bytes, source: str) -> Qrels | None:

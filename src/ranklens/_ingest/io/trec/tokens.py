@@ -29,6 +29,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ...._base.errors import InputError
 from ...columns import MAX_GRADE
+from ...tables import table_schema
 from .._lines import data_lines, strict_float, strict_int
 
 __all__ = ["QRELS_WIDTH", "RUN_COLUMNS", "RUN_WIDTH", "foreign_blanks", "last_tag",
@@ -235,8 +236,7 @@ def line_qrels(data: bytes, source: str) -> pl.DataFrame:
     if not qids:
         raise no_rows(source, "judgment")
     return pl.DataFrame({"query_id": qids, "doc_id": dids, "relevance": rels},
-                        schema={"query_id": pl.String, "doc_id": pl.String,
-                                "relevance": pl.Float64})
+                        schema=table_schema("relevance"))
 
 
 def line_run(data: bytes, source: str) -> tuple[pl.DataFrame, str]:
