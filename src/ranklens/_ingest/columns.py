@@ -16,12 +16,16 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from .._base.errors import InputError
 
-__all__ = ["MAX_GRADE", "check_relevance", "check_scores", "ids", "no_nulls", "numeric"]
+__all__ = ["GRADE_RANGE", "MAX_GRADE", "check_relevance", "check_scores", "ids", "no_nulls",
+           "numeric"]
 
-#: The largest relevance grade, in magnitude: every integer up to it is exact in float64,
-#: and sums of such gains over any ranking stay far from overflow (a grade near 1e308 made
-#: DCG infinite, and nDCG NaN).
-MAX_GRADE = 2.0**53
+#: The largest relevance grade, in magnitude: the largest float64 below 2**63, so every
+#: grade casts to int64 and sums of gains over any ranking stay far from overflow (a grade
+#: near 1e308 made DCG infinite, and nDCG NaN). TREC grades beyond it are read as it, as
+#: trec_eval's ``atol`` saturates at C's long range.
+MAX_GRADE = 2.0**63 - 1024
+#: :data:`MAX_GRADE` in words, for messages
+GRADE_RANGE = "between -2**63 and 2**63"
 
 
 def _at(row: int, message: str, source: str) -> InputError:
@@ -95,5 +99,5 @@ def check_relevance(relevance: pl.Series, source: str) -> None:
     huge = relevance.abs() > MAX_GRADE
     if huge.any():
         row = int(huge.arg_true()[0])
-        raise _at(row, f"expected a relevance grade between -2**53 and 2**53, got "
+        raise _at(row, f"expected a relevance grade {GRADE_RANGE}, got "
                        f"{relevance[row]:g}", source)

@@ -17,7 +17,7 @@ check's, the one :func:`~ranklens._model.policies.check_coverage` words for ever
 - plain ``dict`` of plain ``dict`` (not other mappings); every query id and doc id a
   ``str`` (ids given as integers are the general path's: it reports them back as integers),
   doc ids without a NUL character and encodable as UTF-8;
-- judgment grades that are numbers within +-2**53 (the tables' bound), at least one
+- judgment grades that are numbers within +-2**63 (the tables' bound), at least one
   judgment;
 - scores that are numbers, neither NaN (an error) nor infinite (a warning; both the
   general path's to give), in the evaluated and in the ignored queries alike;

@@ -32,14 +32,16 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
                    options: EvaluateOptions, subtopics: bool = False,
                    names: Sequence[str] | None = None,
                    context: dict[str, str] | None = None, fuse: str | None = None,
-                   memory_limit: str | None = None, jobs: int | None = 1) -> Results:
+                   memory_limit: str | None = None, jobs: int | None = 1,
+                   columns: tuple[str, ...] | None = None) -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._ingest.io._run_names.name_runs`). ``subtopics``: the
     judgments are subtopic ones (ndeval format). ``context``: the beyond-accuracy tables'
     files, by ``evaluate``'s keyword (``train``, ``items``, ...). ``fuse``: a fusion method,
     whose fusion of the runs is evaluated last (named as
     :func:`~ranklens.cli._fuse.with_fused_name` says). ``memory_limit`` and ``jobs``: see
-    :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process)."""
+    :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process).
+    ``columns``: the runs' columns, read by ``load_run(..., columns=columns)``."""
     from .._base.errors import ParameterError
     from .._names import parse_measures
     from .._surfaces.evaluate import evaluate
@@ -71,6 +73,13 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             named = list(run_paths)  # a list of paths: named by their file names
         else:
             named = dict(zip(names, run_paths, strict=True))
+        if columns is not None:
+            from .._ingest.io._load import load_run
+            from .._ingest.io._run_names import name_runs
+
+            named = {label: load_run(p, name=label, columns=columns)
+                     for label, p in zip(names or [str(n) for n in name_runs(run_paths)],
+                                         run_paths, strict=True)}
         tables = context or {}
         results: Results = evaluate(qrels, named, list(measures), options=options,
                                     train=tables.get("train"), items=tables.get("items"),
@@ -159,13 +168,17 @@ def write_stdout(text: str) -> None:
 @click.option("--master", type=str, default=None, metavar="URL",
               help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
                    "sc://host for Spark Connect (default: Spark's own).")
+@click.option("--columns", type=str, default=None, metavar="NAMES",
+              help="RUNS are headerless files with these columns, e.g. qid,docid,score or "
+                   "qid,docid,rank (_ skips one; docs/formats.md).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
                  output: str | None, ci: float | None = None, ci_method: str = "t",
                  seed: int = 0, resamples: int = 9999, subtopics: bool = False,
                  engine: str = "local", master: str | None = None,
                  fuse_method: str | None = None, memory_limit: str | None = None,
-                 jobs: int | None = None, **params: Any) -> int:
+                 jobs: int | None = None, columns: str | None = None,
+                 **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -180,6 +193,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate test.qrels reco.run --train train.tsv --items items.txt -m Novelty@10
     ranklens evaluate qrels.txt bm25.run dense.run --fuse rrf
     ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
+    ranklens evaluate qrels.txt scores.tsv --columns qid,docid,score
     """
     if jobs is not None and "polars" not in sys.modules:
         # --jobs N uses N cores, polars' threads included: polars sizes its thread pool
@@ -198,6 +212,13 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     elif (ci_method, seed, resamples) != ("t", 0, 9999):
         raise click.UsageError("--ci-method, --seed and --resamples set the intervals of "
                                "--ci; give --ci too")
+    from .._ingest.io.headerless import column_names
+
+    roles = column_names(columns, "--columns")
+    if roles is not None and (pairs or engine == "spark" or memory_limit is not None
+                              or fuse_method is not None):
+        raise click.UsageError("--columns reads RUNS in memory on the local engine; not with "
+                               "--pairs, --engine spark, --memory-limit or --fuse")
     if fuse_method is not None and (pairs or engine == "spark" or subtopics):
         raise click.UsageError("--fuse is for RUNS on the local engine, without --subtopics")
     if pairs:
@@ -244,7 +265,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         write_output(results, fmt, per_query, output, fused_labels, intervals)
         return 0
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                             memory_limit=memory_limit, jobs=jobs)
+                             memory_limit=memory_limit, jobs=jobs,
+                             columns=roles)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0
 

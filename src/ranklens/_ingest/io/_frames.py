@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from itertools import chain, islice
@@ -14,21 +15,25 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
-from ..._base.errors import InputError
+from ..._base.errors import InputError, RanklensWarning
 from ..columns import ids, numeric
 from ..tables import Qrels, ReaderHints, Run, table_schema
 
 __all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "mapping_to_run",
            "require_column"]
 
-#: Accepted column names, canonical name first.
+#: Accepted column names, canonical name first; matched case-insensitively and without a
+#: RecBole type suffix (``user_id:token``). Recommender exports: Surprise (``uid``, ``iid``,
+#: ``r_ui``, ``est``), Microsoft Recommenders (``userID``, ``itemID``), RecTools
+#: (``weight``), LensKit (``user``, ``item``, ``rating``).
 ALIASES: dict[str, tuple[str, ...]] = {
     "query_id": ("query_id", "qid", "query", "topic", "topic_id", "user_id", "user",
-                 "userid"),
-    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "id", "itemid"),
+                 "userid", "uid"),
+    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "id", "itemid", "iid",
+               "pid"),
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "target",
-                  "rating"),
-    "score": ("score", "sim", "similarity", "prediction", "pred", "preds"),
+                  "rating", "r_ui", "weight"),
+    "score": ("score", "sim", "similarity", "prediction", "pred", "preds", "est"),
     # a subtopic judgment's (ir_measures keeps it in ``iteration``)
     "subtopic": ("subtopic", "subtopic_id", "intent", "aspect", "iteration", "iter"),
 }
@@ -38,9 +43,14 @@ ALIASES: dict[str, tuple[str, ...]] = {
 _TIME_COLUMNS = ("timestamp", "time", "ts", "datetime")
 
 
+def plain_name(column: str) -> str:
+    """``column`` lowered, without a RecBole type suffix (``rating:float``: ``rating``)."""
+    return column.lower().split(":", 1)[0]
+
+
 def require_column(columns: list[str], key: str, source: str) -> str:
     """The column holding ``key`` (under any alias); InputError naming the columns if none."""
-    lowered = {c.lower(): c for c in columns}
+    lowered = {plain_name(c): c for c in columns}
     found = next((lowered[a] for a in ALIASES[key] if a in lowered), None)
     if found is None:
         raise InputError(f"expected a {key!r} column (or one of {', '.join(ALIASES[key][1:])}"
@@ -180,14 +190,31 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     d = require_column(df.columns, "doc_id", source)
     # implicit feedback (user, item interactions and at most their time): a listed pair is
     # relevant, grade 1; any other column may be an unrecognised relevance column
-    others = [c for c in df.columns if c not in (q, d) and c.lower() not in _TIME_COLUMNS]
+    others = [c for c in df.columns if c not in (q, d) and plain_name(c) not in _TIME_COLUMNS]
     r = require_column(df.columns, "relevance", source) if others else None
     relevance = (numeric(df[r], "relevance", source) if r is not None
                  else pl.Series(np.ones(df.height)))
+    if r is not None and plain_name(r) in _RATINGS:
+        _note_rating(r, relevance, source)
     # converted here, where errors can name the caller's columns
     return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
                                "relevance": relevance}), source,
                  integer_query_ids=df[q].dtype.is_integer() and df.height > 0)
+
+
+#: relevance columns that hold ratings (a star scale) rather than grades
+_RATINGS = ("rating", "r_ui")
+
+
+def _note_rating(column: str, rating: pl.Series, source: str) -> None:
+    """Warn that a star scale is read as grades: 1 star is relevant at the default rel=1."""
+    levels = rating.filter(rating >= 1).unique()
+    if levels.len() > 2:
+        top = int(levels.max())
+        warnings.warn(f"{source}: column {column!r} is read as the relevance grade, so every "
+                      f"rating of 1 or more counts as relevant at the default rel=1; pass "
+                      f"rel={top - 1} (--rel {top - 1}) to count only ratings of {top - 1} "
+                      "and up", RanklensWarning, stacklevel=2)
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
@@ -202,7 +229,7 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
     # converted here, where errors can name the caller's columns
     run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
                             "score": numeric(df[s], "score", source)}), source, name)
-    rank_col = next((c for c in df.columns if c.lower() == "rank"), None)
+    rank_col = next((c for c in df.columns if plain_name(c) == "rank"), None)
     if rank_col:
         # the rank column is informational (trec_eval ignores it, ties="input" follows the
         # rows' order), but a column that is no number at all is refused

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
@@ -31,6 +31,7 @@ from ._subtopics import (
     subtopic_qrels_from_frame,
     subtopic_qrels_from_mapping,
 )
+from .headerless import column_names, is_msmarco_run, read_headerless_qrels, read_headerless_run
 from .trec.files import read_bytes
 from .trec.qrels import read_trec_qrels
 from .trec.run import read_trec_run
@@ -165,15 +166,17 @@ def _with_line(exc: InputError, path: str) -> InputError:
 
 
 @overload
-def load_qrels(qrels: Any, *, kind: Literal["relevance"] = "relevance") -> Qrels: ...
+def load_qrels(qrels: Any, *, kind: Literal["relevance"] = "relevance",
+               columns: str | Sequence[str] | None = None) -> Qrels: ...
 
 
 @overload
-def load_qrels(qrels: Any, *, kind: Literal["subtopic"]) -> SubtopicQrels: ...
+def load_qrels(qrels: Any, *, kind: Literal["subtopic"],
+               columns: str | Sequence[str] | None = None) -> SubtopicQrels: ...
 
 
-def load_qrels(qrels: Any, *,
-               kind: Literal["relevance", "subtopic"] = "relevance") -> Qrels | SubtopicQrels:
+def load_qrels(qrels: Any, *, kind: Literal["relevance", "subtopic"] = "relevance",
+               columns: str | Sequence[str] | None = None) -> Qrels | SubtopicQrels:
     """Turn any supported qrels form into a :class:`Qrels` table (or, with
     ``kind="subtopic"``, a :class:`SubtopicQrels` table).
 
@@ -188,6 +191,10 @@ def load_qrels(qrels: Any, *,
         ``query_id, doc_id, relevance`` (``ir_measures.Qrel``, ir_datasets'
         ``qrels_iter()``, any such namedtuple), or ``"irds:<dataset-id>"``, that
         ir_datasets dataset's qrels (needs ir_datasets installed).
+    columns : str or sequence of str, optional
+        A headerless file's columns, in order: ``"qid,docid,rel"`` (any column name
+        a frame may use; ``_`` skips a column). Without a relevance column every row is
+        relevant.
     kind : {"relevance", "subtopic"}, default "relevance"
         ``"subtopic"``: subtopic judgments for the diversity measures (alpha-nDCG, ERR-IA,
         NRBP, P-IA, S-recall): an ``ndeval`` file (``topic subtopic doc grade``, the TREC
@@ -216,6 +223,9 @@ def load_qrels(qrels: Any, *,
                          source=qrels.source)
     if isinstance(qrels, Qrels):
         return qrels
+    roles = column_names(columns)
+    if roles is not None and isinstance(qrels, (str, Path)):
+        return read_headerless_qrels(qrels, roles)
     # its index (query numbering, hashes) is built by the data model on first use
     return _read_qrels(qrels)
 
@@ -272,7 +282,8 @@ def _read(given: Any, what: str, nested: str, *, text_file: Callable[[str], _T],
     )
 
 
-def load_run(run: Any, *, name: str | None = None) -> Run:
+def load_run(run: Any, *, name: str | None = None,
+             columns: str | Sequence[str] | None = None) -> Run:
     """Turn any supported run form into a :class:`Run` table.
 
     Parameters
@@ -285,6 +296,11 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
         rows with the fields ``query_id, doc_id, score`` (``ir_measures.ScoredDoc``).
     name : str, optional
         The run's name; defaults to a TREC file's tag, a ranx run's name or ``"run"``.
+    columns : str or sequence of str, optional
+        A headerless file's columns, in order: ``"qid,docid,score"``, ``"qid,docid,rank"``,
+        ``"qid,_,docid,rank,score,_"`` (``_`` skips a column). Without a score the rank
+        orders the rows (rank 1 first), else the file's order. A file of three fields whose
+        third is an integer is read as an MS MARCO run (``qid pid rank``) without it.
 
     Notes
     -----
@@ -302,7 +318,7 @@ def load_run(run: Any, *, name: str | None = None) -> Run:
     """
     if isinstance(run, Run):
         return run
-    return _warn_infinite(_read_run(run, name))
+    return _warn_infinite(_read_run(run, name, column_names(columns)))
 
 
 def _warn_infinite(run: Run) -> Run:
@@ -320,7 +336,9 @@ def infinite_notice(source: str, infinite: int) -> str:
             "sign tie with each other")
 
 
-def _read_run(run: Any, name: str | None) -> Run:
+def _read_run(run: Any, name: str | None, columns: tuple[str, ...] | None = None) -> Run:
+    if isinstance(run, (str, Path)) and (columns is not None or is_msmarco_run(run)):
+        return read_headerless_run(run, columns, name)
     return _read(
         run, "a run", "{query: {doc: score}}",
         text_file=lambda path: read_trec_run(path, name=name),

@@ -35,7 +35,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ..._base.errors import InputError
 from ..._base.validate import Choice, check
-from ..columns import MAX_GRADE
+from ..columns import GRADE_RANGE, MAX_GRADE
 from ..tables import Qrels, Run, table_schema
 
 __all__ = ["EMPTY_GOLD_ID", "FIELDS", "load_pairs", "pairs_to_tables"]
@@ -102,7 +102,7 @@ def _gold(q: str, gold: Any, source: str, line: int | None) -> dict[str, float]:
             if not abs(value) <= MAX_GRADE:  # JSON's 1e999 is inf
                 shown = repr(grade) if len(repr(grade)) <= 40 else f"{repr(grade)[:40]}..."
                 raise InputError(f"query {q!r}, gold id {doc!r}: expected a finite grade "
-                                 f"between -2**53 and 2**53, got {shown}",
+                                 f"{GRADE_RANGE}, got {shown}",
                                  source=source, line=line)
             out[doc] = value
         return out

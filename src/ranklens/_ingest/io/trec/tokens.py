@@ -42,9 +42,12 @@ RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 _QRELS_LAYOUT = "query iter doc relevance"
 _RUN_LAYOUT = "query iter doc rank score tag"
 _QRELS_HINTS = {6: "this looks like a run line: are QRELS and RUN given in the wrong order?"}
-_RUN_HINTS = {4: "this looks like a qrels line: are QRELS and RUN given in the wrong order?"}
+_HEADERLESS = ("a headerless run? name its columns with --columns (columns= in Python), "
+               "e.g. qid,docid,score")
+_RUN_HINTS = {2: _HEADERLESS, 3: _HEADERLESS, 5: _HEADERLESS,
+              4: "this looks like a qrels line: are QRELS and RUN given in the wrong order?"}
 
-# compared as an integer: 2**53 + 1 is equal to float(2**53) after the cast polars makes
+# compared as an integer: MAX_GRADE + 1 is equal to float(MAX_GRADE) after polars' cast
 _MAX_INT_GRADE = int(MAX_GRADE)
 
 # the bytes bytes.split() splits at: the rules' ASCII blanks, and the line end
@@ -144,7 +147,7 @@ def scan_qrels(data: bytes, sep: bytes) -> pl.DataFrame | None:
         return None
     rel = df["relevance"]
     if bool(((rel > _MAX_INT_GRADE) | (rel < -_MAX_INT_GRADE)).any()):
-        return None  # beyond 2**53 (compared as integers: int64's least has no absolute value)
+        return None  # beyond MAX_GRADE (compared as integers: int64's least has no abs)
     return df.select("query_id", "doc_id", rel.cast(pl.Float64), "new")
 
 
@@ -209,11 +212,6 @@ def _number(parse: Callable[[str], _N], field: str, expected: str, source: str,
                          line=lineno) from None
 
 
-def _shortened(text: str, most: int = 40) -> str:
-    """``text`` for an error message: a 400-digit number is cut, with its length said."""
-    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
-
-
 def no_rows(source: str, what: str) -> InputError:
     """The error of a file without a data line (``what``: judgment, result)."""
     return InputError(f"no {what} lines found (only comments or blank lines)", source=source)
@@ -227,9 +225,8 @@ def line_qrels(data: bytes, source: str) -> pl.DataFrame:
     for lineno, fields in data_lines(data, source, QRELS_WIDTH, _QRELS_LAYOUT,
                                      _QRELS_HINTS):
         rel = _number(strict_int, fields[3], "an integer relevance", source, lineno)
-        if abs(rel) > MAX_GRADE:
-            raise InputError(f"expected a relevance grade between -2**53 and 2**53, got "
-                             f"{_shortened(fields[3])}", source=source, line=lineno)
+        # beyond the bound, as trec_eval's atol saturates at C's long range
+        rel = max(-_MAX_INT_GRADE, min(rel, _MAX_INT_GRADE))
         qids.append(fields[0])
         dids.append(fields[2])
         rels.append(float(rel))

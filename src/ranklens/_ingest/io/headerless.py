@@ -1,0 +1,152 @@
+"""Headerless delimited files whose columns the caller names (``columns=``, ``--columns``),
+and the MS MARCO run (``qid pid rank``), recognised by its three columns.
+
+A name is any column name a frame may use (:data:`~._frames.ALIASES`: ``qid``, ``docid``,
+``score``, ``rel``, ``uid``, ``iid`` ...), ``rank``, or ``_`` for a column to skip. Fields
+are split at tabs, at runs of spaces, or at commas (the first data line's separator).
+
+A run without a score column is ordered by its rank column (rank 1 first), else by the
+file's order; equal ranks are tied scores, broken by the ``ties`` option.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+else:  # imported on first use (see ranklens._base.lazy)
+    from ..._base.lazy import polars as pl
+
+from ..._base.errors import InputError, ParameterError
+from ..tables import Qrels, Run
+from ._frames import ALIASES, frame_to_qrels, frame_to_run
+from ._lines import check_text, data_lines, split_fields
+from .trec.files import HEAD, open_stream, read_bytes
+
+__all__ = ["MSMARCO_COLUMNS", "column_names", "is_msmarco_run", "read_headerless_qrels",
+           "read_headerless_run"]
+
+#: the MS MARCO run's columns (``qid\tpid\trank``)
+MSMARCO_COLUMNS = ("query_id", "doc_id", "rank")
+
+#: every name a column may be given, by its role
+_ROLES = {alias: key for key in ("query_id", "doc_id", "relevance", "score")
+          for alias in ALIASES[key]} | {"rank": "rank", "_": "_"}
+
+
+def column_names(columns: str | Sequence[str] | None,
+                 option: str = "columns") -> tuple[str, ...] | None:
+    """``columns`` (``"qid,docid,score"`` or a sequence of names) as the roles of the file's
+    columns, in order; ParameterError naming ``option`` for an unknown or repeated name."""
+    if columns is None:
+        return None
+    names = columns.split(",") if isinstance(columns, str) else list(columns)
+    roles = []
+    for raw in names:
+        name = str(raw).strip().lower()
+        if name not in _ROLES:
+            raise ParameterError(f"the {option!r} option names an unknown column {raw!r}; "
+                                 "use qid, docid, score, rank, rel (or their aliases) and "
+                                 "_ for a column to skip, e.g. qid,docid,score")
+        roles.append(_ROLES[name])
+    named = [r for r in roles if r != "_"]
+    if len(set(named)) < len(named) or not {"query_id", "doc_id"} <= set(named):
+        raise ParameterError(f"the {option!r} option must name a query and a doc column, each "
+                             f"once; got {','.join(map(str, names))!r}")
+    return tuple(roles)
+
+
+def _fields_of(head: bytes) -> list[str]:
+    """The fields of the first data line of ``head``."""
+    for line in head.decode("utf-8", errors="replace").split("\n"):
+        fields = split_fields(line)
+        if fields and not fields[0].startswith("#"):
+            return fields
+    return []
+
+
+def is_msmarco_run(path: str | Path) -> bool:
+    """Whether ``path`` looks like an MS MARCO run: three fields, the third an integer
+    (standard input is not looked at: it cannot be read twice)."""
+    if str(path) == "-":
+        return False
+    try:
+        stream, raw = open_stream(str(path))
+    except InputError:  # the reader words the error
+        return False
+    try:
+        fields = _fields_of(stream.read(HEAD))
+    except Exception:  # corrupt compressed data: the reader says so
+        return False
+    finally:
+        stream.close()
+        raw.close()
+    return len(fields) == 3 and fields[2].isdigit()
+
+
+def _frame(path: str, roles: tuple[str, ...]) -> pl.DataFrame:
+    """The file's columns as text, named by ``roles`` (skipped ones dropped)."""
+    data = read_bytes(path)
+    check_text(data, path)
+    keys = [str(i) for i in range(len(roles))]
+    first = _fields_of(data[:HEAD])
+    if len(first) == 1 and "," in first[0]:  # comma-separated
+        try:
+            frame = pl.read_csv(io.BytesIO(data), has_header=False, infer_schema=False,
+                                comment_prefix="#", new_columns=keys)
+        except Exception as exc:
+            raise InputError(f"cannot read as comma-separated {' '.join(roles)}: "
+                             f"{' '.join(str(exc).split())[:200]}", source=path) from exc
+        if frame.width != len(roles):
+            raise InputError(f"expected {len(roles)} fields ({' '.join(roles)}), got "
+                             f"{frame.width}", source=path)
+    else:
+        rows = [fields for _, fields in data_lines(data, path, len(roles), " ".join(roles))]
+        frame = pl.DataFrame(rows, orient="row", schema=keys)
+    if not frame.height:
+        raise InputError("no data lines found (only comments or blank lines)", source=path)
+    return frame.select(pl.col(k).alias(r) for k, r in zip(keys, roles, strict=True)
+                        if r != "_")
+
+
+def read_headerless_run(path: str | Path, columns: tuple[str, ...] | None,
+                        name: str | None = None) -> Run:
+    """A headerless run whose columns are ``columns`` (None: an MS MARCO run)."""
+    source = str(path)
+    frame = _frame(source, columns or MSMARCO_COLUMNS)
+    if "score" not in frame.columns:
+        frame = frame.with_columns(_order(frame, source, msmarco=columns is None))
+    return frame_to_run(frame, source, name or Path(source).name)
+
+
+def _order(frame: pl.DataFrame, source: str, msmarco: bool) -> pl.Series:
+    """The scores of a run without any: minus the rank, else minus the row number."""
+    if "rank" not in frame.columns:
+        return pl.Series("score", -np.arange(frame.height, dtype=np.float64))
+    rank = frame["rank"].cast(pl.Float64, strict=False)
+    bad = rank.is_null() | rank.is_nan()
+    if bad.any():
+        row = int(bad.arg_true()[0])
+        raise InputError(f"row {row}: expected a numeric rank, got {frame['rank'][row]!r}",
+                         source=source, row=row)
+    if msmarco:  # three integer columns: a rank column counts 1, 2, ... in each query
+        first = frame.with_columns(rank).group_by("query_id").agg(pl.col("rank").first())
+        if first.height and not bool((first["rank"] == 1).all()):
+            raise InputError("three columns whose third is not a rank (1, 2, ... per query); "
+                             "name them with --columns (columns= in Python), e.g. "
+                             "qid,docid,score", source=source)
+    return (-rank).alias("score")
+
+
+def read_headerless_qrels(path: str | Path, columns: tuple[str, ...]) -> Qrels:
+    """Headerless judgments whose columns are ``columns`` (no relevance column: every row
+    is relevant, grade 1)."""
+    source = str(path)
+    frame = _frame(source, columns)
+    return frame_to_qrels(frame.drop("rank", strict=False), source)
