@@ -28,6 +28,7 @@ from ..tables import Qrels, Run
 from ._frames import ALIASES, frame_to_qrels, frame_to_run
 from ._lines import check_text, data_lines, split_fields
 from .trec.files import HEAD, open_stream, read_bytes
+from .trec.tokens import foreign_blanks, separator
 
 __all__ = ["MSMARCO_COLUMNS", "column_names", "is_msmarco_run", "read_headerless_qrels",
            "read_headerless_run"]
@@ -96,23 +97,34 @@ def _frame(path: str, roles: tuple[str, ...]) -> pl.DataFrame:
     check_text(data, path)
     keys = [str(i) for i in range(len(roles))]
     first = _fields_of(data[:HEAD])
-    if len(first) == 1 and "," in first[0]:  # comma-separated
-        try:
-            frame = pl.read_csv(io.BytesIO(data), has_header=False, infer_schema=False,
-                                comment_prefix="#", new_columns=keys)
-        except Exception as exc:
-            raise InputError(f"cannot read as comma-separated {' '.join(roles)}: "
-                             f"{' '.join(str(exc).split())[:200]}", source=path) from exc
-        if frame.width != len(roles):
-            raise InputError(f"expected {len(roles)} fields ({' '.join(roles)}), got "
-                             f"{frame.width}", source=path)
-    else:
+    comma = len(first) == 1 and "," in first[0]
+    sep = b"," if comma else separator(data)
+    frame = None
+    if sep is not None and (comma or not foreign_blanks(data, sep)):
+        frame = _parsed(data, sep, keys)
+        if frame is None and comma:
+            raise InputError(f"expected {len(roles)} comma-separated fields "
+                             f"({' '.join(roles)}) on every line", source=path)
+    if frame is None:  # the line parser reads any blanks and words the error
         rows = [fields for _, fields in data_lines(data, path, len(roles), " ".join(roles))]
         frame = pl.DataFrame(rows, orient="row", schema=keys)
     if not frame.height:
         raise InputError("no data lines found (only comments or blank lines)", source=path)
     return frame.select(pl.col(k).alias(r) for k, r in zip(keys, roles, strict=True)
                         if r != "_")
+
+
+def _parsed(data: bytes, sep: bytes, keys: list[str]) -> pl.DataFrame | None:
+    """The fields of ``data`` by polars' reader, or None if a line has another count."""
+    try:
+        frame = pl.read_csv(io.BytesIO(data), has_header=False, infer_schema=False,
+                            separator=sep.decode(), quote_char=None, comment_prefix="#")
+    except Exception:  # a line with more fields, ...: the line parser words it
+        return None
+    if frame.width != len(keys) or frame.null_count().sum_horizontal().item():
+        return None
+    frame.columns = keys
+    return frame
 
 
 def read_headerless_run(path: str | Path, columns: tuple[str, ...] | None,
