@@ -141,3 +141,13 @@ def test_a_20_digit_grade_is_read_as_trec_eval_reads_it(tmp_path: Path, grade: s
     assert abs(qrels.frame["relevance"][0]) == ranklens._ingest.columns.MAX_GRADE
     result = ranklens.evaluate(qrels, {"q1": {"d2": 2.0, "d1": 1.0}}, ["P@1", "RR"])
     assert result["P@1"] == 1.0
+
+
+def test_a_bad_value_names_the_file_line(tmp_path: Path) -> None:
+    path = tmp_path / "ranks.txt"
+    path.write_text("# ranked lists\n1 10 1\n1 11 x\n")
+    with pytest.raises(InputError, match=r"ranks\.txt:3: expected a numeric rank, got 'x'"):
+        ranklens.load_run(path, columns="qid,docid,rank")
+    path.write_text("1 10 1\n1 11 x\n")
+    with pytest.raises(InputError, match=r"ranks\.txt:2: expected a numeric relevance"):
+        ranklens.load_qrels(path, columns="qid,docid,rel")

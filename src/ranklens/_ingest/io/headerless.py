@@ -24,6 +24,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
 from ..._base.errors import InputError, ParameterError
+from ..columns import numeric
 from ..tables import Qrels, Run
 from ._frames import ALIASES, frame_to_qrels, frame_to_run
 from ._lines import check_text, data_lines, split_fields
@@ -132,21 +133,29 @@ def read_headerless_run(path: str | Path, columns: tuple[str, ...] | None,
     """A headerless run whose columns are ``columns`` (None: an MS MARCO run)."""
     source = str(path)
     frame = _frame(source, columns or MSMARCO_COLUMNS)
-    if "score" not in frame.columns:
-        frame = frame.with_columns(_order(frame, source, msmarco=columns is None))
-    return frame_to_run(frame, source, name or Path(source).name)
+    try:
+        if "score" not in frame.columns:
+            frame = frame.with_columns(_order(frame, source, msmarco=columns is None))
+        return frame_to_run(frame, source, name or Path(source).name)
+    except InputError as exc:
+        raise _at_line(exc, source) from None
+
+
+def _at_line(exc: InputError, source: str) -> InputError:
+    """``exc`` about a row of the file's table as an error naming the file's line."""
+    if exc.row is None:
+        return exc
+    lines = [i for i, line in enumerate(read_bytes(source).split(b"\n"), 1)
+             if line.strip() and not line.lstrip().startswith(b"#")]
+    return InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=source,
+                      line=lines[exc.row])
 
 
 def _order(frame: pl.DataFrame, source: str, msmarco: bool) -> pl.Series:
     """The scores of a run without any: minus the rank, else minus the row number."""
     if "rank" not in frame.columns:
         return pl.Series("score", -np.arange(frame.height, dtype=np.float64))
-    rank = frame["rank"].cast(pl.Float64, strict=False)
-    bad = rank.is_null() | rank.is_nan()
-    if bad.any():
-        row = int(bad.arg_true()[0])
-        raise InputError(f"row {row}: expected a numeric rank, got {frame['rank'][row]!r}",
-                         source=source, row=row)
+    rank = numeric(frame["rank"], "rank", source)
     if msmarco:  # three integer columns: a rank column counts 1, 2, ... in each query
         first = frame.with_columns(rank).group_by("query_id").agg(pl.col("rank").first())
         if first.height and not bool((first["rank"] == 1).all()):
@@ -160,5 +169,7 @@ def read_headerless_qrels(path: str | Path, columns: tuple[str, ...]) -> Qrels:
     """Headerless judgments whose columns are ``columns`` (no relevance column: every row
     is relevant, grade 1)."""
     source = str(path)
-    frame = _frame(source, columns)
-    return frame_to_qrels(frame.drop("rank", strict=False), source)
+    try:
+        return frame_to_qrels(_frame(source, columns).drop("rank", strict=False), source)
+    except InputError as exc:
+        raise _at_line(exc, source) from None
