@@ -172,7 +172,7 @@ def test_missing_extra_and_empty_queries() -> None:
     ({"q": {"d": 1}}, {"q": {"d": 1.0}, "other": {"e": float("nan")}}),  # in an ignored query
     ({"q": {"d": 1}}, {"q": {"d": 1.0}, "other": [1, 2]}),
     ({"q": {"d": math.inf}}, {"q": {"d": 1.0}}),
-    ({"q": {"d": 1e300}}, {"q": {"d": 1.0}}),  # beyond 2**53: refused
+    ({"q": {"d": 1e300}}, {"q": {"d": 1.0}}),  # beyond the grade bound: refused
     ({"q": {"d": 2.0**53, "e": -(2.0**53)}}, {"q": {"d": 1.0, "e": 2.0}}),  # the bounds
     ({1: {"d": 1}}, {1: {"d": 1.0}}),  # integer query ids: reported back as integers
     ({"q": {1: 1}}, {"q": {1: 1.0, "1": 2.0}}),  # integer doc ids: one becomes "1" twice

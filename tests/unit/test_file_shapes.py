@@ -14,6 +14,7 @@ import pytest
 
 import ranklens
 from ranklens import InputError, ParameterError, RanklensWarning
+from ranklens._ingest.columns import MAX_GRADE
 
 QRELS = "1 0 10 1\n1 0 11 0\n1 0 12 2\n2 0 20 1\n2 0 21 0\n"
 # the same ranking as a TREC run
@@ -138,7 +139,7 @@ def test_a_20_digit_grade_is_read_as_trec_eval_reads_it(tmp_path: Path, grade: s
     path.write_text(f"q1 0 d1 {grade}\nq1 0 d2 1\n")
     qrels = ranklens.load_qrels(path)
     # atol saturates at C's long range: the largest grade the tables hold
-    assert abs(qrels.frame["relevance"][0]) == ranklens._ingest.columns.MAX_GRADE
+    assert abs(qrels.frame["relevance"][0]) == MAX_GRADE
     result = ranklens.evaluate(qrels, {"q1": {"d2": 2.0, "d1": 1.0}}, ["P@1", "RR"])
     assert result["P@1"] == 1.0
 
