@@ -7,10 +7,9 @@ from typing import Any
 
 import click
 
-from .._base.outputs import write_atomically
 from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._surfaces.compare.render import COMPARE_FORMATS
-from ._evaluate import write_stdout
+from ._evaluate import write_text
 from ._options import (
     baseline_name,
     evaluated_inputs,
@@ -105,9 +104,5 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
 
         Console().print(rich_table((detail_table if details else comparison_table)(cmp)))
         return 0
-    text = cmp.render(fmt, details=details)
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+    write_text(output, cmp.render(fmt, details=details))
     return 0

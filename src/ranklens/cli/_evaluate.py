@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .._results.results import Results
 
 __all__ = ["chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
-           "unique", "write_output", "write_stdout"]
+           "unique", "write_output", "write_stdout", "write_text"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
@@ -106,7 +106,12 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
 
         Console().print(rich_table(results, per_query=per_query, run_names=names, **extra))
         return
-    text = render(results, fmt, per_query=per_query, run_names=names, **extra)
+    write_text(output, render(results, fmt, per_query=per_query, run_names=names, **extra))
+
+
+def write_text(output: str | None, text: str) -> None:
+    """Write ``text`` to the file ``output``, whole or not at all, or to standard output
+    (``output`` None)."""
     if output is None:
         write_stdout(text)
     else:
