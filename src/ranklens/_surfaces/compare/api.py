@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..._base.errors import ParameterError, RanklensWarning
+from ..._base.errors import ParameterError
+from ..._base.warn import warn_user
 from ..._measures import Measure
 from ..._pipeline.assemble import aggregate
 from ..._results.results import Results
@@ -403,11 +403,11 @@ def _warn_unreachable(rows: list[dict[str, Any]], test: str, alpha: float,
     sampled = [r for r in rows if not r["exact"] and not math.isnan(r["p_value"])]
     if test in ("randomization", "randomized-tukey") and sampled \
             and 1.0 / (permutations + 1) >= alpha:
-        warnings.warn(
+        warn_user(
             f"the 'permutations' option {permutations} gives p-values of at least "
             f"1/({permutations} + 1) = {1.0 / (permutations + 1):.3g} >= alpha "
             f"{alpha:g}: no test can be significant at this alpha (use permutations >= "
-            f"{math.floor(1.0 / alpha)})", RanklensWarning, stacklevel=4)
+            f"{math.floor(1.0 / alpha)})")
     if test not in ("randomization", "sign"):
         return
     floors = []
@@ -418,9 +418,8 @@ def _warn_unreachable(rows: list[dict[str, Any]], test: str, alpha: float,
             floors.append(f"{r['measure']} {r['system']} vs {r['baseline']} ({nz} non-zero "
                           f"differences: p >= 2/2**{nz} = {2.0 ** (1 - nz):.3g})")
     if floors:
-        warnings.warn(f"no test can be significant at alpha {alpha:g} for "
-                      + "; ".join(floors[:5]) + (" ..." if len(floors) > 5 else ""),
-                      RanklensWarning, stacklevel=4)
+        warn_user(f"no test can be significant at alpha {alpha:g} for "
+                      + "; ".join(floors[:5]) + (" ..." if len(floors) > 5 else ""))
 
 
 def _excluded(name: str, pairs: list[tuple[int, int]], kept: list[np.ndarray],
@@ -440,14 +439,13 @@ def _warn_excluded(runs: tuple[str, ...],
     for (s, b, left), names in excluded.items():
         if s < 0:  # pairs with no test (fewer than 2 shared queries)
             listed = ", ".join(f"{s} vs {b} (n = {n})" for s, b, n in left)
-            warnings.warn(f"{', '.join(names)}: no test for {listed}: fewer than 2 shared "
-                          "queries", RanklensWarning, stacklevel=4)
+            warn_user(f"{', '.join(names)}: no test for {listed}: fewer than 2 shared "
+                          "queries")
             continue
         shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
-        warnings.warn(
+        warn_user(
             f"{', '.join(names)}: {len(left)} queries without a value for {runs[s]} or "
-            f"{runs[b]} left out of their comparison ({shown}); missing='zero' scores them 0",
-            RanklensWarning, stacklevel=4)
+            f"{runs[b]} left out of their comparison ({shown}); missing='zero' scores them 0")
 
 
 def _correct(rows: list[dict[str, Any]], correction: str, scope: str) -> None:
