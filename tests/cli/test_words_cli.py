@@ -27,6 +27,18 @@ def test_empty_measure_is_refused(files: dict[str, str],
     assert "-m/--measure" in one_error(out.err) and out.out == ""
 
 
+def test_measure_list_read_as_in_python(files: dict[str, str],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import ranklens
+
+    out = run(["evaluate", files["qrels"], files["a"], "-m", "nDCG @ 10", "-m", "AP P@1",
+               "-f", "csv"], capsys)
+    assert out.code == 0, out.err
+    assert out.out.splitlines()[0].split(",")[-3:] == ["nDCG @ 10", "AP", "P@1"]
+    assert list(ranklens.evaluate(files["qrels"], files["a"], ["nDCG @ 10", "AP P@1"]).names) \
+        == ["nDCG @ 10", "AP", "P@1"]
+
+
 def test_trec_spelling_in_another_case(files: dict[str, str],
                                        capsys: pytest.CaptureFixture[str]) -> None:
     upper = run(["evaluate", files["qrels"], files["a"], "-m", "NDCG_cut_10", "-f", "csv"],

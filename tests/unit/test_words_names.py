@@ -23,6 +23,11 @@ def test_measures_split_at_spaces_as_on_the_command_line() -> None:
         parse_measures(["nDCG(gain=exp2, discount=jk)@5", "P_5", "P_10"])
 
 
+def test_a_name_with_spaces_that_reads_whole_is_one_name() -> None:
+    assert parse_measures("nDCG @ 10") == parse_measures("nDCG@10")
+    assert parse_measures("AP (rel=2)") == parse_measures("AP(rel=2)")
+
+
 def test_an_empty_name_is_still_refused() -> None:
     with pytest.raises(MeasureError, match="empty"):
         parse_measures(["AP", ""])

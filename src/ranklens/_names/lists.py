@@ -14,10 +14,10 @@ from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
 from .._measures._trec_table import NICKNAMES, ORDER
 from .index import SPELLINGS
-from .parse import parse_measure
+from .parse import parse_measure, read
 from .trec import cutoff_name, one_per_value
 
-__all__ = ["expand_trec_lists", "parse_measures", "split_names"]
+__all__ = ["expand_trec_lists", "names_in", "parse_measures", "split_names"]
 
 _TREC_LIST = re.compile(r"^([A-Za-z_]\w*?)[._](\d*\.?\d+(?:,\d*\.?\d+)+)$")
 
@@ -43,6 +43,26 @@ def split_names(text: str) -> list[str]:
         depth += (char == "(") - (char == ")")
         name += char
     return out
+
+
+def names_in(text: str) -> list[str]:
+    """The measure names ``text`` holds, read alike in Python and on the command line:
+    ``text`` itself when it reads as one name (``nDCG @ 10``, ``AP (rel=2)``), else
+    :func:`split_names`.
+
+    Examples
+    --------
+    >>> names_in("nDCG@10 AP"), names_in("nDCG @ 10")
+    (['nDCG@10', 'AP'], ['nDCG @ 10'])
+    """
+    names = split_names(text)
+    if len(names) > 1:
+        try:
+            read(text)
+        except MeasureError:
+            return names
+        return [text]
+    return names
 
 
 def _expand_nickname(nickname: str) -> list[str | Measure]:
@@ -111,7 +131,7 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     """
     if not isinstance(spec, str):
         return [spec]
-    names = split_names(spec)
+    names = names_in(spec)
     if len(names) > 1:  # "nDCG@10 AP", as the command line reads it
         return [m for name in names for m in expand_trec_lists(name)]
     text = spec.strip()

@@ -156,17 +156,17 @@ def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, .
 
 def split_measures(values: tuple[str, ...]) -> tuple[str, ...]:
     """Each ``-m`` value split into names at whitespace outside parentheses, as ir_measures'
-    command line reads ``-m "nDCG@10 AP P@5"`` (a name holds no space but, perhaps, within
-    its parameter list).
+    command line reads ``-m "nDCG@10 AP P@5"``, unless it reads as one name (``nDCG @ 10``):
+    :func:`~ranklens._names.lists.names_in`, as ``ranklens.evaluate`` reads its measures.
 
     Examples
     --------
     >>> split_measures(("nDCG@10 AP", "nDCG(gain=exp2, discount=jk)@5  P_5,10"))
     ('nDCG@10', 'AP', 'nDCG(gain=exp2, discount=jk)@5', 'P_5,10')
     """
-    from .._names.lists import split_names
+    from .._names.lists import names_in
 
-    return tuple(name for value in values for name in split_names(value))
+    return tuple(name for value in values for name in names_in(value))
 
 
 def _measures_given(_ctx: click.Context, _param: click.Parameter,
