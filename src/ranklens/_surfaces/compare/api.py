@@ -192,7 +192,6 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
     baseline, test, correction = options.baseline, options.test, options.correction
     alpha, seed, permutations = options.alpha, options.seed, options.permutations
     ci, confidence, resamples = options.ci, options.confidence, options.resamples
-    correction_scope, block_size = options.correction_scope, options.block_size
     names = _measure_names(results, measures)
     runs = results.run_names
     if baseline is None:
@@ -208,12 +207,11 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         values = results.values(name)
         means[name] = _run_means(results, name, values)
         bounded = _unit_range(results.measures[name].in_unit_range, values)
-        rows += _measure_rows(name, values, runs, pairs, test, permutations, seed, ci,
-                              confidence, resamples, block_size, results.query_ids,
+        rows += _measure_rows(name, values, runs, pairs, options, results.query_ids,
                               bounded, clipped, excluded, means[name])
     _warn_excluded(runs, excluded)
     _warn_unreachable(rows, test, alpha, permutations)
-    _correct(rows, correction, correction_scope)
+    _correct(rows, correction, options.correction_scope)
     out = []
     for row in rows:
         p_adj = row["p_adjusted"]
@@ -226,7 +224,7 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
     return Comparison(
         pairs=tuple(out), run_names=runs, measures=tuple(names), means=means,
         n_queries=len(results.query_ids), baseline=baseline, test=test, correction=correction,
-        correction_scope=correction_scope, alpha=float(alpha), confidence=float(confidence),
+        correction_scope=options.correction_scope, alpha=float(alpha), confidence=float(confidence),
         ci=ci, permutations=int(permutations) if random else None,
         resamples=int(resamples) if ci != "t" or test == "bootstrap" else None,
         seed=int(seed),
@@ -288,8 +286,7 @@ def _run_means(results: Results, name: str, values: np.ndarray) -> dict[str, flo
 
 
 def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
-                  pairs: list[tuple[int, int]], test: str, permutations: int, seed: int,
-                  ci: str, confidence: float, resamples: int, block_size: int,
+                  pairs: list[tuple[int, int]], options: CompareOptions,
                   query_ids: np.ndarray, bounded: bool = False,
                   clipped: list[tuple[str, str, str]] | None = None,
                   excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] | None = None,
@@ -305,13 +302,15 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
     (``means``, the runs' means, when no query is left out), and ``difference`` is their
     difference: its sign is the means'. The tests, intervals and effect sizes read the
     per-query differences."""
+    test, seed, ci, resamples = options.test, options.seed, options.ci, options.resamples
+    confidence, block_size = options.confidence, options.block_size
     # a Tukey test is one test over all systems: the topics every system has a value for
     kept, diffs = compared(values, pairs, test in TUKEY)
     if excluded is not None:
         _excluded(name, pairs, kept, query_ids, excluded)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test,
-                                  resamples if test == "bootstrap" else permutations, seed,
-                                  block_size)
+                                  resamples if test == "bootstrap" else options.permutations,
+                                  seed, block_size)
     untested = [(runs[s], runs[b], int(d.size)) for (s, b), d in zip(pairs, diffs, strict=True)
                 if d.size < 2]
     if untested and excluded is not None:
