@@ -207,7 +207,8 @@ def test_correction_family_is_each_measure_or_all() -> None:
     ({"test": "z"}, r"'test' option must be one of t, randomization.*got 'z'"),
     ({"correction": "sidak"}, r"'correction' option must be one of .*got 'sidak'"),
     ({"alpha": 1.5}, r"'alpha' option must be between 0 and 1; got 1.5"),
-    ({"permutations": 0}, r"'permutations' option must be a positive integer; got 0"),
+    # the bound is named (issue 39: every resource bounded)
+    ({"permutations": 0}, r"'permutations' option must be an integer from 1 to 1000000; got 0"),
     ({"baseline": "Z"}, r"'baseline' option must name one of the runs \(A, B\); got 'Z'"),
     ({"test": "tukey"}, r"'tukey' test compares three or more runs; got 2"),
     ({"ci": "normal"}, r"'ci' option must be one of t, percentile, basic, bca, bootstrap; "

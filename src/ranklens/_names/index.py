@@ -70,6 +70,18 @@ class Spellings:
         """
         return self.names.get(name.lower())
 
+    def trec_case(self, name: str, table: Mapping[str, str]) -> str | None:
+        """The one name of ``table`` (:attr:`trec` or :attr:`trec_cut`) that ``name`` spells
+        in another case (``NDCG_cut`` is ``ndcg_cut``); None if there is none, or several.
+
+        Examples
+        --------
+        >>> SPELLINGS.trec_case("NDCG_CUT", SPELLINGS.trec_cut), SPELLINGS.trec_case("x", {})
+        ('ndcg_cut', None)
+        """
+        found = [te for te in table if te.lower() == name.lower()]
+        return found[0] if len(found) == 1 else None
+
     def trec_spellings(self) -> Iterator[tuple[str, str]]:
         """Every trec_eval name, of a measure by itself or of a cutoff family, with the
         measure's name (a name in both tables comes once per table)."""

@@ -14,12 +14,55 @@ from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
 from .._measures._trec_table import NICKNAMES, ORDER
 from .index import SPELLINGS
-from .parse import parse_measure
+from .parse import parse_measure, read
 from .trec import cutoff_name, one_per_value
 
-__all__ = ["expand_trec_lists", "parse_measures"]
+__all__ = ["expand_trec_lists", "names_in", "parse_measures", "split_names"]
 
 _TREC_LIST = re.compile(r"^([A-Za-z_]\w*?)[._](\d*\.?\d+(?:,\d*\.?\d+)+)$")
+
+
+def split_names(text: str) -> list[str]:
+    """``text`` split into names at whitespace outside parentheses, as ir_measures' command
+    line reads ``-m "nDCG@10 AP P@5"`` (a name holds no space but, perhaps, within its
+    parameter list); a blank ``text`` gives no name.
+
+    Examples
+    --------
+    >>> split_names("nDCG@10 AP  nDCG(gain=exp2, discount=jk)@5")
+    ['nDCG@10', 'AP', 'nDCG(gain=exp2, discount=jk)@5']
+    """
+    out: list[str] = []
+    depth, name = 0, ""
+    for char in text + " ":
+        if char.isspace() and depth <= 0:
+            if name:
+                out.append(name)
+            name = ""
+            continue
+        depth += (char == "(") - (char == ")")
+        name += char
+    return out
+
+
+def names_in(text: str) -> list[str]:
+    """The measure names ``text`` holds, read alike in Python and on the command line:
+    ``text`` itself when it reads as one name (``nDCG @ 10``, ``AP (rel=2)``), else
+    :func:`split_names`.
+
+    Examples
+    --------
+    >>> names_in("nDCG@10 AP"), names_in("nDCG @ 10")
+    (['nDCG@10', 'AP'], ['nDCG @ 10'])
+    """
+    names = split_names(text)
+    if len(names) > 1:
+        try:
+            read(text)
+        except MeasureError:
+            return names
+        return [text]
+    return names
 
 
 def _expand_nickname(nickname: str) -> list[str | Measure]:
@@ -88,13 +131,17 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     """
     if not isinstance(spec, str):
         return [spec]
+    names = names_in(spec)
+    if len(names) > 1:  # "nDCG@10 AP", as the command line reads it
+        return [m for name in names for m in expand_trec_lists(name)]
     text = spec.strip()
     if text in NICKNAMES:
         return _expand_nickname(text)
     cut = SPELLINGS.trec_cut
     listed = _TREC_LIST.match(text)
-    if listed and listed.group(1) in cut:
-        base = listed.group(1)
+    base = listed and (listed.group(1) if listed.group(1) in cut
+                       else SPELLINGS.trec_case(listed.group(1), cut))
+    if listed and base:
         return [cutoff_name(base, cut[base], float(v)) for v in listed.group(2).split(",")]
     per_value = one_per_value(text)
     if per_value is not None:  # set_F.1.0,0.5: the registry says one measure per value

@@ -57,6 +57,9 @@ def read(spec: str) -> Parsed:
     try:
         return _read(spec)
     except MeasureError as exc:
+        cased = _trec_cased(spec)
+        if cased is not None:
+            return _read(cased)
         swapped = _cutoff_last(spec)
         if swapped is not None:
             raise MeasureError(swapped) from None
@@ -64,6 +67,27 @@ def read(spec: str) -> Parsed:
         if hinted is None:
             raise
         raise hinted from None
+
+
+# a trec_eval name and its cutoff or parameters: NDCG_cut_10, iprec_at_recall_0.10, P.5
+_TREC_AT = re.compile(r"^([A-Za-z_]+?)([._][\d.,]+)?$")
+
+
+def _trec_cased(spec: str) -> str | None:
+    """``spec`` with its trec_eval name in trec_eval's case (``NDCG_cut_10``:
+    ``ndcg_cut_10``), when exactly one name matches and the result parses; else None."""
+    match = _TREC_AT.match(spec.strip())
+    if match is None:
+        return None
+    base, rest = match.group(1), match.group(2) or ""
+    name = SPELLINGS.trec_case(base, SPELLINGS.trec_cut if rest else SPELLINGS.trec)
+    if name is None or name == base:
+        return None
+    try:
+        _read(name + rest)
+    except MeasureError:
+        return None
+    return name + rest
 
 
 # nDCG@10(gain=exp2): the cutoff written before the parameters

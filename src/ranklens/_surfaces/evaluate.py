@@ -6,14 +6,14 @@ import contextlib
 import contextvars
 import dataclasses
 import os
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, overload
 
-from .._base.errors import InputError, ParameterError, RanklensWarning
+from .._base.errors import InputError, ParameterError
 from .._base.threads import jobs as jobs_now
 from .._base.threads import using
+from .._base.warn import per_problem, warn_user
 from .._ingest.io._load import _read_run as read_run
 from .._ingest.io._load import _warn_infinite as warn_infinite
 from .._ingest.io._load import infinite_notice, load_qrels, load_run
@@ -211,12 +211,11 @@ def evaluate(
                            memory_limit=memory_limit, jobs=jobs)
     if choice.chunks is not None:
         results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks)
-        for message in messages:
-            warnings.warn(message, RanklensWarning, stacklevel=2)
+        warn_user(messages)
         return results if several is not None else results[0]
     if choice.engine == "dicts":
         with using(resolve_jobs(jobs)):
-            done = evaluate_dicts(plan, dict_judgments(qrels), run, stacklevel=3)
+            done = evaluate_dicts(plan, dict_judgments(qrels), run)
         if done is not None:
             return done
     # in memory, the jobs are threads (docs/scale.md, "Jobs"): each run file is read on a
@@ -227,7 +226,7 @@ def evaluate(
         with loader.beside(qrels):
             q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
         loader.meanwhile(q)
-        return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context,
+        return evaluate_loaded(plan, q, run, several, context=context,
                                load=loader.load)
 
 
@@ -326,33 +325,30 @@ def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | No
 
 def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
                     several: list[tuple[str | None, Any]] | None, *,
-                    stacklevel: int, context: ItemContext | None = None,
+                    context: ItemContext | None = None,
                     load: Callable[[Any, str | None], Run] | None = None
                     ) -> Result | Results:
     """:func:`evaluate` once the request is planned and the judgments loaded: ``run`` is
     one run, or ``several`` (:func:`several_runs`) are; warnings are issued at
-    ``stacklevel`` (the public caller's line); ``context`` holds the beyond-accuracy
+    the public caller's line; ``context`` holds the beyond-accuracy
     measures' item tables; ``load(run, name)`` loads a run (default :func:`load_run`)."""
     load = load or _load_run
     if isinstance(q, Qrels):
-        for message in grade_notices(plan, q.grades, q.source):
-            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+        warn_user(grade_notices(plan, q.grades, q.source))
     if several is None:
         run_name = plan.run_name
         r = load(run, run_name)
         per_query = compute_run(plan, q, r, context=context)
-        for message in notices(plan, per_query, r.source, qrels_source=q.source):
-            warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+        warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
+                          qrels_source=q.source))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
                                  else r.name, context=context), q)
     results, messages = _evaluate_several(plan, q, several, context, load)
-    for message in messages:
-        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    warn_user(messages)
     return results
 
 
-def evaluate_dicts(plan: Plan, judgments: DictJudgments | None, run: Any, *,
-                   stacklevel: int) -> Result | None:
+def evaluate_dicts(plan: Plan, judgments: DictJudgments | None, run: Any) -> Result | None:
     """:func:`evaluate_loaded` of one run given as ``{query: {doc: score}}`` against
     ``judgments`` read from ``{query: {doc: grade}}``, aligned without tables: the same
     result and warnings, in the same order. None when the judgments (None), the run or the
@@ -363,11 +359,10 @@ def evaluate_dicts(plan: Plan, judgments: DictJudgments | None, run: Any, *,
     rows = dict_run(judgments, run)
     if rows is None:
         return None
-    for message in grade_notices(plan, judgments.grades, QRELS_SOURCE):
-        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    warn_user(grade_notices(plan, judgments.grades, QRELS_SOURCE))
     per_query = compute_dicts(plan, judgments, rows)
-    for message in notices(plan, per_query, RUN_SOURCE, qrels_source=QRELS_SOURCE):
-        warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
+    label = plan.run_name if plan.run_name is not None else RUN_SOURCE
+    warn_user(notices(plan, per_query, label, qrels_source=QRELS_SOURCE))
     return assemble(plan, per_query, plan.run_name if plan.run_name is not None else "run")
 
 
@@ -383,21 +378,21 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     """Each run loaded (by ``load``), computed and assembled in turn (one run in memory at a
     time)."""
     computed = []
-    messages: list[str] = []
-    for name, run in runs:
+    notes: list[tuple[str, str]] = []
+    labels = _labels(runs)
+    for (name, run), given in zip(runs, labels, strict=True):
         r = load(run, name)
         per_query = compute_run(plan, qrels, r, context=context)
-        # a run given as data is named by its key: "the run (x, <run dict>)"
-        label = r.source if name is None or not r.source.startswith("<") \
-            else f"{name}, {r.source}"
-        messages += notices(plan, per_query, label, qrels_source=qrels.source)
+        label = given if given is not None else r.source
+        notes += [(label, m) for m in notices(plan, per_query, label,
+                                               qrels_source=qrels.source)]
         computed.append((name if name is not None else r.name, per_query))
         del r
     # named by tag: a tag shared with another run's name gets the position
     names = positions([n for n, _ in computed], [n is None for n, _ in runs])
     results = Results(tuple(_id_type(assemble(plan, per_query, name, context=context), qrels)
                             for name, (_, per_query) in zip(names, computed, strict=True)))
-    return results, messages
+    return results, per_problem(notes)
 
 
 def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
@@ -407,22 +402,33 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
     engine's order."""
     computed = []
     messages: list[str] = []
+    notes: list[tuple[str, str]] = []
     with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
                        on_terminal()) as engine:
         info = engine.partition_qrels()
         messages += grade_notices(plan, info.grades, info.source)
-        for name, run in runs:
+        for (name, run), given in zip(runs, _labels(runs), strict=True):
             path = os.fspath(run)
             per_query, tag, infinite = engine.evaluate_run(path, name)
+            label = given if given is not None else path
             if infinite:
-                messages.append(infinite_notice(path, infinite))
-            messages += notices(plan, per_query, path, qrels_source=info.source)
+                notes.append((label, infinite_notice(label, infinite)))
+            notes += [(label, m) for m in notices(plan, per_query, label,
+                                                   qrels_source=info.source)]
             computed.append((name if name is not None else tag, per_query))
     names = positions([n for n, _ in computed], [n is None for n, _ in runs])
     results = Results(tuple(
         _with_integer_ids(assemble(plan, per_query, name), info.integer_query_ids)
         for name, (_, per_query) in zip(names, computed, strict=True)))
-    return results, messages
+    return results, messages + per_problem(notes)
+
+
+def _labels(runs: list[tuple[str | None, Any]]) -> list[str | None]:
+    """How warnings name each run: as it was given, by the name given to it, or (None) by
+    its source, when it has no name or the name is the one its file gives it."""
+    defaults = name_runs([run for _, run in runs])
+    return [None if name is None or name == default else name
+            for (name, _), default in zip(runs, defaults, strict=True)]
 
 
 def _with_integer_ids(result: Result, integer: bool) -> Result:

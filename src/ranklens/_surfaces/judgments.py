@@ -131,10 +131,10 @@ class Judgments:
         runs = [r for _, r in several] if several is not None else [run]
         if choose_engine(plan, self.qrels, runs, several=several is not None,
                          dict_judgments=self._dicts is not None).engine == "dicts":
-            done = evaluate_dicts(plan, self._dicts, run, stacklevel=3)
+            done = evaluate_dicts(plan, self._dicts, run)
             if done is not None:
                 return done
-        return evaluate_loaded(plan, self.qrels, run, several, stacklevel=3)
+        return evaluate_loaded(plan, self.qrels, run, several)
 
     def __repr__(self) -> str:
         measures = "" if self._plan is None else f", {list(self._plan.names)}"

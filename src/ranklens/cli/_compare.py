@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from .._base.outputs import write_atomically
+from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._surfaces.compare.render import COMPARE_FORMATS
-from ._evaluate import write_stdout
+from ._evaluate import write_text
 from ._options import (
     baseline_name,
     evaluated_inputs,
@@ -40,14 +40,16 @@ __all__ = ["compare_cmd"]
               help="Significance level of the marks (adjusted p < alpha).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the permutation and bootstrap streams (0 to 2**63 - 1).")
-@click.option("--permutations", type=click.IntRange(min=1), default=9999, show_default=True,
+@click.option("--permutations", type=click.IntRange(1, MAX_DRAWS), default=9999,
+              show_default=True,
               help="Sign patterns sampled when a randomization test is not exact "
                    "(100000 for publication).")
 @click.option("--ci", type=click.Choice(CI_METHODS), default="t", show_default=True,
               help="Interval of the difference: t, or a paired bootstrap.")
 @click.option("--confidence", type=float, default=0.95, show_default=True,
               help="Level of the intervals.")
-@click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
+@click.option("--resamples", type=click.IntRange(1, MAX_DRAWS), default=9999,
+              show_default=True,
               help="Bootstrap resamples (with --ci percentile/basic/bca).")
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output format (csv, tsv, jsonl: one row per "
@@ -56,7 +58,8 @@ __all__ = ["compare_cmd"]
               help="table, markdown, latex: one row per comparison (difference, interval, "
                    "effect size d_z, wins/ties/losses, p, adjusted p) instead of the means "
                    "with marks.")
-@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@click.option("-o", "--output", type=str, default=None,
+              help="Write to this file (- for standard output).")
 @evaluated_inputs
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
@@ -105,9 +108,5 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
 
         Console().print(rich_table((detail_table if details else comparison_table)(cmp)))
         return 0
-    text = cmp.render(fmt, details=details)
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+    write_text(output, cmp.render(fmt, details=details))
     return 0

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._base.draws import MAX_DRAWS
 from .._base.outputs import write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._surfaces.render import FORMATS, Format
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .._results.results import Results
 
 __all__ = ["chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
-           "unique", "write_output", "write_stdout"]
+           "unique", "write_output", "write_stdout", "write_text"]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
@@ -108,15 +109,20 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     from .._surfaces.render import render
 
     extra = intervals or {}
-    if fmt == "table" and output is None and sys.stdout.isatty():
+    if fmt == "table" and output in (None, "-") and sys.stdout.isatty():
         from rich.console import Console
 
         from .._surfaces.render import rich_table
 
         Console().print(rich_table(results, per_query=per_query, run_names=names, **extra))
         return
-    text = render(results, fmt, per_query=per_query, run_names=names, **extra)
-    if output is None:
+    write_text(output, render(results, fmt, per_query=per_query, run_names=names, **extra))
+
+
+def write_text(output: str | None, text: str) -> None:
+    """Write ``text`` to the file ``output``, whole or not at all, or to standard output
+    (``output`` None or ``-``)."""
+    if output is None or output == "-":
         write_stdout(text)
     else:
         write_atomically(output, text)
@@ -136,14 +142,30 @@ def write_stdout(text: str) -> None:
         raise RanklensError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
+class _Level(click.FloatRange):
+    """A level strictly between 0 and 1; NaN, which every comparison refuses, is refused
+    here, where the message names the option."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        level = super().convert(value, param, ctx)
+        if level != level:
+            self.fail(f"{value!r} is not a number between 0 and 1.", param, ctx)
+        return level
+
+
+_LEVEL = _Level(0, 1, min_open=True, max_open=True)
+
+
 @click.command("evaluate")
 @inputs_and_measures("Measure to compute")
 @click.option("--per-query", is_flag=True, help="Also show one row per query.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@click.option("-o", "--output", type=str, default=None,
+              help="Write to this file (- for standard output).")
 @click.option("--ci", "ci", is_flag=False, flag_value=0.95, default=None, metavar="[LEVEL]",
-              type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              type=_LEVEL,
               help="Show each mean's confidence interval over queries (columns '<measure> "
                    "low' and '<measure> high'), at LEVEL (default 0.95); not with --format "
                    "trec. Give it after the RUNS, or with its LEVEL.")
@@ -152,7 +174,8 @@ def write_stdout(text: str) -> None:
                                       "queries.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True,
               help="Seed of --ci bootstrap's resamples.")
-@click.option("--resamples", type=click.IntRange(min=1), default=9999, show_default=True,
+@click.option("--resamples", type=click.IntRange(1, MAX_DRAWS), default=9999,
+              show_default=True,
               help="Resamples of --ci bootstrap.")
 @evaluated_inputs
 @engine_options
@@ -289,12 +312,19 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
 
 
 def unique(paths: Sequence[str], what: str = "run") -> None:
-    """ParameterError when a path is given twice (or standard input for two files)."""
+    """ParameterError when a file is given twice, under one path or two (``run.txt`` and
+    ``./run.txt``), or standard input for two files."""
     from .._base.errors import ParameterError
 
     if sum(1 for p in paths if p == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
-    twice = sorted({p for p in paths if list(paths).count(p) > 1})
-    if twice:
-        raise ParameterError(f"each {what} can be given once; got {twice[0]} "
-                             f"{list(paths).count(twice[0])} times")
+    # two spellings of one file are one file: compared by their resolved paths
+    resolved = [p if p == "-" else os.path.realpath(p) for p in paths]
+    twice = next((p for p, r in zip(paths, resolved, strict=True) if resolved.count(r) > 1),
+                 None)
+    if twice is not None:
+        same = [p for p, r in zip(paths, resolved, strict=True)
+                if r == resolved[paths.index(twice)]]
+        spelled = "" if len(set(same)) == 1 else f" (as {', '.join(same)})"
+        raise ParameterError(f"each {what} can be given once; got {twice} {len(same)} "
+                             f"times{spelled}")

@@ -156,28 +156,26 @@ def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, .
 
 def split_measures(values: tuple[str, ...]) -> tuple[str, ...]:
     """Each ``-m`` value split into names at whitespace outside parentheses, as ir_measures'
-    command line reads ``-m "nDCG@10 AP P@5"`` (a name holds no space but, perhaps, within
-    its parameter list).
+    command line reads ``-m "nDCG@10 AP P@5"``, unless it reads as one name (``nDCG @ 10``):
+    :func:`~ranklens._names.lists.names_in`, as ``ranklens.evaluate`` reads its measures.
 
     Examples
     --------
     >>> split_measures(("nDCG@10 AP", "nDCG(gain=exp2, discount=jk)@5  P_5,10"))
     ('nDCG@10', 'AP', 'nDCG(gain=exp2, discount=jk)@5', 'P_5,10')
     """
-    out: list[str] = []
-    for value in values:
-        depth, name = 0, ""
-        for char in value:
-            if char.isspace() and depth <= 0:
-                if name:
-                    out.append(name)
-                name = ""
-                continue
-            depth += (char == "(") - (char == ")")
-            name += char
-        if name:
-            out.append(name)
-    return tuple(out)
+    from .._names.lists import names_in
+
+    return tuple(name for value in values for name in names_in(value))
+
+
+def _measures_given(_ctx: click.Context, _param: click.Parameter,
+                    values: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``-m`` values split into names; a blank value is refused (it names nothing)."""
+    if any(not value.strip() for value in values):
+        raise click.UsageError("-m/--measure was given an empty value; give a measure name, "
+                               "e.g. -m nDCG@10 (ranklens measures lists them)")
+    return split_measures(values)
 
 
 def inputs_and_measures(what: str) -> Callable[[F], F]:
@@ -188,7 +186,7 @@ def inputs_and_measures(what: str) -> Callable[[F], F]:
                                help=NAME_HELP)(command)
         command = click.option(
             "-m", "--measure", "measures", multiple=True, metavar="MEASURE",
-            callback=lambda _ctx, _param, values: split_measures(values),
+            callback=_measures_given,
             help=f"{what} (repeatable; one value may list several, separated by spaces), "
                  f"e.g. nDCG@10, AP(rel=2), map_cut_10, \"nDCG@10 AP P@5\". "
                  f"Default: {', '.join(DEFAULT_MEASURES)}.")(command)

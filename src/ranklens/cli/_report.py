@@ -21,7 +21,7 @@ __all__ = ["report_cmd"]
 @click.command("report")
 @inputs_and_measures("Measure of the summary and per-query views")
 @click.option("-o", "--output", type=str, required=True, metavar="FILE.html",
-              help="Write the report to this file.")
+              help="Write the report to this file (- for standard output).")
 @click.option("--baseline", type=str, default=None, metavar="RUN",
               help="The run the others are compared with (its name, or its RUN argument "
                    "as given; default: the first).")
@@ -59,7 +59,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     the catalogue's, Coverage, Gini, ARP, APLT and Novelty at --top-k.
     """
     from .._surfaces.report import report
-    from ._evaluate import unique
+    from ._evaluate import unique, write_stdout
     from ._progress import loading
 
     given = read_given(qrels, runs, names, measures, params, output)
@@ -73,25 +73,27 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     baseline = baseline_name(baseline, labels, list(pairs) or list(runs),
                              "--pairs files" if pairs else "runs")
     unique(paths, "--pairs file" if pairs else "run")
+    to = None if output == "-" else output  # -o -: the page on standard output
+    settings: dict[str, Any] = {"baseline": baseline, "output": to, "title": title, "max_k": max_k,
+                "top_k": top_k, "test": test, "correction": correction, "alpha": alpha,
+                "options": options}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         if pairs:
             from .._ingest.io._pairs import load_pairs_runs
 
             judged, named = load_pairs_runs(paths, duplicates=options.duplicates,
                                             names=labels)
-            report(judged, named, list(measures) or None, baseline=baseline, output=output,
-                   title=title, max_k=max_k, top_k=top_k, test=test, correction=correction,
-                   alpha=alpha, options=options)
+            text = report(judged, named, list(measures) or None, **settings)
         elif fuse_method is not None:
             from ._fused import fused_beside
 
             _, fused_runs = fused_beside(labels, paths, fuse_method)
-            report(qrels, fused_runs, list(measures) or None,
-                   baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,
-                   test=test, correction=correction, alpha=alpha, options=options)
+            text = report(qrels, fused_runs, list(measures) or None, **settings)
         else:
-            report(qrels, dict(zip(labels, paths, strict=True)), list(measures) or None,
-                   baseline=baseline, output=output, title=title, max_k=max_k, top_k=top_k,
-                   test=test, correction=correction, alpha=alpha, options=options, **tables)
-    click.echo(f"wrote {output}", err=True)
+            text = report(qrels, dict(zip(labels, paths, strict=True)),
+                          list(measures) or None, **settings, **dict[str, Any](tables))
+    if to is None:
+        write_stdout(text)
+    else:
+        click.echo(f"wrote {output}", err=True)
     return 0

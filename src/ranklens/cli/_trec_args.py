@@ -10,6 +10,7 @@ from __future__ import annotations
 import getopt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import cast
 
 from .._base.c_numbers import c_atol
@@ -23,25 +24,8 @@ USAGE = (
     "       rel_info_file results_file\n"
 )
 #: What ``ranklens trec_eval -h`` prints: the usage, then every option.
-HELP = USAGE + """
-trec_eval 10.0's evaluation and output, computed by ranklens. The options:
-  -h, --help                        this text
-  -v, --version                     the trec_eval version this command reproduces
-  -q, --query_eval_wanted           one line per query and measure, then the summary
-  -n, --nosummary                   no summary lines (with -q: per-query lines only)
-  -m, --measure <name[.params]>     a measure or group (official, all_trec, P.5,10, ...);
-                                    repeatable; default: official
-  -c, --complete_rel_info_wanted    average over every judged query (absent ones score 0)
-  -l, --level_for_rel <num>         lowest judged level counted as relevant (default 1)
-  -M, --Max_retrieved_per_topic <n> keep only the top n documents of each query
-  -N, --Number_docs_in_coll <num>   documents in the collection (for utility measures)
-  -J, --Judged_docs_only            drop unjudged documents first
-  -R, --Rel_info_format <format>    qrels (default), qrels_jg, prefs or qrels_prefs
-  -T, --Results_format <format>     trec_results (the only one)
-  -Z, --Zscore <file>               z-score the measures with this file's means and sds
-  -D, -o                            accepted and ignored
-Measures: 'ranklens measures'; differences from trec_eval: docs/trec_eval.md.
-"""
+HELP = USAGE + (resources.files("ranklens.cli") / "trec_eval_help.txt").read_text(
+    encoding="utf-8")
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted",
          "level_for_rel=", "nosummary", "Debug_level=", "Judged_docs_only",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import click
 
 from .._base.errors import InputError
@@ -13,7 +11,6 @@ from ._trec_args import TrecEvalError, run_trec_eval
 
 __all__ = ["trec_eval_cmd"]
 
-_DUPLICATES_HINT = re.compile(r"; pass duplicates='first' to keep only the first[^;]*?occurrence")
 
 
 @click.command(
@@ -47,6 +44,6 @@ def trec_eval_cmd(args: tuple[str, ...]) -> int:
 
 
 def _without_option_hint(message: str) -> str:
-    """The library's duplicates hint names evaluate's option, which trec_eval lacks."""
-    return _DUPLICATES_HINT.sub("; trec_eval refuses it too (ranklens evaluate --duplicates "
-                                "first keeps the first occurrence)", message)
+    """The library's duplicates hint, in the command line's words."""
+    return message.replace("ranklens.evaluate(..., duplicates='first')",
+                           "ranklens evaluate --duplicates first")

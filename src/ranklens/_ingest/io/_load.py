@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -16,7 +15,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
-from ..._base.errors import InputError, ParameterError, RanklensWarning
+from ..._base.errors import InputError, ParameterError
+from ..._base.warn import warn_user
 from ..tables import Qrels, Run, SubtopicQrels
 from ._frames import (
     frame_to_qrels,
@@ -325,7 +325,7 @@ def _warn_infinite(run: Run) -> Run:
     """Say when scores are infinite: 1e999 and 1e400 both read as inf, and tie."""
     infinite = int(np.isinf(run.score).sum())
     if infinite:
-        warnings.warn(infinite_notice(run.source, infinite), RanklensWarning, stacklevel=3)
+        warn_user(infinite_notice(run.source, infinite))
     return run
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..._base.errors import ParameterError, RanklensWarning
+from ..._base.errors import ParameterError
+from ..._base.warn import warn_user
 from ..._measures import Measure
 from ..._pipeline.assemble import aggregate
 from ..._results.results import Results
@@ -192,7 +192,6 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
     baseline, test, correction = options.baseline, options.test, options.correction
     alpha, seed, permutations = options.alpha, options.seed, options.permutations
     ci, confidence, resamples = options.ci, options.confidence, options.resamples
-    correction_scope, block_size = options.correction_scope, options.block_size
     names = _measure_names(results, measures)
     runs = results.run_names
     if baseline is None:
@@ -208,12 +207,11 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         values = results.values(name)
         means[name] = _run_means(results, name, values)
         bounded = _unit_range(results.measures[name].in_unit_range, values)
-        rows += _measure_rows(name, values, runs, pairs, test, permutations, seed, ci,
-                              confidence, resamples, block_size, results.query_ids,
+        rows += _measure_rows(name, values, runs, pairs, options, results.query_ids,
                               bounded, clipped, excluded, means[name])
     _warn_excluded(runs, excluded)
     _warn_unreachable(rows, test, alpha, permutations)
-    _correct(rows, correction, correction_scope)
+    _correct(rows, correction, options.correction_scope)
     out = []
     for row in rows:
         p_adj = row["p_adjusted"]
@@ -226,7 +224,7 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
     return Comparison(
         pairs=tuple(out), run_names=runs, measures=tuple(names), means=means,
         n_queries=len(results.query_ids), baseline=baseline, test=test, correction=correction,
-        correction_scope=correction_scope, alpha=float(alpha), confidence=float(confidence),
+        correction_scope=options.correction_scope, alpha=float(alpha), confidence=float(confidence),
         ci=ci, permutations=int(permutations) if random else None,
         resamples=int(resamples) if ci != "t" or test == "bootstrap" else None,
         seed=int(seed),
@@ -288,8 +286,7 @@ def _run_means(results: Results, name: str, values: np.ndarray) -> dict[str, flo
 
 
 def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
-                  pairs: list[tuple[int, int]], test: str, permutations: int, seed: int,
-                  ci: str, confidence: float, resamples: int, block_size: int,
+                  pairs: list[tuple[int, int]], options: CompareOptions,
                   query_ids: np.ndarray, bounded: bool = False,
                   clipped: list[tuple[str, str, str]] | None = None,
                   excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] | None = None,
@@ -305,13 +302,15 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
     (``means``, the runs' means, when no query is left out), and ``difference`` is their
     difference: its sign is the means'. The tests, intervals and effect sizes read the
     per-query differences."""
+    test, seed, ci, resamples = options.test, options.seed, options.ci, options.resamples
+    confidence, block_size = options.confidence, options.block_size
     # a Tukey test is one test over all systems: the topics every system has a value for
     kept, diffs = compared(values, pairs, test in TUKEY)
     if excluded is not None:
         _excluded(name, pairs, kept, query_ids, excluded)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test,
-                                  resamples if test == "bootstrap" else permutations, seed,
-                                  block_size)
+                                  resamples if test == "bootstrap" else options.permutations,
+                                  seed, block_size)
     untested = [(runs[s], runs[b], int(d.size)) for (s, b), d in zip(pairs, diffs, strict=True)
                 if d.size < 2]
     if untested and excluded is not None:
@@ -403,11 +402,11 @@ def _warn_unreachable(rows: list[dict[str, Any]], test: str, alpha: float,
     sampled = [r for r in rows if not r["exact"] and not math.isnan(r["p_value"])]
     if test in ("randomization", "randomized-tukey") and sampled \
             and 1.0 / (permutations + 1) >= alpha:
-        warnings.warn(
+        warn_user(
             f"the 'permutations' option {permutations} gives p-values of at least "
             f"1/({permutations} + 1) = {1.0 / (permutations + 1):.3g} >= alpha "
             f"{alpha:g}: no test can be significant at this alpha (use permutations >= "
-            f"{math.floor(1.0 / alpha)})", RanklensWarning, stacklevel=4)
+            f"{math.floor(1.0 / alpha)})")
     if test not in ("randomization", "sign"):
         return
     floors = []
@@ -418,9 +417,8 @@ def _warn_unreachable(rows: list[dict[str, Any]], test: str, alpha: float,
             floors.append(f"{r['measure']} {r['system']} vs {r['baseline']} ({nz} non-zero "
                           f"differences: p >= 2/2**{nz} = {2.0 ** (1 - nz):.3g})")
     if floors:
-        warnings.warn(f"no test can be significant at alpha {alpha:g} for "
-                      + "; ".join(floors[:5]) + (" ..." if len(floors) > 5 else ""),
-                      RanklensWarning, stacklevel=4)
+        warn_user(f"no test can be significant at alpha {alpha:g} for "
+                      + "; ".join(floors[:5]) + (" ..." if len(floors) > 5 else ""))
 
 
 def _excluded(name: str, pairs: list[tuple[int, int]], kept: list[np.ndarray],
@@ -440,14 +438,13 @@ def _warn_excluded(runs: tuple[str, ...],
     for (s, b, left), names in excluded.items():
         if s < 0:  # pairs with no test (fewer than 2 shared queries)
             listed = ", ".join(f"{s} vs {b} (n = {n})" for s, b, n in left)
-            warnings.warn(f"{', '.join(names)}: no test for {listed}: fewer than 2 shared "
-                          "queries", RanklensWarning, stacklevel=4)
+            warn_user(f"{', '.join(names)}: no test for {listed}: fewer than 2 shared "
+                          "queries")
             continue
         shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
-        warnings.warn(
+        warn_user(
             f"{', '.join(names)}: {len(left)} queries without a value for {runs[s]} or "
-            f"{runs[b]} left out of their comparison ({shown}); missing='zero' scores them 0",
-            RanklensWarning, stacklevel=4)
+            f"{runs[b]} left out of their comparison ({shown}); missing='zero' scores them 0")
 
 
 def _correct(rows: list[dict[str, Any]], correction: str, scope: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypedDict, get_args
 
+from ..._base.draws import MAX_DRAWS
 from ..._base.errors import ParameterError
 from ..._base.validate import Choice, Constraint, Integer, Interval, check
 
@@ -69,10 +70,10 @@ class CompareOptions:
     correction: CorrectionName = _option(None, Choice(CORRECTIONS, none=True))
     alpha: float = _option(0.05, Interval(0, 1))
     seed: int = _option(0, Integer(0, SEED_MAX))
-    permutations: int = _option(9999, Integer(1))
+    permutations: int = _option(9999, Integer(1, MAX_DRAWS))
     ci: CiMethod = _option("t", Choice(CI_METHODS))
     confidence: float = _option(0.95, Interval(0, 1))
-    resamples: int = _option(9999, Integer(1))
+    resamples: int = _option(9999, Integer(1, MAX_DRAWS))
     correction_scope: Scope = _option("measure", Choice(("measure", "all")))
     block_size: int = _option(512, Integer(1))
 

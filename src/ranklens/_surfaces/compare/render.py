@@ -112,8 +112,8 @@ def _number(value: object, digits: int) -> str:
 
 def _p(value: object, digits: int) -> str:
     """A p-value: fixed-point, in scientific notation below what the digits can show
-    (``3.2e-09``, not ``0.0000``)."""
-    if isinstance(value, float) and 0 < value < 10.0 ** -digits:
+    (``3.2e-09``, not ``0.0000``; a p that underflowed to 0 is ``0.0e+00``)."""
+    if isinstance(value, float) and 0 <= value < 10.0 ** -digits:
         return f"{value:.1e}"
     return _number(value, digits)
 

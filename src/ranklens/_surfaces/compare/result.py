@@ -3,6 +3,7 @@ and pair of systems, with the settings."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -126,15 +127,11 @@ class Comparison(Frames):
                 f"no comparison of {system!r} with {baseline!r} on {measure!r}; compared: "
                 f"measures {list(self.measures)}, runs {list(self.run_names)}"
                 + (f" against baseline {self.baseline!r}" if self.baseline else ""))
-        return PairComparison(
-            measure=measure, system=system, baseline=baseline, n=other.n,
-            excluded=other.excluded, mean_system=other.mean_baseline,
+        return dataclasses.replace(
+            other, system=system, baseline=baseline, mean_system=other.mean_baseline,
             mean_baseline=other.mean_system, difference=-other.difference,
             ci_low=-other.ci_high, ci_high=-other.ci_low, effect_size=-other.effect_size,
-            wins=other.losses, ties=other.ties, losses=other.wins, p_value=other.p_value,
-            p_adjusted=other.p_adjusted, significant=other.significant,
-            direction=-other.direction, exact=other.exact, source=other.source,
-            together=other.together)
+            wins=other.losses, losses=other.wins, direction=-other.direction)
 
     def per_query(self, measure: object) -> dict[str, dict[tuple[str, str], float]]:
         """``{query_id: {(system, baseline): difference}}`` of one measure: each pair's

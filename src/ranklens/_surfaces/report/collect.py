@@ -117,8 +117,19 @@ def collect(results: Results, measures: list[str], *, baseline: str | None, max_
         half_widths={m: _half_widths(results, m) for m in measures},
         ks=ks, at_k=at_k, pr=pr, top_k=top_k,
         grades=_grades(results, top_k, levels, means),
-        conventions=dict(results.conventions[0]),
+        conventions=_conventions(results, measures),
     )
+
+
+def _conventions(results: Results, measures: list[str]) -> dict[str, Any]:
+    """The options in force; ``rel`` also names the measures counting relevance from
+    another grade (``AP(rel=2)``), and says the curves and panels use the evaluation's."""
+    out = dict(results.conventions[0])
+    own = {m: dict(results.measures[m].params).get("rel") for m in measures}
+    other = [f"{m} {rel}" for m, rel in own.items() if rel is not None and rel != out.get("rel")]
+    if other:
+        out["rel"] = f"{out.get('rel')} (curves and panels), {', '.join(other)}"
+    return out
 
 
 def _half_widths(results: Results, measure: str) -> np.ndarray:

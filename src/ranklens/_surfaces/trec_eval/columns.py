@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..._base.errors import MeasureError, RanklensWarning
+from ..._base.warn import warn_user
 from ..._ingest.io._load import load_run
 from ..._ingest.tables import Qrels, Run
 from ..._measures import REGISTRY, Measure
@@ -94,12 +95,10 @@ def left_out_warning(missing: Sequence[str], source: str) -> None:
     """Without -c, judged topics absent from the run are left out (trec_eval 9's rule; 10.0
     exits with status 4 instead): say so as a warning, keep the output trec_eval's."""
     if missing:
-        warnings.warn(
+        warn_user(
             f"{len(missing)} judged topics are absent from the run ({source}) and were left "
             f"out of the averages; pass -c to score them 0: {sorted(missing)[:5]}"
-            + (" ..." if len(missing) > 5 else ""),
-            RanklensWarning, stacklevel=3,
-        )
+            + (" ..." if len(missing) > 5 else ""))
 
 
 def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..._base.errors import ParameterError
+from ..._base.errors import DuplicateError, ParameterError
 from ..._ingest.io._load import load_qrels, load_run
 from .columns import Column, measure_columns, registry_columns
 from .options import JUDGMENTS, Judgments, TrecEvalError
@@ -152,35 +153,54 @@ def trec_eval(
                              "or nickname, such as 'official'")
     selected = select_measures(requests)
     overrides: dict[str, float] = {}
-    if judgments in ("prefs", "qrels_prefs"):
-        loaded = load_run(run)
-        qids, columns = prefs_columns(qrels, loaded, selected,
-                                      qrels_format=judgments == "qrels_prefs",
-                                      complete=complete, depth=depth)
-    elif judgments == "qrels_jg":
-        loaded = load_run(run)
-        qids, columns = jg_columns(qrels, loaded, selected, complete=complete, rel=rel,
-                                   depth=depth, judged_only=judged_only)
-    else:
-        bad = [te for te, _ in selected if te in PREFS or te in JG]
-        if bad:
-            raise TrecEvalError(f"measure '{bad[0]}' needs -R prefs, qrels_prefs or "
-                                "qrels_jg judgments", 4)
-        table = load_qrels(qrels)
-        loaded = load_run(run)
-        specs = measure_columns(selected)
-        qids, columns = registry_columns(table, loaded, specs, complete=complete, rel=rel,
-                                         depth=depth, judged_only=judged_only,
-                                         collection_size=collection_size)
-        if complete:
-            # trec_eval's -c summary of num_rel counts every relevant judgment
-            overrides["num_rel"] = float((table.frame["relevance"] > 0).sum())
+    with _duplicates_refused():
+        if judgments in ("prefs", "qrels_prefs"):
+            loaded = load_run(run)
+            qids, columns = prefs_columns(qrels, loaded, selected,
+                                          qrels_format=judgments == "qrels_prefs",
+                                          complete=complete, depth=depth)
+        elif judgments == "qrels_jg":
+            loaded = load_run(run)
+            qids, columns = jg_columns(qrels, loaded, selected, complete=complete, rel=rel,
+                                       depth=depth, judged_only=judged_only)
+        else:
+            bad = [te for te, _ in selected if te in PREFS or te in JG]
+            if bad:
+                raise TrecEvalError(f"measure '{bad[0]}' needs -R prefs, qrels_prefs or "
+                                    "qrels_jg judgments", 4)
+            table = load_qrels(qrels)
+            loaded = load_run(run)
+            specs = measure_columns(selected)
+            qids, columns = registry_columns(table, loaded, specs, complete=complete, rel=rel,
+                                             depth=depth, judged_only=judged_only,
+                                             collection_size=collection_size)
+            if complete:
+                # trec_eval's -c summary of num_rel counts every relevant judgment
+                overrides["num_rel"] = float((table.frame["relevance"] > 0).sum())
     columns = _with_counts(selected, columns, len(qids))
     if zscores is not None:
         table_z = read_zscores(zscores) if isinstance(zscores, (str, Path)) else zscores
         columns = apply_zscores(qids, columns, table_z)
     return TrecEvalReport(loaded.name, tuple(qids), tuple(columns),
                           zscores is not None, overrides)
+
+
+#: how ranklens.trec_eval's duplicate errors end: it has no 'duplicates' option (nor has
+#: trec_eval), so the hint names the function that has one
+DUPLICATES_HINT = ("trec_eval refuses it too: remove the duplicate, or keep its first "
+                   "occurrence with ranklens.evaluate(..., duplicates='first')")
+
+
+@contextlib.contextmanager
+def _duplicates_refused() -> Iterator[None]:
+    """A duplicate document's error, with :data:`DUPLICATES_HINT` for its hint."""
+    try:
+        yield
+    except DuplicateError as exc:
+        exc.detail = (f"document {exc.doc_id!r} appears more than once for query "
+                      f"{exc.query_id!r} in the {exc.what}; {DUPLICATES_HINT}")
+        exc.args = ((f"{exc.source}: " if exc.source is not None else "") + exc.detail,)
+        raise
 
 
 def _with_counts(selected: list[tuple[str, str | None]], columns: list[Column],
