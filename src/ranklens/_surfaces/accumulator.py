@@ -503,11 +503,8 @@ class Accumulator:
     def _query_names(self, n_queries: int) -> np.ndarray:
         """Each query number's id as the engine holds it: integers zero-padded to one
         width (so that trec_eval's byte order is their numeric order), text as given."""
-        if self._kind == "anonymous":
-            values: list[Any] = list(range(n_queries))
-        else:
-            values = self._id_list
-        if values and isinstance(values[0], int) and min(values) >= 0:
+        values = list(range(n_queries)) if self._kind == "anonymous" else self._id_list
+        if values and self._integer_ids():
             width = len(str(max(values)))
             return np.array([str(v).zfill(width) for v in values], dtype=object)
         return np.array([str(v) for v in values], dtype=object)
