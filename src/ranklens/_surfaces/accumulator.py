@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
-from .._base.errors import InputError, ParameterError, RanklensWarning
+from .._base.errors import InputError, MeasureError, ParameterError, RanklensWarning
 from .._base.validate import Choice, Integer, check
 from .._ingest.io._load import load_qrels, load_run
 from .._ingest.tables import Qrels, ReaderHints, Run
@@ -54,6 +54,7 @@ from .._pipeline.assemble import assemble, grade_notices, notices
 from .._pipeline.blocks import compute_block, settle
 from .._pipeline.compute import relevance_level
 from .._pipeline.options import EvaluateOptions, OptionKwargs, options_of
+from .._pipeline.partials import policy_values
 from .._pipeline.plan import Plan, make_plan
 from .._results.result import Result
 
@@ -137,6 +138,14 @@ class Accumulator:
         torchmetrics' ``Retrieval*`` values (docs/training.md; default ``"trec"``),
         ``empty`` its ``empty_target_action``, and ``ties``, ``nonpositive``...
 
+    Raises
+    ------
+    ParameterError
+        ``measures`` is not a measure name, a Measure or a list of them; an unknown option.
+    MeasureError
+        An unknown measure, or one that needs item tables (``Coverage@k``, ``Novelty@k``...):
+        the accumulator takes none, so it is refused here rather than after an epoch.
+
     Examples
     --------
     Two batches of a score matrix (one row per query, every candidate labelled):
@@ -166,12 +175,22 @@ class Accumulator:
                  **options: Unpack[OptionKwargs]) -> None:
         check("repeated", repeated, Choice(("concatenate", "error")))
         check("ignore_index", ignore_index, Integer(none=True))
+        if not isinstance(measures, (str, Measure, Iterable)):
+            raise ParameterError("the 'measures' argument must be a measure name, a Measure "
+                                 "or a list of them (Accumulator(['nDCG@10', 'AP'])); got "
+                                 f"{type(measures).__name__}")
         self._measures = [measures] if isinstance(measures, (str, Measure)) \
             else list(measures)
         self._options: EvaluateOptions = options_of(options.pop("options", None), **options)
         self._repeated: Repeated = repeated
         self._ignore_index = ignore_index
         self._plan: Plan = make_plan(self._measures, self._options)  # a bad request fails now
+        tabled = [str(m) for m in self._plan.canonical if m.definition.items.needs]
+        if tabled:  # refused now: found at compute(), it would cost a whole epoch
+            raise MeasureError(
+                f"{', '.join(tabled)} need item tables (a catalogue, training interactions, "
+                "features or groups), which the accumulator does not take: evaluate "
+                "them with ranklens.evaluate(..., items=..., train=...) after the epoch")
         self.reset()
 
     # -- state ---------------------------------------------------------------------------
@@ -184,6 +203,7 @@ class Accumulator:
         self._n_anonymous = 0
         self._chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._tables: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+        self._users = False
 
     @property
     def n_queries(self) -> int:
@@ -202,7 +222,8 @@ class Accumulator:
         return {"measures": self._measures, "options": self._options,
                 "repeated": self._repeated, "ignore_index": self._ignore_index,
                 "kind": self._kind, "ids": self._id_list, "n_anonymous": self._n_anonymous,
-                "rows": (codes, labels, scores), "tables": self._tables}
+                "rows": (codes, labels, scores), "tables": self._tables,
+                "users": self._users}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._measures = state["measures"]
@@ -218,6 +239,7 @@ class Accumulator:
         if state["rows"][0].size:
             self._chunks = [state["rows"]]
         self._tables = list(state["tables"])
+        self._users = state.get("users", False)
 
     def _rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every array update's rows, as one chunk (kept as one from then on)."""
@@ -339,8 +361,12 @@ class Accumulator:
             raise InputError("the 'indexes' argument is for arrays; a run table names its "
                              "queries (got indexes with a table)")
         self._set_kind("tables")
-        run_frame = load_run(run).frame.select("query_id", "doc_id", "score")
-        qrels_frame = load_qrels(qrels).frame.select("query_id", "doc_id", "relevance")
+        run_table, qrels_table = load_run(run), load_qrels(qrels)
+        # read from user and item columns: the notices say users and items
+        users = run_table.hints.users and qrels_table.hints.users
+        self._users = users and (self._users or not self._tables)
+        run_frame = run_table.frame.select("query_id", "doc_id", "score")
+        qrels_frame = qrels_table.frame.select("query_id", "doc_id", "relevance")
         if self._ignore_index is not None:  # gone from the judgments and the run
             ignored = qrels_frame.filter(pl.col("relevance") == self._ignore_index)
             qrels_frame = qrels_frame.filter(pl.col("relevance") != self._ignore_index)
@@ -390,6 +416,7 @@ class Accumulator:
             return self
         self._set_kind(other._kind)
         if other._kind == "tables":
+            self._users = other._users and (self._users or not self._tables)
             for qrels_frame, run_frame in other._tables:
                 self._add_tables(qrels_frame, run_frame)
             return self
@@ -406,27 +433,45 @@ class Accumulator:
     def compute(self) -> Result:
         """The :class:`Result` of every update so far (they are kept: compute again later).
 
+        ``diagnostics["empty_queries"]`` counts, per measure, the queries without a
+        relevant label: they score 0 and count (``empty="zero"``), where
+        :func:`ranklens.evaluate` on judgments listing only relevant items never sees them;
+        ``empty="skip"`` leaves them out (docs/training.md, "Which queries count").
+
         Raises
         ------
         InputError
-            No update yet, or a policy of the evaluation (``empty="error"``...) fails.
+            No update yet, no row left (every label ``ignore_index``), or a policy of the
+            evaluation (``empty="error"``...) fails.
         """
         if self._kind is None:
             raise InputError("the accumulator holds no data: call update() before "
                              "compute()")
+        if self._kind != "tables" and not self._rows()[0].size:
+            raise InputError(
+                "the updates hold no rows to evaluate" if self._ignore_index is None else
+                f"every label given to update() equals ignore_index ({self._ignore_index}):"
+                " no row is left to evaluate; pad with ignore_index only the candidates to "
+                "leave out")
         plan = self._plan
         merged = settle(plan, [compute_block(plan, qrels, run) for qrels, run in self._blocks()],
                         qrels_source=_SOURCE, run_source=_SOURCE)
         grades = self._rows()[1] if self._kind != "tables" else pl.concat(
             [q["relevance"] for q, _ in self._tables]).to_numpy()
         for message in [*grade_notices(plan, grades, _SOURCE),
-                        *notices(plan, merged, _SOURCE, qrels_source=_SOURCE)]:
+                        *notices(plan, merged, _SOURCE, qrels_source=_SOURCE,
+                                 users=self._users)]:
             warnings.warn(message, RanklensWarning, stacklevel=2)
         result = assemble(plan, merged, plan.run_name or "run", run_source=_SOURCE,
                           qrels_source=_SOURCE)
-        if self._integer_ids():
-            result = dataclasses.replace(result, integer_query_ids=True)
-        return result
+        assert merged.values is not None  # compute_block keeps the per-query values
+        # the queries evaluate() leaves out when the judgments list only relevant items
+        empty = {name: int(policy_values(plan, at, merged.values)[2].sum())
+                 for at, name in enumerate(plan.names)}
+        return dataclasses.replace(
+            result, integer_query_ids=result.integer_query_ids or self._integer_ids(),
+            diagnostics={**result.diagnostics,
+                         "empty_queries": {name: n for name, n in empty.items() if n}})
 
     def _integer_ids(self) -> bool:
         """Whether the query ids are integers >= 0 (given back as such by ``to_polars``)."""

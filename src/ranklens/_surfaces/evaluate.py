@@ -341,7 +341,8 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
         run_name = plan.run_name
         r = load(run, run_name)
         per_query = compute_run(plan, q, r, context=context)
-        for message in notices(plan, per_query, r.source, qrels_source=q.source):
+        for message in notices(plan, per_query, r.source, qrels_source=q.source,
+                               users=_users(q, r)):
             warnings.warn(message, RanklensWarning, stacklevel=stacklevel)
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
                                  else r.name, context=context), q)
@@ -390,7 +391,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         # a run given as data is named by its key: "the run (x, <run dict>)"
         label = r.source if name is None or not r.source.startswith("<") \
             else f"{name}, {r.source}"
-        messages += notices(plan, per_query, label, qrels_source=qrels.source)
+        messages += notices(plan, per_query, label, qrels_source=qrels.source,
+                            users=_users(qrels, r))
         computed.append((name if name is not None else r.name, per_query))
         del r
     # named by tag: a tag shared with another run's name gets the position
@@ -423,6 +425,11 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
         _with_integer_ids(assemble(plan, per_query, name), info.integer_query_ids)
         for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
+
+
+def _users(qrels: Qrels | SubtopicQrels, run: Run) -> bool:
+    """Whether both tables were read from user and item columns (a recommender's)."""
+    return isinstance(qrels, Qrels) and qrels.hints.users and run.hints.users
 
 
 def _with_integer_ids(result: Result, integer: bool) -> Result:
