@@ -103,7 +103,7 @@ def _real(arr: np.ndarray, what: str) -> np.ndarray:
 
 def _ids(arr: np.ndarray, what: str) -> np.ndarray:
     """Query ids: integers (any size NumPy holds) or strings; one flat array."""
-    if arr.dtype.kind in "iu" or arr.dtype.kind in "UT":
+    if arr.dtype.kind in "iuUT":
         return arr.ravel()
     if arr.dtype.kind == "O" and all(isinstance(v, str) for v in arr.ravel().tolist()):
         return arr.ravel().astype(str)
@@ -208,12 +208,10 @@ class Accumulator:
     @property
     def n_queries(self) -> int:
         """The number of distinct queries seen so far (table updates: their run's)."""
-        if self._kind == "anonymous":
-            return self._n_anonymous
         if self._kind == "tables":
             return int(pl.concat([r.select("query_id") for _, r in self._tables])
                        ["query_id"].n_unique())
-        return len(self._id_list)
+        return self._n_anonymous if self._kind == "anonymous" else len(self._id_list)
 
     def __getstate__(self) -> dict[str, Any]:
         """Plain data (arrays, lists, frames, the options): what a pickle or
@@ -491,7 +489,7 @@ class Accumulator:
         if codes.size > 1 and (codes[1:] < codes[:-1]).any():  # matrices come in order
             order = np.argsort(codes, kind="stable")
             codes, labels, scores = codes[order], labels[order], scores[order]
-        n_queries = self._n_anonymous if self._kind == "anonymous" else len(self._id_list)
+        n_queries = self.n_queries
         counts = np.bincount(codes, minlength=n_queries)
         starts = np.concatenate(([0], np.cumsum(counts)))
         position = np.arange(codes.size, dtype=np.int64) - np.repeat(starts[:-1], counts)
@@ -508,8 +506,7 @@ class Accumulator:
             if hi <= lo:
                 continue
             rows = slice(int(starts[lo]), int(starts[hi]))
-            block_counts = counts[lo:hi]
-            present = block_counts > 0
+            present = counts[lo:hi] > 0
             doc_ids = doc_names.gather(position[rows])
             block_names = pl.Series("query_id", names[lo:hi], dtype=pl.String)
             query_ids = block_names.filter(pl.Series(present))
@@ -529,7 +526,7 @@ class Accumulator:
                 # query (a query's first row starts one), and the doc ids' hashes are the run's
                 _SOURCE, integer_query_ids=self._integer_ids(),
                 hints=ReaderHints(block_starts=pl.Series(first[judged])))
-            run = Run.from_blocks(query_ids, block_counts[present], doc_ids, scores[rows],
+            run = Run.from_blocks(query_ids, counts[lo:hi][present], doc_ids, scores[rows],
                                   _SOURCE, "run",
                                   hints=ReaderHints(doc_hashes=doc_ids.hash(0).to_numpy().copy()))
             yield qrels, run
