@@ -105,6 +105,10 @@ class ReaderHints:
     #: hand over: it is read, not taken, and lets ``ranklens._model.ranking`` leave out
     #: its duplicate check when each query is one block.
     distinct_docs: bool = False
+    #: :class:`Qrels` and :class:`Run`: the ids were read from user and item columns
+    #: (``user_id``, ``item_id``...), so messages about them say users and items. A fact,
+    #: read, not taken.
+    users: bool = False
 
     def take_block_starts(self) -> pl.Series | None:
         """:attr:`block_starts`, released here (None if there is none)."""

@@ -226,11 +226,13 @@ def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:
 
 
 def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
-            qrels_source: str = "<qrels>") -> list[str]:
+            qrels_source: str = "<qrels>", users: bool = False) -> list[str]:
     """What the caller should be warned of: an empty evaluation under ``missing="skip"``
     (no judgments, no query in common), missing queries (when ``missing`` was left unset),
     a run that retrieved (almost) no judged document, and run queries without judgments.
-    ``source`` names the run, ``qrels_source`` the judgments."""
+    ``source`` names the run, ``qrels_source`` the judgments; ``users``: both were read
+    from user and item columns, and run queries without judgments are users without test
+    items."""
     if isinstance(partial, PerQuery):
         partial = partial_of(plan, partial)
     out = []
@@ -257,7 +259,12 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
         )
     out += unknown_notices(partial.unknown, source)
     ignored = partial.ignored
-    if ignored.count:
+    if ignored.count and users:  # normal in recommendation: a summary, not a fault
+        out.append(
+            f"{ignored.count} users of the run ({source}) have no test items and were left "
+            f"out of the means: {list(ignored.examples[:5])}"
+            + (" ..." if ignored.count > 5 else ""))
+    elif ignored.count:
         out.append(
             f"{ignored.count} queries of the run ({source}) have no judgments and were "
             "ignored: "

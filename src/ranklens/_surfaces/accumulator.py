@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
-from .._base.errors import InputError, ParameterError, RanklensWarning
+from .._base.errors import InputError, MeasureError, ParameterError, RanklensWarning
 from .._base.validate import Choice, Integer, check
 from .._ingest.io._load import load_qrels, load_run
 from .._ingest.tables import Qrels, ReaderHints, Run
@@ -54,6 +54,7 @@ from .._pipeline.assemble import assemble, grade_notices, notices
 from .._pipeline.blocks import compute_block, settle
 from .._pipeline.compute import relevance_level
 from .._pipeline.options import EvaluateOptions, OptionKwargs, options_of
+from .._pipeline.partials import policy_values
 from .._pipeline.plan import Plan, make_plan
 from .._results.result import Result
 
@@ -102,7 +103,7 @@ def _real(arr: np.ndarray, what: str) -> np.ndarray:
 
 def _ids(arr: np.ndarray, what: str) -> np.ndarray:
     """Query ids: integers (any size NumPy holds) or strings; one flat array."""
-    if arr.dtype.kind in "iu" or arr.dtype.kind in "UT":
+    if arr.dtype.kind in "iuUT":
         return arr.ravel()
     if arr.dtype.kind == "O" and all(isinstance(v, str) for v in arr.ravel().tolist()):
         return arr.ravel().astype(str)
@@ -137,6 +138,14 @@ class Accumulator:
         torchmetrics' ``Retrieval*`` values (docs/training.md; default ``"trec"``),
         ``empty`` its ``empty_target_action``, and ``ties``, ``nonpositive``...
 
+    Raises
+    ------
+    ParameterError
+        ``measures`` is not a measure name, a Measure or a list of them; an unknown option.
+    MeasureError
+        An unknown measure, or one that needs item tables (``Coverage@k``, ``Novelty@k``...):
+        the accumulator takes none, so it is refused here rather than after an epoch.
+
     Examples
     --------
     Two batches of a score matrix (one row per query, every candidate labelled):
@@ -166,12 +175,22 @@ class Accumulator:
                  **options: Unpack[OptionKwargs]) -> None:
         check("repeated", repeated, Choice(("concatenate", "error")))
         check("ignore_index", ignore_index, Integer(none=True))
+        if not isinstance(measures, (str, Measure, Iterable)):
+            raise ParameterError("the 'measures' argument must be a measure name, a Measure "
+                                 "or a list of them (Accumulator(['nDCG@10', 'AP'])); got "
+                                 f"{type(measures).__name__}")
         self._measures = [measures] if isinstance(measures, (str, Measure)) \
             else list(measures)
         self._options: EvaluateOptions = options_of(options.pop("options", None), **options)
         self._repeated: Repeated = repeated
         self._ignore_index = ignore_index
         self._plan: Plan = make_plan(self._measures, self._options)  # a bad request fails now
+        tabled = [str(m) for m in self._plan.canonical if m.definition.items.needs]
+        if tabled:  # refused now: found at compute(), it would cost a whole epoch
+            raise MeasureError(
+                f"{', '.join(tabled)} need item tables (a catalogue, training interactions, "
+                "features or groups), which the accumulator does not take: evaluate "
+                "them with ranklens.evaluate(..., items=..., train=...) after the epoch")
         self.reset()
 
     # -- state ---------------------------------------------------------------------------
@@ -184,16 +203,15 @@ class Accumulator:
         self._n_anonymous = 0
         self._chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._tables: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+        self._users = False
 
     @property
     def n_queries(self) -> int:
         """The number of distinct queries seen so far (table updates: their run's)."""
-        if self._kind == "anonymous":
-            return self._n_anonymous
         if self._kind == "tables":
             return int(pl.concat([r.select("query_id") for _, r in self._tables])
                        ["query_id"].n_unique())
-        return len(self._id_list)
+        return self._n_anonymous if self._kind == "anonymous" else len(self._id_list)
 
     def __getstate__(self) -> dict[str, Any]:
         """Plain data (arrays, lists, frames, the options): what a pickle or
@@ -202,7 +220,8 @@ class Accumulator:
         return {"measures": self._measures, "options": self._options,
                 "repeated": self._repeated, "ignore_index": self._ignore_index,
                 "kind": self._kind, "ids": self._id_list, "n_anonymous": self._n_anonymous,
-                "rows": (codes, labels, scores), "tables": self._tables}
+                "rows": (codes, labels, scores), "tables": self._tables,
+                "users": self._users}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._measures = state["measures"]
@@ -218,6 +237,7 @@ class Accumulator:
         if state["rows"][0].size:
             self._chunks = [state["rows"]]
         self._tables = list(state["tables"])
+        self._users = state.get("users", False)
 
     def _rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every array update's rows, as one chunk (kept as one from then on)."""
@@ -339,8 +359,12 @@ class Accumulator:
             raise InputError("the 'indexes' argument is for arrays; a run table names its "
                              "queries (got indexes with a table)")
         self._set_kind("tables")
-        run_frame = load_run(run).frame.select("query_id", "doc_id", "score")
-        qrels_frame = load_qrels(qrels).frame.select("query_id", "doc_id", "relevance")
+        run_table, qrels_table = load_run(run), load_qrels(qrels)
+        # read from user and item columns: the notices say users and items
+        users = run_table.hints.users and qrels_table.hints.users
+        self._users = users and (self._users or not self._tables)
+        run_frame = run_table.frame.select("query_id", "doc_id", "score")
+        qrels_frame = qrels_table.frame.select("query_id", "doc_id", "relevance")
         if self._ignore_index is not None:  # gone from the judgments and the run
             ignored = qrels_frame.filter(pl.col("relevance") == self._ignore_index)
             qrels_frame = qrels_frame.filter(pl.col("relevance") != self._ignore_index)
@@ -390,6 +414,7 @@ class Accumulator:
             return self
         self._set_kind(other._kind)
         if other._kind == "tables":
+            self._users = other._users and (self._users or not self._tables)
             for qrels_frame, run_frame in other._tables:
                 self._add_tables(qrels_frame, run_frame)
             return self
@@ -406,27 +431,45 @@ class Accumulator:
     def compute(self) -> Result:
         """The :class:`Result` of every update so far (they are kept: compute again later).
 
+        ``diagnostics["empty_queries"]`` counts, per measure, the queries without a
+        relevant label: they score 0 and count (``empty="zero"``), where
+        :func:`ranklens.evaluate` on judgments listing only relevant items never sees them;
+        ``empty="skip"`` leaves them out (docs/training.md, "Which queries count").
+
         Raises
         ------
         InputError
-            No update yet, or a policy of the evaluation (``empty="error"``...) fails.
+            No update yet, no row left (every label ``ignore_index``), or a policy of the
+            evaluation (``empty="error"``...) fails.
         """
         if self._kind is None:
             raise InputError("the accumulator holds no data: call update() before "
                              "compute()")
+        if self._kind != "tables" and not self._rows()[0].size:
+            raise InputError(
+                "the updates hold no rows to evaluate" if self._ignore_index is None else
+                f"every label given to update() equals ignore_index ({self._ignore_index}):"
+                " no row is left to evaluate; pad with ignore_index only the candidates to "
+                "leave out")
         plan = self._plan
         merged = settle(plan, [compute_block(plan, qrels, run) for qrels, run in self._blocks()],
                         qrels_source=_SOURCE, run_source=_SOURCE)
         grades = self._rows()[1] if self._kind != "tables" else pl.concat(
             [q["relevance"] for q, _ in self._tables]).to_numpy()
         for message in [*grade_notices(plan, grades, _SOURCE),
-                        *notices(plan, merged, _SOURCE, qrels_source=_SOURCE)]:
+                        *notices(plan, merged, _SOURCE, qrels_source=_SOURCE,
+                                 users=self._users)]:
             warnings.warn(message, RanklensWarning, stacklevel=2)
         result = assemble(plan, merged, plan.run_name or "run", run_source=_SOURCE,
                           qrels_source=_SOURCE)
-        if self._integer_ids():
-            result = dataclasses.replace(result, integer_query_ids=True)
-        return result
+        assert merged.values is not None  # compute_block keeps the per-query values
+        # the queries evaluate() leaves out when the judgments list only relevant items
+        empty = {name: int(policy_values(plan, at, merged.values)[2].sum())
+                 for at, name in enumerate(plan.names)}
+        return dataclasses.replace(
+            result, integer_query_ids=result.integer_query_ids or self._integer_ids(),
+            diagnostics={**result.diagnostics,
+                         "empty_queries": {name: n for name, n in empty.items() if n}})
 
     def _integer_ids(self) -> bool:
         """Whether the query ids are integers >= 0 (given back as such by ``to_polars``)."""
@@ -446,7 +489,7 @@ class Accumulator:
         if codes.size > 1 and (codes[1:] < codes[:-1]).any():  # matrices come in order
             order = np.argsort(codes, kind="stable")
             codes, labels, scores = codes[order], labels[order], scores[order]
-        n_queries = self._n_anonymous if self._kind == "anonymous" else len(self._id_list)
+        n_queries = self.n_queries
         counts = np.bincount(codes, minlength=n_queries)
         starts = np.concatenate(([0], np.cumsum(counts)))
         position = np.arange(codes.size, dtype=np.int64) - np.repeat(starts[:-1], counts)
@@ -463,8 +506,7 @@ class Accumulator:
             if hi <= lo:
                 continue
             rows = slice(int(starts[lo]), int(starts[hi]))
-            block_counts = counts[lo:hi]
-            present = block_counts > 0
+            present = counts[lo:hi] > 0
             doc_ids = doc_names.gather(position[rows])
             block_names = pl.Series("query_id", names[lo:hi], dtype=pl.String)
             query_ids = block_names.filter(pl.Series(present))
@@ -484,7 +526,7 @@ class Accumulator:
                 # query (a query's first row starts one), and the doc ids' hashes are the run's
                 _SOURCE, integer_query_ids=self._integer_ids(),
                 hints=ReaderHints(block_starts=pl.Series(first[judged])))
-            run = Run.from_blocks(query_ids, block_counts[present], doc_ids, scores[rows],
+            run = Run.from_blocks(query_ids, counts[lo:hi][present], doc_ids, scores[rows],
                                   _SOURCE, "run",
                                   hints=ReaderHints(doc_hashes=doc_ids.hash(0).to_numpy().copy()))
             yield qrels, run
@@ -503,11 +545,8 @@ class Accumulator:
     def _query_names(self, n_queries: int) -> np.ndarray:
         """Each query number's id as the engine holds it: integers zero-padded to one
         width (so that trec_eval's byte order is their numeric order), text as given."""
-        if self._kind == "anonymous":
-            values: list[Any] = list(range(n_queries))
-        else:
-            values = self._id_list
-        if values and isinstance(values[0], int) and min(values) >= 0:
+        values = list(range(n_queries)) if self._kind == "anonymous" else self._id_list
+        if values and self._integer_ids():
             width = len(str(max(values)))
             return np.array([str(v).zfill(width) for v in values], dtype=object)
         return np.array([str(v) for v in values], dtype=object)

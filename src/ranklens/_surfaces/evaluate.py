@@ -340,7 +340,7 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
         r = load(run, run_name)
         per_query = compute_run(plan, q, r, context=context)
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
-                          qrels_source=q.source))
+                          qrels_source=q.source, users=_users(q, r)))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
                                  else r.name, context=context), q)
     results, messages = _evaluate_several(plan, q, several, context, load)
@@ -385,7 +385,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         per_query = compute_run(plan, qrels, r, context=context)
         label = given if given is not None else r.source
         notes += [(label, m) for m in notices(plan, per_query, label,
-                                               qrels_source=qrels.source)]
+                                               qrels_source=qrels.source,
+                                               users=_users(qrels, r))]
         computed.append((name if name is not None else r.name, per_query))
         del r
     # named by tag: a tag shared with another run's name gets the position
@@ -429,6 +430,11 @@ def _labels(runs: list[tuple[str | None, Any]]) -> list[str | None]:
     defaults = name_runs([run for _, run in runs])
     return [None if name is None or name == default else name
             for (name, _), default in zip(runs, defaults, strict=True)]
+
+
+def _users(qrels: Qrels | SubtopicQrels, run: Run) -> bool:
+    """Whether both tables were read from user and item columns (a recommender's)."""
+    return isinstance(qrels, Qrels) and qrels.hints.users and run.hints.users
 
 
 def _with_integer_ids(result: Result, integer: bool) -> Result:

@@ -137,16 +137,16 @@ def _values(name: str, query_ids: pl.Series, values: np.ndarray | None,
             counted: np.ndarray | None, texts: np.ndarray | None) -> pl.DataFrame:
     """The ``value`` rows of one measure."""
     n = len(query_ids)
+
+    def const(value: Any, dtype: Any) -> pl.Series:  # a column of one value, no Python list
+        return pl.Series([], dtype=dtype).extend_constant(value, n)
+
     return pl.DataFrame({
-        "kind": pl.Series([], dtype=pl.String).extend_constant("value", n),
-        "query_id": query_ids,
-        "measure": pl.Series([], dtype=pl.String).extend_constant(name, n),
-        "value": pl.Series(values, dtype=pl.Float64) if values is not None
-        else pl.Series([None] * n, dtype=pl.Float64),
-        "counted": pl.Series(counted, dtype=pl.Boolean) if counted is not None
-        else pl.Series([False] * n, dtype=pl.Boolean),
-        "text": pl.Series(texts.tolist(), dtype=pl.String) if texts is not None
-        else pl.Series([None] * n, dtype=pl.String),
+        "kind": const("value", pl.String), "query_id": query_ids,
+        "measure": const(name, pl.String),
+        "value": const(None, pl.Float64) if values is None else values,
+        "counted": const(False, pl.Boolean) if counted is None else counted,
+        "text": const(None, pl.String) if texts is None else texts.tolist(),
     }, schema=_schema())
 
 

@@ -141,9 +141,7 @@ def evaluate(
     _check_frame(qrels, "qrels", {query_id: "id", doc_id: "id", relevance: "number"})
     _check_frame(run, "run", {query_id: "id", doc_id: "id", score: "number",
                               **({rank: "number"} if rank is not None else {})})
-    input_order = plan.policies.ties == "input" or any(
-        _ties.effective_ties(m, plan.policies.ties) == "input" for m in plan.canonical)
-    if input_order and rank is None:
+    if needs_rank(plan) and rank is None:
         raise ParameterError(
             "ties='input' needs each query's order, which Spark does not keep across a "
             "shuffle: pass rank='<column>' naming a numeric column (ascending positions)")
@@ -161,7 +159,7 @@ def evaluate(
                    F.col(score).cast("double").alias("score"),
                    (F.col(rank) if rank is not None else F.lit(0)).cast("double").alias("rank"))
     n_buckets = buckets if buckets is not None else _default_buckets(r)
-    out = _buckets(q, r, spec, n_buckets, _method(method)).persist()
+    out = _buckets(q, r, spec, n_buckets, method).persist()
     try:
         rows = out.filter(F.col("kind") != "value").collect()  # the one job
         result = _assemble(plan, spec, [row.asDict() for row in rows], context)
@@ -213,10 +211,10 @@ def _estimated_bytes(frame: Any) -> int | None:
     return size if 0 < size < 2**62 else None
 
 
-def _method(method: str) -> str:
-    # "compact" needs only collect_list and mapInArrow (pyspark >= 3.3, classic and
-    # Connect) and measured cheapest (docs/spark.md)
-    return "compact" if method == "auto" else method
+def needs_rank(plan: Plan) -> bool:
+    """Whether a measure of ``plan`` orders tied scores by input order."""
+    return plan.policies.ties == "input" or any(
+        _ties.effective_ties(m, plan.policies.ties) == "input" for m in plan.canonical)
 
 
 def _check_frame(frame: Any, what: str, columns: dict[str, str]) -> None:
@@ -259,7 +257,9 @@ def _output_schema() -> str:
 def _buckets(q: DataFrame, r: DataFrame, spec: BlockSpec, n: int, method: str) -> DataFrame:
     from pyspark.sql import functions as F
 
-    if method == "compact":
+    # "compact" ("auto") needs only collect_list and mapInArrow (pyspark >= 3.3, classic
+    # and Connect) and measured cheapest (docs/spark.md)
+    if method in ("auto", "compact"):
         return _compact(q, r, spec, n)
     if method == "cogroup":
         bucket = F.pmod(F.xxhash64("query_id"), F.lit(n)).alias("bucket")

@@ -8,6 +8,7 @@ Imported on first use of ``ranklens.spark.RankingEvaluator``: it subclasses pysp
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pyspark.ml.evaluation import Evaluator
@@ -16,7 +17,6 @@ from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
 from .._base.errors import MeasureError, ParameterError
 from .._base.validate import Choice, Integer, Text, check
-from .._measures import _ties
 from .._pipeline.blocks import BlockSpec
 from .._pipeline.plan import Plan, make_plan
 from ._driver import (
@@ -25,6 +25,7 @@ from ._driver import (
     _compacted,
     _default_buckets,
     _output_schema,
+    needs_rank,
 )
 
 if TYPE_CHECKING:
@@ -48,6 +49,26 @@ def _to_options(value: Any) -> dict[str, Any]:
         raise ParameterError(f"the 'options' param must be a dict of evaluation options; "
                              f"got a {type(value).__name__}")
     return dict(value)
+
+
+def _param(name: str, doc: str, converter: Callable[[Any], Any] = TypeConverters.toString
+           ) -> Any:
+    """A param of :class:`RankingEvaluator` (pyspark's ``Param`` on a dummy parent)."""
+    return Param(Params._dummy(), name, doc, typeConverter=converter)
+
+
+def _accessors(name: str, what: str, *, checked: bool = False
+               ) -> tuple[Callable[[Any], Any], Callable[[Any, Any], Any]]:
+    """The ``getX`` / ``setX`` pair of the param ``name``; ``checked``: a value is set only
+    if the request it makes is valid (a bad measure fails at once, not in the first fold)."""
+    def get(self: Any) -> Any:
+        return self.getOrDefault(getattr(self, name))
+
+    def set_(self: Any, value: Any) -> Any:
+        return (self._set_checked if checked else self._set)(**{name: value})
+
+    get.__doc__, set_.__doc__ = f"{what[0].upper()}{what[1:]}.", f"Set {what}."
+    return get, set_
 
 
 class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
@@ -131,38 +152,23 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     ...                     # doctest: +SKIP
     """
 
-    measure: Param[str] = Param(
-        Params._dummy(), "measure", "the ranklens measure whose aggregate is the value",
-        typeConverter=TypeConverters.toString)
-    input: Param[str] = Param(
-        Params._dummy(), "input",
-        "the input's form: 'arrays' (one row per query, MLlib's), 'long' (one row per "
-        "query and item) or 'auto' (arrays when predictionCol holds arrays)",
-        typeConverter=TypeConverters.toString)
-    predictionCol: Param[str] = Param(
-        Params._dummy(), "predictionCol",
-        "predicted item ids in rank order (arrays) or scores (long)",
-        typeConverter=TypeConverters.toString)
-    labelCol: Param[str] = Param(
-        Params._dummy(), "labelCol", "relevant item ids (arrays) or relevance grades (long)",
-        typeConverter=TypeConverters.toString)
-    queryCol: Param[str] = Param(
-        Params._dummy(), "queryCol", "the long form's query id column",
-        typeConverter=TypeConverters.toString)
-    docCol: Param[str] = Param(
-        Params._dummy(), "docCol", "the long form's item id column",
-        typeConverter=TypeConverters.toString)
-    relevanceCol: Param[str] = Param(
-        Params._dummy(), "relevanceCol",
-        "the array form's grades of labelCol's items (empty: each judged 1)",
-        typeConverter=TypeConverters.toString)
-    buckets: Param[int] = Param(
-        Params._dummy(), "buckets",
-        "the long form's buckets of queries (0: ranklens.spark.evaluate's default)",
-        typeConverter=TypeConverters.toInt)
-    options: Param[dict[str, Any]] = Param(
-        Params._dummy(), "options", "ranklens.evaluate's options (convention, missing, ...)",
-        typeConverter=_to_options)
+    measure: Param[str] = _param("measure", "the ranklens measure whose aggregate is the value")
+    input: Param[str] = _param(
+        "input", "the input's form: 'arrays' (one row per query, MLlib's), 'long' (one row "
+        "per query and item) or 'auto' (arrays when predictionCol holds arrays)")
+    predictionCol: Param[str] = _param(
+        "predictionCol", "predicted item ids in rank order (arrays) or scores (long)")
+    labelCol: Param[str] = _param(
+        "labelCol", "relevant item ids (arrays) or relevance grades (long)")
+    queryCol: Param[str] = _param("queryCol", "the long form's query id column")
+    docCol: Param[str] = _param("docCol", "the long form's item id column")
+    relevanceCol: Param[str] = _param(
+        "relevanceCol", "the array form's grades of labelCol's items (empty: each judged 1)")
+    buckets: Param[int] = _param(
+        "buckets", "the long form's buckets of queries (0: ranklens.spark.evaluate's default)",
+        TypeConverters.toInt)
+    options: Param[dict[str, Any]] = _param(
+        "options", "ranklens.evaluate's options (convention, missing, ...)", _to_options)
 
     def __init__(self, measure: str = "nDCG@10", *, input: str = "auto",
                  predictionCol: str = "prediction", labelCol: str = "label",
@@ -179,69 +185,18 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
     # -- params ---------------------------------------------------------------------------
 
-    def getMeasure(self) -> str:
-        """The measure's name."""
-        return self.getOrDefault(self.measure)
-
-    def setMeasure(self, value: str) -> RankingEvaluator:
-        """Set the measure (checked at once)."""
-        return self._set_checked(measure=value)
-
-    def getInput(self) -> str:
-        """The input's form."""
-        return self.getOrDefault(self.input)
-
-    def setInput(self, value: str) -> RankingEvaluator:
-        """Set the input's form."""
-        return self._set(input=value)
-
-    def getPredictionCol(self) -> str:
-        """The column of predictions (arrays of ids, or scores)."""
-        return self.getOrDefault(self.predictionCol)
-
-    def setPredictionCol(self, value: str) -> RankingEvaluator:
-        """Set the column of predictions (arrays of ids, or scores)."""
-        return self._set(predictionCol=value)
-
-    def getLabelCol(self) -> str:
-        """The column of labels (arrays of relevant ids, or grades)."""
-        return self.getOrDefault(self.labelCol)
-
-    def setLabelCol(self, value: str) -> RankingEvaluator:
-        """Set the column of labels (arrays of relevant ids, or grades)."""
-        return self._set(labelCol=value)
-
-    def getQueryCol(self) -> str:
-        """The long form's query id column."""
-        return self.getOrDefault(self.queryCol)
-
-    def setQueryCol(self, value: str) -> RankingEvaluator:
-        """Set the long form's query id column."""
-        return self._set(queryCol=value)
-
-    def getDocCol(self) -> str:
-        """The long form's item id column."""
-        return self.getOrDefault(self.docCol)
-
-    def setDocCol(self, value: str) -> RankingEvaluator:
-        """Set the long form's item id column."""
-        return self._set(docCol=value)
-
-    def getRelevanceCol(self) -> str:
-        """The array form's column of grades ("": each label judged 1)."""
-        return self.getOrDefault(self.relevanceCol)
-
-    def setRelevanceCol(self, value: str) -> RankingEvaluator:
-        """Set the array form's column of grades."""
-        return self._set(relevanceCol=value)
-
-    def getBuckets(self) -> int:
-        """The long form's bucket count (0: the default)."""
-        return self.getOrDefault(self.buckets)
-
-    def setBuckets(self, value: int) -> RankingEvaluator:
-        """Set the long form's bucket count (0: the default)."""
-        return self._set_checked(buckets=value)
+    getMeasure, setMeasure = _accessors("measure", "the measure's name", checked=True)
+    getInput, setInput = _accessors("input", "the input's form")
+    getPredictionCol, setPredictionCol = _accessors(
+        "predictionCol", "the column of predictions (arrays of ids, or scores)")
+    getLabelCol, setLabelCol = _accessors(
+        "labelCol", "the column of labels (arrays of relevant ids, or grades)")
+    getQueryCol, setQueryCol = _accessors("queryCol", "the long form's query id column")
+    getDocCol, setDocCol = _accessors("docCol", "the long form's item id column")
+    getRelevanceCol, setRelevanceCol = _accessors(
+        "relevanceCol", "the array form's column of grades (\"\": each label judged 1)")
+    getBuckets, setBuckets = _accessors(
+        "buckets", "the long form's bucket count (0: the default)", checked=True)
 
     def _set_checked(self, **params: Any) -> RankingEvaluator:
         """Set ``params`` if the request they make is valid; otherwise raise and keep the
@@ -334,7 +289,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
                 raise ParameterError(
                     f"the {param} column {name!r} must hold {what} in the long form "
                     f"(input='long'); got {types[name]}")
-        if _needs_rank(plan):
+        if needs_rank(plan):
             raise ParameterError(
                 "ties='input' needs each query's order, which the long form does not give "
                 "(Spark keeps no row order across a shuffle): use the array form, or "
@@ -413,12 +368,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         found = out.filter(F.col("kind") != "value").collect()  # the one job
         aggregates, _ = _assemble(plan, spec, [row.asDict() for row in found])
         return float(aggregates[plan.names[0]])
-
-
-def _needs_rank(plan: Plan) -> bool:
-    """Whether a measure of ``plan`` orders tied scores by input order."""
-    return plan.policies.ties == "input" or any(
-        _ties.effective_ties(m, plan.policies.ties) == "input" for m in plan.canonical)
 
 
 def _types(dataset: Any) -> dict[str, str]:

@@ -13,16 +13,10 @@ __all__ = ["read_qrels", "read_run"]
 
 
 def _kind(path: str) -> str:
-    name = path.rstrip("/").lower()
-    for suffix in (".gz", ".bz2"):  # Spark decompresses these itself
-        name = name.removesuffix(suffix)
-    if name.endswith(".parquet"):
-        return "parquet"
-    if name.endswith(".csv"):
-        return "csv"
-    if name.endswith(".tsv"):
-        return "tsv"
-    return "trec"
+    # Spark decompresses .gz and .bz2 itself
+    name = path.rstrip("/").lower().removesuffix(".gz").removesuffix(".bz2")
+    return next((kind for kind in ("parquet", "csv", "tsv") if name.endswith(f".{kind}")),
+                "trec")
 
 
 def _fields(spark: SparkSession, path: str, count: int, names: list[str],

@@ -39,6 +39,9 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: query id columns that make a recommender's table: its messages say users and items
+_USER_COLUMNS = ("user_id", "user", "userid", "uid")
+
 #: columns an interactions frame may hold besides its ids (implicit feedback)
 _TIME_COLUMNS = ("timestamp", "time", "ts", "datetime")
 
@@ -199,7 +202,8 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     # converted here, where errors can name the caller's columns
     return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
                                "relevance": relevance}), source,
-                 integer_query_ids=df[q].dtype.is_integer() and df.height > 0)
+                 integer_query_ids=df[q].dtype.is_integer() and df.height > 0,
+                 hints=ReaderHints(users=plain_name(q) in _USER_COLUMNS))
 
 
 #: relevance columns that hold ratings (a star scale) rather than grades
@@ -228,7 +232,8 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
     s = require_column(df.columns, "score", source)
     # converted here, where errors can name the caller's columns
     run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
-                            "score": numeric(df[s], "score", source)}), source, name)
+                            "score": numeric(df[s], "score", source)}), source, name,
+              hints=ReaderHints(users=plain_name(q) in _USER_COLUMNS))
     rank_col = next((c for c in df.columns if plain_name(c) == "rank"), None)
     if rank_col:
         # the rank column is informational (trec_eval ignores it, ties="input" follows the

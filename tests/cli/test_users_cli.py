@@ -1,0 +1,21 @@
+"""Issue 39: a recommender's CSV files speak of users and test items on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import run
+
+
+def test_users_without_test_items_are_one_line_in_users_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    test_items = tmp_path / "test.csv"
+    test_items.write_text("user_id,item_id,rating\n1,10,1\n2,12,1\n")
+    recs = tmp_path / "recs.csv"
+    recs.write_text("user_id,item_id,score\n1,10,0.9\n1,11,0.5\n2,10,0.8\n2,12,0.1\n"
+                    "3,11,0.7\n")
+    r = run(["evaluate", str(test_items), str(recs), "-m", "nDCG@2"], capsys)
+    assert r.code == 0, r.err
+    assert r.err.strip() == (f"ranklens: warning: 1 users of the run ({recs}) have no test "
+                             "items and were left out of the means: ['3']")
