@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from itertools import chain, islice
@@ -15,7 +14,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
-from ..._base.errors import InputError, RanklensWarning
+from ..._base.errors import InputError
+from ..._base.warn import warn_user
 from ..columns import ids, numeric
 from ..tables import Qrels, ReaderHints, Run, table_schema
 
@@ -215,10 +215,10 @@ def _note_rating(column: str, rating: pl.Series, source: str) -> None:
     levels = rating.filter(rating >= 1).unique()
     if levels.len() > 2:
         top = int(levels.max())
-        warnings.warn(f"{source}: column {column!r} is read as the relevance grade, so every "
+        warn_user(f"{source}: column {column!r} is read as the relevance grade, so every "
                       f"rating of 1 or more counts as relevant at the default rel=1; pass "
                       f"rel={top - 1} (--rel {top - 1}) to count only ratings of {top - 1} "
-                      "and up", RanklensWarning, stacklevel=2)
+                      "and up")
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
