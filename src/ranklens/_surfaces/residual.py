@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -172,19 +172,18 @@ def residual(qrels: Any, run: Any, measures: str | Measure | Iterable[str | Meas
 
     opts = options_of(**options)
     parsed = _measures(measures)
-    written = list(parsed)
     for name, m in parsed.items():
         _check_measure(name, m, opts)
     q = load_qrels(qrels)
     r = load_run(run, name=run_name)
     level = _grade(q, grade, parsed, opts)
     ranked = _unjudged(q, r, opts)
-    low = evaluate(q, r, written, options=opts, run_name=run_name)
+    low = evaluate(q, r, list(parsed), options=opts, run_name=run_name)
     values: dict[str, np.ndarray] = {}
     aggregates: dict[str, float] = {}
     depths: dict[float, list[str]] = {}
     for name, m in parsed.items():
-        depths.setdefault(float("inf") if m.cutoff is None else float(m.cutoff), []).append(name)
+        depths.setdefault(float("inf" if m.cutoff is None else m.cutoff), []).append(name)
     import polars as pl
 
     for depth, names in depths.items():
@@ -197,14 +196,9 @@ def residual(qrels: Any, run: Any, measures: str | Measure | Iterable[str | Meas
         for name in names:
             values[name] = high.query_values[name]
             aggregates[name] = high.aggregates[name]
-    if_relevant = Result(names=low.names, measures=low.measures, query_ids=low.query_ids,
-                         query_values={n: values[n] for n in low.names},
-                         aggregates={n: aggregates[n] for n in low.names},
-                         conventions=low.conventions, run_name=low.run_name,
-                         diagnostics=low.diagnostics,
-                         integer_query_ids=low.integer_query_ids)
-    counts = ranked.group_by("query_id").len()
-    per_query = dict(zip(counts["query_id"].to_list(), counts["len"].to_list(), strict=True))
+    if_relevant = replace(low, query_values={n: values[n] for n in low.names},
+                          aggregates={n: aggregates[n] for n in low.names})
+    per_query = dict(ranked.group_by("query_id").len().iter_rows())
     unjudged = {qid: int(per_query.get(qid, 0)) for qid in low.query_ids.tolist()}
     return Residual(low, if_relevant, float(level), unjudged)
 

@@ -10,10 +10,11 @@ from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_stdout
 from ._options import name_systems
 
-__all__ = ["agree_cmd", "pool_cmd"]
+__all__ = ["agree_cmd", "emit", "pool_cmd"]
 
 
-def _emit(text: str, output: str | None) -> None:
+def emit(text: str, output: str | None) -> None:
+    """Write ``text`` to ``output``, or to standard output when None."""
     if output is None:
         write_stdout(text)
     else:
@@ -70,15 +71,10 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     parse_agreements(chosen)  # every bad name reported before any file is read
     loaded = {label: load_run(path, name=label)
               for label, path in zip(labels, paths, strict=True)}
-    if len(loaded) == 2:
-        a, b = loaded.values()
-        got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
-        assert isinstance(got, Agreement)
-        _emit(got.render(fmt, per_query=per_query), output)
-        return 0
-    matrix = agreement(loaded, None, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
-    assert not isinstance(matrix, Agreement)
-    _emit(matrix.render(fmt), output)
+    a, b = list(loaded.values()) if len(loaded) == 2 else (loaded, None)
+    got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
+    emit(got.render(fmt, per_query=per_query) if isinstance(got, Agreement)
+         else got.render(fmt), output)
     return 0
 
 
@@ -110,5 +106,5 @@ def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fm
         raise click.UsageError("give at least one RUN to pool")
     refuse_overwriting_inputs(output, [*runs, *([qrels] if qrels else [])])
     got = pool(list(runs), depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
-    _emit(got.render(fmt), output)  # type: ignore[arg-type]
+    emit(got.render(fmt), output)  # type: ignore[arg-type]
     return 0

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -17,7 +18,7 @@ from ..._results.per_query import Frames, by_query
 from ..render.formats import write
 from ..render.model import Cell, Column, Row, Table, label
 from .rankings import pair_runs, query_set
-from .values import AgreementMeasure, parse_agreements
+from .values import AgreementMeasure, parse_agreement, parse_agreements
 
 if TYPE_CHECKING:
     import polars as pl
@@ -32,8 +33,8 @@ AGREE_TIES = ("docid", "input")
 AGREE_MISSING = ("error", "skip")
 
 
-def _fixed(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.4f}"
+def _cells(values: Iterable[float]) -> list[Cell]:
+    return [Cell("nan" if math.isnan(v) else f"{v:.4f}", v) for v in values]
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,8 +72,6 @@ class Agreement(Frames):
     def _key(self, name: str | AgreementMeasure) -> str:
         if isinstance(name, str) and name in self.means:
             return name
-        from .values import parse_agreement
-
         wanted = parse_agreement(name)
         for written, measure in self.measures.items():
             if measure == wanted:
@@ -117,17 +116,13 @@ class Agreement(Frames):
         columns = (*head, Column("query", "left"), *(Column(n) for n in self.names))
         runs = ((label(f"{self.run_a}~{self.run_b}"),) if trec
                 else (label(self.run_a), label(self.run_b)))
-        rows = []
-        if per_query:
-            for i, q in enumerate(self.query_ids):
-                values = [float(self.query_values[n][i]) for n in self.names]
-                rows.append(Row((*runs, label(q), *(Cell(_fixed(v), v) for v in values))))
-        means = [self.means[n] for n in self.names]
-        rows.append(Row((*runs, label("all"), *(Cell(_fixed(v), v) for v in means)),
+        rows = [Row((*runs, label(q), *_cells(float(self.query_values[n][i]) for n in self.names)))
+                for i, q in enumerate(self.query_ids if per_query else ())]
+        rows.append(Row((*runs, label("all"), *_cells(self.means[n] for n in self.names)),
                         aggregate=True))
-        notes = [f"{len(self.query_ids)} queries compared"]
-        for run, ids in self.skipped.items():
-            notes.append(f"{len(ids)} queries only in {run} left out (e.g. {ids[0]})")
+        notes = [f"{len(self.query_ids)} queries compared",
+                 *(f"{len(ids)} queries only in {run} left out (e.g. {ids[0]})"
+                   for run, ids in self.skipped.items())]
         return Table(columns, tuple(rows), notes=tuple(notes))
 
     def render(self, format: str = "table", *, per_query: bool = False) -> str:
@@ -183,12 +178,9 @@ class AgreementMatrix(Frames):
         """One row per (measure, run), one column per run: the means of each pair."""
         columns = (Column("measure", "left"), Column("run", "left"),
                    *(Column(r) for r in self.runs))
-        rows = []
-        for n in self.names:
-            for i, r in enumerate(self.runs):
-                values = [float(v) for v in self.matrices[n][i]]
-                rows.append(Row((label(n), label(r), *(Cell(_fixed(v), v) for v in values))))
-        return Table(columns, tuple(rows))
+        return Table(columns, tuple(Row((label(n), label(r), *_cells(map(float, row))))
+                                    for n in self.names
+                                    for r, row in zip(self.runs, self.matrices[n], strict=True)))
 
     def render(self, format: str = "table") -> str:
         """The matrices as text (every format of :data:`AGREE_FORMATS` but ``trec``)."""
@@ -211,12 +203,10 @@ def _queries(a: Run, b: Run, ties: str, missing: str
              ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
     qa, qb = query_set(a, ties), query_set(b, ties)
     name_a, name_b = _labels(a, b)
-    in_b = set(qb)
-    in_a = set(qa)
+    in_a, in_b = set(qa), set(qb)
     common = [q for q in qa if q in in_b]
-    only = {name_a: tuple(q for q in qa if q not in in_b),
-            name_b: tuple(q for q in qb if q not in in_a)}
-    only = {k: v for k, v in only.items() if v}
+    only = {k: v for k, v in ((name_a, tuple(q for q in qa if q not in in_b)),
+                              (name_b, tuple(q for q in qb if q not in in_a))) if v}
     if not common:
         raise InputError(f"runs {a.name!r} ({a.source}) and {b.name!r} ({b.source}) have no "
                          "query in common: there is nothing to compare")
@@ -241,12 +231,11 @@ def _pair(a: Run, b: Run, measures: list[AgreementMeasure], names: list[str], ti
     by_depth: dict[int | None, Any] = {}
     for written, m in zip(names, measures, strict=True):
         # measures read at one depth share one pairing of the rankings
-        pairing = by_depth.get(m.cutoff)
-        if pairing is None:
-            pairing = by_depth[m.cutoff] = pair_runs(a, b, queries, ties, m.cutoff)
-        v = np.asarray(m.definition.kernel(pairing, m), dtype=np.float64)
+        if m.cutoff not in by_depth:
+            by_depth[m.cutoff] = pair_runs(a, b, queries, ties, m.cutoff)
+        values[written] = v = np.asarray(m.definition.kernel(by_depth[m.cutoff], m),
+                                         dtype=np.float64)
         v.flags.writeable = False
-        values[written] = v
     means = {n: (float(np.mean(v[~np.isnan(v)])) if (~np.isnan(v)).any() else math.nan)
              for n, v in values.items()}
     name_a, name_b = _labels(a, b)
@@ -311,9 +300,8 @@ def agreement(
     check("ties", ties, Choice(AGREE_TIES))
     check("missing", missing, Choice(AGREE_MISSING))
     parsed = parse_agreements(measures)
-    names = ([measures] if isinstance(measures, str) else
-             [str(m) if isinstance(m, AgreementMeasure) else m
-              for m in ([measures] if isinstance(measures, AgreementMeasure) else measures)])
+    listed = [measures] if isinstance(measures, (str, AgreementMeasure)) else measures
+    names = [m if isinstance(m, str) else str(m) for m in listed]
     if run_b is not None:
         return _pair(_load(run_a, None), _load(run_b, None), parsed, names, ties, missing)
     if isinstance(run_a, Mapping):
@@ -333,16 +321,11 @@ def agreement(
     n = len(runs)
     matrices = {name: np.full((n, n), math.nan) for name in names}
     pairs: dict[tuple[str, str], Agreement] = {}
-    for i in range(n):
-        for j in range(i + 1, n):
-            got = _pair(runs[i], runs[j], parsed, names, ties, missing)
+    # the diagonal too: a run's RBO residual with itself is 0 only for an unbounded run
+    for i, j in combinations_with_replacement(range(n), 2):
+        got = _pair(runs[i], runs[j], parsed, names, ties, missing)
+        if i != j:
             pairs[labels[i], labels[j]] = got
-            for name in names:
-                matrices[name][i, j] = matrices[name][j, i] = got.means[name]
-    for name, m in zip(names, parsed, strict=True):
-        # a run compared with itself: every similarity is 1 and RBO's residual is 0 only
-        # for a run of unbounded length, so the diagonal is computed, not assumed
-        for i in range(n):
-            matrices[name][i, i] = _pair(runs[i], runs[i], [m], [name], ties,
-                                         missing).means[name]
+        for name in names:
+            matrices[name][i, j] = matrices[name][j, i] = got.means[name]
     return AgreementMatrix(tuple(names), tuple(labels), matrices, pairs)

@@ -23,7 +23,7 @@ from ..._base.errors import InputError
 from ..._ingest.tables import Run
 from ..._model.ranking import run_index
 
-__all__ = ["Pairing", "Side", "pair_runs", "query_set", "top_rows"]
+__all__ = ["Pairing", "Side", "pair_runs", "query_set", "ranks", "top_rows"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,14 @@ class Pairing:
     @property
     def nq(self) -> int:
         return len(self.query_ids)
+
+
+def ranks(qidx: np.ndarray, nq: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each query's number of rows and each row's 1-based rank in its query (``qidx``:
+    rows grouped by query, of ``nq`` queries)."""
+    length = np.bincount(qidx, minlength=nq).astype(np.int64)
+    first = np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
+    return length, np.arange(qidx.size, dtype=np.int64) - first[qidx] + 1
 
 
 def query_set(run: Run, ties: str) -> list[str]:
@@ -107,9 +115,7 @@ def _side(run: Run, queries: list[str], ties: str, depth: int | None
           ) -> tuple[Side, pl.DataFrame]:
     qidx, rows, score = top_rows(run, queries, ties, depth)
     n = qidx.size
-    length = np.bincount(qidx, minlength=len(queries)).astype(np.int64)
-    first = np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
-    rank = np.arange(n, dtype=np.int64) - first[qidx] + 1
+    length, rank = ranks(qidx, len(queries))
     # tied groups: runs of equal scores within a query (ranked order keeps them adjacent)
     new = np.ones(n, dtype=bool)
     if n > 1:

@@ -70,19 +70,14 @@ class AgreementMeasure:
 
     def get(self, name: str) -> Any:
         """The parameter's value: as given, else its default."""
-        for key, value in self.params:
-            if key == name:
-                return value
-        return self.definition.param(name).default
+        given = dict(self.params)
+        return given[name] if name in given else self.definition.param(name).default
 
     def __str__(self) -> str:
-        out = self.name + params_text(self.definition.param, self.params)
-        if self.cutoff is not None:
-            out += f"@{self.cutoff}"
-        return out
+        return (self.name + params_text(self.definition.param, self.params)
+                + ("" if self.cutoff is None else f"@{self.cutoff}"))
 
-    def __repr__(self) -> str:
-        return str(self)
+    __repr__ = __str__
 
 
 _NAME = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*(?:@\s*(\S+))?\s*$")
