@@ -235,6 +235,8 @@ def _grade(q: Qrels, grade: float | None, parsed: dict[str, Measure],
     relevance level."""
     import math
 
+    from .._ingest.columns import MAX_GRADE
+
     if grade is None:
         top = q.frame["relevance"].max()
         if top is None or float(top) <= 0:  # type: ignore[arg-type]
@@ -245,6 +247,9 @@ def _grade(q: Qrels, grade: float | None, parsed: dict[str, Measure],
         if isinstance(grade, bool) or not isinstance(grade, (int, float)) \
                 or not math.isfinite(grade) or grade <= 0:
             raise ParameterError(f"the 'grade' option must be a number > 0; got {grade!r}")
+        if grade > MAX_GRADE:  # the grade is written into the judgments, which hold no more
+            raise ParameterError(f"the 'grade' option must be at most 2**53, the judgments' "
+                                 f"bound; got {grade!r}")
         level = float(grade)
     for name, m in parsed.items():
         rel = dict(m.params).get("rel", opts.rel)

@@ -6,6 +6,7 @@ import click
 
 from .._base.outputs import refuse_overwriting_inputs, write_atomically
 from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
+from .._surfaces.agreement.rankings import MAX_DEPTH
 from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_stdout
 from ._options import name_systems
@@ -80,7 +81,7 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
 
 @click.command("pool")
 @click.argument("runs", nargs=-1, metavar="RUN...")
-@click.option("--depth", "-k", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--depth", "-k", type=click.IntRange(1, MAX_DEPTH), default=10, show_default=True,
               help="Each run's top DEPTH of each query enters the pool.")
 @click.option("--qrels", type=str, default=None,
               help="Judgments: the pairs they hold are left out.")
@@ -107,4 +108,5 @@ def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fm
     refuse_overwriting_inputs(output, [*runs, *([qrels] if qrels else [])])
     got = pool(list(runs), depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
     emit(got.render(fmt), output)  # type: ignore[arg-type]
+    click.echo(got.summary(), err=True)  # the count, off the pool's own lines
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any, Literal
@@ -13,8 +13,10 @@ import numpy as np
 
 from ..._base.errors import InputError, ParameterError, RanklensWarning
 from ..._base.validate import Choice, check
+from ..._ingest.io._run_names import name_runs, positions
 from ..._ingest.tables import Run
 from ..._results.per_query import Frames, by_query
+from ..evaluate import several_runs
 from ..render.formats import write
 from ..render.model import Cell, Column, Row, Table, label
 from .rankings import pair_runs, query_set
@@ -194,21 +196,15 @@ def _load(run: Any, name: str | None) -> Run:
     return load_run(run, name=name)
 
 
-def _labels(a: Run, b: Run) -> tuple[str, str]:
-    """The runs' names, told apart when they are the same (two unnamed runs)."""
-    return (a.name, b.name) if a.name != b.name else (f"{a.name}#1", f"{b.name}#2")
-
-
-def _queries(a: Run, b: Run, ties: str, missing: str
+def _queries(a: Run, b: Run, name_a: str, name_b: str, ties: str, missing: str
              ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
     qa, qb = query_set(a, ties), query_set(b, ties)
-    name_a, name_b = _labels(a, b)
     in_a, in_b = set(qa), set(qb)
     common = [q for q in qa if q in in_b]
     only = {k: v for k, v in ((name_a, tuple(q for q in qa if q not in in_b)),
                               (name_b, tuple(q for q in qb if q not in in_a))) if v}
     if not common:
-        raise InputError(f"runs {a.name!r} ({a.source}) and {b.name!r} ({b.source}) have no "
+        raise InputError(f"runs {name_a!r} ({a.source}) and {name_b!r} ({b.source}) have no "
                          "query in common: there is nothing to compare")
     if only and missing == "error":
         run, ids = next(iter(only.items()))
@@ -224,9 +220,9 @@ def _queries(a: Run, b: Run, ties: str, missing: str
     return common, only
 
 
-def _pair(a: Run, b: Run, measures: list[AgreementMeasure], names: list[str], ties: str,
-          missing: str) -> Agreement:
-    queries, only = _queries(a, b, ties, missing)
+def _pair(a: Run, b: Run, labels: tuple[str, str], measures: list[AgreementMeasure],
+          names: list[str], ties: str, missing: str) -> Agreement:
+    queries, only = _queries(a, b, *labels, ties, missing)
     values: dict[str, np.ndarray] = {}
     by_depth: dict[int | None, Any] = {}
     for written, m in zip(names, measures, strict=True):
@@ -238,8 +234,7 @@ def _pair(a: Run, b: Run, measures: list[AgreementMeasure], names: list[str], ti
         v.flags.writeable = False
     means = {n: (float(np.mean(v[~np.isnan(v)])) if (~np.isnan(v)).any() else math.nan)
              for n, v in values.items()}
-    name_a, name_b = _labels(a, b)
-    return Agreement(tuple(names), dict(zip(names, measures, strict=True)), name_a, name_b,
+    return Agreement(tuple(names), dict(zip(names, measures, strict=True)), *labels,
                      tuple(queries), values, means, only)
 
 
@@ -302,18 +297,22 @@ def agreement(
     parsed = parse_agreements(measures)
     listed = [measures] if isinstance(measures, (str, AgreementMeasure)) else measures
     names = [m if isinstance(m, str) else str(m) for m in listed]
+    # named as evaluate names several runs: the name given, else the file's, else the tag
+    given: list[tuple[str | None, Any]] | None
     if run_b is not None:
-        return _pair(_load(run_a, None), _load(run_b, None), parsed, names, ties, missing)
-    if isinstance(run_a, Mapping):
-        runs = [_load(r, str(n)) for n, r in run_a.items()]
-    elif isinstance(run_a, (list, tuple)):
-        runs = [_load(r, None) for r in run_a]
-    else:
-        raise ParameterError("give two runs (run_a and run_b), or several as a list or a "
-                             f"mapping {{name: run}}; got one {type(run_a).__name__}")
-    if len(runs) < 2:
-        raise ParameterError(f"give at least two runs to compare; got {len(runs)}")
-    labels = [r.name for r in runs]
+        given = list(zip(name_runs([run_a, run_b]), (run_a, run_b), strict=True))
+    else:  # an empty list is no runs (several_runs would blame its own argument)
+        given = several_runs(run_a) if not isinstance(run_a, (list, tuple)) or run_a else []
+    if given is None:
+        raise ParameterError(
+            "agreement compares two runs or more; run_a alone is one run: give run_b too, or "
+            "run_a as a list of runs or a mapping {name: run}")
+    if len(given) < 2:
+        raise ParameterError(f"give at least two runs to compare; got {len(given)}")
+    runs = [_load(r, n) for n, r in given]
+    labels = positions([r.name for r in runs], [n is None for n, _ in given])
+    if run_b is not None:
+        return _pair(runs[0], runs[1], (labels[0], labels[1]), parsed, names, ties, missing)
     if len(set(labels)) < len(labels):
         dup = next(x for x in labels if labels.count(x) > 1)
         raise ParameterError(f"two runs are named {dup!r}: give them distinct names (a "
@@ -323,7 +322,7 @@ def agreement(
     pairs: dict[tuple[str, str], Agreement] = {}
     # the diagonal too: a run's RBO residual with itself is 0 only for an unbounded run
     for i, j in combinations_with_replacement(range(n), 2):
-        got = _pair(runs[i], runs[j], parsed, names, ties, missing)
+        got = _pair(runs[i], runs[j], (labels[i], labels[j]), parsed, names, ties, missing)
         if i != j:
             pairs[labels[i], labels[j]] = got
         for name in names:

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..._base.errors import MeasureError
+from ..._base.errors import MeasureError, ParameterError
 from ..._base.params import non_default_params, params_text
 from ..._base.registry import close_matches
 from ..._measures._registry import integer_cutoff
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
+from .rankings import MAX_DEPTH
 
 __all__ = ["AgreementMeasure", "parse_agreement", "parse_agreements"]
 
@@ -58,6 +59,9 @@ class AgreementMeasure:
                 raise MeasureError(f"{defn.name} needs a cutoff, e.g. {defn.name}@10")
             return
         object.__setattr__(self, "cutoff", integer_cutoff(defn.name, self.cutoff))
+        if self.cutoff > MAX_DEPTH:
+            raise MeasureError(f"the cutoff of {defn.name} must be at most {MAX_DEPTH} "
+                               f"(2**31 - 1), got {self.cutoff}")
 
     @property
     def definition(self) -> AgreementDef:
@@ -134,6 +138,9 @@ def parse_agreements(specs: str | AgreementMeasure
     """Each of ``specs`` (one name or several) read by :func:`parse_agreement`."""
     if isinstance(specs, (str, AgreementMeasure)):
         specs = [specs]
+    elif not isinstance(specs, Sequence):
+        raise ParameterError("the 'measures' argument must be an agreement measure or a list "
+                             f"of them, e.g. 'RBO(p=0.9)' or ['Overlap@10']; got {specs!r}")
     out = [parse_agreement(s) for s in specs]
     if not out:
         raise MeasureError("give at least one agreement measure, e.g. 'RBO(p=0.9)'")

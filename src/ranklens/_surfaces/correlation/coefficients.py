@@ -105,7 +105,12 @@ Evaluation = Results | Sequence[Result]
 
 def _scores(results: Evaluation, measure: object, side: str) -> tuple[dict[str, float], str]:
     """``{run: aggregate}`` oriented so that larger is better, and the measure's name."""
-    runs = results_of(results)
+    known = isinstance(results, (Result, Results, list, tuple))
+    runs = results_of(results) if known else []
+    if not known or not all(isinstance(r, Result) for r in runs):
+        raise ParameterError(f"the 'results_{side}' argument must be what ranklens.evaluate "
+                             "returns for several runs (Results, or a list of Result); got a "
+                             f"{type(results).__name__}")
     if not runs:
         raise ParameterError(f"the 'results_{side}' argument holds no runs")
     name = runs[0]._key(measure)
