@@ -88,3 +88,22 @@ def test_a_pool_says_how_many_pairs_documents_and_queries() -> None:
     got = ranklens.pool([{"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 1.0}}], depth=2)
     assert got.summary() == ("3 pairs to judge (2 documents) over 2 queries, depth 2, "
                              "0 already judged")
+
+
+@pytest.mark.parametrize("measures", [None, 3])
+def test_residual_measures_of_the_wrong_type_name_the_parameter(measures: object) -> None:
+    with pytest.raises(ParameterError, match="the 'measures' argument must be"):
+        ranklens.residual({"q": {"a": 1}}, {"q": {"a": 1.0}}, measures)  # type: ignore[arg-type]
+
+
+def test_left_out_queries_are_one_warning_per_call_at_the_callers_line() -> None:
+    a, b = {"q1": {"d1": 2.0}, "q2": {"d1": 1.0}}, {"q1": {"d1": 2.0}}
+    with pytest.warns(ranklens.RanklensWarning) as caught:
+        ranklens.agreement({"a": a, "b": b, "c": dict(a)}, None, "Overlap@1", missing="skip")
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert str(caught[0].message) == (
+        "comparing the queries each pair of runs holds; left out: a vs b: 1 only in 'a' "
+        "(e.g. 'q2'); b vs c: 1 only in 'c' (e.g. 'q2')")
+    with pytest.warns(ranklens.RanklensWarning) as caught:
+        ranklens.agreement(a, b, "Overlap@1", missing="skip")
+    assert len(caught) == 1 and caught[0].filename == __file__

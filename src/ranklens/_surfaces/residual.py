@@ -207,6 +207,9 @@ def _measures(measures: str | Measure | Iterable[str | Measure]) -> dict[str, Me
     """``{name as written: Measure}``."""
     from .._names import parse_measure
 
+    if not isinstance(measures, (str, Measure, Iterable)):
+        raise ParameterError("the 'measures' argument must be a measure name, a Measure or a "
+                             f"list of them, e.g. ['P@10', 'AP']; got {measures!r}")
     chosen = [measures] if isinstance(measures, (str, Measure)) else list(measures)
     if not chosen:
         raise ParameterError("the 'measures' argument is empty; give at least one measure")

@@ -213,11 +213,22 @@ def _queries(a: Run, b: Run, name_a: str, name_b: str, ties: str, missing: str
             f"run {run!r} holds {len(ids)} queries that run {other!r} lacks (e.g. "
             f"{ids[0]!r}); pass missing='skip' to compare the {len(common)} queries both "
             "hold")
-    if only:
-        text = "; ".join(f"{len(v)} only in {k!r} (e.g. {v[0]!r})" for k, v in only.items())
-        warnings.warn(f"comparing the {len(common)} queries both runs hold; left out: {text}",
-                      RanklensWarning, stacklevel=3)
     return common, only
+
+
+def _warn_skipped(pairs: list[Agreement]) -> None:
+    """One warning per call for the queries the pairs left out, at the caller's line."""
+    left = [p for p in pairs if p.skipped]
+    texts = ["; ".join(f"{len(v)} only in {k!r} (e.g. {v[0]!r})" for k, v in p.skipped.items())
+             for p in left[:3]]  # the first pairs: a message of bounded length
+    if len(pairs) == 1 and left:
+        warnings.warn(f"comparing the {len(left[0].query_ids)} queries both runs hold; left "
+                      f"out: {texts[0]}", RanklensWarning, stacklevel=3)
+    elif left:
+        more = f" (and {len(left) - 3} more pairs)" if len(left) > 3 else ""
+        warnings.warn("comparing the queries each pair of runs holds; left out: " + "; ".join(
+            f"{p.run_a} vs {p.run_b}: {t}" for p, t in zip(left, texts, strict=False)) + more,
+            RanklensWarning, stacklevel=3)
 
 
 def _pair(a: Run, b: Run, labels: tuple[str, str], measures: list[AgreementMeasure],
@@ -312,7 +323,9 @@ def agreement(
     runs = [_load(r, n) for n, r in given]
     labels = positions([r.name for r in runs], [n is None for n, _ in given])
     if run_b is not None:
-        return _pair(runs[0], runs[1], (labels[0], labels[1]), parsed, names, ties, missing)
+        pair = _pair(runs[0], runs[1], (labels[0], labels[1]), parsed, names, ties, missing)
+        _warn_skipped([pair])
+        return pair
     if len(set(labels)) < len(labels):
         dup = next(x for x in labels if labels.count(x) > 1)
         raise ParameterError(f"two runs are named {dup!r}: give them distinct names (a "
@@ -327,4 +340,5 @@ def agreement(
             pairs[labels[i], labels[j]] = got
         for name in names:
             matrices[name][i, j] = matrices[name][j, i] = got.means[name]
+    _warn_skipped(list(pairs.values()))
     return AgreementMatrix(tuple(names), tuple(labels), matrices, pairs)
