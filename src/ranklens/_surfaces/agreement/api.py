@@ -13,6 +13,7 @@ import numpy as np
 
 from ..._base.errors import InputError, ParameterError, RanklensWarning
 from ..._base.validate import Choice, check
+from ..._ingest.io._load import load_run
 from ..._ingest.io._run_names import name_runs, positions
 from ..._ingest.tables import Run
 from ..._results.per_query import Frames, by_query
@@ -190,12 +191,6 @@ class AgreementMatrix(Frames):
         return write(self.table(), format)
 
 
-def _load(run: Any, name: str | None) -> Run:
-    from ..._ingest.io._load import load_run
-
-    return load_run(run, name=name)
-
-
 def _queries(a: Run, b: Run, name_a: str, name_b: str, ties: str, missing: str
              ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
     qa, qb = query_set(a, ties), query_set(b, ties)
@@ -320,7 +315,7 @@ def agreement(
             "run_a as a list of runs or a mapping {name: run}")
     if len(given) < 2:
         raise ParameterError(f"give at least two runs to compare; got {len(given)}")
-    runs = [_load(r, n) for n, r in given]
+    runs = [load_run(r, name=n) for n, r in given]
     labels = positions([r.name for r in runs], [n is None for n, _ in given])
     if run_b is not None:
         pair = _pair(runs[0], runs[1], (labels[0], labels[1]), parsed, names, ties, missing)

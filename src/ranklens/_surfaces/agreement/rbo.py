@@ -187,10 +187,6 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
     order = np.lexsort((u_rank, u_q))
     u_q, u_t, u_b = u_q[order], u_t[order], u_b[order]
     u_j = ranks(u_q, slots.nq)[1]
-    head = np.log(1 / (1 - p)) - slots.total(weight / dd)
-    low = scale * (slots.total(a_seen * weight) + x_l * head)
-    if form == "min":
-        return _empty_queries(low, length)
     if form == "ext":
         # past s, the unseen part of S is assumed to agree as the seen part did: (d - s)
         # unseen documents of S each matching with A_s times the mean count of L's
@@ -206,6 +202,10 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
             tail = np.where(lq > 0, (x_l + (lq - sq) * a_s) / lq, 0.0) * p ** (lq + 1) / (1 - p)
         out = scale * (slots.total(a_ext * weight) + tail)
         return _empty_queries(np.where(s > 0, out, 0.0), length)
+    head = np.log(1 / (1 - p)) - slots.total(weight / dd)
+    low = scale * (slots.total(a_seen * weight) + x_l * head)
+    if form == "min":
+        return _empty_queries(low, length)
     # res = max - min. max: past s, the j-th document of L absent from S matches S's
     # (s + j)-th (unseen) document; past l, every unseen document of either matches as
     # early as it can, until depth f = l + s - X_l, from where the agreement is 1
