@@ -107,3 +107,9 @@ def test_left_out_queries_are_one_warning_per_call_at_the_callers_line() -> None
     with pytest.warns(ranklens.RanklensWarning) as caught:
         ranklens.agreement(a, b, "Overlap@1", missing="skip")
     assert len(caught) == 1 and caught[0].filename == __file__
+
+
+def test_a_mapping_names_loaded_runs_by_its_keys() -> None:
+    run = ranklens.load_run({"q1": {"d1": 1.0}})
+    matrix = ranklens.agreement({"a": run, "b": run}, None, "Overlap@1")
+    assert isinstance(matrix, ranklens.AgreementMatrix) and matrix.runs == ("a", "b")

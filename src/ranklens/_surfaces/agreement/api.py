@@ -316,7 +316,8 @@ def agreement(
     if len(given) < 2:
         raise ParameterError(f"give at least two runs to compare; got {len(given)}")
     runs = [load_run(r, name=n) for n, r in given]
-    labels = positions([r.name for r in runs], [n is None for n, _ in given])
+    labels = positions([r.name if n is None else n for (n, _), r in zip(given, runs, strict=True)],
+                       [n is None for n, _ in given])
     if run_b is not None:
         pair = _pair(runs[0], runs[1], (labels[0], labels[1]), parsed, names, ties, missing)
         _warn_skipped([pair])
