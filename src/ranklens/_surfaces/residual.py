@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
     from .._ingest.tables import Qrels, Run
     from .._pipeline.options import EvaluateOptions
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
 __all__ = ["RESIDUAL_MEASURES", "Residual", "residual"]
 
@@ -100,8 +102,6 @@ class Residual(Frames):
         >>> res.to_polars(wide=False).rows()
         [('q', 'P@1', 0.0, 1.0)]
         """
-        import polars as pl
-
         if not wide:
             low = self.if_nonrelevant.to_polars(wide=False)
             high = self.if_relevant.to_polars(wide=False)
@@ -184,8 +184,6 @@ def residual(qrels: Any, run: Any, measures: str | Measure | Iterable[str | Meas
     depths: dict[float, list[str]] = {}
     for name, m in parsed.items():
         depths.setdefault(float("inf" if m.cutoff is None else m.cutoff), []).append(name)
-    import polars as pl
-
     for depth, names in depths.items():
         added = ranked.filter(pl.col("rank") <= depth).select(
             "query_id", "doc_id", pl.lit(level, dtype=pl.Float64).alias("relevance"))
@@ -266,8 +264,6 @@ def _unjudged(q: Qrels, r: Run, opts: EvaluateOptions) -> pl.DataFrame:
     """``query_id, doc_id, rank``: the run's retrieved documents (ranked under the
     evaluation's tie order, cut at ``depth``) of the judged queries that the judgments do
     not list."""
-    import polars as pl
-
     from .._model.ranking import run_index
 
     conv = opts.resolved
@@ -289,8 +285,6 @@ def _unjudged(q: Qrels, r: Run, opts: EvaluateOptions) -> pl.DataFrame:
 
 def _with_judgments(q: Qrels, added: pl.DataFrame) -> Qrels:
     """``q`` with the rows ``added`` (``query_id, doc_id, relevance``) appended."""
-    import polars as pl
-
     from .._ingest.tables import Qrels
 
     frame = pl.concat([q.frame.select("query_id", "doc_id", "relevance"), added],
