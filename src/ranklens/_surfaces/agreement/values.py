@@ -114,9 +114,7 @@ def parse_agreement(spec: str | AgreementMeasure) -> AgreementMeasure:
         raise MeasureError(f"unknown agreement measure {spec!r}; did you mean "
                            f"{_suggest(name)}?")
     params: list[tuple[str, Any]] = []
-    for part in (body or "").split(","):
-        if not part.strip():
-            continue
+    for part in filter(str.strip, (body or "").split(",")):
         key, eq, text = part.partition("=")
         if not eq:
             raise MeasureError(f"parameter {part.strip()!r} of {spec!r} must be written "
