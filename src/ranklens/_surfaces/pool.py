@@ -13,8 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
-
 if TYPE_CHECKING:
     import polars as pl
 else:  # imported on first use (see ranklens._base.lazy)
@@ -23,7 +21,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 from .._base.errors import InputError, ParameterError
 from .._base.validate import Choice, Integer, check
 from .._ingest.tables import Qrels, Run
-from .agreement.rankings import query_set, top_rows
+from .agreement.rankings import MAX_DEPTH, query_set, ranks, top_rows
 
 __all__ = ["PLACEHOLDER", "POOL_FORMATS", "Pool", "merge_judgments", "pool"]
 
@@ -57,9 +55,13 @@ class Pool:
         return self.frame.height
 
     def __repr__(self) -> str:
-        nq = self.frame["query_id"].n_unique() if self.frame.height else 0
-        return (f"Pool({len(self)} pairs to judge over {nq} queries, depth {self.depth}, "
-                f"{self.judged} already judged)")
+        return f"Pool({self.summary()})"
+
+    def summary(self) -> str:
+        """How many pairs, documents and queries the pool holds, in one line."""
+        docs, nq = (self.frame[c].n_unique() if len(self) else 0 for c in ("doc_id", "query_id"))
+        return (f"{len(self)} pairs to judge ({docs} documents) over {nq} queries, depth "
+                f"{self.depth}, {self.judged} already judged")
 
     def pairs(self) -> set[tuple[str, str]]:
         """The pairs as a set of (query id, doc id)."""
@@ -126,6 +128,9 @@ def pool(runs: Any, depth: int = 10, qrels: Any = None, *,
     q1 0 d2 ?
     """
     check("depth", depth, Integer(1))
+    if depth > MAX_DEPTH:
+        raise ParameterError(f"the 'depth' option must be at most {MAX_DEPTH} (2**31 - 1); "
+                             f"got {depth}")
     check("ties", ties, Choice(("docid", "input")))
     loaded = _runs(runs)
     if not loaded:
@@ -134,13 +139,10 @@ def pool(runs: Any, depth: int = 10, qrels: Any = None, *,
     for run in loaded:
         queries = query_set(run, ties)
         qidx, rows, _ = top_rows(run, queries, ties, depth)
-        first = np.concatenate(([0], np.cumsum(np.bincount(qidx, minlength=len(queries)))))
-        rank = np.arange(qidx.size, dtype=np.int64) - first[qidx] + 1
         frames.append(pl.DataFrame({
             "query_id": pl.Series(queries, dtype=pl.String).gather(qidx),
-            "doc_id": run.doc_ids_at(rows), "rank": rank}))
-    rows_all = pl.concat(frames) if frames else pl.DataFrame()
-    pooled = (rows_all.with_row_index("order")
+            "doc_id": run.doc_ids_at(rows), "rank": ranks(qidx, len(queries))[1]}))
+    pooled = (pl.concat(frames).with_row_index("order")
               .group_by(["query_id", "doc_id"], maintain_order=True)
               .agg(pl.len().cast(pl.Int64).alias("runs"), pl.col("rank").min().alias("best_rank"),
                    pl.col("order").min().alias("order")))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
     from .._ingest.tables import Qrels, Run
     from .._pipeline.options import EvaluateOptions
+else:  # imported on first use (see ranklens._base.lazy)
+    from .._base.lazy import polars as pl
 
 __all__ = ["RESIDUAL_MEASURES", "Residual", "residual"]
 
@@ -100,8 +102,6 @@ class Residual(Frames):
         >>> res.to_polars(wide=False).rows()
         [('q', 'P@1', 0.0, 1.0)]
         """
-        import polars as pl
-
         if not wide:
             low = self.if_nonrelevant.to_polars(wide=False)
             high = self.if_relevant.to_polars(wide=False)
@@ -172,21 +172,18 @@ def residual(qrels: Any, run: Any, measures: str | Measure | Iterable[str | Meas
 
     opts = options_of(**options)
     parsed = _measures(measures)
-    written = list(parsed)
     for name, m in parsed.items():
         _check_measure(name, m, opts)
     q = load_qrels(qrels)
     r = load_run(run, name=run_name)
     level = _grade(q, grade, parsed, opts)
     ranked = _unjudged(q, r, opts)
-    low = evaluate(q, r, written, options=opts, run_name=run_name)
+    low = evaluate(q, r, list(parsed), options=opts, run_name=run_name)
     values: dict[str, np.ndarray] = {}
     aggregates: dict[str, float] = {}
     depths: dict[float, list[str]] = {}
     for name, m in parsed.items():
-        depths.setdefault(float("inf") if m.cutoff is None else float(m.cutoff), []).append(name)
-    import polars as pl
-
+        depths.setdefault(float("inf" if m.cutoff is None else m.cutoff), []).append(name)
     for depth, names in depths.items():
         added = ranked.filter(pl.col("rank") <= depth).select(
             "query_id", "doc_id", pl.lit(level, dtype=pl.Float64).alias("relevance"))
@@ -197,14 +194,9 @@ def residual(qrels: Any, run: Any, measures: str | Measure | Iterable[str | Meas
         for name in names:
             values[name] = high.query_values[name]
             aggregates[name] = high.aggregates[name]
-    if_relevant = Result(names=low.names, measures=low.measures, query_ids=low.query_ids,
-                         query_values={n: values[n] for n in low.names},
-                         aggregates={n: aggregates[n] for n in low.names},
-                         conventions=low.conventions, run_name=low.run_name,
-                         diagnostics=low.diagnostics,
-                         integer_query_ids=low.integer_query_ids)
-    counts = ranked.group_by("query_id").len()
-    per_query = dict(zip(counts["query_id"].to_list(), counts["len"].to_list(), strict=True))
+    if_relevant = replace(low, query_values={n: values[n] for n in low.names},
+                          aggregates={n: aggregates[n] for n in low.names})
+    per_query = dict(ranked.group_by("query_id").len().iter_rows())
     unjudged = {qid: int(per_query.get(qid, 0)) for qid in low.query_ids.tolist()}
     return Residual(low, if_relevant, float(level), unjudged)
 
@@ -213,6 +205,9 @@ def _measures(measures: str | Measure | Iterable[str | Measure]) -> dict[str, Me
     """``{name as written: Measure}``."""
     from .._names import parse_measure
 
+    if not isinstance(measures, (str, Measure, Iterable)):
+        raise ParameterError("the 'measures' argument must be a measure name, a Measure or a "
+                             f"list of them, e.g. ['P@10', 'AP']; got {measures!r}")
     chosen = [measures] if isinstance(measures, (str, Measure)) else list(measures)
     if not chosen:
         raise ParameterError("the 'measures' argument is empty; give at least one measure")
@@ -241,6 +236,8 @@ def _grade(q: Qrels, grade: float | None, parsed: dict[str, Measure],
     relevance level."""
     import math
 
+    from .._ingest.columns import MAX_GRADE
+
     if grade is None:
         top = q.frame["relevance"].max()
         if top is None or float(top) <= 0:  # type: ignore[arg-type]
@@ -251,6 +248,9 @@ def _grade(q: Qrels, grade: float | None, parsed: dict[str, Measure],
         if isinstance(grade, bool) or not isinstance(grade, (int, float)) \
                 or not math.isfinite(grade) or grade <= 0:
             raise ParameterError(f"the 'grade' option must be a number > 0; got {grade!r}")
+        if grade > MAX_GRADE:  # the grade is written into the judgments, which hold no more
+            raise ParameterError(f"the 'grade' option must be at most 2**53, the judgments' "
+                                 f"bound; got {grade!r}")
         level = float(grade)
     for name, m in parsed.items():
         rel = dict(m.params).get("rel", opts.rel)
@@ -264,8 +264,6 @@ def _unjudged(q: Qrels, r: Run, opts: EvaluateOptions) -> pl.DataFrame:
     """``query_id, doc_id, rank``: the run's retrieved documents (ranked under the
     evaluation's tie order, cut at ``depth``) of the judged queries that the judgments do
     not list."""
-    import polars as pl
-
     from .._model.ranking import run_index
 
     conv = opts.resolved
@@ -287,8 +285,6 @@ def _unjudged(q: Qrels, r: Run, opts: EvaluateOptions) -> pl.DataFrame:
 
 def _with_judgments(q: Qrels, added: pl.DataFrame) -> Qrels:
     """``q`` with the rows ``added`` (``query_id, doc_id, relevance``) appended."""
-    import polars as pl
-
     from .._ingest.tables import Qrels
 
     frame = pl.concat([q.frame.select("query_id", "doc_id", "relevance"), added],

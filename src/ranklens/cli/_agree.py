@@ -6,14 +6,16 @@ import click
 
 from .._base.outputs import refuse_overwriting_inputs, write_atomically
 from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
+from .._surfaces.agreement.rankings import MAX_DEPTH
 from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_stdout
 from ._options import name_systems
 
-__all__ = ["agree_cmd", "pool_cmd"]
+__all__ = ["agree_cmd", "emit", "pool_cmd"]
 
 
-def _emit(text: str, output: str | None) -> None:
+def emit(text: str, output: str | None) -> None:
+    """Write ``text`` to ``output``, or to standard output when None."""
     if output is None:
         write_stdout(text)
     else:
@@ -70,21 +72,16 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     parse_agreements(chosen)  # every bad name reported before any file is read
     loaded = {label: load_run(path, name=label)
               for label, path in zip(labels, paths, strict=True)}
-    if len(loaded) == 2:
-        a, b = loaded.values()
-        got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
-        assert isinstance(got, Agreement)
-        _emit(got.render(fmt, per_query=per_query), output)
-        return 0
-    matrix = agreement(loaded, None, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
-    assert not isinstance(matrix, Agreement)
-    _emit(matrix.render(fmt), output)
+    a, b = list(loaded.values()) if len(loaded) == 2 else (loaded, None)
+    got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
+    emit(got.render(fmt, per_query=per_query) if isinstance(got, Agreement)
+         else got.render(fmt), output)
     return 0
 
 
 @click.command("pool")
 @click.argument("runs", nargs=-1, metavar="RUN...")
-@click.option("--depth", "-k", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--depth", "-k", type=click.IntRange(1, MAX_DEPTH), default=10, show_default=True,
               help="Each run's top DEPTH of each query enters the pool.")
 @click.option("--qrels", type=str, default=None,
               help="Judgments: the pairs they hold are left out.")
@@ -110,5 +107,6 @@ def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fm
         raise click.UsageError("give at least one RUN to pool")
     refuse_overwriting_inputs(output, [*runs, *([qrels] if qrels else [])])
     got = pool(list(runs), depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
-    _emit(got.render(fmt), output)  # type: ignore[arg-type]
+    emit(got.render(fmt), output)  # type: ignore[arg-type]
+    click.echo(got.summary(), err=True)  # the count, off the pool's own lines
     return 0

@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from .._base.outputs import refuse_overwriting_inputs, write_atomically
+from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.correlation.coefficients import CORRELATION_METHODS
 from .._surfaces.correlation.render import CORRELATE_FORMATS
-from ._evaluate import write_stdout
+from ._agree import emit
 from ._options import (
     NAME_HELP,
     judgment_options,
@@ -93,8 +93,5 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
     from .._surfaces.correlation.render import render_correlations
 
     text = render_correlations(out, fmt, a=qrels_a, b=qrels_a if same_qrels else str(qrels_b))
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+    emit(text, output)
     return 0

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from ..._base.errors import InputError, ParameterError, RanklensWarning
 from ..._base.validate import Choice, check
+from ..._ingest.io._load import load_run
+from ..._ingest.io._run_names import name_runs, positions
 from ..._ingest.tables import Run
 from ..._results.per_query import Frames, by_query
+from ..evaluate import several_runs
 from ..render.formats import write
 from ..render.model import Cell, Column, Row, Table, label
 from .rankings import pair_runs, query_set
-from .values import AgreementMeasure, parse_agreements
+from .values import AgreementMeasure, parse_agreement, parse_agreements
 
 if TYPE_CHECKING:
     import polars as pl
@@ -32,8 +36,8 @@ AGREE_TIES = ("docid", "input")
 AGREE_MISSING = ("error", "skip")
 
 
-def _fixed(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.4f}"
+def _cells(values: Iterable[float]) -> list[Cell]:
+    return [Cell("nan" if math.isnan(v) else f"{v:.4f}", v) for v in values]
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,8 +75,6 @@ class Agreement(Frames):
     def _key(self, name: str | AgreementMeasure) -> str:
         if isinstance(name, str) and name in self.means:
             return name
-        from .values import parse_agreement
-
         wanted = parse_agreement(name)
         for written, measure in self.measures.items():
             if measure == wanted:
@@ -117,17 +119,13 @@ class Agreement(Frames):
         columns = (*head, Column("query", "left"), *(Column(n) for n in self.names))
         runs = ((label(f"{self.run_a}~{self.run_b}"),) if trec
                 else (label(self.run_a), label(self.run_b)))
-        rows = []
-        if per_query:
-            for i, q in enumerate(self.query_ids):
-                values = [float(self.query_values[n][i]) for n in self.names]
-                rows.append(Row((*runs, label(q), *(Cell(_fixed(v), v) for v in values))))
-        means = [self.means[n] for n in self.names]
-        rows.append(Row((*runs, label("all"), *(Cell(_fixed(v), v) for v in means)),
+        rows = [Row((*runs, label(q), *_cells(float(self.query_values[n][i]) for n in self.names)))
+                for i, q in enumerate(self.query_ids if per_query else ())]
+        rows.append(Row((*runs, label("all"), *_cells(self.means[n] for n in self.names)),
                         aggregate=True))
-        notes = [f"{len(self.query_ids)} queries compared"]
-        for run, ids in self.skipped.items():
-            notes.append(f"{len(ids)} queries only in {run} left out (e.g. {ids[0]})")
+        notes = [f"{len(self.query_ids)} queries compared",
+                 *(f"{len(ids)} queries only in {run} left out (e.g. {ids[0]})"
+                   for run, ids in self.skipped.items())]
         return Table(columns, tuple(rows), notes=tuple(notes))
 
     def render(self, format: str = "table", *, per_query: bool = False) -> str:
@@ -183,12 +181,9 @@ class AgreementMatrix(Frames):
         """One row per (measure, run), one column per run: the means of each pair."""
         columns = (Column("measure", "left"), Column("run", "left"),
                    *(Column(r) for r in self.runs))
-        rows = []
-        for n in self.names:
-            for i, r in enumerate(self.runs):
-                values = [float(v) for v in self.matrices[n][i]]
-                rows.append(Row((label(n), label(r), *(Cell(_fixed(v), v) for v in values))))
-        return Table(columns, tuple(rows))
+        return Table(columns, tuple(Row((label(n), label(r), *_cells(map(float, row))))
+                                    for n in self.names
+                                    for r, row in zip(self.runs, self.matrices[n], strict=True)))
 
     def render(self, format: str = "table") -> str:
         """The matrices as text (every format of :data:`AGREE_FORMATS` but ``trec``)."""
@@ -196,29 +191,15 @@ class AgreementMatrix(Frames):
         return write(self.table(), format)
 
 
-def _load(run: Any, name: str | None) -> Run:
-    from ..._ingest.io._load import load_run
-
-    return load_run(run, name=name)
-
-
-def _labels(a: Run, b: Run) -> tuple[str, str]:
-    """The runs' names, told apart when they are the same (two unnamed runs)."""
-    return (a.name, b.name) if a.name != b.name else (f"{a.name}#1", f"{b.name}#2")
-
-
-def _queries(a: Run, b: Run, ties: str, missing: str
+def _queries(a: Run, b: Run, name_a: str, name_b: str, ties: str, missing: str
              ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
     qa, qb = query_set(a, ties), query_set(b, ties)
-    name_a, name_b = _labels(a, b)
-    in_b = set(qb)
-    in_a = set(qa)
+    in_a, in_b = set(qa), set(qb)
     common = [q for q in qa if q in in_b]
-    only = {name_a: tuple(q for q in qa if q not in in_b),
-            name_b: tuple(q for q in qb if q not in in_a)}
-    only = {k: v for k, v in only.items() if v}
+    only = {k: v for k, v in ((name_a, tuple(q for q in qa if q not in in_b)),
+                              (name_b, tuple(q for q in qb if q not in in_a))) if v}
     if not common:
-        raise InputError(f"runs {a.name!r} ({a.source}) and {b.name!r} ({b.source}) have no "
+        raise InputError(f"runs {name_a!r} ({a.source}) and {name_b!r} ({b.source}) have no "
                          "query in common: there is nothing to compare")
     if only and missing == "error":
         run, ids = next(iter(only.items()))
@@ -227,30 +208,39 @@ def _queries(a: Run, b: Run, ties: str, missing: str
             f"run {run!r} holds {len(ids)} queries that run {other!r} lacks (e.g. "
             f"{ids[0]!r}); pass missing='skip' to compare the {len(common)} queries both "
             "hold")
-    if only:
-        text = "; ".join(f"{len(v)} only in {k!r} (e.g. {v[0]!r})" for k, v in only.items())
-        warnings.warn(f"comparing the {len(common)} queries both runs hold; left out: {text}",
-                      RanklensWarning, stacklevel=3)
     return common, only
 
 
-def _pair(a: Run, b: Run, measures: list[AgreementMeasure], names: list[str], ties: str,
-          missing: str) -> Agreement:
-    queries, only = _queries(a, b, ties, missing)
+def _warn_skipped(pairs: list[Agreement]) -> None:
+    """One warning per call for the queries the pairs left out, at the caller's line."""
+    left = [p for p in pairs if p.skipped]
+    texts = ["; ".join(f"{len(v)} only in {k!r} (e.g. {v[0]!r})" for k, v in p.skipped.items())
+             for p in left[:3]]  # the first pairs: a message of bounded length
+    if len(pairs) == 1 and left:
+        warnings.warn(f"comparing the {len(left[0].query_ids)} queries both runs hold; left "
+                      f"out: {texts[0]}", RanklensWarning, stacklevel=3)
+    elif left:
+        more = f" (and {len(left) - 3} more pairs)" if len(left) > 3 else ""
+        warnings.warn("comparing the queries each pair of runs holds; left out: " + "; ".join(
+            f"{p.run_a} vs {p.run_b}: {t}" for p, t in zip(left, texts, strict=False)) + more,
+            RanklensWarning, stacklevel=3)
+
+
+def _pair(a: Run, b: Run, labels: tuple[str, str], measures: list[AgreementMeasure],
+          names: list[str], ties: str, missing: str) -> Agreement:
+    queries, only = _queries(a, b, *labels, ties, missing)
     values: dict[str, np.ndarray] = {}
     by_depth: dict[int | None, Any] = {}
     for written, m in zip(names, measures, strict=True):
         # measures read at one depth share one pairing of the rankings
-        pairing = by_depth.get(m.cutoff)
-        if pairing is None:
-            pairing = by_depth[m.cutoff] = pair_runs(a, b, queries, ties, m.cutoff)
-        v = np.asarray(m.definition.kernel(pairing, m), dtype=np.float64)
+        if m.cutoff not in by_depth:
+            by_depth[m.cutoff] = pair_runs(a, b, queries, ties, m.cutoff)
+        values[written] = v = np.asarray(m.definition.kernel(by_depth[m.cutoff], m),
+                                         dtype=np.float64)
         v.flags.writeable = False
-        values[written] = v
     means = {n: (float(np.mean(v[~np.isnan(v)])) if (~np.isnan(v)).any() else math.nan)
              for n, v in values.items()}
-    name_a, name_b = _labels(a, b)
-    return Agreement(tuple(names), dict(zip(names, measures, strict=True)), name_a, name_b,
+    return Agreement(tuple(names), dict(zip(names, measures, strict=True)), *labels,
                      tuple(queries), values, means, only)
 
 
@@ -311,21 +301,27 @@ def agreement(
     check("ties", ties, Choice(AGREE_TIES))
     check("missing", missing, Choice(AGREE_MISSING))
     parsed = parse_agreements(measures)
-    names = ([measures] if isinstance(measures, str) else
-             [str(m) if isinstance(m, AgreementMeasure) else m
-              for m in ([measures] if isinstance(measures, AgreementMeasure) else measures)])
+    listed = [measures] if isinstance(measures, (str, AgreementMeasure)) else measures
+    names = [m if isinstance(m, str) else str(m) for m in listed]
+    # named as evaluate names several runs: the name given, else the file's, else the tag
+    given: list[tuple[str | None, Any]] | None
     if run_b is not None:
-        return _pair(_load(run_a, None), _load(run_b, None), parsed, names, ties, missing)
-    if isinstance(run_a, Mapping):
-        runs = [_load(r, str(n)) for n, r in run_a.items()]
-    elif isinstance(run_a, (list, tuple)):
-        runs = [_load(r, None) for r in run_a]
-    else:
-        raise ParameterError("give two runs (run_a and run_b), or several as a list or a "
-                             f"mapping {{name: run}}; got one {type(run_a).__name__}")
-    if len(runs) < 2:
-        raise ParameterError(f"give at least two runs to compare; got {len(runs)}")
-    labels = [r.name for r in runs]
+        given = list(zip(name_runs([run_a, run_b]), (run_a, run_b), strict=True))
+    else:  # an empty list is no runs (several_runs would blame its own argument)
+        given = several_runs(run_a) if not isinstance(run_a, (list, tuple)) or run_a else []
+    if given is None:
+        raise ParameterError(
+            "agreement compares two runs or more; run_a alone is one run: give run_b too, or "
+            "run_a as a list of runs or a mapping {name: run}")
+    if len(given) < 2:
+        raise ParameterError(f"give at least two runs to compare; got {len(given)}")
+    runs = [load_run(r, name=n) for n, r in given]
+    labels = positions([r.name if n is None else n for (n, _), r in zip(given, runs, strict=True)],
+                       [n is None for n, _ in given])
+    if run_b is not None:
+        pair = _pair(runs[0], runs[1], (labels[0], labels[1]), parsed, names, ties, missing)
+        _warn_skipped([pair])
+        return pair
     if len(set(labels)) < len(labels):
         dup = next(x for x in labels if labels.count(x) > 1)
         raise ParameterError(f"two runs are named {dup!r}: give them distinct names (a "
@@ -333,16 +329,12 @@ def agreement(
     n = len(runs)
     matrices = {name: np.full((n, n), math.nan) for name in names}
     pairs: dict[tuple[str, str], Agreement] = {}
-    for i in range(n):
-        for j in range(i + 1, n):
-            got = _pair(runs[i], runs[j], parsed, names, ties, missing)
+    # the diagonal too: a run's RBO residual with itself is 0 only for an unbounded run
+    for i, j in combinations_with_replacement(range(n), 2):
+        got = _pair(runs[i], runs[j], (labels[i], labels[j]), parsed, names, ties, missing)
+        if i != j:
             pairs[labels[i], labels[j]] = got
-            for name in names:
-                matrices[name][i, j] = matrices[name][j, i] = got.means[name]
-    for name, m in zip(names, parsed, strict=True):
-        # a run compared with itself: every similarity is 1 and RBO's residual is 0 only
-        # for a run of unbounded length, so the diagonal is computed, not assumed
-        for i in range(n):
-            matrices[name][i, i] = _pair(runs[i], runs[i], [m], [name], ties,
-                                         missing).means[name]
+        for name in names:
+            matrices[name][i, j] = matrices[name][j, i] = got.means[name]
+    _warn_skipped(list(pairs.values()))
     return AgreementMatrix(tuple(names), tuple(labels), matrices, pairs)

@@ -23,7 +23,10 @@ from ..._base.errors import InputError
 from ..._ingest.tables import Run
 from ..._model.ranking import run_index
 
-__all__ = ["Pairing", "Side", "pair_runs", "query_set", "top_rows"]
+__all__ = ["MAX_DEPTH", "Pairing", "Side", "pair_runs", "query_set", "ranks", "top_rows"]
+
+#: the deepest cutoff or pool depth read: more rows than a ranking of one query can hold
+MAX_DEPTH = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,14 @@ class Pairing:
         return len(self.query_ids)
 
 
+def ranks(qidx: np.ndarray, nq: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each query's number of rows and each row's 1-based rank in its query (``qidx``:
+    rows grouped by query, of ``nq`` queries)."""
+    length = np.bincount(qidx, minlength=nq).astype(np.int64)
+    first = np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
+    return length, np.arange(qidx.size, dtype=np.int64) - first[qidx] + 1
+
+
 def query_set(run: Run, ties: str) -> list[str]:
     """The queries of ``run`` (those with rows, then those given empty), in its order."""
     ids = run_index(run, ties).query_ids.to_list()
@@ -78,11 +89,11 @@ def top_rows(run: Run, queries: list[str], ties: str, depth: int | None
     index = run_index(run, ties)
     if index.duplicated:
         rows, _ = index.duplicate_positions(run)
-        at = int(rows[0]) if rows.size else 0
+        at = rows[:1] if rows.size else np.zeros(1, dtype=np.int64)
         raise InputError(
-            f"run {run.name!r} ({run.source}) ranks a document twice for one query (doc "
-            f"{run.doc_ids_at(index.src_at(np.array([at])))[0]!r}); a ranking compared "
-            "with another must hold each document once")
+            f"run {run.name!r} ({run.source}) ranks doc {run.doc_ids_at(index.src_at(at))[0]!r} "
+            f"twice for query {index.query_ids[int(index.code_at(at)[0])]!r}; a ranking "
+            "compared with another must hold each document once: remove the repeated row")
     # each query's place in the run index (-1: the run lacks it), one join for all
     numbered = pl.DataFrame({"q": index.query_ids.cast(pl.String),
                              "c": np.arange(index.query_ids.len(), dtype=np.int64)})
@@ -107,9 +118,7 @@ def _side(run: Run, queries: list[str], ties: str, depth: int | None
           ) -> tuple[Side, pl.DataFrame]:
     qidx, rows, score = top_rows(run, queries, ties, depth)
     n = qidx.size
-    length = np.bincount(qidx, minlength=len(queries)).astype(np.int64)
-    first = np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
-    rank = np.arange(n, dtype=np.int64) - first[qidx] + 1
+    length, rank = ranks(qidx, len(queries))
     # tied groups: runs of equal scores within a query (ranked order keeps them adjacent)
     new = np.ones(n, dtype=bool)
     if n > 1:

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..._base.params import Param, Spelled
 from .measures import Chosen, register_agreement
-from .rankings import Pairing, Side
+from .rankings import Pairing, Side, ranks
 
 __all__ = ["rbo"]
 
@@ -127,9 +127,7 @@ def _counts(slots: _Slots, q: np.ndarray, t: np.ndarray, b: np.ndarray, start: n
 
 
 def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
-    p = float(m.get("p"))
-    form = m.get("form")
-    ties = m.get("ties")
+    p, form, ties = float(m.get("p")), m.get("form"), m.get("ties")
     a, b = pair.a, pair.b
     # S is the shorter ranking (b on equal lengths): which side it is, per query
     s_is_a = a.length < b.length
@@ -144,15 +142,12 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
             return side.top, side.top
         return side.top, side.bottom
 
-    ta, ba = span(a)
-    tb, bb = span(b)
+    (ta, ba), (tb, bb) = span(a), span(b)
     # X_d: each shared document counts (its count in S) x (its count in L) at depth d
     shared = np.flatnonzero(a.other >= 0)
-    q = a.qidx[shared]
-    o = a.other[shared]
+    q, o = a.qidx[shared], a.other[shared]
     t_sa, b_sa, t_sb, b_sb = ta[shared], ba[shared], tb[o], bb[o]
-    m0 = np.maximum(t_sa, t_sb)
-    m1 = np.maximum(b_sa, b_sb)
+    m0, m1 = np.maximum(t_sa, t_sb), np.maximum(b_sa, b_sb)
     x = slots.cumsum(slots.add(q, m1))
     entry, qq, d = _spread(q, m0, m1)
     if entry.size:
@@ -160,10 +155,9 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
                        * _share(d, t_sb[entry], b_sb[entry]))
     # each side's documents seen by depth d (w) or their squared counts (b), and L's
     power = 2 if ties == "b" else 1
-    seen_a = _counts(slots, a.qidx, ta, ba, ta, power)
-    seen_b = _counts(slots, b.qidx, tb, bb, tb, power)
-    s_q = s[slots.q].astype(np.float64)
-    dd = slots.d
+    seen_a, seen_b = (_counts(slots, side.qidx, t, bt, t, power)
+                      for side, t, bt in ((a, ta, ba), (b, tb, bb)))
+    s_q, dd = s[slots.q].astype(np.float64), slots.d
     s_rows = np.where(s_is_a[slots.q], seen_a, seen_b)
     l_rows = np.where(s_is_a[slots.q], seen_b, seen_a)
     first = dd <= s_q
@@ -186,20 +180,13 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
     lq = length.astype(np.float64)
     sq = s.astype(np.float64)
     # the documents of L absent from S, in L's order: j = 1, 2, ... per query
-    l_side_a = ~s_is_a
-    uq_a = np.flatnonzero((a.other < 0) & l_side_a[a.qidx])
+    uq_a = np.flatnonzero((a.other < 0) & ~s_is_a[a.qidx])
     uq_b = np.flatnonzero((b.other < 0) & s_is_a[b.qidx])
-    u_q = np.concatenate((a.qidx[uq_a], b.qidx[uq_b]))
-    u_t = np.concatenate((ta[uq_a], tb[uq_b]))
-    u_b = np.concatenate((ba[uq_a], bb[uq_b]))
-    u_rank = np.concatenate((a.rank[uq_a], b.rank[uq_b]))
+    u_q, u_t, u_b, u_rank = (np.concatenate((x[uq_a], y[uq_b])) for x, y in
+                             ((a.qidx, b.qidx), (ta, tb), (ba, bb), (a.rank, b.rank)))
     order = np.lexsort((u_rank, u_q))
     u_q, u_t, u_b = u_q[order], u_t[order], u_b[order]
-    u_first = np.concatenate(([0], np.cumsum(np.bincount(u_q, minlength=slots.nq))[:-1]))
-    u_j = np.arange(u_q.size, dtype=np.int64) - u_first[u_q] + 1
-    if form == "min":
-        head = np.log(1 / (1 - p)) - slots.total(weight / dd)
-        return _empty_queries(scale * (slots.total(a_seen * weight) + x_l * head), length)
+    u_j = ranks(u_q, slots.nq)[1]
     if form == "ext":
         # past s, the unseen part of S is assumed to agree as the seen part did: (d - s)
         # unseen documents of S each matching with A_s times the mean count of L's
@@ -215,13 +202,16 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
             tail = np.where(lq > 0, (x_l + (lq - sq) * a_s) / lq, 0.0) * p ** (lq + 1) / (1 - p)
         out = scale * (slots.total(a_ext * weight) + tail)
         return _empty_queries(np.where(s > 0, out, 0.0), length)
+    head = np.log(1 / (1 - p)) - slots.total(weight / dd)
+    low = scale * (slots.total(a_seen * weight) + x_l * head)
+    if form == "min":
+        return _empty_queries(low, length)
     # res = max - min. max: past s, the j-th document of L absent from S matches S's
     # (s + j)-th (unseen) document; past l, every unseen document of either matches as
     # early as it can, until depth f = l + s - X_l, from where the agreement is 1
     extra = _counts(slots, u_q, u_t, u_b, np.maximum(s[u_q] + u_j, u_t))
     a_max = np.nan_to_num(agreement(np.where(first, x, x + extra)))
-    count = np.ceil(sq - x_l - 1e-9).astype(np.int64)
-    count = np.maximum(count, 0)
+    count = np.maximum(np.ceil(sq - x_l - 1e-9).astype(np.int64), 0)
     tq = np.repeat(np.arange(slots.nq, dtype=np.int64), count)
     tfirst = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.int64)
     td = (lq[tq] + 1 + (np.arange(tq.size) - tfirst[tq]))
@@ -229,8 +219,6 @@ def rbo(pair: Pairing, m: Chosen) -> np.ndarray:
     f = lq + sq - x_l
     tail_max = np.bincount(tq, weights=tail_terms, minlength=slots.nq) + p ** (f + 1) / (1 - p)
     high = scale * (slots.total(a_max * weight) + tail_max)
-    head = np.log(1 / (1 - p)) - slots.total(weight / dd)
-    low = scale * (slots.total(a_seen * weight) + x_l * head)
     return _empty_queries(high - low, length)
 
 

@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from .measures import Chosen, register_agreement
-from .rankings import Pairing
+from .rankings import Pairing, ranks
 
 __all__ = ["jaccard", "kendall_tau", "overlap"]
 
@@ -57,9 +57,8 @@ def _inversions(seg: np.ndarray, values: np.ndarray, nq: int) -> np.ndarray:
     n = values.size
     if n < 2:
         return out
-    length = np.bincount(seg, minlength=nq)
-    first = np.concatenate(([0], np.cumsum(length)[:-1]))
-    pos = np.arange(n, dtype=np.int64) - first[seg]
+    length, pos = ranks(seg, nq)
+    pos -= 1
     big = int(values.max()) + 1
     cur = values.astype(np.int64)
     longest = int(length.max())

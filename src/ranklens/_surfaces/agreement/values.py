@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..._base.errors import MeasureError
+from ..._base.errors import MeasureError, ParameterError
 from ..._base.params import non_default_params, params_text
 from ..._base.registry import close_matches
 from ..._measures._registry import integer_cutoff
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
+from .rankings import MAX_DEPTH
 
 __all__ = ["AgreementMeasure", "parse_agreement", "parse_agreements"]
 
@@ -58,6 +59,9 @@ class AgreementMeasure:
                 raise MeasureError(f"{defn.name} needs a cutoff, e.g. {defn.name}@10")
             return
         object.__setattr__(self, "cutoff", integer_cutoff(defn.name, self.cutoff))
+        if self.cutoff > MAX_DEPTH:
+            raise MeasureError(f"the cutoff of {defn.name} must be at most {MAX_DEPTH} "
+                               f"(2**31 - 1), got {self.cutoff}")
 
     @property
     def definition(self) -> AgreementDef:
@@ -70,19 +74,14 @@ class AgreementMeasure:
 
     def get(self, name: str) -> Any:
         """The parameter's value: as given, else its default."""
-        for key, value in self.params:
-            if key == name:
-                return value
-        return self.definition.param(name).default
+        given = dict(self.params)
+        return given[name] if name in given else self.definition.param(name).default
 
     def __str__(self) -> str:
-        out = self.name + params_text(self.definition.param, self.params)
-        if self.cutoff is not None:
-            out += f"@{self.cutoff}"
-        return out
+        return (self.name + params_text(self.definition.param, self.params)
+                + ("" if self.cutoff is None else f"@{self.cutoff}"))
 
-    def __repr__(self) -> str:
-        return str(self)
+    __repr__ = __str__
 
 
 _NAME = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*(?:@\s*(\S+))?\s*$")
@@ -115,9 +114,7 @@ def parse_agreement(spec: str | AgreementMeasure) -> AgreementMeasure:
         raise MeasureError(f"unknown agreement measure {spec!r}; did you mean "
                            f"{_suggest(name)}?")
     params: list[tuple[str, Any]] = []
-    for part in (body or "").split(","):
-        if not part.strip():
-            continue
+    for part in filter(str.strip, (body or "").split(",")):
         key, eq, text = part.partition("=")
         if not eq:
             raise MeasureError(f"parameter {part.strip()!r} of {spec!r} must be written "
@@ -139,6 +136,9 @@ def parse_agreements(specs: str | AgreementMeasure
     """Each of ``specs`` (one name or several) read by :func:`parse_agreement`."""
     if isinstance(specs, (str, AgreementMeasure)):
         specs = [specs]
+    elif not isinstance(specs, Sequence):
+        raise ParameterError("the 'measures' argument must be an agreement measure or a list "
+                             f"of them, e.g. 'RBO(p=0.9)' or ['Overlap@10']; got {specs!r}")
     out = [parse_agreement(s) for s in specs]
     if not out:
         raise MeasureError("give at least one agreement measure, e.g. 'RBO(p=0.9)'")

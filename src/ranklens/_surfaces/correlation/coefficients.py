@@ -103,9 +103,16 @@ class RankCorrelation(Frames):
 Evaluation = Results | Sequence[Result]
 
 
-def _scores(results: Evaluation, measure: object, side: str) -> tuple[dict[str, float], str]:
-    """``{run: aggregate}`` oriented so that larger is better, and the measure's name."""
-    runs = results_of(results)
+def _scores(results: Evaluation, measure: object, side: str
+            ) -> tuple[dict[str, float], str, float]:
+    """``{run: aggregate}`` oriented so that larger is better, the measure's name, and the
+    sign that oriented it (its own inverse)."""
+    known = isinstance(results, (Result, Results, list, tuple))
+    runs = results_of(results) if known else []
+    if not known or not all(isinstance(r, Result) for r in runs):
+        raise ParameterError(f"the 'results_{side}' argument must be what ranklens.evaluate "
+                             "returns for several runs (Results, or a list of Result); got a "
+                             f"{type(results).__name__}")
     if not runs:
         raise ParameterError(f"the 'results_{side}' argument holds no runs")
     name = runs[0]._key(measure)
@@ -123,7 +130,7 @@ def _scores(results: Evaluation, measure: object, side: str) -> tuple[dict[str, 
             raise ParameterError(f"run {r.run_name!r} has no {name} aggregate in results_{side} "
                                  "(NaN); it cannot be ordered")
         scores[r.run_name] = sign * value
-    return scores, name
+    return scores, name, sign
 
 
 def _pair_signs(x: np.ndarray) -> np.ndarray:
@@ -227,8 +234,8 @@ def rank_correlation(results_a: Evaluation, results_b: Evaluation, measure: obje
     0.0
     """
     check("method", method, Choice(CORRELATION_METHODS))
-    a, name_a = _scores(results_a, measure, "a")
-    b, name_b = _scores(results_b, measure if measure_b is None else measure_b, "b")
+    a, name_a, sign_a = _scores(results_a, measure, "a")
+    b, name_b, sign_b = _scores(results_b, measure if measure_b is None else measure_b, "b")
     if set(a) != set(b):
         only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
         raise ParameterError(
@@ -253,11 +260,4 @@ def rank_correlation(results_a: Evaluation, results_b: Evaluation, measure: obje
     order_b = tuple(sorted(runs, key=lambda r: -b[r]))
     return RankCorrelation(method, value, swaps, len(runs) * (len(runs) - 1) // 2,
                            tuple(runs), order_b, name_a, name_b,
-                           _aggregates(results_a, name_a, runs),
-                           _aggregates(results_b, name_b, runs))
-
-
-def _aggregates(results: Evaluation, name: str, runs: list[str]) -> tuple[float, ...]:
-    """The aggregate ``name`` of each run of ``runs``, in that order."""
-    of = {r.run_name: float(r[name]) for r in results_of(results)}
-    return tuple(of[run] for run in runs)
+                           tuple(sign_a * a[r] for r in runs), tuple(sign_b * b[r] for r in runs))
