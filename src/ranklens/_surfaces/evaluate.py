@@ -410,17 +410,17 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
     with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
                        on_terminal()) as engine:
         info = engine.partition_qrels()
-        messages += grade_notices(plan, info.grades, info.source)
+        messages += grade_notices(plan, info.grades, engine.qrels_path)
         for name, run in runs:
             path = os.fspath(run)
             per_query, tag, infinite = engine.evaluate_run(path, name)
             if infinite:
                 messages.append(infinite_notice(path, infinite))
-            messages += notices(plan, per_query, path, qrels_source=info.source)
+            messages += notices(plan, per_query, path, qrels_source=engine.qrels_path)
             computed.append((name if name is not None else tag, per_query))
     names = positions([n for n, _ in computed], [n is None for n, _ in runs])
     results = Results(tuple(
-        _with_integer_ids(assemble(plan, per_query, name), info.integer_query_ids)
+        _with_integer_ids(assemble(plan, per_query, name), info.integer)
         for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages
 

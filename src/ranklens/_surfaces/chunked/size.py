@@ -3,18 +3,17 @@ the input files, and the number of chunks that keeps each worker's share under t
 
 from __future__ import annotations
 
-import bz2
 import functools
-import gzip
 import lzma
 import math
 import os
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..._base.tuning import BYTES_PER_ROW, PROCESS_BYTES, WORKER_SHARE
 from ..._base.validate import Constraint, Integer, check
+from ..._ingest.io.trec import files
 
 if TYPE_CHECKING:
     import polars as pl
@@ -33,6 +32,18 @@ _UNITS = {"": 1, "b": 1, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?)\s*([a-zA-Z]*)\s*$")
 
 
+def _bytes(value: object) -> float | None:
+    """The bytes a size stands for, or None when ``value`` is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    found = _SIZE.match(value) if isinstance(value, str) else None
+    if found is None or found.group(2).lower() not in _UNITS:
+        return None
+    return float(found.group(1)) * _UNITS[found.group(2).lower()]
+
+
 def parse_size(value: object) -> int | None:
     """Bytes of a size: an integer (bytes), or a number with a unit ("2GB", "512MiB",
     "1.5g"; decimal units are powers of 10, ``KiB``/``MiB``/``GiB`` of 2), or None.
@@ -43,30 +54,15 @@ def parse_size(value: object) -> int | None:
     (2000000000, 536870912, 1000, None)
     """
     check("memory_limit", value, MemoryLimit())
-    if value is None:
-        return None
-    if isinstance(value, int):
-        return value
-    found = _SIZE.match(str(value))
-    assert found is not None  # checked by the constraint
-    return int(float(found.group(1)) * _UNITS[found.group(2).lower()])
+    return None if value is None else int(_bytes(value))  # type: ignore[arg-type]
 
 
 class MemoryLimit(Constraint):
     """A size in bytes (an integer >= 1) or a string with a unit ("2GB"), or None."""
 
     def accepts(self, value: object) -> bool:
-        if value is None:
-            return True
-        if isinstance(value, bool):
-            return False
-        if isinstance(value, int):
-            return value >= 1
-        if not isinstance(value, str):
-            return False
-        found = _SIZE.match(value)
-        return (found is not None and found.group(2).lower() in _UNITS
-                and float(found.group(1)) * _UNITS[found.group(2).lower()] >= 1)
+        size = _bytes(value)
+        return value is None or (size is not None and size >= 1)
 
     def describe(self) -> str:
         return ("a size such as '2GB', '512MiB' or a number of bytes (B, KB, MB, GB, TB or "
@@ -85,24 +81,6 @@ def resolve_jobs(jobs: object, limit: int | None = None) -> int:
     """``jobs`` checked (an integer >= 1, or None: :func:`default_jobs`)."""
     check("jobs", jobs, Integer(1, none=True))
     return default_jobs(limit) if jobs is None else int(jobs)  # type: ignore[call-overload]
-
-
-def _decompressed_ratio(path: str, head: bytes) -> float:
-    """How many bytes of text each byte of a compressed file stands for, measured on its
-    first 4 MB of text (1.0 for a plain file)."""
-    def opener(raw: Any) -> Any:
-        if head.startswith(b"\x1f\x8b"):
-            return gzip.GzipFile(fileobj=raw, mode="rb")
-        return bz2.BZ2File(raw) if head.startswith(b"BZh") else lzma.LZMAFile(raw)
-
-    if not head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00")):
-        return 1.0
-    with open(path, "rb") as raw:
-        try:
-            text = opener(raw).read(1 << 22)
-        except (OSError, EOFError, lzma.LZMAError):
-            return 1.0  # the reader reports the corrupt data
-        return max(1.0, len(text) / max(1, raw.tell()))
 
 
 def estimated_rows(path: str) -> int:
@@ -126,15 +104,17 @@ def estimated_rows(path: str) -> int:
 def _text_rows(path: str, size: int, mtime_ns: int, inode: int) -> int:
     """:func:`estimated_rows` of a text file, kept for the file as it is (its size, time
     and inode in the key): one evaluation asks for it when choosing chunks and again when
-    choosing how to read in memory, and a compressed file's ratio decompresses 4 MiB."""
-    with open(path, "rb") as f:
-        head = f.read(1 << 16)
-    ratio = _decompressed_ratio(path, head)
-    if ratio != 1.0:
-        opener = gzip.open if head.startswith(b"\x1f\x8b") else bz2.open \
-            if head.startswith(b"BZh") else lzma.open
-        with opener(path, "rb") as f:
-            head = f.read(1 << 16)
+    choosing how to read in memory. A compressed file's size is scaled by the ratio of its
+    first 4 MiB of text to the bytes they took."""
+    stream, raw = files.open_stream(path)
+    with raw, stream:
+        try:
+            text = stream.read(1 << 22 if stream is not raw else 1 << 16)
+            ratio = max(1.0, len(text) / max(1, raw.tell())) if stream is not raw else 1.0
+        except (OSError, EOFError, lzma.LZMAError):  # the reader reports the corrupt data
+            raw.seek(0)
+            text, ratio = raw.read(1 << 16), 1.0
+    head = text[:1 << 16]
     lines = max(1, head.count(b"\n"))
     return math.ceil(size * ratio / (len(head) / lines)) if head else 0
 
