@@ -9,7 +9,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from .._base.errors import InputError, ParameterError, RanklensWarning
 from .._base.threads import jobs as jobs_now
@@ -35,7 +35,7 @@ from .._results.results import Results
 from .chunked.choose import Chunking
 from .chunked.engine import ChunkedEngine
 from .chunked.progress import on_terminal
-from .chunked.size import estimated_rows, resolve_jobs
+from .chunked.size import cores, estimated_rows, resolve_jobs
 from .engine import choose_engine
 
 if TYPE_CHECKING:
@@ -209,16 +209,23 @@ def evaluate(
     choice = choose_engine(plan, qrels, [r for _, r in runs], several=several is not None,
                            dict_judgments=type(qrels) is dict, context=context,
                            memory_limit=memory_limit, jobs=jobs)
+    if isinstance(jobs, int) and not isinstance(jobs, bool) and jobs > cores():
+        warnings.warn(f"jobs={jobs} is more than the {cores()} cores this process may use; "
+                      f"using {cores()}", RanklensWarning, stacklevel=2)
     if choice.chunks is not None:
+        if choice.chunks.note is not None:
+            warnings.warn(choice.chunks.note, RanklensWarning, stacklevel=2)
         results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks)
         for message in messages:
             warnings.warn(message, RanklensWarning, stacklevel=2)
+        _told(results, choice.chunks.describe())
         return results if several is not None else results[0]
+    told = {"engine": "in memory", "jobs": resolve_jobs(jobs)}
     if choice.engine == "dicts":
         with using(resolve_jobs(jobs)):
             done = evaluate_dicts(plan, dict_judgments(qrels), run, stacklevel=3)
         if done is not None:
-            return done
+            return _told(done, told)
     # in memory, the jobs are threads (docs/scale.md, "Jobs"): each run file is read on a
     # second thread while the judgments are read (the first) or the run before it is
     # evaluated (the others), and a run file's next block is parsed while one is kept
@@ -227,8 +234,19 @@ def evaluate(
         with loader.beside(qrels):
             q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
         loader.meanwhile(q)
-        return evaluate_loaded(plan, q, run, several, stacklevel=3, context=context,
-                               load=loader.load)
+        return _told(evaluate_loaded(plan, q, run, several, stacklevel=3, context=context,
+                                     load=loader.load), told)
+
+
+_R = TypeVar("_R", bound=Result | Results)
+
+
+def _told(done: _R, engine: dict[str, Any]) -> _R:
+    """``done``, each Result told what evaluated it (set in place: the results are new, and
+    rebuilding a Results would align its runs' queries again)."""
+    for result in [done] if isinstance(done, Result) else done.results:
+        object.__setattr__(result, "engine", engine)
+    return done
 
 
 class _Loader:
