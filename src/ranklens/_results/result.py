@@ -109,6 +109,9 @@ class Result(Aggregates, Frames):
     #: the query ids were given as integers: frames give them back as integers, in numeric
     #: order (``query_ids`` stay strings in trec_eval order)
     integer_query_ids: bool = False
+    #: what evaluated it: ``{"engine": "in memory", "jobs": 2}`` or ``{"engine": "chunked",
+    #: "chunks": 12, "workers": 1, "estimated_bytes": ...}`` (``ranklens.evaluate`` only)
+    engine: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # read-only views: a caller editing a result's values would change its aggregates'

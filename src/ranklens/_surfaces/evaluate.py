@@ -8,7 +8,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from .._base.errors import InputError, ParameterError
 from .._base.threads import jobs as jobs_now
@@ -35,7 +35,7 @@ from .._results.results import Results
 from .chunked.choose import Chunking
 from .chunked.engine import ChunkedEngine
 from .chunked.progress import on_terminal
-from .chunked.size import estimated_rows, resolve_jobs
+from .chunked.size import cores, estimated_rows, resolve_jobs
 from .engine import choose_engine
 
 if TYPE_CHECKING:
@@ -209,15 +209,22 @@ def evaluate(
     choice = choose_engine(plan, qrels, [r for _, r in runs], several=several is not None,
                            dict_judgments=type(qrels) is dict, context=context,
                            memory_limit=memory_limit, jobs=jobs)
+    if isinstance(jobs, int) and not isinstance(jobs, bool) and jobs > cores():
+        warn_user(f"jobs={jobs} is more than the {cores()} cores this process may use; "
+                  f"using {cores()}")
     if choice.chunks is not None:
+        if choice.chunks.note is not None:
+            warn_user(choice.chunks.note)
         results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks)
         warn_user(messages)
+        _told(results, choice.chunks.describe())
         return results if several is not None else results[0]
+    told = {"engine": "in memory", "jobs": resolve_jobs(jobs)}
     if choice.engine == "dicts":
         with using(resolve_jobs(jobs)):
             done = evaluate_dicts(plan, dict_judgments(qrels), run)
         if done is not None:
-            return done
+            return _told(done, told)
     # in memory, the jobs are threads (docs/scale.md, "Jobs"): each run file is read on a
     # second thread while the judgments are read (the first) or the run before it is
     # evaluated (the others), and a run file's next block is parsed while one is kept
@@ -226,8 +233,19 @@ def evaluate(
         with loader.beside(qrels):
             q = qrels if isinstance(qrels, SubtopicQrels) else load_qrels(qrels)
         loader.meanwhile(q)
-        return evaluate_loaded(plan, q, run, several, context=context,
-                               load=loader.load)
+        return _told(evaluate_loaded(plan, q, run, several, context=context,
+                                     load=loader.load), told)
+
+
+_R = TypeVar("_R", bound=Result | Results)
+
+
+def _told(done: _R, engine: dict[str, Any]) -> _R:
+    """``done``, each Result told what evaluated it (set in place: the results are new, and
+    rebuilding a Results would align its runs' queries again)."""
+    for result in [done] if isinstance(done, Result) else done.results:
+        object.__setattr__(result, "engine", engine)
+    return done
 
 
 class _Loader:
@@ -407,7 +425,7 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
     with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
                        on_terminal()) as engine:
         info = engine.partition_qrels()
-        messages += grade_notices(plan, info.grades, info.source)
+        messages += grade_notices(plan, info.grades, engine.qrels_path)
         for (name, run), given in zip(runs, _labels(runs), strict=True):
             path = os.fspath(run)
             per_query, tag, infinite = engine.evaluate_run(path, name)
@@ -415,11 +433,11 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
             if infinite:
                 notes.append((label, infinite_notice(label, infinite)))
             notes += [(label, m) for m in notices(plan, per_query, label,
-                                                   qrels_source=info.source)]
+                                                   qrels_source=engine.qrels_path)]
             computed.append((name if name is not None else tag, per_query))
     names = positions([n for n, _ in computed], [n is None for n, _ in runs])
     results = Results(tuple(
-        _with_integer_ids(assemble(plan, per_query, name), info.integer_query_ids)
+        _with_integer_ids(assemble(plan, per_query, name), info.integer)
         for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages + per_problem(notes)
 

@@ -65,6 +65,10 @@ def _show_warning(message: Any, category: type[Warning], filename: str, lineno: 
     click.echo(f"ranklens: {label}: {text}", err=True)
 
 
+class _Interrupted(Exception):
+    """A Ctrl-C inside a command, told to main past click."""
+
+
 class _LazyGroup(click.Group):
     """A group whose commands are imported when one is run or listed, not at start-up:
     ``ranklens evaluate`` then loads neither the comparison statistics nor the report,
@@ -86,6 +90,12 @@ class _LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.commands) | set(self.lazy))
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # click would print a blank line before main's one line
+            raise _Interrupted from None
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy:
@@ -146,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         status = 0
     except click.exceptions.Exit as exc:
         status = exc.exit_code
-    except click.exceptions.Abort:  # click's name for a Ctrl-C inside a command
+    except (click.exceptions.Abort, _Interrupted):  # a Ctrl-C inside a command
         _err("interrupted")
         status = 130
     except click.ClickException as exc:

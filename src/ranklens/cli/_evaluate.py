@@ -90,6 +90,17 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
         return results
 
 
+def capped_jobs(jobs: int) -> int:
+    """``--jobs`` at most the cores this process may use, with a note when it was more."""
+    from .._surfaces.chunked.size import cores
+
+    if jobs <= cores():
+        return jobs
+    click.echo(f"ranklens: note: --jobs {jobs} is more than the {cores()} cores this process "
+               f"may use; using {cores()}", err=True)
+    return cores()
+
+
 def chunked(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
             options: EvaluateOptions, memory_limit: str | None, jobs: int | None) -> bool:
     """Whether :func:`ranklens.evaluate` will evaluate these files by chunks."""
@@ -193,7 +204,10 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
                    "sc://host for Spark Connect (default: Spark's own).")
 @click.option("--columns", type=str, default=None, metavar="NAMES",
               help="RUNS are headerless files with these columns, e.g. qid,docid,score or "
-                   "qid,docid,rank (_ skips one; docs/formats.md).")
+                   "qid,docid,rank (_ skips one; docs/cli.md).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Say on standard error how the files were evaluated: in memory, or in "
+                   "how many chunks by how many workers (docs/scale.md).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
                  output: str | None, ci: float | None = None, ci_method: str = "t",
@@ -201,7 +215,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                  engine: str = "local", master: str | None = None,
                  fuse_method: str | None = None, memory_limit: str | None = None,
                  jobs: int | None = None, columns: str | None = None,
-                 **params: Any) -> int:
+                 verbose: bool = False, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -218,6 +232,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     ranklens evaluate qrels.txt scores.tsv --columns qid,docid,score
     """
+    if jobs is not None:
+        jobs = capped_jobs(jobs)
     if jobs is not None and "polars" not in sys.modules:
         # --jobs N uses N cores, polars' threads included: polars sizes its thread pool
         # once, when it is imported (--jobs 1: one core throughout)
@@ -290,8 +306,18 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                              memory_limit=memory_limit, jobs=jobs,
                              columns=roles)
+    if verbose:
+        click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0
+
+
+def engine_words(engine: dict[str, Any]) -> str:
+    """What ``Result.engine`` says, in words."""
+    if engine.get("engine") != "chunked":
+        return f"in memory, {engine.get('jobs', 1)} job(s)"
+    return (f"chunked, {engine['chunks']} chunks, {engine['workers']} worker(s), "
+            f"{engine['estimated_bytes'] / 1e6:.0f}MB estimated in memory")
 
 
 def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],

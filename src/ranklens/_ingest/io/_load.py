@@ -37,7 +37,7 @@ from .trec.qrels import read_trec_qrels
 from .trec.run import read_trec_run
 
 __all__ = ["bad_text_line", "data_line_numbers", "infinite_notice", "load_qrels", "load_run",
-           "strip_compression", "text_columns"]
+           "strip_compression", "text_columns", "text_table", "unreadable"]
 
 _T = TypeVar("_T")
 
@@ -60,28 +60,34 @@ def _columnar(path: str) -> pl.DataFrame | None:
     """A frame for files whose extension names a columnar format, else None."""
     if not _is_columnar(path):
         return None
-    name = strip_compression(path.lower())
-    raw = b""
+    kind = strip_compression(path.lower()).rsplit(".", 1)[-1]
+    if kind in _TEXT_KINDS:
+        return text_table(read_bytes(path), kind, path)
     try:
-        if name.endswith((".parquet", ".pq")):
-            return pl.read_parquet(path)
-        if name.endswith((".arrow", ".feather")):
-            return pl.read_ipc(path)
-        raw = read_bytes(path)
-        if name.endswith((".jsonl", ".ndjson")):
-            return pl.read_ndjson(io.BytesIO(raw))
-        sep = "\t" if name.endswith(".tsv") else ","
-        return text_columns(pl.read_csv(io.BytesIO(raw), separator=sep, infer_schema=False))
-    except InputError:
-        raise
+        return pl.read_ipc(path) if kind in ("arrow", "feather") else pl.read_parquet(path)
     except Exception as exc:
-        kind = name.rsplit(".", 1)[-1]
-        found = bad_text_line(raw, kind) if kind in _TEXT_KINDS else None
+        raise unreadable(path, kind, exc) from exc
+
+
+def text_table(raw: bytes, kind: str, path: str, shift: int = 0) -> pl.DataFrame:
+    """The bytes of a CSV/TSV (read as :func:`text_columns`) or JSON Lines ``kind`` file as
+    a frame; an error names the line of ``path`` (``shift`` lines come before ``raw``)."""
+    try:
+        if kind in ("jsonl", "ndjson"):
+            return pl.read_ndjson(io.BytesIO(raw))
+        return text_columns(pl.read_csv(io.BytesIO(raw), separator="\t" if kind == "tsv"
+                                        else ",", infer_schema=False))
+    except Exception as exc:
+        found = bad_text_line(raw, kind)
         if found is not None:
-            raise InputError(found[1], source=path, line=found[0]) from exc
-        # polars' own words, on one line
-        text = " ".join(str(exc).split())
-        raise InputError(f"cannot read as {kind}: {text[:300]}", source=path) from exc
+            raise InputError(found[1], source=path, line=found[0] + shift) from exc
+        raise unreadable(path, kind, exc) from exc
+
+
+def unreadable(path: str, kind: str, exc: Exception) -> InputError:
+    """The error of a file that its ``kind``'s reader refused: polars' words, on one line."""
+    text = " ".join(str(exc).split())
+    return InputError(f"cannot read as {kind}: {text[:300]}", source=path)
 
 
 _TEXT_KINDS = ("csv", "tsv", "jsonl", "ndjson")

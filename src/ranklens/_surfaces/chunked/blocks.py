@@ -3,14 +3,13 @@ checked by ranklens's own readers, so that memory stays bounded by the block and
 still names the original file and line.
 
 Validation happens here, while partitioning: a block's reader reports a line of the block,
-and :func:`_shifted` adds the lines before it. The chunks on disk hold checked columns
+and :func:`_trec_blocks` adds the lines before it. The chunks on disk hold checked columns
 only, so evaluating them can fail only on what needs a whole query (a duplicate, a
 policy), which names no line in the in-memory engine either.
 """
 
 from __future__ import annotations
 
-import io
 import lzma
 import os
 from collections.abc import Callable, Iterator
@@ -22,7 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..._base.errors import InputError
 from ..._ingest.io._frames import frame_to_qrels, frame_to_run
 from ..._ingest.io._lines import without_bom
-from ..._ingest.io._load import bad_text_line, data_line_numbers, strip_compression, text_columns
+from ..._ingest.io._load import data_line_numbers, strip_compression, text_table, unreadable
 from ..._ingest.io.trec import files
 from ..._ingest.io.trec.qrels import read_trec_qrels
 from ..._ingest.io.trec.run import read_trec_run
@@ -44,14 +43,6 @@ _T = TypeVar("_T", Qrels, Run)
 NOTHING = ("file is empty", "no judgment lines found", "no result lines found")
 
 
-def _shifted(exc: InputError, lines_before: int) -> InputError:
-    """``exc`` about a block, as the same error about the file: its line moved on by the
-    ``lines_before`` the block."""
-    if exc.line is None or not lines_before:
-        return exc
-    return InputError(exc.detail, source=exc.source, line=exc.line + lines_before)
-
-
 Span = tuple[int, int]
 
 
@@ -61,14 +52,21 @@ def text_blocks(path: str, size: int, span: Span | None = None
     ``path``'s text: a byte order mark dropped, classic Mac line ends (``\\r`` only) made
     ``\\n`` as :func:`~ranklens._ingest.io.trec.files.read_bytes` does. ``span``: only the
     bytes from ``start`` to ``end`` of a plain file (whole lines: see :func:`spans`), the
-    lines counted from its start."""
-    plain = _plain_blocks(path, size, span)
-    if plain is not None:
-        yield from plain
-        return
+    lines counted from its start. A plain file
+    (:func:`~ranklens._ingest.io.trec.files.plain_file`) is read once, in place, each block
+    to its last line end."""
+    before = 0
+    for data in (files.read_blocks(path, size, span) if files.plain_file(path) is not None
+                 else _stream_blocks(path, size, span)):
+        yield before, data
+        before += data.count(b"\n")
+
+
+def _stream_blocks(path: str, size: int, span: Span | None) -> Iterator[bytes]:
+    """:func:`text_blocks`' blocks of a file read as a stream (compressed, standard input,
+    a byte order mark, classic Mac line ends)."""
     stream, raw = files.open_stream(path)
-    before, rest, first = 0, b"", True
-    left = None
+    rest, first, left = b"", True, None
     if span is not None:
         stream.seek(span[0])
         left, first = span[1] - span[0], span[0] == 0
@@ -83,41 +81,20 @@ def text_blocks(path: str, size: int, span: Span | None = None
             if first:
                 data, first = without_bom(data), False
                 if b"\r" in data and b"\n" not in data:  # classic Mac: all lines in one
-                    data += stream.read()
-                    data = data.replace(b"\r", b"\n")
+                    data = (data + stream.read()).replace(b"\r", b"\n")
             if not data:
                 if rest:
-                    yield before, rest
+                    yield rest
                 return
             data = rest + data
             cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                rest = data
-                continue
             block, rest = data[:cut], data[cut:]
-            yield before, block
-            before += block.count(b"\n")
+            if cut:
+                yield block
     finally:
         if raw is not None:
             stream.close()
             raw.close()
-
-
-def _plain_blocks(path: str, size: int, span: Span | None
-                  ) -> Iterator[tuple[int, bytes]] | None:
-    """:func:`text_blocks` of a plain file (:func:`~ranklens._ingest.io.trec.files.plain_file`;
-    else None): each block read once, in place, to its last line end."""
-    if files.plain_file(path) is None:
-        return None
-    return _counted(files.read_blocks(path, size, span))
-
-
-def _counted(blocks: Iterator[bytes]) -> Iterator[tuple[int, bytes]]:
-    """``(lines before it, block)`` of each of ``blocks``."""
-    before = 0
-    for data in blocks:
-        yield before, data
-        before += data.count(b"\n")
 
 
 def spans(path: str, parts: int) -> list[Span] | None:
@@ -158,19 +135,13 @@ def _trec_blocks(path: str, size: int, read: Callable[[bytes], _T],
                 if nothing is not None and nothing.detail.startswith("file is empty"):
                     nothing = exc  # the first block's words: "no result lines found"
                 continue
-            raise _shifted(exc, before) from None
+            if exc.line is not None and before:  # a line of the block, as a line of the file
+                exc = InputError(exc.detail, source=exc.source, line=exc.line + before)
+            raise exc from None
         nothing = None
         yield table
     if nothing is not None:
         raise nothing
-
-
-def _columnar_kind(path: str) -> str | None:
-    name = strip_compression(path.lower())
-    for kind in ("csv", "tsv", "jsonl", "ndjson"):
-        if name.endswith("." + kind):
-            return kind
-    return None
 
 
 def _frame_blocks(path: str, size: int, kind: str,
@@ -191,32 +162,19 @@ def _frame_blocks(path: str, size: int, kind: str,
                 raw, shift = header + data, before - 1  # the header stands for line 1
         if not raw.strip() or raw == header:
             continue
-        try:
-            if kind in ("csv", "tsv"):
-                frame = text_columns(pl.read_csv(io.BytesIO(raw),
-                                                  separator="\t" if kind == "tsv" else ",",
-                                                  infer_schema=False))
-            else:
-                frame = pl.read_ndjson(io.BytesIO(raw))
-        except Exception as exc:
-            found = bad_text_line(raw, kind)
-            if found is not None:
-                raise InputError(found[1], source=path, line=found[0] + shift) from exc
-            text = " ".join(str(exc).split())
-            raise InputError(f"cannot read as {kind}: {text[:300]}", source=path) from exc
+        frame = text_table(raw, kind, path, shift)
         yield _made(make, frame, partial(_at_line, path, kind, raw, shift))
 
 
 def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
     """A Parquet or Arrow file (or a directory or glob of Parquet files) ``rows`` at a time;
     an error names the row, counted from 1 over the whole input."""
-    lowered = path.lower()
+    kind = "arrow" if path.lower().endswith((".arrow", ".feather")) else "parquet"
     try:
-        scan = pl.scan_ipc(path) if lowered.endswith((".arrow", ".feather")) \
-            else pl.scan_parquet(path)
+        scan = pl.scan_ipc(path) if kind == "arrow" else pl.scan_parquet(path)
         batches = iter(scan.collect_batches(chunk_size=rows))
     except Exception as exc:
-        raise _unreadable(path, exc) from exc
+        raise unreadable(path, kind, exc) from exc
     before = 0
     while True:
         try:
@@ -224,7 +182,7 @@ def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> I
         except StopIteration:
             return
         except Exception as exc:
-            raise _unreadable(path, exc) from exc
+            raise unreadable(path, kind, exc) from exc
         yield _made(make, frame, partial(_at_row, path, before))
         before += frame.height
 
@@ -258,18 +216,12 @@ def _made(make: Callable[[pl.DataFrame], _T], frame: pl.DataFrame,
         raise located from None
 
 
-def _unreadable(path: str, exc: Exception) -> InputError:
-    kind = "arrow" if path.lower().endswith((".arrow", ".feather")) else "parquet"
-    text = " ".join(str(exc).split())
-    return InputError(f"cannot read as {kind}: {text[:300]}", source=path)
-
-
 def _blocks(path: str, size: int, trec: Callable[[bytes], _T],
             frame: Callable[[pl.DataFrame], _T], span: Span | None) -> Iterator[_T]:
     if is_table_path(path):
         return _table_blocks(path, max(1, size // 32), frame)
-    kind = _columnar_kind(path)
-    if kind is not None:
+    kind = strip_compression(path.lower()).rsplit(".", 1)[-1]
+    if kind in ("csv", "tsv", "jsonl", "ndjson"):
         return _frame_blocks(path, size, kind, frame, span)
     return _trec_blocks(path, size, trec, span)
 
@@ -293,13 +245,5 @@ def run_blocks(path: str, size: int, name: str | None, span: Span | None = None
 
 
 def lines_before(path: str, offset: int) -> int:
-    """The lines of a plain file before byte ``offset``."""
-    count, left = 0, offset
-    with open(path, "rb") as f:
-        while left > 0:
-            data = f.read(min(left, 1 << 24))
-            if not data:
-                break
-            count += data.count(b"\n")
-            left -= len(data)
-    return count
+    """The lines of a plain file before byte ``offset`` (the start of a line)."""
+    return sum(data.count(b"\n") for data in files.read_blocks(path, 1 << 24, (0, offset)))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -40,31 +40,7 @@ from .pool import Worker
 from .progress import Progress
 from .size import cores
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 __all__ = ["ChunkedEngine", "evaluate_chunk"]
-
-
-def _read(files: Sequence[str]) -> pl.DataFrame:
-    """A chunk's judgments (a frame with no row: none)."""
-    schema = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64}
-    frame = read_qrels_chunk(files)
-    if frame is None:
-        return pl.DataFrame(schema=schema)
-    return frame.cast(schema)  # type: ignore[arg-type]
-
-
-def _read_run(files: Sequence[str], spec: BlockSpec) -> Run:
-    """A chunk's run (with no row: none)."""
-    run = read_run_chunk(files, spec.run_source, spec.run_name)
-    if run is None:
-        empty = pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String,
-                                     "score": pl.Float64})
-        return Run(empty, spec.run_source, spec.run_name)
-    return run
 
 
 def evaluate_chunk(spec: BlockSpec, qrels_files: Sequence[str],
@@ -76,7 +52,8 @@ def evaluate_chunk(spec: BlockSpec, qrels_files: Sequence[str],
     are written back to the disk, rather than all at the end in the main process.
     """
     plan = spec.plan
-    q, r = _read(qrels_files), _read_run(run_files, spec)
+    q, r = read_qrels_chunk(qrels_files), read_run_chunk(run_files, spec.run_source,
+                                                          spec.run_name)
     for path in run_files:
         with contextlib.suppress(OSError):  # the folder is removed in any case
             os.unlink(path)
@@ -183,15 +160,6 @@ def run_task(task: tuple[str, tuple[Any, ...]]) -> Any:
     return TASKS[task[0]](*task[1])
 
 
-@dataclass(frozen=True)
-class QrelsInfo:
-    """What the evaluation reads of the judgments besides their chunks."""
-
-    source: str
-    integer_query_ids: bool
-    grades: np.ndarray
-
-
 class ChunkedEngine:
     """One chunked evaluation: a temporary directory, the judgments' chunks, a worker pool.
 
@@ -208,7 +176,7 @@ class ChunkedEngine:
         self.pool: Any = None
         self.workers: list[Worker] = []
         self.qrels: Partitions | None = None
-        self.info: QrelsInfo | None = None
+        self.info: Written | None = None
         self.runs = 0
 
     def __enter__(self) -> ChunkedEngine:
@@ -224,12 +192,12 @@ class ChunkedEngine:
                 shutil.rmtree(self.root, ignore_errors=True)
             self.progress.close()
 
-    def partition_qrels(self) -> QrelsInfo:
-        """Write the judgments' chunks (once per evaluation)."""
+    def partition_qrels(self) -> Written:
+        """Write the judgments' chunks (once per evaluation): their rows, whether every
+        query id was an integer, their grades."""
         assert self.root is not None
-        written = self._write("qrels", self.qrels_path, None, self.root / "qrels")
+        self.info = self._write("qrels", self.qrels_path, None, self.root / "qrels")
         self.qrels = Partitions(self.root / "qrels", self.n)
-        self.info = QrelsInfo(self.qrels_path, written.integer, written.grades)
         return self.info
 
     def evaluate_run(self, path: str, name: str | None) -> tuple[PerQuery, str, int]:
@@ -248,12 +216,17 @@ class ChunkedEngine:
         try:
             written = self._write("run", path, name, folder)
             run_name = written.tag if written.tag is not None else "run"
-            spec = BlockSpec.of(self.plan, self.info.source, path, run_name)
+            spec = BlockSpec.of(self.plan, self.qrels_path, path, run_name)
             outcomes = list(self._evaluate(spec, Partitions(folder, self.n),
                                            os.path.basename(path)))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        return self._merged(spec, outcomes), run_name, written.infinite
+        merged = settle(self.plan, outcomes, qrels_source=spec.qrels_source,
+                        run_source=spec.run_source)
+        if merged.values is None:  # nothing judged in any chunk: checked above
+            raise InputError("the qrels hold no judgments; nothing to evaluate",
+                             source=spec.qrels_source)
+        return merged.values, run_name, written.infinite
 
     def _write(self, kind: str, path: str, name: str | None, folder: Path) -> Written:
         """Write ``path``'s chunks under ``folder``: by the workers, a span of the file each,
@@ -320,13 +293,3 @@ class ChunkedEngine:
             for worker in self.workers:
                 self.pool.put(worker)
         return cast("queue.SimpleQueue[Worker]", self.pool)
-
-    def _merged(self, spec: BlockSpec, outcomes: list[Outcome]) -> PerQuery:
-        """The chunks' values as one; or the error the in-memory engine raises first
-        (:func:`~ranklens._pipeline.blocks.settle`)."""
-        merged = settle(self.plan, outcomes, qrels_source=spec.qrels_source,
-                        run_source=spec.run_source)
-        if merged.values is None:  # nothing judged in any chunk: checked above
-            raise InputError("the qrels hold no judgments; nothing to evaluate",
-                             source=spec.qrels_source)
-        return merged.values

@@ -125,15 +125,18 @@ def _segments(path: str) -> Iterator[bytes]:
             yield f.read(int.from_bytes(head, "little"))
 
 
-def read_qrels_chunk(files: Sequence[str]) -> pl.DataFrame | None:
-    """A chunk's judgments from its files, in order (None: no file)."""
+def read_qrels_chunk(files: Sequence[str]) -> pl.DataFrame:
+    """A chunk's judgments from its files, in order (no file: a frame with no row)."""
+    schema = pl.Schema({"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Float64})
     frames = [pl.read_ipc_stream(data) for path in files for data in _segments(path)]
-    return pl.concat(frames, rechunk=False) if frames else None
+    return pl.concat(frames, rechunk=False).cast(schema) if frames \
+        else pl.DataFrame(schema=schema)
 
 
-def read_run_chunk(files: Sequence[str], source: str, name: str) -> Run | None:
-    """A chunk's run from its files, in order (None: no file); a query continued from one
-    segment to the next is one block of rows, as the whole file's reader makes it."""
+def read_run_chunk(files: Sequence[str], source: str, name: str) -> Run:
+    """A chunk's run from its files, in order (no file: a run with no row); a query
+    continued from one segment to the next is one block of rows, as the whole file's reader
+    makes it."""
     blocks, rows = [], []
     for path in files:
         segments = _segments(path)
@@ -141,7 +144,8 @@ def read_run_chunk(files: Sequence[str], source: str, name: str) -> Run | None:
             blocks.append(pl.read_ipc_stream(data))
             rows.append(pl.read_ipc_stream(next(segments)))
     if not blocks:
-        return None
+        return Run(pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String,
+                                        "score": pl.Float64}), source, name)
     heads = pl.concat(blocks, rechunk=True)
     ids, lengths = heads["query_id"], heads["length"].to_numpy()
     new = np.ones(ids.len(), dtype=bool)
