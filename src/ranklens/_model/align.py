@@ -29,7 +29,7 @@ from .._base.groups import group_offsets, group_ranks
 from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .keys import block_index, index_dtype, pair_keys
+from .keys import PairKeys, block_index, index_dtype
 from .matching import NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index
 from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
@@ -418,7 +418,7 @@ def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
     jm = pl.DataFrame({
         "qidx": jc,
         "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
-        "key": pair_keys(jc, doc_hash),
+        "key": PairKeys.hashed(block_q.size).of(jc, doc_hash),
     })
     jm_doc_ids = j_doc_ids if sel is None else (lambda pos: j_doc_ids(sel[pos]))
     run_code = index.code_at if code is None else code.__getitem__

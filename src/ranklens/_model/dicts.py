@@ -47,7 +47,7 @@ from .._ingest.columns import MAX_GRADE
 from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .keys import word_pair_keys
+from .keys import PairKeys, word_hashes
 from .policies import Policies
 from .ranking import RunIndex
 
@@ -78,7 +78,7 @@ class DictJudgments:
     qidx : each judgment's query number (rows query by query).
     words : each judgment's doc id as big-endian words (see the module docstring).
     sorted_qidx, sorted_grade : the judgments by query then grade descending.
-    hashes : each judgment's hash of its (query, doc id) pair (see ``_matched``).
+    hashes : each judgment's hashed pair key (:class:`~ranklens._model.keys.PairKeys`).
     """
 
     query_ids: list[str]
@@ -214,7 +214,8 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     by_grade = np.argsort(-grades, kind="stable")
     by_grade = by_grade[_stable(qidx[by_grade])]
     hashes = np.empty(n, dtype=np.uint64)
-    word_pair_keys(words, qidx, hashes)
+    word_hashes(words, hashes)
+    PairKeys.hashed(len(query_ids)).into(hashes, qidx)
     return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade],
                          hashes)
 
@@ -376,7 +377,8 @@ def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
     n, m = qidx.size, judgments.qidx.size
     low = max(1, (n + m - 1).bit_length())
     packed = np.empty(n + m, dtype=np.uint64)
-    word_pair_keys(words, qidx, packed[:n])
+    word_hashes(words, packed[:n])
+    PairKeys.hashed(len(judgments.query_ids)).into(packed[:n], qidx)
     packed[n:] = judgments.hashes
     packed >>= np.uint64(low)
     packed <<= np.uint64(low)
