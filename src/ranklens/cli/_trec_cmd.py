@@ -13,7 +13,8 @@ from ._trec_args import TrecEvalError, run_trec_eval
 
 __all__ = ["trec_eval_cmd"]
 
-_DUPLICATES_HINT = re.compile(r"; pass duplicates='first' to keep only the first[^;]*?occurrence")
+_DUPLICATES_HINT = re.compile(r"; pass duplicates='first' to keep only the first[^;]*?"
+                              r"occurrence( in file order)?")
 
 
 @click.command(
