@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
-from .._base.groups import locate
+from .._base.groups import locate, maybe_duplicated
 from .._base.threads import jobs
 from .._ingest.hashcodes import HashCodes, doc_hashes
 from .._ingest.tables import Qrels, Slot
@@ -204,7 +204,8 @@ def _build(qrels: Qrels) -> QrelsIndex:
         duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())
     else:
         assert doc_hash is not None
-        duplicated = _repeated_keys(code, doc_hash, queries.height)
+        # (the keys a temporary, freed before the index's own arrays are made: a lower peak)
+        duplicated = maybe_duplicated(PairKeys.hashed(queries.height).of(code, doc_hash))
         if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
             duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
                               .to_series().any())
@@ -242,13 +243,6 @@ def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series,
     keys.flags.writeable = False
     return JudgedPairs(keys=keys, rows=rows, dictionary=dictionary, doc_code=doc_code,
                        scheme=scheme, _table=[] if lookup is None else lookup)
-
-
-def _repeated_keys(code: np.ndarray, doc_hash: np.ndarray, n_queries: int) -> bool:
-    """Whether two judgments share a pair key (equal pairs, or a hash collision); the keys
-    are a temporary, freed before the index's own arrays are made (a lower peak)."""
-    keys = PairKeys.hashed(n_queries).of(code, doc_hash)
-    return bool(keys.size) and pl.Series(keys).n_unique() < keys.size
 
 
 def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
