@@ -211,11 +211,11 @@ def test_input_order_keeps_the_dicts_order() -> None:
 
 
 def test_hash_collisions_fall_back_to_sorting_the_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every pair hashed alike: the matching sorts the pairs themselves, and gives the
+    """Every doc id hashed alike: the matching sorts the pairs themselves, and gives the
     same grades (what a real collision, never seen, would do)."""
     from ranklens._model import dicts
 
-    def constant(words: Any, qidx: Any, out: np.ndarray) -> None:
+    def constant(words: Any, out: np.ndarray) -> None:
         out[:] = 12345
 
     rng = np.random.default_rng(3)
@@ -225,7 +225,7 @@ def test_hash_collisions_fall_back_to_sorting_the_pairs(monkeypatch: pytest.Monk
     qrels = {f"q{k}": {d: int(rng.integers(0, 3)) for d in rng.choice(ids, 90, replace=False)}
              for k in range(5)}
     expected = outcome(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")
-    monkeypatch.setattr(dicts, "word_pair_keys", constant)
+    monkeypatch.setattr(dicts, "word_hashes", constant)
     assert_same_outcome(outcome(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero"),
                         expected)
     check(qrels, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")

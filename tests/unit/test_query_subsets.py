@@ -25,6 +25,7 @@ from ranklens import InputError
 from ranklens._ingest.io.trec import files, small
 from ranklens._model.subsets import judged_query_ids, split_qrels, split_run, subset_bounds
 from ranklens._pipeline import subsets
+from ranklens._surfaces import engine
 
 MEASURES = spark_measures()
 
@@ -64,14 +65,14 @@ def in_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def forced(monkeypatch: pytest.MonkeyPatch) -> Used:
     """Every run computed by four subsets, whatever its size."""
-    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
-    monkeypatch.setattr(subsets, "SUBSET_SHARE", 0.0)
-    monkeypatch.setattr(subsets, "SUBSETS", 4)
+    monkeypatch.setattr(engine, "SUBSET_ROWS", 1)
+    monkeypatch.setattr(engine, "SUBSET_SHARE", 0.0)
+    monkeypatch.setattr(engine, "SUBSETS", 4)
     return Used(monkeypatch)
 
 
 def _never(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1 << 62)
+    monkeypatch.setattr(engine, "SUBSET_ROWS", 1 << 62)
 
 
 def _files(folder: Path, seed: int, *, duplicate: bool = False) -> tuple[str, str]:
@@ -99,9 +100,9 @@ def test_subsets_equal_the_whole_run_on_random_files(
     _never(monkeypatch)
     whole, said = evaluate_warned(qp, rp, MEASURES, jobs=1, **options)
     used = Used(monkeypatch)
-    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
-    monkeypatch.setattr(subsets, "SUBSET_SHARE", 0.0)
-    monkeypatch.setattr(subsets, "SUBSETS", 3 + at % 4)
+    monkeypatch.setattr(engine, "SUBSET_ROWS", 1)
+    monkeypatch.setattr(engine, "SUBSET_SHARE", 0.0)
+    monkeypatch.setattr(engine, "SUBSETS", 3 + at % 4)
     for jobs in (1, 2):
         parts, told = evaluate_warned(qp, rp, MEASURES, jobs=jobs, **options)
         assert_same(whole, parts)
@@ -147,7 +148,7 @@ def test_empty_rankings_and_frames(forced: Used, monkeypatch: pytest.MonkeyPatch
         assert_same(got, want)
         assert said == told
         assert_same(in_frame, ranklens.evaluate(qrels, frame, MEASURES, **options))
-        monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
+        monkeypatch.setattr(engine, "SUBSET_ROWS", 1)
     assert forced.times == 6
 
 
@@ -213,18 +214,18 @@ def test_the_shared_real_data(monkeypatch: pytest.MonkeyPatch, qrels: str, run: 
     _never(monkeypatch)
     want = ranklens.evaluate(q, r, MEASURES)
     used = Used(monkeypatch)
-    monkeypatch.setattr(subsets, "SUBSET_ROWS", 1)
-    monkeypatch.setattr(subsets, "SUBSET_SHARE", 0.0)
+    monkeypatch.setattr(engine, "SUBSET_ROWS", 1)
+    monkeypatch.setattr(engine, "SUBSET_SHARE", 0.0)
     assert_same(want, ranklens.evaluate(q, r, MEASURES))
     assert used.times == 1
 
 
 def test_when_subsets_are_used() -> None:
     # deep judgments (TREC pools) at 2^19 ranked rows and more; shallow ones never
-    assert subsets.by_subsets(1_670_000, 1_100_000)  # Robust x13 concatenated
-    assert not subsets.by_subsets(7_000, 7_000_000)  # the msmarco preset
-    assert not subsets.by_subsets(10_000_000, 100_000_000)  # recsys x10
-    assert not subsets.by_subsets(400_000, 400_000)  # small enough at once
+    assert engine.by_subsets(1_670_000, 1_100_000)  # Robust x13 concatenated
+    assert not engine.by_subsets(7_000, 7_000_000)  # the msmarco preset
+    assert not engine.by_subsets(10_000_000, 100_000_000)  # recsys x10
+    assert not engine.by_subsets(400_000, 400_000)  # small enough at once
 
 
 def test_pipes_are_not_read_ahead_of_their_reader(tmp_path: Path) -> None:
@@ -263,7 +264,7 @@ def test_deep_judgments_are_read_with_one_job_beside_the_run(
     from ranklens._base.threads import jobs, using
     from ranklens._surfaces.evaluate import _Loader
 
-    monkeypatch.setattr(subsets, "SUBSET_ROWS", 100)
+    monkeypatch.setattr(engine, "SUBSET_ROWS", 100)
     run = tmp_path / "r.run"
     run.write_text("".join(f"q{i % 40} Q0 d{i} 1 {i} t\n" for i in range(400)))
     deep, shallow = tmp_path / "deep.txt", tmp_path / "shallow.txt"

@@ -214,12 +214,13 @@ def test_grouped_runs_rank_like_the_sorting_path(rows: list, ties: str, rnd: obj
 
 def _rankings(index: object, frame: pl.DataFrame) -> dict[str, list[tuple]]:
     """Each query's ranked rows, and that every key is its row's (query code, doc) key."""
-    from ranklens._model.keys import pair_keys as _pair_keys
+    from ranklens._model.keys import PairKeys
 
     src = index.src.astype(np.int64)  # type: ignore[attr-defined]
     code, offsets = index.code, index.offsets  # type: ignore[attr-defined]
     doc_hash = frame["doc_id"].hash(0).to_numpy()[src]
-    assert np.array_equal(index.keys, _pair_keys(code, doc_hash))  # type: ignore[attr-defined]
+    keys = PairKeys.hashed(offsets.size - 1).of(code, doc_hash)
+    assert np.array_equal(index.keys, keys)  # type: ignore[attr-defined]
     out = {}
     for c, q in enumerate(index.query_ids.to_list()):  # type: ignore[attr-defined]
         assert (code[offsets[c]:offsets[c + 1]] == c).all()

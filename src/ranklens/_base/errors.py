@@ -89,19 +89,23 @@ class InputError(RanklensError):
 class DuplicateError(InputError):
     """A document given twice for one query under ``duplicates="error"``.
 
-    ``first`` is the first involved row of the table (``what``: "qrels" or "run") and
-    ``rows`` how many rows are involved: the errors of several blocks of one table
-    :meth:`combine` into the one the whole table gives.
+    The pair named is the first query's in trec_eval order (byte-wise), at ``first``, its
+    first involved row of the table (``what``: "qrels" or "run"); ``rows`` counts the
+    duplicated pairs. The errors of several blocks of one table :meth:`combine` into the
+    one the whole table gives, whatever the blocks.
     """
 
     def __init__(self, query_id: str, doc_id: str, rows: int, what: str, *,
                  source: str | None = None, first: int = 0):
         self.query_id, self.doc_id, self.rows, self.what = query_id, doc_id, rows, what
         self.first = first
+        pairs = f"{rows} duplicated (query, document) pair{'s' if rows != 1 else ''}"
+        kept = "first occurrence in file order" if what == "qrels" else \
+            "first (highest-ranked) occurrence"
         super().__init__(
             f"document {doc_id!r} appears more than once for query {query_id!r} in the "
-            f"{what} ({rows} rows are involved); pass duplicates='first' to keep only the "
-            "first (highest-ranked) occurrence", source=source)
+            f"{what} ({pairs}); pass duplicates='first' to keep only the {kept}",
+            source=source)
 
     def to_dict(self) -> dict[str, Any]:
         # read as an InputError where the fields are not known
@@ -116,9 +120,9 @@ class DuplicateError(InputError):
 
     @staticmethod
     def combine(errors: list[DuplicateError]) -> DuplicateError:
-        """The error of the table holding the rows of ``errors``' blocks: the first row's
-        document, every block's rows counted."""
-        head = min(errors, key=lambda e: e.first)
+        """The error of the table holding the rows of ``errors``' blocks (of whole
+        queries): the first query's duplicate, every block's pairs counted."""
+        head = min(errors, key=lambda e: (e.query_id.encode(), e.first))
         return DuplicateError(head.query_id, head.doc_id, sum(e.rows for e in errors),
                               head.what, source=head.source, first=head.first)
 

@@ -29,7 +29,7 @@ from .._base.groups import group_offsets, group_ranks
 from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .keys import block_index, index_dtype, pair_keys
+from .keys import PairKeys, block_index, index_dtype
 from .matching import NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index
 from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
@@ -231,10 +231,12 @@ def _first_judgments(qrels: Qrels, policy: str) -> Qrels:
     pair = pl.struct("query_id", "doc_id")
     dup = qf.select(pair.is_duplicated()).to_series()
     if policy == "error":
-        at = int(dup.arg_true()[0])
-        row = qf.row(at, named=True)
-        raise DuplicateError(row["query_id"], row["doc_id"], int(dup.sum()), "qrels",
-                             source=qrels.source, first=at)
+        rows = qf.with_row_index("at").filter(dup)
+        # the first query's (byte-wise), as every engine names it (DuplicateError.combine)
+        row = rows.sort("query_id", maintain_order=True).row(0, named=True)
+        pairs = rows.unique(subset=["query_id", "doc_id"]).height
+        raise DuplicateError(row["query_id"], row["doc_id"], pairs, "qrels",
+                             source=qrels.source, first=row["at"])
     return Qrels(qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True),
                  qrels.source, unretrieved=qrels.unretrieved)
 
@@ -255,10 +257,13 @@ def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str
     if not pos.size:
         return None
     if policy == "error":
-        first = int(index.src_at(pos).min())  # report the first such row of the input
-        block = int(np.searchsorted(np.cumsum(run.block_lengths), first, side="right"))
-        raise DuplicateError(run.block_ids[block], run.doc_id[first], int(pos.size), "run",
-                             source=run.source, first=first)
+        # the first query's (byte-wise) at its first input row, as every engine names it
+        codes = np.unique(code[inside])
+        named = int(codes[index.query_ids.gather(codes).arg_sort()[0]])
+        first = int(index.src_at(pos[code[inside] == named]).min())
+        raise DuplicateError(index.query_ids[named], run.doc_id[first],
+                             np.unique(index.keys[pos]).size, "run", source=run.source,
+                             first=first)
     return pos[later]
 
 
@@ -418,7 +423,7 @@ def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
     jm = pl.DataFrame({
         "qidx": jc,
         "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
-        "key": pair_keys(jc, doc_hash),
+        "key": PairKeys.hashed(block_q.size).of(jc, doc_hash),
     })
     jm_doc_ids = j_doc_ids if sel is None else (lambda pos: j_doc_ids(sel[pos]))
     run_code = index.code_at if code is None else code.__getitem__

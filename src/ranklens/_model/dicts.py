@@ -47,7 +47,7 @@ from .._ingest.columns import MAX_GRADE
 from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .keys import word_pair_keys
+from .keys import PairKeys, index_dtype, word_hashes
 from .policies import Policies
 from .ranking import RunIndex
 
@@ -78,7 +78,7 @@ class DictJudgments:
     qidx : each judgment's query number (rows query by query).
     words : each judgment's doc id as big-endian words (see the module docstring).
     sorted_qidx, sorted_grade : the judgments by query then grade descending.
-    hashes : each judgment's hash of its (query, doc id) pair (see ``_matched``).
+    hashes : each judgment's hashed pair key (:class:`~ranklens._model.keys.PairKeys`).
     """
 
     query_ids: list[str]
@@ -210,11 +210,12 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     words = _words(per_query, n)
     if n == 0 or grades is None or words is None:
         return None
-    qidx = np.repeat(np.arange(len(query_ids), dtype=_index_dtype(len(query_ids))), lengths)
+    qidx = np.repeat(np.arange(len(query_ids), dtype=index_dtype(len(query_ids))), lengths)
     by_grade = np.argsort(-grades, kind="stable")
     by_grade = by_grade[_stable(qidx[by_grade])]
     hashes = np.empty(n, dtype=np.uint64)
-    word_pair_keys(words, qidx, hashes)
+    word_hashes(words, hashes)
+    PairKeys.hashed(len(query_ids)).into(hashes, qidx)
     return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade],
                          hashes)
 
@@ -260,7 +261,7 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     """
     ids, lengths = judgments.query_ids, run.lengths
     nq = len(ids)
-    qidx = np.repeat(np.arange(nq, dtype=_index_dtype(nq)), lengths)
+    qidx = np.repeat(np.arange(nq, dtype=index_dtype(nq)), lengths)
     rows, grades = _matched(qidx, run.words, judgments)
     order = _ranked(qidx, run.scores, None if policies.ties == "input" else run.words, rows)
     n = order.size
@@ -315,7 +316,7 @@ def _ranked(qidx: np.ndarray, scores: np.ndarray, words: tuple[np.ndarray, ...] 
         order = order[_stable(qidx[order])]
         ranked = scores[order]
     else:  # how runs are usually given: each ranking already by score descending
-        order = np.arange(n, dtype=_index_dtype(n))
+        order = np.arange(n, dtype=index_dtype(n))
         ranked = scores
     if words is None:
         return order
@@ -358,11 +359,6 @@ def _ranked(qidx: np.ndarray, scores: np.ndarray, words: tuple[np.ndarray, ...] 
     return order
 
 
-def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
-    """int32 for positions below 2**31 (half the memory, as the run index keeps them)."""
-    return np.int32 if n < 1 << 31 else np.int64
-
-
 def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
              judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
     """The rows with a judgment (ascending) and its grade, matching (query, doc id) pairs.
@@ -376,7 +372,8 @@ def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
     n, m = qidx.size, judgments.qidx.size
     low = max(1, (n + m - 1).bit_length())
     packed = np.empty(n + m, dtype=np.uint64)
-    word_pair_keys(words, qidx, packed[:n])
+    word_hashes(words, packed[:n])
+    PairKeys.hashed(len(judgments.query_ids)).into(packed[:n], qidx)
     packed[n:] = judgments.hashes
     packed >>= np.uint64(low)
     packed <<= np.uint64(low)

@@ -1,15 +1,16 @@
-"""Ids as numbers: query numbering and 64-bit (query, doc) pair keys.
+"""Ids as numbers: query numbering and the one (query, doc) pair key, :class:`PairKeys`.
 
-Ids are compared through 64-bit hashes first: equal (query, doc) pairs always have equal
-keys, so a key test can only over-select; every candidate it finds is re-checked on the
-strings themselves (see :mod:`ranklens._model.matching`). This keeps string work
-proportional to judgments, not to run rows. Doc ids held as tables are keyed by their
-polars hash (:func:`pair_keys`), those read from nested dicts by their UTF-8 words
-(:func:`word_pair_keys`); both mix in the query number with the same constant.
+A pair key is ``query number * span + doc value``. The doc value is an exact code where a
+dictionary of doc ids exists (judgments held as codes, fusion's fallback), otherwise the top
+bits of a 64-bit doc id hash: polars's for tables, :func:`word_hashes` for nested dicts'
+words. Equal pairs have equal keys, so a hashed key can only over-select: every match is
+confirmed on the ids (see :mod:`ranklens._model.matching`). String work then stays
+proportional to the judgments, not to the run rows.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,73 +22,98 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from .._ingest.tables import query_blocks
 
-__all__ = ["block_index", "codes", "index_dtype", "mix_queries", "mix_query_into",
-           "numbered", "pair_keys", "query_index", "word_pair_keys"]
+__all__ = ["PairKeys", "block_index", "codes", "index_dtype", "numbered", "query_index",
+           "word_hashes"]
 
-#: odd 64-bit constants of the pair keys (the golden ratio's, then splitmix64's two)
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_SPLITMIX = np.array([int(_MIX), 0xBF58476D1CE4E5B9, 0x94D049BB133111EB],
+#: odd 64-bit constants of the word hash (splitmix64's)
+_SPLITMIX = np.array([0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB],
                      dtype=np.uint64)
 
 
-def pair_keys(query_number: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
-    """The 64-bit key of each (query, doc) pair: ``doc_hash ^ query_number * _MIX``.
+@dataclass(frozen=True)
+class PairKeys:
+    """The one (query, doc) pair key: ``query number * span + doc value``.
 
-    Parameters
-    ----------
-    query_number : np.ndarray
-        Each pair's query number (any integer dtype).
-    doc_hash : np.ndarray
-        Each pair's doc id hash (``Series.hash(0)``, uint64).
+    The doc value is an exact code below ``span`` (:meth:`exact`: keys never collide), or
+    the top bits of a 64-bit doc id hash (:meth:`hashed`: a match found on a key is
+    confirmed on the ids). Either way the keys sort by query first.
 
-    Returns
-    -------
-    np.ndarray
-        A fresh uint64 array of keys.
+    Examples
+    --------
+    >>> PairKeys.exact(2, 10).of(np.array([1]), np.array([3])).tolist()
+    [13]
     """
-    keys = np.array(doc_hash, dtype=np.uint64)  # a copy, mixed in place
-    mix_query_into(keys, query_number)
-    return keys
+
+    #: how many doc values a query spans (a power of two for hashes)
+    span: int
+    #: bits a doc hash is shifted right by (None: exact codes)
+    drop: int | None
+    #: the keys' type: uint32 for exact keys that fit (half the memory, a faster search)
+    dtype: type[np.unsignedinteger]
+
+    @classmethod
+    def hashed(cls, n_queries: int) -> PairKeys:
+        """Keys of doc hashes for query numbers below ``n_queries``: the query number in
+        the high bits, the hash's top bits in the others (uint64)."""
+        drop = max(int(n_queries - 1).bit_length(), 1)
+        return cls(1 << (64 - drop), drop, np.uint64)
+
+    @classmethod
+    def exact(cls, n_queries: int, n_docs: int) -> PairKeys:
+        """Keys of doc codes below ``n_docs`` for query numbers below ``n_queries``."""
+        span = max(n_docs, 1)
+        return cls(span, None, np.uint32 if max(n_queries, 1) * span <= 2**32 else np.uint64)
+
+    def of(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+        """A fresh array of the keys of pairs (``query`` number, ``doc`` code or hash)."""
+        keys = np.array(doc, dtype=self.dtype)  # a copy, made keys in place
+        self.into(keys, query)
+        return keys
+
+    def into(self, keys: np.ndarray, query: np.ndarray) -> None:
+        """Turn doc codes or hashes ``keys`` into pair keys in place, a slice at a time (no
+        full-length temporary)."""
+        step = 1 << 20
+        for i in range(0, keys.size, step):
+            part, mix = keys[i:i + step], query[i:i + step].astype(keys.dtype)
+            if self.drop is None:
+                mix *= keys.dtype.type(self.span)
+                part += mix
+            else:
+                part >>= np.uint64(self.drop)
+                mix <<= np.uint64(64 - self.drop)
+                part |= mix
+
+    def grouped(self, keys: np.ndarray, offsets: np.ndarray) -> None:
+        """:meth:`into` for rows grouped by query (``offsets``): no full-length query
+        numbers."""
+        step = 1 << 20
+        for i in range(0, keys.size, step):
+            j = min(i + step, keys.size)
+            self.into(keys[i:j], codes(offsets, i, j))
+
+    def query_of(self, keys: np.ndarray) -> np.ndarray:
+        """The query number of each key."""
+        if self.drop is None:
+            return keys // keys.dtype.type(self.span)
+        return keys >> np.uint64(64 - self.drop)
 
 
-def word_pair_keys(words: tuple[np.ndarray, ...], query_number: np.ndarray,
-                   out: np.ndarray) -> None:
-    """The 64-bit key of each (query, doc) pair whose doc id is given as words (the
-    nested dicts' form, :mod:`ranklens._model.dicts`) into ``out``: the words and the
-    query number mixed, then splitmix64's finaliser. Equal pairs have equal keys; keys
-    only select candidates, checked on the words."""
+def word_hashes(words: tuple[np.ndarray, ...], out: np.ndarray) -> None:
+    """The 64-bit hash of each doc id given as words (the nested dicts' form,
+    :mod:`ranklens._model.dicts`) into ``out``: the words mixed, then splitmix64's
+    finaliser (the doc hash of :meth:`PairKeys.hashed` keys)."""
     mix = _SPLITMIX
     np.multiply(words[0], mix[0], out=out)
-    spare = query_number.astype(np.uint64)  # one temporary array, reused
-    spare *= mix[2]
-    out ^= spare
+    spare = np.empty_like(out)  # one temporary array, reused
     for k, w in enumerate(words[1:], start=1):
-        np.multiply(w, mix[k % 2], out=spare)
+        np.multiply(w, mix[1 + k % 2], out=spare)
         out ^= spare
     np.right_shift(out, np.uint64(31), out=spare)
     out ^= spare
     out *= mix[1]
     np.right_shift(out, np.uint64(29), out=spare)
     out ^= spare
-
-
-def mix_query_into(keys: np.ndarray, query_number: np.ndarray) -> None:
-    """Turn doc hashes ``keys`` into :func:`pair_keys` in place, a slice at a time (no
-    full-length temporary)."""
-    step = 1 << 20
-    for i in range(0, keys.size, step):
-        mix = query_number[i:i + step].astype(np.uint64)
-        mix *= _MIX  # wraps around mod 2**64, as intended
-        keys[i:i + step] ^= mix
-
-
-def mix_queries(keys: np.ndarray, offsets: np.ndarray) -> None:
-    """Mix each row's query number (rows grouped by ``offsets``) into ``keys`` in place
-    (:func:`mix_query_into`), a slice at a time: no full-length query numbers."""
-    step = 1 << 20
-    for i in range(0, keys.size, step):
-        j = min(i + step, keys.size)
-        mix_query_into(keys[i:j], codes(offsets, i, j))
 
 
 def index_dtype(n: int) -> type[np.signedinteger]:

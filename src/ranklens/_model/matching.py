@@ -24,11 +24,11 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
-from .._base.groups import locate
+from .._base.groups import locate, maybe_duplicated
 from .._base.threads import jobs
 from .._ingest.hashcodes import HashCodes, doc_hashes
 from .._ingest.tables import Qrels, Slot
-from .keys import block_index, index_dtype, numbered, pair_keys, query_index
+from .keys import PairKeys, block_index, index_dtype, numbered, query_index
 from .keyset import KeySet
 
 __all__ = ["NOT_JUDGED", "QRELS_INDEX", "JudgedPairs", "QrelsIndex", "grades", "match_keys",
@@ -75,8 +75,7 @@ class QrelsIndex:
             return self.code
         pairs = self.pairs
         assert pairs is not None
-        queries = (pairs.keys // pairs.keys.dtype.type(pairs.dictionary.len())).astype(
-            index_dtype(len(self.query_ids)))
+        queries = pairs.scheme.query_of(pairs.keys).astype(index_dtype(len(self.query_ids)))
         if pairs.rows is None:
             return queries
         code = np.empty_like(queries)
@@ -104,8 +103,8 @@ class JudgedPairs:
 
     Attributes
     ----------
-    keys : ``query number * len(dictionary) + doc code`` of every judgment, ascending
-        (uint32 when every key fits: half the memory, and a faster search; else uint64).
+    keys : the exact :class:`~ranklens._model.keys.PairKeys` (``scheme``) of every
+        judgment, ascending.
     rows : the judgment row of each key (None: the rows are in key order already, as
         TREC qrels sorted by query and doc id are).
     dictionary : the distinct doc ids; a doc code indexes it.
@@ -116,6 +115,7 @@ class JudgedPairs:
     rows: np.ndarray | None
     dictionary: pl.Series
     doc_code: np.ndarray
+    scheme: PairKeys
     _table: list[HashCodes | None] = field(default_factory=list, repr=False)
 
     def codes_of(self, doc_ids: pl.Series) -> np.ndarray:
@@ -150,9 +150,7 @@ class JudgedPairs:
     def find(self, query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which of the pairs (``query`` number, ``doc`` code) are judged (a Boolean mask),
         and the judgment row of each judged one."""
-        key = query.astype(self.keys.dtype)
-        key *= self.keys.dtype.type(self.dictionary.len())
-        key += doc
+        key = self.scheme.of(query, doc)
         if not self.keys.size:
             return np.zeros(key.size, dtype=bool), np.zeros(0, dtype=np.int64)
         at, hit = locate(self.keys, key)
@@ -206,7 +204,8 @@ def _build(qrels: Qrels) -> QrelsIndex:
         duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())
     else:
         assert doc_hash is not None
-        duplicated = _repeated_keys(code, doc_hash)
+        # (the keys a temporary, freed before the index's own arrays are made: a lower peak)
+        duplicated = maybe_duplicated(PairKeys.hashed(queries.height).of(code, doc_hash))
         if duplicated:  # equal keys: equal pairs, or (rarely) a hash collision
             duplicated = bool(qf.select(pl.struct("query_id", "doc_id").is_duplicated())
                               .to_series().any())
@@ -234,10 +233,8 @@ def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series,
     """The :class:`JudgedPairs` of judgments numbered by query (``code``) and doc
     (``doc_code``); ``lookup`` keeps the dictionary's hash table (shared by the judgments
     cut from the same table; None: a place of their own)."""
-    n = max(int(code.max()) + 1 if code.size else 1, 1) * max(dictionary.len(), 1)
-    keys = code.astype(np.uint32 if n <= 2**32 else np.uint64)
-    keys *= keys.dtype.type(dictionary.len())
-    keys += doc_code
+    scheme = PairKeys.exact(int(code.max()) + 1 if code.size else 1, dictionary.len())
+    keys = scheme.of(code, doc_code)
     rows = None
     if keys.size > 1 and not bool((keys[1:] >= keys[:-1]).all()):
         rows = np.argsort(keys, kind="stable").astype(index_dtype(keys.size), copy=False)
@@ -245,14 +242,7 @@ def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series,
         rows.flags.writeable = False
     keys.flags.writeable = False
     return JudgedPairs(keys=keys, rows=rows, dictionary=dictionary, doc_code=doc_code,
-                       _table=[] if lookup is None else lookup)
-
-
-def _repeated_keys(code: np.ndarray, doc_hash: np.ndarray) -> bool:
-    """Whether two judgments share a pair key (equal pairs, or a hash collision); the keys
-    are a temporary, freed before the index's own arrays are made (a lower peak)."""
-    keys = pair_keys(code, doc_hash)
-    return bool(keys.size) and pl.Series(keys).n_unique() < keys.size
+                       scheme=scheme, _table=[] if lookup is None else lookup)
 
 
 def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:

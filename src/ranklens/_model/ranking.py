@@ -33,7 +33,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 from .._base.groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
 from .._ingest.tables import Run, Slot
 from .bytekeys import group_byte_order
-from .keys import block_index, codes, index_dtype, mix_queries, numbered
+from .keys import PairKeys, block_index, codes, index_dtype, numbered
 
 __all__ = ["RUN_INDEX", "Moves", "RunIndex", "TieBreak", "full_src", "rank_rows",
            "run_index", "tie_order"]
@@ -82,7 +82,7 @@ class RunIndex:
     moves : ``src`` itself, or, when only rows with equal scores moved (ranked in the
         run's order, ties re-sorted), the pair (positions, rows) of the ranked rows that
         come from another row: at MS MARCO scale, a few thousand instead of seven million.
-    keys : :func:`ranklens._model.keys.pair_keys` of (``code``, doc id) of each ranked row
+    keys : the pair key (:class:`~ranklens._model.keys.PairKeys`, hashed) of each ranked row
         (empty for a run whose rows are matched otherwise: nested dicts, on their words).
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
     duplicated : whether some doc id occurs twice for one query (alignment then applies
@@ -370,7 +370,7 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     """Whether two rows of one query share a key (equal pairs, or a hash collision).
 
     Runs usually list about the same number of documents for every query; then each query's
-    32-bit key halves are sorted as one row of a matrix, a slice of queries at a time
+    low 32-bit key halves are sorted as one row of a matrix, a slice of queries at a time
     (small, cache-resident sorts; short rows padded with values distinct from each other),
     and only a query whose row holds two equal values is checked on its full keys.
     Otherwise one hash-based count over all keys.
@@ -380,7 +380,8 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     width = int(lengths.max()) if nq else 0
     if keys.size == 0 or width < 2 or width * nq > keys.size + keys.size // 2:
         return maybe_duplicated(keys)
-    halves = keys.view(np.uint32)[1::2] if sys.byteorder == "little" else keys >> 32
+    # the low halves: hash bits alone (the high ones start with the query number)
+    halves = keys.view(np.uint32)[0::2] if sys.byteorder == "little" else keys.astype(np.uint32)
     pad = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
     per = max(1, (1 << 20) // width)  # queries a slice: the matrix stays cache-sized
     for a in range(0, nq, per):
@@ -401,7 +402,7 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
 
 def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
                  offsets: np.ndarray) -> np.ndarray:
-    """:func:`ranklens._model.keys.pair_keys` of each ranked row of ``run``.
+    """The :class:`~ranklens._model.keys.PairKeys` of each ranked row of ``run``.
 
     ``doc_hash`` (the doc ids' hashes in input order, if known) is consumed: when few
     rows moved (queries kept in the run's order, only tied rows re-sorted) the keys are
@@ -414,5 +415,5 @@ def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
         keys[moves[0]] = doc_hash[moves[1]]  # the right side is gathered before the write
     else:
         keys = doc_hash[moves]
-    mix_queries(keys, offsets)
+    PairKeys.hashed(offsets.size - 1).grouped(keys, offsets)
     return keys

@@ -115,8 +115,9 @@ average, pessimistic, optimistic, worst, best or None; got 'random'
     duplicates: Duplicates = _option(
         "error", Choice(DUPLICATES), "--duplicates",
         "A document twice in one query: fail, or keep the first.",
-        details="In a ranking or in the judgments: an error naming both, or the first "
-        "(highest-ranked) occurrence kept.")
+        details="In a ranking or in the judgments: an error naming the first query's "
+        "duplicate (byte-wise) and counting the duplicated pairs, or the first occurrence "
+        "kept (the highest-ranked in a ranking, the first in file order in judgments).")
     depth: int | None = _option(
         None, Integer(0, none=True), "--depth",
         "Keep only the top N documents of each query (trec_eval -M).",

@@ -2,7 +2,8 @@
 
 An evaluation is valid on any subset of queries, and the partials of disjoint subsets merge
 (:mod:`ranklens._pipeline.partials`), as a chunked evaluation's blocks do: computed in
-:data:`SUBSETS` query subsets (:mod:`ranklens._model.subsets`) by the block driver
+query subsets (:mod:`ranklens._model.subsets`; how many and when: the engine chooser,
+:mod:`ranklens._surfaces.engine`) by the block driver
 (:mod:`ranklens._pipeline.blocks`), a large run's ranking, judgment index, alignment and
 measure arrays exist for one subset at a time rather than for every query at once.
 """
@@ -15,10 +16,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._base.errors import DuplicateError
-from .._base.tuning import SUBSET_ROWS, SUBSET_SHARE, SUBSETS
 from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._model.items import ItemContext
-from .._model.subsets import judged_query_ids, split_qrels, split_run, subset_bounds
+from .._model.subsets import split_qrels, split_run
 from .blocks import compute_block, settle
 from .compute import PerQuery, compute
 from .plan import Plan
@@ -26,25 +26,18 @@ from .plan import Plan
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["SUBSETS", "SUBSET_ROWS", "SUBSET_SHARE", "by_subsets", "compute_run"]
-
-
-def by_subsets(judgments: int, rows: int) -> bool:
-    """Whether a run of ``rows`` ranked rows against ``judgments`` is computed by query
-    subsets (when the judgments have enough queries)."""
-    return rows >= SUBSET_ROWS and judgments >= SUBSET_SHARE * rows
+__all__ = ["compute_run"]
 
 
 def compute_run(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
+                bounds: pl.Series | None = None,
                 context: ItemContext | None = None) -> PerQuery:
     """:func:`~ranklens._pipeline.compute.compute` of a whole run: the same values, computed
-    a query subset at a time when :func:`by_subsets` says so (plain judgments, no item
-    tables)."""
-    if context is None and isinstance(qrels, Qrels) and qrels.unretrieved is None \
-            and by_subsets(len(qrels), len(run)):
-        judged = judged_query_ids(qrels)
-        if judged.len() >= 2 * SUBSETS:
-            return _by_subsets(plan, qrels, subset_bounds(judged, SUBSETS), run)
+    a query subset at a time given the subsets' ``bounds``
+    (:func:`ranklens._surfaces.engine.query_subsets` decides)."""
+    if bounds is not None:
+        assert isinstance(qrels, Qrels) and context is None
+        return _by_subsets(plan, qrels, bounds, run)
     return compute(plan, qrels, run, context=context)
 
 

@@ -11,21 +11,26 @@ Every engine gives the same values; they differ in speed and memory. ``evaluate`
   (more than :data:`~ranklens._base.tuning.DICT_ROWS` rows, ids that are not strings, ...),
   which is known once the dicts are read and sends them to the tables;
 - ``"tables"``: everything else, loaded as tables; a run judged deeply is computed a query
-  subset at a time by the block driver (:func:`ranklens._pipeline.subsets.by_subsets`
-  reads the loaded sizes).
+  subset at a time by the block driver (:func:`query_subsets`, from the loaded sizes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from .._base.tuning import SUBSET_ROWS, SUBSET_SHARE, SUBSETS
+from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._model.items import ItemContext
+from .._model.subsets import judged_query_ids, subset_bounds
 from .._pipeline.plan import Plan
 from .chunked.choose import Chunking, chunking
 
-__all__ = ["EngineChoice", "choose_engine"]
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = ["EngineChoice", "by_subsets", "choose_engine", "query_subsets"]
 
 
 @dataclass(frozen=True)
@@ -51,3 +56,22 @@ def choose_engine(plan: Plan, qrels: Any, runs: Sequence[Any], *, several: bool,
     if not several and context is None and dict_judgments and type(runs[0]) is dict:
         return EngineChoice("dicts")
     return EngineChoice("tables")
+
+
+def by_subsets(judgments: int, rows: int) -> bool:
+    """Whether a run of ``rows`` ranked rows against ``judgments`` is computed by query
+    subsets (when the judgments have enough queries)."""
+    return rows >= SUBSET_ROWS and judgments >= SUBSET_SHARE * rows
+
+
+def query_subsets(qrels: Qrels | SubtopicQrels, run: Run,
+                  context: ItemContext | None = None) -> pl.Series | None:
+    """The bounds of the query subsets a loaded run of the ``"tables"`` engine is computed
+    in (:func:`ranklens._pipeline.subsets.compute_run`), None for all queries at once:
+    plain judgments without item tables, judged deeply (:func:`by_subsets`), with enough
+    queries for :data:`~ranklens._base.tuning.SUBSETS` subsets."""
+    if context is not None or not isinstance(qrels, Qrels) or qrels.unretrieved is not None \
+            or not by_subsets(len(qrels), len(run)):
+        return None
+    judged = judged_query_ids(qrels)
+    return subset_bounds(judged, SUBSETS) if judged.len() >= 2 * SUBSETS else None

@@ -29,14 +29,14 @@ from .._pipeline.context import check_context, load_context
 from .._pipeline.dicts import compute_dicts, fits
 from .._pipeline.options import EvaluateOptions, OptionKwargs, with_options_doc
 from .._pipeline.plan import Plan, planned
-from .._pipeline.subsets import by_subsets, compute_run
+from .._pipeline.subsets import compute_run
 from .._results.result import Result
 from .._results.results import Results
 from .chunked.choose import Chunking
 from .chunked.engine import ChunkedEngine
 from .chunked.progress import on_terminal
 from .chunked.size import cores, estimated_rows, resolve_jobs
-from .engine import choose_engine
+from .engine import by_subsets, choose_engine, query_subsets
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -356,7 +356,7 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
     if several is None:
         run_name = plan.run_name
         r = load(run, run_name)
-        per_query = compute_run(plan, q, r, context=context)
+        per_query = compute_run(plan, q, r, bounds=query_subsets(q, r, context), context=context)
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
                           qrels_source=q.source, users=_users(q, r)))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
@@ -400,7 +400,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     labels = _labels(runs)
     for (name, run), given in zip(runs, labels, strict=True):
         r = load(run, name)
-        per_query = compute_run(plan, qrels, r, context=context)
+        per_query = compute_run(plan, qrels, r, bounds=query_subsets(qrels, r, context),
+                                context=context)
         label = given if given is not None else r.source
         notes += [(label, m) for m in notices(plan, per_query, label,
                                                qrels_source=qrels.source,

@@ -26,6 +26,7 @@ import polars as pl
 
 from ..._base.errors import InputError
 from ..._ingest.tables import Run
+from ..._model.keys import PairKeys
 from .order import group_positions, ranked, starts_of
 
 __all__ = ["Candidates", "align_runs", "run_ranks"]
@@ -119,15 +120,10 @@ def _query_codes(runs: Sequence[Run]) -> tuple[list[np.ndarray], pl.Series]:
 
 def _hash_keys(runs: Sequence[Run], queries: list[np.ndarray],
                n_queries: int) -> list[np.ndarray]:
-    """Each row's key: its query code in the high bits, its doc id's hash in the others,
-    so that sorted keys are grouped by query."""
-    query_bits = max(int(n_queries).bit_length(), 1)
-    hash_bits = 63 - query_bits
-    out = []
-    for run, q in zip(runs, queries, strict=True):
-        h = run.doc_id.hash(seed=0).to_numpy() >> np.uint64(64 - hash_bits)
-        out.append((q << hash_bits) | h.astype(np.int64))
-    return out
+    """Each row's pair key from its doc id's hash (sorted keys are grouped by query)."""
+    scheme = PairKeys.hashed(n_queries)
+    return [scheme.of(q, run.doc_id.hash(seed=0).to_numpy())
+            for run, q in zip(runs, queries, strict=True)]
 
 
 def _exact_keys(runs: Sequence[Run], queries: list[np.ndarray],
@@ -135,12 +131,10 @@ def _exact_keys(runs: Sequence[Run], queries: list[np.ndarray],
     """Each row's key from exact doc codes (the doc ids' dense ranks)."""
     docs = pl.concat([r.doc_id for r in runs])
     codes = docs.rank("dense").to_numpy().astype(np.int64) - 1
-    n_docs = int(codes.max()) + 1 if codes.size else 1
-    out, d0 = [], 0
-    for run, q in zip(runs, queries, strict=True):
-        out.append(q * n_docs + codes[d0:d0 + len(run)])
-        d0 += len(run)
-    return out
+    scheme = PairKeys.exact(n_queries, int(codes.max()) + 1 if codes.size else 1)
+    bounds = np.cumsum([0, *map(len, runs)])
+    return [scheme.of(q, codes[a:b])
+            for q, a, b in zip(queries, bounds[:-1], bounds[1:], strict=True)]
 
 
 def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
