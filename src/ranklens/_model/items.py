@@ -201,14 +201,21 @@ class RankedItems:
     code : the item number of each ranked document, parallel to the alignment's ranked
         arrays (-1: an item no table names).
     doc_ids : gives the run's id of each ranked document (:attr:`doc_id`).
-    judged : every judgment of the alignment's queries, retrieved or not, as the query
-        number, the item number (-1: unknown) and the grade (None: not at hand).
+    judgments : gives every judgment of the alignment's queries, retrieved or not
+        (:attr:`judged`; None: not at hand).
     """
 
     context: ItemContext
     code: np.ndarray
     doc_ids: Callable[[], pl.Series]
-    judged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    judgments: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+
+    @cached_property
+    def judged(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Every judgment of the alignment's queries as the query number, the item number
+        (-1: unknown) and the grade (None: not at hand); built on first use (only the
+        popularity-fairness measures read it)."""
+        return None if self.judgments is None else self.judgments()
 
     @cached_property
     def doc_id(self) -> pl.Series:

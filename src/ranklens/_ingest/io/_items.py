@@ -21,6 +21,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
 from ..._base.errors import InputError, ParameterError
+from ..columns import ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
 from ._frames import to_polars
 from ._lines import check_text, data_lines, strict_float
@@ -331,9 +332,15 @@ def load_item_features(features: Any, *,
             if not _all_numbers(found[1:]):
                 raise InputError(f"expected numbers after the item id, got "
                                  f"{' '.join(found[1:])[:60]!r}", source=path, line=lineno)
-        return ItemFeatures(np.array([f[0] for _, f in rows], dtype=object),
-                            np.array([[float(x) for x in f[1:]] for _, f in rows]),
-                            "dense" if kind == "auto" else kind, path)
+        try:
+            return ItemFeatures(np.array([f[0] for _, f in rows], dtype=object),
+                                np.array([[float(x) for x in f[1:]] for _, f in rows]),
+                                "dense" if kind == "auto" else kind, path)
+        except InputError as exc:  # a row of the table is a line of the file
+            if exc.row is None:
+                raise
+            raise InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=path,
+                             line=rows[exc.row][0]) from None
     return _read(features, "item features", build, ((2, None), "item feature(s)", ()))
 
 
@@ -397,23 +404,16 @@ def _features_from_frame(frame: pl.DataFrame, source: str, kind: str) -> ItemFea
         if not rest:
             raise InputError("item features need at least one feature column besides the "
                              "item id", source=source)
-        for c in rest:
-            if not frame[c].dtype.is_numeric() and frame[c].dtype != pl.Boolean:
-                raise InputError(f"column {c!r}: expected numeric features, got "
-                                 f"{frame[c].dtype}", source=source)
-            if frame[c].null_count():
-                row = int(frame[c].is_null().arg_true()[0])
-                raise InputError(f"row {row}: missing value in column {c!r}", source=source,
-                                 row=row)
-        matrix = frame.select(rest).cast(pl.Float64).to_numpy()
+        no_nulls(frame.select(rest), source)
+        # a CSV/TSV's columns arrive as text: numbers written in them are parsed here
+        matrix = pl.DataFrame([numeric(frame[c], f"feature in column {c!r}", source)
+                               for c in rest]).to_numpy()
     return ItemFeatures(frame[item].to_numpy().astype(object), matrix,
                         "dense" if kind == "auto" else kind, source)  # type: ignore[arg-type]
 
 
 def _binary(pairs: pl.DataFrame, source: str) -> ItemFeatures:
     """One binary column per distinct feature value from ``item_id, feature`` pairs."""
-    from ..columns import ids, no_nulls
-
     pairs = pl.DataFrame([ids(pairs["item_id"], source), pairs["feature"].cast(pl.String)])
     no_nulls(pairs, source)
     items, item_code = np.unique(pairs["item_id"].to_numpy().astype(str), return_inverse=True)
