@@ -82,6 +82,18 @@ def _from_file(path: str, fields: tuple[int, int | None], layout: str,
     return frame, [n for n, _ in numbered]
 
 
+def _on_lines(build: Callable[[], _T], path: str, lines: Sequence[int]) -> _T:
+    """``build()``, its InputError about a row of the table raised as one about that row's
+    line of the text file ``path``."""
+    try:
+        return build()
+    except InputError as exc:
+        if exc.row is None or exc.row >= len(lines):
+            raise
+        raise InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=path,
+                         line=lines[exc.row]) from None
+
+
 def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
           text: tuple[tuple[int, int | None], str, Sequence[str]]) -> _T:
     """A table from a path or a frame: columnar files by extension, other files as
@@ -98,13 +110,7 @@ def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
             except InputError as exc:
                 raise _with_line(exc, path) from None
         frame, lines = _from_file(path, *text)
-        try:
-            return build(frame, path)
-        except InputError as exc:
-            if exc.row is None or exc.row >= len(lines):
-                raise
-            detail = exc.detail.removeprefix(f"row {exc.row}: ")
-            raise InputError(detail, source=path, line=lines[exc.row]) from None
+        return _on_lines(lambda: build(frame, path), path, lines)
     frame = to_polars(given)
     if frame is None:
         raise InputError(f"cannot read {what} from a {type(given).__name__}")
@@ -332,15 +338,10 @@ def load_item_features(features: Any, *,
             if not _all_numbers(found[1:]):
                 raise InputError(f"expected numbers after the item id, got "
                                  f"{' '.join(found[1:])[:60]!r}", source=path, line=lineno)
-        try:
-            return ItemFeatures(np.array([f[0] for _, f in rows], dtype=object),
-                                np.array([[float(x) for x in f[1:]] for _, f in rows]),
-                                "dense" if kind == "auto" else kind, path)
-        except InputError as exc:  # a row of the table is a line of the file
-            if exc.row is None:
-                raise
-            raise InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=path,
-                             line=rows[exc.row][0]) from None
+        return _on_lines(lambda: ItemFeatures(
+            np.array([f[0] for _, f in rows], dtype=object),
+            np.array([[float(x) for x in f[1:]] for _, f in rows]),
+            "dense" if kind == "auto" else kind, path), path, [n for n, _ in rows])
     return _read(features, "item features", build, ((2, None), "item feature(s)", ()))
 
 
