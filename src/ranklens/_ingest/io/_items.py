@@ -109,8 +109,8 @@ def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
                 return build(frame, path)
             except InputError as exc:
                 raise _with_line(exc, path) from None
-        frame, lines = _from_file(path, *text)
-        return _on_lines(lambda: build(frame, path), path, lines)
+        table, lines = _from_file(path, *text)
+        return _on_lines(lambda: build(table, path), path, lines)
     frame = to_polars(given)
     if frame is None:
         raise InputError(f"cannot read {what} from a {type(given).__name__}")
