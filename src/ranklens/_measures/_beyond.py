@@ -98,7 +98,7 @@ def feature_rows(ranked: RankedItems, m: Measure) -> np.ndarray:
     context = ranked.context
     if context.features is None:
         raise MeasureError(f"{m} needs item features (item_features=...)")
-    return per_item(ranked, context.feature_row.astype(np.float64), -1.0).astype(np.int64)
+    return per_item_codes(ranked.code, context.feature_row)
 
 
 def unit_rows(context: ItemContext, m: Measure) -> np.ndarray:
@@ -137,10 +137,8 @@ def top_counts(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts:
 
 def in_catalogue(counts: ItemCounts, context: ItemContext) -> np.ndarray:
     """Whether each counted item is in the catalogue."""
-    code = context.codes(pl.Series(counts.item_ids.tolist(), dtype=pl.String))
-    out = np.zeros(code.size, dtype=bool)
-    known = code >= 0
-    out[known] = context.catalogue[code[known]]
+    out: np.ndarray = np.append(context.catalogue, False)[
+        context.codes(pl.Series(counts.item_ids.tolist(), dtype=pl.String))]
     return out
 
 
