@@ -130,3 +130,18 @@ def test_report_refuses_item_tables_without_train_nor_a_measure_reading_them(
     r = run(["report", str(files["qrels"]), str(files["run"]), "--items", str(files["items"]),
              "-m", "AP", "-m", "Coverage@2", "-o", str(out)], capsys)
     assert r.code == 0, r.err
+
+
+@pytest.mark.parametrize(("embeddings", "message"), [
+    ("item_id,x1,x2\na,1,0\nb,0,0.5\nd,zz,0\n", "emb.csv:4: expected a numeric feature in "
+     "column 'x1', got 'zz'"),
+    ("item_id,x1,x2\na,1,0\nb,0.0,0\nd,1,0\n", "item 'b' of {path} has a zero vector")])
+def test_delimited_embeddings_errors_are_one_line(files: dict[str, Path], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  embeddings: str, message: str) -> None:
+    path = write(tmp_path / "emb.csv", embeddings)
+    r = run(["evaluate", str(files["qrels"]), str(files["run"]), "--item-features",
+             str(path), "-m", "ILD@2"], capsys)
+    assert r.code == 2
+    assert len(r.err.strip().splitlines()) == 1
+    assert message.format(path=path) in r.err

@@ -262,7 +262,9 @@ def _cases(draw: st.DrawFn) -> tuple[dict, dict, dict, list[str], dict, list[int
              for n in range(draw(st.integers(1, 6)))}
     train.update({u: draw(st.lists(st.sampled_from(items), max_size=3)) for u in users[:2]})
     train = {u: v for u, v in train.items() if v}
-    features = {i: [float(draw(st.integers(-2, 2))) for _ in range(3)] for i in items}
+    # no zero vector: the cosine measures refuse one (docs/beyond-accuracy.md)
+    features = {i: [float(draw(st.integers(-2, 2))) for _ in range(2)]
+                + [float(draw(st.sampled_from([-2, -1, 1, 2])))] for i in items}
     blocks = draw(st.lists(st.integers(0, 3), min_size=len(users), max_size=len(users)))
     return qrels, run, train, items, features, blocks
 

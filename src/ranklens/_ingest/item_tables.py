@@ -196,6 +196,10 @@ class ItemFeatures:
         if item_ids.ndim != 1 or item_ids.size != matrix.shape[0]:
             raise InputError(f"expected one item id per feature row: {item_ids.size} ids for "
                              f"{matrix.shape[0]} rows", source=self.source)
+        if matrix.shape[1] == 0 and matrix.shape[0]:
+            raise InputError("expected at least one feature per item, got vectors of length "
+                             "0: give each item a nonempty vector, or leave item_features "
+                             "out", source=self.source)
         as_ids = ids(pl.Series("item_id", item_ids.tolist()), self.source)
         no_nulls(pl.DataFrame([as_ids]), self.source)
         _unique(as_ids, "the item features", self.source)

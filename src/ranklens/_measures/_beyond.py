@@ -59,10 +59,8 @@ def list_lengths(a: Aligned, m: Measure) -> np.ndarray:
 def per_item(ranked: RankedItems, values: np.ndarray, absent: float) -> np.ndarray:
     """``values`` (one per item number) at each ranked document; ``absent`` for an item no
     table names."""
-    code = ranked.code
-    known = code >= 0
-    out = np.full(code.size, absent, dtype=np.float64)
-    out[known] = values[code[known]]
+    # one gather: the appended last value answers for code -1
+    out: np.ndarray = np.append(values.astype(np.float64), absent)[ranked.code]
     return out
 
 
@@ -72,7 +70,7 @@ def query_mean(a: Aligned, m: Measure, values: np.ndarray,
     top k (``"list"``), or by k itself (``"k"``: RecBole's lists always hold k items).
     An empty list gives 0."""
     mask = in_top(a, m)
-    total = a.seg_sum(values, mask)
+    total = a.seg_sum(values, None if mask.all() else mask)
     if denominator == "k" and m.cutoff is not None:
         return total / float(m.cutoff)
     length = list_lengths(a, m).astype(np.float64)
@@ -100,19 +98,22 @@ def feature_rows(ranked: RankedItems, m: Measure) -> np.ndarray:
     context = ranked.context
     if context.features is None:
         raise MeasureError(f"{m} needs item features (item_features=...)")
-    return per_item(ranked, context.feature_row.astype(np.float64), -1.0).astype(np.int64)
+    return per_item_codes(ranked.code, context.feature_row)
 
 
-def unit_rows(context: ItemContext) -> np.ndarray:
-    """The feature vectors scaled to length 1 (a zero vector stays zero: similar to none)."""
-    def build() -> np.ndarray:
-        assert context.features is not None
-        matrix = context.features.matrix
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        out = np.zeros_like(matrix)
-        np.divide(matrix, norms, out=out, where=norms > 0)
-        return out
-    unit: np.ndarray = context.memo("unit features", build)
+def unit_rows(context: ItemContext, m: Measure) -> np.ndarray:
+    """The feature vectors scaled to length 1; MeasureError naming the first zero vector
+    (its cosine with any item is undefined)."""
+    features = context.features
+    assert features is not None
+    norms = context.memo("feature norms", lambda: np.linalg.norm(features.matrix, axis=1,
+                                                                 keepdims=True))
+    if norms.size and not norms.all():
+        item = features.item_ids[int(np.argmin(norms[:, 0]))]
+        raise MeasureError(f"{m} compares items by cosine, and item {item!r} of "
+                           f"{features.source} has a zero vector (cosine undefined): give it "
+                           "a nonzero vector, or drop its row to leave its pairs out")
+    unit: np.ndarray = context.memo("unit features", lambda: features.matrix / norms)
     return unit
 
 
@@ -123,7 +124,7 @@ def top_counts(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts:
     Items the tables name are counted by number; only the others are counted by id.
     """
     top = in_top(a, m)
-    code = ranked.code[top]
+    code = ranked.code if top.all() else ranked.code[top]
     universe = ranked.context.universe
     tally = np.bincount(code[code >= 0], minlength=universe.size)
     seen = np.flatnonzero(tally)
@@ -136,10 +137,8 @@ def top_counts(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts:
 
 def in_catalogue(counts: ItemCounts, context: ItemContext) -> np.ndarray:
     """Whether each counted item is in the catalogue."""
-    code = context.codes(pl.Series(counts.item_ids.tolist(), dtype=pl.String))
-    out = np.zeros(code.size, dtype=bool)
-    known = code >= 0
-    out[known] = context.catalogue[code[known]]
+    out: np.ndarray = np.append(context.catalogue, False)[
+        context.codes(pl.Series(counts.item_ids.tolist(), dtype=pl.String))]
     return out
 
 
@@ -214,9 +213,9 @@ def pair_sums(a: Aligned, m: Measure, ranked: RankedItems, metric: str,
     n = np.bincount(qidx, minlength=a.nq).astype(np.float64)
     pairs = n * (n - 1) / 2
     if metric == "cosine":
-        unit = unit_rows(context)
+        unit = unit_rows(context, m)
         summed = group_sums(unit, rows[take], qidx, a.nq)
-        squares = (unit * unit).sum(axis=1)  # 1, or 0 for a zero vector
+        squares = (unit * unit).sum(axis=1)  # each vector's own term, 1 up to rounding
         total = ((summed * summed).sum(axis=1) - np.bincount(
             qidx, weights=squares[rows[take]], minlength=a.nq)) / 2
         return total, pairs
@@ -255,7 +254,7 @@ def history_similarity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarra
     if context.train is None or context.features is None:
         raise MeasureError(f"{m} compares the recommended items with each user's training "
                            "items: it needs train=... and item_features=...")
-    unit = unit_rows(context)
+    unit = unit_rows(context, m)
     users = pl.DataFrame({"user_id": pl.Series(a.query_ids.tolist(), dtype=pl.String),
                           "q": np.arange(a.nq, dtype=np.int64)})
     train = context.train.frame
@@ -307,7 +306,5 @@ def row_dots(left: np.ndarray, left_rows: np.ndarray, right: np.ndarray,
 
 def per_item_codes(codes: np.ndarray, values: np.ndarray) -> np.ndarray:
     """``values[code]`` for each code, -1 where the code is -1."""
-    out = np.full(codes.size, -1, dtype=np.int64)
-    known = codes >= 0
-    out[known] = values[codes[known]]
+    out: np.ndarray = np.append(values.astype(np.int64), -1)[codes]
     return out

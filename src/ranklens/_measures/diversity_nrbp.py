@@ -17,13 +17,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from ._common import divide
-from ._diversity import (
-    PATIENT,
-    alpha_of,
-    n_subtopics,
-    novelty_sum,
-    patience_discounted,
-)
+from ._diversity import PATIENT, alpha_of, n_subtopics, novelty_sum, patience_discounted
 from ._registry import Measure, register
 
 

@@ -22,14 +22,7 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import (
-    convention,
-    in_top,
-    long_tail,
-    needs_context,
-    per_item,
-    query_mean,
-)
+from ._beyond import convention, in_top, long_tail, needs_context, per_item, query_mean
 from ._registry import Measure, Param, Spelled, register
 
 HEAD = Param("head", Spelled("float", minimum=0.0, maximum=1.0), 0.8,

@@ -6,8 +6,8 @@ their feature sets (binary features), or the Hamming distance (``metric=hamming`
 number of features that differ, RecTools' ``PairwiseHammingDistanceCalculator``). Pairs
 holding an item without features are left out (and counted in a warning), as RecTools
 leaves out the pairs its calculator gives NaN; a list with fewer than two items with
-features scores 0, as in RecTools' ``IntraListDiversity``. A zero vector is similar to
-nothing (cosine 0). Microsoft Recommenders' ``diversity`` with
+features scores 0, as in RecTools' ``IntraListDiversity``. A zero vector is refused under
+cosine (undefined). Microsoft Recommenders' ``diversity`` with
 ``item_sim_measure="item_feature_vector"`` is ``1 - ILS@k``, which equals ILD@k per user
 (it leaves users with fewer than two items out of the mean, where ranklens gives them 0).
 """

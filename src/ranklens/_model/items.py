@@ -201,14 +201,21 @@ class RankedItems:
     code : the item number of each ranked document, parallel to the alignment's ranked
         arrays (-1: an item no table names).
     doc_ids : gives the run's id of each ranked document (:attr:`doc_id`).
-    judged : every judgment of the alignment's queries, retrieved or not, as the query
-        number, the item number (-1: unknown) and the grade (None: not at hand).
+    judgments : gives every judgment of the alignment's queries, retrieved or not
+        (:attr:`judged`; None: not at hand).
     """
 
     context: ItemContext
     code: np.ndarray
     doc_ids: Callable[[], pl.Series]
-    judged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    judgments: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+
+    @cached_property
+    def judged(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Every judgment of the alignment's queries as the query number, the item number
+        (-1: unknown) and the grade (None: not at hand); built on first use (only the
+        popularity-fairness measures read it)."""
+        return None if self.judgments is None else self.judgments()
 
     @cached_property
     def doc_id(self) -> pl.Series:
@@ -239,32 +246,23 @@ class ItemCounts:
     def of(cls, recommended: np.ndarray | pl.Series, lists: int) -> ItemCounts:
         """The counts of the recommended item ids (one per recommendation)."""
         series = recommended if isinstance(recommended, pl.Series) else pl.Series(
-            "item_id", np.asarray(recommended, dtype=object).astype(str).tolist(),
-            dtype=pl.String)
-        return cls._counted(pl.DataFrame({"item_id": series.cast(pl.String),
-                                          "count": pl.repeat(1, series.len(),
-                                                             dtype=pl.Int64, eager=True)}),
-                            int(lists))
-
-    @classmethod
-    def _counted(cls, frame: pl.DataFrame, lists: int) -> ItemCounts:
-        summed = frame.group_by("item_id").agg(pl.col("count").sum()).sort("item_id")
-        return cls(summed["item_id"].to_numpy().astype(object),
-                   summed["count"].to_numpy().astype(np.int64), lists)
+            np.asarray(recommended, dtype=object).astype(str).tolist(), dtype=pl.String)
+        return cls.of_counts(series, np.ones(series.len(), dtype=np.int64), lists)
 
     def __add__(self, other: ItemCounts) -> ItemCounts:
-        frame = pl.DataFrame({
-            "item_id": pl.Series(np.concatenate([self.item_ids, other.item_ids]).tolist(),
-                                 dtype=pl.String),
-            "count": np.concatenate([self.counts, other.counts]).astype(np.int64)})
-        return self._counted(frame, self.lists + other.lists)
+        return self.of_counts(np.concatenate([self.item_ids, other.item_ids]).tolist(),
+                              np.concatenate([self.counts, other.counts]),
+                              self.lists + other.lists)
 
     @classmethod
-    def of_counts(cls, keys: list[str], counts: np.ndarray, lists: int) -> ItemCounts:
+    def of_counts(cls, keys: list[str] | pl.Series, counts: np.ndarray,
+                  lists: int) -> ItemCounts:
         """Counts given per key (a measure's own counters, e.g. a group's numerator)."""
-        return cls._counted(pl.DataFrame({"item_id": pl.Series(keys, dtype=pl.String),
-                                          "count": np.asarray(counts, dtype=np.int64)}),
-                            int(lists))
+        summed = pl.DataFrame({"item_id": pl.Series(keys).cast(pl.String),
+                               "count": np.asarray(counts, dtype=np.int64)}).group_by(
+            "item_id").agg(pl.col("count").sum()).sort("item_id")
+        return cls(summed["item_id"].to_numpy().astype(object),
+                   summed["count"].to_numpy().astype(np.int64), int(lists))
 
     @property
     def total(self) -> int:

@@ -68,6 +68,14 @@ def check_context(measures: Iterable[Measure], context: ItemContext | None) -> N
     if missing:
         raise MeasureError("; ".join(f"{', '.join(names)} need{'s' if len(names) == 1 else ''}"
                                      f" {TABLES[table]}" for table, names in missing.items()))
+    train = None if context is None else context.train
+    empty = [str(m) for m in measures if "train" in m.definition.items.needs]
+    if train is not None and not len(train) and empty:
+        # a popularity over no interactions would give every item the same value, silently
+        reads = "reads" if len(empty) == 1 else "read"
+        raise MeasureError(f"{', '.join(empty)} {reads} the item popularity of the training "
+                           f"interactions, and {train.source} holds none: give at least one "
+                           "interaction (train=..., --train)")
 
 
 def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
@@ -75,17 +83,18 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
     """The item number and run doc id of each ranked document of ``aligned`` (and, given
     ``qrels``, the item of every judgment of its queries)."""
     rows = aligned.source_rows()
-    judged = None
-    if qrels is not None:
+
+    def judged() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        assert qrels is not None
         numbers = pl.DataFrame({"query_id": pl.Series(aligned.query_ids.tolist(),
                                                       dtype=pl.String),
                                 "q": np.arange(aligned.nq, dtype=np.int64)})
         rows_of = qrels.frame.join(numbers, on="query_id", how="inner",
                                    maintain_order="left")
-        judged = (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
-                  rows_of["relevance"].to_numpy())
+        return (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
+                rows_of["relevance"].to_numpy())
     return RankedItems(context, context.codes(run.doc_values_at(rows)),
-                       lambda: run.doc_ids_at(rows), judged)
+                       lambda: run.doc_ids_at(rows), None if qrels is None else judged)
 
 
 def context_alignment(measure: Measure, aligned: Aligned, policies: Policies,
@@ -129,16 +138,13 @@ def unknown_items(measures: Iterable[Measure], aligned: Aligned,
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
     if not deepest:
         return out
-    rank = aligned.rank
-    known = ranked.code >= 0
+    longest = int(aligned.n_ret.max(initial=0))
     for table, depth in deepest.items():
-        codes = np.where(known, ranked.code, 0)
-        if table == "catalogue":
-            present = known & context.catalogue[codes] if context.universe.size else known
-        else:
-            present = known & (context.feature_row[codes] >= 0) if context.universe.size \
-                else known
-        absent = ~present & (rank <= depth)
+        has = context.catalogue if table == "catalogue" else context.feature_row >= 0
+        # one gather: the extra last slot answers for code -1 (an item no table names)
+        absent = np.append(~has, True)[ranked.code]
+        if depth < longest:
+            absent &= aligned.rank <= depth
         count = int(absent.sum())
         if count:
             examples = ranked.doc_id.filter(pl.Series(absent)).unique().sort().head(EXAMPLES)

@@ -16,8 +16,8 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ..._base.errors import InputError
 from ..._base.warn import warn_user
-from ..columns import ids, numeric
-from ..tables import Qrels, ReaderHints, Run, table_schema
+from ..columns import check_scores, ids, no_nulls, numeric
+from ..tables import Qrels, ReaderHints, Run, query_blocks, table_schema
 
 __all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "mapping_to_run",
            "require_column"]
@@ -231,9 +231,23 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
     d = require_column(df.columns, "doc_id", source)
     s = require_column(df.columns, "score", source)
     # converted here, where errors can name the caller's columns
-    run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
-                            "score": numeric(df[s], "score", source)}), source, name,
-              hints=ReaderHints(users=plain_name(q) in _USER_COLUMNS))
+    docs, queries = df[d], df[q]
+    hints = ReaderHints(users=plain_name(q) in _USER_COLUMNS)
+    if docs.dtype.is_integer() and queries.dtype.is_integer() and docs.len() \
+            and docs.min() >= 0 and docs.max() < 2**32:  # type: ignore[operator]
+        # integer ids stay numbers: doc ids held as UInt32 (as the TREC reader holds them),
+        # query ids written out once per block of rows
+        score = numeric(df[s], "score", source)
+        no_nulls(pl.DataFrame([queries.alias("query_id"), docs.alias("doc_id"),
+                               score.alias("score")]), source)
+        check_scores(score, source)
+        block_ids, lengths = query_blocks(queries)
+        run = Run.from_blocks(ids(block_ids, source), lengths, docs.cast(pl.UInt32),
+                              score.to_numpy(), source, name, hints=hints)
+    else:
+        run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
+                                "score": numeric(df[s], "score", source)}), source, name,
+                  hints=hints)
     rank_col = next((c for c in df.columns if plain_name(c) == "rank"), None)
     if rank_col:
         # the rank column is informational (trec_eval ignores it, ties="input" follows the

@@ -21,6 +21,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
 from ..._base.errors import InputError, ParameterError
+from ..columns import ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
 from ._frames import to_polars
 from ._lines import check_text, data_lines, strict_float
@@ -81,6 +82,18 @@ def _from_file(path: str, fields: tuple[int, int | None], layout: str,
     return frame, [n for n, _ in numbered]
 
 
+def _on_lines(build: Callable[[], _T], path: str, lines: Sequence[int]) -> _T:
+    """``build()``, its InputError about a row of the table raised as one about that row's
+    line of the text file ``path``."""
+    try:
+        return build()
+    except InputError as exc:
+        if exc.row is None or exc.row >= len(lines):
+            raise
+        raise InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=path,
+                         line=lines[exc.row]) from None
+
+
 def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
           text: tuple[tuple[int, int | None], str, Sequence[str]]) -> _T:
     """A table from a path or a frame: columnar files by extension, other files as
@@ -96,14 +109,8 @@ def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
                 return build(frame, path)
             except InputError as exc:
                 raise _with_line(exc, path) from None
-        frame, lines = _from_file(path, *text)
-        try:
-            return build(frame, path)
-        except InputError as exc:
-            if exc.row is None or exc.row >= len(lines):
-                raise
-            detail = exc.detail.removeprefix(f"row {exc.row}: ")
-            raise InputError(detail, source=path, line=lines[exc.row]) from None
+        table, lines = _from_file(path, *text)
+        return _on_lines(lambda: build(table, path), path, lines)
     frame = to_polars(given)
     if frame is None:
         raise InputError(f"cannot read {what} from a {type(given).__name__}")
@@ -331,9 +338,10 @@ def load_item_features(features: Any, *,
             if not _all_numbers(found[1:]):
                 raise InputError(f"expected numbers after the item id, got "
                                  f"{' '.join(found[1:])[:60]!r}", source=path, line=lineno)
-        return ItemFeatures(np.array([f[0] for _, f in rows], dtype=object),
-                            np.array([[float(x) for x in f[1:]] for _, f in rows]),
-                            "dense" if kind == "auto" else kind, path)
+        return _on_lines(lambda: ItemFeatures(
+            np.array([f[0] for _, f in rows], dtype=object),
+            np.array([[float(x) for x in f[1:]] for _, f in rows]),
+            "dense" if kind == "auto" else kind, path), path, [n for n, _ in rows])
     return _read(features, "item features", build, ((2, None), "item feature(s)", ()))
 
 
@@ -397,23 +405,16 @@ def _features_from_frame(frame: pl.DataFrame, source: str, kind: str) -> ItemFea
         if not rest:
             raise InputError("item features need at least one feature column besides the "
                              "item id", source=source)
-        for c in rest:
-            if not frame[c].dtype.is_numeric() and frame[c].dtype != pl.Boolean:
-                raise InputError(f"column {c!r}: expected numeric features, got "
-                                 f"{frame[c].dtype}", source=source)
-            if frame[c].null_count():
-                row = int(frame[c].is_null().arg_true()[0])
-                raise InputError(f"row {row}: missing value in column {c!r}", source=source,
-                                 row=row)
-        matrix = frame.select(rest).cast(pl.Float64).to_numpy()
+        no_nulls(frame.select(rest), source)
+        # a CSV/TSV's columns arrive as text: numbers written in them are parsed here
+        matrix = pl.DataFrame([numeric(frame[c], f"feature in column {c!r}", source)
+                               for c in rest]).to_numpy()
     return ItemFeatures(frame[item].to_numpy().astype(object), matrix,
                         "dense" if kind == "auto" else kind, source)  # type: ignore[arg-type]
 
 
 def _binary(pairs: pl.DataFrame, source: str) -> ItemFeatures:
     """One binary column per distinct feature value from ``item_id, feature`` pairs."""
-    from ..columns import ids, no_nulls
-
     pairs = pl.DataFrame([ids(pairs["item_id"], source), pairs["feature"].cast(pl.String)])
     no_nulls(pairs, source)
     items, item_code = np.unique(pairs["item_id"].to_numpy().astype(str), return_inverse=True)
