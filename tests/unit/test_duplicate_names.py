@@ -55,7 +55,13 @@ def test_a_run_duplicate_counts_the_pairs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_in_memory_and_chunked_name_the_same_duplicate(tmp_path: Path, jobs: int) -> None:
+def test_in_memory_and_chunked_name_the_same_duplicate(
+        tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ranklens._surfaces.chunked import size
+
+    # a 40KB limit forces chunking when the interpreters are taken to cost nothing
+    monkeypatch.setattr(size, "PROCESS_BYTES", 0)
+    monkeypatch.setattr(size, "MIN_CHUNK", 0)
     qrels, run, clean = _files(tmp_path)
     for judged in (qrels, clean):
         messages = []

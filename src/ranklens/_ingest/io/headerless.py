@@ -12,6 +12,7 @@ file's order; equal ranks are tied scores, broken by the ``ties`` option.
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,8 +76,8 @@ def _fields_of(head: bytes) -> list[str]:
 
 def is_msmarco_run(path: str | Path) -> bool:
     """Whether ``path`` looks like an MS MARCO run: three fields, the third an integer
-    (standard input is not looked at: it cannot be read twice)."""
-    if str(path) == "-":
+    (standard input and pipes are not looked at: they cannot be read twice)."""
+    if str(path) == "-" or not os.path.isfile(path):
         return False
     try:
         stream, raw = open_stream(str(path))
