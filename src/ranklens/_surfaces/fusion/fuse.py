@@ -19,7 +19,8 @@ from .norms import NORM_ALIASES, NORMS, normalise
 from .order import group_positions, ranked
 from .registry import Inputs, Method, lookup
 
-__all__ = ["CONVENTIONS", "DEFAULT_NORM", "fuse", "fuse_candidates", "prepared_inputs"]
+__all__ = ["CONVENTIONS", "DEFAULT_NORM", "at_least_two", "candidates_of", "checked_options",
+           "fuse", "fuse_candidates", "prepared_inputs"]
 
 #: The normalisation used when ``norm`` is not given: min-max, as ranx does.
 DEFAULT_NORM = "min-max"
@@ -117,16 +118,10 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     [('d1', 1.25), ('d2', 1.0)]
     """
     m = lookup(method)
-    check("convention", convention, Choice(CONVENTIONS, none=True))
-    check("depth", depth, Integer(1, none=True))
     check("name", name, Text(none=True))
-    norm_name = _norm_name(norm)
+    norm_name = checked_options(norm, depth, convention)
     resolved = m.resolve({**(params or {}), **more_params})
-    several = several_runs(runs)
-    if several is None or len(several) < 2:
-        got = "one run" if several is None else f"{len(several)} run"
-        raise ParameterError(f"the 'runs' argument must hold at least two runs (a list or "
-                             f"a mapping {{name: run}}); got {got}")
+    several = at_least_two(runs)
     w = _weights(m, weights, len(several))
     if train is not None and not m.supervised:
         raise ParameterError(
@@ -135,14 +130,36 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     if m.supervised and train is None:
         raise ParameterError(f"the fusion method {m.name!r} is supervised: give its "
                              "training judgments as 'train'")
-    if train is not None:
-        train = load_qrels(train)  # supervised kernels read a Qrels table
+    train = None if train is None else load_qrels(train)  # supervised kernels read a Qrels
+    c = candidates_of(several, convention, depth)
+    scores, rank = fuse_candidates(c, m, norm_name, w, resolved, train=train)
+    return _to_run(c, scores, rank, name or m.name, m)
+
+
+def checked_options(norm: object, depth: object, convention: object) -> str:
+    """The options ``fuse`` and ``optimize_fusion`` share checked; the normalisation's name."""
+    check("convention", convention, Choice(CONVENTIONS, none=True))
+    check("depth", depth, Integer(1, none=True))
+    return _norm_name(norm)
+
+
+def at_least_two(runs: Any) -> list[tuple[str | None, Any]]:
+    """``runs`` as (name, run) pairs, at least two."""
+    several = several_runs(runs)
+    if several is None or len(several) < 2:
+        got = "one run" if several is None else f"{len(several)} run"
+        raise ParameterError(f"the 'runs' argument must hold at least two runs (a list or "
+                             f"a mapping {{name: run}}); got {got}")
+    return several
+
+
+def candidates_of(several: list[tuple[str | None, Any]], convention: str | None,
+                  depth: int | None) -> Candidates:
+    """The runs ``several`` loaded, named and aligned."""
     loaded = [load_run(r, name=n) for n, r in several]
     names = positions([n if n is not None else r.name for (n, _), r in
                        zip(several, loaded, strict=True)], [n is None for n, _ in several])
-    c = align_runs(loaded, names, ranx=convention == "ranx", depth=depth)
-    scores, rank = fuse_candidates(c, m, norm_name, w, resolved, train=train)
-    return _to_run(c, scores, rank, name or m.name, m)
+    return align_runs(loaded, names, ranx=convention == "ranx", depth=depth)
 
 
 def _norm_name(norm: object) -> str:

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from ..registry import register
+from ..training import LEAKAGE_PARAMS, supervised_kernel
 from . import bayesfuse, mapfuse, posfuse, probfuse, segfuse, slidefuse
 from ._common import Model, Param
 
@@ -74,3 +76,8 @@ SUPERVISED: dict[str, Supervised] = {
     "bayesfuse": _entry("bayesfuse", bayesfuse),
     "mapfuse": _entry("mapfuse", mapfuse, needs_relevant=True),
 }
+
+# each registered under ranx's name, with the cross-fitting parameters every one takes
+for _name, _method in SUPERVISED.items():
+    register(_name, _method.doc, params=_method.params + LEAKAGE_PARAMS, supervised=True)(
+        supervised_kernel(_name, _method.learn, _method.fuse, _method.needs_relevant))
