@@ -42,9 +42,11 @@ import numpy as np
 
 from .candidates import Candidates
 
-__all__ = ["NORMS", "Normalised", "normalise"]
+__all__ = ["DEFAULT_NORM", "NORMS", "Normalised", "normalise"]
 
 FLOOR = 1e-9
+#: The normalisation used when ``norm`` is not given: min-max, as ranx does.
+DEFAULT_NORM = "min-max"
 
 
 @dataclass(frozen=True)

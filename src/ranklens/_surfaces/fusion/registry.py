@@ -19,7 +19,7 @@ import numpy as np
 
 from ..._base.errors import ParameterError
 from ..._base.params import Param
-from ..._base.registry import Registry
+from ..._base.registry import Registry, close_matches
 from ..._base.validate import Constraint
 from .candidates import Candidates
 
@@ -144,17 +144,20 @@ def load_methods() -> None:
     from . import methods, supervised  # noqa: F401
 
 
-def lookup(name: object) -> Method:
-    """The method ``name`` stands for.
+def lookup(name: object, option: str = "'method' option") -> Method:
+    """The method ``name`` stands for (``option``: how the message names where it was given).
 
     Raises
     ------
     ParameterError
-        ``name`` is not a method name or alias; the message lists the methods.
+        ``name`` is not a method name or alias; the message lists the methods and suggests
+        the closest.
     """
     load_methods()
     found = METHODS.lookup(name)
     if found is None:
-        raise ParameterError(
-            f"the 'method' option must be one of {', '.join(sorted(METHODS))}; got {name!r}")
+        close = close_matches(str(name), METHODS.spellings(), 1, 0.6, METHODS.fold)
+        hint = f" (did you mean {METHODS.canonical(close[0])!r}?)" if close else ""
+        raise ParameterError(f"the {option} must be one of {', '.join(sorted(METHODS))}; "
+                             f"got {name!r}{hint}")
     return found

@@ -30,6 +30,7 @@ from ..._ingest.tables import Run
 from ..._results.result import Result
 from ..evaluate import evaluate
 from .fuse import _to_run, _weights, at_least_two, candidates_of, checked_options, fuse_candidates
+from .norms import DEFAULT_NORM
 from .registry import lookup
 
 __all__ = ["FoldChoice", "FusionTuning", "default_grid", "optimize_fusion"]
@@ -105,7 +106,7 @@ def default_grid(method: str, n_runs: int) -> dict[str, list[Any]]:
 
 def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
                     measure: str = "nDCG@10", *, grid: Mapping[str, Sequence[Any]] | None = None,
-                    folds: int = 5, seed: int = 0, norm: str | None = None,
+                    folds: int = 5, seed: int = 0, norm: str | None = DEFAULT_NORM,
                     depth: int | None = None, convention: str | None = None,
                     **options: Any) -> FusionTuning:
     """Choose a fusion's weights or parameters by k-fold cross-validation over queries.
@@ -233,6 +234,12 @@ def _points(grid: Mapping[str, Sequence[Any]], m: Any, n_runs: int) -> list[dict
         raise ParameterError(f"the 'grid' option names {unknown[0]!r}, which the method "
                              f"{m.name!r} does not take (it takes "
                              f"{', '.join(sorted(known)) or 'nothing'})")
+    for key, values in grid.items():
+        if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence) \
+                or not values:
+            raise ParameterError(f"the 'grid' option's {key!r} must be a non-empty list of "
+                                 f"values to try (e.g. {{{key!r}: [{_example(key)}]}}); "
+                                 f"got {values!r}")
     keys = list(grid)
     points = [dict(zip(keys, combo, strict=True)) for combo in
               itertools.product(*(list(grid[k]) for k in keys))]
@@ -240,6 +247,10 @@ def _points(grid: Mapping[str, Sequence[Any]], m: Any, n_runs: int) -> list[dict
         _weights(m, point.get("weights"), n_runs)
         m.resolve({k: v for k, v in point.items() if k != "weights"})
     return points
+
+
+def _example(key: str) -> str:
+    return "[0.5, 0.5], [0.7, 0.3]" if key == "weights" else "20, 60"
 
 
 def fold_mean(values: Mapping[str, float], queries: Sequence[str]) -> float:
