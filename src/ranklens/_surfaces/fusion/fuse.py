@@ -285,7 +285,6 @@ def _to_run(c: Candidates, scores: np.ndarray, rank: np.ndarray, name: str,
         order = ranked(c.query, scores, ranx=False, docs=c.doc_ids)
     queries = c.query[c.starts[:-1]]
     block_ids = c.query_ids.gather(queries) if queries.size else pl.Series([], dtype=pl.String)
-    run = Run.from_blocks(block_ids, np.diff(c.starts), c.doc_ids.gather(order),
-                          scores[order], source=f"<fused {m.name} of {', '.join(c.names)}>",
-                          name=name, empty_queries=c.empty_queries)
-    return run
+    return Run.from_blocks(block_ids, np.diff(c.starts), c.doc_ids.gather(order),
+                           scores[order], source=f"<fused {m.name} of {', '.join(c.names)}>",
+                           name=name, empty_queries=c.empty_queries)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
@@ -90,7 +90,6 @@ class Method:
     supervised: bool = False
     #: whether the fused scores are pairwise ranks (Condorcet: no final tie order of ranx)
     pairwise: bool = False
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, float]:
         """``given`` checked against the parameters, defaults filled in.
