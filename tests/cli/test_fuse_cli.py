@@ -175,3 +175,89 @@ def test_evaluate_fuse_refuses_a_supervised_method(files: tuple[Path, Path, Path
                   "AP"], capsys)
     assert result.code == 2 and result.err.count("\n") == 1
     assert "the '--fuse' option takes the unsupervised methods; 'posfuse' learns" in result.err
+
+
+# -- issue 39: --fuse speaks of --fuse, takes parameters, and is accepted where documented --
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--fuse", "rrff"], "the '--fuse' option must be one of anz, "),
+    (["--fuse", "rbc"], "the '--fuse' option must give the 'rbc' parameter 'phi' after the "
+                        "method, e.g. --fuse rbc:phi=0.8"),
+    (["--fuse", "rrf:k"], "the '--fuse' option must be METHOD:NAME=NUMBER,..."),
+    (["--fuse", "rrf:k=1,k=2"], "the '--fuse' option gives the parameter 'k' twice"),
+])
+def test_bad_fuse_methods_name_the_fuse_option(files: tuple[Path, Path, Path], args: list[str],
+                                               message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), str(dense), "-m", "AP", *args], capsys)
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert message in result.err and "'method'" not in result.err
+
+
+def test_a_misspelt_fuse_method_suggests_the_right_one(
+        files: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), str(dense), "--fuse", "rrff"], capsys)
+    assert "(did you mean 'rrf'?)" in result.err
+
+
+def test_fuse_with_one_run_speaks_of_runs(files: tuple[Path, Path, Path],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, _, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), "--fuse", "rrf", "-m", "AP"], capsys)
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert "the '--fuse' option fuses two RUNS or more; got 1" in result.err
+    assert "mapping" not in result.err
+
+
+def test_fuse_parameters_follow_the_method(files: tuple[Path, Path, Path],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), str(dense), "--fuse", "rbc:phi=0.8",
+                  "-m", "AP", "-f", "csv"], capsys)
+    assert result.code == 0, result.err
+    rows = [line.split(",") for line in result.out.splitlines()[1:]]
+    fused = ranklens.fuse([str(bm25), str(dense)], "rbc", phi=0.8)
+    expected = ranklens.evaluate(str(qrels), fused, ["AP"])["AP"]
+    assert rows[2][0] == "rbc" and float(rows[2][2]) == pytest.approx(expected, rel=1e-12)
+
+
+def test_evaluate_fuse_accepts_jobs(files: tuple[Path, Path, Path],
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    args = ["evaluate", str(qrels), str(bm25), str(dense), "--fuse", "rrf", "-m", "AP",
+            "-f", "csv"]
+    one = run(args, capsys)
+    two = run([*args, "--jobs", "2"], capsys)
+    assert two.code == 0, two.err
+    assert two.out == one.out
+
+
+def test_compare_takes_the_fused_run_as_baseline(files: tuple[Path, Path, Path],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["compare", str(qrels), str(bm25), str(dense), "--fuse", "rrf",
+                  "--baseline", "rrf", "-m", "AP", "-f", "csv"], capsys)
+    assert result.code == 0, result.err
+    assert "rrf" in result.out
+
+
+def test_fuse_writes_dash_to_standard_output(files: tuple[Path, Path, Path],
+                                             capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    bm25, dense, _ = files
+    monkeypatch.chdir(bm25.parent)
+    result = run(["fuse", str(bm25), str(dense), "-o", "-"], capsys)
+    assert result.code == 0, result.err
+    assert not (bm25.parent / "-").exists()
+    assert result.out.splitlines()[0].split()[:3] == ["q1", "Q0", "b"]
+
+
+def test_fuse_refuses_a_parameter_given_twice(files: tuple[Path, Path, Path],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, _ = files
+    result = run(["fuse", str(bm25), str(dense), "--param", "k=60", "--param", "k=20"],
+                 capsys)
+    assert result.code == 2 and "the '--param' option gives the parameter 'k' twice" \
+        in result.err

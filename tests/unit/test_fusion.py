@@ -223,3 +223,47 @@ def test_a_supervised_method_registers_by_name_and_reads_its_training_judgments(
         ranklens.fuse([A, B], "toyfuse")
     fused = ranklens.fuse([A, B], "ToyFuse", train={"q": {"a": 1}})
     assert isinstance(seen[0], ranklens.Qrels) and len(fused) == 4
+
+
+# -- issue 39: fusion's bad inputs ---------------------------------------------------------
+
+def test_norm_none_means_no_normalisation_as_in_ranx() -> None:
+    assert scores(ranklens.fuse([A, B], "sum", norm=None)) == \
+        scores(ranklens.fuse([A, B], "sum", norm="none"))
+    assert scores(ranklens.fuse([A, B], "sum", norm=None))["b"] == 11.0
+    # the default stays min-max
+    assert scores(ranklens.fuse([A, B], "sum")) == \
+        scores(ranklens.fuse([A, B], "sum", norm="min-max"))
+
+
+def test_an_infinite_score_under_min_max_is_refused_by_run_query_and_doc() -> None:
+    inf = {"q": {"a": float("inf"), "b": 1.0}}
+    with pytest.warns(ranklens.RanklensWarning), \
+            pytest.raises(ranklens.InputError) as err:
+        ranklens.fuse({"A": A, "inf": inf}, "sum")
+    message = str(err.value)
+    assert "the run 'inf' scores the document 'a' of the query 'q' inf" in message
+    assert "'min-max' normalisation cannot scale" in message and "norm='rank'" in message
+
+
+def test_a_parameter_given_twice_is_refused() -> None:
+    with pytest.raises(ParameterError, match=r"the parameter 'k' is given twice, in 'params' "
+                                             r"\(60\) and as a keyword \(20\)"):
+        ranklens.fuse([A, B], "rrf", params={"k": 60}, k=20)
+
+
+@pytest.mark.parametrize("weights", [[1, -1], [0, 0], [-1, -1]])
+def test_negative_or_all_zero_weights_are_refused(weights: list[float]) -> None:
+    with pytest.raises(ParameterError, match="each at least 0 and one above 0"):
+        ranklens.fuse([A, B], "wsum", weights=weights)
+    # one zero weight is a policy: that run adds nothing
+    assert scores(ranklens.fuse([A, B], "wsum", weights=[0, 1])) == \
+        scores(ranklens.fuse([A, B], "wsum", weights=[0.0, 1.0]))
+
+
+@pytest.mark.parametrize("values", [60, [], "60"])
+def test_a_grid_value_that_is_not_a_non_empty_list_is_named(values: object) -> None:
+    qrels = {"q": {"a": 1}, "r": {"b": 1}}
+    with pytest.raises(ParameterError, match="the 'grid' option's 'k' must be a non-empty "
+                                             "list of values"):
+        ranklens.optimize_fusion(qrels, [A, B], "rrf", grid={"k": values}, folds=2)

@@ -80,12 +80,16 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     """
     from .._surfaces.compare.api import compare_results
     from ._evaluate import evaluate_files, evaluate_pairs_files
+    from ._fused import with_fused_name
 
     given = read_given(qrels, runs, names, measures, params, output, at_least=2)
     if len(given.paths) < 2:
         raise click.UsageError("give at least two RUNS to compare")
-    baseline = baseline_name(baseline, given.labels, list(given.pairs) or list(runs),
-                             "--pairs files" if given.pairs else "runs")
+    fused = None if fuse_method is None or given.pairs else \
+        with_fused_name(given.labels, fuse_method)[-1]
+    baseline = baseline if baseline is not None and baseline == fused else baseline_name(
+        baseline, given.labels, list(given.pairs) or list(runs),
+        "--pairs files" if given.pairs else "runs")
     refuse_unread_context(given.context, given.measures)
     if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")

@@ -295,12 +295,12 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if fuse_method is not None:
         from ._fused import with_fused_name
 
-        if memory_limit is not None or jobs not in (None, 1):
+        if memory_limit is not None:
             raise click.UsageError("--fuse evaluates the fused run in memory; it is not for "
-                                   "--memory-limit or --jobs")
+                                   "--memory-limit")
         fused_labels = with_fused_name(labels, fuse_method)
         results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                                 fuse=fuse_method)
+                                 fuse=fuse_method, jobs=jobs)
         write_output(results, fmt, per_query, output, fused_labels, intervals)
         return 0
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,

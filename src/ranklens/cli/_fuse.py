@@ -3,36 +3,11 @@ evaluating commands is in :mod:`._fused`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import click
 
 from .._base.errors import ParameterError
 
-__all__ = ["fuse_cmd", "parse_params", "parse_weights"]
-
-def parse_params(values: Sequence[str]) -> dict[str, float]:
-    """``--param k=60`` values as a mapping of numbers.
-
-    Raises
-    ------
-    ParameterError
-        A value that is not ``NAME=NUMBER``.
-    """
-    out: dict[str, float] = {}
-    for value in values:
-        name, sep, number = value.partition("=")
-        try:
-            if not sep or not name.strip():
-                raise ValueError
-            parsed = float(number)
-        except ValueError:
-            raise ParameterError(f"the '--param' option must be NAME=NUMBER (e.g. k=60); "
-                                 f"got {value!r}") from None
-        out[name.strip()] = int(parsed) if parsed.is_integer() and "." not in number \
-            and "e" not in number.lower() else parsed
-    return out
-
+__all__ = ["fuse_cmd", "parse_weights"]
 
 def parse_weights(value: str | None) -> list[float] | None:
     """``--weights 0.7,0.3`` (commas or spaces) as numbers.
@@ -59,9 +34,9 @@ def parse_weights(value: str | None) -> list[float] | None:
                    "anz, gmnz, wsum, wmnz, mixed, bordafuse, w_bordafuse, rbc, condorcet, "
                    "w_condorcet (ranx's names; CombSUM, CombMNZ, ... too); supervised, with "
                    "--train: probfuse, segfuse, slidefuse, posfuse, bayesfuse, mapfuse.")
-@click.option("--norm", default=None, metavar="NORM",
-              help="Score normalisation per run and query: min-max (default), "
-                   "min-max-inverted, max, sum, zmuv, rank, borda, none.")
+@click.option("--norm", default="min-max", show_default=True, metavar="NORM",
+              help="Score normalisation per run and query: min-max, min-max-inverted, max, "
+                   "sum, zmuv, rank, borda, none.")
 @click.option("--weights", default=None, metavar="W1,W2,...",
               help="One weight per RUN, in order, for wsum, wmnz, mixed, w_bordafuse, "
                    "w_condorcet.")
@@ -85,8 +60,9 @@ def parse_weights(value: str | None) -> list[float] | None:
 @click.option("--name", "name", default=None, help="The fused run's tag (default: the "
                                                     "method).")
 @click.option("-o", "--output", type=str, default=None, metavar="FILE",
-              help="Write the fused TREC run to this file (default: standard output).")
-def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str | None,
+              help="Write the fused TREC run to this file (default, or '-': standard "
+                   "output).")
+def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
              params: tuple[str, ...], train: str | None, allow_leakage: bool,
              depth: int | None, convention: str | None, name: str | None,
              output: str | None) -> int:
@@ -105,6 +81,7 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str 
     from .._surfaces.fusion.registry import lookup
     from .._surfaces.fusion.write import trec_run_text
     from ._evaluate import unique, write_stdout
+    from ._fused import parse_params
     from ._options import name_systems
     from ._progress import loading
 
@@ -121,6 +98,7 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str | None, weights: str 
     if allow_leakage and not m.supervised:
         raise ParameterError(f"the '--allow-leakage' option is for the supervised methods; "
                              f"got the method {m.name!r}")
+    output = None if output == "-" else output  # '-' is standard output, as for inputs
     labels, paths = name_systems(runs, ())
     refuse_overwriting_inputs(output, [*paths, *([train] if train else [])])
     unique(paths)

@@ -138,12 +138,13 @@ def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
 
 
 FUSE_HELP = ("Also evaluate the runs fused by this method (rrf, sum, mnz, ...; ranklens fuse "
-             "--help), with its defaults, as one more run named after the method.")
+             "--help) as one more run named after the method. Parameters follow a colon: "
+             "rbc:phi=0.8, rrf:k=20.")
 
 
 def fuse_option(command: F) -> F:
     """Add ``--fuse METHOD`` (the fused run beside the inputs) to an evaluating command."""
-    return click.option("--fuse", "fuse_method", default=None, metavar="METHOD",
+    return click.option("--fuse", "fuse_method", default=None, metavar="METHOD[:K=V,...]",
                         help=FUSE_HELP)(command)
 
 

@@ -8,26 +8,25 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ..._base.errors import ParameterError
+from ..._base.errors import InputError, ParameterError
 from ..._base.validate import Choice, Integer, Text, check
 from ..._ingest.io._load import load_qrels, load_run
 from ..._ingest.io._run_names import positions
 from ..._ingest.tables import Run
 from ..evaluate import several_runs
 from .candidates import Candidates, align_runs
-from .norms import NORM_ALIASES, NORMS, normalise
+from .norms import DEFAULT_NORM, NORM_ALIASES, NORMS, normalise
 from .order import group_positions, ranked
 from .registry import Inputs, Method, lookup
 
-__all__ = ["CONVENTIONS", "DEFAULT_NORM", "fuse", "fuse_candidates", "prepared_inputs"]
+__all__ = ["CONVENTIONS", "DEFAULT_NORM", "at_least_two", "candidates_of", "checked_options",
+           "fuse", "fuse_candidates", "prepared_inputs"]
 
-#: The normalisation used when ``norm`` is not given: min-max, as ranx does.
-DEFAULT_NORM = "min-max"
 #: The tie orders ``fuse`` knows.
 CONVENTIONS = ("ranklens", "ranx")
 
 
-def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
+def fuse(runs: Any, method: str = "rrf", *, norm: str | None = DEFAULT_NORM,
          weights: Any = None, params: Mapping[str, Any] | None = None,
          depth: int | None = None, convention: str | None = None, train: Any = None,
          name: str | None = None, **more_params: Any) -> Run:
@@ -49,14 +48,18 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     norm : str, optional
         The score normalisation applied to each run's list per query before fusing:
         ``min-max`` (the default, as in ranx), ``min-max-inverted``, ``max``, ``sum``,
-        ``zmuv``, ``rank``, ``borda`` or ``none``. Rank-based methods (RRF, ISR, RBC,
+        ``zmuv``, ``rank``, ``borda`` or ``none`` (``None`` too, as in ranx: no
+        normalisation). Rank-based methods (RRF, ISR, RBC,
         Borda, Condorcet) read the ranks, which only ``min-max-inverted`` and ``borda``
         change.
     weights : sequence of float, optional
         One weight per run, for the weighted methods (``wsum``, ``wmnz``, ``mixed``,
         ``w_bordafuse``, ``w_condorcet``); all 1 when not given. Other methods take none.
+        Weights are finite and at least 0, one of them above 0; a run of weight 0 adds
+        nothing.
     params : mapping, optional
-        The method's parameters (also accepted as keyword arguments): ``k`` for ``rrf``
+        The method's parameters (also accepted as keyword arguments, but not both ways at
+        once): ``k`` for ``rrf``
         (default 60), ``sigma`` for ``logn_isr`` (0.01), ``gamma`` for ``gmnz`` and ``phi``
         for ``rbc`` (both required); for the supervised methods ``n_segments``
         (``probfuse``, required), ``w`` (``slidefuse``, required), ``rel`` (1), and the
@@ -91,7 +94,8 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
         An unknown method or normalisation, a parameter outside its range, weights of the
         wrong length or for a method without weights, fewer than two runs.
     InputError
-        A run that cannot be read, or lists a document twice for one query.
+        A run that cannot be read, lists a document twice for one query, or has a score
+        the normalisation cannot scale (an infinite score under ``min-max``).
 
     Examples
     --------
@@ -117,16 +121,16 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     [('d1', 1.25), ('d2', 1.0)]
     """
     m = lookup(method)
-    check("convention", convention, Choice(CONVENTIONS, none=True))
-    check("depth", depth, Integer(1, none=True))
     check("name", name, Text(none=True))
-    norm_name = _norm_name(norm)
-    resolved = m.resolve({**(params or {}), **more_params})
-    several = several_runs(runs)
-    if several is None or len(several) < 2:
-        got = "one run" if several is None else f"{len(several)} run"
-        raise ParameterError(f"the 'runs' argument must hold at least two runs (a list or "
-                             f"a mapping {{name: run}}); got {got}")
+    norm_name = checked_options(norm, depth, convention)
+    params = params or {}
+    twice = sorted(set(params) & set(more_params))
+    if twice:
+        raise ParameterError(
+            f"the parameter {twice[0]!r} is given twice, in 'params' ({params[twice[0]]!r}) "
+            f"and as a keyword ({more_params[twice[0]]!r}); give it once")
+    resolved = m.resolve({**params, **more_params})
+    several = at_least_two(runs)
     w = _weights(m, weights, len(several))
     if train is not None and not m.supervised:
         raise ParameterError(
@@ -135,19 +139,41 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None,
     if m.supervised and train is None:
         raise ParameterError(f"the fusion method {m.name!r} is supervised: give its "
                              "training judgments as 'train'")
-    if train is not None:
-        train = load_qrels(train)  # supervised kernels read a Qrels table
-    loaded = [load_run(r, name=n) for n, r in several]
-    names = positions([n if n is not None else r.name for (n, _), r in
-                       zip(several, loaded, strict=True)], [n is None for n, _ in several])
-    c = align_runs(loaded, names, ranx=convention == "ranx", depth=depth)
+    train = None if train is None else load_qrels(train)  # supervised kernels read a Qrels
+    c = candidates_of(several, convention, depth)
     scores, rank = fuse_candidates(c, m, norm_name, w, resolved, train=train)
     return _to_run(c, scores, rank, name or m.name, m)
 
 
+def checked_options(norm: object, depth: object, convention: object) -> str:
+    """The options ``fuse`` and ``optimize_fusion`` share checked; the normalisation's name."""
+    check("convention", convention, Choice(CONVENTIONS, none=True))
+    check("depth", depth, Integer(1, none=True))
+    return _norm_name(norm)
+
+
+def at_least_two(runs: Any) -> list[tuple[str | None, Any]]:
+    """``runs`` as (name, run) pairs, at least two."""
+    several = several_runs(runs)
+    if several is None or len(several) < 2:
+        got = "one run" if several is None else f"{len(several)} run"
+        raise ParameterError(f"the 'runs' argument must hold at least two runs (a list or "
+                             f"a mapping {{name: run}}); got {got}")
+    return several
+
+
+def candidates_of(several: list[tuple[str | None, Any]], convention: str | None,
+                  depth: int | None) -> Candidates:
+    """The runs ``several`` loaded, named and aligned."""
+    loaded = [load_run(r, name=n) for n, r in several]
+    names = positions([n if n is not None else r.name for (n, _), r in
+                       zip(several, loaded, strict=True)], [n is None for n, _ in several])
+    return align_runs(loaded, names, ranx=convention == "ranx", depth=depth)
+
+
 def _norm_name(norm: object) -> str:
-    if norm is None:
-        return DEFAULT_NORM
+    if norm is None:  # ranx's spelling of no normalisation
+        return "none"
     key = norm.lower() if isinstance(norm, str) else None
     key = NORM_ALIASES.get(key, key) if key is not None else None
     if key not in NORMS:
@@ -167,9 +193,10 @@ def _weights(m: Method, weights: Any, n_runs: int) -> np.ndarray:
         w = np.asarray(weights, dtype=np.float64)
     except (TypeError, ValueError):
         w = np.array([np.nan])
-    if w.ndim != 1 or not np.isfinite(w).all():
+    if w.ndim != 1 or not np.isfinite(w).all() or (w < 0).any() or not (w > 0).any():
         raise ParameterError(
-            f"the 'weights' option must be one finite number per run; got {weights!r}")
+            f"the 'weights' option must be one finite number per run, each at least 0 and "
+            f"one above 0; got {weights!r}")
     if w.size != n_runs:
         raise ParameterError(
             f"the 'weights' option must hold one weight per run ({n_runs}); got "
@@ -197,10 +224,24 @@ def prepared_inputs(c: Candidates, norm: str, weights: np.ndarray, train: Any = 
                     ) -> Inputs:
     """What a kernel reads: ``c`` normalised, re-ranked when the normalisation re-ranks."""
     normed = normalise(c, norm)
+    _refuse_unscaled(c, norm, normed.score)
     rank, length = c.rank, c.length
     if normed.rerank:
         rank, length = _rerank(c, normed.score)
     return Inputs(c, normed.score, rank, length, weights, train)
+
+
+def _refuse_unscaled(c: Candidates, norm: str, score: np.ndarray) -> None:
+    """InputError when the normalisation turned a run's score into NaN (an infinite one)."""
+    bad = np.argwhere(np.isnan(score) & (c.rank > 0))
+    if bad.size:
+        infinite = bad[~np.isfinite(c.score[bad[:, 0], bad[:, 1]])]  # name the cause first
+        row, r = (int(x) for x in (infinite if infinite.size else bad)[0])
+        raise InputError(
+            f"the run {c.names[r]!r} scores the document {c.doc_ids[row]!r} of the query "
+            f"{c.query_ids[int(c.query[row])]!r} {float(c.score[row, r])!r}, which the {norm!r} "
+            f"normalisation cannot scale; give finite scores or a normalisation that reads "
+            f"ranks (norm='rank' or 'borda')")
 
 
 def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -244,7 +285,6 @@ def _to_run(c: Candidates, scores: np.ndarray, rank: np.ndarray, name: str,
         order = ranked(c.query, scores, ranx=False, docs=c.doc_ids)
     queries = c.query[c.starts[:-1]]
     block_ids = c.query_ids.gather(queries) if queries.size else pl.Series([], dtype=pl.String)
-    run = Run.from_blocks(block_ids, np.diff(c.starts), c.doc_ids.gather(order),
-                          scores[order], source=f"<fused {m.name} of {', '.join(c.names)}>",
-                          name=name, empty_queries=c.empty_queries)
-    return run
+    return Run.from_blocks(block_ids, np.diff(c.starts), c.doc_ids.gather(order),
+                           scores[order], source=f"<fused {m.name} of {', '.join(c.names)}>",
+                           name=name, empty_queries=c.empty_queries)

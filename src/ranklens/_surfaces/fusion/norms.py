@@ -42,9 +42,11 @@ import numpy as np
 
 from .candidates import Candidates
 
-__all__ = ["NORMS", "Normalised", "normalise"]
+__all__ = ["DEFAULT_NORM", "NORMS", "Normalised", "normalise"]
 
 FLOOR = 1e-9
+#: The normalisation used when ``norm`` is not given: min-max, as ranx does.
+DEFAULT_NORM = "min-max"
 
 
 @dataclass(frozen=True)
@@ -85,24 +87,6 @@ def _columns(c: Candidates, formula: Callable[..., np.ndarray], *,
     return Normalised(out, rerank=rerank)
 
 
-def min_max(c: Candidates) -> Normalised:
-    return _columns(c, lambda s, low, high, total, n: (s - low) / np.maximum(high - low, FLOOR))
-
-
-def min_max_inverted(c: Candidates) -> Normalised:
-    return _columns(c, lambda s, low, high, total, n: (high - s) / np.maximum(high - low, FLOOR),
-                    rerank=True)
-
-
-def max_norm(c: Candidates) -> Normalised:
-    return _columns(c, lambda s, low, high, total, n: s / np.maximum(high, FLOOR))
-
-
-def sum_norm(c: Candidates) -> Normalised:
-    return _columns(c, lambda s, low, high, total, n:
-                    (s - low) / np.maximum(total - low * n, FLOOR), need_sum=True)
-
-
 def zmuv(c: Candidates) -> Normalised:
     out = np.full(c.score.shape, np.nan)
     for r in range(c.runs):
@@ -132,20 +116,21 @@ def borda(c: Candidates) -> Normalised:
     return Normalised(np.where(present, ranked_, unranked), rerank=True)
 
 
-def none(c: Candidates) -> Normalised:
-    return Normalised(c.score)
-
-
 #: Normalisation name (ranx's spelling) -> function.
 NORMS: dict[str, Callable[[Candidates], Normalised]] = {
-    "min-max": min_max,
-    "min-max-inverted": min_max_inverted,
-    "max": max_norm,
-    "sum": sum_norm,
+    "min-max": lambda c: _columns(
+        c, lambda s, low, high, total, n: (s - low) / np.maximum(high - low, FLOOR)),
+    "min-max-inverted": lambda c: _columns(
+        c, lambda s, low, high, total, n: (high - s) / np.maximum(high - low, FLOOR),
+        rerank=True),
+    "max": lambda c: _columns(c, lambda s, low, high, total, n: s / np.maximum(high, FLOOR)),
+    "sum": lambda c: _columns(
+        c, lambda s, low, high, total, n: (s - low) / np.maximum(total - low * n, FLOOR),
+        need_sum=True),
     "zmuv": zmuv,
     "rank": rank_norm,
     "borda": borda,
-    "none": none,
+    "none": lambda c: Normalised(c.score),
 }
 
 #: Other spellings of the normalisations' names.

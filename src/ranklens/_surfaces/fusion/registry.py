@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..._base.errors import ParameterError
 from ..._base.params import Param
-from ..._base.registry import Registry
+from ..._base.registry import Registry, close_matches
 from ..._base.validate import Constraint
 from .candidates import Candidates
 
@@ -37,24 +37,22 @@ class Number(Constraint):
     open_high: bool = False
 
     def accepts(self, value: object) -> bool:
-        if isinstance(value, bool) or not isinstance(value, Real):
+        if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
             return False
-        v = float(value)
-        if math.isnan(v):
-            return False
-        if self.low is not None and (v < self.low or (self.open_low and v == self.low)):
-            return False
-        return self.high is None or not (v > self.high or (self.open_high and v == self.high))
+        value = float(value)
+        low = self.low is None or value > self.low or (value == self.low and not self.open_low)
+        return low and (self.high is None or value < self.high
+                        or (value == self.high and not self.open_high))
 
     def describe(self) -> str:
-        if self.low is None and self.high is None:
-            return "a number"
-        if self.high is None:
-            return f"a number {'>' if self.open_low else '>='} {self.low:g}"
-        if self.low is None:
-            return f"a number {'<' if self.open_high else '<='} {self.high:g}"
         left, right = "(" if self.open_low else "[", ")" if self.open_high else "]"
-        return f"a number in {left}{self.low:g}, {self.high:g}{right}"
+        if self.low is not None and self.high is not None:
+            return f"a number in {left}{self.low:g}, {self.high:g}{right}"
+        if self.low is not None:
+            return f"a number {'>' if self.open_low else '>='} {self.low:g}"
+        if self.high is not None:
+            return f"a number {'<' if self.open_high else '<='} {self.high:g}"
+        return "a number"
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,6 @@ class Method:
     supervised: bool = False
     #: whether the fused scores are pairwise ranks (Condorcet: no final tie order of ranx)
     pairwise: bool = False
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, float]:
         """``given`` checked against the parameters, defaults filled in.
@@ -129,47 +126,37 @@ METHODS: Registry[Method] = Registry("fusion method",
                                      lambda name: name.lower().replace("-", "_"))
 
 
-def register(name: str, doc: str, *, aliases: tuple[str, ...] = (),
+def register(name: str, doc: str | None = None, *, aliases: tuple[str, ...] = (),
              params: tuple[Param, ...] = (), weights: bool = False,
              supervised: bool = False, pairwise: bool = False) -> Callable[[Kernel], Kernel]:
-    """Register a kernel under ``name`` and ``aliases``."""
+    """Register a kernel under ``name`` and ``aliases`` (``doc``: the kernel's docstring
+    when not given)."""
     def add(kernel: Kernel) -> Kernel:
-        METHODS.add(name, Method(name, kernel, doc, aliases, params, weights, supervised,
-                                 pairwise), aliases)
+        METHODS.add(name, Method(name, kernel, doc or kernel.__doc__ or name, aliases, params,
+                                 weights, supervised, pairwise), aliases)
         return kernel
     return add
 
 
 def load_methods() -> None:
-    """Import every method module (they register themselves): ``methods/`` and, when it
-    is there, ``supervised/``, each module of both found by listing the package."""
-    import importlib
-    import pkgutil
-
-    for package in ("methods", "supervised"):
-        name = f"{__package__}.{package}"
-        try:
-            pkg = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a module inside the package is missing: say so
-                raise
-            continue
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-            if not info.name.startswith("_"):
-                importlib.import_module(f"{pkg.__name__}.{info.name}")
+    """Import every method module (they register themselves on import)."""
+    from . import methods, supervised  # noqa: F401
 
 
-def lookup(name: object) -> Method:
-    """The method ``name`` stands for.
+def lookup(name: object, option: str = "'method' option") -> Method:
+    """The method ``name`` stands for (``option``: how the message names where it was given).
 
     Raises
     ------
     ParameterError
-        ``name`` is not a method name or alias; the message lists the methods.
+        ``name`` is not a method name or alias; the message lists the methods and suggests
+        the closest.
     """
     load_methods()
     found = METHODS.lookup(name)
     if found is None:
-        raise ParameterError(
-            f"the 'method' option must be one of {', '.join(sorted(METHODS))}; got {name!r}")
+        close = close_matches(str(name), METHODS.spellings(), 1, 0.6, METHODS.fold)
+        hint = f" (did you mean {METHODS.canonical(close[0])!r}?)" if close else ""
+        raise ParameterError(f"the {option} must be one of {', '.join(sorted(METHODS))}; "
+                             f"got {name!r}{hint}")
     return found

@@ -129,14 +129,13 @@ def supervised_kernel(name: str, learn: Any, fuse: Any, needs_relevant: bool) ->
     def kernel(inputs: Inputs, *, folds: int, seed: int, allow_leakage: bool,
                **params: Any) -> np.ndarray:
         t = Training.of(name, learn, fuse, needs_relevant, inputs, int(params.get("rel", 1)))
-        return _fuse_supervised(t, inputs.candidates, params, folds=folds, seed=seed,
-                                allow_leakage=allow_leakage)
-
+        return _fuse_supervised(t, inputs.candidates, params, folds, seed, allow_leakage)
     return kernel
 
 
-def _fuse_supervised(t: Training, c: Candidates, params: Mapping[str, Any], *, folds: int,
+def _fuse_supervised(t: Training, c: Candidates, params: Mapping[str, Any], folds: int,
                      seed: int, allow_leakage: bool) -> np.ndarray:
+    """Every query fused by the leakage rule (see the module's docstring)."""
     out = np.zeros(c.query.size)
     train_row = t.is_train[c.query]
     every_training_row = np.flatnonzero(train_row)

@@ -16,7 +16,7 @@ to learn or to choose): see :mod:`ranklens._surfaces.fusion.tuning_supervised`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,20 +24,13 @@ import numpy as np
 import polars as pl
 
 from ..._base.errors import ParameterError
-from ..._base.validate import Choice, Integer, check
-from ..._ingest.io._load import load_qrels, load_run
-from ..._ingest.io._run_names import positions
+from ..._base.validate import Integer, check
+from ..._ingest.io._load import load_qrels
 from ..._ingest.tables import Run
 from ..._results.result import Result
-from ..evaluate import evaluate, several_runs
-from .candidates import align_runs
-from .fuse import (
-    CONVENTIONS,
-    _norm_name,
-    _to_run,
-    _weights,
-    fuse_candidates,
-)
+from ..evaluate import evaluate
+from .fuse import _to_run, _weights, at_least_two, candidates_of, checked_options, fuse_candidates
+from .norms import DEFAULT_NORM
 from .registry import lookup
 
 __all__ = ["FoldChoice", "FusionTuning", "default_grid", "optimize_fusion"]
@@ -113,7 +106,7 @@ def default_grid(method: str, n_runs: int) -> dict[str, list[Any]]:
 
 def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
                     measure: str = "nDCG@10", *, grid: Mapping[str, Sequence[Any]] | None = None,
-                    folds: int = 5, seed: int = 0, norm: str | None = None,
+                    folds: int = 5, seed: int = 0, norm: str | None = DEFAULT_NORM,
                     depth: int | None = None, convention: str | None = None,
                     **options: Any) -> FusionTuning:
     """Choose a fusion's weights or parameters by k-fold cross-validation over queries.
@@ -168,66 +161,58 @@ def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
     m = lookup(method)
     check("folds", folds, Integer(2))
     check("seed", seed, Integer(0))
-    check("convention", convention, Choice(CONVENTIONS, none=True))
-    check("depth", depth, Integer(1, none=True))
-    norm_name = _norm_name(norm)
-    several = several_runs(runs)
-    if several is None or len(several) < 2:
-        raise ParameterError("the 'runs' argument must hold at least two runs (a list or a "
-                             "mapping {name: run})")
+    norm_name = checked_options(norm, depth, convention)
+    several = at_least_two(runs)
     sign = -1.0 if lookup_lower_is_better(measure) else 1.0  # a bad name fails here, early
     points = _points(grid if grid is not None else default_grid(m.name, len(several)), m,
                      len(several))
     q = load_qrels(qrels)
-    loaded = [load_run(r, name=n) for n, r in several]
-    names = positions([n if n is not None else r.name for (n, _), r in
-                       zip(several, loaded, strict=True)], [n is None for n, _ in several])
-    c = align_runs(loaded, names, ranx=convention == "ranx", depth=depth)
+    c = candidates_of(several, convention, depth)
     queries = np.array(sorted(set(q.frame["query_id"].to_list())))
     if queries.size < folds:
         raise ParameterError(f"the 'folds' option must be at most the number of judged "
                              f"queries ({queries.size}); got {folds}")
     parts = np.array_split(np.random.default_rng(seed).permutation(queries), folds)
+    means: Any
     if m.supervised:
-        from .tuning_supervised import supervised_choices
+        from .tuning_supervised import supervised_means
 
-        choices, pieces = supervised_choices(q, c, m, norm_name, points, parts, measure, sign,
-                                             options)
+        means, held_out_run = supervised_means(q, c, m, norm_name, points, parts, measure,
+                                               options)
     else:
-        choices, pieces = _choices(q, c, m, norm_name, points, parts, queries, measure, sign,
-                                   options)
-    held_out = _concat(pieces, m.name)
+        means, held_out_run = _means(q, c, m, norm_name, points, parts, measure, options)
+    choices, pieces = [], []
+    for f, part in enumerate(parts):  # the first best point wins a tie
+        best = max(range(len(points)), key=lambda i: (sign * means[i][f], -i))
+        choices.append((part, best, means[best][f]))
+        pieces.append(held_out_run(f, best).frame.filter(pl.col("query_id").is_in(
+            sorted(part.tolist()))).select("query_id", "doc_id", "score"))
+    frame = pl.concat(pieces).sort("query_id", maintain_order=True)
+    held_out = Run(frame, source=f"<held-out fused {m.name}>", name=m.name)
     result = evaluate(q, held_out, [measure], **options)
     per_query = result.per_query(measure)
     folds_out = tuple(FoldChoice(tuple(sorted(part.tolist())), dict(points[best]),
-                                 float(train_v), _mean(per_query, part.tolist()))
+                                 float(train_v), fold_mean(per_query, part.tolist()))
                       for part, best, train_v in choices)
     return FusionTuning(float(result[measure]), folds_out, held_out, result, tuple(points))
 
 
-def _choices(q: Any, c: Any, m: Any, norm_name: str, points: list[dict[str, Any]],
-             parts: list[np.ndarray], queries: np.ndarray, measure: str, sign: float,
-             options: Mapping[str, Any]) -> tuple[list[Any], list[pl.DataFrame]]:
-    """Each fold's (queries, chosen point's index, training mean) and held-out rows: each
-    grid point's fused run computed once for all queries."""
-    fused_runs, values = [], []
+def _means(q: Any, c: Any, m: Any, norm_name: str, points: list[dict[str, Any]],
+           parts: list[np.ndarray], measure: str, options: Mapping[str, Any]
+           ) -> tuple[list[list[float]], Callable[[int, int], Run]]:
+    """Each grid point's mean over each fold's training queries, and the fused run of a
+    (fold, point): each grid point's fused run computed once for all queries."""
+    fused_runs, means = [], []
+    trains = [sorted(x for g, other in enumerate(parts) if g != f for x in other.tolist())
+              for f in range(len(parts))]
     for point in points:
         weights = _weights(m, point.get("weights"), c.runs)
         params = {k: v for k, v in point.items() if k != "weights"}
         scores, rank = fuse_candidates(c, m, norm_name, weights, m.resolve(params))
-        run = _to_run(c, scores, rank, m.name, m)
-        per_query = evaluate(q, run, [measure], **options).per_query(measure)
-        fused_runs.append(run)
-        values.append(per_query)
-    choices, pieces = [], []
-    for part in parts:
-        test = set(part.tolist())
-        train = [x for x in queries.tolist() if x not in test]
-        means = [_mean(v, train) for v in values]
-        best = max(range(len(points)), key=lambda i: (sign * means[i], -i))
-        choices.append((part, best, means[best]))
-        pieces.append(_only(fused_runs[best], test))
-    return choices, pieces
+        fused_runs.append(_to_run(c, scores, rank, m.name, m))
+        values = evaluate(q, fused_runs[-1], [measure], **options).per_query(measure)
+        means.append([fold_mean(values, train) for train in trains])
+    return means, lambda f, best: fused_runs[best]
 
 
 def lookup_lower_is_better(measure: str) -> bool:
@@ -249,6 +234,12 @@ def _points(grid: Mapping[str, Sequence[Any]], m: Any, n_runs: int) -> list[dict
         raise ParameterError(f"the 'grid' option names {unknown[0]!r}, which the method "
                              f"{m.name!r} does not take (it takes "
                              f"{', '.join(sorted(known)) or 'nothing'})")
+    for key, values in grid.items():
+        if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence) \
+                or not values:
+            raise ParameterError(f"the 'grid' option's {key!r} must be a non-empty list of "
+                                 f"values to try (e.g. {{{key!r}: [{_example(key)}]}}); "
+                                 f"got {values!r}")
     keys = list(grid)
     points = [dict(zip(keys, combo, strict=True)) for combo in
               itertools.product(*(list(grid[k]) for k in keys))]
@@ -258,17 +249,11 @@ def _points(grid: Mapping[str, Sequence[Any]], m: Any, n_runs: int) -> list[dict
     return points
 
 
-def _mean(values: Mapping[str, float], queries: Sequence[str]) -> float:
+def _example(key: str) -> str:
+    return "[0.5, 0.5], [0.7, 0.3]" if key == "weights" else "20, 60"
+
+
+def fold_mean(values: Mapping[str, float], queries: Sequence[str]) -> float:
+    """The mean of ``values`` over ``queries`` (NaN when none has a value)."""
     chosen = [values[x] for x in queries if x in values]
     return float(np.mean(chosen)) if chosen else float("nan")
-
-
-def _only(run: Run, queries: set[str]) -> pl.DataFrame:
-    frame = run.frame
-    return frame.filter(pl.col("query_id").is_in(sorted(queries))).select(
-        "query_id", "doc_id", "score")
-
-
-def _concat(pieces: list[pl.DataFrame], name: str) -> Run:
-    frame = pl.concat(pieces).sort("query_id", maintain_order=True)
-    return Run(frame, source=f"<held-out fused {name}>", name=name)

@@ -11,29 +11,30 @@ inside the training folds: ``k >= 3``); the best point (the first on a tie) then
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import polars as pl
 
 from ..._base.errors import ParameterError
 from ..._base.tuning import CACHED_FUSION_ROWS as CACHED_ROWS
-from ..._ingest.tables import Qrels
+from ..._ingest.tables import Qrels, Run
 from ..evaluate import evaluate
 from .candidates import Candidates
 from .fuse import _to_run, prepared_inputs
 from .registry import Method
 from .training import Training, query_folds
+from .tuning import fold_mean
 
-__all__ = ["CACHED_ROWS", "supervised_choices"]
+__all__ = ["CACHED_ROWS", "supervised_means"]
 
 
-def supervised_choices(q: Qrels, c: Candidates, m: Method, norm: str,
-                       points: Sequence[Mapping[str, Any]], parts: Sequence[np.ndarray],
-                       measure: str, sign: float, options: Mapping[str, Any]
-                       ) -> tuple[list[tuple[np.ndarray, int, float]], list[pl.DataFrame]]:
-    """Each fold's (queries, chosen point's index, training mean) and held-out rows."""
+def supervised_means(q: Qrels, c: Candidates, m: Method, norm: str,
+                     points: Sequence[Mapping[str, Any]], parts: Sequence[np.ndarray],
+                     measure: str, options: Mapping[str, Any]
+                     ) -> tuple[np.ndarray, Callable[[int, int], Run]]:
+    """Each grid point's mean over each fold's training queries, and the fused run of a
+    (fold, point), the fold fused by a model learned on every other fold."""
     from .supervised import SUPERVISED
 
     if len(parts) < 3:
@@ -87,19 +88,13 @@ def supervised_choices(q: Qrels, c: Candidates, m: Method, norm: str,
             run = _to_run(c, scores, inputs.rank, m.name, m)
             values = evaluate(q, run, [measure], **options).per_query(measure)
             train = [x for g, part in enumerate(parts) if g != f for x in part.tolist()]
-            chosen = [values[x] for x in train if x in values]
-            means[i, f] = float(np.mean(chosen)) if chosen else float("nan")
-    choices, pieces = [], []
-    for f, part in enumerate(parts):
-        best = max(range(len(points)), key=lambda i: (sign * means[i, f], -i))
+            means[i, f] = fold_mean(values, train)
+
+    def held_out_run(f: int, best: int) -> Run:
         t, params = kernel_params(points[best])
         scores = np.zeros(c.query.size)
         rows = np.flatnonzero(fold == f)
         if rows.size:
             scores[rows] = t.scores(params, np.flatnonzero(judged & (fold != f)), rows)
-        run = _to_run(c, scores, inputs.rank, m.name, m)
-        held = sorted(part.tolist())
-        pieces.append(run.frame.filter(pl.col("query_id").is_in(held)).select(
-            "query_id", "doc_id", "score"))
-        choices.append((part, best, float(means[best, f])))
-    return choices, pieces
+        return _to_run(c, scores, inputs.rank, m.name, m)
+    return means, held_out_run

@@ -1,2 +1,3 @@
-"""The unsupervised fusion methods, one module each (``registry.load_methods`` imports
-them; each registers itself)."""
+"""The unsupervised fusion methods, a module per family (each registers its methods)."""
+
+from . import borda, comb, condorcet, ranks  # noqa: F401

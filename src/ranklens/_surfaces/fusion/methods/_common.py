@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..registry import Inputs, Number, Param
+from ..registry import Inputs
 
-__all__ = ["PHI", "K", "count", "over_runs"]
+__all__ = ["count", "over_runs"]
 
 
 def over_runs(inputs: Inputs, values: np.ndarray) -> np.ndarray:
     """Sum over runs, in run order, of ``values`` where a run has the document (0 where
     it has not); shape (U,)."""
-    present = inputs.present
-    total = np.zeros(values.shape[0])
+    present, total = inputs.present, np.zeros(values.shape[0])
     for r in range(values.shape[1]):
         total = total + np.where(present[:, r], values[:, r], 0.0)
     return total
@@ -23,8 +22,3 @@ def over_runs(inputs: Inputs, values: np.ndarray) -> np.ndarray:
 def count(inputs: Inputs) -> np.ndarray:
     """The number of runs that retrieve each row's document, as float64."""
     return inputs.present.sum(axis=1).astype(np.float64)
-
-
-K = Param("k", Number(0.0), 60, "RRF's constant: each rank r contributes 1 / (k + r)")
-PHI = Param("phi", Number(0.0, 1.0, open_low=True, open_high=True), None,
-            "RBC's persistence: rank r contributes (1 - phi) phi^(r - 1)")

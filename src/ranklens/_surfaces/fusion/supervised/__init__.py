@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from ..registry import register
+from ..training import LEAKAGE_PARAMS, supervised_kernel
 from . import bayesfuse, mapfuse, posfuse, probfuse, segfuse, slidefuse
 from ._common import Model, Param
 
@@ -60,17 +61,14 @@ class Supervised:
         return f"Supervised({self.name!r}, params={[p.name for p in self.params]})"
 
 
-def _entry(name: str, module: Any, needs_relevant: bool = False) -> Supervised:
-    return Supervised(name, module.learn, module.fuse, module.PARAMS, module.__doc__ or name,
-                      needs_relevant)
-
-
 #: ranx's method names -> kernels.
 SUPERVISED: dict[str, Supervised] = {
-    "probfuse": _entry("probfuse", probfuse),
-    "segfuse": _entry("segfuse", segfuse),
-    "slidefuse": _entry("slidefuse", slidefuse),
-    "posfuse": _entry("posfuse", posfuse),
-    "bayesfuse": _entry("bayesfuse", bayesfuse),
-    "mapfuse": _entry("mapfuse", mapfuse, needs_relevant=True),
-}
+    module.__name__.rpartition(".")[2]: Supervised(
+        module.__name__.rpartition(".")[2], module.learn, module.fuse, module.PARAMS,
+        module.__doc__ or "", needs_relevant=module is mapfuse)
+    for module in (probfuse, segfuse, slidefuse, posfuse, bayesfuse, mapfuse)}
+
+# each registered under ranx's name, with the cross-fitting parameters every one takes
+for _name, _method in SUPERVISED.items():
+    register(_name, _method.doc, params=_method.params + LEAKAGE_PARAMS, supervised=True)(
+        supervised_kernel(_name, _method.learn, _method.fuse, _method.needs_relevant))

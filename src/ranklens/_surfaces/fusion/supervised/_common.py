@@ -18,12 +18,11 @@ from ...._base.errors import ParameterError
 from ...._base.params import Param
 from ...._base.validate import Integer, check
 
-__all__ = ["REL", "REQUIRED", "Model", "Param", "Training", "answered", "band", "band_counts",
-           "bind", "check_runs", "comb_sum", "hits", "learner", "padded", "query_groups",
-           "read_only", "run_sum"]
+__all__ = ["REL", "REQUIRED", "Model", "Param", "Training", "band", "band_counts", "bind",
+           "check_runs", "hits", "learner", "padded", "read_only", "run_sum"]
 
-#: Marks a parameter without a default: the caller must give it.
-REQUIRED: Any = object()
+#: Marks a parameter without a default: the caller must give it (as the registry marks it).
+REQUIRED: Any = None
 
 
 #: The relevance threshold every kernel learns with: ranklens's ``rel`` option (trec_eval
@@ -102,24 +101,6 @@ class Model:
         return f"{type(self).__name__}({inside})"
 
 
-def query_groups(query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(first row of each query, each row's query number 0..Q-1), rows grouped by query."""
-    query = np.asarray(query)
-    if len(query) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    change = np.flatnonzero(query[1:] != query[:-1]) + 1
-    starts = np.concatenate(([0], change)).astype(np.int64)
-    step = np.zeros(len(query), dtype=np.int64)
-    step[change] = 1
-    group = np.cumsum(step)
-    return starts, group
-
-
-def answered(length: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """(Q, R) mask: run r has a list for query q (the queries it learns from)."""
-    return np.asarray(length)[starts] > 0
-
-
 def hits(rank: np.ndarray, grade: np.ndarray, rel: int) -> np.ndarray:
     """(U, R) mask: run r retrieved the row's doc and it is judged at ``rel`` or above.
 
@@ -129,14 +110,6 @@ def hits(rank: np.ndarray, grade: np.ndarray, rel: int) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         relevant = np.asarray(grade, dtype=np.float64) >= rel
     return (np.asarray(rank) > 0) & relevant[:, None]
-
-
-def comb_sum(parts: np.ndarray) -> np.ndarray:
-    """Sum of a (U, R) table over runs, run by run in order (as ranx sums: same rounding)."""
-    total = np.zeros(parts.shape[0], dtype=np.float64)
-    for r in range(parts.shape[1]):
-        total += parts[:, r]
-    return total
 
 
 @dataclass(frozen=True)
@@ -161,8 +134,9 @@ class Training:
         """The training rows of ``method``, its parameters ``given`` bound to ``declared``."""
         params = bind(method, declared, given)
         rank, length = np.asarray(rank), np.asarray(length)
-        starts, group = query_groups(query)
-        return cls(params, rank, length, starts, group, answered(length, starts),
+        new = np.diff(query, prepend=np.asarray(query)[:1] - 1) != 0  # a query's first row
+        starts, group = np.flatnonzero(new), np.cumsum(new) - 1
+        return cls(params, rank, length, starts, group, length[starts] > 0,
                    hits(rank, grade, params["rel"]))
 
     @property
@@ -215,8 +189,10 @@ def run_sum(method: str, learned: int, rank: np.ndarray, fill: float,
     """CombSUM of ``part(r, rows)`` at the rows run r retrieved, ``fill`` where it did not,
     once ``rank`` has the ``learned`` runs (:func:`check_runs`)."""
     rank = check_runs(method, learned, rank)
-    parts = np.full(rank.shape, fill, dtype=np.float64)
-    for r in range(rank.shape[1]):
+    total = np.zeros(rank.shape[0])
+    for r in range(rank.shape[1]):  # run by run in order, as ranx sums: the same rounding
+        column = np.full(rank.shape[0], fill)
         rows = np.flatnonzero(rank[:, r] > 0)
-        parts[rows, r] = part(r, rows)
-    return comb_sum(parts)
+        column[rows] = part(r, rows)
+        total += column
+    return total
