@@ -172,3 +172,13 @@ def spec_dir() -> Path:
             pytest.fail(f"shared spec folder not found at {path}")
         pytest.skip(f"shared spec folder not found at {path}")
     return path
+
+
+@pytest.fixture()
+def no_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interpreters cost nothing: a limit of a few kilobytes is the data's alone, so
+    tests force chunking on small files (below the floor a real limit is refused)."""
+    from ranklens._surfaces.chunked import size
+
+    monkeypatch.setattr(size, "PROCESS_BYTES", 0)
+    monkeypatch.setattr(size, "MIN_CHUNK", 0)

@@ -27,6 +27,9 @@ from ranklens._surfaces.chunked.choose import chunking
 from ranklens._surfaces.chunked.partition import Partitions
 from ranklens._surfaces.chunked.size import parse_size
 
+# limits of a few kilobytes force chunking on these small files
+pytestmark = pytest.mark.usefixtures("no_floor")
+
 MEASURES = spark_measures()
 FORMATS = ["trec", "trec.gz", "csv", "tsv", "jsonl", "parquet", "parquet-dir"]
 #: small enough that every evaluation below is cut into many chunks, read in 4 KiB blocks

@@ -55,13 +55,8 @@ def test_a_run_duplicate_counts_the_pairs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_in_memory_and_chunked_name_the_same_duplicate(
-        tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ranklens._surfaces.chunked import size
-
-    # a 40KB limit forces chunking when the interpreters are taken to cost nothing
-    monkeypatch.setattr(size, "PROCESS_BYTES", 0)
-    monkeypatch.setattr(size, "MIN_CHUNK", 0)
+@pytest.mark.usefixtures("no_floor")  # a 40KB limit then forces chunking
+def test_in_memory_and_chunked_name_the_same_duplicate(tmp_path: Path, jobs: int) -> None:
     qrels, run, clean = _files(tmp_path)
     for judged in (qrels, clean):
         messages = []
