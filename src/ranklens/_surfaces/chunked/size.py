@@ -132,9 +132,8 @@ def _table_rows(path: str) -> int:
 
 @functools.lru_cache(maxsize=32)
 def _head(path: str, size: int, mtime_ns: int, inode: int) -> tuple[bytes, float]:
-    """The first 64 KiB of a text file's text and how many bytes of text each byte of the
-    file stands for (1.0 for a plain file; for a compressed file, measured on its first 4
-    MiB), kept for the file as it is (its size, time and inode in the key): one evaluation
+    """The head of a text file's text and how many bytes of text each byte of the file
+    stands for (1.0 for a plain file; for a compressed file, read from a longer head), kept for the file as it is (its size, time and inode in the key): one evaluation
     asks when choosing chunks and again when choosing how to read in memory."""
     stream, raw = files.open_stream(path)
     with raw, stream:

@@ -139,8 +139,12 @@ def register(name: str, doc: str | None = None, *, aliases: tuple[str, ...] = ()
 
 
 def load_methods() -> None:
-    """Import every method module (they register themselves on import)."""
-    from . import methods, supervised  # noqa: F401
+    """Import every method module (they register themselves on import): by name, since
+    the methods import this registry."""
+    import importlib
+
+    for package in ("methods", "supervised"):
+        importlib.import_module(f"{__package__}.{package}")
 
 
 def lookup(name: object, option: str = "'method' option") -> Method:

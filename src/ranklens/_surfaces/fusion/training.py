@@ -15,7 +15,7 @@ that nothing retrieved is relevant); it teaches a run only where that run has a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,8 +28,8 @@ from ..._ingest.tables import Qrels
 from .candidates import Candidates
 from .registry import Inputs, Kernel, Param
 
-__all__ = ["LEAKAGE_PARAMS", "Training", "cross_fit_folds", "query_folds", "supervised_kernel",
-           "training_arrays"]
+__all__ = ["LEAKAGE_PARAMS", "Training", "cross_fit_folds", "fold_mean", "query_folds",
+           "supervised_kernel", "training_arrays"]
 
 #: The parameters every supervised method takes besides its own.
 LEAKAGE_PARAMS = (
@@ -169,3 +169,9 @@ def query_folds(query_ids: pl.Series, parts: list[np.ndarray]) -> np.ndarray:
     return (pl.DataFrame({"query_id": query_ids}).join(table, on="query_id", how="left",
                                                         maintain_order="left")
             ["fold"].fill_null(-1).to_numpy().astype(np.int64))
+
+
+def fold_mean(values: Mapping[str, float], queries: Sequence[str]) -> float:
+    """The mean of ``values`` over ``queries`` (NaN when none has a value)."""
+    chosen = [values[x] for x in queries if x in values]
+    return float(np.mean(chosen)) if chosen else float("nan")

@@ -32,6 +32,7 @@ from ..evaluate import evaluate
 from .fuse import _to_run, _weights, at_least_two, candidates_of, checked_options, fuse_candidates
 from .norms import DEFAULT_NORM
 from .registry import lookup
+from .training import fold_mean
 
 __all__ = ["FoldChoice", "FusionTuning", "default_grid", "optimize_fusion"]
 
@@ -252,8 +253,3 @@ def _points(grid: Mapping[str, Sequence[Any]], m: Any, n_runs: int) -> list[dict
 def _example(key: str) -> str:
     return "[0.5, 0.5], [0.7, 0.3]" if key == "weights" else "20, 60"
 
-
-def fold_mean(values: Mapping[str, float], queries: Sequence[str]) -> float:
-    """The mean of ``values`` over ``queries`` (NaN when none has a value)."""
-    chosen = [values[x] for x in queries if x in values]
-    return float(np.mean(chosen)) if chosen else float("nan")

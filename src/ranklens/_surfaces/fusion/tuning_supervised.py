@@ -23,8 +23,7 @@ from ..evaluate import evaluate
 from .candidates import Candidates
 from .fuse import _to_run, prepared_inputs
 from .registry import Method
-from .training import Training, query_folds
-from .tuning import fold_mean
+from .training import Training, fold_mean, query_folds
 
 __all__ = ["CACHED_ROWS", "supervised_means"]
 
