@@ -133,8 +133,9 @@ def _table_rows(path: str) -> int:
 @functools.lru_cache(maxsize=32)
 def _head(path: str, size: int, mtime_ns: int, inode: int) -> tuple[bytes, float]:
     """The head of a text file's text and how many bytes of text each byte of the file
-    stands for (1.0 for a plain file; for a compressed file, read from a longer head), kept for the file as it is (its size, time and inode in the key): one evaluation
-    asks when choosing chunks and again when choosing how to read in memory."""
+    stands for (1.0 for a plain file; for a compressed file, read from a longer head),
+    kept for the file as it is (its size, time and inode in the key): one evaluation asks
+    when choosing chunks and again when choosing how to read in memory."""
     stream, raw = files.open_stream(path)
     with raw, stream:
         try:
