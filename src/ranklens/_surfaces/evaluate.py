@@ -360,7 +360,7 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
                           qrels_source=q.source, users=_users(q, r)))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
-                                 else r.name, context=context), q)
+                                 else r.name, context=context, users=_users(q, r)), q)
     results, messages = _evaluate_several(plan, q, several, context, load)
     warn_user(messages)
     return results
@@ -406,12 +406,13 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         notes += [(label, m) for m in notices(plan, per_query, label,
                                                qrels_source=qrels.source,
                                                users=_users(qrels, r))]
-        computed.append((name if name is not None else r.name, per_query))
+        computed.append((name if name is not None else r.name, per_query, _users(qrels, r)))
         del r
     # named by tag: a tag shared with another run's name gets the position
-    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
-    results = Results(tuple(_id_type(assemble(plan, per_query, name, context=context), qrels)
-                            for name, (_, per_query) in zip(names, computed, strict=True)))
+    names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
+    results = Results(tuple(
+        _id_type(assemble(plan, per_query, name, context=context, users=users), qrels)
+        for name, (_, per_query, users) in zip(names, computed, strict=True)))
     return results, per_problem(notes)
 
 
