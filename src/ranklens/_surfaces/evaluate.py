@@ -275,7 +275,10 @@ class _Loader:
 
     def __exit__(self, *exc: object) -> None:
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            # Ctrl-C ends at once: the run being read ahead may wait on a lock the interrupt
+            # left held (an import's), and the command ends the process anyway
+            self.pool.shutdown(wait=not isinstance(exc[1], KeyboardInterrupt),
+                               cancel_futures=True)
 
     def _read_next(self) -> None:
         """Start reading the next run, if it is a file."""
