@@ -433,17 +433,17 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
         messages += grade_notices(plan, info.grades, engine.qrels_path)
         for (name, run), given in zip(runs, _labels(runs), strict=True):
             path = os.fspath(run)
-            per_query, tag, infinite = engine.evaluate_run(path, name)
+            per_query, tag, infinite, users = engine.evaluate_run(path, name)
             label = given if given is not None else path
             if infinite:
                 notes.append((label, infinite_notice(label, infinite)))
-            notes += [(label, m) for m in notices(plan, per_query, label,
+            notes += [(label, m) for m in notices(plan, per_query, label, users=users,
                                                    qrels_source=engine.qrels_path)]
-            computed.append((name if name is not None else tag, per_query))
-    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
+            computed.append((name if name is not None else tag, per_query, users))
+    names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
     results = Results(tuple(
-        _with_integer_ids(assemble(plan, per_query, name), info.integer)
-        for name, (_, per_query) in zip(names, computed, strict=True)))
+        _with_integer_ids(assemble(plan, per_query, name, users=users), info.integer)
+        for name, (_, per_query, users) in zip(names, computed, strict=True)))
     return results, messages + per_problem(notes)
 
 
