@@ -60,6 +60,19 @@ def test_output_dash_is_standard_output(files: dict[str, str], tmp_path: Path,
     assert "AP" in out.out and not (tmp_path / "-").exists()
 
 
+@pytest.mark.parametrize("command", ["agree", "pool", "correlate"])
+def test_output_dash_is_standard_output_for_every_command(
+        files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = {"agree": ["-m", "Overlap@2"], "pool": ["--depth", "2"],
+            "correlate": ["--qrels-a", files["qrels"], "-m", "AP", "--measure-b", "P@5"]}
+    out = run([command, files["a"], files["b"], *args[command], "-f", "csv", "-o", "-"],
+              capsys)
+    assert out.code == 0, out.err
+    assert out.out.strip() and not (tmp_path / "-").exists()
+
+
 def test_report_to_standard_output(files: dict[str, str], tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str],
                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -83,16 +83,19 @@ def _recommender_tables() -> tuple[pl.DataFrame, pl.DataFrame]:
     return run, test_items
 
 
-def test_users_without_test_items_are_named_as_users() -> None:
+def test_users_without_test_items_are_a_count_not_a_warning() -> None:
+    # normal in recommendation: counted in the diagnostics, not warned of on every call
     run, test_items = _recommender_tables()
     acc = ranklens.Accumulator("nDCG@2")
     acc.update(run, test_items)
-    said = "1 users of the run .* have no test items and were left out of the means"
-    with pytest.warns(ranklens.RanklensWarning, match=said):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         offline = ranklens.evaluate(test_items, run, "nDCG@2")
-    with pytest.warns(ranklens.RanklensWarning, match=said):
-        assert acc.compute()["nDCG@2"] == offline["nDCG@2"]
+        online = acc.compute()
+    assert online["nDCG@2"] == offline["nDCG@2"]
     assert offline.diagnostics["ignored_queries"] == ["3"]
+    assert offline.diagnostics["users_without_test_items"] == 1
+    assert online.diagnostics["users_without_test_items"] == 1
 
 
 def test_query_tables_keep_the_words_of_queries() -> None:
@@ -100,4 +103,5 @@ def test_query_tables_keep_the_words_of_queries() -> None:
     names = {"user_id": "query_id", "item_id": "doc_id"}
     with pytest.warns(ranklens.RanklensWarning, match="1 queries of the run .* have no "
                                                       "judgments and were ignored"):
-        ranklens.evaluate(test_items.rename(names), run.rename(names), "nDCG@2")
+        result = ranklens.evaluate(test_items.rename(names), run.rename(names), "nDCG@2")
+    assert "users_without_test_items" not in result.diagnostics

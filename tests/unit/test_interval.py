@@ -130,13 +130,25 @@ def test_results_interval_per_run() -> None:
     ({"method": "normal"}, "the 'method' option must be one of t, bootstrap; got 'normal'"),
     ({"level": 1.0}, "the 'level' option must be between 0 and 1; got 1.0"),
     ({"seed": -1}, "the 'seed' option must be an integer from 0 to"),
-    ({"n_resamples": 0}, "the 'n_resamples' option must be a positive integer; got 0"),
+    ({"n_resamples": 0}, "the 'n_resamples' option must be an integer from 1 to 1000000; "
+                         "got 0"),
 ])
 def test_bad_parameters(kwargs: dict, message: str) -> None:
     qrels, run = _qrels_run()
     r = ranklens.evaluate(qrels, run, ["RR"])
     with pytest.raises(ranklens.ParameterError, match=message.replace("(", r"\(")):
         r.interval("RR", **kwargs)
+
+
+def test_resamples_are_bounded_naming_the_parameter_and_the_bound() -> None:
+    # issue 39: a huge count asked numpy for terabytes ("unexpected MemoryError")
+    qrels, run = _qrels_run()
+    r = ranklens.evaluate(qrels, run, ["RR"])
+    said = "the 'n_resamples' option must be an integer from 1 to 1000000; got 99999999999999"
+    with pytest.raises(ranklens.ParameterError, match=said):
+        r.interval("RR", "bootstrap", n_resamples=99_999_999_999_999)
+    with pytest.raises(ranklens.ParameterError, match=said):
+        ranklens.render(r, "csv", ci=0.95, ci_method="bootstrap", n_resamples=99_999_999_999_999)
 
 
 def test_counts_and_unknown_measures_have_no_interval() -> None:

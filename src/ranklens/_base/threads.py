@@ -11,6 +11,7 @@ arrays, which release the GIL, and the tables it returns need no copy back.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import ContextVar
@@ -46,8 +47,9 @@ def ahead(items: Iterable[T], prepare: Callable[[T], U]
     (one item ahead: at most two are held at once).
 
     Closing the iterator early (``contextlib.closing``) waits for the item in preparation
-    and prepares no other, so ``items`` can be closed right after; an exception raised
-    by ``items`` or ``prepare`` is raised where its item would have been yielded.
+    (not on Ctrl-C) and prepares no other, so ``items`` can be closed right after; an
+    exception raised by ``items`` or ``prepare`` is raised where its item would have been
+    yielded.
 
     Examples
     --------
@@ -83,4 +85,14 @@ def ahead(items: Iterable[T], prepare: Callable[[T], U]
             yield got  # type: ignore[misc]
             del got
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # Ctrl-C ends at once, not once the item in preparation is ready (it may wait on a
+        # lock the interrupt left held)
+        pool.shutdown(wait=not _interrupted(), cancel_futures=True)
+
+
+def _interrupted() -> bool:
+    """Whether a Ctrl-C is ending the block this is called from: raised in it, or the cause
+    of the generator's closing."""
+    exc = sys.exc_info()[1]
+    return isinstance(exc, KeyboardInterrupt) or (
+        isinstance(exc, GeneratorExit) and isinstance(exc.__context__, KeyboardInterrupt))

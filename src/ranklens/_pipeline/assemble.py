@@ -32,7 +32,10 @@ from .partials import (
 from .plan import Plan
 
 __all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "Totals", "aggregate", "assemble", "check_policies",
-           "finish", "grade_notices", "notices"]
+           "finish", "grade_notices", "notices", "users_summary"]
+
+#: The diagnostics entry counting users without test items (user and item inputs only).
+USERS_WITHOUT_TEST_ITEMS = "users_without_test_items"
 
 #: Below this share of queries with a judged document retrieved, the run is said to
 #: retrieve "almost no" judged document (a mismatch of id formats is the usual cause).
@@ -231,8 +234,8 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
     (no judgments, no query in common), missing queries (when ``missing`` was left unset),
     a run that retrieved (almost) no judged document, and run queries without judgments.
     ``source`` names the run, ``qrels_source`` the judgments; ``users``: both were read
-    from user and item columns, and run queries without judgments are users without test
-    items."""
+    from user and item columns, so run queries without judgments are users without test
+    items, not warned of (:func:`users_summary` words their count)."""
     if isinstance(partial, PerQuery):
         partial = partial_of(plan, partial)
     out = []
@@ -259,12 +262,7 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
         )
     out += unknown_notices(partial.unknown, source)
     ignored = partial.ignored
-    if ignored.count and users:  # normal in recommendation: a summary, not a fault
-        out.append(
-            f"{ignored.count} users of the run ({source}) have no test items and were left "
-            f"out of the means: {list(ignored.examples[:5])}"
-            + (" ..." if ignored.count > 5 else ""))
-    elif ignored.count:
+    if ignored.count and not users:  # users without test items are normal: a summary instead
         out.append(
             f"{ignored.count} queries of the run ({source}) have no judgments and were "
             "ignored: "
@@ -273,11 +271,23 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
     return out
 
 
+def users_summary(result: Result) -> str | None:
+    """The one line saying how many users without test items ``result`` left out of its
+    means (None: none, or its inputs were not user and item tables)."""
+    count = result.diagnostics.get(USERS_WITHOUT_TEST_ITEMS)
+    if not count:
+        return None
+    return (f"{count} users of the run ({result.run_name}) have no test items and were left "
+            "out of the means")
+
+
 def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
              run_source: str = "<run>", qrels_source: str = "<qrels>",
-             context: ItemContext | None = None) -> Result:
+             context: ItemContext | None = None, users: bool = False) -> Result:
     """The :class:`Result` of a Partial that kept its per-query values (or of the values
-    themselves): the policies, the empty-query policy, then the aggregates.
+    themselves): the policies, the empty-query policy, then the aggregates. ``users``: the
+    inputs were user and item tables; the diagnostics then count the users without test
+    items (``users_without_test_items``).
 
     Raises
     ------
@@ -309,6 +319,7 @@ def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
         aggregates=totals.aggregates,
         conventions=dict(plan.conventions),
         run_name=run_name,
-        diagnostics=per_query.diagnostics.to_dict(),
+        diagnostics={**per_query.diagnostics.to_dict(),
+                     **({USERS_WITHOUT_TEST_ITEMS: partial.ignored.count} if users else {})},
         text_values=text_values,
     )

@@ -25,6 +25,7 @@ from typing import Literal, get_args
 
 import numpy as np
 
+from .._base.draws import MAX_DRAWS
 from .._base.validate import Choice, Integer, Interval, check
 
 __all__ = ["INTERVAL_METHODS", "IntervalMethod", "IntervalRequest", "ScoreInterval",
@@ -105,7 +106,7 @@ def score_interval(values: np.ndarray, method: str = "t", level: float = 0.95,
     seed : int, default 0
         The bootstrap's seed (``numpy.random.default_rng(seed)``).
     n_resamples : int, default 9999
-        The bootstrap's resamples.
+        The bootstrap's resamples, at most 1,000,000.
     within : (float, float), optional
         The range of the measure: bounds past it are moved onto it (``clipped``).
 
@@ -119,7 +120,7 @@ def score_interval(values: np.ndarray, method: str = "t", level: float = 0.95,
     check("method", method, Choice(INTERVAL_METHODS))
     check("level", level, Interval(0, 1))
     check("seed", seed, Integer(0, _SEED_MAX))
-    check("n_resamples", n_resamples, Integer(1))
+    check("n_resamples", n_resamples, Integer(1, MAX_DRAWS))
     v = np.asarray(values, dtype=np.float64)
     v = v[~np.isnan(v)]
     n = int(v.size)
@@ -159,7 +160,7 @@ class IntervalRequest:
         check("method", self.method, Choice(INTERVAL_METHODS))
         check("level", self.level, Interval(0, 1))
         check("seed", self.seed, Integer(0, _SEED_MAX))
-        check("n_resamples", self.n_resamples, Integer(1))
+        check("n_resamples", self.n_resamples, Integer(1, MAX_DRAWS))
 
     def describe(self) -> str:
         """``95% t intervals of each mean over queries`` (with the bootstrap's settings)."""

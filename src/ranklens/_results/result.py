@@ -209,7 +209,7 @@ class Result(Aggregates, Frames):
         seed : int, default 0
             The bootstrap's seed: the same seed gives the same interval.
         n_resamples : int, default 9999
-            The bootstrap's resamples.
+            The bootstrap's resamples, at most 1,000,000 (each is a mean in memory).
         clip : bool, default True
             For a measure whose values lie in [0, 1] (declared so, and so here), move a
             bound past 0 or 1 onto it (``clipped`` says so): a t interval of a mean near

@@ -461,7 +461,7 @@ class Accumulator:
                                  users=self._users)]:
             warnings.warn(message, RanklensWarning, stacklevel=2)
         result = assemble(plan, merged, plan.run_name or "run", run_source=_SOURCE,
-                          qrels_source=_SOURCE)
+                          qrels_source=_SOURCE, users=self._users)
         assert merged.values is not None  # compute_block keeps the per-query values
         # the queries evaluate() leaves out when the judgments list only relevant items
         empty = {name: int(policy_values(plan, at, merged.values)[2].sum())

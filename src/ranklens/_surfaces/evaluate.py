@@ -275,7 +275,10 @@ class _Loader:
 
     def __exit__(self, *exc: object) -> None:
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            # Ctrl-C ends at once: the run being read ahead may wait on a lock the interrupt
+            # left held (an import's), and the command ends the process anyway
+            self.pool.shutdown(wait=not isinstance(exc[1], KeyboardInterrupt),
+                               cancel_futures=True)
 
     def _read_next(self) -> None:
         """Start reading the next run, if it is a file."""
@@ -360,7 +363,7 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
                           qrels_source=q.source, users=_users(q, r)))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
-                                 else r.name, context=context), q)
+                                 else r.name, context=context, users=_users(q, r)), q)
     results, messages = _evaluate_several(plan, q, several, context, load)
     warn_user(messages)
     return results
@@ -406,12 +409,13 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         notes += [(label, m) for m in notices(plan, per_query, label,
                                                qrels_source=qrels.source,
                                                users=_users(qrels, r))]
-        computed.append((name if name is not None else r.name, per_query))
+        computed.append((name if name is not None else r.name, per_query, _users(qrels, r)))
         del r
     # named by tag: a tag shared with another run's name gets the position
-    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
-    results = Results(tuple(_id_type(assemble(plan, per_query, name, context=context), qrels)
-                            for name, (_, per_query) in zip(names, computed, strict=True)))
+    names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
+    results = Results(tuple(
+        _id_type(assemble(plan, per_query, name, context=context, users=users), qrels)
+        for name, (_, per_query, users) in zip(names, computed, strict=True)))
     return results, per_problem(notes)
 
 
@@ -429,17 +433,17 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
         messages += grade_notices(plan, info.grades, engine.qrels_path)
         for (name, run), given in zip(runs, _labels(runs), strict=True):
             path = os.fspath(run)
-            per_query, tag, infinite = engine.evaluate_run(path, name)
+            per_query, tag, infinite, users = engine.evaluate_run(path, name)
             label = given if given is not None else path
             if infinite:
                 notes.append((label, infinite_notice(label, infinite)))
-            notes += [(label, m) for m in notices(plan, per_query, label,
+            notes += [(label, m) for m in notices(plan, per_query, label, users=users,
                                                    qrels_source=engine.qrels_path)]
-            computed.append((name if name is not None else tag, per_query))
-    names = positions([n for n, _ in computed], [n is None for n, _ in runs])
+            computed.append((name if name is not None else tag, per_query, users))
+    names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
     results = Results(tuple(
-        _with_integer_ids(assemble(plan, per_query, name), info.integer)
-        for name, (_, per_query) in zip(names, computed, strict=True)))
+        _with_integer_ids(assemble(plan, per_query, name, users=users), info.integer)
+        for name, (_, per_query, users) in zip(names, computed, strict=True)))
     return results, messages + per_problem(notes)
 
 

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import click
 
-from .._base.outputs import refuse_overwriting_inputs, write_atomically
+from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
 from .._surfaces.pool import POOL_FORMATS
-from ._evaluate import write_stdout
+from ._evaluate import write_text
 from ._options import name_systems
 
-__all__ = ["agree_cmd", "emit", "pool_cmd"]
-
-
-def emit(text: str, output: str | None) -> None:
-    """Write ``text`` to ``output``, or to standard output when None."""
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+__all__ = ["agree_cmd", "pool_cmd"]
 
 
 @click.command("agree")
@@ -40,7 +32,8 @@ def emit(text: str, output: str | None) -> None:
               show_default=True, help="Output format (three runs or more: no trec).")
 @click.option("-q", "--per-query", is_flag=True, default=False,
               help="Two runs: one row per query too.")
-@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@click.option("-o", "--output", type=str, default=None,
+              help="Write to this file (- for standard output).")
 def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str, ...],
               ties: str, missing: str, fmt: str, per_query: bool,
               output: str | None) -> int:
@@ -74,8 +67,8 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
               for label, path in zip(labels, paths, strict=True)}
     a, b = list(loaded.values()) if len(loaded) == 2 else (loaded, None)
     got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
-    emit(got.render(fmt, per_query=per_query) if isinstance(got, Agreement)
-         else got.render(fmt), output)
+    write_text(output, got.render(fmt, per_query=per_query) if isinstance(got, Agreement)
+               else got.render(fmt))
     return 0
 
 
@@ -92,7 +85,8 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
               show_default=True,
               help="trec: 'query 0 doc ?' lines (replace ? with the grade); csv: "
                    "query_id,doc_id,relevance with the relevance empty.")
-@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@click.option("-o", "--output", type=str, default=None,
+              help="Write to this file (- for standard output).")
 def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fmt: str,
              output: str | None) -> int:
     """The (query, document) pairs a depth-k pool of RUNS asks assessors to judge.
@@ -107,6 +101,6 @@ def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fm
         raise click.UsageError("give at least one RUN to pool")
     refuse_overwriting_inputs(output, [*runs, *([qrels] if qrels else [])])
     got = pool(list(runs), depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
-    emit(got.render(fmt), output)  # type: ignore[arg-type]
+    write_text(output, got.render(fmt))  # type: ignore[arg-type]
     click.echo(got.summary(), err=True)  # the count, off the pool's own lines
     return 0

@@ -10,7 +10,7 @@ import click
 from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.correlation.coefficients import CORRELATION_METHODS
 from .._surfaces.correlation.render import CORRELATE_FORMATS
-from ._agree import emit
+from ._evaluate import write_text
 from ._options import (
     NAME_HELP,
     judgment_options,
@@ -41,7 +41,8 @@ DEFAULT_METHODS = ("kendall", "tau_ap", "spearman")
 @click.option("--name", "names", multiple=True, metavar="NAME", help=NAME_HELP)
 @click.option("-f", "--format", "fmt", type=click.Choice(CORRELATE_FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None, help="Write to this file.")
+@click.option("-o", "--output", type=str, default=None,
+              help="Write to this file (- for standard output).")
 @judgment_options
 def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, measure: str,
                   measure_b: str | None, methods: tuple[str, ...], names: tuple[str, ...],
@@ -93,5 +94,5 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
     from .._surfaces.correlation.render import render_correlations
 
     text = render_correlations(out, fmt, a=qrels_a, b=qrels_a if same_qrels else str(qrels_b))
-    emit(text, output)
+    write_text(output, text)
     return 0

@@ -307,7 +307,11 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                              memory_limit=memory_limit, jobs=jobs,
                              columns=roles)
     if verbose:
+        from .._pipeline.assemble import users_summary
+
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
+        for line in filter(None, map(users_summary, results)):
+            click.echo(f"ranklens: {line}", err=True)
     write_output(results, fmt, per_query, output, labels, intervals)
     return 0
 

@@ -82,14 +82,15 @@ def _nothing_judged(plan: Plan, run: Run) -> PerQuery:
 @dataclass
 class Written:
     """What writing an input's chunks (or a span of them) found: its rows, the run's last
-    tag, its infinite scores, whether every query id was an integer, the grades, and the
-    error that stopped it (class, message, source, line within the span) or the notice
-    that the span held no data line."""
+    tag, its infinite scores, whether every query id was an integer, whether every table
+    was read from user and item columns, the grades, and the error that stopped it (class,
+    message, source, line within the span) or the notice that the span held no data line."""
 
     rows: int = 0
     tag: str | None = None
     infinite: int = 0
     integer: bool = True
+    users: bool = True
     grades: np.ndarray = field(default_factory=lambda: np.array([]))
     error: dict[str, Any] | None = None
     nothing: dict[str, Any] | None = None
@@ -106,6 +107,7 @@ def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: s
                                      else run_blocks(path, block, name, span))
     try:
         for table in blocks:
+            written.users &= table.hints.users
             if isinstance(table, Run):
                 written.tag = table.name
                 written.infinite += int(np.isinf(table.score).sum())
@@ -124,6 +126,7 @@ def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: s
             written.error = found
     written.rows = parts.rows
     written.integer &= parts.rows > 0
+    written.users &= parts.rows > 0
     if grades:
         written.grades = np.unique(np.concatenate(grades))
     return written
@@ -147,7 +150,7 @@ def _joined(path: str, parts: list[Written], cut: list[Span] | None) -> Written:
     full = [p for p in parts if p.rows]
     grades = [p.grades for p in full if p.grades.size]
     return Written(rows=rows, tag=full[-1].tag, infinite=sum(p.infinite for p in parts),
-                   integer=all(p.integer for p in full),
+                   integer=all(p.integer for p in full), users=all(p.users for p in full),
                    grades=np.unique(np.concatenate(grades)) if grades else np.array([]))
 
 
@@ -200,8 +203,9 @@ class ChunkedEngine:
         self.qrels = Partitions(self.root / "qrels", self.n)
         return self.info
 
-    def evaluate_run(self, path: str, name: str | None) -> tuple[PerQuery, str, int]:
-        """One run's merged per-query values, its name and its count of infinite scores.
+    def evaluate_run(self, path: str, name: str | None) -> tuple[PerQuery, str, int, bool]:
+        """One run's merged per-query values, its name, its count of infinite scores and
+        whether it and the judgments were read from user and item columns.
 
         Raises
         ------
@@ -226,7 +230,7 @@ class ChunkedEngine:
         if merged.values is None:  # nothing judged in any chunk: checked above
             raise InputError("the qrels hold no judgments; nothing to evaluate",
                              source=spec.qrels_source)
-        return merged.values, run_name, written.infinite
+        return merged.values, run_name, written.infinite, written.users and self.info.users
 
     def _write(self, kind: str, path: str, name: str | None, folder: Path) -> Written:
         """Write ``path``'s chunks under ``folder``: by the workers, a span of the file each,
