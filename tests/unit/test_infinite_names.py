@@ -52,3 +52,17 @@ def test_the_command_line_names_name_equals_path_by_its_name(
     assert out.code == 0
     assert "ranklens: warning: pop: 1 score is infinite" in out.err
     assert path not in out.err
+
+
+def test_agreement_and_fuse_name_a_mapping_s_run_by_its_key(files: tuple[str, str],
+                                                            tmp_path: Path) -> None:
+    _, path = files
+    other = tmp_path / "b.run"
+    other.write_text("q1 Q0 d2 1 2 b\nq1 Q0 d1 2 1 b\nq2 Q0 d1 1 1 b\n")
+    runs = {"pop": path, "b": str(other)}
+    for call in (lambda: ranklens.agreement(runs, measures="Overlap@2"),
+                 lambda: ranklens.fuse(runs, norm="rank")):
+        (message,) = _infinite(call)
+        assert message.startswith("pop: 1 score is infinite")
+    (message,) = _infinite(lambda: ranklens.fuse([path, str(other)], norm="rank"))
+    assert message.startswith(f"{path}: 1 score is infinite")

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     OneRun: TypeAlias = Run | str | os.PathLike[str] | pl.DataFrame
     SeveralRuns: TypeAlias = list[Any] | tuple[Any, ...] | Mapping[str, OneRun]
 
-__all__ = ["evaluate", "evaluate_dicts", "evaluate_loaded", "runs_of", "several_runs"]
+__all__ = ["evaluate", "evaluate_dicts", "evaluate_loaded", "load_runs", "runs_of", "several_runs"]
 
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
@@ -443,6 +443,13 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
         _with_integer_ids(assemble(plan, per_query, name), info.integer)
         for name, (_, per_query) in zip(names, computed, strict=True)))
     return results, messages + per_problem(notes)
+
+
+def load_runs(several: list[tuple[str | None, Any]]) -> list[Run]:
+    """Each ``(name, run)`` of ``several`` (:func:`several_runs`) loaded, its warnings
+    naming it as :func:`evaluate`'s do."""
+    return [_load_run(run, name, label)
+            for (name, run), label in zip(several, _labels(several), strict=True)]
 
 
 def _labels(runs: list[tuple[str | None, Any]]) -> list[str | None]:
