@@ -16,7 +16,7 @@ from .._base.threads import using
 from .._base.warn import per_problem, warn_user
 from .._ingest.io._load import _read_run as read_run
 from .._ingest.io._load import _warn_infinite as warn_infinite
-from .._ingest.io._load import infinite_notice, load_qrels, load_run
+from .._ingest.io._load import infinite_notice, load_qrels
 from .._ingest.io._peers import is_ranx_run, is_row_run
 from .._ingest.io._run_names import name_runs, positions
 from .._ingest.tables import Qrels, Run, SubtopicQrels
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     OneRun: TypeAlias = Run | str | os.PathLike[str] | pl.DataFrame
     SeveralRuns: TypeAlias = list[Any] | tuple[Any, ...] | Mapping[str, OneRun]
 
-__all__ = ["evaluate", "evaluate_dicts", "evaluate_loaded", "runs_of", "several_runs"]
+__all__ = ["evaluate", "evaluate_dicts", "evaluate_loaded", "load_runs", "runs_of", "several_runs"]
 
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
@@ -318,10 +318,10 @@ class _Loader:
             if not by_subsets(len(qrels), rows):
                 qrels_index(qrels)
 
-    def load(self, run: Any, name: str | None) -> Run:
-        """``load_run(run, name=name)``."""
+    def load(self, run: Any, name: str | None, label: str | None = None) -> Run:
+        """:func:`_load_run` of ``run``."""
         if self.ahead is None or self.ahead[0] is not run or self.ahead[1] != name:
-            loaded = load_run(run, name=name)
+            loaded = _load_run(run, name, label)
             if self.pool is not None:
                 self._read_next()
             return loaded
@@ -329,7 +329,7 @@ class _Loader:
         self.ahead = None
         got = future.result()
         self._read_next()  # while this run is evaluated
-        return warn_infinite(got)
+        return warn_infinite(got, label)
 
 
 def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | None:
@@ -347,18 +347,18 @@ def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | No
 def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
                     several: list[tuple[str | None, Any]] | None, *,
                     context: ItemContext | None = None,
-                    load: Callable[[Any, str | None], Run] | None = None
+                    load: Callable[[Any, str | None, str | None], Run] | None = None
                     ) -> Result | Results:
     """:func:`evaluate` once the request is planned and the judgments loaded: ``run`` is
     one run, or ``several`` (:func:`several_runs`) are; warnings are issued at
     the public caller's line; ``context`` holds the beyond-accuracy
-    measures' item tables; ``load(run, name)`` loads a run (default :func:`load_run`)."""
+    measures' item tables; ``load(run, name, label)`` loads a run (default :func:`_load_run`)."""
     load = load or _load_run
     if isinstance(q, Qrels):
         warn_user(grade_notices(plan, q.grades, q.source))
     if several is None:
         run_name = plan.run_name
-        r = load(run, run_name)
+        r = load(run, run_name, run_name)
         per_query = compute_run(plan, q, r, bounds=query_subsets(q, r, context), context=context)
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
                           qrels_source=q.source, users=_users(q, r)))
@@ -387,14 +387,16 @@ def evaluate_dicts(plan: Plan, judgments: DictJudgments | None, run: Any) -> Res
     return assemble(plan, per_query, plan.run_name if plan.run_name is not None else "run")
 
 
-def _load_run(run: Any, name: str | None) -> Run:
-    return load_run(run, name=name)
+def _load_run(run: Any, name: str | None, label: str | None = None) -> Run:
+    """``load_run(run, name=name)``, its warning of infinite scores naming the run ``label``
+    (as the run's other warnings do), else its source."""
+    return run if isinstance(run, Run) else warn_infinite(read_run(run, name), label)
 
 
 def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
                       runs: list[tuple[str | None, Any]],
                       context: ItemContext | None = None,
-                      load: Callable[[Any, str | None], Run] = _load_run
+                      load: Callable[[Any, str | None, str | None], Run] = _load_run
                       ) -> tuple[Results, list[str]]:
     """Each run loaded (by ``load``), computed and assembled in turn (one run in memory at a
     time)."""
@@ -402,7 +404,7 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
     notes: list[tuple[str, str]] = []
     labels = _labels(runs)
     for (name, run), given in zip(runs, labels, strict=True):
-        r = load(run, name)
+        r = load(run, name, given)
         per_query = compute_run(plan, qrels, r, bounds=query_subsets(qrels, r, context),
                                 context=context)
         label = given if given is not None else r.source
@@ -445,6 +447,13 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
         _with_integer_ids(assemble(plan, per_query, name, users=users), info.integer)
         for name, (_, per_query, users) in zip(names, computed, strict=True)))
     return results, messages + per_problem(notes)
+
+
+def load_runs(several: list[tuple[str | None, Any]]) -> list[Run]:
+    """Each ``(name, run)`` of ``several`` (:func:`several_runs`) loaded, its warnings
+    naming it as :func:`evaluate`'s do."""
+    return [_load_run(run, name, label)
+            for (name, run), label in zip(several, _labels(several), strict=True)]
 
 
 def _labels(runs: list[tuple[str | None, Any]]) -> list[str | None]:

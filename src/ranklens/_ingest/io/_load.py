@@ -327,11 +327,12 @@ def load_run(run: Any, *, name: str | None = None,
     return _warn_infinite(_read_run(run, name, column_names(columns)))
 
 
-def _warn_infinite(run: Run) -> Run:
-    """Say when scores are infinite: 1e999 and 1e400 both read as inf, and tie."""
+def _warn_infinite(run: Run, label: str | None = None) -> Run:
+    """Say when scores are infinite: 1e999 and 1e400 both read as inf, and tie. The run is
+    named ``label`` (the name it was given), else by its source."""
     infinite = int(np.isinf(run.score).sum())
     if infinite:
-        warn_user(infinite_notice(run.source, infinite))
+        warn_user(infinite_notice(label if label is not None else run.source, infinite))
     return run
 
 

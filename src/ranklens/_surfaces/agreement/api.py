@@ -13,11 +13,10 @@ import numpy as np
 
 from ..._base.errors import InputError, ParameterError, RanklensWarning
 from ..._base.validate import Choice, check
-from ..._ingest.io._load import load_run
 from ..._ingest.io._run_names import name_runs, positions
 from ..._ingest.tables import Run
 from ..._results.per_query import Frames, by_query
-from ..evaluate import several_runs
+from ..evaluate import load_runs, several_runs
 from ..render.formats import write
 from ..render.model import Cell, Column, Row, Table, label
 from .rankings import pair_runs, query_set
@@ -315,7 +314,7 @@ def agreement(
             "run_a as a list of runs or a mapping {name: run}")
     if len(given) < 2:
         raise ParameterError(f"give at least two runs to compare; got {len(given)}")
-    runs = [load_run(r, name=n) for n, r in given]
+    runs = load_runs(given)
     labels = positions([r.name if n is None else n for (n, _), r in zip(given, runs, strict=True)],
                        [n is None for n, _ in given])
     if run_b is not None:

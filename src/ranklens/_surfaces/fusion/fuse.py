@@ -10,10 +10,10 @@ import polars as pl
 
 from ..._base.errors import InputError, ParameterError
 from ..._base.validate import Choice, Integer, Text, check
-from ..._ingest.io._load import load_qrels, load_run
+from ..._ingest.io._load import load_qrels
 from ..._ingest.io._run_names import positions
 from ..._ingest.tables import Run
-from ..evaluate import several_runs
+from ..evaluate import load_runs, several_runs
 from .candidates import Candidates, align_runs
 from .norms import DEFAULT_NORM, NORM_ALIASES, NORMS, normalise
 from .order import group_positions, ranked
@@ -165,7 +165,7 @@ def at_least_two(runs: Any) -> list[tuple[str | None, Any]]:
 def candidates_of(several: list[tuple[str | None, Any]], convention: str | None,
                   depth: int | None) -> Candidates:
     """The runs ``several`` loaded, named and aligned."""
-    loaded = [load_run(r, name=n) for n, r in several]
+    loaded = load_runs(several)
     names = positions([n if n is not None else r.name for (n, _), r in
                        zip(several, loaded, strict=True)], [n is None for n, _ in several])
     return align_runs(loaded, names, ranx=convention == "ranx", depth=depth)

@@ -11,8 +11,11 @@ from __future__ import annotations
 import bz2
 import functools
 import gzip
+import io
 import lzma
 import os
+import select
+import stat
 import sys
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -80,12 +83,39 @@ def _existing(name: str) -> Path:
     return p
 
 
+def _stdin_bytes() -> bytes:
+    """Standard input whole, read as it arrives with short waits between reads.
+
+    A Ctrl-C may reach another of the process's threads (polars', BLAS's) rather than this
+    one, leaving a plain blocking read waiting for input; between waits Python runs the
+    signal's handler here. A regular file, or a stream without a file descriptor, is read
+    at once.
+    """
+    stream = sys.stdin.buffer
+    try:
+        fd = stream.fileno() if isinstance(stream, io.BufferedReader) else -1
+    except (OSError, ValueError):  # a test's stand-in, a closed stream
+        fd = -1
+    # (a regular file never blocks; Windows' select takes sockets only)
+    if fd < 0 or os.name == "nt" or stat.S_ISREG(os.fstat(fd).st_mode):
+        return stream.read()
+    assert isinstance(stream, io.BufferedReader)
+    whole = io.BytesIO()  # its value is handed over without a copy, as read() would
+    while True:
+        if not select.select([fd], [], [], 0.2)[0]:
+            continue  # nothing yet: a pending Ctrl-C is raised before the next wait
+        part = stream.read1(1 << 20)  # what is buffered, else one read that cannot block
+        if not part:
+            return whole.getvalue()
+        whole.write(part)
+
+
 def read_bytes(path: str | Path) -> bytes:
     """Read a whole file (``-`` = standard input), undoing gzip, bz2 or xz compression; a
     byte order mark is dropped and classic Mac line ends (``\\r`` only) become ``\\n``."""
     name = str(path)
     if name == "-":
-        data = sys.stdin.buffer.read()
+        data = _stdin_bytes()
     else:
         try:
             data = _existing(name).read_bytes()
