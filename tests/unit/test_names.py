@@ -336,7 +336,7 @@ def test_every_measure_with_any_parameters_computes(m: Measure) -> None:
         # beyond-accuracy measures read popularity, the catalogue and features
         context = {"train": {"t1": ["a", "b", "a"], "t2": ["c", "y"]},
                    "items": ["a", "b", "c", "d", "x", "y"],
-                   "item_features": {"a": [1, 0], "b": [0, 1], "c": [1, 1], "y": [0, 0]}} \
+                   "item_features": {"a": [1, 0], "b": [0, 1], "c": [1, 1], "y": [2, 1]}} \
             if m.definition.family == "beyond" else {}
         try:
             r = ranklens.evaluate(qrels, _TOY_RUN, [m], missing="zero", **context)
