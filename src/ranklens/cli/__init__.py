@@ -30,10 +30,15 @@ _STATE: dict[str, bool] = {"debug": False}
 _OPTION_HINT = re.compile(r"\b(duplicates|missing|empty|ties|depth|rel)=('?)([\w.]+)\2")
 
 
+_TWICE = re.compile(r"(--\w+ [\w.]+) \(\1\)")
+
+
 def _as_cli(message: str) -> str:
     """One line, with the library's ``missing='skip'`` hints spelled as CLI options."""
     text = " ".join(message.split())
-    return _OPTION_HINT.sub(lambda m: f"--{m.group(1)} {m.group(3)}", text)
+    text = _OPTION_HINT.sub(lambda m: f"--{m.group(1)} {m.group(3)}", text)
+    # a message naming both spellings, "rel=4 (--rel 4)", names the option once
+    return _TWICE.sub(r"\1", text)
 
 
 def _err(message: str) -> None:
