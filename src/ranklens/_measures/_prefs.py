@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 import numpy as np
@@ -254,8 +255,27 @@ def _avg_over_groups(t: PrefTopic, parts: list[float]) -> float:
     return total / len(t.groups) if total > 0.0 else 0.0
 
 
-def _total(t: PrefTopic, what: str) -> int:
-    return sum(getattr(g, what) for g in t.groups)
+#: the pairs a measure reads: both documents retrieved, at least one, or any
+Region = Literal["ret", "imp", "all"]
+
+
+def _ful(g: GroupCounts, region: Region) -> int:
+    """The group's preferences fulfilled among the pairs of ``region``."""
+    return g.ful_ret + (0 if region == "ret" else g.ful_imp)
+
+
+def _poss(g: GroupCounts, region: Region) -> int:
+    """The group's preferences possible among the pairs of ``region``."""
+    return (g.poss_ret + (0 if region == "ret" else g.poss_imp)
+            + (g.notoccur if region == "all" else 0))
+
+
+def _simp(t: PrefTopic, region: Region) -> float:
+    return _ratio(sum(_ful(g, region) for g in t.groups), sum(_poss(g, region) for g in t.groups))
+
+
+def _avgjg(t: PrefTopic, region: Region) -> float:
+    return _avg_over_groups(t, [_ful(g, region) / p for g in t.groups if (p := _poss(g, region))])
 
 
 def _pairs(t: PrefTopic, block: str) -> float:
@@ -349,10 +369,9 @@ def _rnonrel(t: PrefTopic, ret_only: bool) -> float:
         big_r = jg.num_rel_ret if ret_only else jg.num_rel
         big_n = jg.num_nonrel_ret if ret_only else jg.num_nonrel
         if big_r >= big_n:
-            ful = jg.ful_ret + (0 if ret_only else jg.ful_imp)
-            poss = jg.poss_ret + (0 if ret_only else jg.poss_imp + jg.notoccur)
-            ful += jg.num_rel_ret * (big_r - big_n)
-            poss += jg.num_rel * (big_r - big_n)
+            region: Region = "ret" if ret_only else "all"
+            ful = _ful(jg, region) + jg.num_rel_ret * (big_r - big_n)
+            poss = _poss(jg, region) + jg.num_rel * (big_r - big_n)
         elif jg.pa is None:
             ful, poss = _ec_recount(jg, t.njr, ret_only)
         else:
@@ -363,80 +382,31 @@ def _rnonrel(t: PrefTopic, ret_only: bool) -> float:
 
 # -- the measures, in trec_eval's table order ------------------------------------------------
 
-@register_pref("prefs_num_prefs_poss", "preferences possible (summed over topics)",
-               aggregate="sum", trec_integer=True)
-def num_prefs_poss(t: PrefTopic) -> float:
-    return float(_total(t, "poss_ret") + _total(t, "poss_imp") + _total(t, "notoccur"))
-
-
-@register_pref("prefs_num_prefs_ful", "preferences fulfilled (summed over topics)",
-               aggregate="sum", trec_integer=True)
-def num_prefs_ful(t: PrefTopic) -> float:
-    return float(_total(t, "ful_ret") + _total(t, "ful_imp"))
-
-
-@register_pref("prefs_num_prefs_ful_ret", "preferences fulfilled among retrieved documents "
-               "(summed over topics)", aggregate="sum", trec_integer=True)
-def num_prefs_ful_ret(t: PrefTopic) -> float:
-    return float(_total(t, "ful_ret"))
-
-
-@register_pref("prefs_simp", "preferences fulfilled / preferences possible, over all JGs")
-def simp(t: PrefTopic) -> float:
-    return _ratio(_total(t, "ful_ret") + _total(t, "ful_imp"),
-                  _total(t, "poss_ret") + _total(t, "poss_imp") + _total(t, "notoccur"))
-
-
-@register_pref("prefs_pair", "mean over preferred pairs of the fraction of JGs fulfilled")
-def pair(t: PrefTopic) -> float:
-    return _pairs(t, "all")
-
-
-@register_pref("prefs_avgjg", "prefs_simp per JG, averaged over JGs")
-def avgjg(t: PrefTopic) -> float:
-    return _avg_over_groups(t, [(g.ful_ret + g.ful_imp) / p for g in t.groups
-                                if (p := g.poss_ret + g.poss_imp + g.notoccur)])
-
-
-@register_pref("prefs_avgjg_Rnonrel", "prefs_avgjg keeping only the first R non-relevant "
-               "documents of each JG")
-def avgjg_rnonrel(t: PrefTopic) -> float:
-    return _rnonrel(t, ret_only=False)
-
-
-@register_pref("prefs_simp_ret", "prefs_simp over pairs of retrieved documents")
-def simp_ret(t: PrefTopic) -> float:
-    return _ratio(_total(t, "ful_ret"), _total(t, "poss_ret"))
-
-
-@register_pref("prefs_pair_ret", "prefs_pair over pairs of retrieved documents")
-def pair_ret(t: PrefTopic) -> float:
-    return _pairs(t, "ret")
-
-
-@register_pref("prefs_avgjg_ret", "prefs_avgjg over pairs of retrieved documents")
-def avgjg_ret(t: PrefTopic) -> float:
-    return _avg_over_groups(t, [g.ful_ret / g.poss_ret for g in t.groups if g.poss_ret])
-
-
-@register_pref("prefs_avgjg_Rnonrel_ret", "prefs_avgjg_Rnonrel over retrieved documents")
-def avgjg_rnonrel_ret(t: PrefTopic) -> float:
-    return _rnonrel(t, ret_only=True)
-
-
-@register_pref("prefs_simp_imp", "prefs_simp over pairs with at least one retrieved document")
-def simp_imp(t: PrefTopic) -> float:
-    return _ratio(_total(t, "ful_ret") + _total(t, "ful_imp"),
-                  _total(t, "poss_ret") + _total(t, "poss_imp"))
-
-
-@register_pref("prefs_pair_imp", "prefs_pair over pairs with at least one retrieved document")
-def pair_imp(t: PrefTopic) -> float:
-    return _pairs(t, "imp")
-
-
-@register_pref("prefs_avgjg_imp", "prefs_avgjg over pairs with at least one retrieved "
-               "document")
-def avgjg_imp(t: PrefTopic) -> float:
-    return _avg_over_groups(t, [(g.ful_ret + g.ful_imp) / p for g in t.groups
-                                if (p := g.poss_ret + g.poss_imp)])
+register_pref("prefs_num_prefs_poss", "preferences possible (summed over topics)",
+              aggregate="sum", trec_integer=True)(
+    lambda t: float(sum(_poss(g, "all") for g in t.groups)))
+register_pref("prefs_num_prefs_ful", "preferences fulfilled (summed over topics)",
+              aggregate="sum", trec_integer=True)(
+    lambda t: float(sum(_ful(g, "all") for g in t.groups)))
+register_pref("prefs_num_prefs_ful_ret", "preferences fulfilled among retrieved documents "
+              "(summed over topics)", aggregate="sum", trec_integer=True)(
+    lambda t: float(sum(_ful(g, "ret") for g in t.groups)))
+register_pref("prefs_simp", "preferences fulfilled / preferences possible, over all JGs")(
+    partial(_simp, region="all"))
+register_pref("prefs_pair", "mean over preferred pairs of the fraction of JGs fulfilled")(
+    partial(_pairs, block="all"))
+register_pref("prefs_avgjg", "prefs_simp per JG, averaged over JGs")(partial(_avgjg, region="all"))
+register_pref("prefs_avgjg_Rnonrel", "prefs_avgjg keeping only the first R non-relevant "
+              "documents of each JG")(partial(_rnonrel, ret_only=False))
+_OVER: tuple[tuple[Region, str], ...] = (("ret", "pairs of retrieved documents"),
+                                         ("imp", "pairs with at least one retrieved document"))
+for _region, _over in _OVER:
+    register_pref(f"prefs_simp_{_region}", f"prefs_simp over {_over}")(
+        partial(_simp, region=_region))
+    register_pref(f"prefs_pair_{_region}", f"prefs_pair over {_over}")(
+        partial(_pairs, block=_region))
+    register_pref(f"prefs_avgjg_{_region}", f"prefs_avgjg over {_over}")(
+        partial(_avgjg, region=_region))
+    if _region == "ret":
+        register_pref("prefs_avgjg_Rnonrel_ret", "prefs_avgjg_Rnonrel over retrieved "
+                      "documents")(partial(_rnonrel, ret_only=True))

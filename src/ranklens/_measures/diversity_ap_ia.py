@@ -35,9 +35,7 @@ def ap_ia(a: Aligned, m: Measure) -> np.ndarray:
     return divide(total, n_subtopics(a, m))
 
 
-register(
-    "AP-IA", "intent-aware average precision (Agrawal et al. 2009, ndeval's MAP-IA): the mean "
-    "over subtopics of AP counted for each subtopic alone; needs subtopic judgments",
-    params=(REL,), aliases=("ap_ia", "ap-ia", "map-ia", "map_ia"),
-    order_free="never", **DIVERSITY,
-)(ap_ia)
+register("AP-IA", "intent-aware average precision (Agrawal et al. 2009, ndeval's MAP-IA): the mean "
+         "over subtopics of AP counted for each subtopic alone; needs subtopic judgments",
+         params=(REL,), aliases=("ap_ia", "ap-ia", "map-ia", "map_ia"),
+         order_free="never", **DIVERSITY)(ap_ia)

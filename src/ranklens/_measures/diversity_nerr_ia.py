@@ -20,8 +20,6 @@ def nerr_ia(a: Aligned, m: Measure) -> np.ndarray:
     return over_greedy_ideal(a, m, rank_discounted)
 
 
-register(
-    "nERR-IA", "intent-aware expected reciprocal rank normalised by ndeval's greedy ideal "
-    "ranking (Chapelle et al. 2009, ndeval); needs subtopic judgments",
-    aliases=("nerr_ia", "nerr-ia"), **NOVELTY_AT_K,
-)(nerr_ia)
+register("nERR-IA", "intent-aware expected reciprocal rank normalised by ndeval's greedy ideal "
+         "ranking (Chapelle et al. 2009, ndeval); needs subtopic judgments",
+         aliases=("nerr_ia", "nerr-ia"), **NOVELTY_AT_K)(nerr_ia)

@@ -19,8 +19,6 @@ def nnrbp(a: Aligned, m: Measure) -> np.ndarray:
     return over_greedy_ideal(a, m, patience_discounted(m))
 
 
-register(
-    "nNRBP", "NRBP divided by the NRBP of ndeval's greedy ideal ranking (Clarke et al. 2009, "
-    "ndeval); needs subtopic judgments",
-    aliases=("nnrbp",), **PATIENT,
-)(nnrbp)
+register("nNRBP", "NRBP divided by the NRBP of ndeval's greedy ideal ranking (Clarke et al. 2009, "
+         "ndeval); needs subtopic judgments",
+         aliases=("nnrbp",), **PATIENT)(nnrbp)

@@ -27,9 +27,7 @@ def nrbp(a: Aligned, m: Measure) -> np.ndarray:
                   n_subtopics(a, m))
 
 
-register(
-    "NRBP", "novelty- and rank-biased precision (Clarke et al. 2009, ndeval): novelty gains "
-    "over subtopics weighted beta^(r-1), times (1 - (1 - alpha) beta) / M; needs subtopic "
-    "judgments",
-    aliases=("nrbp",), **PATIENT,
-)(nrbp)
+register("NRBP", "novelty- and rank-biased precision (Clarke et al. 2009, ndeval): novelty gains "
+         "over subtopics weighted beta^(r-1), times (1 - (1 - alpha) beta) / M; needs subtopic "
+         "judgments",
+         aliases=("nrbp",), **PATIENT)(nrbp)

@@ -100,14 +100,12 @@ def _rbp_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.nd
     return (1.0 - p) * d.seg_sum(gains * pw[pos - 1], mask)
 
 
-@register(
-    "RBP", "rank-biased precision (Moffat & Zobel): (1-p) sum of gain_i p^(i-1); gains "
-    "rescaled to [0,1] per query when any exceeds it (levels 0..4 => level/4), as trec_eval",
-    params=(PERSISTENCE, GAIN, JUDGED_ONLY), cutoff="int", trec="rbp", aliases=("rbp",),
-    family="gain", needs_unretrieved=False, tie_bound=_rbp_bound,
-    # reads only the query's top judged level
-    residual=True,
-)
+@register("RBP", "rank-biased precision (Moffat & Zobel): (1-p) sum of gain_i p^(i-1); gains "
+          "rescaled to [0,1] per query when any exceeds it (levels 0..4 => level/4), as trec_eval",
+          params=(PERSISTENCE, GAIN, JUDGED_ONLY), cutoff="int", trec="rbp", aliases=("rbp",),
+          family="gain", needs_unretrieved=False, tie_bound=_rbp_bound,
+          # reads only the query's top judged level
+          residual=True)
 def rbp(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     p = float(m.get("p"))
@@ -120,11 +118,9 @@ def rbp(a: Aligned, m: Measure) -> np.ndarray:
 
 
 # -- binary gain measures -----------------------------------------------------------------------
-@register(
-    "BinG", "binary G: sum over relevant retrieved of 1/log2(2 + non-relevant (or unjudged) "
-    "ranked above it), divided by R", params=(REL, JUDGED_ONLY), trec="binG",
-    aliases=("bing",), family="gain",
-)
+@register("BinG", "binary G: sum over relevant retrieved of 1/log2(2 + non-relevant (or unjudged) "
+          "ranked above it), divided by R", params=(REL, JUDGED_ONLY), trec="binG",
+          aliases=("bing",), family="gain")
 def bin_g(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     rel = rel_level(d, m)
@@ -134,11 +130,9 @@ def bin_g(a: Aligned, m: Measure) -> np.ndarray:
     return divide(total, d.num_rel(rel))
 
 
-@register(
-    "yaAP", "yet another AP (Robertson): log((1+S)/(1+R-S)), S = sum of precision at each "
-    "relevant retrieved rank; log(1/(1+R)) when nothing relevant is retrieved",
-    params=(REL, JUDGED_ONLY), trec="yaap", aliases=("yaap",), family="gain",
-)
+@register("yaAP", "yet another AP (Robertson): log((1+S)/(1+R-S)), S = sum of precision at each "
+          "relevant retrieved rank; log(1/(1+R)) when nothing relevant is retrieved",
+          params=(REL, JUDGED_ONLY), trec="yaap", aliases=("yaap",), family="gain")
 def yaap(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     rel = rel_level(d, m)
@@ -179,11 +173,9 @@ def _ndcg_rel_of(g: np.ndarray, ideal: IdealList) -> float:
     return total / k if total > 0.0 else 0.0
 
 
-@register(
-    "nDCGRel", "nDCG averaged over the positive-gain judged documents: at each retrieved one "
-    "its rank's DCG / ideal DCG, the final DCG / ideal DCG for the rest (trec_eval ndcg_rel)",
-    params=(GAIN, JUDGED_ONLY), trec="ndcg_rel", aliases=("ndcg_rel",), family="gain",
-)
+@register("nDCGRel", "nDCG averaged over the positive-gain judged documents: at each retrieved one "
+          "its rank's DCG / ideal DCG, the final DCG / ideal DCG for the rest (trec_eval ndcg_rel)",
+          params=(GAIN, JUDGED_ONLY), trec="ndcg_rel", aliases=("ndcg_rel",), family="gain")
 def ndcg_rel(a: Aligned, m: Measure) -> np.ndarray:
     return _per_query(data(a, m), m, _ndcg_rel_of)
 
@@ -204,11 +196,9 @@ def _r_ndcg_of(g: np.ndarray, ideal: IdealList) -> float:
     return total / count
 
 
-@register(
-    "RnDCG", "nDCG averaged at the R-levels: the ranks where the ideal gain changes (and the "
-    "end of the ranking when it is past them); 0 when R = 0 (trec_eval Rndcg)",
-    params=(GAIN, REL, JUDGED_ONLY), trec="Rndcg", aliases=("rndcg",), family="gain",
-)
+@register("RnDCG", "nDCG averaged at the R-levels: the ranks where the ideal gain changes (and the "
+          "end of the ranking when it is past them); 0 when R = 0 (trec_eval Rndcg)",
+          params=(GAIN, REL, JUDGED_ONLY), trec="Rndcg", aliases=("rndcg",), family="gain")
 def r_ndcg(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return _per_query(d, m, _r_ndcg_of, scored=d.num_rel(rel_level(d, m)) > 0)
@@ -233,10 +223,8 @@ def _g_of(g: np.ndarray, ideal: IdealList) -> float:
     return value / total_ideal
 
 
-@register(
-    "G", "normalised gain G (trec_eval, experimental): sum of gain_i / log2(2 + cost_i - "
-    "gain so far), cost_i = sum over ranks <= i of max(ideal gain, 1), divided by the ideal "
-    "total gain", params=(GAIN, JUDGED_ONLY), trec="G", family="gain",
-)
+@register("G", "normalised gain G (trec_eval, experimental): sum of gain_i / log2(2 + cost_i - "
+          "gain so far), cost_i = sum over ranks <= i of max(ideal gain, 1), divided by the ideal "
+          "total gain", params=(GAIN, JUDGED_ONLY), trec="G", family="gain")
 def g_measure(a: Aligned, m: Measure) -> np.ndarray:
     return _per_query(data(a, m), m, _g_of)

@@ -32,13 +32,11 @@ def powers(p: float, n: int) -> np.ndarray:
     return np.cumprod(steps)
 
 
-@register(
-    "Unj", "fraction of the top k that is unjudged (not in the qrels, or judged < 0); k "
-    "fixed even when fewer are retrieved; without k, over all retrieved",
-    cutoff="int", trec_cut="unj", trec_cutoffs=(5.0, 10.0, 20.0), aliases=("unj",),
-    family="judged", order_free="without_cutoff", needs_unretrieved=False,
-    lower_is_better=True, trec_reset=True,
-)
+@register("Unj", "fraction of the top k that is unjudged (not in the qrels, or judged < 0); k "
+          "fixed even when fewer are retrieved; without k, over all retrieved",
+          cutoff="int", trec_cut="unj", trec_cutoffs=(5.0, 10.0, 20.0), aliases=("unj",),
+          family="judged", order_free="without_cutoff", needs_unretrieved=False,
+          lower_is_better=True, trec_reset=True)
 def unjudged_at(a: Aligned, m: Measure) -> np.ndarray:
     mask = unjudged_mask(a)
     if m.cutoff is None:
@@ -63,12 +61,10 @@ def judged_at(a: Aligned, m: Measure) -> np.ndarray:
     return divide(hits, k if m.get("denom") == "k" else np.minimum(k, n))
 
 
-@register(
-    "RBPResid", "RBP residual: if any retrieved document is unjudged, p^n + (1-p) sum of "
-    "p^(i-1) over unjudged ranks i (the most RBP could grow), else 0",
-    params=(PERSISTENCE,), trec="rbp_resid", aliases=("rbp_resid",), family="judged",
-    needs_unretrieved=False, lower_is_better=True, trec_reset=True,
-)
+@register("RBPResid", "RBP residual: if any retrieved document is unjudged, p^n + (1-p) sum of "
+          "p^(i-1) over unjudged ranks i (the most RBP could grow), else 0",
+          params=(PERSISTENCE,), trec="rbp_resid", aliases=("rbp_resid",), family="judged",
+          needs_unretrieved=False, lower_is_better=True, trec_reset=True)
 def rbp_residual(a: Aligned, m: Measure) -> np.ndarray:
     p = float(m.get("p"))
     n = a.n_ret
@@ -79,11 +75,9 @@ def rbp_residual(a: Aligned, m: Measure) -> np.ndarray:
     return np.where(a.seg_count(mask) > 0, value, 0.0)
 
 
-@register(
-    "InfAP", "inferred AP (Yilmaz & Aslam; trec_eval infAP): unpooled documents skipped, "
-    "documents judged < 0 treated as sampled-but-unjudged; equals AP (to ~1e-5) without them",
-    params=(REL, JUDGED_ONLY), trec="infAP", aliases=("infap", "inf_ap"), family="judged",
-)
+@register("InfAP", "inferred AP (Yilmaz & Aslam; trec_eval infAP): unpooled documents skipped, "
+          "documents judged < 0 treated as sampled-but-unjudged; equals AP (to ~1e-5) without them",
+          params=(REL, JUDGED_ONLY), trec="infAP", aliases=("infap", "inf_ap"), family="judged")
 def inferred_ap(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     rel = rel_level(d, m)

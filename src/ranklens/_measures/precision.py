@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from .._model.aligned import Aligned
@@ -40,10 +43,6 @@ def _precision_den(d: Aligned, m: Measure) -> np.ndarray:
     return np.full(d.nq, m.cutoff)
 
 
-def _precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
-    return divide(expected_hits(d, m, g), _precision_den(d, m))
-
-
 def _bound_hits(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool,
                 cutoff: np.ndarray | None = None) -> np.ndarray:
     """Relevant documents in the top k under ties="pessimistic": a tied group is inside the
@@ -56,8 +55,18 @@ def _bound_hits(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool,
     return bound_hits(d, g, d.relevant(rel_level(d, m)), cutoff, False)
 
 
-def _precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
-    return divide(_bound_hits(d, m, g, optimistic), _precision_den(d, m))
+OfHits = Callable[[Aligned, Measure, np.ndarray], np.ndarray]
+
+
+def _of_hits(of: OfHits) -> dict[str, Any]:
+    """The tie forms of a measure that is ``of(d, m, hits)``: hits expected over tied orders
+    (its closed form) and hits of whole tied groups (its bound)."""
+    return {"closed_form": lambda d, m, g: of(d, m, expected_hits(d, m, g)),
+            "tie_bound": lambda d, m, g, optimistic: of(d, m, _bound_hits(d, m, g, optimistic))}
+
+
+def _precision_of(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
+    return divide(hits, _precision_den(d, m))
 
 
 @register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned; "
@@ -65,30 +74,26 @@ def _precision_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) ->
           params=(REL, JUDGED_ONLY, _ADAPTIVE), cutoff="int",
           trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
           aliases=("precision", "prec"), unit_range=True, family="precision",
-          closed_form=_precision_tied, tie_bound=_precision_bound,
+          **_of_hits(_precision_of),
           order_free="without_cutoff", needs_unretrieved=False, nonpositive_not_hit=True,
           zero_grade_unread=all_judged_read, residual=True)
 def precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    return divide(_hits(d, m), _precision_den(d, m))
+    return _precision_of(d, m, _hits(d, m))
 
 
-def _recall_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
-    return divide(expected_hits(d, m, g), d.num_rel(rel_level(d, m)))
-
-
-def _recall_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
-    return divide(_bound_hits(d, m, g, optimistic), d.num_rel(rel_level(d, m)))
+def _recall_of(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
+    return divide(hits, d.num_rel(rel_level(d, m)))
 
 
 @register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
           trec_cutoffs=_DEPTHS, aliases=("recall",), unit_range=True, family="precision",
-          closed_form=_recall_tied, tie_bound=_recall_bound, order_free="without_cutoff",
+          **_of_hits(_recall_of), order_free="without_cutoff",
           nonpositive_not_hit=True, zero_grade_unread=all_judged_read, residual=True)
 def recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    return divide(_hits(d, m), d.num_rel(rel_level(d, m)))
+    return _recall_of(d, m, _hits(d, m))
 
 
 def _f_measure_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
@@ -99,27 +104,24 @@ def _f_measure_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
     return divide((1.0 + b2) * expected_hits(d, m, g), b2 * big_r + k)
 
 
-def _f_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.ndarray:
-    return _f_of_hits(d, m, _bound_hits(d, m, g, optimistic))
-
-
-@register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
-          "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
-          trec="set_F", aliases=("f1", "f"), unit_range=True, family="precision",
-          closed_form=_f_measure_tied, tie_bound=_f_bound, order_free="without_cutoff",
-          # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
-          trec_comma="measures", residual=True)
-def f_measure(a: Aligned, m: Measure) -> np.ndarray:
-    d = data(a, m)
-    return _f_of_hits(d, m, _hits(d, m))
-
-
 def _f_of_hits(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
     den_p = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
     p = divide(hits, den_p)
     r = divide(hits, d.num_rel(rel_level(d, m)))
     b2 = float(m.get("beta2"))
     return np.where(hits > 0, divide((b2 + 1.0) * p * r, b2 * p + r), 0.0)
+
+
+@register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
+          "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
+          trec="set_F", aliases=("f1", "f"), unit_range=True, family="precision",
+          closed_form=_f_measure_tied,
+          tie_bound=_of_hits(_f_of_hits)["tie_bound"], order_free="without_cutoff",
+          # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
+          trec_comma="measures", residual=True)
+def f_measure(a: Aligned, m: Measure) -> np.ndarray:
+    d = data(a, m)
+    return _f_of_hits(d, m, _hits(d, m))
 
 
 def _r_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
@@ -186,29 +188,18 @@ def success(a: Aligned, m: Measure) -> np.ndarray:
     return (_hits(data(a, m), m) > 0).astype(np.float64)
 
 
-def _relative_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
-    big_r = d.num_rel(rel_level(d, m))
+def _relative_precision_of(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
     k = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
-    return divide(expected_hits(d, m, g), np.minimum(k, big_r))
-
-
-def _relative_precision_bound(d: Aligned, m: Measure, g: TiedGroups,
-                              optimistic: bool) -> np.ndarray:
-    big_r = d.num_rel(rel_level(d, m))
-    k = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
-    return divide(_bound_hits(d, m, g, optimistic), np.minimum(k, big_r))
+    return divide(hits, np.minimum(k, d.num_rel(rel_level(d, m))))
 
 
 @register("RelP", "relative precision: relevant in the top k / min(k, R)",
           params=(REL, JUDGED_ONLY), cutoff="int", trec="set_relative_P",
           trec_cut="relative_P", trec_cutoffs=_DEPTHS, family="precision",
-          closed_form=_relative_precision_tied, tie_bound=_relative_precision_bound,
-          order_free="without_cutoff")
+          **_of_hits(_relative_precision_of), order_free="without_cutoff")
 def relative_precision(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
-    big_r = d.num_rel(rel_level(d, m))
-    k = d.n_ret if m.cutoff is None else np.full(d.nq, m.cutoff)
-    return divide(_hits(d, m), np.minimum(k, big_r))
+    return _relative_precision_of(d, m, _hits(d, m))
 
 
 @register("SetAP", "set AP: (relevant retrieved)^2 / (retrieved x R)",

@@ -24,13 +24,11 @@ def relevance_chars(d: Aligned) -> np.ndarray:
     return out
 
 
-@register(
-    "RelString", "the judgments of the top k (default 10) as text: level 0-9, '>' above 9, "
-    "'-' not in the qrels, '.' judged negative; per query only", cutoff="int",
-    aggregate="none", text=True, trec="relstring", trec_cut="relstring",
-    trec_cutoffs=(float(DEFAULT_DEPTH),), aliases=("relstring",), family="judged",
-    needs_unretrieved=False, trec_reset=True,
-)
+@register("RelString", "the judgments of the top k (default 10) as text: level 0-9, '>' above 9, "
+          "'-' not in the qrels, '.' judged negative; per query only", cutoff="int",
+          aggregate="none", text=True, trec="relstring", trec_cut="relstring",
+          trec_cutoffs=(float(DEFAULT_DEPTH),), aliases=("relstring",), family="judged",
+          needs_unretrieved=False, trec_reset=True)
 def relstring(a: Aligned, m: Measure) -> np.ndarray:
     k = int(m.cutoff) if m.cutoff is not None else DEFAULT_DEPTH
     chars = relevance_chars(a)
