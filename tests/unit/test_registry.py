@@ -395,3 +395,24 @@ def test_every_measure_module_is_discovered() -> None:
     # trec_params declares no measure; every other public module registers one
     assert found == public - {"ranklens._measures.trec_params"}
     assert registry_module.known_names() == ranklens._names.all_names()
+
+
+def test_every_named_table_is_one_registry_with_its_suggestions() -> None:
+    from ranklens._base.registry import Registry
+    from ranklens._measures._prefs import PREF_REGISTRY
+    from ranklens._names.conventions import CONVENTIONS, get_convention
+    from ranklens._surfaces.agreement.measures import AGREEMENT
+    from ranklens._surfaces.fusion.registry import METHODS
+
+    for table in (REGISTRY, PREF_REGISTRY, CONVENTIONS, AGREEMENT, METHODS):
+        assert isinstance(table, Registry)
+    r: Registry[int] = Registry("number")
+    r.add("One", 1, aliases=("one_",))
+    r.add("Two", 2, aliases=("two",))
+    # a canonical name wins over a spelling that folds alike; extra spellings are read too
+    assert r.suggest("ONE", 1, 0.5) == ["One"]
+    assert r.suggest("twoo", 1, 0.5) == ["Two"]
+    assert r.suggest("three", 2, 0.5, extra=("thre",)) == ["thre"]
+    assert get_convention("Scikit-Learn") is CONVENTIONS["sklearn"]
+    with pytest.raises(ranklens.MeasureError, match="did you mean 'Jaccard'"):
+        ranklens.parse_agreement("JACARD")

@@ -4,7 +4,8 @@ fusion methods each keep theirs in a :class:`Registry`.
 A registry maps each canonical name to its entry (it is a ``dict``, in registration
 order) and reads other spellings: aliases and the canonical names themselves, compared
 through the registry's ``fold`` (lower case by default). It refuses a name registered twice
-and suggests the closest spellings for an unknown one; each user words its own errors.
+and suggests the closest spellings for an unknown one (:meth:`Registry.suggest`); each
+user words its own errors.
 """
 
 from __future__ import annotations
@@ -13,27 +14,9 @@ import difflib
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-__all__ = ["Registry", "close_matches"]
+__all__ = ["Registry"]
 
 T = TypeVar("T")
-
-
-def close_matches(text: str, spellings: Iterable[str], n: int, cutoff: float,
-                  fold: Callable[[str], str] | None = None) -> list[str]:
-    """Up to ``n`` of ``spellings`` closest to ``text``, best first (difflib's ratio at
-    least ``cutoff``); with ``fold``, compared folded and returned as spelled (of two
-    spellings folding alike, the later one).
-
-    Examples
-    --------
-    >>> close_matches("ndgc", ["nDCG", "AP", "ndcg_burges"], 2, 0.5, str.lower)
-    ['nDCG']
-    """
-    if fold is None:
-        return difflib.get_close_matches(text, list(spellings), n=n, cutoff=cutoff)
-    folded = {fold(s): s for s in spellings}
-    return [folded[c] for c in difflib.get_close_matches(fold(text), list(folded), n=n,
-                                                         cutoff=cutoff)]
 
 
 class Registry(dict[str, T]):
@@ -52,6 +35,8 @@ class Registry(dict[str, T]):
     (1, 1, None)
     >>> r.spellings()
     ['One', 'uno']
+    >>> r.suggest("onr", 1, 0.5)
+    ['One']
     """
 
     def __init__(self, kind: str, fold: Callable[[str], str] = str.lower) -> None:
@@ -101,3 +86,11 @@ class Registry(dict[str, T]):
     def spellings(self) -> list[str]:
         """Every canonical name, then every alias, in registration order."""
         return list(self) + [a for name in self for a in self._aliases.get(name, ())]
+
+    def suggest(self, text: str, n: int, cutoff: float, extra: Iterable[str] = ()) -> list[str]:
+        """Up to ``n`` spellings closest to ``text`` (difflib's ratio at least ``cutoff``,
+        compared folded), best first: among the names, the aliases and the ``extra``
+        spellings, a canonical name wins over a spelling that folds alike."""
+        folded = {self.fold(s): s for s in [*self.spellings(), *extra, *self]}
+        return [folded[c] for c in difflib.get_close_matches(self.fold(text), list(folded), n=n,
+                                                             cutoff=cutoff)]

@@ -15,7 +15,7 @@ from numbers import Integral, Real
 
 from .errors import ParameterError
 
-__all__ = ["Boolean", "Choice", "Constraint", "Integer", "Interval", "Text", "check"]
+__all__ = ["Boolean", "Choice", "Constraint", "Integer", "Interval", "Number", "Text", "check"]
 
 
 class Constraint:
@@ -108,6 +108,35 @@ class Interval(Constraint):
 
     def describe(self) -> str:
         return f"between {self.low:g} and {self.high:g}"
+
+
+@dataclass(frozen=True)
+class Number(Constraint):
+    """A real number (not a bool, not NaN) in ``[low, high]``, either end open when
+    ``open_low`` / ``open_high``, unbounded when None."""
+
+    low: float | None = None
+    high: float | None = None
+    open_low: bool = False
+    open_high: bool = False
+
+    def accepts(self, value: object) -> bool:
+        if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
+            return False
+        value = float(value)
+        low = self.low is None or value > self.low or (value == self.low and not self.open_low)
+        return low and (self.high is None or value < self.high
+                        or (value == self.high and not self.open_high))
+
+    def describe(self) -> str:
+        left, right = "(" if self.open_low else "[", ")" if self.open_high else "]"
+        if self.low is not None and self.high is not None:
+            return f"a number in {left}{self.low:g}, {self.high:g}{right}"
+        if self.low is not None:
+            return f"a number {'>' if self.open_low else '>='} {self.low:g}"
+        if self.high is not None:
+            return f"a number {'<' if self.open_high else '<='} {self.high:g}"
+        return "a number"
 
 
 @dataclass(frozen=True)

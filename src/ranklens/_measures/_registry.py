@@ -24,7 +24,7 @@ import numpy as np
 from .._base.errors import MeasureError
 from .._base.params import Param, Spelled, find_param, non_default_params, params_text
 from .._base.params import format_number as _fmt_number
-from .._base.registry import Registry, close_matches
+from .._base.registry import Registry
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
 from .._model.policies import TIES as _TIE_POLICIES
@@ -455,7 +455,7 @@ def suggest(text: str, n: int = 3) -> str:
     base = re.split(r"[@(]", text, maxsplit=1)[0]
     suffix = text[len(base):].strip()
     # a canonical name wins over an alias that differs only in case (nDCG over ndcg)
-    close = close_matches(base, [*known_names(), *REGISTRY], n * 2, 0.5, str.lower)
+    close = REGISTRY.suggest(base, n * 2, 0.5, known_names())
     picks: list[str] = []
     for name in close:
         if name in REGISTRY and suffix and ("@" not in suffix or REGISTRY[name].cutoff):

@@ -11,11 +11,11 @@ See ``docs/conventions.md`` for the table of conventions across libraries.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .._base.errors import ParameterError
+from .._base.registry import Registry
 from .._measures import REGISTRY, Measure
 from . import written_params
 
@@ -122,101 +122,87 @@ class Convention:
         }
 
 
-CONVENTIONS: Mapping[str, Convention] = {
-    c.name: c
-    for c in (
-        Convention(
-            "trec",
-            "trec_eval 10.0, pytrec_eval, ir_measures, BEIR, MTEB: AP over all relevant, linear "
-            "gain, ideal DCG from every judgment, ties by doc id descending",
-        ),
-        Convention(
-            "sklearn",
-            "scikit-learn ndcg_score / dcg_score: ideal DCG from the candidates given, ties "
-            "averaged over their orders (McSherry-Najork), rows with a zero ideal score 0",
-            ideal="run",
-            ties="average",
-            notes="dcg_score's log_base other than 2 is not reproduced; ignore_ties=True is "
-            "ties='input' on a score matrix whose tied columns keep argsort order",
-        ),
-        Convention(
-            "torchmetrics",
-            "torchmetrics Retrieval*: AP divided by the relevant items retrieved in the top k, "
-            "ideal DCG from the candidates given, nDCG ties averaged, other ties by input order",
-            ap_denominator="hits",
-            ideal="run",
-            ties="input",
-            measure_ties=(("nDCG", "average"), ("DCG", "average")),
-            nonpositive="unjudged",
-            notes="as torchmetrics >= 1.7.4, a document scored <= 0 is never a hit in AP, RR, "
-            "P and R (nonpositive='judged' reads it as given, as torchmetrics < 1.7.4); "
-            "torchmetrics ranks float32 scores, so scores equal in float32 tie there",
-        ),
-        Convention(
-            "kaggle",
-            "ml_metrics apk/mapk (Kaggle), RecBole MAP, Spark meanAveragePrecisionAt, MS "
-            "Recommenders map_at_k, RePlay: AP@k divided by min(k, R), lists taken as given",
-            ap_denominator="min",
-            ties="input",
-            notes="apk keeps the position of a duplicated id without scoring it; ranklens "
-            "raises, or drops the duplicate with duplicates='first' (later ranks close up)",
-        ),
-        Convention(
-            "ranx",
-            "ranx: trec_eval's definitions, ties in the order given, judged queries absent "
-            "from the run are an error (make_comparable=False)",
-            ties="input",
-            missing="error",
-            notes="ranx sorts each query with numba's unstable quicksort: among more than 15 "
-            "retrieved items, tied scores can leave it in an order that is not the input's "
-            "(benchmarks/peer_orders.py reads that order back from ranx to compare)",
-        ),
-        Convention(
-            "rectools",
-            "RecTools metrics: lists in the order given, and RecTools' definitions of the "
-            "beyond-accuracy measures (MeanInvUserFreq, AvgRecPopularity, CatalogCoverage, "
-            "IntraListDiversity, Serendipity)",
-            ties="input",
-            beyond="rectools",
-            notes="RecTools averages over the users of the recommendations; ranklens over "
-            "the users of the judgments (docs/beyond-accuracy.md)",
-        ),
-        Convention(
-            "recbole",
-            "RecBole metrics: MAP over min(k, R), lists in the order given, and RecBole's "
-            "beyond-accuracy definitions (ItemCoverage, AveragePopularity, GiniIndex, "
-            "ShannonEntropy, TailPercentage)",
-            ap_denominator="min",
-            ties="input",
-            beyond="recbole",
-            notes="RecBole's item count includes its padding id: ItemCoverage and GiniIndex "
-            "divide by the catalogue size plus one, as the preset does",
-        ),
-        Convention(
-            "elliot",
-            "Elliot metrics: lists in the order given, and Elliot's beyond-accuracy "
-            "definitions (ARP and the long tail by distinct users, Gini as 1 - Gini)",
-            ties="input",
-            beyond="elliot",
-        ),
-        Convention(
-            "recommenders",
-            "Microsoft Recommenders python_evaluation: MAP over min(k, R), lists in the "
-            "order given, and its beyond-accuracy definitions (novelty from training rows, "
-            "catalog coverage over the training items, serendipity from item features)",
-            ap_denominator="min",
-            ties="input",
-            beyond="recommenders",
-            notes="its diversity, serendipity and novelty average over all recommendations "
-            "or leave out users without pairs; ranklens averages per user "
-            "(docs/beyond-accuracy.md)",
-        ),
-    )
-}
-
-_ALIASES = {"trec_eval": "trec", "pytrec_eval": "trec", "ir_measures": "trec",
-            "scikit-learn": "sklearn", "ml_metrics": "kaggle", "apk": "kaggle",
-            "microsoft": "recommenders"}
+#: every convention by name, read also by its aliases in any case
+CONVENTIONS: Registry[Convention] = Registry("convention")
+_ALIASES = {"trec": ("trec_eval", "pytrec_eval", "ir_measures"), "sklearn": ("scikit-learn",),
+            "kaggle": ("ml_metrics", "apk"), "recommenders": ("microsoft",)}
+for _c in (
+    Convention(
+        "trec",
+        "trec_eval 10.0, pytrec_eval, ir_measures, BEIR, MTEB: AP over all relevant, linear "
+        "gain, ideal DCG from every judgment, ties by doc id descending",
+    ),
+    Convention(
+        "sklearn",
+        "scikit-learn ndcg_score / dcg_score: ideal DCG from the candidates given, ties "
+        "averaged over their orders (McSherry-Najork), rows with a zero ideal score 0",
+        ideal="run", ties="average",
+        notes="dcg_score's log_base other than 2 is not reproduced; ignore_ties=True is "
+        "ties='input' on a score matrix whose tied columns keep argsort order",
+    ),
+    Convention(
+        "torchmetrics",
+        "torchmetrics Retrieval*: AP divided by the relevant items retrieved in the top k, "
+        "ideal DCG from the candidates given, nDCG ties averaged, other ties by input order",
+        ap_denominator="hits", ideal="run", ties="input",
+        measure_ties=(("nDCG", "average"), ("DCG", "average")), nonpositive="unjudged",
+        notes="as torchmetrics >= 1.7.4, a document scored <= 0 is never a hit in AP, RR, "
+        "P and R (nonpositive='judged' reads it as given, as torchmetrics < 1.7.4); "
+        "torchmetrics ranks float32 scores, so scores equal in float32 tie there",
+    ),
+    Convention(
+        "kaggle",
+        "ml_metrics apk/mapk (Kaggle), RecBole MAP, Spark meanAveragePrecisionAt, MS "
+        "Recommenders map_at_k, RePlay: AP@k divided by min(k, R), lists taken as given",
+        ap_denominator="min", ties="input",
+        notes="apk keeps the position of a duplicated id without scoring it; ranklens "
+        "raises, or drops the duplicate with duplicates='first' (later ranks close up)",
+    ),
+    Convention(
+        "ranx",
+        "ranx: trec_eval's definitions, ties in the order given, judged queries absent "
+        "from the run are an error (make_comparable=False)",
+        ties="input", missing="error",
+        notes="ranx sorts each query with numba's unstable quicksort: among more than 15 "
+        "retrieved items, tied scores can leave it in an order that is not the input's "
+        "(benchmarks/peer_orders.py reads that order back from ranx to compare)",
+    ),
+    Convention(
+        "rectools",
+        "RecTools metrics: lists in the order given, and RecTools' definitions of the "
+        "beyond-accuracy measures (MeanInvUserFreq, AvgRecPopularity, CatalogCoverage, "
+        "IntraListDiversity, Serendipity)",
+        ties="input", beyond="rectools",
+        notes="RecTools averages over the users of the recommendations; ranklens over "
+        "the users of the judgments (docs/beyond-accuracy.md)",
+    ),
+    Convention(
+        "recbole",
+        "RecBole metrics: MAP over min(k, R), lists in the order given, and RecBole's "
+        "beyond-accuracy definitions (ItemCoverage, AveragePopularity, GiniIndex, "
+        "ShannonEntropy, TailPercentage)",
+        ap_denominator="min", ties="input", beyond="recbole",
+        notes="RecBole's item count includes its padding id: ItemCoverage and GiniIndex "
+        "divide by the catalogue size plus one, as the preset does",
+    ),
+    Convention(
+        "elliot",
+        "Elliot metrics: lists in the order given, and Elliot's beyond-accuracy "
+        "definitions (ARP and the long tail by distinct users, Gini as 1 - Gini)",
+        ties="input", beyond="elliot",
+    ),
+    Convention(
+        "recommenders",
+        "Microsoft Recommenders python_evaluation: MAP over min(k, R), lists in the "
+        "order given, and its beyond-accuracy definitions (novelty from training rows, "
+        "catalog coverage over the training items, serendipity from item features)",
+        ap_denominator="min", ties="input", beyond="recommenders",
+        notes="its diversity, serendipity and novelty average over all recommendations "
+        "or leave out users without pairs; ranklens averages per user "
+        "(docs/beyond-accuracy.md)",
+    ),
+):
+    CONVENTIONS.add(_c.name, _c, _ALIASES.get(_c.name, ()))
 
 
 def get_convention(convention: str | Convention) -> Convention:
@@ -229,9 +215,9 @@ def get_convention(convention: str | Convention) -> Convention:
     """
     if isinstance(convention, Convention):
         return convention
-    key = _ALIASES.get(str(convention).lower(), str(convention).lower())
-    if key not in CONVENTIONS:
+    found = CONVENTIONS.lookup(str(convention))
+    if found is None:
         raise ParameterError(
             f"unknown convention {convention!r}; expected one of {', '.join(CONVENTIONS)}"
         )
-    return CONVENTIONS[key]
+    return found

@@ -15,7 +15,6 @@ from typing import Any
 
 from ..._base.errors import MeasureError, ParameterError
 from ..._base.params import non_default_params, params_text
-from ..._base.registry import close_matches
 from ..._measures._registry import integer_cutoff
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
@@ -25,7 +24,7 @@ __all__ = ["AgreementMeasure", "parse_agreement", "parse_agreements"]
 
 
 def _suggest(name: str) -> str:
-    close = close_matches(name, AGREEMENT.spellings(), 3, 0.4)
+    close = AGREEMENT.suggest(name, 3, 0.4)
     return " or ".join(repr(c) for c in (close or ["RBO", "Overlap@10"]))
 
 

@@ -9,50 +9,19 @@ kernels also read ``inputs.train``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from ..._base.errors import ParameterError
 from ..._base.params import Param
-from ..._base.registry import Registry, close_matches
-from ..._base.validate import Constraint
+from ..._base.registry import Registry
+from ..._base.validate import Number
 from .candidates import Candidates
 
 __all__ = ["METHODS", "Inputs", "Method", "Number", "Param", "load_methods", "lookup", "register"]
-
-
-@dataclass(frozen=True)
-class Number(Constraint):
-    """A real number (not a bool, not NaN) in ``[low, high]``, either end open when
-    ``open_low`` / ``open_high``, unbounded when None."""
-
-    low: float | None = None
-    high: float | None = None
-    open_low: bool = False
-    open_high: bool = False
-
-    def accepts(self, value: object) -> bool:
-        if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
-            return False
-        value = float(value)
-        low = self.low is None or value > self.low or (value == self.low and not self.open_low)
-        return low and (self.high is None or value < self.high
-                        or (value == self.high and not self.open_high))
-
-    def describe(self) -> str:
-        left, right = "(" if self.open_low else "[", ")" if self.open_high else "]"
-        if self.low is not None and self.high is not None:
-            return f"a number in {left}{self.low:g}, {self.high:g}{right}"
-        if self.low is not None:
-            return f"a number {'>' if self.open_low else '>='} {self.low:g}"
-        if self.high is not None:
-            return f"a number {'<' if self.open_high else '<='} {self.high:g}"
-        return "a number"
 
 
 @dataclass(frozen=True)
@@ -159,7 +128,7 @@ def lookup(name: object, option: str = "'method' option") -> Method:
     load_methods()
     found = METHODS.lookup(name)
     if found is None:
-        close = close_matches(str(name), METHODS.spellings(), 1, 0.6, METHODS.fold)
+        close = METHODS.suggest(str(name), 1, 0.6)
         hint = f" (did you mean {METHODS.canonical(close[0])!r}?)" if close else ""
         raise ParameterError(f"the {option} must be one of {', '.join(sorted(METHODS))}; "
                              f"got {name!r}{hint}")
