@@ -27,10 +27,8 @@ def p_ia(a: Aligned, m: Measure) -> np.ndarray:
     return divide(count, k * n_subtopics(a, m))
 
 
-register(
-    "P-IA", "intent-aware precision (Agrawal et al. 2009, ndeval): relevant (document, "
-    "subtopic) pairs in the top k over k times the number of subtopics; needs subtopic "
-    "judgments",
-    params=(REL,), cutoff="int", cutoff_required=True, aliases=("p_ia", "p-ia", "precision-ia"),
-    order_free="without_cutoff", **DIVERSITY,
-)(p_ia)
+register("P-IA", "intent-aware precision (Agrawal et al. 2009, ndeval): relevant (document, "
+         "subtopic) pairs in the top k over k times the number of subtopics; needs subtopic "
+         "judgments", params=(REL,), cutoff="int", cutoff_required=True,
+         aliases=("p_ia", "p-ia", "precision-ia"), order_free="without_cutoff",
+         **DIVERSITY)(p_ia)

@@ -27,10 +27,8 @@ def subtopic_recall(a: Aligned, m: Measure) -> np.ndarray:
     return divide(np.bincount(covered, minlength=a.nq), n_subtopics(a, m))
 
 
-register(
-    "S-recall", "subtopic recall (Zhai et al. 2003, ndeval's strec): the share of the query's "
-    "subtopics with a relevant document in the top k; needs subtopic judgments",
-    params=(REL,), cutoff="int", aliases=("s_recall", "s-recall", "strec", "strecall",
-                                          "st_recall", "subtopic_recall"),
-    order_free="without_cutoff", **DIVERSITY,
-)(subtopic_recall)
+register("S-recall", "subtopic recall (Zhai et al. 2003, ndeval's strec): the share of the "
+         "query's subtopics with a relevant document in the top k; needs subtopic judgments",
+         params=(REL,), cutoff="int", aliases=("s_recall", "s-recall", "strec", "strecall",
+                                               "st_recall", "subtopic_recall"),
+         order_free="without_cutoff", **DIVERSITY)(subtopic_recall)

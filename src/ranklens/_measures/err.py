@@ -163,9 +163,8 @@ def _err_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.nd
     return np.bincount(d.qidx, weights=terms, minlength=d.nq)
 
 
-register(
-    "ERR", "expected reciprocal rank (Chapelle et al.): sum over ranks r <= k of R_r / r times "
-    "the chance that no earlier document satisfied, R = (2^g - 1) / 2^max_grade (gdeval)",
-    params=(_MAX_GRADE, JUDGED_ONLY), cutoff="int", aliases=("err",), family="err",
-    closed_form=_err_tied, tie_bound=_err_bound, needs_unretrieved=False, residual=True,
-)(expected_reciprocal_rank)
+register("ERR", "expected reciprocal rank (Chapelle et al.): sum over ranks r <= k of R_r / r "
+         "times the chance that no earlier document satisfied, R = (2^g - 1) / 2^max_grade "
+         "(gdeval)", params=(_MAX_GRADE, JUDGED_ONLY), cutoff="int", aliases=("err",),
+         family="err", closed_form=_err_tied, tie_bound=_err_bound, needs_unretrieved=False,
+         residual=True)(expected_reciprocal_rank)

@@ -51,23 +51,19 @@ class _Interpolated:
         return out
 
 
-@register(
-    "IPrec", "interpolated precision at recall level x (the cutoff, 0..1): the best precision "
-    "at or below the rank of the lround(x*R)-th relevant document; 0 if it is not retrieved",
-    params=(REL, JUDGED_ONLY), cutoff="float", cutoff_required=True,
-    trec_cut="iprec_at_recall", trec_cutoffs=_RECALL_LEVELS, aliases=("iprec_at_recall",),
-    unit_range=True, family="interpolated",
-)
+@register("IPrec", "interpolated precision at recall level x (the cutoff, 0..1): the best "
+          "precision at or below the rank of the lround(x*R)-th relevant document; 0 if it is "
+          "not retrieved", params=(REL, JUDGED_ONLY), cutoff="float", cutoff_required=True,
+          trec_cut="iprec_at_recall", trec_cutoffs=_RECALL_LEVELS,
+          aliases=("iprec_at_recall",), unit_range=True, family="interpolated")
 def iprec_at_recall(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     return _Interpolated(d, rel_level(d, m)).at(float(m.cutoff or 0.0))
 
 
-@register(
-    "IPrecAvg", "mean interpolated precision over recall levels (11-point average by default)",
-    params=(REL, JUDGED_ONLY, _POINTS), trec="11pt_avg", aliases=("11pt_avg", "11pt"),
-    family="interpolated",
-)
+@register("IPrecAvg", "mean interpolated precision over recall levels (11-point average by "
+          "default)", params=(REL, JUDGED_ONLY, _POINTS), trec="11pt_avg",
+          aliases=("11pt_avg", "11pt"), family="interpolated")
 def iprec_average(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     interp = _Interpolated(d, rel_level(d, m))

@@ -45,12 +45,11 @@ def unjudged_at(a: Aligned, m: Measure) -> np.ndarray:
     return divide(a.seg_count(mask), np.full(a.nq, m.cutoff))
 
 
-@register(
-    "Judged", "judgment rate: documents of the top k that have any judgment in the qrels, "
-    "divided by denom (default min(k, retrieved), as ir_measures); 0 on an empty ranking",
-    params=(_JUDGED_DENOM,), cutoff="int", aliases=("judged",), unit_range=True, family="judged",
-    order_free="without_cutoff", needs_unretrieved=False,
-)
+@register("Judged", "judgment rate: documents of the top k that have any judgment in the "
+          "qrels, divided by denom (default min(k, retrieved), as ir_measures); 0 on an empty "
+          "ranking", params=(_JUDGED_DENOM,), cutoff="int", aliases=("judged",),
+          unit_range=True, family="judged", order_free="without_cutoff",
+          needs_unretrieved=False)
 def judged_at(a: Aligned, m: Measure) -> np.ndarray:
     n = a.n_ret
     if m.cutoff is None:

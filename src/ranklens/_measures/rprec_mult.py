@@ -11,12 +11,11 @@ from ._registry import JUDGED_ONLY, REL, Measure, register
 _MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 
-@register(
-    "RprecMult", "precision at c = (long)(x*R + 0.9) documents (x the cutoff): relevant in the "
-    "top c / c, c fixed even when fewer are retrieved; 0 when c = 0",
-    params=(REL, JUDGED_ONLY), cutoff="float", cutoff_required=True, trec_cut="Rprec_mult",
-    trec_cutoffs=_MULTIPLES, aliases=("rprec_mult",), family="precision",
-)
+@register("RprecMult", "precision at c = (long)(x*R + 0.9) documents (x the cutoff): relevant "
+          "in the top c / c, c fixed even when fewer are retrieved; 0 when c = 0",
+          params=(REL, JUDGED_ONLY), cutoff="float", cutoff_required=True,
+          trec_cut="Rprec_mult", trec_cutoffs=_MULTIPLES, aliases=("rprec_mult",),
+          family="precision")
 def rprec_mult(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     rel = rel_level(d, m)

@@ -22,13 +22,11 @@ def _reads_relevant_count(m: Measure) -> bool:
     return float(m.get("c")) != 0.0 or float(m.get("d")) != 0.0
 
 
-@register(
-    "Utility", "a*RR + b*(n-RR) + c*(R-RR) + d*(N+RR-n-R), RR relevant retrieved, n retrieved, "
-    "R relevant, N the collection_size option; 0 for queries absent from the run",
-    params=(*_COEFFS, REL, JUDGED_ONLY), trec="utility", aliases=("utility",),
-    family="utility", order_free="always", needs_unretrieved=_reads_relevant_count,
-    trec_reset=True,
-)
+@register("Utility", "a*RR + b*(n-RR) + c*(R-RR) + d*(N+RR-n-R), RR relevant retrieved, n "
+          "retrieved, R relevant, N the collection_size option; 0 for queries absent from the "
+          "run", params=(*_COEFFS, REL, JUDGED_ONLY), trec="utility", aliases=("utility",),
+          family="utility", order_free="always", needs_unretrieved=_reads_relevant_count,
+          trec_reset=True)
 def utility(a: Aligned, m: Measure) -> np.ndarray:
     d = data(a, m)
     rel = rel_level(d, m)
