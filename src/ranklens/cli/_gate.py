@@ -1,0 +1,46 @@
+"""``compare --fail-if-worse RUN --margin M``: the regression gate's options and verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import click
+
+from .._base.errors import ParameterError
+from ._options import baseline_name
+
+if TYPE_CHECKING:
+    from .._surfaces.compare.result import Comparison
+
+__all__ = ["DEFAULT_MARGIN", "gate_baseline", "run_gate"]
+
+#: The regression the gate tolerates when no --margin is given.
+DEFAULT_MARGIN = 0.01
+
+
+def gate_baseline(fail_if_worse: str | None, margin: float | None, baseline: str | None,
+                  labels: Sequence[str], runs: Sequence[str], pairs: Sequence[str]) -> str | None:
+    """The comparison's baseline: ``--baseline``, or the gate's run (the two must agree)."""
+    if fail_if_worse is None:
+        if margin is not None:
+            raise click.UsageError("--margin is for --fail-if-worse RUN; give both")
+        return baseline
+    try:
+        gated = baseline_name(fail_if_worse, labels, list(pairs) or list(runs), "runs")
+    except ParameterError as exc:
+        raise click.UsageError(str(exc).replace("--baseline", "--fail-if-worse")) from None
+    if baseline is not None and baseline != gated:
+        raise click.UsageError(f"--fail-if-worse {fail_if_worse} and --baseline {baseline} "
+                               "name different runs; give one of them")
+    return gated
+
+
+def run_gate(cmp: Comparison, baseline: str, margin: float | None) -> int:
+    """Print the gate's lines on standard error; its exit status."""
+    from .._surfaces.gate import gate
+
+    status, lines = gate(cmp, baseline, DEFAULT_MARGIN if margin is None else margin)
+    for line in lines:
+        click.echo(f"ranklens: gate: {line}", err=True)
+    return status
