@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .compare.result import Comparison
     from .render.model import Table
 
-__all__ = ["georisk", "risk", "risk_table", "trisk", "urisk", "zrisk"]
+__all__ = ["RISK_NOTE", "frame_table", "georisk", "risk", "trisk", "urisk", "zrisk"]
 
 
 def _weighted(d: np.ndarray, alpha: float) -> np.ndarray:
@@ -50,8 +50,9 @@ def trisk(d: np.ndarray, alpha: float = 1.0, ddof: int = 1) -> float:
     -0.179605
     """
     w = _weighted(d, alpha)
-    sd = float(np.std(w, ddof=ddof)) if w.size > 1 else 0.0
-    return float(np.mean(w)) / (sd / math.sqrt(w.size)) if sd > 0 else math.nan
+    if w.size < 2 or bool(np.all(w == w[0])):
+        return math.nan
+    return float(np.mean(w)) / (float(np.std(w, ddof=ddof)) / math.sqrt(w.size))
 
 
 def zrisk(x: np.ndarray, alpha: float = 1.0) -> np.ndarray:
@@ -148,16 +149,24 @@ def risk(comparison: Comparison, alpha: float = 1.0, ddof: int = 1) -> pl.DataFr
                                       "zrisk": pl.Float64, "georisk": pl.Float64})
 
 
-def risk_table(frame: pl.DataFrame, alpha: float) -> Table:
-    """:func:`risk`'s rows as a table every format of :mod:`.render` writes."""
+def frame_table(frame: pl.DataFrame, *notes: str) -> Table:
+    """A frame of names, counts and floats as a table every format of :mod:`.render`
+    writes (the risk rows, the power command's)."""
+    import polars as pl
+
     from .render.model import Cell, Column, Row, Table
 
     def cell(v: object) -> Cell:
-        return Cell(v if isinstance(v, str) else str(v) if isinstance(v, int)
-                    else f"{v:.4f}", v)  # type: ignore[arg-type]
+        text = v if isinstance(v, str) else "" if v is None else str(v) if isinstance(
+            v, int) else f"{v:.4f}"
+        return Cell(text, v)  # type: ignore[arg-type]
 
-    columns = tuple(Column(name, "left" if name in ("measure", "system", "baseline")
-                           else "right", count=name == "n") for name in frame.columns)
+    columns = tuple(Column(name, "left" if frame[name].dtype == pl.String else "right",
+                           count=frame[name].dtype.is_integer()) for name in frame.columns)
     rows = tuple(Row(tuple(cell(v) for v in row)) for row in frame.iter_rows())
-    return Table(columns, rows, notes=(f"Losses count 1 + {alpha:g} times; TRisk > 2 reads "
-                                       "as a significant gain, < -2 as a loss.",))
+    return Table(columns, rows, notes=notes)
+
+
+#: The note under the risk rows.
+RISK_NOTE = "Losses count 1 + {alpha:g} times; TRisk > 2 reads as a significant gain, < -2 " \
+            "as a loss."

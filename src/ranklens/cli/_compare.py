@@ -120,9 +120,10 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                           resamples=resamples)
     if risk_alpha is not None:
         from .._surfaces.render.formats import write
-        from .._surfaces.risk import risk, risk_table
+        from .._surfaces.risk import RISK_NOTE, frame_table, risk
 
-        write_text(output, write(risk_table(risk(cmp, risk_alpha), risk_alpha), fmt))
+        write_text(output, write(frame_table(risk(cmp, risk_alpha),
+                                             RISK_NOTE.format(alpha=risk_alpha)), fmt))
     elif fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 
