@@ -55,6 +55,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.report import report
     from ._surfaces.residual import Residual, residual
     from ._surfaces.risk import risk
+    from ._surfaces.segments import segments
     from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 
 __all__ = [
@@ -119,6 +120,7 @@ __all__ = [
     "report",
     "residual",
     "risk",
+    "segments",
     "trec_eval",
 ]
 
@@ -181,6 +183,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "report": ("._surfaces.report", "report"),
     "residual": ("._surfaces.residual", "residual"),
     "risk": ("._surfaces.risk", "risk"),
+    "segments": ("._surfaces.segments", "segments"),
     "trec_eval": ("._surfaces.trec_eval", "trec_eval"),
 }
 
