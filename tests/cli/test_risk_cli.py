@@ -117,3 +117,23 @@ def test_power_command_gives_the_design(tmp_path: Path,
     out = run(["power", *files, "-m", "P@1", "--simulations", "5"], capsys)
     assert out.code == 2
     assert "--simulations needs --min-diff" in one_error(out.err)
+
+
+def test_compare_segments_writes_each_pair_per_group(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    main = [True, False] * 10
+    new = [True] * 20
+    files = _files(tmp_path, {"main": main, "new": new})
+    groups = tmp_path / "groups.txt"
+    groups.write_text("".join(f"q{i} {'even' if i % 2 == 0 else 'odd'}\n" for i in range(20)),
+                      encoding="utf-8")
+    out = run(["compare", *files, "-m", "P@1", "--baseline", "main", "--segments",
+               str(groups), "-f", "csv"], capsys)
+    assert out.code == 0, out.err
+    rows = {r["group"]: r for r in csv.DictReader(io.StringIO(out.out))}
+    assert (rows["even"]["difference"], rows["odd"]["difference"]) == ("0.0", "1.0")
+    assert (rows["odd"]["wins"], rows["odd"]["n"]) == ("10", "10")
+    both = run(["compare", *files, "-m", "P@1", "--segments", str(groups), "--risk", "1"],
+               capsys)
+    assert both.code == 2
+    assert "give one" in one_error(both.err)

@@ -110,10 +110,10 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
 
     from .compare.pair import RECORD
 
-    check("correction", correction, Choice(CORRECTIONS))
     if comparison.results is None or comparison.test in TUKEY:
         raise ParameterError("segments need a comparison with its per-query values and a "
                              f"pairwise test; got test {comparison.test!r}")
+    check("correction", correction, Choice(CORRECTIONS))
     results, runs = comparison.results, comparison.run_names
     options = CompareOptions(
         baseline=comparison.baseline, test=comparison.test, correction="none",  # type: ignore[arg-type]

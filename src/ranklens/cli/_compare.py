@@ -11,7 +11,7 @@ from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._surfaces.compare.render import COMPARE_FORMATS
 from ._evaluate import write_text
-from ._gate import gate_baseline, run_gate
+from ._gate import analysis_text, gate_baseline, run_gate
 from ._options import (
     baseline_name,
     evaluated_inputs,
@@ -64,6 +64,9 @@ __all__ = ["compare_cmd"]
 @click.option("--risk", "risk_alpha", type=click.FloatRange(min=0), default=None,
               metavar="ALPHA", help="Write URisk, TRisk, ZRisk and GeoRisk per pair instead "
                                     "(a loss counts 1 + ALPHA times).")
+@click.option("--segments", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="Write each pair per group of queries instead (FILE: "
+                                   "'query_id group' lines), corrected once across all.")
 @click.option("--fail-if-worse", type=str, default=None, metavar="RUN",
               help="Exit 1 when a run is significantly worse than RUN by more than "
                    "--margin; 3 when the queries are too few to tell.")
@@ -76,7 +79,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                 correction: str | None, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, details: bool, output: str | None,
-                risk_alpha: float | None, fail_if_worse: str | None, margin: float | None,
+                risk_alpha: float | None, segments: str | None, fail_if_worse: str | None, margin: float | None,
                 fuse_method: str | None = None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
@@ -118,12 +121,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                           alpha=alpha, seed=seed, permutations=permutations,
                           ci=ci, confidence=confidence,  # type: ignore[arg-type]
                           resamples=resamples)
-    if risk_alpha is not None:
-        from .._surfaces.render.formats import write
-        from .._surfaces.risk import RISK_NOTE, frame_table, risk
-
-        write_text(output, write(frame_table(risk(cmp, risk_alpha),
-                                             RISK_NOTE.format(alpha=risk_alpha)), fmt))
+    if risk_alpha is not None or segments is not None:
+        write_text(output, analysis_text(cmp, risk_alpha, segments, fmt))
     elif fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 

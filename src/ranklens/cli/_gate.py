@@ -1,4 +1,5 @@
-"""``compare --fail-if-worse RUN --margin M``: the regression gate's options and verdict."""
+"""``compare --fail-if-worse RUN --margin M``, ``--risk ALPHA`` and ``--segments FILE``: the
+regression gate's options and verdict, and the analyses written instead of the comparison."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ._options import baseline_name
 if TYPE_CHECKING:
     from .._surfaces.compare.result import Comparison
 
-__all__ = ["DEFAULT_MARGIN", "gate_baseline", "run_gate"]
+__all__ = ["DEFAULT_MARGIN", "analysis_text", "gate_baseline", "run_gate"]
 
 #: The regression the gate tolerates when no --margin is given.
 DEFAULT_MARGIN = 0.01
@@ -44,3 +45,20 @@ def run_gate(cmp: Comparison, baseline: str, margin: float | None) -> int:
     for line in lines:
         click.echo(f"ranklens: gate: {line}", err=True)
     return status
+
+
+def analysis_text(cmp: Comparison, risk_alpha: float | None, segments: str | None,
+                  fmt: str) -> str:
+    """The risk rows (``--risk``) or each pair per group (``--segments``), in ``fmt``."""
+    from .._surfaces.render.formats import write
+    from .._surfaces.risk import RISK_NOTE, frame_table, risk
+    from .._surfaces.segments import segments as per_group
+
+    if segments is not None and risk_alpha is not None:
+        raise click.UsageError("--risk and --segments each write their own table; give one")
+    if risk_alpha is not None:
+        return write(frame_table(risk(cmp, risk_alpha), RISK_NOTE.format(alpha=risk_alpha)),
+                     fmt)
+    seg = per_group(cmp, segments, correction=cmp.correction)  # type: ignore[arg-type]
+    return write(frame_table(seg.pairs, f"{seg.correction} correction across every group, "
+                             "measure and pair."), fmt)
