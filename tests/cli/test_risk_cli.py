@@ -116,7 +116,7 @@ def test_power_command_gives_the_design(tmp_path: Path,
     assert 0 <= float(row["simulated"]) <= 1
     out = run(["power", *files, "-m", "P@1", "--simulations", "5"], capsys)
     assert out.code == 2
-    assert "--simulations needs --min-diff" in one_error(out.err)
+    assert "'simulations' option needs 'min_diff' (--min-diff)" in one_error(out.err)
 
 
 def test_compare_segments_writes_each_pair_per_group(tmp_path: Path,
@@ -137,3 +137,6 @@ def test_compare_segments_writes_each_pair_per_group(tmp_path: Path,
                capsys)
     assert both.code == 2
     assert "give one" in one_error(both.err)
+    details = run(["compare", *files, "-m", "P@1", "--risk", "1", "--details"], capsys)
+    assert details.code == 2
+    assert "--details" in one_error(details.err)

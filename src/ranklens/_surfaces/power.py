@@ -151,6 +151,9 @@ def power(scores: object, *, min_diff: float | None = None, queries: int | None 
     check("queries", queries, Integer(2, MAX_QUERIES, none=True))
     if min_diff is not None:
         check("min_diff", min_diff, Interval(0, math.inf))
+    if simulations and min_diff is None:
+        raise ParameterError("the 'simulations' option needs 'min_diff' (--min-diff), the "
+                             "difference simulated")
     if simulations * permutations > MAX_SIMULATED:
         raise ParameterError(f"simulations x permutations must be at most {MAX_SIMULATED:,} "
                              f"(MAX_SIMULATED); got {simulations * permutations:,}")

@@ -11,7 +11,7 @@ from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._surfaces.compare.render import COMPARE_FORMATS
 from ._evaluate import write_text
-from ._gate import analysis_text, gate_baseline, run_gate
+from ._gate import analysis_text, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
     evaluated_inputs,
@@ -79,7 +79,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                 correction: str | None, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, details: bool, output: str | None,
-                risk_alpha: float | None, segments: str | None, fail_if_worse: str | None, margin: float | None,
+                risk_alpha: float | None, segments: str | None,
+                fail_if_worse: str | None, margin: float | None,
                 fuse_method: str | None = None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
@@ -107,6 +108,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
         baseline, given.labels, list(given.pairs) or list(runs),
         "--pairs files" if given.pairs else "runs")
     refuse_unread_context(given.context, given.measures)
+    one_table(risk_alpha, segments, details)
     baseline = gate_baseline(fail_if_worse, margin, baseline, given.labels, runs, given.pairs)
     if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")

@@ -14,7 +14,7 @@ from ._options import baseline_name
 if TYPE_CHECKING:
     from .._surfaces.compare.result import Comparison
 
-__all__ = ["DEFAULT_MARGIN", "analysis_text", "gate_baseline", "run_gate"]
+__all__ = ["DEFAULT_MARGIN", "analysis_text", "gate_baseline", "one_table", "run_gate"]
 
 #: The regression the gate tolerates when no --margin is given.
 DEFAULT_MARGIN = 0.01
@@ -47,6 +47,13 @@ def run_gate(cmp: Comparison, baseline: str, margin: float | None) -> int:
     return status
 
 
+def one_table(risk_alpha: float | None, segments: str | None, details: bool) -> None:
+    """Refuse, before anything is read, two options that each choose the table written."""
+    if sum((risk_alpha is not None, segments is not None, details)) > 1:
+        raise click.UsageError("--details, --risk and --segments each choose the table "
+                               "written; give one")
+
+
 def analysis_text(cmp: Comparison, risk_alpha: float | None, segments: str | None,
                   fmt: str) -> str:
     """The risk rows (``--risk``) or each pair per group (``--segments``), in ``fmt``."""
@@ -54,8 +61,6 @@ def analysis_text(cmp: Comparison, risk_alpha: float | None, segments: str | Non
     from .._surfaces.risk import RISK_NOTE, frame_table, risk
     from .._surfaces.segments import segments as per_group
 
-    if segments is not None and risk_alpha is not None:
-        raise click.UsageError("--risk and --segments each write their own table; give one")
     if risk_alpha is not None:
         return write(frame_table(risk(cmp, risk_alpha), RISK_NOTE.format(alpha=risk_alpha)),
                      fmt)

@@ -58,8 +58,6 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     from .._surfaces.risk import frame_table
     from ._evaluate import evaluate_files
 
-    if simulations and min_diff is None:
-        raise click.UsageError("--simulations needs --min-diff (the difference simulated)")
     given = read_given(qrels, runs, names, measures, params, output)
     if given.pairs or qrels is None:
         raise click.UsageError("give QRELS and RUNS (power does not read --pairs)")
