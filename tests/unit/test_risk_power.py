@@ -146,3 +146,19 @@ def test_power_names_its_bounds() -> None:
         ranklens.power(pilot, simulations=-1)
     with pytest.raises(ParameterError, match="at least 2 queries"):
         ranklens.power([0.5])
+
+
+def test_the_gate_reads_lower_is_better_measures_the_other_way() -> None:
+    import dataclasses
+
+    from ranklens._surfaces.gate import FAIL, PASS, gate
+
+    qrels = {f"q{i}": {"r": 1} for i in range(40)}
+    main = {q: {"x": 2.0, "r": 1.0} for q in qrels}
+    new = {q: {"r": 2.0, "x": 1.0} for q in qrels}  # P@1 rises from 0 to 1 on every query
+    cmp = ranklens.compare(qrels, {"main": main, "new": new}, ["P@1"], baseline="main")
+    assert gate(cmp, "main", 0.01) == (PASS, [])
+    status, lines = gate(dataclasses.replace(cmp, lower_is_better=("P@1",)), "main", 0.01)
+    assert status == FAIL
+    assert lines == ["FAIL P@1: new is 1.0000 worse than main (margin 0.01, adjusted p 0, "
+                     "40 queries)"]

@@ -82,6 +82,8 @@ def test_groups_from_a_file_and_bad_inputs(tmp_path: Path) -> None:
     path.write_text("q1 head\nq2\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"groups.txt, line 2: expected 'query_id group'"):
         ranklens.segments(cmp, path)
+    with pytest.raises(ParameterError, match="'resamples' option must be an integer"):
+        ranklens.segments(cmp, GROUPS, resamples=10**7)
     with pytest.raises(ParameterError, match="'groups' argument"):
         ranklens.segments(cmp, 3)  # type: ignore[arg-type]
     tukey = ranklens.compare(qrels, runs, ["AP"], test="tukey")

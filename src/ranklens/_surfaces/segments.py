@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._base.draws import MAX_DRAWS
 from .._base.errors import InputError, ParameterError
-from .._base.validate import Choice, check
+from .._base.validate import Choice, Integer, check
 from .compare.api import _measure_rows
 from .compare.bootstrap import bootstrap_interval
 from .compare.corrections import adjust
@@ -93,7 +94,7 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
     correction : {"holm", "bonferroni", "fdr_bh", "none"}
         Applied once to every group x measure x pair p-value.
     resamples : int, default 9999
-        Bootstrap resamples of each group mean's interval (BCa).
+        Bootstrap resamples of each group mean's interval (BCa), at most ``MAX_DRAWS``.
 
     Examples
     --------
@@ -114,6 +115,7 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
         raise ParameterError("segments need a comparison with its per-query values and a "
                              f"pairwise test; got test {comparison.test!r}")
     check("correction", correction, Choice(CORRECTIONS))
+    check("resamples", resamples, Integer(1, MAX_DRAWS))
     results, runs = comparison.results, comparison.run_names
     options = CompareOptions(
         baseline=comparison.baseline, test=comparison.test, correction="none",  # type: ignore[arg-type]
