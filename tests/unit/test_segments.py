@@ -79,6 +79,13 @@ def test_groups_from_a_file_and_bad_inputs(tmp_path: Path) -> None:
     from_file = ranklens.segments(cmp, path)
     assert from_file.pairs.sort("group", maintain_order=True).equals(
         ranklens.segments(cmp, GROUPS).pairs.sort("group", maintain_order=True))
+    import polars as pl
+
+    members = [(q, g) for q, gs in GROUPS.items() for g in ([gs] if isinstance(gs, str) else gs)]
+    frame = pl.DataFrame(members, schema=["query_id", "segment"], orient="row")
+    assert ranklens.segments(cmp, frame).pairs.equals(ranklens.segments(cmp, GROUPS).pairs)
+    assert ranklens.segments(cmp, frame.to_pandas()).means.equals(
+        ranklens.segments(cmp, GROUPS).means)
     path.write_text("q1 head\nq2\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"groups.txt, line 2: expected 'query_id group'"):
         ranklens.segments(cmp, path)

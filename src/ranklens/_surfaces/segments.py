@@ -61,10 +61,20 @@ def read_groups(path: str | Path) -> dict[str, list[str]]:
     return out
 
 
+def _frame_groups(frame: Any) -> dict[str, list[str]]:
+    """``{query_id: [group, ...]}`` from a frame's two columns: query id, group."""
+    out: dict[str, list[str]] = {}
+    for query, group in zip(*(frame[c] for c in frame.columns), strict=True):
+        out.setdefault(str(query), []).append(str(group))
+    return out
+
+
 def _members(groups: Mapping[Any, Any] | str | Path, query_ids: np.ndarray,
              ) -> dict[str, np.ndarray]:
     """Each group's rows of the comparison's query axis, groups in first-seen order."""
     mapping = read_groups(groups) if isinstance(groups, (str, Path)) else groups
+    if hasattr(mapping, "columns") and len(mapping.columns) == 2:  # a polars/pandas frame
+        mapping = _frame_groups(mapping)
     if not isinstance(mapping, Mapping):
         raise ParameterError("the 'groups' argument must map query ids to a group (or a "
                              f"list of groups), or be a file path; got {type(groups).__name__}")
@@ -88,9 +98,10 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
     ----------
     comparison : Comparison
         From :func:`ranklens.compare`; its test, interval, alpha and seed are used.
-    groups : mapping or path
-        ``{query_id: group}`` or ``{query_id: [group, ...]}`` (groups may overlap), or a
-        file of ``query_id group`` lines. Queries of no group are left out.
+    groups : mapping, path or frame
+        ``{query_id: group}`` or ``{query_id: [group, ...]}`` (groups may overlap), a file
+        of ``query_id group`` lines, or a frame of two columns (query id, group: one row
+        per membership). Queries of no group are left out.
     correction : {"holm", "bonferroni", "fdr_bh", "none"}
         Applied once to every group x measure x pair p-value.
     resamples : int, default 9999
