@@ -162,3 +162,12 @@ def test_the_gate_reads_lower_is_better_measures_the_other_way() -> None:
     assert status == FAIL
     assert lines == ["FAIL P@1: new is 1.0000 worse than main (margin 0.01, adjusted p 0, "
                      "40 queries)"]
+
+
+@pytest.mark.parametrize("module", ["risk", "power", "segments"])
+def test_the_modules_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, tried = doctest.testmod(importlib.import_module(f"ranklens._surfaces.{module}"))
+    assert tried and not failed
