@@ -141,11 +141,14 @@ def test_simulated_power_converges_to_the_analytic_one_on_normal_data() -> None:
 def test_power_names_its_bounds() -> None:
     pilot = np.zeros((10, 2))
     with pytest.raises(ParameterError, match="MAX_SIMULATED"):
-        ranklens.power(pilot, min_diff=0.1, simulations=1_000_000, permutations=1_000_000)
+        ranklens.power(pilot, min_diff=0.1, simulations=1_000_000, permutations=1001)
+    assert ranklens.power(pilot, min_diff=0.1).queries_needed == 2  # no spread
     with pytest.raises(ParameterError, match="'simulations' option"):
         ranklens.power(pilot, simulations=-1)
     with pytest.raises(ParameterError, match="at least 2 queries"):
         ranklens.power([0.5])
+    with pytest.raises(ParameterError, match="at least 2 queries"):
+        ranklens.power(0.5)
 
 
 def test_the_gate_reads_lower_is_better_measures_the_other_way() -> None:

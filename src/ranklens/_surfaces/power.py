@@ -16,8 +16,8 @@ __all__ = ["Power", "detectable_difference", "power", "queries_needed", "t_power
 
 #: Most queries a design may ask for: beyond it the difference is too small to chase.
 MAX_QUERIES = 10_000_000
-#: Most sign patterns a simulation draws in all (simulations x permutations): its time.
-MAX_SIMULATED = 1_000_000_000
+#: Most signed differences a simulation sums (simulations x permutations x queries): its time.
+MAX_SIMULATED = 10_000_000_000
 #: Resampled differences held at once by a simulation.
 _BLOCK = 1 << 20
 
@@ -82,7 +82,8 @@ class Power:
         ``"2 x within-system"`` (one run: ``sqrt(2)`` times its sd, Sakai's design).
     alpha, power : the two-sided level and the power asked for.
     min_diff : the difference to detect, in the measure's units (None if not given).
-    queries_needed : queries a paired t-test needs to detect ``min_diff`` (None without it).
+    queries_needed : queries a paired t-test needs to detect ``min_diff`` (None without it;
+        2 when the pilot's differences have no spread).
     queries : queries the detectable difference and the simulation are for.
     detectable : smallest difference ``queries`` detect with ``power``.
     simulated : power of the randomization test at ``min_diff`` on ``queries`` queries,
@@ -128,7 +129,8 @@ def power(scores: object, *, min_diff: float | None = None, queries: int | None 
         Two-sided significance level and power asked for.
     simulations : int, default 0
         Test sets resampled from the pilot (with ``min_diff`` added) to estimate the
-        randomization test's power; 0 skips it. At most ``MAX_DRAWS``.
+        randomization test's power; 0 skips it. At most ``MAX_DRAWS``, and
+        ``simulations x permutations x queries`` at most ``MAX_SIMULATED``.
     permutations : int, default 999
         Sign patterns per simulated test (at most ``MAX_DRAWS``).
     seed : int, default 0
@@ -154,22 +156,22 @@ def power(scores: object, *, min_diff: float | None = None, queries: int | None 
     if simulations and min_diff is None:
         raise ParameterError("the 'simulations' option needs 'min_diff' (--min-diff), the "
                              "difference simulated")
-    if simulations * permutations > MAX_SIMULATED:
-        raise ParameterError(f"simulations x permutations must be at most {MAX_SIMULATED:,} "
-                             f"(MAX_SIMULATED); got {simulations * permutations:,}")
     x = np.asarray(scores, dtype=np.float64)
     x = x[:, None] if x.ndim == 1 else x
-    x = x[~np.isnan(x).any(axis=1)]
-    if x.ndim != 2 or x.shape[0] < 2:
+    if x.ndim != 2 or (x := x[~np.isnan(x).any(axis=1)]).shape[0] < 2:
         raise ParameterError("the pilot needs per-query scores of at least 2 queries (a "
                              f"vector or a queries x runs matrix); got shape {x.shape}")
+    n = queries or x.shape[0]
+    if simulations * permutations * n > MAX_SIMULATED:
+        raise ParameterError(f"simulations x permutations x queries must be at most "
+                             f"{MAX_SIMULATED:,} (MAX_SIMULATED); got "
+                             f"{simulations * permutations * n:,}")
     pool, source = _pool(x)
     k = max(x.shape[1] - 1, 1)  # difference vectors pooled: their SS over their df
     sd = math.sqrt(float(np.sum(pool ** 2)) / (k * (x.shape[0] - 1)))
-    n = queries or x.shape[0]
     needed = None
-    if min_diff is not None and sd > 0:
-        needed = queries_needed(min_diff / sd, alpha, power)
+    if min_diff is not None:  # a pilot without spread: the smallest paired test detects it
+        needed = queries_needed(min_diff / sd, alpha, power) if sd > 0 else 2
     simulated = math.nan
     if simulations and min_diff is not None:
         rng = np.random.default_rng(seed)
