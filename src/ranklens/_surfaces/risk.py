@@ -15,9 +15,8 @@ if TYPE_CHECKING:
     import polars as pl
 
     from .compare.result import Comparison
-    from .render.model import Table
 
-__all__ = ["RISK_NOTE", "frame_table", "georisk", "risk", "trisk", "urisk", "zrisk"]
+__all__ = ["RISK_NOTE", "georisk", "risk", "trisk", "urisk", "zrisk"]
 
 
 def _weighted(d: np.ndarray, alpha: float) -> np.ndarray:
@@ -147,24 +146,6 @@ def risk(comparison: Comparison, alpha: float = 1.0, ddof: int = 1) -> pl.DataFr
                                       "baseline": pl.String, "n": pl.Int64,
                                       "urisk": pl.Float64, "trisk": pl.Float64,
                                       "zrisk": pl.Float64, "georisk": pl.Float64})
-
-
-def frame_table(frame: pl.DataFrame, *notes: str) -> Table:
-    """A frame of names, counts and floats as a table every format of :mod:`.render`
-    writes (the risk rows, the power command's)."""
-    import polars as pl
-
-    from .render.model import Cell, Column, Row, Table
-
-    def cell(v: object) -> Cell:
-        text = v if isinstance(v, str) else "" if v is None else str(v) if isinstance(
-            v, int) else f"{v:.4f}"
-        return Cell(text, v)  # type: ignore[arg-type]
-
-    columns = tuple(Column(name, "left" if frame[name].dtype == pl.String else "right",
-                           count=frame[name].dtype.is_integer()) for name in frame.columns)
-    rows = tuple(Row(tuple(cell(v) for v in row)) for row in frame.iter_rows())
-    return Table(columns, rows, notes=notes)
 
 
 #: The note under the risk rows.

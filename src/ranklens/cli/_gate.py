@@ -58,7 +58,8 @@ def analysis_text(cmp: Comparison, risk_alpha: float | None, segments: str | Non
                   fmt: str) -> str:
     """The risk rows (``--risk``) or each pair per group (``--segments``), in ``fmt``."""
     from .._surfaces.render.formats import write
-    from .._surfaces.risk import RISK_NOTE, frame_table, risk
+    from .._surfaces.render.frames import frame_table
+    from .._surfaces.risk import RISK_NOTE, risk
     from .._surfaces.segments import segments as per_group
 
     if risk_alpha is not None:

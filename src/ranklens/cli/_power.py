@@ -55,7 +55,7 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
 
     from .._surfaces.power import power
     from .._surfaces.render.formats import write
-    from .._surfaces.risk import frame_table
+    from .._surfaces.render.frames import frame_table
     from ._evaluate import evaluate_files
 
     given = read_given(qrels, runs, names, measures, params, output)
