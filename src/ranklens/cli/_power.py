@@ -42,7 +42,7 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
               alpha: float, wanted: float, simulations: int, permutations: int, seed: int,
               fmt: str, output: str | None, fuse_method: str | None = None,
               **params: Any) -> int:
-    """How many queries a paired test needs, from a pilot: QRELS and one or more RUNS.
+    """How many queries a paired test needs, from a pilot: QRELS and RUNS, or --pairs.
 
     One run: the sd of a difference is sqrt(2) times the run's (Sakai's design). Several:
     the sd of each run's differences from the first, pooled.
@@ -56,13 +56,14 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     from .._surfaces.power import power
     from .._surfaces.render.formats import write
     from .._surfaces.render.frames import frame_table
-    from ._evaluate import evaluate_files
+    from ._evaluate import evaluate_files, evaluate_pairs_files
 
     given = read_given(qrels, runs, names, measures, params, output)
-    if given.pairs or qrels is None:
-        raise click.UsageError("give QRELS and RUNS (power does not read --pairs)")
-    results = evaluate_files(qrels, given.paths, given.measures, given.options,
-                             names=given.labels, context=given.context, fuse=fuse_method)
+    results = (evaluate_pairs_files(given.paths, given.measures, given.options, given.labels)
+               if given.pairs else evaluate_files(qrels, given.paths,  # type: ignore[arg-type]
+                                                  given.measures, given.options,
+                                                  names=given.labels, context=given.context,
+                                                  fuse=fuse_method))
     rows = []
     for measure in given.measures:
         p = power(results.values(measure), min_diff=min_diff, queries=queries, alpha=alpha,
