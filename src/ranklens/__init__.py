@@ -50,9 +50,12 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.fusion.tuning import FusionTuning, optimize_fusion
     from ._surfaces.judgments import Judgments
     from ._surfaces.pool import merge_judgments, pool
+    from ._surfaces.power import power
     from ._surfaces.render import FORMATS, render
     from ._surfaces.report import report
     from ._surfaces.residual import Residual, residual
+    from ._surfaces.risk import risk
+    from ._surfaces.segments import segments
     from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 
 __all__ = [
@@ -111,10 +114,13 @@ __all__ = [
     "parse_measure",
     "parse_measures",
     "pool",
+    "power",
     "rank_correlation",
     "render",
     "report",
     "residual",
+    "risk",
+    "segments",
     "trec_eval",
 ]
 
@@ -171,10 +177,13 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_measure": ("._names", "parse_measure"),
     "parse_measures": ("._names", "parse_measures"),
     "pool": ("._surfaces.pool", "pool"),
+    "power": ("._surfaces.power", "power"),
     "rank_correlation": ("._surfaces.correlation", "rank_correlation"),
     "render": ("._surfaces.render", "render"),
     "report": ("._surfaces.report", "report"),
     "residual": ("._surfaces.residual", "residual"),
+    "risk": ("._surfaces.risk", "risk"),
+    "segments": ("._surfaces.segments", "segments"),
     "trec_eval": ("._surfaces.trec_eval", "trec_eval"),
 }
 

@@ -89,6 +89,7 @@ class _LazyGroup(click.Group):
         "fuse": ("._fuse", "fuse_cmd"),
         "measures": ("._measures", "measures_cmd"),
         "pool": ("._agree", "pool_cmd"),
+        "power": ("._power", "power_cmd"),
         "report": ("._report", "report_cmd"),
         "trec_eval": ("._trec_cmd", "trec_eval_cmd"),
     }

@@ -11,6 +11,7 @@ from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
 from .._surfaces.compare.render import COMPARE_FORMATS
 from ._evaluate import write_text
+from ._gate import analysis_text, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
     evaluated_inputs,
@@ -60,12 +61,26 @@ __all__ = ["compare_cmd"]
                    "with marks.")
 @click.option("-o", "--output", type=str, default=None,
               help="Write to this file (- for standard output).")
+@click.option("--risk", "risk_alpha", type=click.FloatRange(min=0), default=None,
+              metavar="ALPHA", help="Write URisk, TRisk, ZRisk and GeoRisk per pair instead "
+                                    "(a loss counts 1 + ALPHA times).")
+@click.option("--segments", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="Write each pair per group of queries instead (FILE: "
+                                   "'query_id group' lines), corrected once across all.")
+@click.option("--fail-if-worse", type=str, default=None, metavar="RUN",
+              help="Exit 1 when a run is significantly worse than RUN by more than "
+                   "--margin; 3 when the queries are too few to tell.")
+@click.option("--margin", type=click.FloatRange(min=0), default=None,
+              help="Regression --fail-if-worse tolerates, in the measure's units "
+                   "[default: 0.01].")
 @evaluated_inputs
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, details: bool, output: str | None,
+                risk_alpha: float | None, segments: str | None,
+                fail_if_worse: str | None, margin: float | None,
                 fuse_method: str | None = None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
@@ -75,6 +90,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt BM25=runs/1.run Dense=runs/2.run --baseline BM25
     ranklens compare qrels.txt a.run b.run c.run --test tukey --format latex
     ranklens compare qrels.txt a.run b.run --baseline a --details
+    ranklens compare qrels.txt a.run b.run --baseline a --risk 1
+    ranklens compare qrels.txt main.run new.run --fail-if-worse main --margin 0.01
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
@@ -91,6 +108,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
         baseline, given.labels, list(given.pairs) or list(runs),
         "--pairs files" if given.pairs else "runs")
     refuse_unread_context(given.context, given.measures)
+    one_table(risk_alpha, segments, details)
+    baseline = gate_baseline(fail_if_worse, margin, baseline, given.labels, runs, given.pairs)
     if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
     chosen, options = given.measures, given.options
@@ -104,13 +123,15 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                           alpha=alpha, seed=seed, permutations=permutations,
                           ci=ci, confidence=confidence,  # type: ignore[arg-type]
                           resamples=resamples)
-    if fmt == "table" and output is None and sys.stdout.isatty():
+    if risk_alpha is not None or segments is not None:
+        write_text(output, analysis_text(cmp, risk_alpha, segments, fmt))
+    elif fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 
         from .._surfaces.compare.render import comparison_table, detail_table
         from .._surfaces.render.terminal import rich_table
 
         Console().print(rich_table((detail_table if details else comparison_table)(cmp)))
-        return 0
-    write_text(output, cmp.render(fmt, details=details))
-    return 0
+    else:
+        write_text(output, cmp.render(fmt, details=details))
+    return 0 if fail_if_worse is None else run_gate(cmp, baseline, margin)  # type: ignore[arg-type]
