@@ -113,7 +113,7 @@ def test_power_reads_the_pilot_sd_as_sakais_design() -> None:
     rng = np.random.default_rng(1)
     pilot = rng.normal(0.4, 0.2, size=(60, 3))
     one = ranklens.power(pilot[:, 0], min_diff=0.05)
-    assert one.sd_source == "2 x within-system"
+    assert one.sd_source == "within-system, variance doubled"
     assert one.sd == pytest.approx(math.sqrt(2) * np.std(pilot[:, 0], ddof=1), rel=1e-12)
     two = ranklens.power(pilot[:, :2], min_diff=0.05, queries=200)
     assert two.sd == pytest.approx(np.std(pilot[:, 1] - pilot[:, 0], ddof=1), rel=1e-12)

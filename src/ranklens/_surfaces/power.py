@@ -79,7 +79,7 @@ class Power:
     n : pilot queries.
     sd : standard deviation of a per-query difference (``sd_source`` says how it was had).
     sd_source : ``"differences"`` (two or more runs: each against the first, pooled) or
-        ``"2 x within-system"`` (one run: ``sqrt(2)`` times its sd, Sakai's design).
+        ``"within-system, variance doubled"`` (one run: ``sqrt(2)`` times its sd, Sakai's design).
     alpha, power : the two-sided level and the power asked for.
     min_diff : the difference to detect, in the measure's units (None if not given).
     queries_needed : queries a paired t-test needs to detect ``min_diff`` (None without it;
@@ -106,7 +106,7 @@ def _pool(scores: np.ndarray) -> tuple[np.ndarray, str]:
     """Centred per-query differences whose spread is the design's (see :class:`Power`)."""
     if scores.shape[1] == 1:
         x = scores[:, 0]
-        return (x - x.mean()) * math.sqrt(2.0), "2 x within-system"
+        return (x - x.mean()) * math.sqrt(2.0), "within-system, variance doubled"
     d = scores[:, 1:] - scores[:, :1]
     return (d - d.mean(axis=0)).ravel(order="F"), "differences"
 
