@@ -91,7 +91,8 @@ def test_help_lists_every_command() -> None:
     assert out.exit_code == 0
     listed = [line.split()[0] for line in out.output.split("Commands:")[1].splitlines()
               if line.strip()]
-    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "fuse", "measures",
+    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "fuse", "judges",
+                      "measures",
                       "pool", "report", "trec_eval"]
 
 

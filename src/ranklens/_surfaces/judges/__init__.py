@@ -4,7 +4,7 @@
 ``statistics``   kappa, alpha, Fleiss' kappa, shift, from confusion/coincidence matrices
 ``labels``       each judge against the reference, every judge together; bootstrap intervals
 ``leaderboard``  orderings and significance decisions under each judge
-``render``       the report as text and JSON Lines
+``report``       the report, as text and JSON Lines
 ``api``          :func:`judges`
 """
 

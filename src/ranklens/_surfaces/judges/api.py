@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
@@ -12,40 +11,12 @@ import polars as pl
 from ..._base.draws import MAX_DRAWS
 from ..._base.errors import ParameterError
 from ..._base.validate import Integer, Interval, check
-from .labels import GroupAgreement, PairAgreement, group_agreement, pair_agreement
+from .labels import group_agreement, pair_agreement
 from .leaderboard import Leaderboard, leaderboard
 from .pairing import judged
+from .report import JudgesReport
 
 __all__ = ["JudgesReport", "judges"]
-
-
-@dataclass(frozen=True)
-class JudgesReport:
-    """What :func:`judges` found.
-
-    Attributes
-    ----------
-    judges : the judges' names, the reference first.
-    grades : the common grade scale.
-    pairs : each other judge against the reference (:class:`PairAgreement`).
-    group : three judges or more together (Fleiss' kappa, alpha), else None.
-    leaderboards : with runs, each other judge's orderings and decisions against the
-        reference's (:class:`Leaderboard`).
-    settings : resamples, seed and confidence of the bootstrap intervals.
-    """
-
-    judges: tuple[str, ...]
-    grades: tuple[int, ...]
-    pairs: tuple[PairAgreement, ...]
-    group: GroupAgreement | None
-    leaderboards: tuple[Leaderboard, ...]
-    settings: dict[str, Any]
-
-    def render(self, fmt: str = "table", *, per_query: bool = False) -> str:
-        """The report as aligned text (``"table"``) or JSON Lines (``"jsonl"``)."""
-        from .render import render_judges
-
-        return render_judges(self, fmt, per_query=per_query)
 
 
 def _named(judgments: Any) -> dict[str, Any]:
@@ -115,7 +86,7 @@ def judges(judgments: Any, runs: Any = None, measure: str = "nDCG@10", *,
     check("seed", seed, Integer(0, 2 ** 63 - 1))
     check("confidence", confidence, Interval(0, 1))
     labels = judged(named, None if grades is None else list(grades), mapping)
-    boot = {"resamples": resamples, "seed": seed, "confidence": confidence}
+    boot: dict[str, Any] = {"resamples": resamples, "seed": seed, "confidence": confidence}
     names = list(named)
     pairs = tuple(pair_agreement(labels, names[0], n, **boot) for n in names[1:])
     group = group_agreement(labels, names, **boot) if len(names) > 2 else None

@@ -17,7 +17,7 @@ import polars as pl
 
 from ..._base.errors import InputError, ParameterError
 
-__all__ = ["Judged", "Joined", "judged"]
+__all__ = ["Joined", "Judged", "judged"]
 
 KEYS = ["query_id", "doc_id"]
 
@@ -74,8 +74,8 @@ def judged(judgments: Mapping[str, Any], grades: list[int] | None = None,
     mapping = dict(mapping or {})
     unknown = sorted(set(mapping) - set(judgments))
     if unknown:
-        raise ParameterError(f"the 'mapping' option names {unknown[0]!r}, no judge; the judges "
-                             f"are {', '.join(judgments)}")
+        raise ParameterError(f"the 'mapping' option (--map) names {unknown[0]!r}, no judge; "
+                             f"the judges are {', '.join(judgments)}")
     frames = {}
     for name, given in judgments.items():
         frame = load_qrels(given).frame

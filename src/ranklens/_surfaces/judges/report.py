@@ -1,4 +1,4 @@
-"""The judges' report as aligned text or JSON Lines, both from the same records.
+"""The judges' report (:class:`JudgesReport`), written as aligned text or JSON Lines.
 
 Each section is a list of records (one dict per row); text shows each as a table under a
 title, JSON Lines writes each record with its ``section``.
@@ -8,21 +8,48 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from ..._base.validate import Choice, check
 from ..render.model import Cell, Column, Row, Table
 from ..render.text import render as text_table
+from .labels import GroupAgreement, PairAgreement
+from .leaderboard import Leaderboard
 
-if TYPE_CHECKING:
-    from .api import JudgesReport
-
-__all__ = ["JUDGES_FORMATS", "render_judges"]
+__all__ = ["JUDGES_FORMATS", "JudgesReport", "render_judges"]
 
 JUDGES_FORMATS = ("table", "jsonl")
 SIGNS = ("+", "0", "-")
 #: pairs one judge lacks shown in the text (JSON Lines lists them all)
 SHOWN_ALONE = 5
+
+
+@dataclass(frozen=True)
+class JudgesReport:
+    """What :func:`judges` found.
+
+    Attributes
+    ----------
+    judges : the judges' names, the reference first.
+    grades : the common grade scale.
+    pairs : each other judge against the reference (:class:`PairAgreement`).
+    group : three judges or more together (Fleiss' kappa, alpha), else None.
+    leaderboards : with runs, each other judge's orderings and decisions against the
+        reference's (:class:`Leaderboard`).
+    settings : resamples, seed and confidence of the bootstrap intervals.
+    """
+
+    judges: tuple[str, ...]
+    grades: tuple[int, ...]
+    pairs: tuple[PairAgreement, ...]
+    group: GroupAgreement | None
+    leaderboards: tuple[Leaderboard, ...]
+    settings: dict[str, Any]
+
+    def render(self, fmt: str = "table", *, per_query: bool = False) -> str:
+        """The report as aligned text (``"table"``) or JSON Lines (``"jsonl"``)."""
+        return render_judges(self, fmt, per_query=per_query)
 
 
 def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list[dict]]]:
