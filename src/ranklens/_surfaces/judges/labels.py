@@ -6,6 +6,7 @@ interval over queries: a resample draws queries with replacement and pools their
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -106,7 +107,8 @@ def _group_statistics(o: np.ndarray, values: np.ndarray) -> dict[str, np.ndarray
     return got
 
 
-def _summarised(per_query: np.ndarray, statistic, values: np.ndarray,  # type: ignore[no-untyped-def]
+def _summarised(per_query: np.ndarray, statistic: Callable[..., dict[str, np.ndarray]],
+                values: np.ndarray,
                 query_ids: tuple[str, ...], resamples: int, seed: int, confidence: float
                 ) -> tuple[tuple[Statistic, ...], pl.DataFrame]:
     whole = statistic(per_query.sum(axis=0), values)

@@ -3,7 +3,9 @@
 Agreement is measured over the pairs both judges judged (an inner join, as UMBRELA re-judges
 the human pairs). The pairs one judge has and the other lacks are counted and listed, never
 dropped silently. Grades must be integers on one scale: judges whose highest grades differ
-(0-3 against 0-4) are refused unless a mapping or the common scale is given.
+(0-3 against 0-4) are refused unless a mapping or the common scale is given. The scale is
+every integer from the lowest grade to the highest, so a grade nobody used still counts in
+the weighted kappas' distances.
 """
 
 from __future__ import annotations
@@ -94,7 +96,9 @@ def judged(judgments: Mapping[str, Any], grades: list[int] | None = None,
                 f"judges {a!r} (top grade {ta}) and {b!r} (top grade {tb}) use different "
                 f"scales; map one onto the other (mapping={{{b!r}: {{{tb}: {ta}}}}}, --map "
                 f"{b}:{tb}={ta}) or give the common scale (grades=..., --grades)")
-        grades = sorted(set().union(*observed.values()))
+        # every grade between the lowest and highest: kappa's weights follow positions
+        given = set().union(*observed.values())
+        grades = list(range(min(given), max(given) + 1)) if given else []
     outside = {n: sorted(set(g) - set(grades)) for n, g in observed.items()}
     for name, extra in outside.items():
         if extra:
