@@ -238,5 +238,5 @@ def test_bad_arguments_name_the_option() -> None:
         ranklens.judges({"only": qrels(H)})
     with pytest.raises(ParameterError, match="'resamples'"):
         ranklens.judges([qrels(H), qrels(L)], resamples=-1)
-    with pytest.raises(ParameterError, match="'mapping' option .* names 'x'"):
+    with pytest.raises(ParameterError, match=r"'mapping' option .* names 'x'"):
         ranklens.judges([qrels(H), qrels(L)], mapping={"x": {1: 0}})

@@ -59,7 +59,7 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
         who = {"reference": p.reference, "judge": p.judge}
         out.append(("pairs", f"{p.judge} against {p.reference}", [{
             **who, "pairs": p.pairs, "queries": p.queries,
-            f"only_{p.reference}": len(p.only_reference), f"only_{p.judge}": len(p.only_judge),
+            "only_reference": len(p.only_reference), "only_judge": len(p.only_judge),
             "up": p.up, "down": p.down, "sign_p": p.sign_p, "wilcoxon_p": p.wilcoxon_p}]))
         out.append(("statistic", "", [{**who, "statistic": s.name, "value": s.value,
                                        "low": s.low, "high": s.high} for s in p.statistics]))
@@ -86,22 +86,22 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
             b.systems.index(s)]), 1)}
         out.append(("system", f"{b.measure} under {b.reference} and {b.judge} over "
                     f"{b.queries} queries", [
-            {**who, "system": s, f"mean_{b.reference}": m, f"rank_{b.reference}": i,
-             f"mean_{b.judge}": mj, f"rank_{b.judge}": ranks[s]}
+            {**who, "system": s, "mean_reference": m, "rank_reference": i,
+             "mean_judge": mj, "rank_judge": ranks[s]}
             for i, (s, m, mj) in enumerate(zip(b.systems, b.means_reference, b.means_judge,
                                                strict=True), 1)]))
         out.append(("correlation", "", [{**who, "correlation": s.name, "value": s.value,
                                          "low": s.low, "high": s.high}
                                         for s in b.correlations]))
         out.append(("decisions", f"significance decisions: rows {b.reference}, columns "
-                    f"{b.judge}", [{**who, b.reference: SIGNS[i],
+                    f"{b.judge}", [{**who, "decision_reference": SIGNS[i],
                                     **dict(zip(SIGNS, map(int, row), strict=True))}
                                    for i, row in enumerate(b.decisions.tolist())]))
         system, r_ref, r_judge = b.largest_change
         out.append(("leaderboard", "", [{
-            **who, "agreement": b.agreement, f"power_{b.reference}": b.power_reference,
-            f"power_{b.judge}": b.power_judge, "largest_change": system,
-            f"rank_{b.reference}": r_ref, f"rank_{b.judge}": r_judge,
+            **who, "agreement": b.agreement, "power_reference": b.power_reference,
+            "power_judge": b.power_judge, "largest_change": system,
+            "rank_reference": r_ref, "rank_judge": r_judge,
             "reversals": list(b.reversals)}]))
     return out
 
