@@ -240,3 +240,17 @@ def test_bad_arguments_name_the_option() -> None:
         ranklens.judges([qrels(H), qrels(L)], resamples=-1)
     with pytest.raises(ParameterError, match=r"'mapping' option .* names 'x'"):
         ranklens.judges([qrels(H), qrels(L)], mapping={"x": {1: 0}})
+
+
+def test_judges_sharing_no_pair_are_refused() -> None:
+    with pytest.raises(ParameterError, match="share no judged"):
+        ranklens.judges({"a": {"q1": {"x": 1}}, "b": {"q1": {"y": 1}}}, grades=[0, 1])
+
+
+def test_resamples_are_the_same_whatever_the_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ranklens._surfaces.judges import labels
+
+    mats = np.random.default_rng(0).random((7, 2, 2))
+    whole = labels.pooled_resamples(mats, 30, 5)
+    monkeypatch.setattr(labels, "BLOCK_DRAWS", 20)  # two resamples per block
+    assert np.array_equal(labels.pooled_resamples(mats, 30, 5), whole)

@@ -19,8 +19,9 @@ from .pairing import Judged
 __all__ = ["GroupAgreement", "PairAgreement", "Statistic", "group_agreement",
            "pair_agreement", "pooled_resamples"]
 
-#: resamples drawn per matrix product (memory only: the draws do not depend on it)
-BLOCK = 256
+#: draws (resamples x queries) held at once: 32 MB of counts (memory only: the numbers
+#: drawn do not depend on it)
+BLOCK_DRAWS = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,9 @@ def pooled_resamples(mats: np.ndarray, resamples: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     flat = mats.reshape(q, -1)
     out = []
-    for start in range(0, resamples, BLOCK):
-        rows = min(BLOCK, resamples - start)
+    block = max(1, BLOCK_DRAWS // q)
+    for start in range(0, resamples, block):
+        rows = min(block, resamples - start)
         drawn = rng.integers(0, q, (rows, q)) + np.arange(rows)[:, None] * q
         counts = np.bincount(drawn.ravel(), minlength=rows * q).reshape(rows, q)
         out.append(counts @ flat)

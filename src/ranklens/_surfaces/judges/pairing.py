@@ -47,8 +47,11 @@ class Judged:
             both = both.join(self.frames[name].rename({"grade": name}), on=KEYS)
         both = both.sort(KEYS)
         query_ids, queries = np.unique(both["query_id"].to_numpy(), return_inverse=True)
-        at = {g: i for i, g in enumerate(self.grades.tolist())}
-        positions = tuple(np.array([at[g] for g in both[n].to_list()], dtype=np.int64)
+        if not len(both):
+            raise ParameterError(f"judges {', '.join(map(repr, names))} share no judged "
+                                 "(query, doc) pair; agreement is measured on the pairs all "
+                                 "of them judged")
+        positions = tuple(np.searchsorted(self.grades, both[n].to_numpy()).astype(np.int64)
                           for n in names)
         return Joined(tuple(str(q) for q in query_ids), queries.astype(np.int64), positions)
 
