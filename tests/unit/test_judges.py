@@ -53,6 +53,7 @@ def test_golden_values_of_analysis_part_1() -> None:
     assert got.group is not None
     assert got.group.statistics[0].name == "fleiss_kappa"
     assert got.group.statistics[0].value == pytest.approx(0.417565, abs=1e-6)
+    assert got.group.per_query["pairs"].to_list() == [5, 5, 4]
 
 
 def test_weights_follow_the_whole_scale_not_the_grades_used() -> None:

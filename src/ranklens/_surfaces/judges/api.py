@@ -85,6 +85,10 @@ def judges(judgments: Any, runs: Any = None, measure: str = "nDCG@10", *,
     check("resamples", resamples, Integer(0, MAX_DRAWS))
     check("seed", seed, Integer(0, 2 ** 63 - 1))
     check("confidence", confidence, Interval(0, 1))
+    if runs is not None:
+        from ..._names import parse_measure
+
+        parse_measure(measure)  # a bad name is told before any file is read
     labels = judged(named, None if grades is None else list(grades), mapping)
     boot: dict[str, Any] = {"resamples": resamples, "seed": seed, "confidence": confidence}
     names = list(named)

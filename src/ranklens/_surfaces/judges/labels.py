@@ -157,4 +157,6 @@ def group_agreement(labels: Judged, judges: list[str], *, resamples: int, seed: 
     stats, frame = _summarised(np.asarray(per_query), _group_statistics,
                                labels.grades.astype(np.float64), joined.query_ids,
                                resamples, seed, confidence)
+    # a unit's coincidences sum to its number of judges
+    frame = frame.with_columns(pl.col("pairs") // len(judges))
     return GroupAgreement(tuple(judges), joined.queries.size, q, stats, frame)

@@ -63,9 +63,12 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
             "up": p.up, "down": p.down, "sign_p": p.sign_p, "wilcoxon_p": p.wilcoxon_p}]))
         out.append(("statistic", "", [{**who, "statistic": s.name, "value": s.value,
                                        "low": s.low, "high": s.high} for s in p.statistics]))
-        out.append(("confusion", f"rows {p.reference}, columns {p.judge}", [
+        out.append(("confusion", f"rows {p.reference}, columns {p.judge}; mean: the judge's "
+                    "mean grade on the row", [
             {**who, "grade": g, **{str(h): int(c) for h, c in zip(report.grades, row,
-                                                                    strict=True)}}
+                                                                    strict=True)},
+             "mean": sum(h * c for h, c in zip(report.grades, row, strict=True)) / sum(row)
+             if sum(row) else math.nan}
             for g, row in zip(report.grades, p.confusion.tolist(), strict=True)]))
         for has, lacks, frame in ((p.reference, p.judge, p.only_reference),
                                   (p.judge, p.reference, p.only_judge)):
@@ -80,6 +83,8 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
                     f"{g.queries} queries", [{"statistic": s.name, "value": s.value,
                                                "low": s.low, "high": s.high}
                                               for s in g.statistics]))
+        if per_query:
+            out.append(("group_per_query", "all judges, per query", g.per_query.to_dicts()))
     for b in report.leaderboards:
         who = {"reference": b.reference, "judge": b.judge, "measure": b.measure}
         ranks = {s: i for i, s in enumerate(sorted(b.systems, key=lambda s: -b.means_judge[
