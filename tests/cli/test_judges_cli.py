@@ -53,3 +53,13 @@ def test_usage_errors_are_one_line(demo: Path, capsys: pytest.CaptureFixture[str
     out = run(["judges", *args], capsys)
     assert out.code == 2
     assert message in one_error(out.err)
+
+
+def test_columns_of_a_headerless_file(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(demo / "team.txt", "q01 Q0 doc01-003 3 0.9 team\nq01 Q0 doc01-023 1 1 team\n")
+    out = run(["judges", "demo.qrels", "team=team.txt", "--columns",
+               "team:qid,_,docid,rel,_,_", "-f", "jsonl", "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    assert json.loads(out.out.splitlines()[0])["pairs"] == 2
+    out = run(["judges", "demo.qrels", "team.txt", "--columns", "team"], capsys)
+    assert out.code == 2 and "--columns takes JUDGE:VALUE" in one_error(out.err)

@@ -255,3 +255,21 @@ def test_resamples_are_the_same_whatever_the_block(monkeypatch: pytest.MonkeyPat
     whole = labels.pooled_resamples(mats, 30, 5)
     monkeypatch.setattr(labels, "BLOCK_DRAWS", 20)  # two resamples per block
     assert np.array_equal(labels.pooled_resamples(mats, 30, 5), whole)
+
+
+def test_the_rag_2025_participant_file_is_read_by_its_columns(tmp_path: object) -> None:
+    """rag.md 1.5's literal lines: topic, Q0, segment, judgment, confidence, tag."""
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "participant.txt"
+    path.write_text("1 Q0 msmarco_v2.1_doc_16_1041913392#3_1268938142 3 1 my-qrel\n"
+                    "1 Q0 msmarco_v2.1_doc_12_201312571#0_394394285 2 0.5 my-qrel\n")
+    nist = {"1": {"msmarco_v2.1_doc_16_1041913392#3_1268938142": 3,
+                  "msmarco_v2.1_doc_12_201312571#0_394394285": 1}}
+    with pytest.raises(InputError, match="expected 4 fields"):
+        ranklens.judges({"nist": nist, "team": str(path)})
+    got = ranklens.judges({"nist": nist, "team": str(path)}, grades=[0, 1, 2, 3, 4],
+                          columns={"team": "qid,_,docid,rel,_,_"}, resamples=0)
+    assert got.pairs[0].confusion[1, 2] == 1 and got.pairs[0].confusion[3, 3] == 1
+    with pytest.raises(ParameterError, match=r"'columns' option \(--columns\) names 'x'"):
+        ranklens.judges({"nist": nist, "team": str(path)}, columns={"x": "qid,docid,rel"})

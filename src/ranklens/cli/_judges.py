@@ -32,6 +32,14 @@ def _mapping(values: tuple[str, ...]) -> dict[str, dict[float, float]]:
     return out
 
 
+def _judge_value(value: str, flag: str) -> tuple[str, str]:
+    judge, _, rest = value.partition(":")
+    if not judge or not rest:
+        raise click.UsageError(f"{flag} takes JUDGE:VALUE, e.g. llm:qid,_,docid,rel,_,_; got "
+                               f"{value!r}")
+    return judge, rest
+
+
 def _grades(value: str | None) -> list[int] | None:
     if value is None:
         return None
@@ -50,6 +58,9 @@ def _grades(value: str | None) -> list[int] | None:
               help="The measure ordering the runs.")
 @click.option("--map", "maps", multiple=True, metavar="JUDGE:FROM=TO,...",
               help="Rewrite a judge's grades first (repeatable), e.g. llm:4=3.")
+@click.option("--columns", "columns", multiple=True, metavar="JUDGE:COLUMNS",
+              help="A headerless judgments file's columns (repeatable), e.g. the TREC RAG "
+                   "2025 participant file: llm:qid,_,docid,rel,_,_.")
 @click.option("--grades", default=None, metavar="G,G,...",
               help="The common grade scale, e.g. 0,1,2,3 (default: the grades given).")
 @click.option("--resamples", type=click.IntRange(0, MAX_DRAWS), default=1000,
@@ -72,9 +83,10 @@ def _grades(value: str | None) -> list[int] | None:
               help="Write to this file (- for standard output).")
 @judgment_options
 def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
-               maps: tuple[str, ...], grades: str | None, resamples: int, seed: int,
-               confidence: float, test: str, alpha: float, correction: str, per_query: bool,
-               fmt: str, output: str | None, **params: Any) -> int:
+               maps: tuple[str, ...], columns: tuple[str, ...], grades: str | None,
+               resamples: int, seed: int, confidence: float, test: str, alpha: float,
+               correction: str, per_query: bool, fmt: str, output: str | None,
+               **params: Any) -> int:
     """Agreement between judges over the pairs both judged, and whether the runs'
     leaderboard and significance decisions survive a change of judge. The first QRELS is
     the reference (the people).
@@ -96,7 +108,9 @@ def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
     refuse_overwriting_inputs(output, [*paths, *run_paths])
     report = judges(dict(zip(names, paths, strict=True)),
                     dict(zip(run_names, run_paths, strict=True)) if runs else None, measure,
-                    grades=_grades(grades), mapping=_mapping(maps), resamples=resamples,
+                    grades=_grades(grades), mapping=_mapping(maps),
+                    columns=dict(_judge_value(c, "--columns") for c in columns),
+                    resamples=resamples,
                     seed=seed, confidence=confidence, test=test, alpha=alpha,
                     correction=correction, options=options)
     write_text(output, report.render(fmt, per_query=per_query))

@@ -33,7 +33,8 @@ def _named(judgments: Any) -> dict[str, Any]:
 
 def judges(judgments: Any, runs: Any = None, measure: str = "nDCG@10", *,
            grades: Sequence[int] | None = None,
-           mapping: Mapping[str, Mapping[Any, Any]] | None = None, resamples: int = 1000,
+           mapping: Mapping[str, Mapping[Any, Any]] | None = None,
+           columns: Mapping[str, str] | None = None, resamples: int = 1000,
            seed: int = 0, confidence: float = 0.95, test: str = "t", alpha: float = 0.05,
            correction: str = "holm", **options: Any) -> JudgesReport:
     """Agreement between judges, and whether the leaderboard survives a change of judge.
@@ -52,6 +53,10 @@ def judges(judgments: Any, runs: Any = None, measure: str = "nDCG@10", *,
         agree).
     mapping : mapping judge -> {grade: grade}, optional
         Grades to rewrite before anything is compared, e.g. ``{"llm": {4: 3}}``.
+    columns : mapping judge -> str, optional
+        A headerless file's columns, as :func:`ranklens.load_qrels` takes them. The TREC
+        RAG 2025 participant judgment file (with confidence and tag) is
+        ``"qid,_,docid,rel,_,_"``.
     resamples : int, default 1000
         Bootstrap resamples over queries (0 to 1,000,000; 0: no intervals).
     seed : int, default 0
@@ -89,7 +94,7 @@ def judges(judgments: Any, runs: Any = None, measure: str = "nDCG@10", *,
         from ..._names import parse_measure
 
         parse_measure(measure)  # a bad name is told before any file is read
-    labels = judged(named, None if grades is None else list(grades), mapping)
+    labels = judged(named, None if grades is None else list(grades), mapping, columns)
     boot: dict[str, Any] = {"resamples": resamples, "seed": seed, "confidence": confidence}
     names = list(named)
     pairs = tuple(pair_agreement(labels, names[0], n, **boot) for n in names[1:])

@@ -71,19 +71,26 @@ def _scale(name: str, grades: pl.Series, mapping: Mapping[Any, Any] | None) -> p
     return grades.cast(pl.Int64)
 
 
+def _known(option: str, flag: str, named: Mapping[str, Any], judges: Mapping[str, Any]) -> None:
+    unknown = sorted(set(named) - set(judges))
+    if unknown:
+        raise ParameterError(f"the '{option}' option ({flag}) names {unknown[0]!r}, no judge; "
+                             f"the judges are {', '.join(judges)}")
+
+
 def judged(judgments: Mapping[str, Any], grades: list[int] | None = None,
-           mapping: Mapping[str, Mapping[Any, Any]] | None = None) -> Judged:
-    """Load every judge's labels and check that they share one grade scale."""
+           mapping: Mapping[str, Mapping[Any, Any]] | None = None,
+           columns: Mapping[str, str] | None = None) -> Judged:
+    """Load every judge's labels (a headerless file by its ``columns``, as
+    ``load_qrels(columns=...)`` reads it) and check that they share one grade scale."""
     from ..._ingest.io._load import load_qrels
 
-    mapping = dict(mapping or {})
-    unknown = sorted(set(mapping) - set(judgments))
-    if unknown:
-        raise ParameterError(f"the 'mapping' option (--map) names {unknown[0]!r}, no judge; "
-                             f"the judges are {', '.join(judgments)}")
+    mapping, columns = dict(mapping or {}), dict(columns or {})
+    _known("mapping", "--map", mapping, judgments)
+    _known("columns", "--columns", columns, judgments)
     frames = {}
     for name, given in judgments.items():
-        frame = load_qrels(given).frame
+        frame = load_qrels(given, columns=columns.get(name)).frame
         twice = frame.filter(frame.select(KEYS).is_duplicated())
         if len(twice):
             raise InputError(f"judge {name!r} labels query {twice['query_id'][0]!r} doc "
