@@ -187,8 +187,20 @@ def test_orderings_and_decisions_equal_direct_computations(seed: int) -> None:
     corr = {s.name: s.value for s in board.correlations}
     assert corr["kendall"] == pytest.approx(stats.kendalltau(mx, my).statistic)
     assert corr["spearman"] == pytest.approx(stats.spearmanr(mx, my).statistic)
+    evaluated = [ranklens.evaluate(q, runs, ["AP"]) for q in (people, llm)]
+    if len(set(mx)) == len(set(my)) == 5:
+        assert corr["tau_ap"] == pytest.approx(
+            ranklens.rank_correlation(*evaluated, "AP", "tau_ap").coefficient)
+    else:  # tau_AP is defined for orderings without ties
+        assert math.isnan(corr["tau_ap"])
     names = list(runs)
     assert board.systems == tuple(names[i] for i in np.argsort(-mx, kind="stable"))
+    # the interval: queries drawn with replacement from the seed's stream
+    draws = np.random.default_rng(0).integers(0, 12, (50, 12))
+    taus = [stats.kendalltau(x[d].mean(axis=0), y[d].mean(axis=0)).statistic for d in draws]
+    kendall = board.correlations[0]
+    assert (kendall.low, kendall.high) == pytest.approx(
+        tuple(np.quantile(taus, [0.025, 0.975])), nan_ok=True)
     # the t test on every pair, Holm over the pairs, then the 3 x 3 table
     pairs = [(j, i) for i in range(5) for j in range(i + 1, 5)]
     decided = []
@@ -273,3 +285,16 @@ def test_the_rag_2025_participant_file_is_read_by_its_columns(tmp_path: object) 
     assert got.pairs[0].confusion[1, 2] == 1 and got.pairs[0].confusion[3, 3] == 1
     with pytest.raises(ParameterError, match=r"'columns' option \(--columns\) names 'x'"):
         ranklens.judges({"nist": nist, "team": str(path)}, columns={"x": "qid,docid,rel"})
+
+
+def test_a_reversal_is_named() -> None:
+    queries = [f"q{i}" for i in range(10)]
+    people = {q: {"a": 1, "b": 0} for q in queries}
+    llm = {q: {"a": 0, "b": 1} for q in queries}
+    runs = {"x": {q: {"a": 2.0, "b": 1.0} for q in queries},
+            "y": {q: {"b": 2.0, "a": 1.0} for q in queries}}
+    board = ranklens.judges({"people": people, "llm": llm}, runs, "P@1",
+                            test="sign", resamples=0).leaderboards[0]
+    assert board.decisions.tolist() == [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
+    assert board.reversals == ("y < x under people, > under llm",)
+    assert board.largest_change == ("x", 1, 2) and board.agreement == 0.0

@@ -83,7 +83,7 @@ def pooled_resamples(mats: np.ndarray, resamples: int, seed: int) -> np.ndarray:
     q = mats.shape[0]
     rng = np.random.default_rng(seed)
     flat = mats.reshape(q, -1)
-    out = []
+    out = [np.zeros((0, flat.shape[1]))]
     block = max(1, BLOCK_DRAWS // q)
     for start in range(0, resamples, block):
         rows = min(block, resamples - start)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._base.errors import ParameterError
 from ..correlation.coefficients import _kendall, _spearman, _tau_ap
 from .labels import Statistic, pooled_resamples
 
@@ -96,6 +97,9 @@ def leaderboard(ref: Any, other: Any, measure: str, names: tuple[str, str], *,
     b = b[np.searchsorted(other.query_ids, both)]
     keep = ~(np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1))
     a, b = a[keep], b[keep]
+    if not len(a):
+        raise ParameterError(f"no query has every run's {measure} under both {names[0]!r} and "
+                             f"{names[1]!r}; the orderings need queries both judged")
     x, y = sign * a.mean(axis=0), sign * b.mean(axis=0)
     drawn = pooled_resamples(np.concatenate([a, b], axis=1) * sign, resamples, seed) / len(a)
     tail = (1 - confidence) / 2
