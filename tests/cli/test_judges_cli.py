@@ -46,6 +46,8 @@ def test_json_lines_per_query(demo: Path, capsys: pytest.CaptureFixture[str]) ->
     (["demo.qrels", "demo-llm.qrels", "--grades", "0,x"], "--grades takes integers"),
     (["demo.qrels", "demo-llm.qrels", "--resamples", "-1"], "--resamples"),
     (["demo.qrels", "wide.qrels"], "--map wide.qrels:4=3"),
+    (["demo.qrels", "demo-llm.qrels", "-m", "AP"], "--measure applies to the runs"),
+    (["demo.qrels", "demo-llm.qrels", "--rel", "2"], "--rel applies to the runs"),
 ])
 def test_usage_errors_are_one_line(demo: Path, capsys: pytest.CaptureFixture[str],
                                    args: list[str], message: str) -> None:

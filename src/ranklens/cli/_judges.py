@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from .._base.draws import MAX_DRAWS
 from .._base.outputs import refuse_overwriting_inputs
@@ -102,6 +103,12 @@ def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
         raise click.UsageError(f"give at least two QRELS to compare; got {len(qrels)}")
     if len(runs) == 1:
         raise click.UsageError("give at least two --run to order, or none")
+    if not runs:  # what orders the runs, given without runs, is not silently ignored
+        ctx = click.get_current_context()
+        for name in ("measure", "test", "alpha", "correction", *params):
+            if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+                flag = next(p.opts[-1] for p in ctx.command.params if p.name == name)
+                raise click.UsageError(f"{flag} applies to the runs; give two --run or more")
     options, _ = split_options(params)
     names, paths = name_systems(qrels, (), what="QRELS")
     run_names, run_paths = name_systems(runs, ())
