@@ -298,3 +298,12 @@ def test_a_reversal_is_named() -> None:
     assert board.decisions.tolist() == [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
     assert board.reversals == ("y < x under people, > under llm",)
     assert board.largest_change == ("x", 1, 2) and board.agreement == 0.0
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from ranklens._surfaces.judges import api
+
+    failed, tried = doctest.testmod(api)
+    assert tried and not failed
