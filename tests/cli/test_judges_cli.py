@@ -65,3 +65,11 @@ def test_columns_of_a_headerless_file(demo: Path, capsys: pytest.CaptureFixture[
     assert json.loads(out.out.splitlines()[0])["pairs"] == 2
     out = run(["judges", "demo.qrels", "team.txt", "--columns", "team"], capsys)
     assert out.code == 2 and "--columns takes JUDGE:VALUE" in one_error(out.err)
+
+
+def test_html_page(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["judges", "demo.qrels", "demo-llm.qrels", "-r", "demo-bm25.run", "-r",
+               "demo-dense.run", "-f", "html", "-o", "judges.html", "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    page = (demo / "judges.html").read_text("utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "chart-scatter-0" in page

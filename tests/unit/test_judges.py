@@ -243,7 +243,7 @@ def test_text_and_json_lines() -> None:
     assert {"pairs", "statistic", "confusion", "system", "correlation", "decisions",
             "leaderboard"} <= sections
     with pytest.raises(ParameterError, match="'format'"):
-        got.render("html")
+        got.render("pdf")
 
 
 def test_bad_arguments_name_the_option() -> None:

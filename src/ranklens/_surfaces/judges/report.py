@@ -19,7 +19,7 @@ from .leaderboard import Leaderboard
 
 __all__ = ["JUDGES_FORMATS", "JudgesReport", "render_judges"]
 
-JUDGES_FORMATS = ("table", "jsonl")
+JUDGES_FORMATS = ("table", "jsonl", "html")
 SIGNS = ("+", "0", "-")
 #: pairs one judge lacks shown in the text (JSON Lines lists them all)
 SHOWN_ALONE = 5
@@ -48,7 +48,9 @@ class JudgesReport:
     settings: dict[str, Any]
 
     def render(self, fmt: str = "table", *, per_query: bool = False) -> str:
-        """The report as aligned text (``"table"``) or JSON Lines (``"jsonl"``)."""
+        """The report as aligned text (``"table"``), JSON Lines (``"jsonl"``) or one HTML
+        page (``"html"``: the confusion heatmap, grade bars, the scatter of system means
+        and the decision table)."""
         return render_judges(self, fmt, per_query=per_query)
 
 
@@ -134,6 +136,10 @@ def _table(records: list[dict], hide: set[str]) -> str:
 def render_judges(report: JudgesReport, fmt: str = "table", *, per_query: bool = False) -> str:
     """``report`` in one of :data:`JUDGES_FORMATS`."""
     check("format", fmt, Choice(JUDGES_FORMATS))
+    if fmt == "html":
+        from .page import judges_page
+
+        return judges_page(report.judges, report.grades, report.pairs, report.leaderboards)
     sections = _records(report, per_query)
     if fmt == "jsonl":
         return "".join(json.dumps({"section": name, **{k: _json(v) for k, v in r.items()}},
