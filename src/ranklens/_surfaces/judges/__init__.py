@@ -5,6 +5,7 @@
 ``labels``       each judge against the reference, every judge together; bootstrap intervals
 ``leaderboard``  orderings and significance decisions under each judge
 ``report``       the report, as text and JSON Lines
+``page``         the report as one HTML page (Vega-Lite charts)
 ``api``          :func:`judges`
 """
 

@@ -19,8 +19,8 @@ from .pairing import Judged
 __all__ = ["GroupAgreement", "PairAgreement", "Statistic", "group_agreement",
            "pair_agreement", "pooled_resamples"]
 
-#: draws (resamples x queries) held at once: 32 MB of counts (memory only: the numbers
-#: drawn do not depend on it)
+#: draws (resamples x queries) held at once, 2**22 integers (memory only: the numbers drawn
+#: do not depend on it)
 BLOCK_DRAWS = 1 << 22
 
 
