@@ -48,6 +48,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.evaluate_arrays import evaluate_arrays, from_arrays
     from ._surfaces.fusion.fuse import fuse
     from ._surfaces.fusion.tuning import FusionTuning, optimize_fusion
+    from ._surfaces.judges import JudgesReport, judges
     from ._surfaces.judgments import Judgments
     from ._surfaces.pool import merge_judgments, pool
     from ._surfaces.power import power
@@ -75,6 +76,7 @@ __all__ = [
     "ItemCatalogue",
     "ItemFeatures",
     "ItemGroups",
+    "JudgesReport",
     "Judgments",
     "Measure",
     "MeasureError",
@@ -101,6 +103,7 @@ __all__ = [
     "from_arrays",
     "from_pairs",
     "fuse",
+    "judges",
     "load_interactions",
     "load_item_features",
     "load_item_groups",
@@ -138,6 +141,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Convention": ("._names.conventions", "Convention"),
     "EvaluateOptions": ("._pipeline.options", "EvaluateOptions"),
     "FORMATS": ("._surfaces.render", "FORMATS"),
+    "JudgesReport": ("._surfaces.judges", "JudgesReport"),
     "Judgments": ("._surfaces.judgments", "Judgments"),
     "Interactions": ("._ingest.item_tables", "Interactions"),
     "ItemCatalogue": ("._ingest.item_tables", "ItemCatalogue"),
@@ -162,6 +166,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "evaluate_arrays": ("._surfaces.evaluate_arrays", "evaluate_arrays"),
     "from_arrays": ("._surfaces.evaluate_arrays", "from_arrays"),
     "from_pairs": ("._ingest.io._pairs", "pairs_to_tables"),
+    "judges": ("._surfaces.judges", "judges"),
     "load_interactions": ("._ingest.io._items", "load_interactions"),
     "load_item_features": ("._ingest.io._items", "load_item_features"),
     "load_item_groups": ("._ingest.io._items", "load_item_groups"),

@@ -1,4 +1,4 @@
-"""Every example of README.md and docs/{cli,agreement,results,segments}.md runs.
+"""Every example of README.md and docs/{cli,agreement,results,segments,judges}.md runs.
 
 The examples are read from the files, never copied here: a new example that does not run
 fails this module. Python blocks (```python) run in order, per file, in one namespace, after a
@@ -27,7 +27,7 @@ import ranklens
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "ranklens" / "data"
 DOCS = ("README.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
-        "docs/segments.md")
+        "docs/segments.md", "docs/judges.md")
 
 #: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
 NOT_RUN = {
@@ -256,7 +256,7 @@ def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                with_peers: bool) -> None:
     monkeypatch.chdir(tmp_path)
     # the bundled demo files, under the names `ranklens demo` gives them: blocks read them
-    for name in ("demo.qrels", *RUN_SOURCES):
+    for name in ("demo.qrels", "demo-llm.qrels", *RUN_SOURCES):
         shutil.copyfile(DATA / name, tmp_path / name)
     scope = readme_preamble(tmp_path) if doc == "README.md" else {"ranklens": ranklens}
     for line, text in python_blocks(doc):

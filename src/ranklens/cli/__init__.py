@@ -87,6 +87,7 @@ class _LazyGroup(click.Group):
         "demo": ("._demo", "demo"),
         "evaluate": ("._evaluate", "evaluate_cmd"),
         "fuse": ("._fuse", "fuse_cmd"),
+        "judges": ("._judges", "judges_cmd"),
         "measures": ("._measures", "measures_cmd"),
         "pool": ("._agree", "pool_cmd"),
         "power": ("._power", "power_cmd"),
@@ -125,6 +126,7 @@ def cli(debug: bool) -> None:
     ranklens agree a.run b.run -m "RBO(p=0.9)"       rankings compared, no judgments
     ranklens pool a.run b.run --depth 10 -o p.txt    the pairs to judge
     ranklens correlate --qrels-a A --qrels-b B RUNS  do two qrels order the runs alike?
+    ranklens judges people.qrels llm.qrels -r a.run -r b.run  can the judges be trusted?
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs

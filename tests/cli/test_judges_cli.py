@@ -1,0 +1,75 @@
+"""``ranklens judges``: text and JSON Lines output, and one-line usage errors (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_support import one_error, run, write
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "ranklens" / "data"
+
+
+@pytest.fixture
+def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in ("demo.qrels", "demo-llm.qrels", "demo-bm25.run", "demo-dense.run"):
+        shutil.copyfile(DATA / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_text_report_with_runs(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["judges", "people=demo.qrels", "llm=demo-llm.qrels", "-r", "demo-bm25.run",
+               "-r", "demo-dense.run", "--resamples", "50"], capsys)
+    assert out.code == 0, out.err
+    assert "llm against people" in out.out
+    assert "judged by llm only (6)" in out.out
+    assert "significance decisions: rows people, columns llm" in out.out
+
+
+def test_json_lines_per_query(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["judges", "demo.qrels", "demo-llm.qrels", "-f", "jsonl", "-q",
+               "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    records = [json.loads(line) for line in out.out.splitlines()]
+    assert sum(r["section"] == "per_query" for r in records) == 40
+    alone = [r for r in records if r["section"] == "alone" and r["judge"] == "demo-llm.qrels"]
+    assert len(alone) == 6 and alone[0]["lacks"] == "demo.qrels"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["demo.qrels"], "give at least two QRELS"),
+    (["demo.qrels", "demo-llm.qrels", "-r", "demo-bm25.run"], "at least two --run"),
+    (["demo.qrels", "demo-llm.qrels", "--map", "llm"], "--map takes JUDGE:FROM=TO"),
+    (["demo.qrels", "demo-llm.qrels", "--grades", "0,x"], "--grades takes integers"),
+    (["demo.qrels", "demo-llm.qrels", "--resamples", "-1"], "--resamples"),
+    (["demo.qrels", "wide.qrels"], "--map wide.qrels:4=3"),
+    (["demo.qrels", "demo-llm.qrels", "-m", "AP"], "--measure applies to the runs"),
+    (["demo.qrels", "demo-llm.qrels", "--rel", "2"], "--rel applies to the runs"),
+])
+def test_usage_errors_are_one_line(demo: Path, capsys: pytest.CaptureFixture[str],
+                                   args: list[str], message: str) -> None:
+    write(demo / "wide.qrels", "q01 0 doc01-000 4\nq01 0 doc01-003 2\n")
+    out = run(["judges", *args], capsys)
+    assert out.code == 2
+    assert message in one_error(out.err)
+
+
+def test_columns_of_a_headerless_file(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(demo / "team.txt", "q01 Q0 doc01-003 3 0.9 team\nq01 Q0 doc01-023 1 1 team\n")
+    out = run(["judges", "demo.qrels", "team=team.txt", "--columns",
+               "team:qid,_,docid,rel,_,_", "-f", "jsonl", "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    assert json.loads(out.out.splitlines()[0])["pairs"] == 2
+    out = run(["judges", "demo.qrels", "team.txt", "--columns", "team"], capsys)
+    assert out.code == 2 and "--columns takes JUDGE:VALUE" in one_error(out.err)
+
+
+def test_html_page(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["judges", "demo.qrels", "demo-llm.qrels", "-r", "demo-bm25.run", "-r",
+               "demo-dense.run", "-f", "html", "-o", "judges.html", "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    page = (demo / "judges.html").read_text("utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "chart-scatter-0" in page
