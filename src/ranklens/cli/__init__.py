@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -205,6 +206,8 @@ def run() -> None:
     tenth of a second after a large evaluation, for memory the exit returns anyway.
     """
     try:
+        # the entry point's quiet Ctrl-C (_ranklens_entry) gives way to main's guard here
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         main()
         status = 0
     except SystemExit as exc:
