@@ -46,8 +46,10 @@ def run() -> None:
     if "polars" not in sys.modules:  # (python -m ranklens has imported nothing of it yet)
         os.environ.setdefault(*ALLOCATOR)
     quiet_interrupts()  # (again: a caller may have imported this module long before)
-    from ranklens.cli import run as run_cli
-
+    try:
+        from ranklens.cli import run as run_cli
+    except KeyboardInterrupt:  # raised by a handler other than ours
+        _interrupted(2, None)  # (2: SIGINT)
     run_cli()
 
 
