@@ -56,6 +56,8 @@ SLOW: dict[str, frozenset[str] | None] = {
     "chunks/test_chunked.py": frozenset({"test_real_runs_chunked_equal_in_memory",
                                          "test_any_data_any_limit"}),
     "cli/test_bad_inputs_cli.py": frozenset({"test_ctrl_c_while_reading_a_pipe_stops_at_once"}),
+    # a Ctrl-C at ten moments of start-up, each in a fresh interpreter
+    "cli/test_interrupt_start_up.py": None,
     "cli/test_compare_cli.py": frozenset({"test_same_seed_gives_byte_identical_output"}),
     # the README's ranx block: ranx compiles its numba kernels on first use
     "cli/test_doc_examples.py": frozenset({"test_python_examples_with_peers_run"}),

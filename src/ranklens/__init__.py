@@ -8,6 +8,15 @@
 
 from __future__ import annotations
 
+import sys as _sys
+
+# ``python -m ranklens`` finding its ``__main__`` (runpy sets ``sys.argv[0]`` to ``-m``
+# meanwhile): a Ctrl-C from here on ends the command with one line (_ranklens_entry)
+if _sys.argv[:1] == ["-m"] and any(
+        a == "-mranklens" or (a == "-m" and _sys.orig_argv[i + 1:i + 2] == ["ranklens"])
+        for i, a in enumerate(_sys.orig_argv)):
+    import _ranklens_entry  # noqa: F401
+
 import typing as _typing
 
 from ._base.errors import (

@@ -346,11 +346,20 @@ def _example(defn: MeasureDef) -> str:
     return "0.5" if defn.cutoff == "float" else "10"
 
 
+#: the deepest rank cutoff (or pool depth) read: more rows than a ranking of one query can
+#: hold; every measure, agreement and pool bounds its depth by it
+MAX_CUTOFF = 2**31 - 1
+
+
 def integer_cutoff(owner: str, cutoff: Any) -> int:
-    """``cutoff`` as an integer >= 1 (a whole float accepted), else a MeasureError."""
+    """``cutoff`` as an integer from 1 to :data:`MAX_CUTOFF` (a whole float accepted), else
+    a MeasureError."""
     value = int(cutoff) if isinstance(cutoff, float) and cutoff.is_integer() else cutoff
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise MeasureError(f"the cutoff of {owner} must be an integer >= 1, got {cutoff!r}")
+    if value > MAX_CUTOFF:
+        raise MeasureError(f"the cutoff of {owner} must be at most {MAX_CUTOFF} (2**31 - 1), "
+                           f"got {cutoff!r}")
     return value
 
 

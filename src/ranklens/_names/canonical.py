@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
+from .._measures._registry import MAX_CUTOFF
 from .index import Reading
 
 __all__ = ["Named", "Parsed", "build", "cutoff_value", "split"]
@@ -77,11 +78,15 @@ def _pairs(text: str) -> list[tuple[str, str]]:
 
 def cutoff_value(text: str, name: str) -> int | float:
     """The cutoff ``text`` of measure ``name``: an int for a rank depth, else a float."""
+    integral = REGISTRY[name].cutoff == "int"
+    if integral and text.isdigit():  # exactly as written, however many digits
+        return int(text)
     try:
         value = float(text)
     except ValueError:
         raise MeasureError(f"the cutoff of {name} must be a number, got {text!r}") from None
-    return int(value) if value.is_integer() and REGISTRY[name].cutoff == "int" else value
+    # a float past the bound stays one, for the measure's bound check to print as written
+    return int(value) if value.is_integer() and integral and value <= MAX_CUTOFF else value
 
 
 def build(reading: Reading, named: Named, written: str) -> Parsed:

@@ -14,6 +14,7 @@ import re
 
 from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
+from .._measures._registry import MAX_CUTOFF
 from .._measures.trec_params import parse_trec_params
 from .canonical import cutoff_value
 from .index import SPELLINGS
@@ -127,6 +128,9 @@ def cutoff_name(te: str, name: str, cutoff: float) -> str:
     """
     if REGISTRY[name].cutoff == "float":
         return f"{te}_{cutoff:.2f}"
+    if cutoff > MAX_CUTOFF:  # not a name of a float's digits (P_1000000000000000000000)
+        raise MeasureError(f"the cutoff of {te} must be at most {MAX_CUTOFF} (2**31 - 1), "
+                           f"got {cutoff}")
     return f"{te}_{int(cutoff)}"
 
 

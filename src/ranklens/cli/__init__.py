@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -164,14 +165,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         status = 0
     except click.exceptions.Exit as exc:
         status = exc.exit_code
-    except (click.exceptions.Abort, _Interrupted):  # a Ctrl-C inside a command
+    except (click.exceptions.Abort, _Interrupted, KeyboardInterrupt):  # a Ctrl-C
         _err("interrupted")
         status = 130
     except click.ClickException as exc:
         if _STATE["debug"]:
             raise
-        click.echo("ranklens: error: " + " ".join(exc.format_message().split())
-                   + _usage_hint(exc), err=True)
+        where = getattr(exc, "ctx", None)
+        hint = f" (see '{where.command_path} --help')" if where and where.command_path else ""
+        click.echo("ranklens: error: " + " ".join(exc.format_message().split()) + hint,
+                   err=True)
         status = exc.exit_code
     except RanklensError as exc:
         if _STATE["debug"]:
@@ -180,9 +183,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         status = 2
     except BrokenPipeError:
         status = 0  # `ranklens ... | head` closed the pipe: not an error
-    except KeyboardInterrupt:
-        _err("interrupted")
-        status = 130
     except OSError as exc:
         if _STATE["debug"]:
             raise
@@ -208,6 +208,8 @@ def run() -> None:
     tenth of a second after a large evaluation, for memory the exit returns anyway.
     """
     try:
+        # the entry point's quiet Ctrl-C (_ranklens_entry) gives way to main's guard here
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         main()
         status = 0
     except SystemExit as exc:
@@ -224,10 +226,3 @@ def run() -> None:
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
     os._exit(status)
-
-
-def _usage_hint(exc: click.ClickException) -> str:
-    ctx = getattr(exc, "ctx", None)
-    if ctx is not None and ctx.command_path:
-        return f" (see '{ctx.command_path} --help')"
-    return ""

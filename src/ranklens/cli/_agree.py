@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .._base.outputs import refuse_overwriting_inputs
@@ -9,7 +11,7 @@ from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
 from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_text
-from ._options import name_systems
+from ._options import columns_option, name_systems, run_columns
 
 __all__ = ["agree_cmd", "pool_cmd"]
 
@@ -34,9 +36,10 @@ __all__ = ["agree_cmd", "pool_cmd"]
               help="Two runs: one row per query too.")
 @click.option("-o", "--output", type=str, default=None,
               help="Write to this file (- for standard output).")
+@columns_option
 def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str, ...],
               ties: str, missing: str, fmt: str, per_query: bool,
-              output: str | None) -> int:
+              output: str | None, columns: str | None = None) -> int:
     """How alike RUNS' rankings are, query by query, without judgments.
 
     Two runs: each measure's mean (and per query with -q); three or more: a matrix of
@@ -59,11 +62,12 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     if len(runs) > 2 and per_query:
         raise click.UsageError("--per-query is for two runs; a matrix of three or more runs "
                                "holds each pair's means only")
+    roles = run_columns(columns)
     labels, paths = name_systems(runs, names)
     refuse_overwriting_inputs(output, paths)
     chosen = list(measures) or ["RBO"]
     parse_agreements(chosen)  # every bad name reported before any file is read
-    loaded = {label: load_run(path, name=label)
+    loaded = {label: load_run(path, name=label, columns=roles)
               for label, path in zip(labels, paths, strict=True)}
     a, b = list(loaded.values()) if len(loaded) == 2 else (loaded, None)
     got = agreement(a, b, chosen, ties=ties, missing=missing)  # type: ignore[arg-type]
@@ -87,20 +91,25 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
                    "query_id,doc_id,relevance with the relevance empty.")
 @click.option("-o", "--output", type=str, default=None,
               help="Write to this file (- for standard output).")
+@columns_option
 def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fmt: str,
-             output: str | None) -> int:
+             output: str | None, columns: str | None = None) -> int:
     """The (query, document) pairs a depth-k pool of RUNS asks assessors to judge.
 
     \b
     ranklens pool a.run b.run c.run --depth 10 -o pool.txt
     ranklens pool a.run b.run --depth 20 --qrels qrels.txt -f csv -o todo.csv
     """
+    from .._ingest.io._load import load_run
     from .._surfaces.pool import pool
 
     if not runs:
         raise click.UsageError("give at least one RUN to pool")
+    roles = run_columns(columns)
     refuse_overwriting_inputs(output, [*runs, *([qrels] if qrels else [])])
-    got = pool(list(runs), depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
+    given: list[Any] = list(runs) if roles is None else [load_run(r, columns=roles)
+                                                         for r in runs]
+    got = pool(given, depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
     write_text(output, got.render(fmt))  # type: ignore[arg-type]
     click.echo(got.summary(), err=True)  # the count, off the pool's own lines
     return 0

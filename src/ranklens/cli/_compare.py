@@ -116,7 +116,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     results = (evaluate_pairs_files(given.paths, chosen, options, given.labels) if given.pairs
                else evaluate_files(qrels, given.paths, chosen, options,  # type: ignore[arg-type]
                                    names=given.labels, context=given.context,
-                                   fuse=fuse_method))
+                                   fuse=fuse_method, columns=given.columns))
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
                           correction_scope=correction_scope,  # type: ignore[arg-type]

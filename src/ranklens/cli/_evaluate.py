@@ -20,6 +20,7 @@ from ._options import (
     inputs_and_measures,
     read_given,
     refuse_unread_context,
+    runs_by_name,
 )
 
 if TYPE_CHECKING:
@@ -69,18 +70,14 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
 
             labels = list(names) if names is not None else [str(n) for n in
                                                               name_runs(run_paths)]
-            _, named = fused_beside(labels, run_paths, fuse)
-        elif names is None:
+            _, named = fused_beside(labels, run_paths, fuse, columns)
+        elif names is None and columns is None:
             named = list(run_paths)  # a list of paths: named by their file names
         else:
-            named = dict(zip(names, run_paths, strict=True))
-        if columns is not None:
-            from .._ingest.io._load import load_run
             from .._ingest.io._run_names import name_runs
 
-            named = {label: load_run(p, name=label, columns=columns)
-                     for label, p in zip(names or [str(n) for n in name_runs(run_paths)],
-                                         run_paths, strict=True)}
+            named = runs_by_name(names or [str(n) for n in name_runs(run_paths)], run_paths,
+                                 columns)
         tables = context or {}
         results: Results = evaluate(qrels, named, list(measures), options=options,
                                     train=tables.get("train"), items=tables.get("items"),
@@ -202,9 +199,6 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.option("--master", type=str, default=None, metavar="URL",
               help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
                    "sc://host for Spark Connect (default: Spark's own).")
-@click.option("--columns", type=str, default=None, metavar="NAMES",
-              help="RUNS are headerless files with these columns, e.g. qid,docid,score or "
-                   "qid,docid,rank (_ skips one; docs/cli.md).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say on standard error how the files were evaluated: in memory, or in "
                    "how many chunks by how many workers (docs/scale.md).")
@@ -214,8 +208,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                  seed: int = 0, resamples: int = 9999, subtopics: bool = False,
                  engine: str = "local", master: str | None = None,
                  fuse_method: str | None = None, memory_limit: str | None = None,
-                 jobs: int | None = None, columns: str | None = None,
-                 verbose: bool = False, **params: Any) -> int:
+                 jobs: int | None = None, verbose: bool = False, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -240,7 +233,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         os.environ["POLARS_MAX_THREADS"] = str(jobs)
     given = read_given(qrels, runs, names, measures, params, output)
     options, pairs, context, chosen = given.options, given.pairs, given.context, given.measures
-    labels, paths = given.labels, given.paths
+    labels, paths, roles = given.labels, given.paths, given.columns
     refuse_unread_context(context, chosen)
     intervals = None
     if ci is not None:
@@ -251,13 +244,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     elif (ci_method, seed, resamples) != ("t", 0, 9999):
         raise click.UsageError("--ci-method, --seed and --resamples set the intervals of "
                                "--ci; give --ci too")
-    from .._ingest.io.headerless import column_names
-
-    roles = column_names(columns, "--columns")
-    if roles is not None and (pairs or engine == "spark" or memory_limit is not None
-                              or fuse_method is not None):
+    if roles is not None and (engine == "spark" or memory_limit is not None):
         raise click.UsageError("--columns reads RUNS in memory on the local engine; not with "
-                               "--pairs, --engine spark, --memory-limit or --fuse")
+                               "--engine spark or --memory-limit")
     if fuse_method is not None and (pairs or engine == "spark" or subtopics):
         raise click.UsageError("--fuse is for RUNS on the local engine, without --subtopics")
     if pairs:
@@ -300,7 +289,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                                    "--memory-limit")
         fused_labels = with_fused_name(labels, fuse_method)
         results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                                 fuse=fuse_method, jobs=jobs)
+                                 fuse=fuse_method, jobs=jobs, columns=roles)
         write_output(results, fmt, per_query, output, fused_labels, intervals)
         return 0
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from .._base.errors import ParameterError
+from ._options import columns_option
 
 __all__ = ["fuse_cmd", "parse_weights"]
 
@@ -62,10 +63,11 @@ def parse_weights(value: str | None) -> list[float] | None:
 @click.option("-o", "--output", type=str, default=None, metavar="FILE",
               help="Write the fused TREC run to this file (default, or '-': standard "
                    "output).")
+@columns_option
 def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
              params: tuple[str, ...], train: str | None, allow_leakage: bool,
              depth: int | None, convention: str | None, name: str | None,
-             output: str | None) -> int:
+             output: str | None, columns: str | None = None) -> int:
     """Fuse RUNS (TREC, CSV, TSV, Parquet or JSON Lines; NAME=PATH names one) into one
     TREC run.
 
@@ -82,7 +84,7 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
     from .._surfaces.fusion.write import trec_run_text
     from ._evaluate import unique, write_stdout
     from ._fused import parse_params
-    from ._options import name_systems
+    from ._options import name_systems, run_columns, runs_by_name
     from ._progress import loading
 
     if len(runs) < 2:
@@ -98,6 +100,7 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
     if allow_leakage and not m.supervised:
         raise ParameterError(f"the '--allow-leakage' option is for the supervised methods; "
                              f"got the method {m.name!r}")
+    roles = run_columns(columns)
     output = None if output == "-" else output  # '-' is standard output, as for inputs
     labels, paths = name_systems(runs, ())
     refuse_overwriting_inputs(output, [*paths, *([train] if train else [])])
@@ -106,7 +109,7 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
     if allow_leakage:
         given["allow_leakage"] = True
     with loading(paths):
-        fused = fuse(dict(zip(labels, paths, strict=True)), method, norm=norm,
+        fused = fuse(runs_by_name(labels, paths, roles), method, norm=norm,
                      weights=parse_weights(weights), params=given, depth=depth,
                      convention=convention, name=name, train=train)
     text = trec_run_text(fused)

@@ -65,17 +65,17 @@ def fusion_spec(spec: str) -> tuple[Any, dict[str, float]]:
     return m, params
 
 
-def fused_beside(labels: Sequence[str], paths: Sequence[str],
-                 spec: str) -> tuple[list[str], dict[str, Any]]:
-    """The runs ``paths`` loaded (named ``labels``) and, after them, their fusion by the
-    method ``spec`` names, named after the method (``fused-<method>`` when a run has that
-    name)."""
+def fused_beside(labels: Sequence[str], paths: Sequence[str], spec: str,
+                 columns: tuple[str, ...] | None = None) -> tuple[list[str], dict[str, Any]]:
+    """The runs ``paths`` loaded (named ``labels``; headerless files with ``columns``) and,
+    after them, their fusion by the method ``spec`` names, named after the method
+    (``fused-<method>`` when a run has that name)."""
     from .._ingest.io._load import load_run
     from .._surfaces.fusion.fuse import fuse
 
     names = with_fused_name(labels, spec)
     m, params = fusion_spec(spec)
-    loaded = {label: load_run(path, name=label) for label, path in
+    loaded = {label: load_run(path, name=label, columns=columns) for label, path in
               zip(labels, paths, strict=True)}
     return names, {**loaded, names[-1]: fuse(loaded, m.name, params=params, name=names[-1])}
 

@@ -9,7 +9,7 @@ import click
 
 from .._base.errors import MeasureError
 from .._base.params import Spelled
-from .._measures import REGISTRY, Measure, MeasureDef, Param
+from .._measures import REGISTRY, Measure, MeasureDef
 from .._names import suggest
 
 __all__ = ["MeasureInfo", "measure_infos", "measures_cmd", "render_infos", "render_markdown"]
@@ -29,10 +29,6 @@ class MeasureInfo:
 
     def text(self) -> str:
         return " ".join([self.name, *self.trec, *self.aliases, self.doc]).lower()
-
-
-def _fmt_default(param: Param) -> str:
-    return param.format(param.default)
 
 
 def _facts(name: str, defn: MeasureDef) -> tuple[str, ...]:
@@ -69,24 +65,17 @@ def measure_infos() -> list[MeasureInfo]:
     """One entry per registry measure, in registration order (grouped by family)."""
     out = []
     for name, defn in REGISTRY.items():
-        shown = name
-        if defn.cutoff == "int":
-            shown += "@k" if defn.cutoff_required else "[@k]"
-        elif defn.cutoff == "float":
-            shown += "@x" if defn.cutoff_required else "[@x]"
-        trec = []
+        mark = {"int": "@k", "float": "@x"}.get(str(defn.cutoff), "")
+        shown = name + (mark if defn.cutoff_required or not mark else f"[{mark}]")
         te = defn.trec
-        if te.name:
-            trec.append(te.name)
+        trec = [te.name] if te.name else []
         if te.cut:
             sample = te.cutoffs[:3]
-            if defn.cutoff == "float":
-                cuts = ", ".join(f"{te.cut}_{c:3.2f}" for c in sample)
-            else:
-                cuts = ", ".join(f"{te.cut}_{int(c)}" for c in sample)
+            cuts = ", ".join(f"{te.cut}_{c:3.2f}" if defn.cutoff == "float"
+                             else f"{te.cut}_{int(c)}" for c in sample)
             trec.append(cuts + (", ..." if len(te.cutoffs) > 3 else "")
                         if sample else f"{te.cut}_k")
-        params = tuple(f"{p.name}={_fmt_default(p)}: {p.doc}"
+        params = tuple(f"{p.name}={p.format(p.default)}: {p.doc}"
                        for p in defn.params if p.default is not None)
         shared = [p.name for p in defn.params if p.default is None]
         if shared:
@@ -109,7 +98,7 @@ def agreement_infos() -> list[MeasureInfo]:
     out = []
     for name, defn in AGREEMENT.items():
         shown = name + ("@k" if defn.cutoff_required else "[@k]")
-        params = tuple(f"{p.name}={_fmt_default(p)}: {p.doc}" for p in defn.params
+        params = tuple(f"{p.name}={p.format(p.default)}: {p.doc}" for p in defn.params
                        if p.default is not None)
         facts: tuple[str, ...] = (
             "compares two runs without judgments: ranklens agree, ranklens.agreement",)
@@ -123,16 +112,13 @@ def render_infos(infos: list[MeasureInfo]) -> str:
     """Plain text: one block per measure."""
     lines = []
     for info in infos:
-        lines.append(info.name)
-        lines.append(f"    {info.doc}")
+        lines += [info.name, f"    {info.doc}"]
         if info.trec:
             lines.append(f"    trec_eval: {', '.join(info.trec)}")
         if info.aliases:
             lines.append(f"    aliases: {', '.join(info.aliases)}")
-        for p in info.params:
-            lines.append(f"    - {p}")
-        if info.facts:
-            lines.append(f"    {'; '.join(info.facts)}")
+        lines += [f"    - {p}" for p in info.params]
+        lines += [f"    {'; '.join(info.facts)}"] if info.facts else []
         lines.append("")
     return "\n".join(lines)
 
@@ -145,20 +131,14 @@ def render_markdown(infos: list[MeasureInfo]) -> str:
     head = (resources.files("ranklens.cli") / "measures_header.md").read_text(encoding="utf-8")
     lines = head.split("\n")[:-1]
     for info in infos:
-        lines.append(f"## `{info.name}`")
-        lines.append("")
-        lines.append(info.doc[0].upper() + info.doc[1:] + ".")
-        lines.append("")
+        lines += [f"## `{info.name}`", "", info.doc[0].upper() + info.doc[1:] + ".", ""]
         if info.trec:
             lines.append(f"- trec_eval: {', '.join(f'`{t}`' for t in info.trec)}")
         if info.aliases:
             lines.append(f"- also accepted: {', '.join(f'`{a}`' for a in info.aliases)}")
-        for p in info.params:
-            head, _, doc = p.partition(": ")
-            lines.append(f"- `{head}`: {doc}")
-        if info.facts:
-            lines.append(f"- {'; '.join(info.facts)}")
-        lines.append("")
+        lines += [f"- `{name}`: {doc}" for name, _, doc in (p.partition(": ")
+                                                               for p in info.params)]
+        lines += [f"- {'; '.join(info.facts)}", ""] if info.facts else [""]
     return "\n".join(lines)
 
 

@@ -1,4 +1,5 @@
 """The evaluation options of every command that evaluates (evaluate, compare, report),
+and ``--columns`` of every command that reads runs (also agree, pool and fuse),
 generated from one declaration: :class:`~ranklens._pipeline.options.EvaluateOptions`'s
 fields, plus ``--pairs`` (RAG records in place of QRELS and RUNS). Each command has every
 option, with the same flag, choices, default and help text."""
@@ -17,11 +18,12 @@ from .._base.validate import Boolean, Choice, Integer
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 
 __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
-           "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name", "context_options",
-           "engine_options", "evaluated_inputs", "evaluation_options", "fuse_option", "inputs",
-           "inputs_and_measures", "judgment_options", "name_systems", "read_given",
-           "refuse_unread_context", "split_context", "split_measures", "split_name",
-           "split_options"]
+           "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name", "columns_option",
+           "context_options", "engine_options", "evaluated_inputs", "evaluation_options",
+           "fuse_option", "inputs", "inputs_and_measures", "judgment_options", "name_systems",
+           "read_given",
+           "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
+           "split_measures", "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,6 +49,36 @@ JOBS_HELP = (
     "each run file ahead of its turn (two runs in memory at once); under --memory-limit, "
     "worker processes evaluating chunks. --jobs 1 keeps everything on one core. Values "
     "do not depend on it.")
+
+
+COLUMNS_HELP = ("RUNS are headerless files with these columns, e.g. qid,docid,score or "
+                "qid,docid,rank (_ skips one; docs/cli.md).")
+
+
+def columns_option(command: F) -> F:
+    """Add ``--columns NAMES`` (the RUNS are headerless files with these columns) to
+    ``command``: one declaration for every command that reads runs."""
+    return click.option("--columns", "columns", type=str, default=None, metavar="NAMES",
+                        help=COLUMNS_HELP)(command)
+
+
+def run_columns(columns: str | None) -> tuple[str, ...] | None:
+    """``--columns`` as the roles of the RUNS' columns, in order (None: not given)."""
+    from .._ingest.io.headerless import column_names
+
+    return column_names(columns, "--columns")
+
+
+def runs_by_name(labels: Sequence[str], paths: Sequence[str],
+                 columns: tuple[str, ...] | None) -> dict[str, Any]:
+    """The RUNS by name: their paths (read by the function given them), or with
+    ``columns`` the runs read with those columns."""
+    if columns is None:
+        return dict(zip(labels, paths, strict=True))
+    from .._ingest.io._load import load_run
+
+    return {label: load_run(path, name=label, columns=columns)
+            for label, path in zip(labels, paths, strict=True)}
 
 
 def engine_options(command: F) -> F:
@@ -274,8 +306,8 @@ def baseline_name(baseline: str | None, names: Sequence[str], args: Sequence[str
 
 def evaluated_inputs(command: F) -> F:
     """Add what every evaluating command reads besides its inputs: the evaluation options,
-    the beyond-accuracy tables and ``--fuse``."""
-    return evaluation_options(context_options(fuse_option(command)))
+    the beyond-accuracy tables, ``--fuse`` and ``--columns``."""
+    return evaluation_options(context_options(fuse_option(columns_option(command))))
 
 
 def inputs(qrels: str | None, runs: Sequence[str], pairs: Sequence[str],
@@ -306,6 +338,8 @@ class Given:
     paths: list[str]
     #: the measures asked for, or the default ones
     measures: list[str]
+    #: the RUNS' columns (``--columns``), when they are headerless files
+    columns: tuple[str, ...] | None = None
 
 
 def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
@@ -317,7 +351,11 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
     (they describe users and items)."""
     options, pairs = split_options(params)
     context = split_context(params)
+    columns = run_columns(params.pop("columns", None))
     inputs(qrels, runs, pairs, at_least)
+    if columns is not None and pairs:
+        raise click.UsageError("--columns names the columns of RUNS; --pairs files have "
+                               "their own (query_id, retrieved, relevant)")
     if context and pairs:
         flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
         raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
@@ -325,4 +363,4 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     return Given(options, pairs, context, labels, paths,
-                 list(measures) or list(DEFAULT_MEASURES))
+                 list(measures) or list(DEFAULT_MEASURES), columns)

@@ -13,6 +13,7 @@ from ._options import (
     inputs_and_measures,
     read_given,
     refuse_unread_context,
+    runs_by_name,
 )
 
 __all__ = ["report_cmd"]
@@ -87,10 +88,10 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         elif fuse_method is not None:
             from ._fused import fused_beside
 
-            _, fused_runs = fused_beside(labels, paths, fuse_method)
+            _, fused_runs = fused_beside(labels, paths, fuse_method, given.columns)
             text = report(qrels, fused_runs, list(measures) or None, **settings)
         else:
-            text = report(qrels, dict(zip(labels, paths, strict=True)),
+            text = report(qrels, runs_by_name(labels, paths, given.columns),
                           list(measures) or None, **settings, **dict[str, Any](tables))
     if to is None:
         write_stdout(text)

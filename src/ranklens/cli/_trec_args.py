@@ -8,10 +8,10 @@ Deliberate differences from trec_eval are listed in docs/trec_eval.md.
 from __future__ import annotations
 
 import getopt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import cast
+from typing import Any, cast
 
 from .._base.c_numbers import c_atol
 from .._surfaces.trec_eval import Judgments, TrecEvalError, trec_eval
@@ -52,6 +52,15 @@ class Command:
     zscores: str | None = None
 
 
+#: the field of :class:`Command` each flag sets, and how it reads its value
+_SETS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "h": ("help", lambda _: True), "q": ("per_query", lambda _: True),
+    "c": ("complete", lambda _: True), "n": ("summary", lambda _: False),
+    "J": ("judged_only", lambda _: True), "l": ("rel", c_atol),
+    "N": ("collection_size", c_atol), "M": ("depth", lambda v: max(c_atol(v), 0)),
+    "R": ("judgments", str), "Z": ("zscores", str)}
+
+
 def parse_args(argv: Sequence[str]) -> Command:
     """trec_eval's getopt parsing: options may be glued (``-M100``) and follow the files."""
     try:
@@ -60,35 +69,16 @@ def parse_args(argv: Sequence[str]) -> Command:
         raise TrecEvalError(f"{exc}\n{USAGE}", 1) from None
     c = Command()
     for flag, value in opts:
-        if flag in ("-h", "--help"):
-            c.help = True
-        elif flag in ("-v", "--version"):
+        short = flag.lstrip("-")[0]  # a long option's first letter is its short one's
+        if short == "v":
             raise TrecEvalError("trec_eval version 10.0 (ranklens drop-in)", 0)
-        elif flag in ("-q", "--query_eval_wanted"):
-            c.per_query = True
-        elif flag in ("-m", "--measure"):
+        if short == "m":
             c.measures.append(value)
-        elif flag in ("-c", "--complete_rel_info_wanted"):
-            c.complete = True
-        elif flag in ("-l", "--level_for_rel"):
-            c.rel = c_atol(value)
-        elif flag in ("-n", "--nosummary"):
-            c.summary = False
-        elif flag in ("-J", "--Judged_docs_only"):
-            c.judged_only = True
-        elif flag in ("-N", "--Number_docs_in_coll"):
-            c.collection_size = c_atol(value)
-        elif flag in ("-M", "--Max_retrieved_per_topic"):
-            c.depth = max(c_atol(value), 0)
-        elif flag in ("-R", "--Rel_info_format"):
-            c.judgments = value
-        elif flag in ("-T", "--Results_format"):
-            if value != "trec_results":
-                raise TrecEvalError(f"illegal retrieval results format '{value}' "
-                                    "(only trec_results is supported)", 2)
-        elif flag in ("-Z", "--Zscore"):
-            c.zscores = value
-        # -D (debug level) and -o (obsolete) are accepted and ignored
+        elif short == "T" and value != "trec_results":
+            raise TrecEvalError(f"illegal retrieval results format '{value}' "
+                                "(only trec_results is supported)", 2)
+        elif short in _SETS:  # -D (debug level) and -o (obsolete) are accepted and ignored
+            setattr(c, _SETS[short][0], _SETS[short][1](value))
     if c.help:
         return c
     if len(rest) != 2:

@@ -93,9 +93,9 @@ def is_msmarco_run(path: str | Path) -> bool:
     return len(fields) == 3 and fields[2].isdigit()
 
 
-def _frame(path: str, roles: tuple[str, ...]) -> pl.DataFrame:
-    """The file's columns as text, named by ``roles`` (skipped ones dropped)."""
-    data = read_bytes(path)
+def _frame(path: str, roles: tuple[str, ...], data: bytes) -> pl.DataFrame:
+    """The columns of ``data`` (the file's bytes) as text, named by ``roles`` (skipped ones
+    dropped)."""
     check_text(data, path)
     keys = [str(i) for i in range(len(roles))]
     first = _fields_of(data[:HEAD])
@@ -130,35 +130,39 @@ def _parsed(data: bytes, sep: bytes, keys: list[str]) -> pl.DataFrame | None:
 
 
 def read_headerless_run(path: str | Path, columns: tuple[str, ...] | None,
-                        name: str | None = None) -> Run:
-    """A headerless run whose columns are ``columns`` (None: an MS MARCO run)."""
+                        name: str | None = None, data: bytes | None = None) -> Run:
+    """A headerless run whose columns are ``columns`` (None: an MS MARCO run); ``data``: a
+    block of the file's lines (the chunked reader's), whose lines errors count from 1."""
     source = str(path)
-    frame = _frame(source, columns or MSMARCO_COLUMNS)
+    text = read_bytes(source) if data is None else data
+    frame = _frame(source, columns or MSMARCO_COLUMNS, text)
     try:
         if "score" not in frame.columns:
-            frame = frame.with_columns(_order(frame, source, msmarco=columns is None))
+            frame = frame.with_columns(_order(frame, source, columns is None, data is None))
         return frame_to_run(frame, source, name or Path(source).name)
     except InputError as exc:
-        raise _at_line(exc, source) from None
+        raise _at_line(exc, source, text) from None
 
 
-def _at_line(exc: InputError, source: str) -> InputError:
-    """``exc`` about a row of the file's table as an error naming the file's line."""
+def _at_line(exc: InputError, source: str, data: bytes) -> InputError:
+    """``exc`` about a row of the table of ``data`` as an error naming the line."""
     if exc.row is None:
         return exc
-    lines = [i for i, line in enumerate(read_bytes(source).split(b"\n"), 1)
+    lines = [i for i, line in enumerate(data.split(b"\n"), 1)
              if line.strip() and not line.lstrip().startswith(b"#")]
     return InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=source,
                       line=lines[exc.row])
 
 
-def _order(frame: pl.DataFrame, source: str, msmarco: bool) -> pl.Series:
-    """The scores of a run without any: minus the rank, else minus the row number."""
+def _order(frame: pl.DataFrame, source: str, msmarco: bool, whole: bool) -> pl.Series:
+    """The scores of a run without any: minus the rank, else minus the row number (of the
+    file when ``whole``, else of a block: blocks are read in order, so the order holds)."""
     if "rank" not in frame.columns:
         return pl.Series("score", -np.arange(frame.height, dtype=np.float64))
     rank = numeric(frame["rank"], "rank", source)
     if msmarco:  # three integer columns: a rank column counts 1, 2, ... in each query
-        first = frame.with_columns(rank).group_by("query_id").agg(pl.col("rank").first())
+        first = frame.with_columns(rank).group_by("query_id", maintain_order=True).agg(
+            pl.col("rank").first()).slice(0 if whole else 1)  # (a block may start mid-query)
         if first.height and not bool((first["rank"] == 1).all()):
             raise InputError("three columns whose third is not a rank (1, 2, ... per query); "
                              "name them with --columns (columns= in Python), e.g. "
@@ -170,7 +174,8 @@ def read_headerless_qrels(path: str | Path, columns: tuple[str, ...]) -> Qrels:
     """Headerless judgments whose columns are ``columns`` (no relevance column: every row
     is relevant, grade 1)."""
     source = str(path)
+    text = read_bytes(source)
     try:
-        return frame_to_qrels(_frame(source, columns).drop("rank", strict=False), source)
+        return frame_to_qrels(_frame(source, columns, text).drop("rank", strict=False), source)
     except InputError as exc:
-        raise _at_line(exc, source) from None
+        raise _at_line(exc, source, text) from None

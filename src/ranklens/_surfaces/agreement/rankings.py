@@ -21,12 +21,13 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ..._base.errors import InputError
 from ..._ingest.tables import Run
+from ..._measures._registry import MAX_CUTOFF
 from ..._model.ranking import run_index
 
 __all__ = ["MAX_DEPTH", "Pairing", "Side", "pair_runs", "query_set", "ranks", "top_rows"]
 
-#: the deepest cutoff or pool depth read: more rows than a ranking of one query can hold
-MAX_DEPTH = 2**31 - 1
+#: the deepest cutoff or pool depth read (one bound for measures, agreement and pools)
+MAX_DEPTH = MAX_CUTOFF
 
 
 @dataclass(frozen=True)

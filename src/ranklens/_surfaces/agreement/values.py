@@ -18,7 +18,6 @@ from ..._base.params import non_default_params, params_text
 from ..._measures._registry import integer_cutoff
 from . import rbo, sets  # noqa: F401  (each registers its measures on import)
 from .measures import AGREEMENT, AgreementDef
-from .rankings import MAX_DEPTH
 
 __all__ = ["AgreementMeasure", "parse_agreement", "parse_agreements"]
 
@@ -58,9 +57,6 @@ class AgreementMeasure:
                 raise MeasureError(f"{defn.name} needs a cutoff, e.g. {defn.name}@10")
             return
         object.__setattr__(self, "cutoff", integer_cutoff(defn.name, self.cutoff))
-        if self.cutoff > MAX_DEPTH:
-            raise MeasureError(f"the cutoff of {defn.name} must be at most {MAX_DEPTH} "
-                               f"(2**31 - 1), got {self.cutoff}")
 
     @property
     def definition(self) -> AgreementDef:

@@ -22,6 +22,7 @@ from ..._base.errors import InputError
 from ..._ingest.io._frames import frame_to_qrels, frame_to_run
 from ..._ingest.io._lines import without_bom
 from ..._ingest.io._load import data_line_numbers, strip_compression, text_table, unreadable
+from ..._ingest.io.headerless import is_msmarco_run, read_headerless_run
 from ..._ingest.io.trec import files
 from ..._ingest.io.trec.qrels import read_trec_qrels
 from ..._ingest.io.trec.run import read_trec_run
@@ -238,6 +239,9 @@ def run_blocks(path: str, size: int, name: str | None, span: Span | None = None
                ) -> Iterator[Run]:
     """``path``'s run as :func:`qrels_blocks` reads judgments (a TREC file's blocks are named
     by their last tag unless ``name`` is given; the run is named by its last block's)."""
+    if is_msmarco_run(path):  # qid pid rank, as load_run reads it
+        return _trec_blocks(path, size, lambda data: read_headerless_run(path, None, name, data),
+                            span)
     # doc ids written as numbers stay numbers: the chunks hold them in 4 bytes a row
     return _blocks(path, size,
                    lambda data: read_trec_run(path, data=data, name=name, numbers=True),
