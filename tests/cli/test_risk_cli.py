@@ -117,7 +117,8 @@ def test_power_command_gives_the_design(tmp_path: Path,
     rag = Path(__file__).resolve().parents[2] / "src" / "ranklens" / "data" / "rag_example.jsonl"
     pairs = run(["power", "--pairs", str(rag), "-m", "RR", "-f", "csv"], capsys)
     assert pairs.code == 0, pairs.err
-    assert next(csv.DictReader(io.StringIO(pairs.out)))["sd_source"] == "within-system, variance doubled"
+    source = next(csv.DictReader(io.StringIO(pairs.out)))["sd_source"]
+    assert source == "within-system, variance doubled"
     out = run(["power", *files, "-m", "P@1", "--simulations", "5"], capsys)
     assert out.code == 2
     assert "'simulations' option needs 'min_diff' (--min-diff)" in one_error(out.err)
