@@ -151,10 +151,6 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
     return Qrels(qrels, source, integer_query_ids=integer and bool(records)), table
 
 
-def _check_duplicates(duplicates: str) -> None:
-    check("duplicates", duplicates, Choice(_DUPLICATES))
-
-
 def _is_list(value: Any) -> bool:
     return isinstance(value, (list, tuple))
 
@@ -200,7 +196,7 @@ def pairs_to_tables(
     >>> ranklens.evaluate(qrels, run, ["RR"]).per_query("RR")
     {'0': 0.5, '1': 1.0}
     """
-    _check_duplicates(duplicates)
+    check("duplicates", duplicates, Choice(_DUPLICATES))
     source = "<id lists>"
     relevant, retrieved = _aligned_lists(relevant, retrieved, source)
     for name, value in (("relevant", relevant), ("retrieved", retrieved)):
@@ -208,13 +204,13 @@ def pairs_to_tables(
             raise InputError(f"{name} must be a mapping of query id to ids, got "
                              f"{type(value).__name__}", source=source)
     records: list[tuple[str, list[str] | None, dict[str, float] | None]] = []
-    for raw_q in dict.fromkeys([*relevant, *retrieved]):
+    raw_ids = dict.fromkeys([*relevant, *retrieved])
+    for raw_q in raw_ids:
         q = _id(raw_q, "query id", source, None)
         ranked = (_ranked(q, retrieved[raw_q], duplicates, source, None)
                   if raw_q in retrieved else None)
         gold = _gold(q, relevant[raw_q], source, None) if raw_q in relevant else None
         records.append((q, ranked, gold))
-    raw_ids = dict.fromkeys([*relevant, *retrieved])
     return _tables(records, source, all(_is_integer_id(q) for q in raw_ids))
 
 
@@ -255,7 +251,7 @@ def load_pairs(
     >>> qrels
     Qrels('<records>', 2 queries, 2 judgments)
     """
-    _check_duplicates(duplicates)
+    check("duplicates", duplicates, Choice(_DUPLICATES))
     items: Iterable[tuple[int | None, Any]]
     if isinstance(source, (str, Path)):
         name = str(source)
