@@ -21,7 +21,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 __all__ = ["CodedJudgments", "Derived", "Qrels", "ReaderHints", "Run", "Slot", "SubtopicQrels",
-           "query_blocks", "table_schema"]
+           "extend_blocks", "per_row", "query_blocks", "table_schema"]
 
 T = TypeVar("T")
 
@@ -160,7 +160,7 @@ class CodedJudgments:
     @property
     def query_id(self) -> pl.Series:
         """The query id of every row (built on demand)."""
-        return _per_row(self.block_ids, self.block_lengths).alias("query_id")
+        return per_row(self.block_ids, self.block_lengths).alias("query_id")
 
     def frame(self) -> pl.DataFrame:
         """The rows as a table of strings (built on demand)."""
@@ -355,7 +355,7 @@ def table_schema(value: str) -> dict[str, Any]:
     return {"query_id": pl.String, "doc_id": pl.String, value: pl.Float64}
 
 
-def _per_row(block_ids: pl.Series, block_lengths: np.ndarray) -> pl.Series:
+def per_row(block_ids: pl.Series, block_lengths: np.ndarray) -> pl.Series:
     """Each block's id repeated over its rows."""
     return block_ids.gather(np.repeat(np.arange(block_lengths.size), block_lengths))
 
@@ -368,6 +368,19 @@ def query_blocks(query_ids: pl.Series,
         new = (query_ids != query_ids.shift(1)).fill_null(True)
     starts = new.arg_true().to_numpy().astype(np.int64)
     return query_ids.gather(starts), np.diff(np.append(starts, query_ids.len()))
+
+
+def extend_blocks(heads: list[pl.Series], lengths: list[np.ndarray], block_ids: pl.Series,
+                  block_lengths: np.ndarray) -> None:
+    """Add a part's blocks of rows (:func:`query_blocks`) after ``heads`` and ``lengths``:
+    a query continued from the last block stays one block."""
+    if heads and heads[-1][-1] == block_ids[0]:
+        lengths[-1] = lengths[-1].copy()
+        lengths[-1][-1] += block_lengths[0]
+        block_ids, block_lengths = block_ids[1:], block_lengths[1:]
+    if block_ids.len():
+        heads.append(block_ids)
+        lengths.append(block_lengths)
 
 
 class Run:
@@ -482,7 +495,7 @@ class Run:
     @property
     def query_id(self) -> pl.Series:
         """The query id of every row (built on demand)."""
-        return _per_row(self.block_ids, self.block_lengths)
+        return per_row(self.block_ids, self.block_lengths)
 
     @property
     def frame(self) -> pl.DataFrame:
