@@ -161,9 +161,7 @@ class IntervalRequest:
 
     def describe(self) -> str:
         """``95% t intervals of each mean over queries`` (with the bootstrap's settings)."""
-        if self.method == "t":
-            kind = "t"
-        else:
-            kind = f"percentile bootstrap ({self.n_resamples} resamples, seed {self.seed})"
+        kind = "t" if self.method == "t" else \
+            f"percentile bootstrap ({self.n_resamples} resamples, seed {self.seed})"
         return (f"{self.level * 100:g}% {kind} intervals of each mean over queries (bounds "
                 "past 0 or 1 clipped for measures in [0, 1])")

@@ -129,9 +129,8 @@ class Results(Frames):
         """One run's Result, by name or by position."""
         if isinstance(run, int):
             return self.results[run]
-        for name, r in zip(self.run_names, self.results, strict=True):
-            if name == run:
-                return r
+        if run in self.run_names:
+            return self.results[self.run_names.index(run)]
         raise KeyError(run)
 
     def __iter__(self) -> Iterator[Result]:

@@ -42,15 +42,12 @@ def strip_compression(name: str) -> str:
     return name
 
 
-def _is_columnar(path: str) -> bool:
-    return strip_compression(path.lower()).endswith(_COLUMNAR)
-
-
 def _columnar(path: str) -> pl.DataFrame | None:
     """A frame for files whose extension names a columnar format, else None."""
-    if not _is_columnar(path):
+    name = strip_compression(path.lower())
+    if not name.endswith(_COLUMNAR):
         return None
-    kind = strip_compression(path.lower()).rsplit(".", 1)[-1]
+    kind = name.rsplit(".", 1)[-1]
     if kind in _TEXT_KINDS:
         return text_table(read_bytes(path), kind, path)
     try:

@@ -151,14 +151,10 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
     return Qrels(qrels, source, integer_query_ids=integer and bool(records)), table
 
 
-def _is_list(value: Any) -> bool:
-    return isinstance(value, (list, tuple))
-
-
 def _aligned_lists(relevant: Any, retrieved: Any, source: str) -> tuple[Any, Any]:
     """Aligned lists (one entry per query, in order) as mappings from the query's position;
     anything else as it is."""
-    if not (_is_list(relevant) and _is_list(retrieved)):
+    if not (isinstance(relevant, (list, tuple)) and isinstance(retrieved, (list, tuple))):
         return relevant, retrieved
     if len(relevant) != len(retrieved):
         raise InputError(f"relevant and retrieved must hold one entry per query each; got "
