@@ -207,9 +207,9 @@ def test_an_index_in_another_tie_order_reuses_the_doc_hashes() -> None:
                    for d, s in docs.items())
     run = read_trec_run("r.txt", data=text.encode())  # the TREC reader hashes the doc ids
     by_id = ranklens.evaluate(qrels, _fresh(run), MEASURES, ties="input")
-    assert run._hints.doc_hashes is not None  # the reader's
+    assert run.hints.doc_hashes is not None  # the reader's
     run_index(run, "docid")  # built from the reader's doc hashes, which it takes
-    assert run._hints.doc_hashes is None  # taken: the run no longer holds them
+    assert run.hints.doc_hashes is None  # taken: the run no longer holds them
     assert RUN_INDEX["docid"] in run._derived
     assert dict(ranklens.evaluate(qrels, run, MEASURES, ties="input")) == dict(by_id)
 

@@ -17,14 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = [
-    "DuplicateError",
-    "InputError",
-    "MeasureError",
-    "ParameterError",
-    "RanklensError",
-    "RanklensWarning",
-]
+__all__ = ["DuplicateError", "InputError", "MeasureError", "ParameterError",
+           "RanklensError", "RanklensWarning"]
 
 
 class RanklensError(ValueError):

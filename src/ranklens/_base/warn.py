@@ -39,10 +39,7 @@ def warn_user(messages: str | Iterable[str],
               category: type[Warning] = RanklensWarning) -> None:
     """Issue each of ``messages`` once (in order, repeats dropped) as a ``category``
     warning pointing at the caller's line, outside ranklens."""
-    said: list[str] = []
-    for message in [messages] if isinstance(messages, str) else messages:
-        if message not in said:
-            said.append(message)
+    said = list(dict.fromkeys([messages] if isinstance(messages, str) else messages))
     if said:
         level = users_level()
         for message in said:

@@ -38,17 +38,28 @@ __all__ = ["POPULARITY", "Interactions", "ItemCatalogue", "ItemFeatures", "ItemG
 POPULARITY: Slot[pl.DataFrame] = Slot("item popularity")
 
 
-def _frame(frame: object, what: str, source: str) -> pl.DataFrame:
+def _frame(frame: object, what: str, source: str, names: tuple[str, ...],
+           table: str) -> pl.DataFrame:
+    """``frame`` itself, once known to be a polars DataFrame holding the columns ``names``."""
     if not isinstance(frame, pl.DataFrame):
         raise ParameterError(f"{what} needs a polars DataFrame; got {type(frame).__name__}")
+    absent = [n for n in names if n not in frame.columns]
+    if absent:
+        raise InputError(f"{table} needs the column(s) {', '.join(map(repr, absent))}; found "
+                         f"columns {frame.columns}", source=source)
     return frame
 
 
-def _missing(frame: pl.DataFrame, names: tuple[str, ...], what: str, source: str) -> None:
-    absent = [n for n in names if n not in frame.columns]
-    if absent:
-        raise InputError(f"{what} needs the column(s) {', '.join(map(repr, absent))}; found "
-                         f"columns {frame.columns}", source=source)
+def _item_ids(frame: object, what: str, source: str, names: tuple[str, ...],
+              table: str) -> pl.DataFrame:
+    """The id columns ``names`` (and a ``group`` column, if any) of an item table: ids,
+    none missing, each item once."""
+    frame = _frame(frame, what, source, names, table)
+    out = pl.DataFrame([ids(frame[c], source) for c in dict.fromkeys((*names, "group"))
+                        if c in frame.columns])
+    no_nulls(out, source)
+    _unique(out["item_id"], table, source)
+    return out
 
 
 def _unique(item_ids: pl.Series, what: str, source: str) -> None:
@@ -87,8 +98,8 @@ class Interactions:
                               compare=False)
 
     def __post_init__(self) -> None:
-        frame = _frame(self.frame, "Interactions", self.source)
-        _missing(frame, ("user_id", "item_id"), "the training interactions", self.source)
+        frame = _frame(self.frame, "Interactions", self.source, ("user_id", "item_id"),
+                       "the training interactions")
         if "weight" not in frame.columns:
             frame = frame.with_columns(pl.lit(1.0, dtype=pl.Float64).alias("weight"))
         frame = pl.DataFrame([ids(frame["user_id"], self.source),
@@ -140,15 +151,8 @@ class ItemCatalogue:
     source: str = "<items>"
 
     def __post_init__(self) -> None:
-        frame = _frame(self.frame, "ItemCatalogue", self.source)
-        _missing(frame, ("item_id",), "the item catalogue", self.source)
-        columns = [ids(frame["item_id"], self.source)]
-        if "group" in frame.columns:
-            columns.append(ids(frame["group"], self.source))
-        frame = pl.DataFrame(columns)
-        no_nulls(frame, self.source)
-        _unique(frame["item_id"], "the item catalogue", self.source)
-        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "frame", _item_ids(self.frame, "ItemCatalogue", self.source,
+                                                    ("item_id",), "the item catalogue"))
 
     @property
     def item_ids(self) -> pl.Series:
@@ -247,13 +251,8 @@ class ItemGroups:
     rule: str = "given"
 
     def __post_init__(self) -> None:
-        frame = _frame(self.frame, "ItemGroups", self.source)
-        _missing(frame, ("item_id", "group"), "the item groups", self.source)
-        frame = pl.DataFrame([ids(frame["item_id"], self.source),
-                              ids(frame["group"], self.source)])
-        no_nulls(frame, self.source)
-        _unique(frame["item_id"], "the item groups", self.source)
-        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "frame", _item_ids(self.frame, "ItemGroups", self.source,
+                                                    ("item_id", "group"), "the item groups"))
 
     @property
     def groups(self) -> tuple[str, ...]:

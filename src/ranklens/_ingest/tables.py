@@ -21,7 +21,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 __all__ = ["CodedJudgments", "Derived", "Qrels", "ReaderHints", "Run", "Slot", "SubtopicQrels",
-           "query_blocks", "table_schema"]
+           "extend_blocks", "per_row", "query_blocks", "table_schema"]
 
 T = TypeVar("T")
 
@@ -160,8 +160,7 @@ class CodedJudgments:
     @property
     def query_id(self) -> pl.Series:
         """The query id of every row (built on demand)."""
-        blocks = np.repeat(np.arange(self.block_lengths.size), self.block_lengths)
-        return self.block_ids.gather(blocks).alias("query_id")
+        return per_row(self.block_ids, self.block_lengths).alias("query_id")
 
     def frame(self) -> pl.DataFrame:
         """The rows as a table of strings (built on demand)."""
@@ -183,7 +182,7 @@ class Qrels:
     it); the evaluation itself reads the codes (:attr:`coded`).
     """
 
-    __slots__ = ("_coded", "_derived", "_frame", "_hints", "integer_query_ids", "source",
+    __slots__ = ("_coded", "_derived", "_frame", "hints", "integer_query_ids", "source",
                  "unretrieved")
 
     def __init__(self, frame: pl.DataFrame, source: str = "<qrels>",
@@ -197,11 +196,6 @@ class Qrels:
         ``hints``: the reader's work for the first index (:class:`ReaderHints`)."""
         frame = _checked(frame, ("query_id", "doc_id", "relevance"), "Qrels", source)
         self._set(frame, None, source, integer_query_ids, unretrieved, hints)
-
-    @property
-    def hints(self) -> ReaderHints:
-        """What the reader hands the first index (see :class:`ReaderHints`)."""
-        return self._hints
 
     @classmethod
     def from_codes(cls, coded: CodedJudgments, source: str = "<qrels>") -> Qrels:
@@ -229,7 +223,7 @@ class Qrels:
         #: ranklens._model.align. A table made anew starts without any.
         self._derived = Derived()
         #: what the reader hands the first index (see :class:`ReaderHints`)
-        self._hints = hints or ReaderHints()
+        self.hints = hints or ReaderHints()
 
     @property
     def frame(self) -> pl.DataFrame:
@@ -361,6 +355,11 @@ def table_schema(value: str) -> dict[str, Any]:
     return {"query_id": pl.String, "doc_id": pl.String, value: pl.Float64}
 
 
+def per_row(block_ids: pl.Series, block_lengths: np.ndarray) -> pl.Series:
+    """Each block's id repeated over its rows."""
+    return block_ids.gather(np.repeat(np.arange(block_lengths.size), block_lengths))
+
+
 def query_blocks(query_ids: pl.Series,
                  new: pl.Series | None = None) -> tuple[pl.Series, np.ndarray]:
     """The blocks of adjacent rows with one query id: each block's id and length (int64).
@@ -369,6 +368,19 @@ def query_blocks(query_ids: pl.Series,
         new = (query_ids != query_ids.shift(1)).fill_null(True)
     starts = new.arg_true().to_numpy().astype(np.int64)
     return query_ids.gather(starts), np.diff(np.append(starts, query_ids.len()))
+
+
+def extend_blocks(heads: list[pl.Series], lengths: list[np.ndarray], block_ids: pl.Series,
+                  block_lengths: np.ndarray) -> None:
+    """Add a part's blocks of rows (:func:`query_blocks`) after ``heads`` and ``lengths``:
+    a query continued from the last block stays one block."""
+    if heads and heads[-1][-1] == block_ids[0]:
+        lengths[-1] = lengths[-1].copy()
+        lengths[-1][-1] += block_lengths[0]
+        block_ids, block_lengths = block_ids[1:], block_lengths[1:]
+    if block_ids.len():
+        heads.append(block_ids)
+        lengths.append(block_lengths)
 
 
 class Run:
@@ -392,8 +404,8 @@ class Run:
     so they are scored on their empty ranking rather than treated as absent.
     """
 
-    __slots__ = ("_derived", "_doc_id", "_hints", "block_ids", "block_lengths",
-                 "empty_queries", "name", "score", "source")
+    __slots__ = ("_derived", "_doc_id", "block_ids", "block_lengths", "empty_queries", "hints",
+                 "name", "score", "source")
 
     def __init__(self, frame: pl.DataFrame, source: str = "<run>", name: str = "run",
                  hints: ReaderHints | None = None) -> None:
@@ -450,7 +462,7 @@ class Run:
         #: built on first evaluation: see ranklens._model.ranking
         self._derived = Derived()
         #: what the reader hands the first index (see :class:`ReaderHints`)
-        self._hints = hints or ReaderHints()
+        self.hints = hints or ReaderHints()
 
     @property
     def doc_id(self) -> pl.Series:
@@ -464,11 +476,6 @@ class Run:
     def held_doc_id(self) -> pl.Series:
         """The doc id of every row as it is held (text, or UInt32 numbers)."""
         return self._doc_id
-
-    @property
-    def hints(self) -> ReaderHints:
-        """What the reader hands the first index (see :class:`ReaderHints`)."""
-        return self._hints
 
     @property
     def text_doc_ids(self) -> bool:
@@ -488,8 +495,7 @@ class Run:
     @property
     def query_id(self) -> pl.Series:
         """The query id of every row (built on demand)."""
-        blocks = np.repeat(np.arange(self.block_lengths.size), self.block_lengths)
-        return self.block_ids.gather(blocks)
+        return per_row(self.block_ids, self.block_lengths)
 
     @property
     def frame(self) -> pl.DataFrame:
@@ -530,9 +536,8 @@ def _checked(frame: pl.DataFrame, columns: tuple[str, str, str], what: str,
         raise InputError(f"expected a {absent[0]!r} column, found columns {frame.columns}",
                          source=source)
     qid, did, value = columns
-    kind = "score" if value == "score" else "relevance"
     out = pl.DataFrame({qid: ids(frame[qid], source), did: ids(frame[did], source),
-                        value: numeric(frame[value], kind, source)})
+                        value: numeric(frame[value], value, source)})
     no_nulls(out, source)
     if value == "score":
         check_scores(out[value], source)

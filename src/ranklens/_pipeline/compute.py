@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -145,36 +145,30 @@ def _values(measure: Measure, aligned: Aligned, policies: Policies,
     ``unjudged``: a document scored <= 0 is never a hit (:meth:`Aligned.positive_judged`).
     ``realign(ties)``: the alignment under another tie order, kept in ``realigned``;
     ``realigning``: held while ``realigned`` is read or added to (measures on threads)."""
-    values = _kernel_values(measure, aligned, policies, realigned, realign, unjudged,
-                            realigning or contextlib.nullcontext())
-    return values if measure.definition.text else values.astype(np.float64, copy=False)
-
-
-def _kernel_values(measure: Measure, aligned: Aligned, policies: Policies,
-                   realigned: dict[str, Aligned], realign: Callable[[Ties], Aligned],
-                   unjudged: bool,
-                   realigning: contextlib.AbstractContextManager[Any]) -> np.ndarray:
     def view(a: Aligned) -> Aligned:
         return a.positive_judged() if unjudged else a
 
     order = _ties.effective_ties(measure, policies.ties)
     if order == "average":
-        return aligned.in_trec_order(_ties.compute(view(aligned), measure))
-    if order in _ties.BOUNDS:  # scikit-learn's: each document after / before its ties
-        return aligned.in_trec_order(_ties.bound(view(aligned), measure,
-                                                 order == "optimistic"))
-    if order in _ties.PERMUTATIONS:  # each tied group by grade, from the doc id order
-        return aligned.in_trec_order(_ties.permuted(view(aligned), measure, order == "best"))
+        values = aligned.in_trec_order(_ties.compute(view(aligned), measure))
+    elif order in _ties.BOUNDS:  # scikit-learn's: each document after / before its ties
+        values = aligned.in_trec_order(_ties.bound(view(aligned), measure,
+                                                   order == "optimistic"))
+    elif order in _ties.PERMUTATIONS:  # each tied group by grade, from the doc id order
+        values = aligned.in_trec_order(_ties.permuted(view(aligned), measure,
+                                                      order == "best"))
     # under ties="average" (or a bound) the alignment is sorted by doc id, which a docid
     # measure reads
-    if order == policies.ties or (order == "docid" and policies.ties in ("average",
-                                                                        *_ties.REORDERED)):
-        return aligned.in_trec_order(measure.definition.kernel(view(aligned), measure))
-    with realigning:  # built once, whichever measure asks first
-        if order not in realigned:  # a measure asks for another tie-break than the option
-            realigned[order] = realign(cast(Ties, order))
-        other = realigned[order]
-    return other.in_trec_order(measure.definition.kernel(view(other), measure))
+    elif order == policies.ties or (order == "docid" and policies.ties in ("average",
+                                                                          *_ties.REORDERED)):
+        values = aligned.in_trec_order(measure.definition.kernel(view(aligned), measure))
+    else:
+        with realigning or contextlib.nullcontext():  # built once, whichever asks first
+            if order not in realigned:  # a measure asks for another tie-break than the option
+                realigned[order] = realign(cast(Ties, order))
+            other = realigned[order]
+        values = other.in_trec_order(measure.definition.kernel(view(other), measure))
+    return values if measure.definition.text else values.astype(np.float64, copy=False)
 
 
 def _check_judgments(plan: Plan, qrels: Qrels | SubtopicQrels) -> None:
@@ -230,8 +224,8 @@ def compute(plan: Plan, qrels: Qrels | SubtopicQrels, run: Run, *,
     """
     _check_judgments(plan, qrels)
     check_context(plan.canonical, context)
-    policies = replace(plan.policies, warn_missing=False)  # the caller decides what to tell
-    aligned, diagnostics = align(qrels, run, alignment_policies(plan), block=block)
+    policies = alignment_policies(plan)
+    aligned, diagnostics = align(qrels, run, policies, block=block)
 
     def realign(order: Ties) -> Aligned:
         # the coverage was checked by the first alignment

@@ -117,10 +117,7 @@ def score_interval(values: np.ndarray, method: str = "t", level: float = 0.95,
     >>> ci.n, round(ci.mean, 4), round(ci.low, 4), round(ci.high, 4)
     (3, 0.4, -0.0968, 0.8968)
     """
-    check("method", method, Choice(INTERVAL_METHODS))
-    check("level", level, Interval(0, 1))
-    check("seed", seed, Integer(0, _SEED_MAX))
-    check("n_resamples", n_resamples, Integer(1, MAX_DRAWS))
+    IntervalRequest(level, method, seed, n_resamples)  # checks the options
     v = np.asarray(values, dtype=np.float64)
     v = v[~np.isnan(v)]
     n = int(v.size)
@@ -164,9 +161,7 @@ class IntervalRequest:
 
     def describe(self) -> str:
         """``95% t intervals of each mean over queries`` (with the bootstrap's settings)."""
-        if self.method == "t":
-            kind = "t"
-        else:
-            kind = f"percentile bootstrap ({self.n_resamples} resamples, seed {self.seed})"
+        kind = "t" if self.method == "t" else \
+            f"percentile bootstrap ({self.n_resamples} resamples, seed {self.seed})"
         return (f"{self.level * 100:g}% {kind} intervals of each mean over queries (bounds "
                 "past 0 or 1 clipped for measures in [0, 1])")

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
 from .per_query import Frames, by_query
-from .result import Result
+from .result import Result, _read_only
 
 if TYPE_CHECKING:
     import polars as pl
@@ -25,11 +25,6 @@ if TYPE_CHECKING:
     from .interval import ScoreInterval
 
 __all__ = ["Results", "results_of"]
-
-
-def _read_only(values: np.ndarray) -> np.ndarray:
-    values.flags.writeable = False
-    return values
 
 
 def _query_axis(ids: list[np.ndarray]) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
@@ -134,9 +129,8 @@ class Results(Frames):
         """One run's Result, by name or by position."""
         if isinstance(run, int):
             return self.results[run]
-        for name, r in zip(self.run_names, self.results, strict=True):
-            if name == run:
-                return r
+        if run in self.run_names:
+            return self.results[self.run_names.index(run)]
         raise KeyError(run)
 
     def __iter__(self) -> Iterator[Result]:

@@ -17,7 +17,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 from ..._base.errors import InputError
 from ..._base.warn import warn_user
 from ..columns import check_scores, ids, no_nulls, numeric
-from ..tables import Qrels, ReaderHints, Run, query_blocks, table_schema
+from ..tables import Qrels, ReaderHints, Run, per_row, query_blocks, table_schema
 
 __all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "mapping_to_run",
            "require_column"]
@@ -280,9 +280,7 @@ class _Flat:
         self.source, self.what = source, what
 
     def query_column(self) -> pl.Series:
-        n = len(self.queries)
-        counts = np.diff(self.ends, prepend=0)
-        return self.queries.gather(np.repeat(np.arange(n, dtype=np.int64), counts))
+        return per_row(self.queries, np.diff(self.ends, prepend=0))
 
     def where(self, row: int) -> str:
         q = self.queries[int(np.searchsorted(self.ends, row, side="right"))]

@@ -15,16 +15,8 @@ from collections.abc import Iterator, Mapping
 from ..._base.c_numbers import c_atof, c_atol
 from ..._base.errors import InputError
 
-__all__ = [
-    "c_atof",
-    "c_atol",
-    "check_text",
-    "data_lines",
-    "strict_float",
-    "strict_int",
-    "text_lines",
-    "without_bom",
-]
+__all__ = ["c_atof", "c_atol", "check_text", "data_lines", "strict_float", "strict_int",
+           "text_lines", "without_bom"]
 
 _BOM = b"\xef\xbb\xbf"
 

@@ -18,19 +18,9 @@ else:  # imported on first use (see ranklens._base.lazy)
 from ..._base.errors import InputError, ParameterError
 from ..._base.warn import warn_user
 from ..tables import Qrels, Run, SubtopicQrels
-from ._frames import (
-    frame_to_qrels,
-    frame_to_run,
-    mapping_to_qrels,
-    mapping_to_run,
-    to_polars,
-)
+from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
 from ._peers import IRDS_PREFIX, irds_qrels, peer_qrels, peer_run
-from ._subtopics import (
-    read_ndeval_qrels,
-    subtopic_qrels_from_frame,
-    subtopic_qrels_from_mapping,
-)
+from ._subtopics import read_ndeval_qrels, subtopic_qrels_from_frame, subtopic_qrels_from_mapping
 from .headerless import column_names, is_msmarco_run, read_headerless_qrels, read_headerless_run
 from .trec.files import read_bytes
 from .trec.qrels import read_trec_qrels
@@ -52,15 +42,12 @@ def strip_compression(name: str) -> str:
     return name
 
 
-def _is_columnar(path: str) -> bool:
-    return strip_compression(path.lower()).endswith(_COLUMNAR)
-
-
 def _columnar(path: str) -> pl.DataFrame | None:
     """A frame for files whose extension names a columnar format, else None."""
-    if not _is_columnar(path):
+    name = strip_compression(path.lower())
+    if not name.endswith(_COLUMNAR):
         return None
-    kind = strip_compression(path.lower()).rsplit(".", 1)[-1]
+    kind = name.rsplit(".", 1)[-1]
     if kind in _TEXT_KINDS:
         return text_table(read_bytes(path), kind, path)
     try:

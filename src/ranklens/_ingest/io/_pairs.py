@@ -151,18 +151,10 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
     return Qrels(qrels, source, integer_query_ids=integer and bool(records)), table
 
 
-def _check_duplicates(duplicates: str) -> None:
-    check("duplicates", duplicates, Choice(_DUPLICATES))
-
-
-def _is_list(value: Any) -> bool:
-    return isinstance(value, (list, tuple))
-
-
 def _aligned_lists(relevant: Any, retrieved: Any, source: str) -> tuple[Any, Any]:
     """Aligned lists (one entry per query, in order) as mappings from the query's position;
     anything else as it is."""
-    if not (_is_list(relevant) and _is_list(retrieved)):
+    if not (isinstance(relevant, (list, tuple)) and isinstance(retrieved, (list, tuple))):
         return relevant, retrieved
     if len(relevant) != len(retrieved):
         raise InputError(f"relevant and retrieved must hold one entry per query each; got "
@@ -200,7 +192,7 @@ def pairs_to_tables(
     >>> ranklens.evaluate(qrels, run, ["RR"]).per_query("RR")
     {'0': 0.5, '1': 1.0}
     """
-    _check_duplicates(duplicates)
+    check("duplicates", duplicates, Choice(_DUPLICATES))
     source = "<id lists>"
     relevant, retrieved = _aligned_lists(relevant, retrieved, source)
     for name, value in (("relevant", relevant), ("retrieved", retrieved)):
@@ -208,13 +200,13 @@ def pairs_to_tables(
             raise InputError(f"{name} must be a mapping of query id to ids, got "
                              f"{type(value).__name__}", source=source)
     records: list[tuple[str, list[str] | None, dict[str, float] | None]] = []
-    for raw_q in dict.fromkeys([*relevant, *retrieved]):
+    raw_ids = dict.fromkeys([*relevant, *retrieved])
+    for raw_q in raw_ids:
         q = _id(raw_q, "query id", source, None)
         ranked = (_ranked(q, retrieved[raw_q], duplicates, source, None)
                   if raw_q in retrieved else None)
         gold = _gold(q, relevant[raw_q], source, None) if raw_q in relevant else None
         records.append((q, ranked, gold))
-    raw_ids = dict.fromkeys([*relevant, *retrieved])
     return _tables(records, source, all(_is_integer_id(q) for q in raw_ids))
 
 
@@ -255,7 +247,7 @@ def load_pairs(
     >>> qrels
     Qrels('<records>', 2 queries, 2 judgments)
     """
-    _check_duplicates(duplicates)
+    check("duplicates", duplicates, Choice(_DUPLICATES))
     items: Iterable[tuple[int | None, Any]]
     if isinstance(source, (str, Path)):
         name = str(source)

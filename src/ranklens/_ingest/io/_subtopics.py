@@ -47,22 +47,18 @@ def read_ndeval_qrels(path: str | Path, *, data: bytes | None = None) -> Subtopi
     if data is None:
         data = read_bytes(path)
     check_text(data, source)
-    cols: dict[str, list[Any]] = {"query_id": [], "subtopic": [], "doc_id": [],
-                                  "relevance": []}
+    rows: list[tuple[str, str, str, float]] = []
     for lineno, fields in data_lines(data, source, 4, _LAYOUT):
         try:
             grade = strict_int(fields[3])
         except ValueError:
             raise InputError(f"expected an integer grade, got {fields[3]!r}", source=source,
                              line=lineno) from None
-        cols["query_id"].append(fields[0])
-        cols["subtopic"].append(fields[1])
-        cols["doc_id"].append(fields[2])
-        cols["relevance"].append(float(grade))
-    if not cols["query_id"]:
+        rows.append((fields[0], fields[1], fields[2], float(grade)))
+    if not rows:
         raise InputError("no judgment lines found (only comments or blank lines)",
                          source=source)
-    return SubtopicQrels(pl.DataFrame(cols, schema={
+    return SubtopicQrels(pl.DataFrame(rows, orient="row", schema={
         "query_id": pl.String, "subtopic": pl.String, "doc_id": pl.String,
         "relevance": pl.Float64}), source)
 
@@ -71,8 +67,7 @@ def subtopic_qrels_from_mapping(qrels: Mapping) -> SubtopicQrels:
     """Subtopic judgments from ``{query: {subtopic: {doc: grade}}}`` (pyndeval's nested
     form)."""
     source = "<subtopic qrels dict>"
-    cols: dict[str, list[Any]] = {"query_id": [], "subtopic": [], "doc_id": [],
-                                  "relevance": []}
+    rows: list[tuple[Any, Any, Any, Any]] = []
     for qid, subtopics in qrels.items():
         if not isinstance(subtopics, Mapping) or not all(
                 isinstance(docs, Mapping) for docs in subtopics.values()):
@@ -80,13 +75,11 @@ def subtopic_qrels_from_mapping(qrels: Mapping) -> SubtopicQrels:
                 f"query {qid!r}: expected {{subtopic: {{doc: grade}}}}, got "
                 f"{type(subtopics).__name__} (subtopic judgments as a mapping are "
                 "{query: {subtopic: {doc: grade}}})", source=source)
-        for sub, docs in subtopics.items():
-            for doc, grade in docs.items():
-                cols["query_id"].append(qid)
-                cols["subtopic"].append(sub)
-                cols["doc_id"].append(doc)
-                cols["relevance"].append(grade)
-    frame = pl.DataFrame({k: pl.Series(k, v, strict=False) for k, v in cols.items()})
+        rows += [(qid, sub, doc, grade) for sub, docs in subtopics.items()
+                 for doc, grade in docs.items()]
+    columns = list(zip(*rows, strict=True)) or [()] * 4
+    frame = pl.DataFrame([pl.Series(k, list(v), strict=False) for k, v in zip(
+        ("query_id", "subtopic", "doc_id", "relevance"), columns, strict=True)])
     return SubtopicQrels(frame, source)
 
 

@@ -17,7 +17,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from ...._base.tuning import CODED_ROWS, CODED_SHARE, HOPELESS_SHARE
 from ...hashcodes import HashCodes, doc_hashes
-from ...tables import CodedJudgments, Qrels, query_blocks
+from ...tables import CodedJudgments, Qrels, extend_blocks, per_row, query_blocks
 
 __all__ = ["CODED_ROWS", "CODED_SHARE", "HOPELESS_SHARE", "CodedPart", "Collision",
            "Dictionary", "coded_table"]
@@ -149,9 +149,8 @@ class CodedPart:
         """The block as :func:`~.tokens.scan_qrels` parsed it (its ids as strings again)."""
         new = np.zeros(self.doc_code.size, dtype=bool)
         new[np.cumsum(self.block_lengths) - self.block_lengths] = True
-        blocks = np.repeat(np.arange(self.block_lengths.size), self.block_lengths)
         return pl.DataFrame({
-            "query_id": self.block_ids.gather(blocks),
+            "query_id": per_row(self.block_ids, self.block_lengths),
             "doc_id": self.dictionary.ids.gather(self.doc_code),
             "relevance": self.relevance.astype(np.float64, copy=False), "new": new})
 
@@ -193,14 +192,7 @@ def coded_table(parts: list[CodedPart], source: str) -> Qrels:
     heads: list[pl.Series] = []
     lengths: list[np.ndarray] = []
     for part in parts:
-        block_ids, block_lengths = part.block_ids, part.block_lengths
-        if heads and heads[-1][-1] == block_ids[0]:  # a query continued across blocks
-            lengths[-1] = lengths[-1].copy()
-            lengths[-1][-1] += block_lengths[0]
-            block_ids, block_lengths = block_ids[1:], block_lengths[1:]
-        if block_ids.len():
-            heads.append(block_ids)
-            lengths.append(block_lengths)
+        extend_blocks(heads, lengths, part.block_ids, part.block_lengths)
     n = sum(p.doc_code.size for p in parts)
     doc_code = np.empty(n, dtype=np.uint32)
     # (see _compact)

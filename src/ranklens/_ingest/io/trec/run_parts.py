@@ -18,7 +18,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ...._base.lazy import polars as pl
 
 from ...._base.threads import ahead
-from ...tables import ReaderHints, Run, query_blocks
+from ...tables import ReaderHints, Run, extend_blocks, query_blocks
 from .tokens import foreign_blanks, last_tag, scan_run, separator
 
 __all__ = ["RunParts"]
@@ -151,14 +151,8 @@ class RunParts:
                     self._as_text()
         if df.null_count().sum_horizontal().item():
             return False
-        heads, lengths = query_blocks(df["query_id"], df.get_column("new", default=None))
-        continued = bool(self.block_ids) and self.block_ids[-1][-1] == heads[0]
-        if continued:
-            self.block_lengths[-1][-1] += lengths[0]  # a query continued across blocks
-            heads, lengths = heads[1:], lengths[1:]
-        if heads.len():
-            self.block_ids.append(heads)
-            self.block_lengths.append(lengths)
+        extend_blocks(self.block_ids, self.block_lengths,
+                      *query_blocks(df["query_id"], df.get_column("new", default=None)))
         end = self.rows + df.height
         if end > self.scores.size:
             # an estimate that falls short copies the columns whole, both copies held at
