@@ -1,14 +1,15 @@
 """Nested dicts aligned without tables: ``{query: {doc: value}}`` straight to :class:`Aligned`.
 
-For small inputs the fixed costs of the tables (polars columns, a call per step) are most
-of an evaluation's time, close to what pytrec_eval takes for the whole evaluation. Here
-the dicts are read in a few C-level
-passes (``chain``, ``map``, ``np.fromiter``), each doc id becomes unsigned 64-bit words
-holding its UTF-8 bytes (big-endian, zero-padded: they compare as the ids do byte-wise,
-trec_eval's ``strcmp``, since no id holds a NUL), and the ranking and the matching are NumPy
-sorts of those words. The result is the :class:`Aligned` the one alignment path
-(:func:`~ranklens._model.align.align`) makes of the same dicts loaded as tables, which the
-same kernels read: the values are the same, bit for bit (a differential test checks it).
+For small inputs the fixed costs of the tables (polars columns, a call per step) are most of
+an evaluation's time, close to what pytrec_eval takes for the whole evaluation. Here the
+dicts are read in a few C-level passes (``chain``, ``map``, ``np.fromiter``), each doc id
+becomes unsigned 64-bit words holding its UTF-8 bytes (big-endian, zero-padded: they compare
+as the ids do byte-wise, trec_eval's ``strcmp``, since no id holds a NUL). The rows are
+ranked by the one ranker (:func:`~ranklens._model.ranking.rank_rows`, ties broken on the
+words) and matched on exact pair keys through a dictionary of the judged ids. The result is
+the :class:`Aligned` the one alignment path (:func:`~ranklens._model.align.align`) makes of
+the same dicts loaded as tables, which the same kernels read: the values are the same, bit
+for bit (a differential test checks it).
 
 What is read here (anything else gives None, and the caller takes the general path, which
 gives the same values, warnings or error; so this module words no error but the coverage
@@ -78,8 +79,6 @@ class DictJudgments:
     ----------
     query_ids : the judged queries (with at least one judgment), in trec_eval order.
     grades : every judgment's grade, query by query (what the grade notices read).
-    qidx : each judgment's query number (rows query by query).
-    words : each judgment's doc id as big-endian words (see the module docstring).
     sorted_qidx, sorted_grade : the judgments by query then grade descending.
     dictionary, docs : the distinct judged doc ids' hashes and words: a doc code indexes
         them.
@@ -89,8 +88,6 @@ class DictJudgments:
 
     query_ids: list[str]
     grades: np.ndarray
-    qidx: np.ndarray
-    words: tuple[np.ndarray, ...]
     sorted_qidx: np.ndarray
     sorted_grade: np.ndarray
     dictionary: HashCodes
@@ -219,9 +216,8 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     scheme = PairKeys.exact(len(query_ids), first.size)
     keys = scheme.of(qidx, code)
     rows = np.argsort(keys)
-    return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade],
-                         dictionary, tuple(w[first] for w in words), scheme, keys[rows],
-                         rows)
+    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade], dictionary,
+                         tuple(w[first] for w in words), scheme, keys[rows], rows)
 
 
 def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
