@@ -305,7 +305,8 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
     sorted_j = evaluated_judgments(qindex.sorted_code, qindex.sorted_grade, kept)
 
     def hashed() -> tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]:
-        code, doc_hash, relevance = qindex.query_codes(), qindex.doc_hashes(), qrels.relevance
+        code, relevance = qindex.query_codes(), qrels.relevance
+        doc_hash = qindex.doc_hashes(qrels, numbers=not run.text_doc_ids)
         if kept is None:
             frame = pl.DataFrame({"qidx": code, "relevance": relevance, "hash": doc_hash})
             return frame, qrels.doc_ids_at

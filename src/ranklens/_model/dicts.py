@@ -1,14 +1,15 @@
 """Nested dicts aligned without tables: ``{query: {doc: value}}`` straight to :class:`Aligned`.
 
-For small inputs the fixed costs of the tables (polars columns, a call per step) are most
-of an evaluation's time, close to what pytrec_eval takes for the whole evaluation. Here
-the dicts are read in a few C-level
-passes (``chain``, ``map``, ``np.fromiter``), each doc id becomes unsigned 64-bit words
-holding its UTF-8 bytes (big-endian, zero-padded: they compare as the ids do byte-wise,
-trec_eval's ``strcmp``, since no id holds a NUL), and the ranking and the matching are NumPy
-sorts of those words. The result is the :class:`Aligned` the one alignment path
-(:func:`~ranklens._model.align.align`) makes of the same dicts loaded as tables, which the
-same kernels read: the values are the same, bit for bit (a differential test checks it).
+For small inputs the fixed costs of the tables (polars columns, a call per step) are most of
+an evaluation's time, close to what pytrec_eval takes for the whole evaluation. Here the
+dicts are read in a few C-level passes (``chain``, ``map``, ``np.fromiter``), each doc id
+becomes unsigned 64-bit words holding its UTF-8 bytes (big-endian, zero-padded: they compare
+as the ids do byte-wise, trec_eval's ``strcmp``, since no id holds a NUL). The rows are
+ranked by the one ranker (:func:`~ranklens._model.ranking.rank_rows`, ties broken on the
+words) and matched on exact pair keys through a dictionary of the judged ids. The result is
+the :class:`Aligned` the one alignment path (:func:`~ranklens._model.align.align`) makes of
+the same dicts loaded as tables, which the same kernels read: the values are the same, bit
+for bit (a differential test checks it).
 
 What is read here (anything else gives None, and the caller takes the general path, which
 gives the same values, warnings or error; so this module words no error but the coverage
@@ -31,6 +32,7 @@ changes nothing). Which options the alignment applies here is the caller's choic
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, compress, repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any
@@ -42,14 +44,16 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
+from .._base.groups import locate
 from .._base.tuning import DICT_ROWS as SMALL_ROWS
 from .._ingest.columns import MAX_GRADE
+from .._ingest.hashcodes import HashCodes
 from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
 from .diagnostics import Diagnostics
 from .keys import PairKeys, index_dtype, word_hashes
 from .policies import Policies
-from .ranking import RunIndex
+from .ranking import RunIndex, full_src, rank_rows, stable_order, tiebreak_of
 
 __all__ = ["QRELS_SOURCE", "RUN_SOURCE", "SMALL_ROWS", "DictJudgments", "DictRun", "align_dicts",
            "dict_judgments", "dict_run"]
@@ -75,19 +79,22 @@ class DictJudgments:
     ----------
     query_ids : the judged queries (with at least one judgment), in trec_eval order.
     grades : every judgment's grade, query by query (what the grade notices read).
-    qidx : each judgment's query number (rows query by query).
-    words : each judgment's doc id as big-endian words (see the module docstring).
     sorted_qidx, sorted_grade : the judgments by query then grade descending.
-    hashes : each judgment's hashed pair key (:class:`~ranklens._model.keys.PairKeys`).
+    dictionary, docs : the distinct judged doc ids' hashes and words: a doc code indexes
+        them.
+    scheme, keys, rows : each judgment's exact pair key (query number, doc code), the
+        keys ascending, and the judgment of each key.
     """
 
     query_ids: list[str]
     grades: np.ndarray
-    qidx: np.ndarray
-    words: tuple[np.ndarray, ...]
     sorted_qidx: np.ndarray
     sorted_grade: np.ndarray
-    hashes: np.ndarray
+    dictionary: HashCodes
+    docs: tuple[np.ndarray, ...]
+    scheme: PairKeys
+    keys: np.ndarray
+    rows: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,22 +185,6 @@ def _words(rankings: list[dict[Any, Any]], n: int) -> tuple[np.ndarray, ...] | N
     return tuple(out)
 
 
-def _stable(groups: np.ndarray) -> np.ndarray:
-    """A stable argsort of small non-negative integers (NumPy's radix sort at 16 bits)."""
-    if groups.size and int(groups.max()) < 1 << 16:
-        return np.argsort(groups.astype(np.uint16, copy=False), kind="stable")
-    return np.argsort(groups, kind="stable")
-
-
-def _by_group_then(groups: np.ndarray, words: tuple[np.ndarray, ...]) -> np.ndarray:
-    """The order of rows by ``groups`` (small non-negative integers) then ``words``
-    ascending (lexicographically)."""
-    if len(words) == 1:
-        first = np.argsort(words[0])
-        return first[_stable(groups[first])]
-    return np.lexsort((*reversed(words), groups))
-
-
 def dict_judgments(qrels: Any) -> DictJudgments | None:
     """The judgments of ``qrels``, or None if it is not read here (module docstring)."""
     if type(qrels) is not dict or not _str_keys(qrels):
@@ -212,12 +203,21 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
         return None
     qidx = np.repeat(np.arange(len(query_ids), dtype=index_dtype(len(query_ids))), lengths)
     by_grade = np.argsort(-grades, kind="stable")
-    by_grade = by_grade[_stable(qidx[by_grade])]
-    hashes = np.empty(n, dtype=np.uint64)
-    word_hashes(words, hashes)
-    PairKeys.hashed(len(query_ids)).into(hashes, qidx)
-    return DictJudgments(query_ids, grades, qidx, words, qidx[by_grade], grades[by_grade],
-                         hashes)
+    by_grade = by_grade[stable_order(qidx[by_grade])]
+    # the one id dictionary of the judged docs: hashed here alone, codes exact
+    hashes = _hashes(words)
+    distinct = np.sort(hashes)  # (np.unique hashes: slower here)
+    dictionary = HashCodes(distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))])
+    code = dictionary.find(hashes)
+    first = np.empty(dictionary.hashes.size, dtype=np.int64)
+    first[code] = np.arange(n)
+    if not _same(words, first[code], words, np.arange(n)).all():
+        return None  # two judged ids share a hash (never seen): the tables match them
+    scheme = PairKeys.exact(len(query_ids), first.size)
+    keys = scheme.of(qidx, code)
+    rows = np.argsort(keys)
+    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade], dictionary,
+                         tuple(w[first] for w in words), scheme, keys[rows], rows)
 
 
 def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
@@ -251,31 +251,34 @@ def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
 def align_dicts(judgments: DictJudgments, run: DictRun,
                 policies: Policies) -> tuple[Aligned, Diagnostics]:
     """What :func:`~ranklens._model.align.align` gives for the same dicts as tables: the
-    dicts as codes (rows ranked, matched on their words), built by the one builder
-    (:func:`~ranklens._model.align.build`).
+    dicts as codes (rows ranked by :func:`~ranklens._model.ranking.rank_rows`, matched on
+    exact pair keys), built by the one builder (:func:`~ranklens._model.align.build`).
 
     Raises
     ------
     InputError
         What :func:`~ranklens._model.policies.check_coverage` raises.
     """
-    ids, lengths = judgments.query_ids, run.lengths
-    nq = len(ids)
-    qidx = np.repeat(np.arange(nq, dtype=index_dtype(nq)), lengths)
-    rows, grades = _matched(qidx, run.words, judgments)
-    order = _ranked(qidx, run.scores, None if policies.ties == "input" else run.words, rows)
-    n = order.size
-    at = np.empty(n, dtype=order.dtype)
-    at[order] = np.arange(n, dtype=at.dtype)  # where each row is ranked
-    position = at[rows]
-    by_position = np.argsort(position)
-    judged = (position[by_position].astype(np.int64), grades[by_position])
+    ids, lengths, words = judgments.query_ids, run.lengths, run.words
     # the run's queries are the judged ones it gives rows, in the judgments' order
     run_of = np.flatnonzero(lengths)
-    offsets = np.zeros(run_of.size + 1, dtype=np.int64)
-    np.cumsum(lengths[run_of], out=offsets[1:])
+    qidx = np.repeat(np.arange(len(ids), dtype=index_dtype(len(ids))), lengths)
+    rows, grades = _matched(qidx, words, judgments)
+    n = qidx.size
+    tiebreak = tiebreak_of(policies.ties)
+    needed = np.zeros(n, dtype=bool)
+    needed[rows] = True
+    offsets, moves = rank_rows(
+        np.arange(run_of.size), lengths[run_of], run_of.size, run.scores,
+        (lambda rows: pl.Series(rows.astype(np.int64))) if tiebreak == "input" else
+        partial(_word_rows, words), tiebreak == "docid", needed)
+    at = np.empty(n, dtype=np.int64)
+    at[full_src(n, moves)] = np.arange(n)  # where each row is ranked
+    position = at[rows]
+    by_position = np.argsort(position)
+    judged = (position[by_position], grades[by_position])
     run_ids = pl.Series(list(map(ids.__getitem__, run_of.tolist())), dtype=pl.String)
-    index = RunIndex(query_ids=run_ids, moves=order,
+    index = RunIndex(query_ids=run_ids, moves=moves,
                      keys=np.zeros(0, dtype=np.uint64), offsets=offsets, duplicated=False)
 
     def match(code: np.ndarray | None, kept: np.ndarray | None, block_q: np.ndarray,
@@ -284,8 +287,7 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
             return judged
         if not kept.size:
             return judged[0][:0], judged[1][:0]
-        found = np.minimum(np.searchsorted(kept, judged[0]), kept.size - 1)
-        hit = kept[found] == judged[0]
+        found, hit = locate(kept, judged[0])
         return found[hit].astype(np.int64), judged[1][hit]
 
     coded = Coded(
@@ -298,130 +300,40 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     return build(coded, policies)
 
 
-def _ranked(qidx: np.ndarray, scores: np.ndarray, words: tuple[np.ndarray, ...] | None,
-            judged: np.ndarray) -> np.ndarray:
-    """The rows (query by query, ``qidx`` ascending) in ranked order: by query, score
-    descending, ties by doc id descending (byte-wise, trec_eval's), or in the rows' order
-    (``words`` None: ``ties="input"``).
+def _word_rows(words: tuple[np.ndarray, ...], rows: np.ndarray) -> np.ndarray:
+    """The doc ids at ``rows`` as rows of big-endian words (a tie break of
+    :func:`~ranklens._model.ranking.rank_rows`)."""
+    out = np.empty((len(words), rows.size), dtype=np.uint64)
+    for k, w in enumerate(words):
+        out[k] = w[rows]
+    return out
 
-    Only the tied groups holding a ``judged`` row are put in doc id order: what a measure
-    reads of a ranking is where the judged documents stand and the scores at each rank,
-    and a group of unjudged documents, equal in score, reads the same in any order (a
-    quarter of DL 2019's tied rows need no sort)."""
-    n = scores.size
-    same = qidx[1:] == qidx[:-1]
-    if ((scores[1:] > scores[:-1]) & same).any():
-        # tied rows come out in any order here, unless they keep the input's
-        order = np.argsort(-scores, kind="stable" if words is None else None)
-        order = order[_stable(qidx[order])]
-        ranked = scores[order]
-    else:  # how runs are usually given: each ranking already by score descending
-        order = np.arange(n, dtype=index_dtype(n))
-        ranked = scores
-    if words is None:
-        return order
-    # NumPy comparisons treat -0.0 and 0.0 as equal: one tie, as in trec_eval
-    tie = ranked[1:] == ranked[:-1]
-    tie &= same
-    if not tie.any():
-        return order
-    # each row's group of equal scores, numbered from 0 (a row starts one unless it ties
-    # with the row before it); small numbers, which a radix sort orders
-    new = np.empty(n, dtype=bool)
-    new[0] = False
-    np.invert(tie, out=new[1:])
-    group = np.cumsum(new, dtype=np.uint16 if n <= 1 << 16 else np.int64)
-    if ranked is scores:  # given by score descending: the rows stand where they rank
-        ranked_at = judged
-    else:
-        where = np.empty(n, dtype=order.dtype)
-        where[order] = np.arange(n, dtype=order.dtype)
-        ranked_at = where[judged]
-    sorted_group = np.zeros(int(group[-1]) + 1, dtype=bool)
-    sorted_group[group[ranked_at]] = True
-    tied = np.zeros(n, dtype=bool)
-    tied[1:] = tie
-    tied[:-1] |= tie
-    tied &= sorted_group[group]
-    at = np.flatnonzero(tied)
-    groups = group[at]
-    rows = order[at]
-    inverted = []  # descending doc ids
-    for w in words:
-        key = w[rows]
-        inverted.append(np.invert(key, out=key))
-    if len(words) == 1:  # _by_group_then's two sorts, gathering int32 rows between them
-        first = np.argsort(inverted[0])
-        rows = rows[first]
-        order[at] = rows[_stable(groups[first])]
-    else:
-        order[at] = rows[_by_group_then(groups, tuple(inverted))]
-    return order
+
+def _hashes(words: tuple[np.ndarray, ...]) -> np.ndarray:
+    out = np.empty(words[0].size, dtype=np.uint64)
+    word_hashes(words, out)
+    return out
+
+
+def _same(words: tuple[np.ndarray, ...], at: np.ndarray, docs: tuple[np.ndarray, ...],
+          code: np.ndarray) -> np.ndarray:
+    """Whether the ids ``words[at]`` are the ids ``docs[code]``, word by word."""
+    same = np.ones(at.size, dtype=bool)
+    for k in range(max(len(words), len(docs))):
+        same &= (words[k][at] if k < len(words) else 0) == (docs[k][code] if k < len(docs)
+                                                           else 0)
+    return same
 
 
 def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
              judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
-    """The rows with a judgment (ascending) and its grade, matching (query, doc id) pairs.
-
-    Each row and each judgment becomes one unsigned 64-bit value, a hash of its pair in
-    the high bits and its own index in the low ones; one value sort puts equal hashes side
-    by side, and two neighbours of equal hash, a row and a judgment of the same query and
-    the same doc id words, are a match. Within a query neither side lists a doc twice, so a
-    hash shared by three values is a collision that could hide a match: then (never seen)
-    rows and judgments are sorted on the pairs themselves instead (:func:`_merged`)."""
-    n, m = qidx.size, judgments.qidx.size
-    low = max(1, (n + m - 1).bit_length())
-    packed = np.empty(n + m, dtype=np.uint64)
-    word_hashes(words, packed[:n])
-    PairKeys.hashed(len(judgments.query_ids)).into(packed[:n], qidx)
-    packed[n:] = judgments.hashes
-    packed >>= np.uint64(low)
-    packed <<= np.uint64(low)
-    index = np.arange(n + m, dtype=np.uint64)
-    packed |= index
-    packed.sort()
-    np.bitwise_and(packed, np.uint64((1 << low) - 1), out=index)
-    packed >>= np.uint64(low)  # the hashes alone
-    equal = packed[1:] == packed[:-1]
-    if (equal[1:] & equal[:-1]).any():
-        return _merged(qidx, words, judgments)
-    first = np.flatnonzero(equal)
-    a, b = index[first].astype(np.int64), index[first + 1].astype(np.int64)
-    row, judgment = np.minimum(a, b), np.maximum(a, b) - n
-    match = (row < n) & (judgment >= 0)
-    row, judgment = row[match], judgment[match]
-    match = qidx[row] == judgments.qidx[judgment]
-    for k in range(max(len(words), len(judgments.words))):
-        match &= _word(words, k, row) == _word(judgments.words, k, judgment)
-    row, judgment = row[match], judgment[match]
-    by_row = np.argsort(row)
-    return row[by_row], judgments.grades[judgment[by_row]]
-
-
-def _word(words: tuple[np.ndarray, ...], k: int, at: np.ndarray) -> np.ndarray:
-    """Word ``k`` of the ids at ``at`` (0 past an id's last)."""
-    return words[k][at] if k < len(words) else np.zeros(at.size, dtype=np.uint64)
-
-
-def _merged(qidx: np.ndarray, words: tuple[np.ndarray, ...],
-            judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_matched` by sorting rows and judgments together on (query, doc id words):
-    a match is two equal neighbours."""
-    n = qidx.size
-    width = max(len(words), len(judgments.words))
-    zeros_r, zeros_j = np.zeros(n, np.uint64), np.zeros(judgments.qidx.size, np.uint64)
-    both = tuple(np.concatenate((words[k] if k < len(words) else zeros_r,
-                                 judgments.words[k] if k < len(judgments.words) else zeros_j))
-                 for k in range(width))
-    queries = np.concatenate((qidx, judgments.qidx))
-    order = _by_group_then(queries, both)
-    q = queries[order]
-    equal = q[1:] == q[:-1]
-    for w in both:
-        sorted_w = w[order]
-        equal &= sorted_w[1:] == sorted_w[:-1]
-    first = np.flatnonzero(equal)
-    a, b = order[first], order[first + 1]
-    rows = np.minimum(a, b)
-    by_row = np.argsort(rows)
-    return rows[by_row], judgments.grades[np.maximum(a, b)[by_row] - n]
+    """The rows with a judgment (ascending) and its grade: each row's doc id looked up in
+    the judged ids' dictionary (found by hash, confirmed on the words), then its (query,
+    doc code) pair among the judgments' exact :class:`~ranklens._model.keys.PairKeys`."""
+    code = judgments.dictionary.find(_hashes(words))
+    rows = np.flatnonzero(code >= 0)
+    code = code[rows]
+    same = _same(words, rows, judgments.docs, code)
+    rows, code = rows[same], code[same]
+    found, hit = locate(judgments.keys, judgments.scheme.of(qidx[rows], code))
+    return rows[hit], judgments.grades[judgments.rows[found[hit]]]

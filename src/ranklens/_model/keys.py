@@ -1,12 +1,12 @@
 """Ids as numbers: query numbering and the one (query, doc) pair key, :class:`PairKeys`.
 
 A pair key is ``query number * span + doc value``. The doc value is an exact code where a
-dictionary of doc ids exists (judgments held as codes, fusion's fallback), otherwise the top
-bits of a 64-bit doc id hash: polars's for tables, :func:`word_hashes` for nested dicts'
-words. Equal pairs have equal keys, so a hashed key can only over-select: every match is
-confirmed on the ids (see :mod:`ranklens._model.matching`). String work then stays
-proportional to the judgments, not to the run rows.
-"""
+dictionary of doc ids exists (judgments held as codes, nested dicts' judgments, fusion's
+fallback), otherwise the top bits of a 64-bit doc id hash (polars's, of the ids as held).
+:func:`word_hashes` hashes nested dicts' doc ids for their dictionary. Equal pairs have
+equal keys, so a hashed key can only over-select: every match is confirmed on the ids (see
+:mod:`ranklens._model.matching`). String work then stays proportional to the judgments, not
+to the run rows."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ class PairKeys:
 def word_hashes(words: tuple[np.ndarray, ...], out: np.ndarray) -> None:
     """The 64-bit hash of each doc id given as words (the nested dicts' form,
     :mod:`ranklens._model.dicts`) into ``out``: the words mixed, then splitmix64's
-    finaliser (the doc hash of :meth:`PairKeys.hashed` keys)."""
+    finaliser (what their dictionary of judged ids is found by)."""
     mix = _SPLITMIX
     np.multiply(words[0], mix[0], out=out)
     spare = np.empty_like(out)  # one temporary array, reused

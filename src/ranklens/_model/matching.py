@@ -26,7 +26,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from .._base.groups import locate, maybe_duplicated
 from .._base.threads import jobs
-from .._ingest.hashcodes import HashCodes, doc_hashes
+from .._ingest.hashcodes import HashCodes, doc_hashes, number_hashes
 from .._ingest.tables import Qrels, Slot
 from .keys import PairKeys, block_index, index_dtype, numbered, query_index
 from .keyset import KeySet
@@ -67,7 +67,7 @@ class QrelsIndex:
     duplicated: bool
     #: the judgments held as codes, as exact pair keys (None: judgments held as strings)
     pairs: JudgedPairs | None = None
-    _hashes: list[np.ndarray] = field(default_factory=list, repr=False)
+    _hashes: dict[bool, np.ndarray] = field(default_factory=dict, repr=False)
 
     def query_codes(self) -> np.ndarray:
         """:attr:`code` (for judgments held as codes, made anew from the pair keys)."""
@@ -82,18 +82,20 @@ class QrelsIndex:
         code[pairs.rows] = queries
         return code
 
-    def doc_hashes(self) -> np.ndarray:
-        """:attr:`doc_hash`, built from the dictionary's hashes on first use for judgments
-        held as codes (only runs matched through hashes ask: numeric doc ids)."""
-        if self.doc_hash is not None:
+    def doc_hashes(self, qrels: Qrels, numbers: bool = False) -> np.ndarray:
+        """:attr:`doc_hash` of the judgments of ``qrels`` (built on first use for judgments
+        held as codes), or with ``numbers`` their :func:`number_hashes` (for a run whose
+        doc ids are held as numbers)."""
+        if self.doc_hash is not None and not numbers:
             return self.doc_hash
-        pairs = self.pairs
-        assert pairs is not None
-        if not self._hashes:
-            doc_hash = pairs.dictionary.hash(0).to_numpy()[pairs.doc_code]
+        if numbers not in self._hashes:
+            hashed = number_hashes if numbers else doc_hashes
+            pairs = self.pairs
+            doc_hash = hashed(qrels.frame["doc_id"]) if pairs is None else \
+                hashed(pairs.dictionary)[pairs.doc_code]
             doc_hash.flags.writeable = False
-            self._hashes.append(doc_hash)
-        return self._hashes[0]
+            self._hashes[numbers] = doc_hash
+        return self._hashes[numbers]
 
 
 @dataclass(frozen=True, eq=False)

@@ -31,16 +31,21 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 from .._base.groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
+from .._ingest.hashcodes import doc_hashes
 from .._ingest.tables import Run, Slot
 from .bytekeys import group_byte_order
 from .keys import PairKeys, block_index, codes, index_dtype, numbered
 
 __all__ = ["RUN_INDEX", "Moves", "RunIndex", "TieBreak", "full_src", "rank_rows",
-           "run_index", "tie_order"]
+           "run_index", "stable_order", "tie_order", "tiebreak_of"]
 
 #: which run row each ranked row comes from: every row's (an array), or only those of the
 #: ranked rows that come from another row (positions ascending, rows); see RunIndex.moves
 Moves = np.ndarray | tuple[np.ndarray, np.ndarray]
+
+#: the tie breaks of rows (positions): a series, or doc ids (without NUL) as rows of
+#: their UTF-8 bytes in big-endian words, NUL-padded (they compare as the bytes do)
+TiebreakAt = Callable[[np.ndarray], "pl.Series | np.ndarray"]
 
 #: what breaks score ties: the doc ids descending, the input (line) order, or the doc ids
 #: ascending (trec_eval's preference measures)
@@ -164,12 +169,14 @@ def run_index(run: Run, ties: str) -> RunIndex:
     id ascending (trec_eval's preference measures); every other value by doc id
     descending (byte-wise), as trec_eval does.
     """
-    tiebreak: TieBreak = "docid"
-    if ties == "input":
-        tiebreak = "input"
-    elif ties == "docid_ascending":
-        tiebreak = "docid_ascending"
+    tiebreak = tiebreak_of(ties)
     return run._derived.get(RUN_INDEX[tiebreak], lambda: _build(run, tiebreak))
+
+
+def tiebreak_of(ties: str) -> TieBreak:
+    """What breaks score ties under tie policy ``ties`` (see :func:`run_index`)."""
+    return "input" if ties == "input" else \
+        "docid_ascending" if ties == "docid_ascending" else "docid"
 
 
 def tiebreak_at(run: Run, tiebreak: TieBreak, rows: np.ndarray) -> pl.Series:
@@ -213,8 +220,8 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
 
 
 def rank_rows(block_code: np.ndarray, block_lengths: np.ndarray, nq: int, score: np.ndarray,
-              tiebreak_at: Callable[[np.ndarray], pl.Series], tiebreak_descending: bool,
-              ) -> tuple[np.ndarray, Moves]:
+              tiebreak_at: TiebreakAt, tiebreak_descending: bool,
+              needed: np.ndarray | None = None) -> tuple[np.ndarray, Moves]:
     """The ranked order of rows given as blocks of adjacent rows of one query each.
 
     Parameters
@@ -228,9 +235,15 @@ def rank_rows(block_code: np.ndarray, block_lengths: np.ndarray, nq: int, score:
     score : np.ndarray
         Each row's score (higher ranks first).
     tiebreak_at : callable
-        The tie breaks of the rows given (an array of row positions).
+        The tie breaks of the rows given (an array of row positions; see
+        :data:`TiebreakAt`).
     tiebreak_descending : bool
         Whether larger tie breaks rank first.
+    needed : np.ndarray, optional
+        Marks the rows whose group of equal scores is put in tie break order; the other
+        groups keep the rows' order (None: every group). What a measure reads of a ranking
+        (where judged documents stand, the score at each rank) is the same in any order of
+        a group without a judged row.
 
     Returns
     -------
@@ -239,17 +252,18 @@ def rank_rows(block_code: np.ndarray, block_lengths: np.ndarray, nq: int, score:
     moves : Moves
         Which row each ranked row comes from (see :attr:`RunIndex.moves`).
     """
-    ranked = _block_order(block_code, block_lengths, score, tiebreak_at, tiebreak_descending)
+    ranked = _block_order(block_code, block_lengths, score, tiebreak_at, tiebreak_descending,
+                          needed)
     if ranked is not None:
         return ranked
     perm, code = _sorted_order(np.repeat(block_code, block_lengths), score, tiebreak_at,
-                               tiebreak_descending)
+                               tiebreak_descending, needed)
     return group_offsets(code, nq), perm
 
 
-def _sorted_order(q: np.ndarray, score: np.ndarray,
-                  tiebreak_at: Callable[[np.ndarray], pl.Series],
-                  tiebreak_descending: bool) -> tuple[np.ndarray, np.ndarray]:
+def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
+                  tiebreak_descending: bool,
+                  needed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Permutation to query ascending, score descending, then tie break; and ``q[perm]``.
 
     Only numeric keys are sorted; the (few) rows tied on query and score are then re-sorted
@@ -268,6 +282,8 @@ def _sorted_order(q: np.ndarray, score: np.ndarray,
     del ss
     if tie.any():
         pos = _tied_rows(tie)
+        if needed is not None:
+            pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])
         sub = perm[pos]
         perm[pos] = sub[tie_order(q[sub], s[sub], tiebreak_at(sub), tiebreak_descending)]
     return perm, sq
@@ -281,7 +297,7 @@ def _tied_rows(tie: np.ndarray) -> np.ndarray:
     return np.flatnonzero(member)
 
 
-def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
+def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.ndarray,
               tiebreak_descending: bool) -> np.ndarray:
     """The order of tied rows: by group, score descending, then ``tiebreak``.
 
@@ -298,6 +314,12 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
     # NumPy comparisons treat -0.0 and 0.0 as equal: one tie, as in trec_eval
     tied[1:] |= score[1:] != score[:-1]
     g = np.cumsum(tied)
+    if isinstance(tiebreak, np.ndarray):  # doc ids as words: NumPy sorts (none tie)
+        words = [np.invert(w) if tiebreak_descending else w for w in tiebreak]
+        if len(words) > 1:
+            return np.lexsort((*reversed(words), g))
+        first = np.argsort(words[0])
+        return first[stable_order(g[first])]
     if tiebreak.dtype == pl.String and g.size >= TIED_ROWS_FOR_KEYS:
         # doc ids short enough: one integer sort instead of polars's string sort
         order = group_byte_order(g, tiebreak, tiebreak_descending)
@@ -309,9 +331,17 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series,
             .to_series().to_numpy())
 
 
+def stable_order(groups: np.ndarray) -> np.ndarray:
+    """A stable argsort of non-negative integers (NumPy's radix sort when they are below
+    2**16)."""
+    if groups.size and int(groups.max()) < 1 << 16:
+        return np.argsort(groups.astype(np.uint16, copy=False), kind="stable")
+    return np.argsort(groups, kind="stable")
+
+
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
-                 tiebreak_at: Callable[[np.ndarray], pl.Series], tiebreak_descending: bool,
-                 ) -> tuple[np.ndarray, Moves] | None:
+                 tiebreak_at: TiebreakAt, tiebreak_descending: bool,
+                 needed: np.ndarray | None) -> tuple[np.ndarray, Moves] | None:
     """``offsets, moves`` of the ranked order without sorting, when each query is one
     block of rows with scores non-increasing (how run files are written); else None.
     ``block_code`` numbers each block's query (ascending numbers rank first); ``offsets``
@@ -341,6 +371,10 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
     pos = _tie_members(tie).astype(index)  # the rows in a tie
+    if needed is not None and pos.size:
+        after = np.zeros(n + 1, dtype=bool)
+        after[tie + 1] = True
+        pos = _needed_groups(pos, after[pos], needed[pos])
     rows = pos
     if pos.size:
         block = np.searchsorted(ends, pos, side="right")
@@ -354,6 +388,15 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     # a block moves whole, so a tied row's ranked position is its row plus the shift
     src[pos + shift[place[np.searchsorted(ends, pos, side="right")]]] = rows
     return offsets, src
+
+
+def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray) -> np.ndarray:
+    """The tied rows ``pos`` of the groups holding a ``needed`` one (``after``: whether each
+    ties with the one before it)."""
+    group = np.cumsum(~after)
+    keep = np.zeros(int(group[-1]) + 1, dtype=bool)
+    keep[group[needed]] = True
+    return pos[keep[group]]
 
 
 def _tie_members(tie: np.ndarray) -> np.ndarray:
@@ -406,10 +449,14 @@ def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
 
     ``doc_hash`` (the doc ids' hashes in input order, if known) is consumed: when few
     rows moved (queries kept in the run's order, only tied rows re-sorted) the keys are
-    made in its place, so the index does not hold a second full-length array.
+    made in its place, so the index does not hold a second full-length array. Doc ids held
+    as numbers are hashed as numbers (not written out as text; a reader's hashes are the
+    text's).
     """
+    if not run.text_doc_ids:
+        doc_hash = None
     if doc_hash is None or not doc_hash.flags.writeable:
-        doc_hash = np.array(run.doc_id.hash(0).to_numpy() if doc_hash is None else doc_hash)
+        doc_hash = np.array(doc_hashes(run.held_doc_id) if doc_hash is None else doc_hash)
     if isinstance(moves, tuple):
         keys = doc_hash
         keys[moves[0]] = doc_hash[moves[1]]  # the right side is gathered before the write
