@@ -307,3 +307,16 @@ def test_docstring_examples() -> None:
 
     failed, tried = doctest.testmod(api)
     assert tried and not failed
+
+
+def test_report_judges_section() -> None:
+    people = {"q1": {"a": 0, "b": 1, "c": 2}, "q2": {"a": 1, "b": 2}}
+    llm = {"q1": {"a": 1, "b": 1, "c": 2}, "q2": {"a": 1, "b": 2, "d": 0}}
+    runs = {"x": {"q1": {"a": 1.0, "b": 0.5}, "q2": {"d": 1.0}},
+            "y": {"q1": {"c": 1.0, "a": 0.5}, "q2": {"b": 1.0}}}
+    html = ranklens.report(people, runs, ["nDCG@10"], max_k=5, judges=llm,
+                           judges_options={"resamples": 20})
+    assert "judge2 against judge1" in html and "\"judges-scatter-0\"" in html
+    assert "id=\"judges-decisions-0\"" in html
+    with pytest.raises(ParameterError, match="'judges_options' option applies to 'judges'"):
+        ranklens.report(people, runs, judges_options={"resamples": 20})
