@@ -103,3 +103,17 @@ def test_report_judges_scale(demo: Path, capsys: pytest.CaptureFixture[str]) -> 
     out = run(["report", "demo.qrels", "demo-bm25.run", "-o", "r.html", "--grades", "0,1"],
               capsys)  # never silently ignored
     assert out.code == 2 and "--grades apply to --judges" in one_error(out.err)
+
+
+def test_umbrela_outputs(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(demo / "req.jsonl", '{"query": {"qid": "q01"}, "candidates": [{"docid": "doc01-000"},'
+          ' {"docid": "doc01-003"}]}\n')
+    write(demo / "out.jsonl", '{"judgment": 3, "result_status": 1}\n'
+          '{"judgment": 0, "result_status": 0}\n')
+    out = run(["judges", "demo.qrels", "llm=out.jsonl", "--columns", "llm:umbrela:req.jsonl",
+               "-f", "jsonl", "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    assert json.loads(out.out.splitlines()[0])["pairs"] == 2
+    out = run(["judges", "demo.qrels", "llm=out.jsonl", "--columns", "llm:umbrela:no.jsonl"],
+              capsys)
+    assert out.code == 2 and "no.jsonl" in one_error(out.err)

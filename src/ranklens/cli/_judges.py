@@ -59,7 +59,8 @@ def scale_options(command: Any) -> Any:
                      help="Rewrite a judge's grades first (repeatable), e.g. llm:4=3."),
         click.option("--columns", "columns", multiple=True, metavar="JUDGE:COLUMNS",
                      help="A headerless judgments file's columns (repeatable), e.g. the TREC "
-                          "RAG 2025 participant file: llm:qid,_,docid,rel,_,_."),
+                          "RAG 2025 participant file: llm:qid,_,docid,rel,_,_; UMBRELA's outputs: "
+                          "llm:umbrela:REQUESTS.jsonl."),
         click.option("--grades", default=None, metavar="G,G,...",
                      help="The common grade scale, e.g. 0,1,2,3 (default: the grades given).")]):
         command = option(command)
