@@ -33,3 +33,25 @@ def test_judges_page_renders_in_chromium(tmp_path: Path) -> None:
         assert HOSTILE in page.inner_text("body") and page.locator("b").count() == 0
         page.screenshot(path=str(tmp_path / "judges.png"), full_page=True)
     assert problems == []
+
+
+def test_report_judges_section_renders_in_chromium(tmp_path: Path) -> None:
+    _require()
+    path = tmp_path / "report.html"
+    ranklens.report(DATA / "demo.qrels", {"bm25": DATA / "demo-bm25.run",
+                                          "dense": DATA / "demo-dense.run"},
+                    ["nDCG@10"], judges=DATA / "demo-llm.qrels", max_k=10, output=path)
+    problems: list[str] = []
+    with chromium_page(problems) as page:
+        open_rendered(page, path, 30_000)
+        assert page.locator("#chart-pr svg").count() == 1  # the report's own charts still drawn
+        assert page.locator("#chart-judges-confusion-0 svg g.mark-rect.role-mark path"
+                            ).count() == 16
+        assert page.locator("#chart-judges-grades-0 svg g.mark-rect.role-mark path"
+                            ).count() == 8
+        assert page.locator("#chart-judges-scatter-0 svg g.mark-symbol.role-mark path"
+                            ).count() == 2
+        assert page.locator("#chart-judges-scatter-0 svg g.mark-line.role-mark path"
+                            ).count() == 1
+        assert page.locator("#judges-decisions-0 tbody tr").count() == 3
+    assert problems == []

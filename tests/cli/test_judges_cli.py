@@ -73,3 +73,47 @@ def test_html_page(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert out.code == 0, out.err
     page = (demo / "judges.html").read_text("utf-8")
     assert page.startswith("<!DOCTYPE html>") and "chart-scatter-0" in page
+
+
+def test_report_judges_section(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["report", "demo.qrels", "demo-bm25.run", "demo-dense.run", "--judges",
+               "demo-llm.qrels", "-o", "r.html", "--max-k", "10"], capsys)
+    assert out.code == 0, out.err
+    page = (demo / "r.html").read_text("utf-8")
+    assert "chart-judges-confusion-0" in page and "chart-judges-scatter-0" in page
+    assert "demo-llm.qrels against demo.qrels" in page
+    out = run(["report", "demo.qrels", "demo-bm25.run", "--judges", "demo-llm.qrels",
+               "-o", "one.html", "--max-k", "10"], capsys)  # one run: agreement only
+    assert out.code == 0, out.err
+    page = (demo / "one.html").read_text("utf-8")
+    assert "chart-judges-grades-0" in page and "chart-judges-scatter-0" not in page
+    out = run(["report", "demo.qrels", "demo-bm25.run", "--judges", "demo-llm.qrels",
+               "-o", "demo-llm.qrels"], capsys)
+    assert out.code == 2 and "demo-llm.qrels" in one_error(out.err)
+
+
+def test_report_judges_scale(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(demo / "wide.qrels", "q01 0 doc01-000 4\nq01 0 doc01-003 2\n")
+    args = ["report", "demo.qrels", "demo-bm25.run", "--judges", "wide.qrels", "-o", "r.html",
+            "--max-k", "10"]
+    out = run(args, capsys)
+    assert out.code == 2 and "--map wide.qrels:4=3" in one_error(out.err)
+    out = run([*args, "--map", "wide.qrels:4=3"], capsys)
+    assert out.code == 0, out.err
+    out = run(["report", "demo.qrels", "demo-bm25.run", "-o", "r.html", "--grades", "0,1"],
+              capsys)  # never silently ignored
+    assert out.code == 2 and "--grades apply to --judges" in one_error(out.err)
+
+
+def test_umbrela_outputs(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(demo / "req.jsonl", '{"query": {"qid": "q01"}, "candidates": [{"docid": "doc01-000"},'
+          ' {"docid": "doc01-003"}]}\n')
+    write(demo / "out.jsonl", '{"judgment": 3, "result_status": 1}\n'
+          '{"judgment": 0, "result_status": 0}\n')
+    out = run(["judges", "demo.qrels", "llm=out.jsonl", "--columns", "llm:umbrela:req.jsonl",
+               "-f", "jsonl", "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    assert json.loads(out.out.splitlines()[0])["pairs"] == 2
+    out = run(["judges", "demo.qrels", "llm=out.jsonl", "--columns", "llm:umbrela:no.jsonl"],
+              capsys)
+    assert out.code == 2 and "no.jsonl" in one_error(out.err)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from pathlib import Path
 
 import krippendorff
 import numpy as np
@@ -307,3 +308,52 @@ def test_docstring_examples() -> None:
 
     failed, tried = doctest.testmod(api)
     assert tried and not failed
+
+
+def test_report_judges_section() -> None:
+    people = {"q1": {"a": 0, "b": 1, "c": 2}, "q2": {"a": 1, "b": 2}}
+    llm = {"q1": {"a": 1, "b": 1, "c": 2}, "q2": {"a": 1, "b": 2, "d": 0}}
+    runs = {"x": {"q1": {"a": 1.0, "b": 0.5}, "q2": {"d": 1.0}},
+            "y": {"q1": {"c": 1.0, "a": 0.5}, "q2": {"b": 1.0}}}
+    html = ranklens.report(people, runs, ["nDCG@10"], max_k=5, judges=llm,
+                           judges_options={"resamples": 20})
+    assert "judge2 against judge1" in html and "\"judges-scatter-0\"" in html
+    assert "id=\"judges-decisions-0\"" in html
+    with pytest.raises(ParameterError, match="'judges_options' option applies to 'judges'"):
+        ranklens.report(people, runs, judges_options={"resamples": 20})
+
+
+# UMBRELA's output records as rag.md section 1.7 shows them: no ids, in candidate order
+UMBRELA_REQUESTS = (
+    '{"query": {"qid": "100", "text": "life cycle of flea"}, "candidates": ['
+    '{"docid": "d1", "score": 3.1, "doc": {"segment": "The life cycle of a flea"}}, '
+    '{"docid": "d2", "score": 2.0, "doc": {"segment": "Fleas jump."}}]}\n'
+    '{"query": {"qid": "101", "text": "kappa"}, "candidates": ['
+    '{"docid": "d3", "score": 1.0, "doc": {"segment": "Cohen\'s kappa"}}]}\n')
+UMBRELA_OUTPUTS = "".join(
+    '{"model": "gpt-4o", "query": "q", "passage": "p", "prompt": "...", "prediction": '
+    f'"{text}", "reasoning": null, "judgment": {grade}, "result_status": {status}}}\n'
+    for text, grade, status in (("##final score: 3", 3, 1), ("no score", 0, 0),
+                                ("##final score: 1", 1, 1)))
+
+
+def test_umbrela_outputs_joined_by_position(tmp_path: Path) -> None:
+    requests = tmp_path / "req.jsonl"
+    requests.write_text(UMBRELA_REQUESTS, encoding="utf-8")
+    outputs = tmp_path / "out.jsonl"
+    outputs.write_text(UMBRELA_OUTPUTS, encoding="utf-8")
+    people = {"100": {"d1": 3, "d2": 1}, "101": {"d3": 1, "d4": 2}}
+    report = ranklens.judges({"people": people, "llm": outputs}, resamples=0,
+                             columns={"llm": f"umbrela:{requests}"})
+    pair = report.pairs[0]
+    assert pair.pairs == 3 and len(pair.only_reference) == 1
+    # d1 3-3, d2 1-0 (unparsed keeps UMBRELA's 0), d3 1-1
+    assert pair.confusion[3, 3] == 1 and pair.confusion[1, 0] == 1 and pair.confusion[1, 1] == 1
+    outputs.write_text(UMBRELA_OUTPUTS.splitlines()[0], encoding="utf-8")
+    with pytest.raises(InputError, match="1 judgments for the 3 candidates of"):
+        ranklens.judges({"people": people, "llm": outputs},
+                        columns={"llm": f"umbrela:{requests}"})
+    outputs.write_text('{"judgment": "3"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match="judgment: expected a number"):
+        ranklens.judges({"people": people, "llm": outputs},
+                        columns={"llm": f"umbrela:{requests}"})

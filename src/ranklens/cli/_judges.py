@@ -14,7 +14,7 @@ from .._surfaces.judges.report import JUDGES_FORMATS
 from ._evaluate import write_text
 from ._options import judgment_options, name_systems, split_options
 
-__all__ = ["judges_cmd"]
+__all__ = ["judges_cmd", "scale_options", "scales"]
 
 
 def _mapping(values: tuple[str, ...]) -> dict[str, dict[float, float]]:
@@ -51,19 +51,36 @@ def _grades(value: str | None) -> list[int] | None:
                                f"0,1,2,3; got {value!r}") from None
 
 
+def scale_options(command: Any) -> Any:
+    """``--map``, ``--columns`` and ``--grades``: how each judge's file is read and scaled
+    (``judges`` and ``report --judges``)."""
+    for option in reversed([
+        click.option("--map", "maps", multiple=True, metavar="JUDGE:FROM=TO,...",
+                     help="Rewrite a judge's grades first (repeatable), e.g. llm:4=3."),
+        click.option("--columns", "columns", multiple=True, metavar="JUDGE:COLUMNS",
+                     help="A headerless judgments file's columns (repeatable), e.g. the TREC "
+                          "RAG 2025 participant file: llm:qid,_,docid,rel,_,_; UMBRELA's outputs: "
+                          "llm:umbrela:REQUESTS.jsonl."),
+        click.option("--grades", default=None, metavar="G,G,...",
+                     help="The common grade scale, e.g. 0,1,2,3 (default: the grades given).")]):
+        command = option(command)
+    return command
+
+
+def scales(maps: tuple[str, ...], columns: tuple[str, ...],
+           grades: str | None) -> dict[str, Any]:
+    """The scale options as :func:`ranklens.judges` takes them."""
+    return {"grades": _grades(grades), "mapping": _mapping(maps),
+            "columns": dict(_judge_value(c, "--columns") for c in columns)}
+
+
 @click.command("judges")
 @click.argument("qrels", nargs=-1, metavar="REFERENCE OTHER [OTHER...]")
 @click.option("-r", "--run", "runs", multiple=True, metavar="RUN",
               help="A run to order under each judge's labels (repeatable; NAME=PATH names it).")
 @click.option("-m", "--measure", default="nDCG@10", show_default=True,
               help="The measure ordering the runs.")
-@click.option("--map", "maps", multiple=True, metavar="JUDGE:FROM=TO,...",
-              help="Rewrite a judge's grades first (repeatable), e.g. llm:4=3.")
-@click.option("--columns", "columns", multiple=True, metavar="JUDGE:COLUMNS",
-              help="A headerless judgments file's columns (repeatable), e.g. the TREC RAG "
-                   "2025 participant file: llm:qid,_,docid,rel,_,_.")
-@click.option("--grades", default=None, metavar="G,G,...",
-              help="The common grade scale, e.g. 0,1,2,3 (default: the grades given).")
+@scale_options
 @click.option("--resamples", type=click.IntRange(0, MAX_DRAWS), default=1000,
               show_default=True, help="Bootstrap resamples over queries (0: no intervals).")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True,
@@ -115,10 +132,8 @@ def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
     refuse_overwriting_inputs(output, [*paths, *run_paths])
     report = judges(dict(zip(names, paths, strict=True)),
                     dict(zip(run_names, run_paths, strict=True)) if runs else None, measure,
-                    grades=_grades(grades), mapping=_mapping(maps),
-                    columns=dict(_judge_value(c, "--columns") for c in columns),
-                    resamples=resamples,
-                    seed=seed, confidence=confidence, test=test, alpha=alpha,
+                    **scales(maps, columns, grades), resamples=resamples, seed=seed,
+                    confidence=confidence, test=test, alpha=alpha,
                     correction=correction, options=options)
     write_text(output, report.render(fmt, per_query=per_query))
     return 0

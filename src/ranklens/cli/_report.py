@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from .._surfaces.compare.api import CORRECTIONS, TESTS
+from ._judges import scale_options, scales
 from ._options import (
     baseline_name,
     evaluated_inputs,
@@ -40,11 +41,16 @@ __all__ = ["report_cmd"]
                    "default: holm).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
+@click.option("--judges", "other", type=str, default=None, metavar="QRELS",
+              help="Another judge's labels (e.g. an LLM's): add a section comparing them "
+                   "with QRELS, as ranklens judges.")
+@scale_options
 @evaluated_inputs
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
-               fuse_method: str | None = None, **params: Any) -> int:
+               other: str | None, maps: tuple[str, ...], columns: tuple[str, ...],
+               grades: str | None, fuse_method: str | None = None, **params: Any) -> int:
     """Write an HTML report on RUNS against QRELS: summary, precision-recall and metric@k
     curves, per-query differences with the baseline, judgment coverage, a per-query table.
 
@@ -55,6 +61,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     ranklens report --pairs bm25.jsonl --pairs hybrid.jsonl -o rag.html
     ranklens report qrels.txt bm25.run dense.run --fuse rrf -o r.html
     ranklens report test.qrels a.run b.run --train train.tsv --items items.tsv -o r.html
+    ranklens report people.qrels a.run b.run --judges llm.qrels -o r.html
 
     With --train, a beyond-accuracy panel: the popularity of the recommended items against
     the catalogue's, Coverage, Gini, ARP, APLT and Novelty at --top-k.
@@ -63,6 +70,9 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     from ._evaluate import unique, write_stdout
     from ._progress import loading
 
+    if other is None and (maps or columns or grades is not None):
+        raise click.UsageError("--map, --columns and --grades apply to --judges; give "
+                               "--judges QRELS")
     given = read_given(qrels, runs, names, measures, params, output)
     tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
                                              given.labels, given.paths)
@@ -77,7 +87,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     to = None if output == "-" else output  # -o -: the page on standard output
     settings: dict[str, Any] = {"baseline": baseline, "output": to, "title": title, "max_k": max_k,
                 "top_k": top_k, "test": test, "correction": correction, "alpha": alpha,
-                "options": options}
+                "options": options, "judges": other,
+                "judges_options": scales(maps, columns, grades) if other else None}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         if pairs:
             from .._ingest.io._pairs import load_pairs_runs

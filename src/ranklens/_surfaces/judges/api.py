@@ -56,7 +56,8 @@ def judges(judgments: Any, runs: Any = None, measure: str = "nDCG@10", *,
     columns : mapping judge -> str, optional
         A headerless file's columns, as :func:`ranklens.load_qrels` takes them. The TREC
         RAG 2025 participant judgment file (with confidence and tag) is
-        ``"qid,_,docid,rel,_,_"``.
+        ``"qid,_,docid,rel,_,_"``; UMBRELA's outputs are ``"umbrela:REQUESTS.jsonl"``
+        (joined by position with the requests it judged).
     resamples : int, default 1000
         Bootstrap resamples over queries (0 to 1,000,000; 0: no intervals).
     seed : int, default 0

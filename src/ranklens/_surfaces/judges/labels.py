@@ -48,7 +48,8 @@ class PairAgreement:
         ordinal, interval) and the shift, mean(judge - reference).
     up, down : pairs the judge grades above / below the reference.
     sign_p, wilcoxon_p : two-sided sign and Wilcoxon signed-rank tests of the shift.
-    per_query : ``query_id, pairs`` and each statistic, per query.
+    per_query : ``query_id, pairs`` and each statistic, per query (no interval: a query is
+        one draw of the bootstrap over queries; docs/judges.md says why).
     """
 
     reference: str

@@ -18,7 +18,7 @@ from ..report.specs import SCHEMA
 from .labels import PairAgreement
 from .leaderboard import Leaderboard
 
-__all__ = ["judges_page"]
+__all__ = ["judges_page", "judges_sections"]
 
 SCRIPT = """(function () {
   var specs = JSON.parse(document.getElementById("judges-specs").textContent);
@@ -36,18 +36,23 @@ def _table(head: list[str], rows: list[list[Any]], ident: str) -> str:
     return f"<table id=\"{ident}\"><thead><tr>{titles}</tr></thead><tbody>{cells}</tbody></table>"
 
 
+def _intervals(what: str, rows: Sequence[Any], ident: str) -> str:
+    return _table([what, "value", "low", "high"],
+                  [[s.name, s.value, s.low, s.high] for s in rows], ident)
+
+
 def _shown(value: Any) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
 def _specs(grades: tuple[int, ...], pairs: Sequence[PairAgreement],
-           boards: Sequence[Leaderboard]) -> dict[str, Any]:
+           boards: Sequence[Leaderboard], prefix: str) -> dict[str, Any]:
     specs: dict[str, Any] = {}
     for k, p in enumerate(pairs):
         cells = [{"reference": h, "judge": j, "pairs": int(p.confusion[a, b])}
                  for a, h in enumerate(grades) for b, j in enumerate(grades)]
         axis = {"type": "ordinal", "sort": list(grades)}
-        specs[f"confusion-{k}"] = {"$schema": SCHEMA, "data": {"values": cells},
+        specs[f"{prefix}confusion-{k}"] = {"$schema": SCHEMA, "data": {"values": cells},
                                    "width": 240, "height": 240, "layer": [
             {"mark": "rect", "encoding": {
                 "x": {"field": "judge", **axis, "title": f"{p.judge} grade"},
@@ -60,7 +65,7 @@ def _specs(grades: tuple[int, ...], pairs: Sequence[PairAgreement],
                 for name, totals in ((p.reference, p.confusion.sum(axis=1)),
                                      (p.judge, p.confusion.sum(axis=0)))
                 for g, n in zip(grades, totals, strict=True)]
-        specs[f"grades-{k}"] = {"$schema": SCHEMA, "data": {"values": bars}, "mark": "bar",
+        specs[f"{prefix}grades-{k}"] = {"$schema": SCHEMA, "data": {"values": bars}, "mark": "bar",
                                 "width": 240, "height": 200, "encoding": {
             "x": {"field": "grade", **axis}, "xOffset": {"field": "judge"},
             "y": {"field": "pairs", "type": "quantitative"},
@@ -69,7 +74,7 @@ def _specs(grades: tuple[int, ...], pairs: Sequence[PairAgreement],
         points = [{"system": s, "x": x, "y": y} for s, x, y in
                   zip(b.systems, b.means_reference, b.means_judge, strict=True)]
         top = max(1.0, *b.means_reference, *b.means_judge)
-        specs[f"scatter-{k}"] = {"$schema": SCHEMA, "width": 260, "height": 260, "layer": [
+        specs[f"{prefix}scatter-{k}"] = {"$schema": SCHEMA, "width": 260, "height": 260, "layer": [
             {"data": {"values": [{"x": 0, "y": 0}, {"x": top, "y": top}]}, "mark": {
                 "type": "line", "strokeDash": [4, 4], "color": "gray"},
              "encoding": {"x": {"field": "x", "type": "quantitative"},
@@ -84,38 +89,43 @@ def _specs(grades: tuple[int, ...], pairs: Sequence[PairAgreement],
     return specs
 
 
-def judges_page(judges: tuple[str, ...], grades: tuple[int, ...],
-                pairs: Sequence[PairAgreement], boards: Sequence[Leaderboard]) -> str:
-    """The whole HTML document."""
-    specs = _specs(grades, pairs, boards)
+def judges_sections(grades: tuple[int, ...], pairs: Sequence[PairAgreement],
+                    boards: Sequence[Leaderboard], prefix: str = "") -> tuple[str, dict[str, Any]]:
+    """The sections' HTML and their chart specs (keys ``prefix`` + ``confusion-0``, ...: the
+    element ids are ``chart-`` + key, the tables' ``prefix`` + ``decisions-0``, ...)."""
+    specs = _specs(grades, pairs, boards, prefix)
     body = []
     for k, p in enumerate(pairs):
         body.append(f"<section><h2>{html_text(p.judge)} against {html_text(p.reference)}</h2>"
                     f"<p class=\"lead\">{p.pairs} pairs both judged in {p.queries} queries; "
                     f"{len(p.only_reference)} judged by {html_text(p.reference)} only, "
                     f"{len(p.only_judge)} by {html_text(p.judge)} only.</p>"
-                    + _table(["statistic", "value", "low", "high"],
-                             [[s.name, s.value, s.low, s.high] for s in p.statistics],
-                             f"statistics-{k}")
-                    + f"<div class=\"chart\" id=\"chart-confusion-{k}\"></div>"
-                    f"<div class=\"chart\" id=\"chart-grades-{k}\"></div></section>")
+                    + _intervals("statistic", p.statistics, f"{prefix}statistics-{k}")
+                    + f"<div class=\"chart\" id=\"chart-{prefix}confusion-{k}\"></div>"
+                    f"<div class=\"chart\" id=\"chart-{prefix}grades-{k}\"></div></section>")
     for k, b in enumerate(boards):
         signs = ("+", "0", "-")
         body.append(f"<section><h2>{html_text(b.measure)} under {html_text(b.reference)} and "
-                    f"{html_text(b.judge)}</h2><div class=\"chart\" id=\"chart-scatter-{k}\">"
-                    "</div>" + _table(["correlation", "value", "low", "high"],
-                                      [[s.name, s.value, s.low, s.high]
-                                       for s in b.correlations], f"correlations-{k}")
+                    f"{html_text(b.judge)}</h2><div class=\"chart\" "
+                    f"id=\"chart-{prefix}scatter-{k}\"></div>"
+                    + _intervals("correlation", b.correlations, f"{prefix}correlations-{k}")
                     + f"<p class=\"lead\">Significance decisions: rows {html_text(b.reference)}"
                     f", columns {html_text(b.judge)}; agreement {b.agreement:.4f}; reversals: "
                     f"{html_text('; '.join(b.reversals) or 'none')}.</p>"
                     + _table(["", *signs], [[s, *map(int, row)] for s, row in
                                             zip(signs, b.decisions.tolist(), strict=True)],
-                             f"decisions-{k}") + "</section>")
+                             f"{prefix}decisions-{k}") + "</section>")
+    return "".join(body), specs
+
+
+def judges_page(judges: tuple[str, ...], grades: tuple[int, ...],
+                pairs: Sequence[PairAgreement], boards: Sequence[Leaderboard]) -> str:
+    """The whole HTML document."""
+    body, specs = judges_sections(grades, pairs, boards)
     css = (resources.files("ranklens._surfaces.report") / "page.css").read_text("utf-8")
     scripts = "".join(f"<script>{text}</script>\n" for text in vendored_js())
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>Judges</title><style>{css}</style></head><body><header><h1>Judges: "
-            f"{html_text(', '.join(judges))}</h1></header>{''.join(body)}"
+            f"{html_text(', '.join(judges))}</h1></header>{body}"
             f"<script type=\"application/json\" id=\"judges-specs\">{script_json(specs)}"
             f"</script>\n{scripts}<script>{SCRIPT}</script></body></html>\n")

@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from ..._base.errors import InputError, ParameterError
+from .umbrela import PREFIX, umbrela_qrels
 
 __all__ = ["Joined", "Judged", "judged"]
 
@@ -90,7 +91,10 @@ def judged(judgments: Mapping[str, Any], grades: list[int] | None = None,
     _known("columns", "--columns", columns, judgments)
     frames = {}
     for name, given in judgments.items():
-        frame = load_qrels(given, columns=columns.get(name)).frame
+        spec = columns.get(name, "")
+        if spec.startswith(PREFIX):  # UMBRELA's outputs, joined by position with its requests
+            given, spec = umbrela_qrels(given, spec[len(PREFIX):]), ""
+        frame = load_qrels(given, columns=spec or None).frame
         twice = frame.filter(frame.select(KEYS).is_duplicated())
         if len(twice):
             raise InputError(f"judge {name!r} labels query {twice['query_id'][0]!r} doc "

@@ -42,7 +42,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
            title: str = "ranklens report", max_k: int = 100, top_k: int = 10,
            test: str | None = None, correction: str | None = None, alpha: float = 0.05,
            train: Any = None, items: Any = None, item_features: Any = None,
-           item_groups: Any = None, **options: Any) -> str:
+           item_groups: Any = None, judges: Any = None,
+           judges_options: Mapping[str, Any] | None = None, **options: Any) -> str:
     """An HTML report comparing runs: summary, curves, per-query views, judgment coverage.
 
     One self-contained file (no network access when viewed): the summary table with the
@@ -83,6 +84,14 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
         The beyond-accuracy tables, as for :func:`ranklens.evaluate`: they serve the
         requested beyond-accuracy measures, and ``train`` adds the beyond-accuracy panel
         (``items`` is its catalogue, by default the items of ``train``).
+    judges : path, mapping, DataFrame or Qrels, optional
+        Another judge's labels (e.g. an LLM's): a judges section compares them with
+        ``qrels`` (confusion heatmap, grade bars, and with two runs or more the scatter of
+        the first measure under both and the decision table), as :func:`ranklens.judges`.
+    judges_options : mapping, optional
+        More keywords of :func:`ranklens.judges` (``mapping``, ``grades``, ``columns``,
+        ``resamples``, ``seed``, ``confidence``); the reference is named ``qrels``'s file
+        name (or ``judge1``), the other ``judges``' (or ``judge2``).
     **options
         Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
         ``empty``, ``duplicates``, ``convention``, ...), as for :func:`ranklens.evaluate`.
@@ -115,7 +124,9 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     """
     tables = {"train": train, "items": items, "item_features": item_features,
               "item_groups": item_groups}
-    refuse_overwriting_inputs(output, [qrels, *_run_paths(runs),
+    if judges is None and judges_options:
+        raise ParameterError("the 'judges_options' option applies to 'judges'; give judges=")
+    refuse_overwriting_inputs(output, [qrels, *_run_paths(runs), judges,
                                        *(t for t in tables.values() if t is not None)],
                               option="the 'output' option")
     results, data = _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k,
@@ -123,11 +134,26 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     marks, note = significance_marks(results, data.baseline, data.measures, test=test,
                                      correction=correction, alpha=alpha)
     lower = {m: bool(results.measures[m].definition.lower_is_better) for m in data.measures}
+    settings = {"test": test or "t", "correction": correction or "holm", "alpha": alpha,
+                **(judges_options or {}), **options}
+    extra = ("", {}) if judges is None else _judges(qrels, judges, runs, data.measures[0],
+                                                    settings)
     text = page(data, title=title, marks=marks, marks_note=note, lower_is_better=lower,
-                version=__version__)
+                version=__version__, extra=extra)
     if output is not None:
         write_atomically(output, text)
     return text
+
+
+def _judges(qrels: Any, other: Any, runs: Any, measure: str,
+            settings: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The judges section: ``other`` against ``qrels``, the runs ordered under both."""
+    from ..judges.api import _named, judges
+    from ..judges.page import judges_sections
+
+    ordered = runs if len(_run_paths(runs)) > 1 else None  # one run: nothing to order
+    got = judges(_named([qrels, other]), ordered, measure, **settings)
+    return judges_sections(got.grades, got.pairs, got.leaderboards, prefix="judges-")
 
 
 def _run_paths(runs: Any) -> list[Any]:

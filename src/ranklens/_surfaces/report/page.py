@@ -149,8 +149,8 @@ def _beyond_table(data: ReportData) -> str:
 
 def page(data: ReportData, *, title: str, marks: Marks,
          marks_note: str, lower_is_better: dict[str, bool], version: str,
-         table_limit: int = 500) -> str:
-    """The whole HTML document."""
+         table_limit: int = 500, extra: tuple[str, dict[str, Any]] = ("", {})) -> str:
+    """The whole HTML document (``extra``: more sections' HTML and chart specs, the judges')."""
     specs = chart_specs(data)
     # each section's heading and lead
     titles = json.loads(_asset("sections.json"))
@@ -159,7 +159,7 @@ def page(data: ReportData, *, title: str, marks: Marks,
         f"<p class=\"lead\">{titles[key][1]}</p>"
         f"{_beyond_table(data) if key == 'beyond' else ''}"
         f"<div class=\"chart\" id=\"chart-{key}\"></div></section>"
-        for key in specs)
+        for key in specs) + extra[0]
     n_runs = len(data.run_names)
     # with many runs their names are in the summary and the menu, not a paragraph of them
     runs_text = "" if picks_runs(data) else \
@@ -175,6 +175,6 @@ def page(data: ReportData, *, title: str, marks: Marks,
         title=html_text(title), css=_asset("page.css"), lead=lead, summary=summary,
         marks_note=html_text(marks_note), ci=f"{CI_LEVEL * 100:g}",
         conventions=_conventions(data.conventions), picker=_picker(data), sections=sections,
-        version=html_text(version), specs=script_json(specs),
+        version=html_text(version), specs=script_json({**specs, **extra[1]}),
         queries=script_json(_queries(data, table_limit)), scripts=scripts,
         app=_asset("page.js"))
