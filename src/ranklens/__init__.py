@@ -55,6 +55,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.report import report
     from ._surfaces.residual import Residual, residual
     from ._surfaces.risk import risk
+    from ._surfaces.seeds import seeds
     from ._surfaces.segments import segments
     from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 
@@ -120,6 +121,7 @@ __all__ = [
     "report",
     "residual",
     "risk",
+    "seeds",
     "segments",
     "trec_eval",
 ]
@@ -183,6 +185,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "report": ("._surfaces.report", "report"),
     "residual": ("._surfaces.residual", "residual"),
     "risk": ("._surfaces.risk", "risk"),
+    "seeds": ("._surfaces.seeds", "seeds"),
     "segments": ("._surfaces.segments", "segments"),
     "trec_eval": ("._surfaces.trec_eval", "trec_eval"),
 }
