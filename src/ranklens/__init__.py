@@ -44,6 +44,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.compare import Comparison, PairComparison, compare, compare_results
     from ._surfaces.compare.options import CompareOptions
     from ._surfaces.correlation import RankCorrelation, rank_correlation
+    from ._surfaces.derived_groups import derived_groups
     from ._surfaces.evaluate import evaluate
     from ._surfaces.evaluate_arrays import evaluate_arrays, from_arrays
     from ._surfaces.fusion.fuse import fuse
@@ -97,6 +98,7 @@ __all__ = [
     "agreement",
     "compare",
     "compare_results",
+    "derived_groups",
     "evaluate",
     "evaluate_arrays",
     "from_arrays",
@@ -185,6 +187,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "report": ("._surfaces.report", "report"),
     "residual": ("._surfaces.residual", "residual"),
     "risk": ("._surfaces.risk", "risk"),
+    "derived_groups": ("._surfaces.derived_groups", "derived_groups"),
     "seeds": ("._surfaces.seeds", "seeds"),
     "segments": ("._surfaces.segments", "segments"),
     "trec_eval": ("._surfaces.trec_eval", "trec_eval"),
