@@ -57,7 +57,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.residual import Residual, residual
     from ._surfaces.risk import risk
     from ._surfaces.seeds import seeds
-    from ._surfaces.segments import segments
+    from ._surfaces.segments import group_means, segments
     from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 
 __all__ = [
@@ -104,6 +104,7 @@ __all__ = [
     "from_arrays",
     "from_pairs",
     "fuse",
+    "group_means",
     "load_interactions",
     "load_item_features",
     "load_item_groups",
@@ -190,6 +191,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "derived_groups": ("._surfaces.derived_groups", "derived_groups"),
     "seeds": ("._surfaces.seeds", "seeds"),
     "segments": ("._surfaces.segments", "segments"),
+    "group_means": ("._surfaces.segments", "group_means"),
     "trec_eval": ("._surfaces.trec_eval", "trec_eval"),
 }
 
