@@ -164,3 +164,21 @@ def test_compare_seeds_tests_systems_of_several_runs(tmp_path: Path,
                capsys)
     assert both.code == 2
     assert "--seeds" in one_error(both.err)
+
+
+def test_evaluate_segments_writes_each_runs_mean_per_group(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _files(tmp_path, {"main": [True, False] * 10})
+    groups = tmp_path / "groups.txt"
+    groups.write_text("".join(f"q{i} {'even' if i % 2 == 0 else 'odd'}\n" for i in range(20)),
+                      encoding="utf-8")
+    out = run(["evaluate", *files, "-m", "P@1", "--segments", str(groups), "-f", "csv"],
+              capsys)
+    assert out.code == 0, out.err
+    rows = {r["group"]: r for r in csv.DictReader(io.StringIO(out.out))}
+    assert (rows["even"]["mean"], rows["odd"]["mean"], rows["odd"]["n"]) == ("1.0", "0.0", "10")
+    assert set(rows["even"]) >= {"ci_low", "ci_high", "p10", "p50", "p90"}
+    bad = run(["evaluate", *files, "-m", "P@1", "--segments", str(groups), "--per-query"],
+              capsys)
+    assert bad.code == 2
+    assert "--segments" in one_error(bad.err)
