@@ -73,5 +73,7 @@ def test_a_file_of_run_system_lines_and_errors(tmp_path) -> None:
         ranklens.seeds(res, {"base": ["base0"], "x": ["nope"]})
     with pytest.raises(ParameterError, match=r"as many runs.*test='t'"):
         ranklens.seeds(res, {"base": ["base0", "base1"], "new": ["new0"]}, test="anova")
+    with pytest.raises(ParameterError, match="'systems' argument needs two systems"):
+        ranklens.seeds(res, {"base": ["base0"]})
     with pytest.raises(ParameterError, match="baseline 'zzz'"):
         ranklens.seeds(res, SYSTEMS, baseline="zzz")

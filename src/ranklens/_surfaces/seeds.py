@@ -128,6 +128,9 @@ def seeds(results: Results, systems: Mapping[str, Sequence[str]] | str | Path, *
     check("test", test, Choice(tuple(SEED_TESTS)))
     check("correction", correction, Choice(CORRECTIONS))
     columns = _systems(systems, list(results.run_names))
+    if len(columns) < 2:
+        raise ParameterError(f"the 'systems' argument needs two systems or more; got "
+                             f"{list(columns)}")
     baseline = next(iter(columns)) if baseline is None else baseline
     if baseline not in columns:
         raise ParameterError(f"baseline {baseline!r} is not a system; give one of "
