@@ -53,6 +53,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.compare import Comparison, PairComparison, compare, compare_results
     from ._surfaces.compare.options import CompareOptions
     from ._surfaces.correlation import RankCorrelation, rank_correlation
+    from ._surfaces.derived_groups import derived_groups
     from ._surfaces.evaluate import evaluate
     from ._surfaces.evaluate_arrays import evaluate_arrays, from_arrays
     from ._surfaces.fusion.fuse import fuse
@@ -65,7 +66,8 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.report import report
     from ._surfaces.residual import Residual, residual
     from ._surfaces.risk import risk
-    from ._surfaces.segments import segments
+    from ._surfaces.seeds import seeds
+    from ._surfaces.segments import group_means, segments
     from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
 
 __all__ = [
@@ -75,12 +77,12 @@ __all__ = [
     "ItemGroups", "JudgesReport", "Judgments", "Measure", "MeasureError", "PairComparison",
     "ParameterError", "Qrels", "RankCorrelation", "RanklensError", "RanklensWarning",
     "Residual", "Result", "Results", "Run", "ScoreInterval", "SubtopicQrels", "TrecEvalError",
-    "TrecEvalReport", "__version__", "agreement", "compare", "compare_results", "evaluate",
-    "evaluate_arrays", "from_arrays", "from_pairs", "fuse", "judges", "load_interactions",
-    "load_item_features", "load_item_groups", "load_items", "load_pairs", "load_qrels",
-    "load_run", "merge_judgments", "optimize_fusion", "parse_agreement", "parse_measure",
-    "parse_measures", "pool", "power", "rank_correlation", "render", "report", "residual",
-    "risk", "segments", "trec_eval",
+    "TrecEvalReport", "__version__", "agreement", "compare", "compare_results",
+    "derived_groups", "evaluate", "evaluate_arrays", "from_arrays", "from_pairs", "fuse",
+    "group_means", "judges", "load_interactions", "load_item_features", "load_item_groups",
+    "load_items", "load_pairs", "load_qrels", "load_run", "merge_judgments", "optimize_fusion",
+    "parse_agreement", "parse_measure", "parse_measures", "pool", "power", "rank_correlation",
+    "render", "report", "residual", "risk", "seeds", "segments", "trec_eval",
 ]
 
 # Each module's public names, imported on first use (PEP 562): ``import ranklens``
@@ -119,7 +121,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.judges": ("JudgesReport", "judges"),
     "._surfaces.power": ("power",),
     "._surfaces.risk": ("risk",),
-    "._surfaces.segments": ("segments",),
+    "._surfaces.segments": ("group_means", "segments"),
+    "._surfaces.seeds": ("seeds",),
+    "._surfaces.derived_groups": ("derived_groups",),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}

@@ -145,3 +145,41 @@ def test_compare_segments_writes_each_pair_per_group(tmp_path: Path,
     details = run(["compare", *files, "-m", "P@1", "--risk", "1", "--details"], capsys)
     assert details.code == 2
     assert "--details" in one_error(details.err)
+
+
+def test_compare_seeds_tests_systems_of_several_runs(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    hits = {"m0": [True, False] * 10, "m1": [False, True] * 10,
+            "n0": [True] * 20, "n1": [i % 4 != 0 for i in range(20)]}
+    files = _files(tmp_path, hits)
+    systems = tmp_path / "systems.txt"
+    systems.write_text("m0 main\nm1 main\nn0 new\nn1 new\n", encoding="utf-8")
+    out = run(["compare", *files, "-m", "P@1", "--baseline", "m1", "--seeds", str(systems),
+               "-f", "csv"], capsys)
+    assert out.code == 0, out.err
+    (row,) = csv.DictReader(io.StringIO(out.out))
+    assert (row["system"], row["baseline"], row["n"]) == ("new", "main", "20")
+    assert float(row["difference"]) == pytest.approx(0.875 - 0.5)
+    assert row["test"] == "paired t on per-query means"
+    both = run(["compare", *files, "-m", "P@1", "--seeds", str(systems), "--risk", "1"],
+               capsys)
+    assert both.code == 2
+    assert "--seeds" in one_error(both.err)
+
+
+def test_evaluate_segments_writes_each_runs_mean_per_group(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _files(tmp_path, {"main": [True, False] * 10})
+    groups = tmp_path / "groups.txt"
+    groups.write_text("".join(f"q{i} {'even' if i % 2 == 0 else 'odd'}\n" for i in range(20)),
+                      encoding="utf-8")
+    out = run(["evaluate", *files, "-m", "P@1", "--segments", str(groups), "-f", "csv"],
+              capsys)
+    assert out.code == 0, out.err
+    rows = {r["group"]: r for r in csv.DictReader(io.StringIO(out.out))}
+    assert (rows["even"]["mean"], rows["odd"]["mean"], rows["odd"]["n"]) == ("1.0", "0.0", "10")
+    assert set(rows["even"]) >= {"ci_low", "ci_high", "p10", "p50", "p90"}
+    bad = run(["evaluate", *files, "-m", "P@1", "--segments", str(groups), "--per-query"],
+              capsys)
+    assert bad.code == 2
+    assert "--segments" in one_error(bad.err)

@@ -167,7 +167,7 @@ def test_the_gate_reads_lower_is_better_measures_the_other_way() -> None:
                      "40 queries)"]
 
 
-@pytest.mark.parametrize("module", ["risk", "power", "segments"])
+@pytest.mark.parametrize("module", ["risk", "power", "segments", "seeds", "derived_groups"])
 def test_the_modules_examples_run(module: str) -> None:
     import doctest
     import importlib

@@ -96,3 +96,19 @@ def test_groups_from_a_file_and_bad_inputs(tmp_path: Path) -> None:
     tukey = ranklens.compare(qrels, runs, ["AP"], test="tukey")
     with pytest.raises(ParameterError, match="pairwise test"):
         ranklens.segments(tukey, GROUPS)
+
+
+def test_group_means_of_evaluate_are_the_segments_means() -> None:
+    qrels, runs = _data()
+    res = ranklens.evaluate(qrels, runs, ["AP", "P@3"])
+    means = ranklens.group_means(res, GROUPS, resamples=999, seed=3)
+    cmp = ranklens.compare(qrels, runs, ["AP", "P@3"], baseline="base", seed=3)
+    assert means.equals(ranklens.segments(cmp, GROUPS, resamples=999).means)
+    tail = [i for i, q in enumerate(res.query_ids.tolist()) if GROUPS[q] == "tail"]
+    x = res.values("AP")[tail, res.run_names.index("a")]
+    row = means.filter(group="tail", measure="AP", run="a").row(0, named=True)
+    assert row["n"] == 15 and row["mean"] == pytest.approx(x.mean())
+    assert [row["p10"], row["p50"], row["p90"]] == pytest.approx(np.quantile(x, [.1, .5, .9]))
+    assert row["ci_low"] < row["mean"] < row["ci_high"]
+    with pytest.raises(ParameterError, match="resamples"):
+        ranklens.group_means(res, GROUPS, resamples=0)

@@ -4,7 +4,7 @@ quantiles, per-group paired tests, one correction across every group x measure x
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,9 +22,10 @@ from .compare.options import CORRECTIONS, TUKEY, CompareOptions
 if TYPE_CHECKING:
     import polars as pl
 
+    from .._results.results import Results
     from .compare.result import Comparison
 
-__all__ = ["Segments", "read_groups", "segments"]
+__all__ = ["Segments", "group_means", "read_groups", "segments"]
 
 
 @dataclass(frozen=True)
@@ -135,28 +136,74 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
         resamples=comparison.resamples or resamples)
     pairs = list(dict.fromkeys((runs.index(p.system), runs.index(p.baseline))
                                for p in comparison.pairs))
-    means, rows = [], []
+    rows = []
     for group, members in _members(groups, results.query_ids).items():
         for measure in comparison.measures:
             values = np.asarray(results.values(measure))[members]
-            for j, run in enumerate(runs):
-                x = values[:, j][~np.isnan(values[:, j])]
-                m = float(np.mean(x)) if x.size else math.nan
-                # centred: a group of equal values has its mean as interval, not BCa's 0/0
-                low, high = bootstrap_interval(x - m, confidence=comparison.confidence,
-                                               resamples=resamples, seed=comparison.seed)
-                q = np.quantile(x, [0.1, 0.5, 0.9]) if x.size else [math.nan] * 3
-                means.append((group, measure, run, int(x.size), m, low + m, high + m, *q))
             rows += [{"group": group, **r} for r in _measure_rows(
                 measure, values, runs, pairs, options, results.query_ids[members])]
     p = np.array([r["p_value"] for r in rows], dtype=np.float64)
     for row, adjusted in zip(rows, adjust(p, correction), strict=True):  # type: ignore[arg-type]
         row["p_adjusted"] = float(adjusted)
         row["significant"] = bool(adjusted < comparison.alpha)
-    names = ["group", "measure", "run", "n", "mean", "ci_low", "ci_high", "p10", "p50", "p90"]
-    frame = pl.DataFrame([dict(zip(names, r, strict=True)) for r in means],
-                         schema={n: pl.String if n in ("group", "measure", "run") else
-                                 pl.Int64 if n == "n" else pl.Float64 for n in names})
+    frame = group_means(results, groups, measures=comparison.measures,
+                        confidence=comparison.confidence, resamples=resamples,
+                        seed=comparison.seed)
     columns = ["group", *(n for n in RECORD if n != "direction")]
     return Segments(frame, pl.DataFrame([{c: r[c] for c in columns} for r in rows]),
                     correction)
+
+
+def group_means(results: Results, groups: Mapping[Any, Any] | str | Path, *,
+                measures: Sequence[str] | None = None, confidence: float = 0.95,
+                resamples: int = 9999, seed: int = 0) -> pl.DataFrame:
+    """Each run's mean per group and measure, with a BCa bootstrap interval and quantiles.
+
+    Parameters
+    ----------
+    results : Results
+        From :func:`ranklens.evaluate`.
+    groups : mapping, path or frame
+        As :func:`segments` takes them (:func:`derived_groups` makes some).
+    measures : list of str, optional
+        Default: every measure of ``results``.
+    confidence : float, default 0.95
+        Of each interval.
+    resamples : int, default 9999
+        Bootstrap resamples of each interval, at most ``MAX_DRAWS``.
+    seed : int, default 0
+        Of the resampling.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``group, measure, run, n, mean, ci_low, ci_high, p10, p50, p90``.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> qrels = {f"q{i}": {"a": 1} for i in range(4)}
+    >>> run = {f"q{i}": {"a": 1.0} if i < 2 else {"b": 1.0} for i in range(4)}
+    >>> res = ranklens.evaluate(qrels, {"x": run}, ["P@1"])
+    >>> ranklens.group_means(res, {"q0": "g", "q1": "g", "q2": "h"})["mean"].to_list()
+    [1.0, 0.0]
+    """
+    import polars as pl
+
+    check("resamples", resamples, Integer(1, MAX_DRAWS))
+    means = []
+    for group, members in _members(groups, results.query_ids).items():
+        for measure in measures or results.measures:
+            values = np.asarray(results.values(measure))[members]
+            for j, run in enumerate(results.run_names):
+                x = values[:, j][~np.isnan(values[:, j])]
+                m = float(np.mean(x)) if x.size else math.nan
+                # centred: a group of equal values has its mean as interval, not BCa's 0/0
+                low, high = bootstrap_interval(x - m, confidence=confidence,
+                                               resamples=resamples, seed=seed)
+                q = np.quantile(x, [0.1, 0.5, 0.9]) if x.size else [math.nan] * 3
+                means.append((group, measure, run, int(x.size), m, low + m, high + m, *q))
+    names = ["group", "measure", "run", "n", "mean", "ci_low", "ci_high", "p10", "p50", "p90"]
+    return pl.DataFrame([dict(zip(names, r, strict=True)) for r in means],
+                        schema={n: pl.String if n in ("group", "measure", "run") else
+                                pl.Int64 if n == "n" else pl.Float64 for n in names})

@@ -67,6 +67,9 @@ __all__ = ["compare_cmd"]
 @click.option("--segments", type=click.Path(exists=True, dir_okay=False), default=None,
               metavar="FILE", help="Write each pair per group of queries instead (FILE: "
                                    "'query_id group' lines), corrected once across all.")
+@click.option("--seeds", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="Write each system against the baseline's system instead "
+                                   "(FILE: 'run system' lines; a paired t on per-query means).")
 @click.option("--fail-if-worse", type=str, default=None, metavar="RUN",
               help="Exit 1 when a run is significantly worse than RUN by more than "
                    "--margin; 3 when the queries are too few to tell.")
@@ -79,7 +82,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                 correction: str | None, correction_scope: str,
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, details: bool, output: str | None,
-                risk_alpha: float | None, segments: str | None,
+                risk_alpha: float | None, segments: str | None, seeds: str | None,
                 fail_if_worse: str | None, margin: float | None,
                 fuse_method: str | None = None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
@@ -92,6 +95,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt a.run b.run --baseline a --details
     ranklens compare qrels.txt a.run b.run --baseline a --risk 1
     ranklens compare qrels.txt main.run new.run --fail-if-worse main --margin 0.01
+    ranklens compare qrels.txt a1.run a2.run b1.run b2.run --seeds systems.txt
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
@@ -108,7 +112,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
         baseline, given.labels, list(given.pairs) or list(runs),
         "--pairs files" if given.pairs else "runs")
     refuse_unread_context(given.context, given.measures)
-    one_table(risk_alpha, segments, details)
+    one_table(risk_alpha, segments, details, seeds)
     baseline = gate_baseline(fail_if_worse, margin, baseline, given.labels, runs, given.pairs)
     if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
@@ -123,8 +127,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                           alpha=alpha, seed=seed, permutations=permutations,
                           ci=ci, confidence=confidence,  # type: ignore[arg-type]
                           resamples=resamples)
-    if risk_alpha is not None or segments is not None:
-        write_text(output, analysis_text(cmp, risk_alpha, segments, fmt))
+    if risk_alpha is not None or segments is not None or seeds is not None:
+        write_text(output, analysis_text(cmp, risk_alpha, segments, fmt, seeds))
     elif fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 

@@ -110,13 +110,25 @@ def chunked(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
 
 def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bool,
                  output: str | None, names: Sequence[str],
-                 intervals: dict[str, Any] | None = None) -> None:
+                 intervals: dict[str, Any] | None = None, segments: str | None = None) -> None:
     """Render and write: a rich table on a terminal, plain text everywhere else.
     ``intervals``: :func:`~ranklens.render`'s ``ci``, ``ci_method``, ``seed`` and
-    ``n_resamples``, when ``--ci`` is given."""
+    ``n_resamples``, when ``--ci`` is given; ``segments``: the per-group means instead."""
     from .._surfaces.render import render
 
     extra = intervals or {}
+    if segments is not None:
+        from .._results.results import Results
+        from .._surfaces.render.formats import write
+        from .._surfaces.render.frames import frame_table
+        from .._surfaces.segments import group_means
+
+        means = group_means(results if isinstance(results, Results) else Results(
+            tuple(results)), segments, confidence=extra.get("ci", 0.95),
+            resamples=extra.get("n_resamples", 9999), seed=extra.get("seed", 0))
+        write_text(output, write(frame_table(means, "BCa bootstrap intervals of each mean."),
+                                 fmt))
+        return
     if fmt == "table" and output in (None, "-") and sys.stdout.isatty():
         from rich.console import Console
 
@@ -199,6 +211,10 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.option("--master", type=str, default=None, metavar="URL",
               help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
                    "sc://host for Spark Connect (default: Spark's own).")
+@click.option("--segments", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="Write each run's mean per group of queries instead "
+                                   "(FILE: 'query_id group' lines), with intervals and "
+                                   "p10/p50/p90.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say on standard error how the files were evaluated: in memory, or in "
                    "how many chunks by how many workers (docs/scale.md).")
@@ -208,7 +224,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                  seed: int = 0, resamples: int = 9999, subtopics: bool = False,
                  engine: str = "local", master: str | None = None,
                  fuse_method: str | None = None, memory_limit: str | None = None,
-                 jobs: int | None = None, verbose: bool = False, **params: Any) -> int:
+                 jobs: int | None = None, verbose: bool = False, segments: str | None = None,
+                 **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -224,6 +241,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt bm25.run dense.run --fuse rrf
     ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     ranklens evaluate qrels.txt scores.tsv --columns qid,docid,score
+    ranklens evaluate qrels.txt bm25.run dense.run -m AP --segments groups.txt
     """
     if jobs is not None:
         jobs = capped_jobs(jobs)
@@ -244,6 +262,9 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     elif (ci_method, seed, resamples) != ("t", 0, 9999):
         raise click.UsageError("--ci-method, --seed and --resamples set the intervals of "
                                "--ci; give --ci too")
+    if segments is not None and (per_query or fmt == "trec" or engine == "spark"):
+        raise click.UsageError("--segments writes per-group means: not with --per-query, "
+                               "--format trec or --engine spark")
     if roles is not None and (engine == "spark" or memory_limit is not None):
         raise click.UsageError("--columns reads RUNS in memory on the local engine; not with "
                                "--engine spark or --memory-limit")
@@ -256,7 +277,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
             raise click.UsageError("--memory-limit and --jobs are for QRELS and RUNS files; "
                                    "--pairs files are evaluated in memory")
         results = evaluate_pairs_files(paths, chosen, options, labels)
-        write_output(results, fmt, per_query, output, labels, intervals)
+        write_output(results, fmt, per_query, output, labels, intervals, segments)
         return 0
     assert qrels is not None  # checked by inputs()
     if engine == "spark":
@@ -290,7 +311,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         fused_labels = with_fused_name(labels, fuse_method)
         results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                                  fuse=fuse_method, jobs=jobs, columns=roles)
-        write_output(results, fmt, per_query, output, fused_labels, intervals)
+        write_output(results, fmt, per_query, output, fused_labels, intervals, segments)
         return 0
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                              memory_limit=memory_limit, jobs=jobs,
@@ -301,7 +322,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
         for line in filter(None, map(users_summary, results)):
             click.echo(f"ranklens: {line}", err=True)
-    write_output(results, fmt, per_query, output, labels, intervals)
+    write_output(results, fmt, per_query, output, labels, intervals, segments)
     return 0
 
 

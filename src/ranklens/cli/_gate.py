@@ -47,24 +47,39 @@ def run_gate(cmp: Comparison, baseline: str, margin: float | None) -> int:
     return status
 
 
-def one_table(risk_alpha: float | None, segments: str | None, details: bool) -> None:
+def one_table(risk_alpha: float | None, segments: str | None, details: bool,
+              seeds: str | None = None) -> None:
     """Refuse, before anything is read, two options that each choose the table written."""
-    if sum((risk_alpha is not None, segments is not None, details)) > 1:
-        raise click.UsageError("--details, --risk and --segments each choose the table "
-                               "written; give one")
+    if sum((risk_alpha is not None, segments is not None, details, seeds is not None)) > 1:
+        raise click.UsageError("--details, --risk, --segments and --seeds each choose the "
+                               "table written; give one")
 
 
 def analysis_text(cmp: Comparison, risk_alpha: float | None, segments: str | None,
-                  fmt: str) -> str:
-    """The risk rows (``--risk``) or each pair per group (``--segments``), in ``fmt``."""
+                  fmt: str, seeds: str | None = None) -> str:
+    """The risk rows (``--risk``), each pair per group (``--segments``) or each system of
+    several runs against the baseline's (``--seeds``), in ``fmt``."""
     from .._surfaces.render.formats import write
     from .._surfaces.render.frames import frame_table
     from .._surfaces.risk import RISK_NOTE, risk
+    from .._surfaces.seeds import seeds as per_system
     from .._surfaces.segments import segments as per_group
 
     if risk_alpha is not None:
         return write(frame_table(risk(cmp, risk_alpha), RISK_NOTE.format(alpha=risk_alpha)),
                      fmt)
+    if seeds is not None:
+        out = per_system(cmp.results, seeds, baseline=_system_of(cmp.baseline, seeds),  # type: ignore[arg-type]
+                         measures=cmp.measures, correction=cmp.correction, alpha=cmp.alpha)
+        return write(frame_table(out.pairs, f"{out.correction} correction across every "
+                                 "measure and system."), fmt)
     seg = per_group(cmp, segments, correction=cmp.correction)  # type: ignore[arg-type]
     return write(frame_table(seg.pairs, f"{seg.correction} correction across every group, "
                              "measure and pair."), fmt)
+
+
+def _system_of(run: str | None, path: str) -> str | None:
+    """The system ``--baseline`` RUN belongs to in ``--seeds`` FILE (default: the first)."""
+    from .._surfaces.segments import read_groups
+
+    return None if run is None else next(iter(read_groups(path).get(run, [])), run)
