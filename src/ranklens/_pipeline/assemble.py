@@ -111,7 +111,7 @@ def check_policies(plan: Plan, partial: Partial, *, run_source: str,
     return check_coverage(plan.policies, judged=partial.judged, retrieved=partial.retrieved,
                    missing=(partial.missing.count, list(partial.missing.examples)),
                    ignored=list(partial.ignored.examples), run_source=run_source,
-                   qrels_source=qrels_source)
+                   qrels_source=qrels_source, words=plan.vocabulary)
 
 
 def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str,
@@ -140,7 +140,7 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str,
             count, examples = empties.get(name, (0, []))
             if count:
                 raise InputError(
-                    f"{count} queries have no relevant judgment "
+                    f"{count} {plan.vocabulary.queries} have no relevant judgment "
                     f"(rel >= {relevance_level(measure, plan.policies.rel)}) for {measure}, "
                     f"e.g. {examples[:5]}; pass empty='zero', 'skip', 'one' or 'nan' to "
                     "handle them")
@@ -229,16 +229,16 @@ def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:
 
 
 def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
-            qrels_source: str = "<qrels>", users: bool = False) -> list[str]:
+            qrels_source: str = "<qrels>") -> list[str]:
     """What the caller should be warned of: an empty evaluation under ``missing="skip"``
     (no judgments, no query in common), missing queries (when ``missing`` was left unset),
     a run that retrieved (almost) no judged document, and run queries without judgments.
-    ``source`` names the run, ``qrels_source`` the judgments; ``users``: both were read
-    from user and item columns, so run queries without judgments are users without test
+    ``source`` names the run, ``qrels_source`` the judgments; the plan's vocabulary words
+    them. For user and item inputs, run queries without judgments are users without test
     items, not warned of (:func:`users_summary` words their count)."""
     if isinstance(partial, PerQuery):
         partial = partial_of(plan, partial)
-    out = []
+    out, words = [], plan.vocabulary
     if plan.policies.missing == "skip":
         nothing = check_policies(plan, partial, run_source=source, qrels_source=qrels_source)
         if nothing is not None:
@@ -248,21 +248,23 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
         pol = plan.policies.missing
         verb = "scored 0" if pol == "zero" else "left out of the averages"
         out.append(
-            f"{missing.count} judged queries are absent from the run ({source}) and "
+            f"{missing.count} {words.judged_queries} are absent from the {words.run} "
+            f"({source}) and "
             f"were {verb} (missing={pol!r}): {list(missing.examples[:5])}"
             + (" ..." if missing.count > 5 else "")
         )
     ranked, judged = partial.queries_ranked, partial.queries_judged_ranked
     if ranked and judged < JUDGED_FLOOR * ranked:
-        share = (f"no judged document for any of its {ranked} queries" if judged == 0 else
-                 f"a judged document for only {judged} of its {ranked} queries")
+        share = (f"no {words.judged_doc} for any of its {ranked} {words.queries}"
+                 if judged == 0 else
+                 f"a {words.judged_doc} for only {judged} of its {ranked} {words.queries}")
         out.append(
-            f"the run ({source}) retrieved {share}: do its doc ids match the judgments' "
-            "(passage ids scored against document judgments, another id format)?"
+            f"the {words.run} ({source}) retrieved {share}: do its {words.doc_ids} match the "
+            f"{words.judgments}' ({words.id_hint})?"
         )
     out += unknown_notices(partial.unknown, source)
     ignored = partial.ignored
-    if ignored.count and not users:  # users without test items are normal: a summary instead
+    if ignored.count and not words.users:  # users without test items are normal: a summary
         out.append(
             f"{ignored.count} queries of the run ({source}) have no judgments and were "
             "ignored: "
@@ -277,16 +279,16 @@ def users_summary(result: Result) -> str | None:
     count = result.diagnostics.get(USERS_WITHOUT_TEST_ITEMS)
     if not count:
         return None
-    return (f"{count} users of the run ({result.run_name}) have no test items and were left "
-            "out of the means")
+    return (f"{count} users of the {result.vocabulary.run} ({result.run_name}) have no test "
+            "items and were left out of the means")
 
 
 def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
              run_source: str = "<run>", qrels_source: str = "<qrels>",
-             context: ItemContext | None = None, users: bool = False) -> Result:
+             context: ItemContext | None = None) -> Result:
     """The :class:`Result` of a Partial that kept its per-query values (or of the values
-    themselves): the policies, the empty-query policy, then the aggregates. ``users``: the
-    inputs were user and item tables; the diagnostics then count the users without test
+    themselves): the policies, the empty-query policy, then the aggregates. When the plan
+    speaks of users (user and item tables), the diagnostics count the users without test
     items (``users_without_test_items``).
 
     Raises
@@ -320,6 +322,7 @@ def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
         conventions=dict(plan.conventions),
         run_name=run_name,
         diagnostics={**per_query.diagnostics.to_dict(),
-                     **({USERS_WITHOUT_TEST_ITEMS: partial.ignored.count} if users else {})},
-        text_values=text_values,
+                     **({USERS_WITHOUT_TEST_ITEMS: partial.ignored.count}
+                        if plan.vocabulary.users else {})},
+        text_values=text_values, vocabulary=plan.vocabulary,
     )
