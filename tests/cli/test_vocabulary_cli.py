@@ -44,3 +44,11 @@ def test_compare_says_users(files: dict[str, str],
     r = run(["compare", files["test"], files["recs"], files["other"], "-m", "P@1"], capsys)
     assert r.code == 0, r.err
     assert "n = 3 users; seed 0." in r.out.splitlines()
+
+
+def test_report_says_users(files: dict[str, str],
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    r = run(["report", files["test"], files["recs"], files["other"], "-m", "P@1", "--max-k",
+             "2", "-o", "-"], capsys)
+    assert r.code == 0, r.err
+    assert "<h2>Per user</h2>" in r.out and "3 users, 2 runs" in r.out

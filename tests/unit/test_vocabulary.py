@@ -61,3 +61,11 @@ def test_compare_says_users() -> None:
     with pytest.warns(RanklensWarning):
         cmp = ranklens.compare(TEST_ITEMS, {"a": RECS, "b": OTHER}, ["P@1"])
     assert "n = 3 users; seed 0." in cmp.render()
+
+
+def test_report_says_users() -> None:
+    with pytest.warns(RanklensWarning):
+        html = ranklens.report(TEST_ITEMS, {"a": RECS, "b": OTHER}, ["P@1"], max_k=2)
+    assert "<h2>Per user</h2>" in html and "filter by user id" in html
+    assert '<p class="lead">3 users, 2 runs (a, b)' in html
+    assert '"query":"user"' in html.replace(" ", "")

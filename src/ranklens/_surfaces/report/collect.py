@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..._base.errors import ParameterError
+from ..._base.vocabulary import IR, Vocabulary
 from ..._results.results import Results
 from .beyond import BeyondData
 
@@ -63,6 +64,7 @@ class ReportData:
     rels : the relevance levels the curves are drawn at (:func:`curve_rels`); the curves at
         the further levels are ``at_k``'s ``"P@k (rel 2)"``... and ``more_pr``.
     more_pr : level -> ``(levels, runs)`` as ``pr``, for each of ``rels`` but the first.
+    vocabulary : the words of its labels (users for a recommender's inputs).
     """
 
     run_names: tuple[str, ...]
@@ -81,6 +83,7 @@ class ReportData:
     beyond: BeyondData | None = None
     rels: tuple[int, ...] = (1,)
     more_pr: dict[int, np.ndarray] = field(default_factory=dict)
+    vocabulary: Vocabulary = IR
 
 
 def grade_levels(relevance: np.ndarray) -> list[int]:
@@ -156,7 +159,7 @@ def collect(results: Results, measures: list[str], *, baseline: str | None, max_
         ks=ks, at_k=at_k, pr=curves["pr", rels[0]], top_k=top_k,
         grades=_grades(results, top_k, levels, means),
         conventions=_conventions(results, measures, rels), rels=rels,
-        more_pr={rel: curves["pr", rel] for rel in rels[1:]},
+        more_pr={rel: curves["pr", rel] for rel in rels[1:]}, vocabulary=results.vocabulary,
     )
 
 
