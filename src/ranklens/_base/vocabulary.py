@@ -21,7 +21,7 @@ class Vocabulary:
     Attributes
     ----------
     query, queries : one evaluated unit and several.
-    doc, docs : one ranked thing and several.
+    doc : one ranked thing.
     doc_ids : the ids of the ranked things.
     qrels : the judgments, as a table (``the qrels (qrels.txt)``).
     judgments : the judgments, as what they say (``match the judgments'``).
@@ -34,7 +34,6 @@ class Vocabulary:
     query: str = "query"
     queries: str = "queries"
     doc: str = "document"
-    docs: str = "documents"
     doc_ids: str = "doc ids"
     qrels: str = "qrels"
     judgments: str = "judgments"
@@ -54,7 +53,7 @@ class Vocabulary:
 IR = Vocabulary()
 #: A recommender's words, for inputs read from user and item columns.
 RECOMMENDER = Vocabulary(
-    query="user", queries="users", doc="item", docs="items", doc_ids="item ids",
+    query="user", queries="users", doc="item", doc_ids="item ids",
     qrels="test items", judgments="test items",
     judged_query="user with test items", judged_queries="users with test items",
     judged_doc="test item", run="recommendations",
