@@ -23,6 +23,7 @@ from .compute import PerQuery, relevance_level
 from .context import catalogue_value, unknown_notices
 from .partials import (
     GEO_FLOOR,
+    Ids,
     Partial,
     Tally,
     empty_rankings_left_out,
@@ -247,30 +248,27 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
     if missing.count and plan.policies.warn_missing:
         pol = plan.policies.missing
         verb = "scored 0" if pol == "zero" else "left out of the averages"
-        out.append(
-            f"{missing.count} {words.judged_queries} are absent from the {words.run} "
-            f"({source}) and "
-            f"were {verb} (missing={pol!r}): {list(missing.examples[:5])}"
-            + (" ..." if missing.count > 5 else "")
-        )
+        out.append(f"{missing.count} {words.judged_queries} are absent from the {words.run} "
+                   f"({source}) and were {verb} (missing={pol!r}): {_some(missing)}")
     ranked, judged = partial.queries_ranked, partial.queries_judged_ranked
     if ranked and judged < JUDGED_FLOOR * ranked:
         share = (f"no {words.judged_doc} for any of its {ranked} {words.queries}"
                  if judged == 0 else
                  f"a {words.judged_doc} for only {judged} of its {ranked} {words.queries}")
-        out.append(
-            f"the {words.run} ({source}) retrieved {share}: do its {words.doc_ids} match the "
-            f"{words.judgments}' ({words.id_hint})?"
-        )
+        out.append(f"the {words.run} ({source}) retrieved {share}: do its {words.doc_ids} "
+                   f"match the {words.judgments}' ({words.id_hint})?")
     out += unknown_notices(partial.unknown, source)
     ignored = partial.ignored
     if ignored.count and not words.users:  # users without test items are normal: a summary
-        out.append(
-            f"{ignored.count} queries of the run ({source}) have no judgments and were "
-            "ignored: "
-            f"{list(ignored.examples[:5])}" + (" ..." if ignored.count > 5 else "")
-        )
+        out.append(f"{ignored.count} queries of the run ({source}) have no judgments and "
+                   f"were ignored: {_some(ignored)}")
     return out
+
+
+def _some(counted: Ids) -> str:
+    """The first five examples of ``counted`` (its ``count`` and ``examples``), `` ...``
+    after them when there are more."""
+    return f"{list(counted.examples[:5])}" + (" ..." if counted.count > 5 else "")
 
 
 def users_summary(result: Result) -> str | None:
