@@ -69,3 +69,10 @@ def test_report_says_users() -> None:
     assert "<h2>Per user</h2>" in html and "filter by user id" in html
     assert '<p class="lead">3 users, 2 runs (a, b)' in html
     assert '"query":"user"' in html.replace(" ", "")
+
+
+def test_grade_warning_says_test_items() -> None:
+    with pytest.warns(RanklensWarning, match=r"^no test item reaches rel >= 2 \(grades go up "
+                      r"to 1\) in the test items \(<qrels frame>\): nothing is relevant to "
+                      r"P@1 on any user$"):
+        ranklens.evaluate(TEST_ITEMS, RECS, ["P@1"], rel=2, missing="skip")

@@ -224,9 +224,10 @@ def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:
             level = relevance_level(measure, plan.policies.rel)
             if level > top:
                 levels.setdefault(level, []).append(name)
-    return [f"no judged document reaches rel >= {level} (grades go up to {top:g}) in the "
-            f"judgments ({source}): nothing is relevant to {', '.join(names)} on any query"
-            for level, names in sorted(levels.items())]
+    w = plan.vocabulary
+    return [f"no {w.judged_doc} reaches rel >= {level} (grades go up to {top:g}) in the "
+            f"{w.judgments} ({source}): nothing is relevant to {', '.join(names)} on any "
+            f"{w.query}" for level, names in sorted(levels.items())]
 
 
 def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
