@@ -52,3 +52,13 @@ def test_report_says_users(files: dict[str, str],
              "2", "-o", "-"], capsys)
     assert r.code == 0, r.err
     assert "<h2>Per user</h2>" in r.out and "3 users, 2 runs" in r.out
+
+
+@pytest.mark.usefixtures("no_floor")
+def test_chunked_grade_warning_says_test_items(files: dict[str, str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    r = run(["evaluate", files["test"], files["recs"], "-m", "P@1", "--rel", "2",
+             "--missing", "skip", "--memory-limit", "100", "--jobs", "1"], capsys)
+    assert r.code == 0, r.err
+    assert "ranklens: warning: no test item reaches rel >= 2 (grades go up to 1) in the test " \
+        "items (" in r.err

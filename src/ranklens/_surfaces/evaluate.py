@@ -433,7 +433,7 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
     with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
                        on_terminal()) as engine:
         info = engine.partition_qrels()
-        messages += grade_notices(plan, info.grades, engine.qrels_path)
+        messages += grade_notices(plan.speaking(info.users), info.grades, engine.qrels_path)
         for (name, run), given in zip(runs, _labels(runs), strict=True):
             path = os.fspath(run)
             per_query, tag, infinite, users = engine.evaluate_run(path, name)
