@@ -28,8 +28,8 @@ def test_users_without_test_items_are_one_summary_line_with_verbose(
     assert r.err == ""  # normal in recommendation: no warning on every call
     r = run(["evaluate", str(test_items), str(recs), "-m", "nDCG@2", "-v"], capsys)
     assert r.code == 0, r.err
-    assert ("ranklens: 1 users of the run (recs) have no test items and were left out of "
-            "the means") in r.err.splitlines()
+    assert ("ranklens: 1 users of the recommendations (recs) have no test items and were left "
+            "out of the means") in r.err.splitlines()
 
 
 @pytest.mark.usefixtures("no_floor")
@@ -41,8 +41,8 @@ def test_chunked_evaluation_says_users_in_the_same_words(
     assert r.code == 0, r.err
     lines = r.err.splitlines()
     assert lines[0].startswith("ranklens: engine: chunked")
-    assert lines[1:] == ["ranklens: 1 users of the run (recs) have no test items and were "
-                         "left out of the means"]
+    assert lines[1:] == ["ranklens: 1 users of the recommendations (recs) have no test items "
+                         "and were left out of the means"]
     result = ranklens.evaluate(str(test_items), str(recs), "nDCG@2", memory_limit="100")
     assert result.engine["engine"] == "chunked"
     assert result.diagnostics["users_without_test_items"] == 1

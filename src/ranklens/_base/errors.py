@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .vocabulary import vocabulary_of
+
 __all__ = ["DuplicateError", "InputError", "MeasureError", "ParameterError",
            "RanklensError", "RanklensWarning"]
 
@@ -85,32 +87,35 @@ class DuplicateError(InputError):
 
     The pair named is the first query's in trec_eval order (byte-wise), at ``first``, its
     first involved row of the table (``what``: "qrels" or "run"); ``rows`` counts the
-    duplicated pairs. The errors of several blocks of one table :meth:`combine` into the
-    one the whole table gives, whatever the blocks.
+    duplicated pairs; ``users``: the tables were read from user and item columns, so the
+    message says users and items. The errors of several blocks of one table
+    :meth:`combine` into the one the whole table gives, whatever the blocks.
     """
 
     def __init__(self, query_id: str, doc_id: str, rows: int, what: str, *,
-                 source: str | None = None, first: int = 0):
+                 source: str | None = None, first: int = 0, users: bool = False):
         self.query_id, self.doc_id, self.rows, self.what = query_id, doc_id, rows, what
-        self.first = first
-        pairs = f"{rows} duplicated (query, document) pair{'s' if rows != 1 else ''}"
+        self.first, self.users = first, users
+        w = vocabulary_of(users)
+        query, doc = w.query, w.doc
+        pairs = f"{rows} duplicated ({query}, {doc}) pair{'s' if rows != 1 else ''}"
         kept = "first occurrence in file order" if what == "qrels" else \
             "first (highest-ranked) occurrence"
         super().__init__(
-            f"document {doc_id!r} appears more than once for query {query_id!r} in the "
-            f"{what} ({pairs}); pass duplicates='first' to keep only the {kept}",
-            source=source)
+            f"{doc} {doc_id!r} appears more than once for {query} {query_id!r} in the "
+            f"{w.qrels if what == 'qrels' else w.run} ({pairs}); pass duplicates='first' "
+            f"to keep only the {kept}", source=source)
 
     def to_dict(self) -> dict[str, Any]:
         # read as an InputError where the fields are not known
         return {**super().to_dict(), "class": "InputError", "duplicate": {
             "query_id": self.query_id, "doc_id": self.doc_id, "rows": self.rows,
-            "what": self.what, "first": self.first}}
+            "what": self.what, "first": self.first, "users": self.users}}
 
     def at_row(self, first: int) -> DuplicateError:
         """This error with its first row at ``first`` (in a table holding this one's)."""
         return DuplicateError(self.query_id, self.doc_id, self.rows, self.what,
-                              source=self.source, first=first)
+                              source=self.source, first=first, users=self.users)
 
     @staticmethod
     def combine(errors: list[DuplicateError]) -> DuplicateError:
@@ -118,7 +123,8 @@ class DuplicateError(InputError):
         queries): the first query's duplicate, every block's pairs counted."""
         head = min(errors, key=lambda e: (e.query_id.encode(), e.first))
         return DuplicateError(head.query_id, head.doc_id, sum(e.rows for e in errors),
-                              head.what, source=head.source, first=head.first)
+                              head.what, source=head.source, first=head.first,
+                              users=head.users)
 
 
 class MeasureError(RanklensError):

@@ -26,6 +26,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from .._base.errors import DuplicateError
 from .._base.groups import group_offsets, group_ranks
+from .._base.vocabulary import IR, Vocabulary, vocabulary_of
 from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .diagnostics import Diagnostics
@@ -78,10 +79,12 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
     pol = policies or Policies()
     if isinstance(qrels, SubtopicQrels):
         return _align_subtopics(qrels, run, pol, block)
+    # a recommender's tables (user and item columns) get its words
+    words = vocabulary_of(qrels.hints.users and run.hints.users)
     if len(qrels) == 0:
         # no judgments: its own error
         check_coverage(pol, judged=0, retrieved=0, missing=(0, []), ignored=[],
-                       run_source=run.source, qrels_source=qrels.source)
+                       run_source=run.source, qrels_source=qrels.source, words=words)
     # the run's index first: it takes (and frees) the reader's doc hashes before the
     # judgments' index is built, as when runs were indexed at load (peak memory)
     index = run_index(run, pol.ties)
@@ -98,7 +101,7 @@ def align(qrels: Qrels | SubtopicQrels, run: Run, policies: Policies | None = No
         run_of=run_of, empty=empty, score=run.score, sources=(run.source, qrels.source),
         ignored=sorted(set(index.query_ids.filter(pl.Series(run_of < 0)).to_list())),
         drop=(lambda evaluated: run_duplicates(index, run, evaluated, pol.duplicates))
-        if index.duplicated else None,
+        if index.duplicated else None, words=words,
         judgments=lambda kept, judged_of: _judgments(qindex, qrels, kept, judged_of, index,
                                                      run),
         source_rows=index.ties_only)
@@ -128,6 +131,7 @@ class Coded:
     ignored : the run's queries without judgments, sorted.
     score : each run row's score.
     sources : the run's and the judgments' sources (for errors).
+    words : the words of its errors (users and items for a recommender's tables).
     drop : the duplicate check: given which run queries are evaluated, it raises or
         gives the ranked positions to drop (None: no doc is ranked twice for a query).
     judgments : the judgments of the evaluated queries (:class:`Judgments`).
@@ -146,6 +150,7 @@ class Coded:
     drop: Callable[[np.ndarray], np.ndarray | None] | None
     judgments: JudgmentsOf
     source_rows: bool
+    words: Vocabulary = IR
 
 
 def build(coded: Coded, pol: Policies, *, block: bool = False) -> tuple[Aligned, Diagnostics]:
@@ -172,7 +177,8 @@ def build(coded: Coded, pol: Policies, *, block: bool = False) -> tuple[Aligned,
         check_coverage(pol, judged=len(judged_queries),
                        retrieved=len(judged_queries) - len(missing),
                        missing=(len(missing), missing), ignored=ignored,
-                       run_source=coded.sources[0], qrels_source=coded.sources[1])
+                       run_source=coded.sources[0], qrels_source=coded.sources[1],
+                       words=coded.words)
     kept: np.ndarray | None = None  # the judged queries evaluated (None: all)
     query_array = coded.query_array
     block_j = run_of  # each run query's evaluated number (-1: none), after any skip
@@ -236,7 +242,7 @@ def _first_judgments(qrels: Qrels, policy: str) -> Qrels:
         row = rows.sort("query_id", maintain_order=True).row(0, named=True)
         pairs = rows.unique(subset=["query_id", "doc_id"]).height
         raise DuplicateError(row["query_id"], row["doc_id"], pairs, "qrels",
-                             source=qrels.source, first=row["at"])
+                             source=qrels.source, first=row["at"], users=qrels.hints.users)
     return Qrels(qf.unique(subset=["query_id", "doc_id"], keep="first", maintain_order=True),
                  qrels.source, unretrieved=qrels.unretrieved)
 
@@ -263,7 +269,7 @@ def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str
         first = int(index.src_at(pos[code[inside] == named]).min())
         raise DuplicateError(index.query_ids[named], run.doc_id[first],
                              np.unique(index.keys[pos]).size, "run", source=run.source,
-                             first=first)
+                             first=first, users=run.hints.users)
     return pos[later]
 
 

@@ -7,6 +7,7 @@ from typing import Literal, get_args
 
 from .._base.errors import InputError
 from .._base.validate import Boolean, Choice, Integer, check
+from .._base.vocabulary import IR, Vocabulary
 
 __all__ = [
     "DUPLICATES",
@@ -96,7 +97,7 @@ _CONSTRAINTS = {
 
 def check_coverage(policies: Policies, *, judged: int, retrieved: int,
                    missing: tuple[int, list[str]], ignored: list[str], run_source: str,
-                   qrels_source: str) -> str | None:
+                   qrels_source: str, words: Vocabulary = IR) -> str | None:
     """The policies that read the whole evaluation's queries, checked in one place (by the
     alignment of a whole run, and by the assembly of merged blocks or Spark buckets).
 
@@ -105,6 +106,7 @@ def check_coverage(policies: Policies, *, judged: int, retrieved: int,
     judged, retrieved : the judged queries, and those of them the run has.
     missing : how many judged queries the run lacks, and (some of) their ids, sorted.
     ignored : (some of) the run's queries without judgments, sorted.
+    words : the words of the messages (a recommender's for user and item tables).
 
     Returns
     -------
@@ -121,24 +123,23 @@ def check_coverage(policies: Policies, *, judged: int, retrieved: int,
         left unset, that is most likely the wrong run); a missing query under
         ``missing="error"``. Under ``missing="skip"`` the first two give an empty result.
     """
-    skip = policies.missing == "skip"
+    skip, w = policies.missing == "skip", words
     if judged == 0:
         if skip:
-            return (f"the qrels ({qrels_source}) hold no judgments: nothing was evaluated "
-                    "(missing='skip'), the result is empty")
-        raise InputError("the qrels hold no judgments; nothing to evaluate",
+            return (f"the {w.qrels} ({qrels_source}) hold no judgments: nothing was "
+                    "evaluated (missing='skip'), the result is empty")
+        raise InputError(f"the {w.qrels} hold no judgments; nothing to evaluate",
                          source=qrels_source)
     count, some = missing
+    share = (f"the {w.run} ({run_source}) and the {w.qrels} ({qrels_source}) share no "
+             f"{w.query} ({w.run} has e.g. {ignored[:3]}, {w.qrels} {some[:3]})")
     if retrieved == 0 and skip:
-        return (f"the run ({run_source}) and the qrels ({qrels_source}) share no query "
-                f"(run has e.g. {ignored[:3]}, qrels {some[:3]}): every judged query was "
-                "left out (missing='skip'), the result is empty")
+        return (f"{share}: every {w.judged_query} was left out (missing='skip'), the "
+                "result is empty")
     if retrieved == 0 and not (policies.missing == "zero" and policies.missing_given):
-        raise InputError(
-            f"the run ({run_source}) and the qrels ({qrels_source}) share no query "
-            f"(run has e.g. {ignored[:3]}, qrels {some[:3]})")
+        raise InputError(share)
     if count and policies.missing == "error":
         raise InputError(
-            f"{count} judged queries are absent from the run ({run_source}), e.g. "
+            f"{count} {w.judged_queries} are absent from the {w.run} ({run_source}), e.g. "
             f"{some[:5]}; pass missing='zero' to score them 0 or 'skip' to leave them out")
     return None

@@ -21,7 +21,8 @@ from .._model.policies import check_coverage
 from .._results.result import Result
 from .compute import PerQuery, relevance_level
 from .context import catalogue_value, unknown_notices
-from .partials import GEO_FLOOR, Partial, Tally, empty_rankings_left_out, partial_of, policy_values
+from .partials import (GEO_FLOOR, Ids, Partial, Tally, empty_rankings_left_out, partial_of,
+                       policy_values)
 from .plan import Plan
 
 __all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "Totals", "aggregate", "assemble", "check_policies",
@@ -104,7 +105,7 @@ def check_policies(plan: Plan, partial: Partial, *, run_source: str,
     return check_coverage(plan.policies, judged=partial.judged, retrieved=partial.retrieved,
                    missing=(partial.missing.count, list(partial.missing.examples)),
                    ignored=list(partial.ignored.examples), run_source=run_source,
-                   qrels_source=qrels_source)
+                   qrels_source=qrels_source, words=plan.vocabulary)
 
 
 def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str,
@@ -133,7 +134,7 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str,
             count, examples = empties.get(name, (0, []))
             if count:
                 raise InputError(
-                    f"{count} queries have no relevant judgment "
+                    f"{count} {plan.vocabulary.queries} have no relevant judgment "
                     f"(rel >= {relevance_level(measure, plan.policies.rel)}) for {measure}, "
                     f"e.g. {examples[:5]}; pass empty='zero', 'skip', 'one' or 'nan' to "
                     "handle them")
@@ -216,22 +217,23 @@ def grade_notices(plan: Plan, grades: Any, source: str) -> list[str]:
             level = relevance_level(measure, plan.policies.rel)
             if level > top:
                 levels.setdefault(level, []).append(name)
-    return [f"no judged document reaches rel >= {level} (grades go up to {top:g}) in the "
-            f"judgments ({source}): nothing is relevant to {', '.join(names)} on any query"
-            for level, names in sorted(levels.items())]
+    w = plan.vocabulary
+    return [f"no {w.judged_doc} reaches rel >= {level} (grades go up to {top:g}) in the "
+            f"{w.judgments} ({source}): nothing is relevant to {', '.join(names)} on any "
+            f"{w.query}" for level, names in sorted(levels.items())]
 
 
 def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
-            qrels_source: str = "<qrels>", users: bool = False) -> list[str]:
+            qrels_source: str = "<qrels>") -> list[str]:
     """What the caller should be warned of: an empty evaluation under ``missing="skip"``
     (no judgments, no query in common), missing queries (when ``missing`` was left unset),
     a run that retrieved (almost) no judged document, and run queries without judgments.
-    ``source`` names the run, ``qrels_source`` the judgments; ``users``: both were read
-    from user and item columns, so run queries without judgments are users without test
+    ``source`` names the run, ``qrels_source`` the judgments; the plan's vocabulary words
+    them. For user and item inputs, run queries without judgments are users without test
     items, not warned of (:func:`users_summary` words their count)."""
     if isinstance(partial, PerQuery):
         partial = partial_of(plan, partial)
-    out = []
+    out, words = [], plan.vocabulary
     if plan.policies.missing == "skip":
         nothing = check_policies(plan, partial, run_source=source, qrels_source=qrels_source)
         if nothing is not None:
@@ -240,28 +242,27 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
     if missing.count and plan.policies.warn_missing:
         pol = plan.policies.missing
         verb = "scored 0" if pol == "zero" else "left out of the averages"
-        out.append(
-            f"{missing.count} judged queries are absent from the run ({source}) and "
-            f"were {verb} (missing={pol!r}): {list(missing.examples[:5])}"
-            + (" ..." if missing.count > 5 else "")
-        )
+        out.append(f"{missing.count} {words.judged_queries} are absent from the {words.run} "
+                   f"({source}) and were {verb} (missing={pol!r}): {_some(missing)}")
     ranked, judged = partial.queries_ranked, partial.queries_judged_ranked
     if ranked and judged < JUDGED_FLOOR * ranked:
-        share = (f"no judged document for any of its {ranked} queries" if judged == 0 else
-                 f"a judged document for only {judged} of its {ranked} queries")
-        out.append(
-            f"the run ({source}) retrieved {share}: do its doc ids match the judgments' "
-            "(passage ids scored against document judgments, another id format)?"
-        )
+        share = (f"no {words.judged_doc} for any of its {ranked} {words.queries}"
+                 if judged == 0 else
+                 f"a {words.judged_doc} for only {judged} of its {ranked} {words.queries}")
+        out.append(f"the {words.run} ({source}) retrieved {share}: do its {words.doc_ids} "
+                   f"match the {words.judgments}' ({words.id_hint})?")
     out += unknown_notices(partial.unknown, source)
     ignored = partial.ignored
-    if ignored.count and not users:  # users without test items are normal: a summary instead
-        out.append(
-            f"{ignored.count} queries of the run ({source}) have no judgments and were "
-            "ignored: "
-            f"{list(ignored.examples[:5])}" + (" ..." if ignored.count > 5 else "")
-        )
+    if ignored.count and not words.users:  # users without test items are normal: a summary
+        out.append(f"{ignored.count} queries of the run ({source}) have no judgments and "
+                   f"were ignored: {_some(ignored)}")
     return out
+
+
+def _some(counted: Ids) -> str:
+    """The first five examples of ``counted`` (its ``count`` and ``examples``), `` ...``
+    after them when there are more."""
+    return f"{list(counted.examples[:5])}" + (" ..." if counted.count > 5 else "")
 
 
 def users_summary(result: Result) -> str | None:
@@ -270,16 +271,16 @@ def users_summary(result: Result) -> str | None:
     count = result.diagnostics.get(USERS_WITHOUT_TEST_ITEMS)
     if not count:
         return None
-    return (f"{count} users of the run ({result.run_name}) have no test items and were left "
-            "out of the means")
+    return (f"{count} users of the {result.vocabulary.run} ({result.run_name}) have no test "
+            "items and were left out of the means")
 
 
 def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
              run_source: str = "<run>", qrels_source: str = "<qrels>",
-             context: ItemContext | None = None, users: bool = False) -> Result:
+             context: ItemContext | None = None) -> Result:
     """The :class:`Result` of a Partial that kept its per-query values (or of the values
-    themselves): the policies, the empty-query policy, then the aggregates. ``users``: the
-    inputs were user and item tables; the diagnostics then count the users without test
+    themselves): the policies, the empty-query policy, then the aggregates. When the plan
+    speaks of users (user and item tables), the diagnostics count the users without test
     items (``users_without_test_items``).
 
     Raises
@@ -313,6 +314,7 @@ def assemble(plan: Plan, partial: Partial | PerQuery, run_name: str, *,
         conventions=dict(plan.conventions),
         run_name=run_name,
         diagnostics={**per_query.diagnostics.to_dict(),
-                     **({USERS_WITHOUT_TEST_ITEMS: partial.ignored.count} if users else {})},
-        text_values=text_values,
+                     **({USERS_WITHOUT_TEST_ITEMS: partial.ignored.count}
+                        if plan.vocabulary.users else {})},
+        text_values=text_values, vocabulary=plan.vocabulary,
     )

@@ -8,13 +8,14 @@ it is made, so no file is read for a request that cannot run.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, cast
 
 from .._base.errors import ParameterError
 from .._base.validate import Text, check
+from .._base.vocabulary import IR, Vocabulary, vocabulary_of
 from .._measures import Measure
 from .._model.policies import Empty, Missing, Policies, Ties
 from .._names import expand_trec_lists, parse_measures
@@ -40,6 +41,8 @@ class Plan:
     nonpositive : whether a document scored <= 0 is never a hit in the measures that
         declare it (``"unjudged"``) or read as given (``"judged"``): the ``nonpositive``
         option, or the convention's.
+    vocabulary : the words of its messages and tables (:meth:`speaking`: users and items
+        for a recommender's tables, chosen once its inputs are read).
     """
 
     names: tuple[str, ...]
@@ -50,6 +53,13 @@ class Plan:
     conventions: Mapping[str, Any]
     options: EvaluateOptions
     nonpositive: Nonpositive = "judged"
+    vocabulary: Vocabulary = IR
+
+    def speaking(self, users: bool) -> Plan:
+        """This plan, its words a recommender's when ``users`` (both inputs were read from
+        user and item columns), else information retrieval's."""
+        words = vocabulary_of(users)
+        return self if words == self.vocabulary else replace(self, vocabulary=words)
 
     @property
     def canonical(self) -> tuple[Measure, ...]:

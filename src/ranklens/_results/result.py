@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
+from .._base.vocabulary import IR, Vocabulary
 from .._names import parse_measure
 from .per_query import Frames, by_query
 
@@ -112,6 +113,8 @@ class Result(Aggregates, Frames):
     #: what evaluated it: ``{"engine": "in memory", "jobs": 2}`` or ``{"engine": "chunked",
     #: "chunks": 12, "workers": 1, "estimated_bytes": ...}`` (``ranklens.evaluate`` only)
     engine: dict[str, Any] = field(default_factory=dict)
+    #: the words its tables use: users and items for a recommender's inputs
+    vocabulary: Vocabulary = IR
 
     def __post_init__(self) -> None:
         # read-only views: a caller editing a result's values would change its aggregates'
@@ -124,7 +127,8 @@ class Result(Aggregates, Frames):
         body = self._body()
         conv = self.conventions.get("convention")
         shown = f"; convention={conv}, ties={self.conventions.get('ties')}" if conv else ""
-        return f"<Result {self.run_name}: {body} over {len(self.query_ids)} queries{shown}>"
+        over = f"{len(self.query_ids)} {self.vocabulary.queries}"
+        return f"<Result {self.run_name}: {body} over {over}{shown}>"
 
     def per_query(self, name: object) -> dict[str, float]:
         """``{query_id: value}`` for one measure, every query of :attr:`query_ids` in

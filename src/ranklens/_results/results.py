@@ -21,6 +21,7 @@ from .result import Result, _read_only
 if TYPE_CHECKING:
     import polars as pl
 
+    from .._base.vocabulary import Vocabulary
     from .._measures import Measure
     from .interval import ScoreInterval
 
@@ -119,6 +120,11 @@ class Results(Frames):
     @property
     def measures(self) -> dict[str, Measure]:
         return self.results[0].measures
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The words of its tables and messages: a recommender's when every run's are."""
+        return min((r.vocabulary for r in self.results), key=lambda w: w.users)
 
     @property
     def conventions(self) -> list[dict[str, Any]]:

@@ -457,11 +457,11 @@ class Accumulator:
         grades = self._rows()[1] if self._kind != "tables" else pl.concat(
             [q["relevance"] for q, _ in self._tables]).to_numpy()
         for message in [*grade_notices(plan, grades, _SOURCE),
-                        *notices(plan, merged, _SOURCE, qrels_source=_SOURCE,
-                                 users=self._users)]:
+                        *notices(plan.speaking(self._users), merged, _SOURCE,
+                                 qrels_source=_SOURCE)]:
             warnings.warn(message, RanklensWarning, stacklevel=2)
-        result = assemble(plan, merged, plan.run_name or "run", run_source=_SOURCE,
-                          qrels_source=_SOURCE, users=self._users)
+        result = assemble(plan.speaking(self._users), merged, plan.run_name or "run",
+                          run_source=_SOURCE, qrels_source=_SOURCE)
         assert merged.values is not None  # compute_block keeps the per-query values
         # the queries evaluate() leaves out when the judgments list only relevant items
         empty = {name: int(policy_values(plan, at, merged.values)[2].sum())

@@ -355,15 +355,16 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
     measures' item tables; ``load(run, name, label)`` loads a run (default :func:`_load_run`)."""
     load = load or _load_run
     if isinstance(q, Qrels):
-        warn_user(grade_notices(plan, q.grades, q.source))
+        warn_user(grade_notices(plan.speaking(q.hints.users), q.grades, q.source))
     if several is None:
         run_name = plan.run_name
         r = load(run, run_name, run_name)
         per_query = compute_run(plan, q, r, bounds=query_subsets(q, r, context), context=context)
+        plan = plan.speaking(_users(q, r))
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
-                          qrels_source=q.source, users=_users(q, r)))
+                          qrels_source=q.source))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
-                                 else r.name, context=context, users=_users(q, r)), q)
+                                 else r.name, context=context), q)
     results, messages = _evaluate_several(plan, q, several, context, load)
     warn_user(messages)
     return results
@@ -408,16 +409,16 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
         per_query = compute_run(plan, qrels, r, bounds=query_subsets(qrels, r, context),
                                 context=context)
         label = given if given is not None else r.source
-        notes += [(label, m) for m in notices(plan, per_query, label,
-                                               qrels_source=qrels.source,
-                                               users=_users(qrels, r))]
-        computed.append((name if name is not None else r.name, per_query, _users(qrels, r)))
+        spoken = plan.speaking(_users(qrels, r))
+        notes += [(label, m) for m in notices(spoken, per_query, label,
+                                               qrels_source=qrels.source)]
+        computed.append((name if name is not None else r.name, per_query, spoken))
         del r
     # named by tag: a tag shared with another run's name gets the position
     names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
     results = Results(tuple(
-        _id_type(assemble(plan, per_query, name, context=context, users=users), qrels)
-        for name, (_, per_query, users) in zip(names, computed, strict=True)))
+        _id_type(assemble(spoken, per_query, name, context=context), qrels)
+        for name, (_, per_query, spoken) in zip(names, computed, strict=True)))
     return results, per_problem(notes)
 
 
@@ -432,20 +433,21 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
     with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
                        on_terminal()) as engine:
         info = engine.partition_qrels()
-        messages += grade_notices(plan, info.grades, engine.qrels_path)
+        messages += grade_notices(plan.speaking(info.users), info.grades, engine.qrels_path)
         for (name, run), given in zip(runs, _labels(runs), strict=True):
             path = os.fspath(run)
             per_query, tag, infinite, users = engine.evaluate_run(path, name)
             label = given if given is not None else path
             if infinite:
                 notes.append((label, infinite_notice(label, infinite)))
-            notes += [(label, m) for m in notices(plan, per_query, label, users=users,
+            spoken = plan.speaking(users)
+            notes += [(label, m) for m in notices(spoken, per_query, label,
                                                    qrels_source=engine.qrels_path)]
-            computed.append((name if name is not None else tag, per_query, users))
+            computed.append((name if name is not None else tag, per_query, spoken))
     names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
     results = Results(tuple(
-        _with_integer_ids(assemble(plan, per_query, name, users=users), info.integer)
-        for name, (_, per_query, users) in zip(names, computed, strict=True)))
+        _with_integer_ids(assemble(spoken, per_query, name), info.integer)
+        for name, (_, per_query, spoken) in zip(names, computed, strict=True)))
     return results, messages + per_problem(notes)
 
 

@@ -209,7 +209,7 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         bounded = _unit_range(results.measures[name].in_unit_range, values)
         rows += _measure_rows(name, values, runs, pairs, options, results.query_ids,
                               bounded, clipped, excluded, means[name])
-    _warn_excluded(runs, excluded)
+    _warn_excluded(runs, excluded, results.vocabulary.queries)
     _warn_unreachable(rows, test, alpha, permutations)
     _correct(rows, correction, options.correction_scope)
     out = []
@@ -432,18 +432,20 @@ def _excluded(name: str, pairs: list[tuple[int, int]], kept: list[np.ndarray],
 
 
 def _warn_excluded(runs: tuple[str, ...],
-                   excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]]) -> None:
+                   excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]],
+                   queries: str = "queries") -> None:
     """One warning per pair and set of queries left out, and one per set of pairs with no
-    test, each naming every measure concerned (not one per measure)."""
+    test, each naming every measure concerned (not one per measure); ``queries``: the
+    vocabulary's word for them."""
     for (s, b, left), names in excluded.items():
         if s < 0:  # pairs with no test (fewer than 2 shared queries)
             listed = ", ".join(f"{s} vs {b} (n = {n})" for s, b, n in left)
             warn_user(f"{', '.join(names)}: no test for {listed}: fewer than 2 shared "
-                          "queries")
+                      f"{queries}")
             continue
         shown = ", ".join(map(str, left[:5])) + (", ..." if len(left) > 5 else "")
         warn_user(
-            f"{', '.join(names)}: {len(left)} queries without a value for {runs[s]} or "
+            f"{', '.join(names)}: {len(left)} {queries} without a value for {runs[s]} or "
             f"{runs[b]} left out of their comparison ({shown}); missing='zero' scores them 0")
 
 

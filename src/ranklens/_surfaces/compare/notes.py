@@ -5,6 +5,7 @@ The HTML report's summary (:mod:`ranklens._surfaces.report.marks`) prints the sa
 
 from __future__ import annotations
 
+from ..._base.vocabulary import IR
 from ..render.model import DOWN, UP
 from .view import ComparisonView
 
@@ -54,18 +55,24 @@ def _pairs_n(cmp: ComparisonView) -> str:
 def _pair_notes(cmp: ComparisonView) -> list[str]:
     """Sentences only a comparison with something unusual gets: pairs compared on different
     numbers of queries, pairs with no test, intervals clipped to the measure's range."""
-    lines = []
+    lines, queries = [], _queries(cmp)
     if len({p.n for p in cmp.pairs}) > 1:
-        lines.append(f"Queries compared per pair: {_pairs_n(cmp)}.")
+        lines.append(f"{queries.capitalize()} compared per pair: {_pairs_n(cmp)}.")
     untested = [p for p in cmp.pairs if p.n < 2]
     if untested:
-        lines.append("No test (fewer than 2 shared queries): " + "; ".join(
+        lines.append(f"No test (fewer than 2 shared {queries}): " + "; ".join(
             f"{p.measure} {p.system} vs {p.baseline} (n = {p.n})" for p in untested) + ".")
     clipped = getattr(cmp, "clipped", ())
     if clipped:
         lines.append("Interval clipped to the measure's range [-1, 1]: " + "; ".join(
             f"{m} {s} vs {b}" for m, s, b in clipped) + ".")
     return lines
+
+
+def _queries(cmp: ComparisonView) -> str:
+    """The word for the queries compared: ``users`` for a recommender's results."""
+    results = getattr(cmp, "results", None)  # None for a comparison made by hand
+    return (IR if results is None else results.vocabulary).queries
 
 
 def footer(cmp: ComparisonView) -> list[str]:
@@ -89,7 +96,7 @@ def footer(cmp: ComparisonView) -> list[str]:
     lines = [f"{marks} ({test}, two-sided; {corr}; {level} < {cmp.alpha:g})."]
     ns = sorted({p.n for p in cmp.pairs})
     n_text = f"{ns[0]}" if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"
-    detail = [f"n = {n_text} queries"]
+    detail = [f"n = {n_text} {_queries(cmp)}"]
     if cmp.permutations is not None:
         sampled = [p for p in cmp.pairs if not p.exact]
         detail.append(f"{cmp.permutations} permutations" + ("" if sampled else
@@ -101,6 +108,6 @@ def footer(cmp: ComparisonView) -> list[str]:
     lines.append("; ".join(detail) + ".")
     lines += _pair_notes(cmp)
     if ns and ns[-1] >= LARGE_N:
-        lines.append(f"With {ns[-1]} queries small differences are significant: read the "
-                     "differences, intervals and effect sizes, not only the marks.")
+        lines.append(f"With {ns[-1]} {_queries(cmp)} small differences are significant: "
+                     "read the differences, intervals and effect sizes, not only the marks.")
     return lines

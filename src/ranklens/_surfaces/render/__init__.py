@@ -20,7 +20,7 @@ For results, each run becomes one row (systems side by side); with ``per_query``
 query of every run gets a row too, and the aggregate row's query is ``all``. ``jsonl``
 writes one ``{"run", "query", "measure", "value"}`` object per value; ``csv``/``tsv`` a
 header ``run,query,<measures...>``; the human formats (table, markdown, latex) name the
-conventions in force.
+conventions in force, and call the query column ``user`` for a recommender's results.
 """
 
 from __future__ import annotations
@@ -117,8 +117,11 @@ def render(
     grid = results_grid(seq, run_names, per_query, request)
     if format == "jsonl":
         return write(grid_records(grid), format)
-    # the machine formats name the query of every row, the aggregate's too
-    table = grid_table(grid, query_column=per_query or format in ("csv", "tsv", "trec"))
+    # the machine formats name the query of every row, the aggregate's too, and keep their
+    # field names whatever the inputs; the human ones say "user" for a recommender's
+    machine = format in ("csv", "tsv", "trec")
+    table = grid_table(grid, query_column=per_query or machine,
+                       query_label="query" if machine else seq[0].vocabulary.query)
     notes = (convention_line(seq), *((request.describe(),) if request else ()))
     if format in ("table", "markdown"):
         table = replace(table, notes=notes)
@@ -153,6 +156,6 @@ def rich_table(
     seq = results_of(results)
     request = _request(ci, ci_method, seed, n_resamples)
     table = grid_table(results_grid(seq, run_names, per_query, request),
-                       query_column=per_query, best=True)
+                       query_column=per_query, best=True, query_label=seq[0].vocabulary.query)
     notes = (convention_line(seq), *((request.describe(),) if request else ()))
     return terminal_table(replace(table, notes=notes), title=title)

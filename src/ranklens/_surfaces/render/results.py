@@ -151,14 +151,16 @@ def _best(grid: Grid) -> list[float | None]:
     return best
 
 
-def grid_table(grid: Grid, *, query_column: bool, best: bool = False) -> Table:
+def grid_table(grid: Grid, *, query_column: bool, best: bool = False,
+               query_label: str = "query") -> Table:
     """One row per run (and query): ``run``, ``query`` when ``query_column``, the measures.
 
-    ``best``: the best aggregate of each measure is a strong cell (bold on a terminal).
+    ``best``: the best aggregate of each measure is a strong cell (bold on a terminal);
+    ``query_label``: the query column's header (``user`` for a recommender's results).
     """
     marks = _best(grid) if best else [None] * len(grid.measures)
     spans = grid.with_interval()
-    columns = [Column("run", "left"), *([Column("query", "left")] if query_column else [])]
+    columns = [Column("run", "left"), *([Column(query_label, "left")] if query_column else [])]
     for m, k, span in zip(grid.measures, grid.counts, spans, strict=True):
         columns.append(Column(m, count=k))
         if span:

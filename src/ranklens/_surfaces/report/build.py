@@ -19,16 +19,21 @@ from ..._ingest.io._items import (
 from ..._ingest.io._load import load_qrels
 from ..._model.items import ItemContext
 from ..._names import expand_trec_lists, parse_measures
+from ..._pipeline.compute import relevance_level
 from ..._pipeline.options import DEFAULT_MEASURES
+from ..._pipeline.plan import planned
 from ..._results.results import Results
 from ..._version import __version__
 from ..evaluate import evaluate
 from .beyond import beyond_measures, collect_beyond
-from .collect import ReportData, collect, curve_measures, grade_levels
+from .collect import ReportData, collect, curve_measures, curve_rels, grade_levels
 from .marks import significance_marks
 from .page import page
 
 __all__ = ["DEFAULT_MEASURES", "report", "report_data"]
+
+#: evaluate's keywords that are not evaluation options (how it runs, not what it computes)
+_NOT_PLANNED = ("run_name", "options", "memory_limit", "jobs")
 
 
 
@@ -199,11 +204,18 @@ def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
     levels = grade_levels(q.frame["relevance"].to_numpy())
     tables, context = _context(train, items, item_features, item_groups)
     panel = beyond_measures(top_k) if context is not None else []
-    extra = [m for m in [*curve_measures(max_k, top_k, levels), *panel] if m not in wanted]
+    # the curves counting relevance are drawn at each measure's own level (AP(rel=2))
+    plan = planned(wanted, options.get("options"),
+                   **{k: v for k, v in options.items() if k not in _NOT_PLANNED})
+    base = plan.policies.rel
+    rels = curve_rels([relevance_level(m, base) for m in plan.measures
+                       if any(p.name == "rel" for p in m.definition.params)], base)
+    extra = [m for m in [*curve_measures(max_k, top_k, levels, rels, base), *panel]
+             if m not in wanted]
     evaluated = evaluate(q, runs, [*wanted, *extra], **tables, **options)
     results = evaluated if isinstance(evaluated, Results) else Results((evaluated,))
     data = collect(results, wanted, baseline=baseline, max_k=max_k, top_k=top_k,
-                   levels=levels)
+                   levels=levels, rels=rels, base=base)
     if context is None:
         return results, data
     return results, replace(data, beyond=collect_beyond(results, _run_paths(runs), context,

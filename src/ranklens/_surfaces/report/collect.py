@@ -3,26 +3,31 @@
 The curves are ordinary measures evaluated beside the requested ones (one alignment per run):
 ``P@k``, ``R@k``, ``nDCG@k`` and ``Judged@k`` for k = 1..max_k, ``IPrec@x`` at the recall
 levels 0, 0.01, ..., 1 (the 11-point curve is every tenth level), and ``Hits(rel=g)@k``,
-``Judged(denom=k)@k`` and ``NumRet`` for the grades in the top k. Nothing here knows how
-it is drawn: :mod:`.specs` turns a :class:`ReportData` into Vega-Lite specs.
+``Judged(denom=k)@k`` and ``NumRet`` for the grades in the top k. The curves counting
+relevance (``P``, ``R``, ``IPrec``) are drawn at each requested measure's relevance level
+(:func:`curve_rels`), one set per level. Nothing here knows how it is drawn: :mod:`.specs`
+turns a :class:`ReportData` into Vega-Lite specs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..._base.errors import ParameterError
+from ..._base.vocabulary import IR, Vocabulary
 from ..._results.results import Results
 from .beyond import BeyondData
 
 __all__ = ["CI_LEVEL", "CURVES", "PR_LEVELS", "ReportData", "collect", "curve_measures",
-           "grade_levels"]
+           "curve_rels", "grade_levels"]
 
-#: The metric@k curves: label -> measure name pattern.
-CURVES = {"P@k": "P@{k}", "R@k": "R@{k}", "nDCG@k": "nDCG@{k}"}
+#: The metric@k curves: label -> measure name pattern (``{rel}``: ``(rel=2)`` or nothing).
+CURVES = {"P@k": "P{rel}@{k}", "R@k": "R{rel}@{k}", "nDCG@k": "nDCG@{k}"}
+#: The curves that count relevance from a level: drawn again at each further level.
+_LEVELLED = ("P@k", "R@k")
 #: Recall levels of the full interpolated precision-recall curve (every tenth: 11-point).
 PR_LEVELS = tuple(round(i / 100, 2) for i in range(101))
 #: Grade levels shown one by one in the top-k panel; more distinct grades would be noise.
@@ -48,13 +53,18 @@ class ReportData:
         the t interval; NaN for a measure that is not a mean, or a run with < 2 queries).
     ks : 1..max_k.
     at_k : curve label (``P@k``, ``R@k``, ``nDCG@k``, ``Judged@k``) -> ``(k, runs)`` means.
-    pr : ``(levels, runs)`` mean interpolated precision at :data:`PR_LEVELS`.
+    pr : ``(levels, runs)`` mean interpolated precision at :data:`PR_LEVELS`, at the first
+        of ``rels``.
     top_k : the depth of the grade panel.
     grades : category label -> mean documents per query of that category in the top k,
         per run (grade levels from the highest down, then judged negative, not in the qrels,
         and ranks left empty because fewer than k were retrieved).
     conventions : the options in force.
     beyond : the beyond-accuracy panel's numbers (None without training interactions).
+    rels : the relevance levels the curves are drawn at (:func:`curve_rels`); the curves at
+        the further levels are ``at_k``'s ``"P@k (rel 2)"``... and ``more_pr``.
+    more_pr : level -> ``(levels, runs)`` as ``pr``, for each of ``rels`` but the first.
+    vocabulary : the words of its labels (users for a recommender's inputs).
     """
 
     run_names: tuple[str, ...]
@@ -71,6 +81,9 @@ class ReportData:
     grades: dict[str, np.ndarray]
     conventions: dict[str, Any]
     beyond: BeyondData | None = None
+    rels: tuple[int, ...] = (1,)
+    more_pr: dict[int, np.ndarray] = field(default_factory=dict)
+    vocabulary: Vocabulary = IR
 
 
 def grade_levels(relevance: np.ndarray) -> list[int]:
@@ -81,18 +94,45 @@ def grade_levels(relevance: np.ndarray) -> list[int]:
     return [*levels[:MAX_GRADES - 1], min(levels)] if len(levels) > MAX_GRADES else levels
 
 
-def curve_measures(max_k: int, top_k: int, levels: list[int]) -> list[str]:
-    """Every measure the curves and panels read, in canonical spelling."""
-    names = [pattern.format(k=k) for pattern in CURVES.values() for k in range(1, max_k + 1)]
+def curve_rels(rels: list[int], rel: int) -> tuple[int, ...]:
+    """The relevance levels the curves are drawn at: those of the requested measures that
+    count relevance (``rels``, in request order), the evaluation's ``rel`` first when used
+    or when none does."""
+    return tuple(dict.fromkeys(sorted(rels, key=lambda r: r != rel) or [rel]))
+
+
+def _at(rel: int, base: int) -> str:
+    """A curve measure's parameters: ``(rel=2)``, or nothing at the evaluation's level."""
+    return "" if rel == base else f"(rel={rel})"
+
+
+def _names(max_k: int, rels: tuple[int, ...], base: int) -> dict[tuple[str, int], list[str]]:
+    """``(label, rel)`` -> the names of one curve's measures, for k = 1..max_k or at
+    :data:`PR_LEVELS` (label ``"pr"``)."""
+    out = {}
+    for i, rel in enumerate(rels):
+        for label, pattern in CURVES.items():
+            if i == 0 or label in _LEVELLED:
+                out[label, rel] = [pattern.format(rel=_at(rel, base), k=k)
+                                   for k in range(1, max_k + 1)]
+        out["pr", rel] = [f"IPrec{_at(rel, base)}@{level:.2f}" for level in PR_LEVELS]
+    return out
+
+
+def curve_measures(max_k: int, top_k: int, levels: list[int],
+                   rels: tuple[int, ...] = (1,), base: int = 1) -> list[str]:
+    """Every measure the curves and panels read, in canonical spelling (``rels``: the
+    levels the curves are drawn at, ``base``: the evaluation's)."""
+    names = [n for group in _names(max_k, rels, base).values() for n in group]
     names += [f"Judged@{k}" for k in range(1, max_k + 1)]
-    names += [f"IPrec@{level:.2f}" for level in PR_LEVELS]
     names += [f"Hits(rel={g})@{top_k}" for g in levels if g > 0]
     names += [f"Hits(rel=0)@{top_k}", f"Judged(denom=k)@{top_k}", "NumRet"]
     return names
 
 
 def collect(results: Results, measures: list[str], *, baseline: str | None, max_k: int,
-            top_k: int, levels: list[int]) -> ReportData:
+            top_k: int, levels: list[int], rels: tuple[int, ...] = (1,),
+            base: int = 1) -> ReportData:
     """Read a :class:`Results` evaluated on ``measures`` plus :func:`curve_measures`."""
     names = results.run_names
     if baseline is None:
@@ -105,30 +145,35 @@ def collect(results: Results, measures: list[str], *, baseline: str | None, max_
         return _mean(results.values(name))
 
     ks = tuple(range(1, max_k + 1))
-    at_k = {label: np.array([means(pattern.format(k=k)) for k in ks])
-            for label, pattern in CURVES.items()}
+    curves = {key: np.array([means(n) for n in names])
+              for key, names in _names(max_k, rels, base).items()}
+    at_k = {label if rel == rels[0] else f"{label} (rel {rel})": values
+            for (label, rel), values in curves.items() if label != "pr"}
     at_k["Judged@k"] = np.array([means(f"Judged@{k}") for k in ks])
-    pr = np.array([means(f"IPrec@{level:.2f}") for level in PR_LEVELS])
     return ReportData(
         run_names=names, baseline=baseline, measures=tuple(measures),
         query_ids=tuple(results.query_ids.tolist()),
         per_query={m: results.values(m) for m in measures},
         aggregates={m: results.aggregates(m) for m in measures},
         half_widths={m: _half_widths(results, m) for m in measures},
-        ks=ks, at_k=at_k, pr=pr, top_k=top_k,
+        ks=ks, at_k=at_k, pr=curves["pr", rels[0]], top_k=top_k,
         grades=_grades(results, top_k, levels, means),
-        conventions=_conventions(results, measures),
+        conventions=_conventions(results, measures, rels), rels=rels,
+        more_pr={rel: curves["pr", rel] for rel in rels[1:]}, vocabulary=results.vocabulary,
     )
 
 
-def _conventions(results: Results, measures: list[str]) -> dict[str, Any]:
+def _conventions(results: Results, measures: list[str],
+                 rels: tuple[int, ...]) -> dict[str, Any]:
     """The options in force; ``rel`` also names the measures counting relevance from
-    another grade (``AP(rel=2)``), and says the curves and panels use the evaluation's."""
+    another grade (``AP(rel=2)``), and the levels the curves are drawn at."""
     out = dict(results.conventions[0])
     own = {m: dict(results.measures[m].params).get("rel") for m in measures}
     other = [f"{m} {rel}" for m, rel in own.items() if rel is not None and rel != out.get("rel")]
-    if other:
-        out["rel"] = f"{out.get('rel')} (curves and panels), {', '.join(other)}"
+    if other or rels != (out.get("rel"),):
+        drawn = " and ".join(str(r) for r in rels)
+        out["rel"] = ", ".join([str(out.get("rel")), *other]) + \
+            f" (curves drawn at rel {drawn}{': one set per level' if len(rels) > 1 else ''})"
     return out
 
 

@@ -37,7 +37,7 @@
     throw err;
   });
 
-  var columns = [{label: "query", get: function (i) { return t.queries[i]; }, text: true}];
+  var columns = [{label: t.query, get: function (i) { return t.queries[i]; }, text: true}];
   t.measures.forEach(function (m, a) {
     t.runs.forEach(function (r, b) {
       columns.push({label: m + " " + r, get: function (i) { return t.values[a][b][i]; }});
@@ -104,7 +104,7 @@
     });
     table.replaceChild(fresh, body);
     body = fresh;
-    status.textContent = "showing " + shown.length + " of " + rows.length + " queries" +
+    status.textContent = "showing " + shown.length + " of " + rows.length + " " + t.plural +
       (rows.length < t.queries.length ? " (" + t.queries.length + " in all)" : "") +
       (shown.length < rows.length ? "; filter or sort to see the others" : "");
   }

@@ -110,7 +110,8 @@ def _queries(data: ReportData, limit: int) -> dict[str, Any]:
     """The per-query table's data: columns of values per measure and run (null: absent)."""
     values = [[[None if np.isnan(v) else round(float(v), 6) for v in data.per_query[m][:, j]]
                for j in range(len(data.run_names))] for m in data.measures]
-    return {"queries": list(data.query_ids), "runs": list(data.run_names),
+    return {"queries": list(data.query_ids), "query": data.vocabulary.query,
+            "plural": data.vocabulary.queries, "runs": list(data.run_names),
             "measures": list(data.measures), "baseline": data.run_names.index(data.baseline),
             "values": values, "limit": limit}
 
@@ -164,8 +165,8 @@ def page(data: ReportData, *, title: str, marks: Marks,
     # with many runs their names are in the summary and the menu, not a paragraph of them
     runs_text = "" if picks_runs(data) else \
         " (" + ", ".join(html_text(r) for r in data.run_names) + ")"
-    lead = (f"{len(data.query_ids)} queries, {n_runs} run{'s' if n_runs > 1 else ''}"
-            f"{runs_text}"
+    lead = (f"{len(data.query_ids)} {data.vocabulary.queries}, "
+            f"{n_runs} run{'s' if n_runs > 1 else ''}{runs_text}"
             + (f"; baseline {html_text(data.baseline)}" if n_runs > 1 else "") + ".")
     summary = _summary(data, marks, lower_is_better)
     if picks_runs(data):  # a row per run: a box of its own height, not the page's
@@ -173,6 +174,7 @@ def page(data: ReportData, *, title: str, marks: Marks,
     scripts = "".join(f"<script>{text}</script>\n" for text in vendored_js())
     return Template(_asset("page.html")).substitute(
         title=html_text(title), css=_asset("page.css"), lead=lead, summary=summary,
+        query=data.vocabulary.query,
         marks_note=html_text(marks_note), ci=f"{CI_LEVEL * 100:g}",
         conventions=_conventions(data.conventions), picker=_picker(data), sections=sections,
         version=html_text(version), specs=script_json({**specs, **extra[1]}),

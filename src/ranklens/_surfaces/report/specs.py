@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .collect import CURVES, PR_LEVELS, ReportData
+from .collect import PR_LEVELS, ReportData
 from .escape import finite
 
 __all__ = ["LABEL_CHARS", "MANY_RUNS", "SCHEMA", "chart_specs", "cut_label", "run_labels",
@@ -146,22 +146,27 @@ def _base(title: str, description: str) -> Spec:
 
 
 def pr_curve(data: ReportData) -> Spec:
-    """Interpolated precision at recall 0, 0.01, ..., 1 (line) and the 11 points (dots)."""
-    rows = [{"run": run, "recall": level, "precision": _num(data.pr[i, j]),
-             "eleven": i % 10 == 0}
+    """Interpolated precision at recall 0, 0.01, ..., 1 (line) and the 11 points (dots);
+    one dash pattern per relevance level when the curves are drawn at several."""
+    levels = {data.rels[0]: data.pr, **data.more_pr}
+    rows = [{"run": run, "recall": level, "precision": _num(pr[i, j]),
+             "eleven": i % 10 == 0, **({"rel": rel} if data.more_pr else {})}
+            for rel, pr in levels.items()
             for j, run in enumerate(data.run_names) for i, level in enumerate(PR_LEVELS)]
+    tips: list[Spec] = [{"field": "run"}, *([{"field": "rel"}] if data.more_pr else []),
+                        {"field": "recall"}, {"field": "precision", "format": ".4f"}]
     enc = {"x": {"field": "recall", "type": "quantitative", "scale": {"domain": [0, 1]},
                  "axis": {"tickCount": 10, "format": ".1f"}},
            "y": {"field": "precision", "type": "quantitative", "scale": {"domain": [0, 1]},
                  "title": "interpolated precision"},
-           "color": _run_colour(data),
-           "tooltip": [{"field": "run"}, {"field": "recall"},
-                       {"field": "precision", "format": ".4f"}]}
+           "color": _run_colour(data), "tooltip": tips}
+    line = {**enc, **({"strokeDash": {"field": "rel", "type": "ordinal", "title": "rel"}}
+                      if data.more_pr else {})}
     return {**_base("Interpolated precision-recall curve",
                     "mean interpolated precision at each recall level (line: every 0.01; "
                     "dots: the 11 standard levels)"),
             "width": _WIDTH, "height": _HEIGHT, "data": {"values": rows},
-            "layer": [{"mark": {"type": "line", "interpolate": "step-after"}, "encoding": enc},
+            "layer": [{"mark": {"type": "line", "interpolate": "step-after"}, "encoding": line},
                       {"transform": [{"filter": "datum.eleven"}],
                        "mark": {"type": "point", "filled": True, "size": 40},
                        "encoding": enc}]}
@@ -169,13 +174,14 @@ def pr_curve(data: ReportData) -> Spec:
 
 def at_k(data: ReportData) -> Spec:
     """P@k, R@k and nDCG@k for k = 1..max_k, one panel each."""
+    curves = [label for label in data.at_k if label != "Judged@k"]
     rows = [{"curve": label, "run": run, "k": k, "value": _num(data.at_k[label][i, j])}
-            for label in CURVES for j, run in enumerate(data.run_names)
+            for label in curves for j, run in enumerate(data.run_names)
             for i, k in enumerate(data.ks)]
     return {**_base("Measures at each cutoff k", "mean P@k, R@k and nDCG@k for k = 1.."
                     f"{max(data.ks)}"),
             "data": {"values": rows},
-            "facet": {"column": {"field": "curve", "type": "nominal", "sort": list(CURVES),
+            "facet": {"column": {"field": "curve", "type": "nominal", "sort": curves,
                                  "title": None}},
             "spec": {"width": 260, "height": 220, "mark": {"type": "line"},
                      "encoding": {"x": {"field": "k", "type": "quantitative",
