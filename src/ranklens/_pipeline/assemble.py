@@ -21,8 +21,15 @@ from .._model.policies import check_coverage
 from .._results.result import Result
 from .compute import PerQuery, relevance_level
 from .context import catalogue_value, unknown_notices
-from .partials import (GEO_FLOOR, Ids, Partial, Tally, empty_rankings_left_out, partial_of,
-                       policy_values)
+from .partials import (
+    GEO_FLOOR,
+    Ids,
+    Partial,
+    Tally,
+    empty_rankings_left_out,
+    partial_of,
+    policy_values,
+)
 from .plan import Plan
 
 __all__ = ["GEO_FLOOR", "JUDGED_FLOOR", "Totals", "aggregate", "assemble", "check_policies",
