@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from .lazy import polars as pl
 
-__all__ = ["group_at", "group_offsets", "group_ranks", "locate", "maybe_duplicated",
+__all__ = ["group_at", "group_offsets", "group_ranks", "locate", "maybe_duplicated", "ranges",
            "steps_within"]
 
 
@@ -35,6 +35,16 @@ def group_ranks(qidx: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     rank = np.arange(1, qidx.size + 1, dtype=np.int64)
     rank -= offsets[:-1][qidx]
     return rank
+
+
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.cumsum(lengths)
+    shift = np.repeat(starts - (ends - lengths), lengths)
+    return np.arange(total, dtype=np.int64) + shift
 
 
 def maybe_duplicated(keys: np.ndarray) -> bool:

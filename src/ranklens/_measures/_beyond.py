@@ -9,7 +9,7 @@ names (number -1) takes the value each helper states.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,15 +22,29 @@ from .._base.errors import MeasureError
 from .._ingest.item_tables import head_by_share
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
-from ._registry import Measure, Param, Spelled
+from ._registry import Measure, Param, Spelled, register
 
-__all__ = ["CHUNK", "CONVENTION", "catalogue_size", "convention", "feature_rows",
+__all__ = ["BEYOND", "CHUNK", "CONVENTION", "catalogue_size", "convention", "feature_rows",
            "group_sums", "history_similarity", "in_catalogue", "in_top", "list_lengths",
            "long_tail", "needs_context", "normalize", "pair_sums", "per_item", "per_item_codes",
-           "popularity_rank", "query_mean", "row_dots", "top_counts", "unit_rows"]
+           "popularity_rank", "query_mean", "register_beyond", "row_dots", "top_counts",
+           "unit_rows"]
 
 #: the definitions a beyond-accuracy measure may follow (each measure lists its own)
 CONVENTION = ("ranklens", "rectools", "recbole", "elliot", "recommenders")
+
+
+#: what every beyond-accuracy registration shares (each adds its own facts): a depth k to
+#: give, and the item context read instead of the judgments
+BEYOND: dict[str, Any] = {"cutoff": "int", "cutoff_required": True, "family": "beyond",
+                          "order_free": "without_cutoff", "needs_unretrieved": False,
+                          "reads_judgments": False}
+
+
+def register_beyond(name: str, doc: str, **facts: Any) -> None:
+    """Register a measure read from the item context (its plain kernel
+    :func:`needs_context`): :data:`BEYOND`, with ``facts`` added or overriding."""
+    register(name, doc, **{**BEYOND, **facts})(needs_context)
 
 
 def convention(choices: Sequence[str], doc: str) -> Param:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._base.errors import MeasureError
+from .._base.groups import ranges
 from .._model.aligned import Aligned
 from .._model.subtopics import Subtopics
 from ._common import divide, rel_level
@@ -64,14 +65,6 @@ def alpha_of(m: Measure) -> float:
     return float(m.get("alpha"))
 
 
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    ends = np.cumsum(lengths)
-    return np.arange(total, dtype=np.int64) + np.repeat(starts - (ends - lengths), lengths)
-
-
 class Hits:
     """The (ranked document, subtopic) pairs of the rankings where the document is relevant
     to the subtopic, by query then rank: ``q``, ``rank``, ``sub`` (one entry per pair)."""
@@ -89,7 +82,7 @@ def hits(a: Aligned, m: Measure, cutoff: float | None) -> Hits:
         inside = a.rank_at(pos) <= cutoff
         pos, docs = pos[inside], docs[inside]
     counts = np.diff(s.pair_offsets)[docs]
-    pairs = _ranges(s.pair_offsets[docs], counts)
+    pairs = ranges(s.pair_offsets[docs], counts)
     owner = np.repeat(np.arange(pos.size, dtype=np.int64), counts)
     keep = s.pair_grade[pairs] >= rel
     pairs, owner = pairs[keep], owner[keep]

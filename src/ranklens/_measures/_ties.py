@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -31,29 +32,11 @@ from .._model.aligned import Aligned
 from ._common import data, rel_level
 from ._registry import TIES, Measure
 
-__all__ = [
-    "BOUNDS",
-    "COUNTED_AT_ONE_POSITION",
-    "ENUMERATION_LIMIT",
-    "PERMUTATIONS",
-    "REORDERED",
-    "TIES_PARAM",
-    "NoBound",
-    "NoClosedForm",
-    "TiedGroups",
-    "bound",
-    "bound_hits",
-    "bound_position",
-    "compute",
-    "cutoff_per_group",
-    "effective_ties",
-    "expected_hits",
-    "first_relevant_group",
-    "permuted",
-    "relevant_at_or_above",
-    "segment_cumprod",
-    "segment_cumsum",
-]
+__all__ = ["BOUNDS", "COUNTED_AT_ONE_POSITION", "ENUMERATION_LIMIT", "PERMUTATIONS",
+           "REORDERED", "TIES_PARAM", "NoBound", "NoClosedForm", "TiedGroups", "bound",
+           "bound_hits", "bound_position", "compute", "cutoff_per_group",
+           "effective_ties", "expected_hits", "first_relevant_group", "permuted",
+           "relevant_at_or_above", "segment_cumprod", "segment_cumsum"]
 
 #: The per-measure ``ties`` parameter; None means "the evaluation's ``ties`` option".
 TIES_PARAM = TIES
@@ -87,10 +70,8 @@ def compute(aligned: Aligned, measure: Measure) -> np.ndarray:
     """
     defn = measure.definition
     base = defn.kernel(aligned, measure)
-    if defn.text:
+    if defn.text or measure.ignores_order:
         return base  # a rendering of one ranking has no average: the tie-broken order is shown
-    if measure.ignores_order:
-        return base
     if defn.ties.closed_form is not None:
         d = data(aligned, measure)
         groups = TiedGroups.of(d)
@@ -239,35 +220,25 @@ def _distinct_orders(labels: list[tuple]) -> Iterator[tuple[int, ...]]:
     by_label: dict[tuple, list[int]] = {}
     for i, lab in enumerate(labels):
         by_label.setdefault(lab, []).append(i)
-    keys = list(by_label)
-    counts = [len(by_label[k]) for k in keys]
-    n = len(labels)
+    pools = list(by_label.values())
+    left = [len(p) for p in pools]
 
-    def rec(prefix: list[int], left: list[int]) -> Iterator[list[int]]:
-        if len(prefix) == n:
-            yield prefix
+    def rec(order: list[int]) -> Iterator[tuple[int, ...]]:
+        if len(order) == len(labels):
+            yield tuple(order)
             return
-        for j, c in enumerate(left):
-            if c:
+        for j, pool in enumerate(pools):
+            if left[j]:  # each label's indices taken in their own order
                 left[j] -= 1
-                yield from rec([*prefix, j], left)
+                yield from rec([*order, pool[len(pool) - left[j] - 1]])
                 left[j] += 1
 
-    for pattern in rec([], counts):
-        used = [0] * len(keys)
-        order = []
-        for j in pattern:
-            order.append(by_label[keys[j]][used[j]])
-            used[j] += 1
-        yield tuple(order)
+    yield from rec([])
 
 
 def _arrangements(labels: list[tuple]) -> int:
-    counts: dict[tuple, int] = {}
-    for lab in labels:
-        counts[lab] = counts.get(lab, 0) + 1
     out = math.factorial(len(labels))
-    for c in counts.values():
+    for c in Counter(labels).values():
         out //= math.factorial(c)
     return out
 

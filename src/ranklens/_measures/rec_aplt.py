@@ -22,8 +22,15 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import convention, in_top, long_tail, needs_context, per_item, query_mean
-from ._registry import Measure, Param, Spelled, register
+from ._beyond import (
+    convention,
+    in_top,
+    long_tail,
+    per_item,
+    query_mean,
+    register_beyond,
+)
+from ._registry import Measure, Param, Spelled
 
 HEAD = Param("head", Spelled("float", minimum=0.0, maximum=1.0), 0.8,
              "the share of user-item pairs the short head holds (Elliot's pop_ratio)")
@@ -49,19 +56,14 @@ def long_tail_count(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
     return a.seg_sum(_in_tail(ranked, m), in_top(a, m))
 
 
-register("APLT", "average percentage of long tail: the share of the top k in the long tail "
-         "(Elliot APLT, RecBole TailPercentage)",
-         params=(convention(("ranklens", "recbole"),
-                            "ranklens (Elliot's rule), recbole (tail_ratio, over k)"), HEAD,
-                 TAIL),
-         cutoff="int", cutoff_required=True,
-         variants=(("tailpercentage", (("convention", "recbole"),)),),
-         family="beyond", order_free="without_cutoff", needs_unretrieved=False,
-         unit_range=True, needs=("groups",), context_kernel=long_tail_share,
-         reads_judgments=False)(needs_context)
+register_beyond("APLT", "average percentage of long tail: the share of the top k in the long "
+                "tail (Elliot APLT, RecBole TailPercentage)",
+                params=(convention(("ranklens", "recbole"),
+                                   "ranklens (Elliot's rule), recbole (tail_ratio, over k)"),
+                        HEAD, TAIL),
+                variants=(("tailpercentage", (("convention", "recbole"),)),),
+                unit_range=True, needs=("groups",), context_kernel=long_tail_share)
 
-register("ACLT", "average coverage of long tail: the number of long-tail items in the top k "
-         "(Elliot ACLT)",
-         params=(HEAD,), cutoff="int", cutoff_required=True, family="beyond",
-         order_free="without_cutoff", needs_unretrieved=False, needs=("groups",),
-         context_kernel=long_tail_count, reads_judgments=False)(needs_context)
+register_beyond("ACLT", "average coverage of long tail: the number of long-tail items in the "
+                "top k (Elliot ACLT)",
+                params=(HEAD,), needs=("groups",), context_kernel=long_tail_count)

@@ -18,8 +18,8 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import convention, needs_context, normalize, per_item, query_mean
-from ._registry import Measure, register
+from ._beyond import convention, normalize, per_item, query_mean, register_beyond
+from ._registry import Measure
 
 
 def average_popularity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
@@ -39,14 +39,10 @@ _PARAMS = (convention(("ranklens", "rectools", "recbole", "elliot"),
                       "elliot (distinct users)"),
            normalize(False, "divide by all training interactions (RecTools normalize=True)"))
 
-register("ARP", "average recommendation popularity: mean training interactions of the items "
-         "in the top k, 0 for an unseen item (RecTools AvgRecPopularity, RecBole "
-         "AveragePopularity, Elliot ARP)",
-         params=_PARAMS,
-         cutoff="int", cutoff_required=True,
-         aliases=("average_recommendation_popularity",),
-         variants=(("avgrecpopularity", (("convention", "rectools"),)),
-                   ("averagepopularity", (("convention", "recbole"),))),
-         family="beyond", order_free="without_cutoff", needs_unretrieved=False,
-         lower_is_better=True, needs=("train",), context_kernel=average_popularity,
-         reads_judgments=False)(needs_context)
+register_beyond("ARP", "average recommendation popularity: mean training interactions of the "
+                "items in the top k, 0 for an unseen item (RecTools AvgRecPopularity, RecBole "
+                "AveragePopularity, Elliot ARP)",
+                params=_PARAMS, aliases=("average_recommendation_popularity",),
+                variants=(("avgrecpopularity", (("convention", "rectools"),)),
+                          ("averagepopularity", (("convention", "recbole"),))),
+                lower_is_better=True, needs=("train",), context_kernel=average_popularity)

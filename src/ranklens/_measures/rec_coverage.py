@@ -19,8 +19,15 @@ from __future__ import annotations
 
 from .._base.errors import MeasureError
 from .._model.items import ItemContext, ItemCounts
-from ._beyond import catalogue_size, convention, in_catalogue, needs_context, normalize, top_counts
-from ._registry import Measure, register
+from ._beyond import (
+    catalogue_size,
+    convention,
+    in_catalogue,
+    normalize,
+    register_beyond,
+    top_counts,
+)
+from ._registry import Measure
 
 
 def _coverage(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
@@ -38,18 +45,16 @@ def _coverage(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
     return distinct / (n + 1 if style == "recbole" else n)
 
 
-register("Coverage", "catalogue coverage: distinct catalogue items in any top k over the "
-         "catalogue size (catalogue-level; RecTools CatalogCoverage, RecBole ItemCoverage, "
-         "Microsoft Recommenders catalog_coverage)",
-         params=(convention(("ranklens", "rectools", "recbole", "recommenders"),
-                            "ranklens (catalogue items only), rectools, recbole (size + 1), "
-                            "recommenders (over the training items)"),
-                 normalize(True, "a share of the catalogue (false: the number of items)")),
-         cutoff="int", cutoff_required=True, aggregate="catalogue",
-         # peers' names read as their definitions
-         variants=(("catalogcoverage", (("convention", "rectools"),)),
-                   ("itemcoverage", (("convention", "recbole"),)),
-                   ("catalog_coverage", (("convention", "recommenders"),))),
-         family="beyond", order_free="without_cutoff", needs_unretrieved=False,
-         needs=("catalogue",), item_tally=top_counts, finish_items=_coverage,
-         reads_judgments=False)(needs_context)
+register_beyond("Coverage", "catalogue coverage: distinct catalogue items in any top k over the "
+                "catalogue size (catalogue-level; RecTools CatalogCoverage, RecBole ItemCoverage, "
+                "Microsoft Recommenders catalog_coverage)",
+                params=(convention(("ranklens", "rectools", "recbole", "recommenders"),
+                                   "ranklens (catalogue items only), rectools, recbole (size + 1), "
+                                   "recommenders (over the training items)"),
+                        normalize(True, "a share of the catalogue (false: the number of items)")),
+                aggregate="catalogue",
+                # peers' names read as their definitions
+                variants=(("catalogcoverage", (("convention", "rectools"),)),
+                          ("itemcoverage", (("convention", "recbole"),)),
+                          ("catalog_coverage", (("convention", "recommenders"),))),
+                needs=("catalogue",), item_tally=top_counts, finish_items=_coverage)

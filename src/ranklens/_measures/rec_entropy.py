@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.items import ItemContext, ItemCounts
-from ._beyond import convention, needs_context, top_counts
-from ._registry import Measure, register
+from ._beyond import convention, register_beyond, top_counts
+from ._registry import Measure
 
 
 def _entropy(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
@@ -31,21 +31,17 @@ def _entropy(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
     return max(0.0, float(-(p * np.log2(p)).sum()))
 
 
-register("Entropy", "Shannon entropy (bits) of the items recommended in the top k over "
-         "all users (catalogue-level; RecBole ShannonEntropy with convention=recbole)",
-         params=(convention(("ranklens", "recbole", "recommenders"),
-                            "ranklens and recommenders (bits), recbole (nats over the "
-                            "distinct items)"),),
-         cutoff="int", cutoff_required=True, aggregate="catalogue",
-         aliases=("shannon_entropy",),
-         variants=(("shannonentropy", (("convention", "recbole"),)),), family="beyond",
-         order_free="without_cutoff", needs_unretrieved=False, item_tally=top_counts,
-         finish_items=_entropy, reads_judgments=False)(needs_context)
+register_beyond("Entropy", "Shannon entropy (bits) of the items recommended in the top k over "
+                "all users (catalogue-level; RecBole ShannonEntropy with convention=recbole)",
+                params=(convention(("ranklens", "recbole", "recommenders"),
+                                   "ranklens and recommenders (bits), recbole (nats over the "
+                                   "distinct items)"),),
+                aggregate="catalogue", aliases=("shannon_entropy",),
+                variants=(("shannonentropy", (("convention", "recbole"),)),),
+                item_tally=top_counts, finish_items=_entropy)
 
-register("DistCoverage", "distributional coverage: Shannon entropy (bits) of the items "
-         "recommended in the top k over all users (catalogue-level; Microsoft Recommenders "
-         "distributional_coverage)",
-         cutoff="int", cutoff_required=True, aggregate="catalogue",
-         aliases=("distributional_coverage",), family="beyond",
-         order_free="without_cutoff", needs_unretrieved=False, item_tally=top_counts,
-         finish_items=_entropy, reads_judgments=False)(needs_context)
+register_beyond("DistCoverage", "distributional coverage: Shannon entropy (bits) of the "
+                "items recommended in the top k over all users (catalogue-level; Microsoft "
+                "Recommenders distributional_coverage)",
+                aggregate="catalogue", aliases=("distributional_coverage",),
+                item_tally=top_counts, finish_items=_entropy)

@@ -19,9 +19,9 @@ import numpy as np
 from .._base.errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import in_top, needs_context, per_item
+from ._beyond import in_top, per_item, register_beyond
 from ._common import divide, rel_level
-from ._registry import REL, Measure, register
+from ._registry import REL, Measure
 
 
 def _discounted(a: Aligned, m: Measure, novelty: np.ndarray) -> np.ndarray:
@@ -53,14 +53,13 @@ def free_discovery(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
     return _discounted(a, m, novelty)
 
 
-register("EPC", "expected popularity complement: rank-discounted mean of 1 - the item's "
-         "share of training users over the relevant items of the top k (Elliot EPC)",
-         params=(REL,), cutoff="int", cutoff_required=True, family="beyond",
-         needs_unretrieved=False, needs=("train",),
-         context_kernel=popularity_complement)(needs_context)
+register_beyond("EPC", "expected popularity complement: rank-discounted mean of 1 - the item's "
+                "share of training users over the relevant items of the top k (Elliot EPC)",
+                params=(REL,), order_free="never", reads_judgments=True, needs=("train",),
+                context_kernel=popularity_complement)
 
-register("EFD", "expected free discovery: rank-discounted mean of -log2 of the item's share "
-         "of training user-item pairs over the relevant items of the top k (Elliot EFD)",
-         params=(REL,), cutoff="int", cutoff_required=True, family="beyond",
-         needs_unretrieved=False, needs=("train",),
-         context_kernel=free_discovery)(needs_context)
+register_beyond("EFD", "expected free discovery: rank-discounted mean of -log2 of the item's "
+                "share of training user-item pairs over the relevant items of the top k (Elliot "
+                "EFD)",
+                params=(REL,), order_free="never", reads_judgments=True, needs=("train",),
+                context_kernel=free_discovery)

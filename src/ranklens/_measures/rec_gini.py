@@ -18,8 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.items import ItemContext, ItemCounts
-from ._beyond import catalogue_size, convention, in_catalogue, needs_context, top_counts
-from ._registry import Measure, register
+from ._beyond import (
+    catalogue_size,
+    convention,
+    in_catalogue,
+    register_beyond,
+    top_counts,
+)
+from ._registry import Measure
 
 
 def _gini(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
@@ -36,12 +42,10 @@ def _gini(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
     return weighted / total / n
 
 
-register("Gini", "Gini index of the recommendations of the catalogue items in the top k "
-         "over all users (catalogue-level; RecBole GiniIndex, Elliot Gini)",
-         params=(convention(("ranklens", "recbole", "elliot"),
-                            "ranklens, recbole (n + 1 items), elliot (1 - Gini over n - 1)"),),
-         cutoff="int", cutoff_required=True, aggregate="catalogue",
-         aliases=("gini_index",), variants=(("giniindex", (("convention", "recbole"),)),),
-         family="beyond", order_free="without_cutoff",
-         needs_unretrieved=False, lower_is_better=True, needs=("catalogue",),
-         item_tally=top_counts, finish_items=_gini, reads_judgments=False)(needs_context)
+register_beyond("Gini", "Gini index of the recommendations of the catalogue items in the top k "
+                "over all users (catalogue-level; RecBole GiniIndex, Elliot Gini)",
+                params=(convention(("ranklens", "recbole", "elliot"), "ranklens, recbole (n + 1 "
+                                   "items), elliot (1 - Gini over n - 1)"),),
+                aggregate="catalogue", aliases=("gini_index",),
+                variants=(("giniindex", (("convention", "recbole"),)),), lower_is_better=True,
+                needs=("catalogue",), item_tally=top_counts, finish_items=_gini)

@@ -19,9 +19,9 @@ import numpy as np
 from .._base.errors import MeasureError
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import needs_context, pair_sums
+from ._beyond import pair_sums, register_beyond
 from ._common import divide
-from ._registry import Measure, Param, Spelled, register
+from ._registry import Measure, Param, Spelled
 
 METRIC = Param("metric", Spelled("choice", ("auto", "cosine", "jaccard", "hamming")), "auto", "how "
                "two items compare: auto (cosine for dense features, jaccard for binary ones), "
@@ -48,9 +48,7 @@ def intra_list_distance(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarr
     return np.where(pairs > 0, 1.0 - divide(total, pairs), 0.0)
 
 
-register("ILD", "intra-list diversity: mean pairwise distance (1 - cosine, 1 - Jaccard or "
-         "Hamming) between the items of the top k (RecTools IntraListDiversity)",
-         params=(METRIC,), cutoff="int", cutoff_required=True,
-         aliases=("intralistdiversity", "intra_list_diversity"), family="beyond",
-         order_free="without_cutoff", needs_unretrieved=False, needs=("features",),
-         context_kernel=intra_list_distance, reads_judgments=False)(needs_context)
+register_beyond("ILD", "intra-list diversity: mean pairwise distance (1 - cosine, 1 - Jaccard "
+                "or Hamming) between the items of the top k (RecTools IntraListDiversity)",
+                params=(METRIC,), aliases=("intralistdiversity", "intra_list_diversity"),
+                needs=("features",), context_kernel=intra_list_distance)

@@ -13,9 +13,9 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import needs_context, pair_sums
+from ._beyond import pair_sums, register_beyond
 from ._common import divide
-from ._registry import Measure, Param, Spelled, register
+from ._registry import Measure, Param, Spelled
 from .rec_ild import metric_of
 
 
@@ -24,13 +24,10 @@ def intra_list_similarity(a: Aligned, m: Measure, ranked: RankedItems) -> np.nda
     return divide(total, pairs)
 
 
-register("ILS", "intra-list similarity: mean pairwise cosine or Jaccard similarity between "
-         "the items of the top k (1 - Microsoft Recommenders user_diversity)",
-         params=(Param("metric", Spelled("choice", ("auto", "cosine", "jaccard")), "auto",
-                       "how two items compare: auto (cosine for dense features, jaccard for binary "
-                       "ones), cosine or jaccard"),),
-         cutoff="int", cutoff_required=True,
-         aliases=("intralistsimilarity", "intra_list_similarity"), family="beyond",
-         order_free="without_cutoff", needs_unretrieved=False, lower_is_better=True,
-         needs=("features",), context_kernel=intra_list_similarity,
-         reads_judgments=False)(needs_context)
+register_beyond("ILS", "intra-list similarity: mean pairwise cosine or Jaccard similarity "
+                "between the items of the top k (1 - Microsoft Recommenders user_diversity)",
+                params=(Param("metric", Spelled("choice", ("auto", "cosine", "jaccard")), "auto",
+                              "how two items compare: auto (cosine for dense features, jaccard "
+                              "for binary ones), cosine or jaccard"),),
+                aliases=("intralistsimilarity", "intra_list_similarity"), lower_is_better=True,
+                needs=("features",), context_kernel=intra_list_similarity)

@@ -20,8 +20,8 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import convention, needs_context, per_item, query_mean
-from ._registry import Measure, register
+from ._beyond import convention, per_item, query_mean, register_beyond
+from ._registry import Measure
 
 
 def novelty(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
@@ -38,13 +38,11 @@ def novelty(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
     return query_mean(a, m, per_item(ranked, -np.log2(users / n_users), -np.log2(1.0 / n_users)))
 
 
-register("Novelty", "novelty: mean over the top k of -log2(training users of the item / "
-         "training users), 1 user for an unseen item (RecTools MeanInvUserFreq)",
-         params=(convention(("ranklens", "rectools", "recommenders"),
-                            "ranklens and rectools (users), recommenders (training rows)"),),
-         cutoff="int", cutoff_required=True,
-         aliases=("mean_inv_user_freq",),
-         variants=(("meaninvuserfreq", (("convention", "rectools"),)),
-                   ("miuf", (("convention", "rectools"),))), family="beyond",
-         order_free="without_cutoff", needs_unretrieved=False, needs=("train",),
-         context_kernel=novelty, reads_judgments=False)(needs_context)
+register_beyond("Novelty", "novelty: mean over the top k of -log2(training users of the "
+                "item / training users), 1 user for an unseen item (RecTools MeanInvUserFreq)",
+                params=(convention(("ranklens", "rectools", "recommenders"),
+                                   "ranklens and rectools (users), recommenders (training rows)"),),
+                aliases=("mean_inv_user_freq",),
+                variants=(("meaninvuserfreq", (("convention", "rectools"),)),
+                          ("miuf", (("convention", "rectools"),))),
+                needs=("train",), context_kernel=novelty)

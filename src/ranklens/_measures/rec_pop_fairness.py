@@ -28,9 +28,9 @@ from .._base.errors import MeasureError
 from .._ingest.item_tables import head_by_share
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
-from ._beyond import in_top, needs_context, per_item_codes
+from ._beyond import in_top, per_item_codes, register_beyond
 from ._common import rel_level
-from ._registry import REL, Measure, Param, Spelled, register
+from ._registry import REL, Measure, Param, Spelled
 
 HEAD = Param("head", Spelled("float", minimum=0, maximum=1), 0.8, "the share of user-item "
              "pairs the short head holds when no groups are given (Elliot's pop_ratio)")
@@ -121,18 +121,16 @@ def opportunity_tally(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts
     return _tally(a, m, ranked, relevant_only=True)
 
 
-register("PopRSP", "popularity-based ranking statistical parity: relative standard deviation "
-         "over item groups of (top-k items of the group) / (its items outside the user's "
-         "history) (catalogue-level; Elliot PopRSP)",
-         params=(HEAD,), cutoff="int", cutoff_required=True, aggregate="catalogue",
-         family="beyond", order_free="without_cutoff", needs_unretrieved=False,
-         lower_is_better=True, needs=("groups",), item_tally=parity_tally,
-         finish_items=_relative_spread, reads_judgments=False)(needs_context)
+register_beyond("PopRSP", "popularity-based ranking statistical parity: relative standard "
+                "deviation over item groups of (top-k items of the group) / (its items outside "
+                "the user's history) (catalogue-level; Elliot PopRSP)",
+                params=(HEAD,), aggregate="catalogue", lower_is_better=True, needs=("groups",),
+                item_tally=parity_tally, finish_items=_relative_spread)
 
-register("PopREO", "popularity-based ranking equal opportunity: relative standard deviation "
-         "over item groups of (relevant top-k items of the group) / (the user's relevant "
-         "items of the group outside its history) (catalogue-level; Elliot PopREO)",
-         params=(REL, HEAD), cutoff="int", cutoff_required=True, aggregate="catalogue",
-         family="beyond", order_free="without_cutoff", lower_is_better=True,
-         needs=("groups",), item_tally=opportunity_tally,
-         finish_items=_relative_spread)(needs_context)
+register_beyond("PopREO", "popularity-based ranking equal opportunity: relative standard "
+                "deviation over item groups of (relevant top-k items of the group) / (the user's "
+                "relevant items of the group outside its history) (catalogue-level; Elliot "
+                "PopREO)",
+                params=(REL, HEAD), aggregate="catalogue", needs_unretrieved=True,
+                reads_judgments=True, lower_is_better=True, needs=("groups",),
+                item_tally=opportunity_tally, finish_items=_relative_spread)

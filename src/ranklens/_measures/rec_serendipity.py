@@ -24,13 +24,13 @@ from ._beyond import (
     catalogue_size,
     convention,
     history_similarity,
-    needs_context,
     per_item,
     popularity_rank,
     query_mean,
+    register_beyond,
 )
 from ._common import rel_level
-from ._registry import REL, Measure, register
+from ._registry import REL, Measure
 
 
 def serendipity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
@@ -47,11 +47,11 @@ def serendipity(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
     return query_mean(a, m, np.maximum(p - pu, 0.0) * relevant)
 
 
-register("Serendipity", "serendipity: mean over the top k of max(rank chance - popularity "
-         "chance, 0) x relevance (RecTools Serendipity; Microsoft Recommenders "
-         "user_serendipity with convention=recommenders)",
-         params=(REL, convention(("ranklens", "rectools", "recommenders"),
-                                 "ranklens and rectools (popularity ranks), recommenders "
-                                 "(dissimilarity to the training items)")),
-         cutoff="int", cutoff_required=True, family="beyond", needs_unretrieved=False,
-         needs=("train", "catalogue"), context_kernel=serendipity)(needs_context)
+register_beyond("Serendipity", "serendipity: mean over the top k of max(rank chance - "
+                "popularity chance, 0) x relevance (RecTools Serendipity; Microsoft "
+                "Recommenders user_serendipity with convention=recommenders)",
+                params=(REL, convention(("ranklens", "rectools", "recommenders"),
+                                        "ranklens and rectools (popularity ranks), recommenders "
+                                        "(dissimilarity to the training items)")),
+                order_free="never", reads_judgments=True, needs=("train", "catalogue"),
+                context_kernel=serendipity)

@@ -13,17 +13,16 @@ import numpy as np
 
 from .._model.aligned import Aligned
 from .._model.items import RankedItems
-from ._beyond import history_similarity, needs_context, query_mean
-from ._registry import Measure, register
+from ._beyond import history_similarity, query_mean, register_beyond
+from ._registry import Measure
 
 
 def unexpectedness(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
     return query_mean(a, m, 1.0 - history_similarity(a, m, ranked))
 
 
-register("Unexpectedness", "unexpectedness: mean over the top k of 1 - the item's mean "
-         "cosine similarity to the user's training items (Microsoft Recommenders "
-         "user_serendipity, every item relevant)",
-         cutoff="int", cutoff_required=True, aliases=("user_serendipity",), family="beyond",
-         order_free="without_cutoff", needs_unretrieved=False, needs=("train", "features"),
-         context_kernel=unexpectedness, reads_judgments=False)(needs_context)
+register_beyond("Unexpectedness", "unexpectedness: mean over the top k of 1 - the item's "
+                "mean cosine similarity to the user's training items (Microsoft Recommenders "
+                "user_serendipity, every item relevant)",
+                aliases=("user_serendipity",), needs=("train", "features"),
+                context_kernel=unexpectedness)

@@ -25,7 +25,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from .._base.lazy import polars as pl
 
 from .._base.errors import InputError
-from .._base.groups import group_offsets
+from .._base.groups import group_offsets, ranges
 from .._ingest.tables import Qrels, Slot, SubtopicQrels
 from .policies import Duplicates
 
@@ -36,16 +36,6 @@ __all__ = ["DOC_TABLE", "DocTable", "IdealGains", "IdealKey", "Subtopics", "doc_
 IdealGains = tuple[float, list[np.ndarray]]
 #: what it is kept under: ``("ideal", alpha, relevance level)``
 IdealKey = tuple[str, float, int]
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The concatenation of ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    ends = np.cumsum(lengths)
-    shift = np.repeat(starts - (ends - lengths), lengths)
-    return np.arange(total, dtype=np.int64) + shift
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,10 +93,10 @@ class Subtopics:
         position of the virtual alignment, its virtual query and its index among this
         alignment's judged positions."""
         counts = np.diff(self.doc_offsets)[owners]
-        docs = _ranges(self.doc_offsets[owners], counts)  # old row of each new row
+        docs = ranges(self.doc_offsets[owners], counts)  # old row of each new row
         doc_offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         pair_counts = np.diff(self.pair_offsets)[docs]
-        pairs = _ranges(self.pair_offsets[docs], pair_counts)
+        pairs = ranges(self.pair_offsets[docs], pair_counts)
         old = self.judged_doc[judged_index]
         judged_doc = doc_offsets[judged_owner] + old - self.doc_offsets[owners[judged_owner]]
         return Subtopics(doc_offsets,
@@ -143,11 +133,11 @@ class DocTable:
         where = {q: i for i, q in enumerate(self.query_ids)}
         owners = np.array([where[q] for q in query_ids.tolist()], dtype=np.int64)
         counts = np.diff(self.doc_offsets)[owners]
-        docs = _ranges(self.doc_offsets[owners], counts)
+        docs = ranges(self.doc_offsets[owners], counts)
         new_of_old = np.full(int(self.doc_offsets[-1]), -1, dtype=np.int64)
         new_of_old[docs] = np.arange(docs.size)
         pair_counts = np.diff(self.pair_offsets)[docs]
-        pairs = _ranges(self.pair_offsets[docs], pair_counts)
+        pairs = ranges(self.pair_offsets[docs], pair_counts)
         return Subtopics(
             doc_offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
             pair_offsets=np.concatenate(([0], np.cumsum(pair_counts))).astype(np.int64),

@@ -20,6 +20,7 @@ else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
 from ..._base.errors import InputError
+from ..._base.groups import group_offsets, group_ranks, ranges
 from ..._ingest.tables import Run
 from ..._measures._registry import MAX_CUTOFF
 from ..._model.ranking import run_index
@@ -71,9 +72,8 @@ class Pairing:
 def ranks(qidx: np.ndarray, nq: int) -> tuple[np.ndarray, np.ndarray]:
     """Each query's number of rows and each row's 1-based rank in its query (``qidx``:
     rows grouped by query, of ``nq`` queries)."""
-    length = np.bincount(qidx, minlength=nq).astype(np.int64)
-    first = np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
-    return length, np.arange(qidx.size, dtype=np.int64) - first[qidx] + 1
+    offsets = group_offsets(qidx, nq)
+    return np.diff(offsets), group_ranks(qidx, offsets)
 
 
 def query_set(run: Run, ties: str) -> list[str]:
@@ -108,9 +108,7 @@ def top_rows(run: Run, queries: list[str], ties: str, depth: int | None
     if depth is not None:
         lengths = np.minimum(lengths, depth)
     qidx = np.repeat(np.arange(len(queries), dtype=np.int64), lengths)
-    first = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    pos = np.repeat(starts, lengths) + (np.arange(qidx.size, dtype=np.int64)
-                                        - np.repeat(first, lengths))
+    pos = ranges(starts, lengths)
     rows = index.src_at(pos) if pos.size else pos
     return qidx, rows.astype(np.int64), run.score[rows]
 

@@ -38,6 +38,7 @@ import math
 
 import numpy as np
 
+from ..._base.groups import ranges
 from ..._base.params import Param, Spelled
 from .measures import Chosen, register_agreement
 from .rankings import Pairing, Side, ranks
@@ -100,9 +101,7 @@ def _spread(q: np.ndarray, start: np.ndarray, stop: np.ndarray
     """Every depth d in [start, stop) of each entry: (entry, query, depth)."""
     n = np.maximum(stop - start, 0)
     entry = np.repeat(np.arange(q.size, dtype=np.int64), n)
-    first = np.concatenate(([0], np.cumsum(n)[:-1])).astype(np.int64)
-    d = start[entry] + (np.arange(entry.size, dtype=np.int64) - first[entry])
-    return entry, q[entry], d
+    return entry, q[entry], ranges(start, n)
 
 
 def _share(d: np.ndarray, t: np.ndarray, b: np.ndarray) -> np.ndarray:

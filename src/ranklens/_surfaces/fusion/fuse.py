@@ -255,11 +255,8 @@ def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = np.flatnonzero(~np.isnan(score[:, r]))
         before = np.where(c.rank[rows, r] > 0, c.rank[rows, r],
                           c.rank.shape[0] + 1 + rows)  # unranked after ranked, in doc order
-        if c.ranx:
-            order = ranked(c.query[rows], score[rows, r], ranx=True, arrival=before)
-        else:
-            order = ranked(c.query[rows], score[rows, r], ranx=False,
-                           docs=c.doc_ids.gather(rows))
+        order = ranked(c.query[rows], score[rows, r], ranx=c.ranx, arrival=before,
+                       docs=None if c.ranx else c.doc_ids.gather(rows))
         rank[rows[order], r] = group_positions(c.query[rows[order]]) + 1
         counts = np.bincount(per_query[rows], minlength=n_queries)
         length[:, r] = counts[per_query]
@@ -278,11 +275,9 @@ def _arrival(c: Candidates, rank: np.ndarray) -> np.ndarray:
 
 def _to_run(c: Candidates, scores: np.ndarray, rank: np.ndarray, name: str,
             m: Method) -> Run:
-    if c.ranx:
-        # ranx lists the normalised runs' documents in their (re-ranked) order
-        order = ranked(c.query, scores, ranx=True, arrival=_arrival(c, rank))
-    else:
-        order = ranked(c.query, scores, ranx=False, docs=c.doc_ids)
+    # ranx lists the normalised runs' documents in their (re-ranked) order
+    order = ranked(c.query, scores, ranx=c.ranx, docs=c.doc_ids,
+                   arrival=_arrival(c, rank) if c.ranx else None)
     queries = c.query[c.starts[:-1]]
     block_ids = c.query_ids.gather(queries) if queries.size else pl.Series([], dtype=pl.String)
     return Run.from_blocks(block_ids, np.diff(c.starts), c.doc_ids.gather(order),

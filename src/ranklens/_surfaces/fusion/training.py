@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
@@ -27,6 +27,9 @@ from ..._base.validate import Boolean, Integer
 from ..._ingest.tables import Qrels
 from .candidates import Candidates
 from .registry import Inputs, Kernel, Param
+
+if TYPE_CHECKING:
+    from .supervised import Supervised
 
 __all__ = ["LEAKAGE_PARAMS", "Training", "cross_fit_folds", "fold_mean", "query_folds",
            "supervised_kernel", "training_arrays"]
@@ -81,29 +84,24 @@ def cross_fit_folds(query_ids: pl.Series, folds: int, seed: int) -> list[np.ndar
 
 @dataclass(frozen=True, eq=False)
 class Training:
-    """A supervised method's kernels on one set of candidates: the arrays, each row's
-    training grade and relevant count, and which queries the judgments hold."""
+    """A supervised method on one set of candidates: the arrays its kernels read, each
+    row's training grade and relevant count, and which queries the judgments hold."""
 
-    name: str
-    learn: Any
-    fuse: Any
-    needs_relevant: bool
+    method: Supervised
     arrays: tuple[np.ndarray, ...]
     grade: np.ndarray
     relevant: np.ndarray
     is_train: np.ndarray
 
     @classmethod
-    def of(cls, name: str, learn: Any, fuse: Any, needs_relevant: bool, inputs: Inputs,
-           rel: int) -> Training:
+    def of(cls, method: Supervised, inputs: Inputs, rel: int) -> Training:
         c = inputs.candidates
         grade, relevant, is_train = training_arrays(c, inputs.train, rel)
         if not is_train.any():
             raise ParameterError(
-                f"the 'train' judgments of {name!r} must judge some of the runs' queries; "
-                f"they judge none of the {c.query_ids.len()}")
-        return cls(name, learn, fuse, needs_relevant,
-                   (c.query, c.doc, inputs.rank, inputs.length, inputs.score), grade,
+                f"the 'train' judgments of {method.name!r} must judge some of the runs' "
+                f"queries; they judge none of the {c.query_ids.len()}")
+        return cls(method, (c.query, c.doc, inputs.rank, inputs.length, inputs.score), grade,
                    relevant, is_train)
 
     def take(self, rows: np.ndarray) -> Training:
@@ -116,19 +114,19 @@ class Training:
         """The fused scores of ``fuse_rows`` (of ``on`` when given: a :meth:`take`) by the
         model learned on ``learn_rows`` (None: every row)."""
         learn = self if learn_rows is None else self.take(learn_rows)
-        extra = {"relevant": learn.relevant} if self.needs_relevant else {}
-        model = self.learn(*learn.arrays, learn.grade, **extra, **params)
+        extra = {"relevant": learn.relevant} if self.method.needs_relevant else {}
+        model = self.method.learn(*learn.arrays, learn.grade, **extra, **params)
         target = on if on is not None else self
         arrays = target.arrays if fuse_rows is None else [a[fuse_rows] for a in target.arrays]
-        return np.asarray(self.fuse(model, *arrays), dtype=np.float64)
+        return np.asarray(self.method.fuse(model, *arrays), dtype=np.float64)
 
 
-def supervised_kernel(name: str, learn: Any, fuse: Any, needs_relevant: bool) -> Kernel:
+def supervised_kernel(method: Supervised) -> Kernel:
     """A registry kernel for a supervised method: training arrays, leakage rule, fusion."""
 
     def kernel(inputs: Inputs, *, folds: int, seed: int, allow_leakage: bool,
                **params: Any) -> np.ndarray:
-        t = Training.of(name, learn, fuse, needs_relevant, inputs, int(params.get("rel", 1)))
+        t = Training.of(method, inputs, int(params.get("rel", 1)))
         return _fuse_supervised(t, inputs.candidates, params, folds, seed, allow_leakage)
     return kernel
 
@@ -148,9 +146,9 @@ def _fuse_supervised(t: Training, c: Candidates, params: Mapping[str, Any], fold
     train_q = np.flatnonzero(t.is_train)
     if train_q.size < folds:
         raise ParameterError(
-            f"the 'folds' parameter of {t.name!r} must be at most the number of training "
-            f"queries the runs have ({train_q.size}), so that each is fused by a model "
-            f"learned on the others; got {folds} (or give allow_leakage=True)")
+            f"the 'folds' parameter of {t.method.name!r} must be at most the number of "
+            f"training queries the runs have ({train_q.size}), so that each is fused by a "
+            f"model learned on the others; got {folds} (or give allow_leakage=True)")
     fold = query_folds(c.query_ids, cross_fit_folds(c.query_ids.gather(train_q), folds,
                                                     seed))[c.query]
     for f in range(folds):  # one model per fold: learned on the others, fuses this one

@@ -52,8 +52,7 @@ def supervised_means(q: Qrels, c: Candidates, m: Method, norm: str,
         resolved = {k: v for k, v in m.resolve(point).items() if k in own}
         rel = int(resolved.get("rel", 1))
         if rel not in trainings:
-            trainings[rel] = Training.of(m.name, entry.learn, entry.fuse,
-                                         entry.needs_relevant, inputs, rel)
+            trainings[rel] = Training.of(entry, inputs, rel)
         return trainings[rel], resolved
 
     n = len(parts)

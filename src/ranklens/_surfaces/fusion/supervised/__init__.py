@@ -71,4 +71,4 @@ SUPERVISED: dict[str, Supervised] = {
 # each registered under ranx's name, with the cross-fitting parameters every one takes
 for _name, _method in SUPERVISED.items():
     register(_name, _method.doc, params=_method.params + LEAKAGE_PARAMS, supervised=True)(
-        supervised_kernel(_name, _method.learn, _method.fuse, _method.needs_relevant))
+        supervised_kernel(_method))
