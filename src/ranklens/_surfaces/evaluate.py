@@ -74,21 +74,11 @@ def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | Non
 
 
 @with_options_doc
-def evaluate(
-    qrels: Any,
-    run: Any,
-    measures: MeasuresArg,
-    *,
-    run_name: str | None = None,
-    options: EvaluateOptions | None = None,
-    train: Any = None,
-    items: Any = None,
-    item_features: Any = None,
-    item_groups: Any = None,
-    memory_limit: int | str | None = None,
-    jobs: int | None = None,
-    **kwargs: Any,
-) -> Result | Results:
+def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
+             options: EvaluateOptions | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
+             **kwargs: Any) -> Result | Results:
     """Evaluate a run (or several) against relevance judgments.
 
     Defaults are trec_eval 10.0's semantics: scores sorted descending, ties broken by doc

@@ -19,16 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_arrays", "from_arrays"]
 
-def evaluate_arrays(
-    labels: Any,
-    measures: str | Measure | Iterable[str | Measure],
-    *,
-    scores: Any = None,
-    indexes: Any = None,
-    n_relevant: Any = None,
-    run_name: str | None = None,
-    **options: Unpack[OptionKwargs],
-) -> Result:
+def evaluate_arrays(labels: Any, measures: str | Measure | Iterable[str | Measure], *,
+                    scores: Any = None, indexes: Any = None, n_relevant: Any = None,
+                    run_name: str | None = None, **options: Unpack[OptionKwargs]) -> Result:
     """Evaluate rankings given as arrays: ranked labels, score matrices or flat arrays.
 
     Parameters

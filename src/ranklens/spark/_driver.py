@@ -32,26 +32,13 @@ __all__ = ["DEFAULT_BUCKETS", "evaluate"]
 # Spark's integral types (their typeName()s): ids of these types are shuffled as longs
 _INTEGRAL = ("integer", "long", "short", "byte")
 
-def evaluate(
-    qrels: DataFrame,
-    run: DataFrame,
-    measures: str | Measure | Iterable[str | Measure],
-    *,
-    query_id: str = "query_id",
-    doc_id: str = "doc_id",
-    relevance: str = "relevance",
-    score: str = "score",
-    rank: str | None = None,
-    buckets: int | None = None,
-    run_name: str | None = None,
-    method: str = "auto",
-    options: EvaluateOptions | None = None,
-    train: Any = None,
-    items: Any = None,
-    item_features: Any = None,
-    item_groups: Any = None,
-    **kwargs: Any,
-) -> SparkResult:
+def evaluate(qrels: DataFrame, run: DataFrame,
+             measures: str | Measure | Iterable[str | Measure], *,
+             query_id: str = "query_id", doc_id: str = "doc_id", relevance: str = "relevance",
+             score: str = "score", rank: str | None = None, buckets: int | None = None,
+             run_name: str | None = None, method: str = "auto",
+             options: EvaluateOptions | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None, **kwargs: Any) -> SparkResult:
     """Evaluate a run held in a Spark DataFrame against judgments held in another.
 
     Every option and convention of :func:`ranklens.evaluate` applies, with the same

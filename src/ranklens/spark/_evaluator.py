@@ -19,14 +19,7 @@ from .._base.errors import MeasureError, ParameterError
 from .._base.validate import Choice, Integer, Text, check
 from .._pipeline.blocks import BlockSpec
 from .._pipeline.plan import Plan, make_plan
-from ._driver import (
-    _INTEGRAL,
-    _assemble,
-    _compacted,
-    _default_buckets,
-    _output_schema,
-    needs_rank,
-)
+from ._driver import _INTEGRAL, _assemble, _compacted, _default_buckets, _output_schema, needs_rank
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame

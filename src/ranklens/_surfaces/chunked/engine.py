@@ -27,14 +27,7 @@ from ..._pipeline.blocks import BlockSpec, Outcome, compute_block, settle
 from ..._pipeline.compute import PerQuery, relevance_level
 from ..._pipeline.partials import partial_of
 from ..._pipeline.plan import Plan
-from .blocks import (
-    NOTHING,
-    Span,
-    lines_before,
-    qrels_blocks,
-    run_blocks,
-    spans,
-)
+from .blocks import NOTHING, Span, lines_before, qrels_blocks, run_blocks, spans
 from .partition import Partitions, read_qrels_chunk, read_run_chunk
 from .pool import Worker
 from .progress import Progress

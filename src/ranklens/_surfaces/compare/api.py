@@ -41,12 +41,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
 
-def compare(
-    qrels: Any,
-    runs: Any,
-    measures: str | Measure | Iterable[str | Measure] | None = None,
-    **kwargs: Unpack[CompareAndEvaluateKwargs],
-) -> Comparison:
+def compare(qrels: Any, runs: Any,
+            measures: str | Measure | Iterable[str | Measure] | None = None,
+            **kwargs: Unpack[CompareAndEvaluateKwargs]) -> Comparison:
     """Compare runs on the same queries: paired tests, corrections, intervals, effect sizes.
 
     Evaluates ``runs`` with :func:`ranklens.evaluate` (queries aligned by id, the
@@ -157,11 +154,9 @@ def _check(results: Results, options: CompareOptions) -> None:
                              f"{len(results)} (use test='t' or 'randomization' for two)")
 
 
-def compare_results(
-    results: Results,
-    measures: str | Measure | Iterable[str | Measure] | None = None,
-    **kwargs: Unpack[CompareKwargs],
-) -> Comparison:
+def compare_results(results: Results,
+                    measures: str | Measure | Iterable[str | Measure] | None = None,
+                    **kwargs: Unpack[CompareKwargs]) -> Comparison:
     """:func:`compare` on per-query values already computed (a :class:`Results`).
 
     Queries are paired by id on the Results' query axis. A query where either run has no

@@ -10,12 +10,7 @@ from typing import Any, cast
 from ..._base.errors import ParameterError
 from ..._base.outputs import refuse_overwriting_inputs, write_atomically
 from ..._base.validate import Integer, check
-from ..._ingest.io._items import (
-    load_interactions,
-    load_item_features,
-    load_item_groups,
-    load_items,
-)
+from ..._ingest.io._items import load_interactions, load_item_features, load_item_groups, load_items
 from ..._ingest.io._load import load_qrels
 from ..._model.items import ItemContext
 from ..._names import expand_trec_lists, parse_measures
