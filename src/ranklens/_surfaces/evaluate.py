@@ -25,6 +25,7 @@ from .._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgmen
 from .._model.items import ItemContext
 from .._model.matching import qrels_index
 from .._pipeline.assemble import assemble, grade_notices, notices
+from .._pipeline.compute import PerQuery
 from .._pipeline.context import check_context, load_context
 from .._pipeline.dicts import compute_dicts, fits
 from .._pipeline.options import EvaluateOptions, OptionKwargs, with_options_doc
@@ -353,7 +354,8 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
                           qrels_source=q.source, users=_users(q, r)))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
-                                 else r.name, context=context, users=_users(q, r)), q)
+                                 else r.name, context=context, users=_users(q, r)),
+                        isinstance(q, Qrels) and q.integer_query_ids)
     results, messages = _evaluate_several(plan, q, several, context, load)
     warn_user(messages)
     return results
@@ -403,12 +405,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
                                                users=_users(qrels, r))]
         computed.append((name if name is not None else r.name, per_query, _users(qrels, r)))
         del r
-    # named by tag: a tag shared with another run's name gets the position
-    names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
-    results = Results(tuple(
-        _id_type(assemble(plan, per_query, name, context=context, users=users), qrels)
-        for name, (_, per_query, users) in zip(names, computed, strict=True)))
-    return results, per_problem(notes)
+    integer = isinstance(qrels, Qrels) and qrels.integer_query_ids
+    return _named(plan, runs, computed, integer, context), per_problem(notes)
 
 
 def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
@@ -432,11 +430,18 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
             notes += [(label, m) for m in notices(plan, per_query, label, users=users,
                                                    qrels_source=engine.qrels_path)]
             computed.append((name if name is not None else tag, per_query, users))
+    return _named(plan, runs, computed, info.integer), messages + per_problem(notes)
+
+
+def _named(plan: Plan, runs: list[tuple[str | None, Any]],
+           computed: list[tuple[str, PerQuery, bool]], integer: bool,
+           context: ItemContext | None = None) -> Results:
+    """The runs' ``(name, values, users)`` assembled, each named by its tag where none was
+    given (a tag shared with another run's name gets the position)."""
     names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
-    results = Results(tuple(
-        _with_integer_ids(assemble(plan, per_query, name, users=users), info.integer)
+    return Results(tuple(
+        _id_type(assemble(plan, per_query, name, context=context, users=users), integer)
         for name, (_, per_query, users) in zip(names, computed, strict=True)))
-    return results, messages + per_problem(notes)
 
 
 def load_runs(several: list[tuple[str | None, Any]]) -> list[Run]:
@@ -459,16 +464,10 @@ def _users(qrels: Qrels | SubtopicQrels, run: Run) -> bool:
     return isinstance(qrels, Qrels) and qrels.hints.users and run.hints.users
 
 
-def _with_integer_ids(result: Result, integer: bool) -> Result:
-    return dataclasses.replace(result, integer_query_ids=True) if integer else result
-
-
-def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:
+def _id_type(result: Result, integer: bool) -> Result:
     """``result``, told that its query ids were given as integers when they were (plain
     judgments only: subtopic tables keep their ids as text)."""
-    if not isinstance(qrels, Qrels) or not qrels.integer_query_ids:
-        return result
-    return dataclasses.replace(result, integer_query_ids=True)
+    return dataclasses.replace(result, integer_query_ids=True) if integer else result
 
 
 def _is_run(value: Any) -> bool | None:
