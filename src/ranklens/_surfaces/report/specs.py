@@ -131,13 +131,22 @@ def _picked(data: ReportData, spec: Spec) -> Spec:
 
 
 def _run_colour(data: ReportData, **extra: Any) -> dict[str, Any]:
-    if picks_runs(data):
-        # the domain is the runs shown (in run order): ten colours for at most ten runs
-        return {"field": "run", "type": "nominal", "title": "run",
-                "sort": list(data.run_names), "scale": {"scheme": _MANY_SCHEME},
-                "legend": _run_labels(data), **extra}
-    return {"field": "run", "type": "nominal", "title": "run",
-            "scale": {"domain": list(data.run_names)}, "legend": _run_labels(data), **extra}
+    # with a menu, the domain is the runs shown (in run order): ten colours for ten runs
+    scale = ({"sort": list(data.run_names), "scale": {"scheme": _MANY_SCHEME}}
+             if picks_runs(data) else {"scale": {"domain": list(data.run_names)}})
+    return {"field": "run", "type": "nominal", "title": "run", **scale,
+            "legend": _run_labels(data), **extra}
+
+
+def _quantity(field: str, **extra: Any) -> dict[str, Any]:
+    """A quantitative encoding of ``field``."""
+    return {"field": field, "type": "quantitative", **extra}
+
+
+def _tips(*fields: str | tuple[str, str]) -> list[dict[str, str]]:
+    """A tooltip's fields: a name, or ``(name, format)``."""
+    return [{"field": f} if isinstance(f, str) else {"field": f[0], "format": f[1]}
+            for f in fields]
 
 
 def _base(title: str, description: str) -> Spec:
@@ -155,8 +164,7 @@ def pr_curve(data: ReportData) -> Spec:
            "y": {"field": "precision", "type": "quantitative", "scale": {"domain": [0, 1]},
                  "title": "interpolated precision"},
            "color": _run_colour(data),
-           "tooltip": [{"field": "run"}, {"field": "recall"},
-                       {"field": "precision", "format": ".4f"}]}
+           "tooltip": _tips("run", "recall", ("precision", ".4f"))}
     return {**_base("Interpolated precision-recall curve",
                     "mean interpolated precision at each recall level (line: every 0.01; "
                     "dots: the 11 standard levels)"),
@@ -178,14 +186,10 @@ def at_k(data: ReportData) -> Spec:
             "facet": {"column": {"field": "curve", "type": "nominal", "sort": list(CURVES),
                                  "title": None}},
             "spec": {"width": 260, "height": 220, "mark": {"type": "line"},
-                     "encoding": {"x": {"field": "k", "type": "quantitative",
-                                        "scale": {"domain": [1, max(data.ks)]}},
-                                  "y": {"field": "value", "type": "quantitative",
-                                        "title": None},
+                     "encoding": {"x": _quantity("k", scale={"domain": [1, max(data.ks)]}),
+                                  "y": _quantity("value", title=None),
                                   "color": _run_colour(data),
-                                  "tooltip": [{"field": "run"}, {"field": "curve"},
-                                              {"field": "k"},
-                                              {"field": "value", "format": ".4f"}]}},
+                                  "tooltip": _tips("run", "curve", "k", ("value", ".4f"))}},
             "resolve": {"scale": {"y": "independent"}}}
 
 
@@ -198,13 +202,11 @@ def judged(data: ReportData) -> Spec:
                     "and the measures are lower bounds"),
             "width": _WIDTH, "height": 220, "data": {"values": rows},
             "mark": {"type": "line", "point": False},
-            "encoding": {"x": {"field": "k", "type": "quantitative",
-                               "scale": {"domain": [1, max(data.ks)]}},
-                         "y": {"field": "judged", "type": "quantitative",
-                               "scale": {"domain": [0, 1]}, "title": "judged share of top k"},
+            "encoding": {"x": _quantity("k", scale={"domain": [1, max(data.ks)]}),
+                         "y": _quantity("judged", scale={"domain": [0, 1]},
+                                        title="judged share of top k"),
                          "color": _run_colour(data),
-                         "tooltip": [{"field": "run"}, {"field": "k"},
-                                     {"field": "judged", "format": ".4f"}]}}
+                         "tooltip": _tips("run", "k", ("judged", ".4f"))}}
 
 
 def grades(data: ReportData) -> Spec:
@@ -229,8 +231,7 @@ def grades(data: ReportData) -> Spec:
                                    "scale": {"domain": labels, "range": colours},
                                    "title": None},
                          "order": {"field": "order", "type": "quantitative"},
-                         "tooltip": [{"field": "run"}, {"field": "category"},
-                                     {"field": "docs", "format": ".2f"}]}}
+                         "tooltip": _tips("run", "category", ("docs", ".2f"))}}
 
 
 def _histogram(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
@@ -345,8 +346,7 @@ def beyond(data: ReportData) -> Spec | None:
                   "encoding": {"x": x, "y": y, "xOffset": {"field": "run",
                                                             "sort": list(data.run_names)},
                                "color": _run_colour(data),
-                               "tooltip": [{"field": "run"}, {"field": "band"},
-                                           {"field": "share", "format": ".1%"}]}}
+                               "tooltip": _tips("run", "band", ("share", ".1%"))}}
     shown: list[Spec] = []
     if picks_runs(data):
         shown = [{"name": "shown", "value": shown_runs(data)}]
