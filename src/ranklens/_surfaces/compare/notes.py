@@ -10,15 +10,10 @@ from .view import ComparisonView
 
 __all__ = ["LARGE_N", "TEST_NAMES", "footer"]
 
-TEST_NAMES = {
-    "t": "paired t-test",
-    "randomization": "paired randomization test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "bootstrap": "paired bootstrap test",
-    "tukey": "topic-blocked Tukey HSD",
-    "randomized-tukey": "randomised Tukey HSD",
-}
+TEST_NAMES = {"t": "paired t-test", "randomization": "paired randomization test",
+              "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
+              "bootstrap": "paired bootstrap test", "tukey": "topic-blocked Tukey HSD",
+              "randomized-tukey": "randomised Tukey HSD"}
 _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benjamini-Hochberg",
                      "none": "no correction"}
 #: Above this many queries almost any difference is significant (Ihemelandu and Ekstrand).

@@ -86,6 +86,13 @@ def comparison_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
             cells.append(Cell(text, mean, marks=_marks(cmp, m, run, labels),
                               strong=run in best[m]))
         rows.append(Row(tuple(cells)))
+    return _table(cmp, columns, rows, paper)
+
+
+def _table(cmp: ComparisonView, columns: tuple[Column, ...], rows: list[Row],
+           paper: bool) -> Table:
+    """The table, the settings as its notes (``paper``: and a LaTeX comment naming the test
+    and what the document needs)."""
     comment = (f"ranklens compare: {TEST_NAMES[cmp.test]}, correction {cmp.correction}, "
                f"alpha {cmp.alpha:g}, seed {cmp.seed}; needs \\usepackage{{booktabs}}"
                if paper else "")
@@ -145,30 +152,20 @@ def detail_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
         def value(field: str, record: Row = record) -> Value:
             return record.cells[at[field]].value
 
+        interval = f"[{_number(value('ci_low'), digits)}, {_number(value('ci_high'), digits)}]"
         cells = [label(str(value("measure"))), label(str(value("system"))),
-                 label(str(value("baseline"))), Cell(str(value("n")), value("n"))]
-        difference = value("difference")
-        cells.append(Cell(_number(difference, digits), difference))
-        low, high = value("ci_low"), value("ci_high")
-        interval = f"[{_number(low, digits)}, {_number(high, digits)}]"
-        cells.append(Cell(interval, interval))
-        effect = value("effect_size")
-        cells.append(Cell(_number(effect, 2), effect))
-        wtl = f"{value('wins')}/{value('ties')}/{value('losses')}"
-        cells.append(Cell(wtl, wtl))
-        for field in ("p_value", "p_adjusted"):
-            p = value(field)
-            cells.append(Cell(_p(p, digits), p))
+                 label(str(value("baseline"))), Cell(str(value("n")), value("n")),
+                 Cell(_number(value("difference"), digits), value("difference")),
+                 label(interval), Cell(_number(value("effect_size"), 2), value("effect_size")),
+                 label(f"{value('wins')}/{value('ties')}/{value('losses')}"),
+                 *(Cell(_p(value(f), digits), value(f)) for f in ("p_value", "p_adjusted"))]
         significant = bool(value("significant"))
         direction = value("direction")
         marks = (UP if direction == 1 else DOWN if direction == -1 else "") \
             if significant else ""
         cells.append(Cell("yes" if significant else "no", significant, marks=marks))
         rows.append(Row(tuple(cells)))
-    comment = (f"ranklens compare: {TEST_NAMES[cmp.test]}, correction {cmp.correction}, "
-               f"alpha {cmp.alpha:g}, seed {cmp.seed}; needs \\usepackage{{booktabs}}"
-               if paper else "")
-    return Table(columns, tuple(rows), notes=tuple(footer(cmp)), comment=comment)
+    return _table(cmp, columns, rows, paper)
 
 
 def render_comparison(cmp: ComparisonView, fmt: str = "table", *,
