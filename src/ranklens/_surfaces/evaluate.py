@@ -473,8 +473,6 @@ def _id_type(result: Result, integer: bool) -> Result:
 def _is_run(value: Any) -> bool | None:
     """Whether a mapping's value is a run in itself (True), a ranking of one query
     (False), or could be either (None: an empty mapping)."""
-    if type(value) is dict:  # a plain dict is neither a Run, a path nor a peer's object
-        return all(isinstance(v, Mapping) for v in value.values()) if value else None
     if isinstance(value, (Run, str, os.PathLike)) or is_ranx_run(value) or is_row_run(value):
         return True
     if isinstance(value, Mapping):

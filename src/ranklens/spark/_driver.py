@@ -289,12 +289,9 @@ def _compacted(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
                ) -> Iterator[pa.RecordBatch]:
     """One partition of :func:`_compact`'s rows, flattened back to rows and evaluated as
     one bucket (no batch when the partition is empty)."""
-    import pyarrow as pa
-
-    collected = list(batches)
-    if not collected:
+    rows = _table(batches)
+    if rows is None:
         return
-    rows = pa.Table.from_batches(collected)
     run_fields = ["doc_id", "score", *(["rank"] if spec.has_rank else [])]
     qrels = _flattened(rows, "qrels", ["doc_id", "relevance"]).drop_columns(["parent"])
     run = _flattened(rows, "run", run_fields)
@@ -304,6 +301,14 @@ def _compacted(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
         run = run.take(pc.sort_indices(run, [("parent", "ascending"), ("rank", "ascending")]))
     yield from evaluate_bucket(spec, qrels, run.drop_columns(["parent"]),
                                ordered=True).to_batches()
+
+
+def _table(batches: Iterator[pa.RecordBatch]) -> pa.Table | None:
+    """A partition's batches as one table (None: the partition is empty)."""
+    import pyarrow as pa
+
+    collected = list(batches)
+    return pa.Table.from_batches(collected) if collected else None
 
 
 def _flattened(rows: pa.Table, column: str, fields: list[str]) -> pa.Table:
@@ -331,13 +336,11 @@ def _partition(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
                ) -> Iterator[pa.RecordBatch]:
     """One partition (whole queries, possibly spanning Arrow batches; none when the
     partition is empty)."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    collected = list(batches)
-    if not collected:
+    rows = _table(batches)
+    if rows is None:
         return
-    rows = pa.Table.from_batches(collected)
     judged = pc.equal(rows["judged"], True)
     qrels = rows.filter(judged).select(["query_id", "doc_id", "value"]).rename_columns(
         ["query_id", "doc_id", "relevance"])

@@ -28,7 +28,8 @@ from ..._results.result import Result
 from ..evaluate import evaluate
 from .options import TrecEvalError
 
-__all__ = ["Column", "MeasureColumn", "left_out_warning", "measure_columns", "registry_columns"]
+__all__ = ["Column", "MeasureColumn", "left_out_warning", "measure_columns", "quiet_evaluate",
+           "registry_columns"]
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
             measures.append(spec.measure)
     if not measures:
         measures = [Measure("NumQ")]
-    result = _quiet(qrels, run, measures, rel=rel, missing="zero" if complete else "skip",
+    result = quiet_evaluate(qrels, run, measures, rel=rel, missing="zero" if complete else "skip",
                     depth=depth, judged_only=judged_only, collection_size=collection_size)
     qids = [str(q) for q in result.query_ids.tolist()]
     missing = [str(q) for q in result.diagnostics.get("missing_queries", [])]
@@ -169,13 +170,13 @@ def _placeholder_values(qrels: Qrels, topics: list[str], measures: list[Measure]
     if not topics or not measures:
         return {}
     run = load_run({q: {PLACEHOLDER_DOC: 0.0} for q in topics})
-    result = _quiet(qrels, run, measures, rel=rel, missing="skip", depth=depth,
+    result = quiet_evaluate(qrels, run, measures, rel=rel, missing="skip", depth=depth,
                     judged_only=judged_only, collection_size=collection_size)
     qids = [str(q) for q in result.query_ids.tolist()]
     return {str(m): dict(zip(qids, _values(result, str(m)), strict=True)) for m in measures}
 
 
-def _quiet(qrels: Qrels, run: Run, measures: list[Measure], **options: Any) -> Result:
+def quiet_evaluate(qrels: Any, run: Run, measures: list[Measure], **options: Any) -> Result:
     """:func:`evaluate` without its warnings (trec_eval prints none)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)
