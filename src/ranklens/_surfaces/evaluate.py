@@ -476,9 +476,7 @@ def _is_run(value: Any) -> bool | None:
     if isinstance(value, (Run, str, os.PathLike)) or is_ranx_run(value) or is_row_run(value):
         return True
     if isinstance(value, Mapping):
-        if not value:
-            return None
-        return all(isinstance(v, Mapping) for v in value.values())
+        return all(isinstance(v, Mapping) for v in value.values()) if value else None
     module = type(value).__module__.split(".")[0]
     return module in ("polars", "pandas", "pyarrow") or hasattr(value, "__arrow_c_stream__")
 

@@ -244,9 +244,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     def _evaluate(self, dataset: DataFrame) -> float:
         plan = self._plan()
         form = self._form(dataset)
-        if form == "long":
-            return self._long(plan, dataset)
-        return self._arrays(plan, dataset)
+        return self._long(plan, dataset) if form == "long" else self._arrays(plan, dataset)
 
     def _form(self, dataset: DataFrame) -> str:
         form = self.getInput()

@@ -118,9 +118,7 @@ def render(results: Result | Results | Sequence[Result], format: Format = "table
 def _request(ci: float | None, method: str, seed: int,
              n_resamples: int) -> IntervalRequest | None:
     """The intervals asked for (None: none), checked."""
-    if ci is None:
-        return None
-    return IntervalRequest(ci, method, seed, n_resamples)
+    return None if ci is None else IntervalRequest(ci, method, seed, n_resamples)
 
 
 def rich_table(results: Result | Results | Sequence[Result], *, per_query: bool = False,

@@ -134,9 +134,7 @@ def _fixed(value: Number, count: bool) -> str:
         return value
     if math.isnan(value):
         return "nan"
-    if count and float(value).is_integer():
-        return str(int(value))
-    return f"{value:.4f}"
+    return str(int(value)) if count and float(value).is_integer() else f"{value:.4f}"
 
 
 def _best(grid: Grid) -> list[float | None]:

@@ -129,9 +129,7 @@ def _run_paths(runs: Any) -> list[Any]:
     """The runs as given: one, a list or tuple of them, or ``{name: run}``."""
     if isinstance(runs, Mapping):
         return list(runs.values())
-    if isinstance(runs, (list, tuple)):
-        return list(runs)
-    return [runs]
+    return list(runs) if isinstance(runs, (list, tuple)) else [runs]
 
 
 def _context(train: Any, items: Any, item_features: Any,
