@@ -330,8 +330,7 @@ def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | No
     if several is not None and run_name is not None:
         raise ParameterError(
             f"the 'run_name' option names one run; got {run_name!r} with "
-            f"{len(several)} runs (name them with a mapping {{name: run}})"
-        )
+            f"{len(several)} runs (name them with a mapping {{name: run}})")
     return several
 
 
@@ -508,8 +507,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
             raise InputError(
                 f"cannot read a run from a {type(run).__name__} holding a "
                 f"{type(odd).__name__}: a list is several runs, each a file path, a "
-                "{query: {doc: score}} mapping, a DataFrame, a Run or a ranx Run"
-            )
+                "{query: {doc: score}} mapping, a DataFrame, a Run or a ranx Run")
         return list(zip(name_runs(run), run, strict=True))
     if not isinstance(run, Mapping) or not run:
         return None
@@ -523,8 +521,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
             "the 'run' mapping mixes runs (values under "
             f"{', '.join(runs)}) and rankings of one query (values under "
             f"{', '.join(rankings)}); give {{name: run}} for several runs or "
-            "{query_id: {doc_id: score}} for one"
-        )
+            "{query_id: {doc_id: score}} for one")
     bad = [k for k in run if not isinstance(k, str)]
     if bad:
         raise InputError(f"run names must be strings; got {bad[0]!r} "

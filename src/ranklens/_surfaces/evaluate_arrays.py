@@ -100,10 +100,7 @@ def evaluate_arrays(labels: Any, measures: str | Measure | Iterable[str | Measur
             warnings.warn(
                 f"{', '.join(needing)} count relevant items that were not retrieved, and a "
                 "ranked label matrix shows only the retrieved ones: without n_relevant= they "
-                "are taken to be all the relevant items",
-                RanklensWarning,
-                stacklevel=2,
-            )
+                "are taken to be all the relevant items", RanklensWarning, stacklevel=2)
         measures = names
     result: Result = evaluate(qrels, run, measures, run_name=run_name, options=opts)
     return result

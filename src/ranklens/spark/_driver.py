@@ -116,8 +116,7 @@ def evaluate(qrels: DataFrame, run: DataFrame,
         raise MeasureError(
             f"{', '.join(diversity)} need subtopic judgments, which ranklens.spark does not "
             "read yet; evaluate them with ranklens.evaluate on load_qrels(..., "
-            "kind='subtopic')"
-        )
+            "kind='subtopic')")
     # the item tables are read on the driver, before any job: a missing one is a
     # MeasureError here, not a worker's
     context = load_context(*(_collected(t) for t in (train, items, item_features,

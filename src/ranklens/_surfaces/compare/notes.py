@@ -5,8 +5,12 @@ The HTML report's summary (:mod:`ranklens._surfaces.report.marks`) prints the sa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..render.model import DOWN, UP
-from .view import ComparisonView
+
+if TYPE_CHECKING:
+    from .result import Comparison
 
 __all__ = ["LARGE_N", "TEST_NAMES", "footer"]
 
@@ -20,7 +24,7 @@ _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benj
 LARGE_N = 1000
 
 
-def _family_size(cmp: ComparisonView) -> str:
+def _family_size(cmp: Comparison) -> str:
     """The comparisons in each family of the correction: those with a p-value (a pair with
     no test is left out), as "3", or "2-3" when the measures' families differ."""
     families: dict[str, int] = {}
@@ -31,7 +35,7 @@ def _family_size(cmp: ComparisonView) -> str:
     return f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
 
 
-def _pairs_n(cmp: ComparisonView) -> str:
+def _pairs_n(cmp: Comparison) -> str:
     """Each pair's n, as "b vs a 19, c vs a 20" (with the measure where it differs)."""
     by_pair: dict[tuple[str, str], dict[str, int]] = {}
     for p in cmp.pairs:
@@ -46,7 +50,7 @@ def _pairs_n(cmp: ComparisonView) -> str:
     return "; ".join(parts)
 
 
-def _pair_notes(cmp: ComparisonView) -> list[str]:
+def _pair_notes(cmp: Comparison) -> list[str]:
     """Sentences only a comparison with something unusual gets: pairs compared on different
     numbers of queries, pairs with no test, intervals clipped to the measure's range."""
     lines = []
@@ -63,7 +67,7 @@ def _pair_notes(cmp: ComparisonView) -> list[str]:
     return lines
 
 
-def footer(cmp: ComparisonView) -> list[str]:
+def footer(cmp: Comparison) -> list[str]:
     """The settings under a table, one sentence per line: the marks' meaning (test,
     correction, level), then n, permutations, resamples and seed."""
     k = len(cmp.run_names)

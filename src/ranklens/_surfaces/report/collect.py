@@ -117,8 +117,7 @@ def collect(results: Results, measures: list[str], *, baseline: str | None, max_
         half_widths={m: _half_widths(results, m) for m in measures},
         ks=ks, at_k=at_k, pr=pr, top_k=top_k,
         grades=_grades(results, top_k, levels, means),
-        conventions=_conventions(results, measures),
-    )
+        conventions=_conventions(results, measures))
 
 
 def _conventions(results: Results, measures: list[str]) -> dict[str, Any]:
