@@ -161,8 +161,7 @@ def pr_curve(data: ReportData) -> Spec:
             for j, run in enumerate(data.run_names) for i, level in enumerate(PR_LEVELS)]
     enc = {"x": {"field": "recall", "type": "quantitative", "scale": {"domain": [0, 1]},
                  "axis": {"tickCount": 10, "format": ".1f"}},
-           "y": {"field": "precision", "type": "quantitative", "scale": {"domain": [0, 1]},
-                 "title": "interpolated precision"},
+           "y": _quantity("precision", scale={"domain": [0, 1]}, title="interpolated precision"),
            "color": _run_colour(data),
            "tooltip": _tips("run", "recall", ("precision", ".4f"))}
     return {**_base("Interpolated precision-recall curve",
@@ -224,9 +223,8 @@ def grades(data: ReportData) -> Spec:
             "mark": {"type": "bar"},
             "encoding": {"y": {"field": "run", "type": "nominal",
                                "sort": list(data.run_names), "axis": _run_labels(data)},
-                         "x": {"field": "docs", "type": "quantitative", "stack": "zero",
-                               "scale": {"domain": [0, data.top_k]},
-                               "title": f"documents in the top {data.top_k}"},
+                         "x": _quantity("docs", stack="zero", scale={"domain": [0, data.top_k]},
+                                        title=f"documents in the top {data.top_k}"),
                          "color": {"field": "category", "type": "nominal",
                                    "scale": {"domain": labels, "range": colours},
                                    "title": None},
@@ -271,8 +269,7 @@ def distributions(data: ReportData) -> Spec:
                                  "sort": list(data.run_names), "title": None,
                                  "header": _run_labels(data)},
                          # prebinned: a bar spans lo..hi and rises from 0
-                         "x": {"field": "lo", "type": "quantitative", "bin": "binned",
-                               "title": "value", "axis": {"tickCount": 10}},
+                         "x": _quantity("lo", bin="binned", title="value", axis={"tickCount": 10}),
                          "x2": {"field": "hi"},
                          "y": {"field": "queries", "type": "quantitative"},
                          "color": _run_colour(data, legend=None),
