@@ -216,12 +216,10 @@ class Accumulator:
     def __getstate__(self) -> dict[str, Any]:
         """Plain data (arrays, lists, frames, the options): what a pickle or
         ``torch.distributed.all_gather_object`` sends; the plan is rebuilt on arrival."""
-        codes, labels, scores = self._rows()
         return {"measures": self._measures, "options": self._options,
                 "repeated": self._repeated, "ignore_index": self._ignore_index,
                 "kind": self._kind, "ids": self._id_list, "n_anonymous": self._n_anonymous,
-                "rows": (codes, labels, scores), "tables": self._tables,
-                "users": self._users}
+                "rows": self._rows(), "tables": self._tables, "users": self._users}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._measures = state["measures"]

@@ -25,6 +25,7 @@ from .._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgmen
 from .._model.items import ItemContext
 from .._model.matching import qrels_index
 from .._pipeline.assemble import assemble, grade_notices, notices
+from .._pipeline.compute import PerQuery
 from .._pipeline.context import check_context, load_context
 from .._pipeline.dicts import compute_dicts, fits
 from .._pipeline.options import EvaluateOptions, OptionKwargs, with_options_doc
@@ -74,21 +75,11 @@ def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | Non
 
 
 @with_options_doc
-def evaluate(
-    qrels: Any,
-    run: Any,
-    measures: MeasuresArg,
-    *,
-    run_name: str | None = None,
-    options: EvaluateOptions | None = None,
-    train: Any = None,
-    items: Any = None,
-    item_features: Any = None,
-    item_groups: Any = None,
-    memory_limit: int | str | None = None,
-    jobs: int | None = None,
-    **kwargs: Any,
-) -> Result | Results:
+def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
+             options: EvaluateOptions | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None,
+             memory_limit: int | str | None = None, jobs: int | None = None,
+             **kwargs: Any) -> Result | Results:
     """Evaluate a run (or several) against relevance judgments.
 
     Defaults are trec_eval 10.0's semantics: scores sorted descending, ties broken by doc
@@ -339,8 +330,7 @@ def runs_of(run: Any, run_name: str | None) -> list[tuple[str | None, Any]] | No
     if several is not None and run_name is not None:
         raise ParameterError(
             f"the 'run_name' option names one run; got {run_name!r} with "
-            f"{len(several)} runs (name them with a mapping {{name: run}})"
-        )
+            f"{len(several)} runs (name them with a mapping {{name: run}})")
     return several
 
 
@@ -364,7 +354,8 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
         warn_user(notices(plan, per_query, run_name if run_name is not None else r.source,
                           qrels_source=q.source))
         return _id_type(assemble(plan, per_query, run_name if run_name is not None
-                                 else r.name, context=context), q)
+                                 else r.name, context=context),
+                        isinstance(q, Qrels) and q.integer_query_ids)
     results, messages = _evaluate_several(plan, q, several, context, load)
     warn_user(messages)
     return results
@@ -414,12 +405,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
                                                qrels_source=qrels.source)]
         computed.append((name if name is not None else r.name, per_query, spoken))
         del r
-    # named by tag: a tag shared with another run's name gets the position
-    names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
-    results = Results(tuple(
-        _id_type(assemble(spoken, per_query, name, context=context), qrels)
-        for name, (_, per_query, spoken) in zip(names, computed, strict=True)))
-    return results, per_problem(notes)
+    integer = isinstance(qrels, Qrels) and qrels.integer_query_ids
+    return _named(runs, computed, integer, context), per_problem(notes)
 
 
 def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
@@ -444,11 +431,17 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
             notes += [(label, m) for m in notices(spoken, per_query, label,
                                                    qrels_source=engine.qrels_path)]
             computed.append((name if name is not None else tag, per_query, spoken))
+    return _named(runs, computed, info.integer), messages + per_problem(notes)
+
+
+def _named(runs: list[tuple[str | None, Any]], computed: list[tuple[str, PerQuery, Plan]],
+           integer: bool, context: ItemContext | None = None) -> Results:
+    """The runs' ``(name, values, plan)`` assembled, each named by its tag where none was
+    given (a tag shared with another run's name gets the position)."""
     names = positions([n for n, *_ in computed], [n is None for n, _ in runs])
-    results = Results(tuple(
-        _with_integer_ids(assemble(spoken, per_query, name), info.integer)
+    return Results(tuple(
+        _id_type(assemble(spoken, per_query, name, context=context), integer)
         for name, (_, per_query, spoken) in zip(names, computed, strict=True)))
-    return results, messages + per_problem(notes)
 
 
 def load_runs(several: list[tuple[str | None, Any]]) -> list[Run]:
@@ -471,29 +464,19 @@ def _users(qrels: Qrels | SubtopicQrels, run: Run) -> bool:
     return isinstance(qrels, Qrels) and qrels.hints.users and run.hints.users
 
 
-def _with_integer_ids(result: Result, integer: bool) -> Result:
-    return dataclasses.replace(result, integer_query_ids=True) if integer else result
-
-
-def _id_type(result: Result, qrels: Qrels | SubtopicQrels) -> Result:
+def _id_type(result: Result, integer: bool) -> Result:
     """``result``, told that its query ids were given as integers when they were (plain
     judgments only: subtopic tables keep their ids as text)."""
-    if not isinstance(qrels, Qrels) or not qrels.integer_query_ids:
-        return result
-    return dataclasses.replace(result, integer_query_ids=True)
+    return dataclasses.replace(result, integer_query_ids=True) if integer else result
 
 
 def _is_run(value: Any) -> bool | None:
     """Whether a mapping's value is a run in itself (True), a ranking of one query
     (False), or could be either (None: an empty mapping)."""
-    if type(value) is dict:  # a plain dict is neither a Run, a path nor a peer's object
-        return all(isinstance(v, Mapping) for v in value.values()) if value else None
     if isinstance(value, (Run, str, os.PathLike)) or is_ranx_run(value) or is_row_run(value):
         return True
     if isinstance(value, Mapping):
-        if not value:
-            return None
-        return all(isinstance(v, Mapping) for v in value.values())
+        return all(isinstance(v, Mapping) for v in value.values()) if value else None
     module = type(value).__module__.split(".")[0]
     return module in ("polars", "pandas", "pyarrow") or hasattr(value, "__arrow_c_stream__")
 
@@ -525,8 +508,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
             raise InputError(
                 f"cannot read a run from a {type(run).__name__} holding a "
                 f"{type(odd).__name__}: a list is several runs, each a file path, a "
-                "{query: {doc: score}} mapping, a DataFrame, a Run or a ranx Run"
-            )
+                "{query: {doc: score}} mapping, a DataFrame, a Run or a ranx Run")
         return list(zip(name_runs(run), run, strict=True))
     if not isinstance(run, Mapping) or not run:
         return None
@@ -540,8 +522,7 @@ def several_runs(run: Any) -> list[tuple[str | None, Any]] | None:
             "the 'run' mapping mixes runs (values under "
             f"{', '.join(runs)}) and rankings of one query (values under "
             f"{', '.join(rankings)}); give {{name: run}} for several runs or "
-            "{query_id: {doc_id: score}} for one"
-        )
+            "{query_id: {doc_id: score}} for one")
     bad = [k for k in run if not isinstance(k, str)]
     if bad:
         raise InputError(f"run names must be strings; got {bad[0]!r} "

@@ -19,16 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_arrays", "from_arrays"]
 
-def evaluate_arrays(
-    labels: Any,
-    measures: str | Measure | Iterable[str | Measure],
-    *,
-    scores: Any = None,
-    indexes: Any = None,
-    n_relevant: Any = None,
-    run_name: str | None = None,
-    **options: Unpack[OptionKwargs],
-) -> Result:
+def evaluate_arrays(labels: Any, measures: str | Measure | Iterable[str | Measure], *,
+                    scores: Any = None, indexes: Any = None, n_relevant: Any = None,
+                    run_name: str | None = None, **options: Unpack[OptionKwargs]) -> Result:
     """Evaluate rankings given as arrays: ranked labels, score matrices or flat arrays.
 
     Parameters
@@ -107,10 +100,7 @@ def evaluate_arrays(
             warnings.warn(
                 f"{', '.join(needing)} count relevant items that were not retrieved, and a "
                 "ranked label matrix shows only the retrieved ones: without n_relevant= they "
-                "are taken to be all the relevant items",
-                RanklensWarning,
-                stacklevel=2,
-            )
+                "are taken to be all the relevant items", RanklensWarning, stacklevel=2)
         measures = names
     result: Result = evaluate(qrels, run, measures, run_name=run_name, options=opts)
     return result

@@ -14,7 +14,7 @@ import numpy as np
 from .._base.draws import MAX_DRAWS
 from .._base.errors import InputError, ParameterError
 from .._base.validate import Choice, Integer, check
-from .compare.api import _measure_rows
+from .compare.api import _mean, _measure_rows
 from .compare.bootstrap import bootstrap_interval
 from .compare.corrections import adjust
 from .compare.options import CORRECTIONS, TUKEY, CompareOptions
@@ -140,8 +140,10 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
     for group, members in _members(groups, results.query_ids).items():
         for measure in comparison.measures:
             values = np.asarray(results.values(measure))[members]
+            means = {run: _mean(values[:, i]) for i, run in enumerate(runs)}
             rows += [{"group": group, **r} for r in _measure_rows(
-                measure, values, runs, pairs, options, results.query_ids[members])]
+                measure, values, runs, pairs, options, results.query_ids[members],
+                False, [], {}, means)]
     p = np.array([r["p_value"] for r in rows], dtype=np.float64)
     for row, adjusted in zip(rows, adjust(p, correction), strict=True):  # type: ignore[arg-type]
         row["p_adjusted"] = float(adjusted)

@@ -38,14 +38,8 @@ __all__ = ["OUTPUT_FIELDS", "evaluate_bucket", "shipped_context", "text_ids",
            "worker_context"]
 
 #: The columns every bucket returns (name, Arrow/Spark type).
-OUTPUT_FIELDS = (
-    ("kind", "string"),
-    ("query_id", "string"),
-    ("measure", "string"),
-    ("value", "double"),
-    ("counted", "boolean"),
-    ("text", "string"),
-)
+OUTPUT_FIELDS = (("kind", "string"), ("query_id", "string"), ("measure", "string"),
+                 ("value", "double"), ("counted", "boolean"), ("text", "string"))
 
 
 def shipped_context(context: ItemContext | None) -> dict[str, Any]:
@@ -99,16 +93,13 @@ def evaluate_bucket(spec: BlockSpec, qrels: pa.Table, run: pa.Table, *,
               or "ranklens" in str(w.filename)]
     if caught:
         seen = dict.fromkeys((w.category.__name__, str(w.message)) for w in caught)
-        frame = pl.concat([frame, _frame([
-            {"kind": "warning", "measure": category, "text": message}
-            for category, message in seen
-        ])])
+        frame = pl.concat([frame, _frame([{"kind": "warning", "measure": category,
+                                           "text": message} for category, message in seen])])
     import pyarrow as pa
 
     # Spark's "string" is Arrow's 32-bit-offset string; polars hands back large_string
-    schema = pa.schema([(name, pa.string() if kind == "string" else pa.float64()
-                         if kind == "double" else pa.bool_()) for name, kind in OUTPUT_FIELDS])
-    return frame.to_arrow().cast(schema)
+    types = {"string": pa.string(), "double": pa.float64(), "boolean": pa.bool_()}
+    return frame.to_arrow().cast(pa.schema([(n, types[k]) for n, k in OUTPUT_FIELDS]))
 
 
 def text_ids(table: pa.Table) -> pa.Table:
@@ -125,8 +116,8 @@ def text_ids(table: pa.Table) -> pa.Table:
 
 
 def _schema() -> dict[str, Any]:
-    return {"kind": pl.String, "query_id": pl.String, "measure": pl.String,
-            "value": pl.Float64, "counted": pl.Boolean, "text": pl.String}
+    types = {"string": pl.String, "double": pl.Float64, "boolean": pl.Boolean}
+    return {name: types[kind] for name, kind in OUTPUT_FIELDS}
 
 
 def _frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

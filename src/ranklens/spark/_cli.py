@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._base.errors import ParameterError
+from .._ingest.io._items import load_interactions, load_item_features, load_item_groups, load_items
 from .._pipeline.options import EvaluateOptions
 from .._results.result import Result
 from ._read import check_master, read_qrels, read_run
@@ -31,10 +32,8 @@ def _quiet(message: str) -> Iterator[Callable[[str], None]]:
 
 
 def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
-                      options: EvaluateOptions, master: str | None,
-                      output: str | None,
-                      names: Sequence[str] | None = None,
-                      progress: Progress | None = None,
+                      options: EvaluateOptions, master: str | None, output: str | None,
+                      names: Sequence[str] | None = None, progress: Progress | None = None,
                       context: Mapping[str, str] | None = None) -> list[Result]:
     """Evaluate each run on Spark and return the aggregates as Results without per-query
     values, for rendering; with ``output``, also write every run's per-query values (with a
@@ -108,13 +107,6 @@ def evaluate_on_spark(qrels_path: str, run_paths: Sequence[str], measures: Seque
 
 def _tables(paths: Mapping[str, str]) -> dict[str, Any]:
     """The item tables of ``paths`` (by ``evaluate``'s keyword), each read once."""
-    from .._ingest.io._items import (
-        load_interactions,
-        load_item_features,
-        load_item_groups,
-        load_items,
-    )
-
     readers: dict[str, Callable[[Any], Any]] = {
         "train": load_interactions, "items": load_items,
         "item_features": load_item_features, "item_groups": load_item_groups}

@@ -32,26 +32,13 @@ __all__ = ["DEFAULT_BUCKETS", "evaluate"]
 # Spark's integral types (their typeName()s): ids of these types are shuffled as longs
 _INTEGRAL = ("integer", "long", "short", "byte")
 
-def evaluate(
-    qrels: DataFrame,
-    run: DataFrame,
-    measures: str | Measure | Iterable[str | Measure],
-    *,
-    query_id: str = "query_id",
-    doc_id: str = "doc_id",
-    relevance: str = "relevance",
-    score: str = "score",
-    rank: str | None = None,
-    buckets: int | None = None,
-    run_name: str | None = None,
-    method: str = "auto",
-    options: EvaluateOptions | None = None,
-    train: Any = None,
-    items: Any = None,
-    item_features: Any = None,
-    item_groups: Any = None,
-    **kwargs: Any,
-) -> SparkResult:
+def evaluate(qrels: DataFrame, run: DataFrame,
+             measures: str | Measure | Iterable[str | Measure], *,
+             query_id: str = "query_id", doc_id: str = "doc_id", relevance: str = "relevance",
+             score: str = "score", rank: str | None = None, buckets: int | None = None,
+             run_name: str | None = None, method: str = "auto",
+             options: EvaluateOptions | None = None, train: Any = None, items: Any = None,
+             item_features: Any = None, item_groups: Any = None, **kwargs: Any) -> SparkResult:
     """Evaluate a run held in a Spark DataFrame against judgments held in another.
 
     Every option and convention of :func:`ranklens.evaluate` applies, with the same
@@ -129,8 +116,7 @@ def evaluate(
         raise MeasureError(
             f"{', '.join(diversity)} need subtopic judgments, which ranklens.spark does not "
             "read yet; evaluate them with ranklens.evaluate on load_qrels(..., "
-            "kind='subtopic')"
-        )
+            "kind='subtopic')")
     # the item tables are read on the driver, before any job: a missing one is a
     # MeasureError here, not a worker's
     context = load_context(*(_collected(t) for t in (train, items, item_features,
@@ -302,12 +288,9 @@ def _compacted(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
                ) -> Iterator[pa.RecordBatch]:
     """One partition of :func:`_compact`'s rows, flattened back to rows and evaluated as
     one bucket (no batch when the partition is empty)."""
-    import pyarrow as pa
-
-    collected = list(batches)
-    if not collected:
+    rows = _table(batches)
+    if rows is None:
         return
-    rows = pa.Table.from_batches(collected)
     run_fields = ["doc_id", "score", *(["rank"] if spec.has_rank else [])]
     qrels = _flattened(rows, "qrels", ["doc_id", "relevance"]).drop_columns(["parent"])
     run = _flattened(rows, "run", run_fields)
@@ -317,6 +300,14 @@ def _compacted(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
         run = run.take(pc.sort_indices(run, [("parent", "ascending"), ("rank", "ascending")]))
     yield from evaluate_bucket(spec, qrels, run.drop_columns(["parent"]),
                                ordered=True).to_batches()
+
+
+def _table(batches: Iterator[pa.RecordBatch]) -> pa.Table | None:
+    """A partition's batches as one table (None: the partition is empty)."""
+    import pyarrow as pa
+
+    collected = list(batches)
+    return pa.Table.from_batches(collected) if collected else None
 
 
 def _flattened(rows: pa.Table, column: str, fields: list[str]) -> pa.Table:
@@ -344,13 +335,11 @@ def _partition(spec: BlockSpec, batches: Iterator[pa.RecordBatch]
                ) -> Iterator[pa.RecordBatch]:
     """One partition (whole queries, possibly spanning Arrow batches; none when the
     partition is empty)."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    collected = list(batches)
-    if not collected:
+    rows = _table(batches)
+    if rows is None:
         return
-    rows = pa.Table.from_batches(collected)
     judged = pc.equal(rows["judged"], True)
     qrels = rows.filter(judged).select(["query_id", "doc_id", "value"]).rename_columns(
         ["query_id", "doc_id", "relevance"])

@@ -19,14 +19,7 @@ from .._base.errors import MeasureError, ParameterError
 from .._base.validate import Choice, Integer, Text, check
 from .._pipeline.blocks import BlockSpec
 from .._pipeline.plan import Plan, make_plan
-from ._driver import (
-    _INTEGRAL,
-    _assemble,
-    _compacted,
-    _default_buckets,
-    _output_schema,
-    needs_rank,
-)
+from ._driver import _INTEGRAL, _assemble, _compacted, _default_buckets, _output_schema, needs_rank
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
@@ -251,9 +244,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     def _evaluate(self, dataset: DataFrame) -> float:
         plan = self._plan()
         form = self._form(dataset)
-        if form == "long":
-            return self._long(plan, dataset)
-        return self._arrays(plan, dataset)
+        return self._long(plan, dataset) if form == "long" else self._arrays(plan, dataset)
 
     def _form(self, dataset: DataFrame) -> str:
         form = self.getInput()

@@ -27,14 +27,7 @@ from ..._pipeline.blocks import BlockSpec, Outcome, compute_block, settle
 from ..._pipeline.compute import PerQuery, relevance_level
 from ..._pipeline.partials import partial_of
 from ..._pipeline.plan import Plan
-from .blocks import (
-    NOTHING,
-    Span,
-    lines_before,
-    qrels_blocks,
-    run_blocks,
-    spans,
-)
+from .blocks import NOTHING, Span, lines_before, qrels_blocks, run_blocks, spans
 from .partition import Partitions, read_qrels_chunk, read_run_chunk
 from .pool import Worker
 from .progress import Progress
@@ -66,17 +59,16 @@ def evaluate_chunk(spec: BlockSpec, qrels_files: Sequence[str],
 
 def _nothing_judged(plan: Plan, run: Run) -> PerQuery:
     """The values of a chunk without judgments: no query, its run's queries ignored."""
-    def empty(text: bool = False) -> np.ndarray:
-        return np.array([], dtype=object if text else np.float64)
-
     levels = sorted({relevance_level(m, plan.policies.rel) for m in plan.canonical})
     return PerQuery(
         np.array([], dtype=object),
-        {m: empty(m.definition.text) for m in plan.canonical},
+        {m: np.array([], dtype=object if m.definition.text else np.float64)
+         for m in plan.canonical},
         {lvl: np.array([], dtype=np.int64) for lvl in levels},
         Diagnostics(ignored_queries=tuple(sorted(run.block_ids.unique().to_list())),
                     queries_ranked=0, queries_judged_ranked=0),
-        {m: empty() for m in plan.canonical if m.definition.weight is not None})
+        {m: np.array([], dtype=np.float64) for m in plan.canonical
+         if m.definition.weight is not None})
 
 
 @dataclass

@@ -41,12 +41,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
 
-def compare(
-    qrels: Any,
-    runs: Any,
-    measures: str | Measure | Iterable[str | Measure] | None = None,
-    **kwargs: Unpack[CompareAndEvaluateKwargs],
-) -> Comparison:
+def compare(qrels: Any, runs: Any,
+            measures: str | Measure | Iterable[str | Measure] | None = None,
+            **kwargs: Unpack[CompareAndEvaluateKwargs]) -> Comparison:
     """Compare runs on the same queries: paired tests, corrections, intervals, effect sizes.
 
     Evaluates ``runs`` with :func:`ranklens.evaluate` (queries aligned by id, the
@@ -157,11 +154,9 @@ def _check(results: Results, options: CompareOptions) -> None:
                              f"{len(results)} (use test='t' or 'randomization' for two)")
 
 
-def compare_results(
-    results: Results,
-    measures: str | Measure | Iterable[str | Measure] | None = None,
-    **kwargs: Unpack[CompareKwargs],
-) -> Comparison:
+def compare_results(results: Results,
+                    measures: str | Measure | Iterable[str | Measure] | None = None,
+                    **kwargs: Unpack[CompareKwargs]) -> Comparison:
     """:func:`compare` on per-query values already computed (a :class:`Results`).
 
     Queries are paired by id on the Results' query axis. A query where either run has no
@@ -189,15 +184,13 @@ def compare_results(
 def _compared(results: Results, measures: str | Measure | Iterable[str | Measure] | None,
               options: CompareOptions) -> Comparison:
     _check(results, options)
-    baseline, test, correction = options.baseline, options.test, options.correction
-    alpha, seed, permutations = options.alpha, options.seed, options.permutations
-    ci, confidence, resamples = options.ci, options.confidence, options.resamples
+    o = options
     names = _measure_names(results, measures)
     runs = results.run_names
-    if baseline is None:
+    if o.baseline is None:
         pairs = [(j, i) for i in range(len(runs)) for j in range(i + 1, len(runs))]
     else:
-        b = runs.index(baseline)
+        b = runs.index(o.baseline)
         pairs = [(j, b) for j in range(len(runs)) if j != b]
     rows: list[dict[str, Any]] = []
     means: dict[str, dict[str, float]] = {}
@@ -207,27 +200,27 @@ def _compared(results: Results, measures: str | Measure | Iterable[str | Measure
         values = results.values(name)
         means[name] = _run_means(results, name, values)
         bounded = _unit_range(results.measures[name].in_unit_range, values)
-        rows += _measure_rows(name, values, runs, pairs, options, results.query_ids,
+        rows += _measure_rows(name, values, runs, pairs, o, results.query_ids,
                               bounded, clipped, excluded, means[name])
     _warn_excluded(runs, excluded, results.vocabulary.queries)
-    _warn_unreachable(rows, test, alpha, permutations)
-    _correct(rows, correction, options.correction_scope)
+    _warn_unreachable(rows, o.test, o.alpha, o.permutations)
+    _correct(rows, o.correction, o.correction_scope)
     out = []
     for row in rows:
-        p_adj = row["p_adjusted"]
-        significant = bool(not math.isnan(p_adj) and p_adj < alpha)
+        significant = bool(not math.isnan(row["p_adjusted"]) and row["p_adjusted"] < o.alpha)
         if not significant:
             row["direction"] = 0
         out.append(PairComparison(**row, significant=significant, source=results,
-                                  together=test in TUKEY))
-    random = test in ("randomization", "randomized-tukey")
+                                  together=o.test in TUKEY))
+    random = o.test in ("randomization", "randomized-tukey")
     return Comparison(
         pairs=tuple(out), run_names=runs, measures=tuple(names), means=means,
-        n_queries=len(results.query_ids), baseline=baseline, test=test, correction=correction,
-        correction_scope=options.correction_scope, alpha=float(alpha), confidence=float(confidence),
-        ci=ci, permutations=int(permutations) if random else None,
-        resamples=int(resamples) if ci != "t" or test == "bootstrap" else None,
-        seed=int(seed),
+        n_queries=len(results.query_ids), baseline=o.baseline, test=o.test,
+        correction=o.correction, correction_scope=o.correction_scope, alpha=float(o.alpha),
+        confidence=float(o.confidence), ci=o.ci,
+        permutations=int(o.permutations) if random else None,
+        resamples=int(o.resamples) if o.ci != "t" or o.test == "bootstrap" else None,
+        seed=int(o.seed),
         lower_is_better=tuple(n for n in names
                               if results.measures[n].definition.lower_is_better),
         clipped=tuple(clipped), results=results)
@@ -287,10 +280,9 @@ def _run_means(results: Results, name: str, values: np.ndarray) -> dict[str, flo
 
 def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                   pairs: list[tuple[int, int]], options: CompareOptions,
-                  query_ids: np.ndarray, bounded: bool = False,
-                  clipped: list[tuple[str, str, str]] | None = None,
-                  excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]] | None = None,
-                  means: dict[str, float] | None = None) -> list[dict[str, Any]]:
+                  query_ids: np.ndarray, bounded: bool, clipped: list[tuple[str, str, str]],
+                  excluded: dict[tuple[int, int, tuple[Any, ...]], list[str]],
+                  means: dict[str, float]) -> list[dict[str, Any]]:
     """Everything but the correction, for each pair of one measure.
 
     A pair with fewer than two shared queries gets no test: p, the interval and the effect
@@ -306,14 +298,16 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
     confidence, block_size = options.confidence, options.block_size
     # a Tukey test is one test over all systems: the topics every system has a value for
     kept, diffs = compared(values, pairs, test in TUKEY)
-    if excluded is not None:
-        _excluded(name, pairs, kept, query_ids, excluded)
+    # under (pair, queries left out), the measures whose comparison left them out
+    for (s, b), k in zip(pairs, kept, strict=True):
+        if not k.all():
+            excluded.setdefault((s, b, tuple(query_ids[~k].tolist())), []).append(name)
     p, exact, effects = _p_values(values, pairs, kept, diffs, test,
                                   resamples if test == "bootstrap" else options.permutations,
                                   seed, block_size)
     untested = [(runs[s], runs[b], int(d.size)) for (s, b), d in zip(pairs, diffs, strict=True)
                 if d.size < 2]
-    if untested and excluded is not None:
+    if untested:  # the key (-1, -1, pairs) holds the pairs with no test
         excluded.setdefault((-1, -1, tuple(untested)), []).append(name)
     rows = []
     for at, ((s, b), k, d) in enumerate(zip(pairs, kept, diffs, strict=True)):
@@ -327,13 +321,12 @@ def _measure_rows(name: str, values: np.ndarray, runs: tuple[str, ...],
                                            block_size=block_size)
         if bounded and (low < -1.0 or high > 1.0):
             low, high = max(low, -1.0), min(high, 1.0)
-            if clipped is not None:
-                clipped.append((name, runs[s], runs[b]))
+            clipped.append((name, runs[s], runs[b]))
         tested = d.size >= 2
         wins, ties, losses = wins_ties_losses(d)
-        whole = means is not None and bool(k.all())
-        mean_s = means[runs[s]] if whole and means is not None else _mean(values[k, s])
-        mean_b = means[runs[b]] if whole and means is not None else _mean(values[k, b])
+        whole = bool(k.all())
+        mean_s = means[runs[s]] if whole else _mean(values[k, s])
+        mean_b = means[runs[b]] if whole else _mean(values[k, b])
         # the systems agree on every query (float noise snapped): no difference
         mean = (mean_s - mean_b if d.any() else 0.0) if d.size else math.nan
         # the mean difference's sign, unless it is 0 up to rounding (then wins - losses: a
@@ -419,16 +412,6 @@ def _warn_unreachable(rows: list[dict[str, Any]], test: str, alpha: float,
     if floors:
         warn_user(f"no test can be significant at alpha {alpha:g} for "
                       + "; ".join(floors[:5]) + (" ..." if len(floors) > 5 else ""))
-
-
-def _excluded(name: str, pairs: list[tuple[int, int]], kept: list[np.ndarray],
-              query_ids: np.ndarray, out: dict[tuple[int, int, tuple[Any, ...]], list[str]],
-              ) -> None:
-    """Record, under (pair, queries left out), the measure whose comparison left them out
-    (the key (-1, -1, pairs) holds the pairs with no test: :func:`_warn_excluded`)."""
-    for (s, b), k in zip(pairs, kept, strict=True):
-        if not k.all():
-            out.setdefault((s, b, tuple(query_ids[~k].tolist())), []).append(name)
 
 
 def _warn_excluded(runs: tuple[str, ...],

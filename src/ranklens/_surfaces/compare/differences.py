@@ -102,9 +102,7 @@ def degenerate(identical: _R, too_few: _R,
         def settled(d: np.ndarray, *args: _P.args, **kwargs: _P.kwargs) -> _R:
             if d.size and not d.any():
                 return identical
-            if d.size < 2:
-                return too_few
-            return f(d, *args, **kwargs)
+            return too_few if d.size < 2 else f(d, *args, **kwargs)
 
         return settled
 

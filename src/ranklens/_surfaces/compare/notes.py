@@ -5,28 +5,27 @@ The HTML report's summary (:mod:`ranklens._surfaces.report.marks`) prints the sa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..._base.vocabulary import IR
 from ..render.model import DOWN, UP
-from .view import ComparisonView
+
+if TYPE_CHECKING:
+    from .result import Comparison
 
 __all__ = ["LARGE_N", "TEST_NAMES", "footer"]
 
-TEST_NAMES = {
-    "t": "paired t-test",
-    "randomization": "paired randomization test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "bootstrap": "paired bootstrap test",
-    "tukey": "topic-blocked Tukey HSD",
-    "randomized-tukey": "randomised Tukey HSD",
-}
+TEST_NAMES = {"t": "paired t-test", "randomization": "paired randomization test",
+              "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
+              "bootstrap": "paired bootstrap test", "tukey": "topic-blocked Tukey HSD",
+              "randomized-tukey": "randomised Tukey HSD"}
 _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benjamini-Hochberg",
                      "none": "no correction"}
 #: Above this many queries almost any difference is significant (Ihemelandu and Ekstrand).
 LARGE_N = 1000
 
 
-def _family_size(cmp: ComparisonView) -> str:
+def _family_size(cmp: Comparison) -> str:
     """The comparisons in each family of the correction: those with a p-value (a pair with
     no test is left out), as "3", or "2-3" when the measures' families differ."""
     families: dict[str, int] = {}
@@ -37,7 +36,7 @@ def _family_size(cmp: ComparisonView) -> str:
     return f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
 
 
-def _pairs_n(cmp: ComparisonView) -> str:
+def _pairs_n(cmp: Comparison) -> str:
     """Each pair's n, as "b vs a 19, c vs a 20" (with the measure where it differs)."""
     by_pair: dict[tuple[str, str], dict[str, int]] = {}
     for p in cmp.pairs:
@@ -52,7 +51,7 @@ def _pairs_n(cmp: ComparisonView) -> str:
     return "; ".join(parts)
 
 
-def _pair_notes(cmp: ComparisonView) -> list[str]:
+def _pair_notes(cmp: Comparison) -> list[str]:
     """Sentences only a comparison with something unusual gets: pairs compared on different
     numbers of queries, pairs with no test, intervals clipped to the measure's range."""
     lines, queries = [], _queries(cmp)
@@ -69,13 +68,13 @@ def _pair_notes(cmp: ComparisonView) -> list[str]:
     return lines
 
 
-def _queries(cmp: ComparisonView) -> str:
+def _queries(cmp: Comparison) -> str:
     """The word for the queries compared: ``users`` for a recommender's results."""
     results = getattr(cmp, "results", None)  # None for a comparison made by hand
     return (IR if results is None else results.vocabulary).queries
 
 
-def footer(cmp: ComparisonView) -> list[str]:
+def footer(cmp: Comparison) -> list[str]:
     """The settings under a table, one sentence per line: the marks' meaning (test,
     correction, level), then n, permutations, resamples and seed."""
     k = len(cmp.run_names)

@@ -72,9 +72,7 @@ def effect_size(d: np.ndarray) -> float:
     """
     sd = math.sqrt(float(np.var(d, ddof=1)))
     mean = float(np.mean(d))
-    if sd == 0.0:
-        return math.copysign(math.inf, mean)
-    return mean / sd
+    return math.copysign(math.inf, mean) if sd == 0.0 else mean / sd
 
 
 def sign_test(d: np.ndarray) -> float:

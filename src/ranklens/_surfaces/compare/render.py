@@ -16,13 +16,16 @@ field (intervals, effect size, wins/ties/losses, p and adjusted p) and the setti
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ..._base.validate import Choice, check
 from ..render.best import tie_key
 from ..render.formats import write
 from ..render.model import DOWN, UP, Cell, Column, Row, Table, Value, label
 from .notes import TEST_NAMES, footer
-from .view import ComparisonView
+
+if TYPE_CHECKING:
+    from .result import Comparison
 
 __all__ = ["COMPARE_FORMATS", "comparison_records", "comparison_table", "detail_table",
            "letters", "render_comparison"]
@@ -43,7 +46,7 @@ def letters(count: int) -> list[str]:
     return out
 
 
-def _marks(cmp: ComparisonView, measure: str, run: str, labels: dict[str, str]) -> str:
+def _marks(cmp: Comparison, measure: str, run: str, labels: dict[str, str]) -> str:
     """A cell's marks: a symbol against a baseline, else the letters of the runs it beats."""
     if cmp.baseline is not None:
         if run == cmp.baseline:
@@ -54,7 +57,7 @@ def _marks(cmp: ComparisonView, measure: str, run: str, labels: dict[str, str]) 
                    if other != run and cmp.direction(measure, run, other) > 0)
 
 
-def _best(cmp: ComparisonView, measure: str, digits: int) -> set[str]:
+def _best(cmp: Comparison, measure: str, digits: int) -> set[str]:
     """The runs whose mean, as shown, is the best of the measure (means equal to 12
     significant digits, :func:`~ranklens._surfaces.render.best.tie_key`, round alike)."""
     shown = {run: round(tie_key(v), digits) for run, v in cmp.means[measure].items()
@@ -65,7 +68,7 @@ def _best(cmp: ComparisonView, measure: str, digits: int) -> set[str]:
     return {run for run, v in shown.items() if v == best}
 
 
-def comparison_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
+def comparison_table(cmp: Comparison, *, paper: bool = False) -> Table:
     """One row per run, one marked column per measure (the means), the settings as notes.
 
     ``paper``: the LaTeX version: three decimals, the title ``Run``, and a comment naming
@@ -86,13 +89,20 @@ def comparison_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
             cells.append(Cell(text, mean, marks=_marks(cmp, m, run, labels),
                               strong=run in best[m]))
         rows.append(Row(tuple(cells)))
+    return _table(cmp, columns, rows, paper)
+
+
+def _table(cmp: Comparison, columns: tuple[Column, ...], rows: list[Row],
+           paper: bool) -> Table:
+    """The table, the settings as its notes (``paper``: and a LaTeX comment naming the test
+    and what the document needs)."""
     comment = (f"ranklens compare: {TEST_NAMES[cmp.test]}, correction {cmp.correction}, "
                f"alpha {cmp.alpha:g}, seed {cmp.seed}; needs \\usepackage{{booktabs}}"
                if paper else "")
     return Table(columns, tuple(rows), notes=tuple(footer(cmp)), comment=comment)
 
 
-def comparison_records(cmp: ComparisonView) -> Table:
+def comparison_records(cmp: Comparison) -> Table:
     """One row per comparison: every field of :class:`PairComparison` and the settings."""
     dicts = cmp.to_dicts()
     columns = tuple(Column(name) for name in dicts[0]) if dicts else ()
@@ -125,7 +135,7 @@ DETAIL_COLUMNS = (("measure", "measure"), ("system", "system"), ("baseline", "ba
                   ("p adj", "p_adjusted"), ("significant", "significant"))
 
 
-def detail_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
+def detail_table(cmp: Comparison, *, paper: bool = False) -> Table:
     """One row per comparison, as the human formats show it: the measure, the two runs, n,
     the mean difference and its interval, the effect size d_z, wins/ties/losses, p and
     adjusted p, and whether it is significant (with the mark of its direction).
@@ -145,33 +155,23 @@ def detail_table(cmp: ComparisonView, *, paper: bool = False) -> Table:
         def value(field: str, record: Row = record) -> Value:
             return record.cells[at[field]].value
 
+        interval = f"[{_number(value('ci_low'), digits)}, {_number(value('ci_high'), digits)}]"
         cells = [label(str(value("measure"))), label(str(value("system"))),
-                 label(str(value("baseline"))), Cell(str(value("n")), value("n"))]
-        difference = value("difference")
-        cells.append(Cell(_number(difference, digits), difference))
-        low, high = value("ci_low"), value("ci_high")
-        interval = f"[{_number(low, digits)}, {_number(high, digits)}]"
-        cells.append(Cell(interval, interval))
-        effect = value("effect_size")
-        cells.append(Cell(_number(effect, 2), effect))
-        wtl = f"{value('wins')}/{value('ties')}/{value('losses')}"
-        cells.append(Cell(wtl, wtl))
-        for field in ("p_value", "p_adjusted"):
-            p = value(field)
-            cells.append(Cell(_p(p, digits), p))
+                 label(str(value("baseline"))), Cell(str(value("n")), value("n")),
+                 Cell(_number(value("difference"), digits), value("difference")),
+                 label(interval), Cell(_number(value("effect_size"), 2), value("effect_size")),
+                 label(f"{value('wins')}/{value('ties')}/{value('losses')}"),
+                 *(Cell(_p(value(f), digits), value(f)) for f in ("p_value", "p_adjusted"))]
         significant = bool(value("significant"))
         direction = value("direction")
         marks = (UP if direction == 1 else DOWN if direction == -1 else "") \
             if significant else ""
         cells.append(Cell("yes" if significant else "no", significant, marks=marks))
         rows.append(Row(tuple(cells)))
-    comment = (f"ranklens compare: {TEST_NAMES[cmp.test]}, correction {cmp.correction}, "
-               f"alpha {cmp.alpha:g}, seed {cmp.seed}; needs \\usepackage{{booktabs}}"
-               if paper else "")
-    return Table(columns, tuple(rows), notes=tuple(footer(cmp)), comment=comment)
+    return _table(cmp, columns, rows, paper)
 
 
-def render_comparison(cmp: ComparisonView, fmt: str = "table", *,
+def render_comparison(cmp: Comparison, fmt: str = "table", *,
                       details: bool = False) -> str:
     """Render a :class:`Comparison` in one of :data:`COMPARE_FORMATS`.
 

@@ -211,9 +211,7 @@ def _polars_type(name: str) -> Any:
         return pl.Int64
     if name in _BOOLS:
         return pl.Boolean
-    if name in _STRS:
-        return pl.String
-    return pl.Float64
+    return pl.String if name in _STRS else pl.Float64
 
 
 def is_nan(value: float) -> bool:

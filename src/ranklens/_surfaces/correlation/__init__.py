@@ -6,11 +6,6 @@
 
 from __future__ import annotations
 
-from .coefficients import (
-    CORRELATION_METHODS,
-    CorrelationMethod,
-    RankCorrelation,
-    rank_correlation,
-)
+from .coefficients import CORRELATION_METHODS, CorrelationMethod, RankCorrelation, rank_correlation
 
 __all__ = ["CORRELATION_METHODS", "CorrelationMethod", "RankCorrelation", "rank_correlation"]

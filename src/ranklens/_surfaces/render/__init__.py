@@ -34,12 +34,7 @@ from ..._results.interval import IntervalRequest
 from ..._results.result import Result
 from ..._results.results import Results, results_of
 from .formats import write
-from .results import (
-    convention_line,
-    grid_records,
-    grid_table,
-    results_grid,
-)
+from .results import convention_line, grid_records, grid_table, results_grid
 
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
@@ -51,17 +46,10 @@ Format = Literal["table", "jsonl", "csv", "tsv", "markdown", "latex", "trec"]
 FORMATS: tuple[str, ...] = get_args(Format)
 
 
-def render(
-    results: Result | Results | Sequence[Result],
-    format: Format = "table",
-    *,
-    per_query: bool = False,
-    run_names: Sequence[str] | None = None,
-    ci: float | None = None,
-    ci_method: str = "t",
-    seed: int = 0,
-    n_resamples: int = 9999,
-) -> str:
+def render(results: Result | Results | Sequence[Result], format: Format = "table", *,
+           per_query: bool = False, run_names: Sequence[str] | None = None,
+           ci: float | None = None, ci_method: str = "t", seed: int = 0,
+           n_resamples: int = 9999) -> str:
     """Render results as text in one of :data:`FORMATS`.
 
     Parameters
@@ -133,22 +121,13 @@ def render(
 def _request(ci: float | None, method: str, seed: int,
              n_resamples: int) -> IntervalRequest | None:
     """The intervals asked for (None: none), checked."""
-    if ci is None:
-        return None
-    return IntervalRequest(ci, method, seed, n_resamples)
+    return None if ci is None else IntervalRequest(ci, method, seed, n_resamples)
 
 
-def rich_table(
-    results: Result | Results | Sequence[Result],
-    *,
-    per_query: bool = False,
-    run_names: Sequence[str] | None = None,
-    title: str | None = None,
-    ci: float | None = None,
-    ci_method: str = "t",
-    seed: int = 0,
-    n_resamples: int = 9999,
-) -> RichTable:
+def rich_table(results: Result | Results | Sequence[Result], *, per_query: bool = False,
+               run_names: Sequence[str] | None = None, title: str | None = None,
+               ci: float | None = None, ci_method: str = "t", seed: int = 0,
+               n_resamples: int = 9999) -> RichTable:
     """The ``table`` format as a :class:`rich.table.Table` (best value per column in bold;
     ``ci`` and the rest as :func:`render`)."""
     from .terminal import rich_table as terminal_table

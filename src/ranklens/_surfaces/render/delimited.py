@@ -16,9 +16,7 @@ def _field(value: Value, column: Column) -> Value:
     if value is None:
         return ""
     if isinstance(value, float):
-        if column.count and value.is_integer():
-            return str(int(value))
-        return repr(value)
+        return str(int(value)) if column.count and value.is_integer() else repr(value)
     return value
 
 

@@ -17,8 +17,7 @@ WRITERS: dict[str, Callable[[Table], str]] = {
     "csv": lambda table: delimited.render(table, ","),
     "tsv": lambda table: delimited.render(table, "\t"),
     "jsonl": jsonl.render,
-    "trec": trec.render,
-}
+    "trec": trec.render}
 
 
 def write(table: Table, fmt: str) -> str:

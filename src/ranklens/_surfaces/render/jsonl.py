@@ -12,9 +12,7 @@ __all__ = ["render"]
 
 def _json(value: Value) -> Value:
     """NaN as null: JSON has no NaN (a query left out by a policy, a test without a p)."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
+    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 def render(table: Table) -> str:

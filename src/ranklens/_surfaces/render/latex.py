@@ -56,12 +56,8 @@ def render(table: Table) -> str:
     """
     spec = "".join("l" if c.align == "left" else "r" for c in table.columns)
     lines = [f"% {table.comment}"] if table.comment else []
-    lines += [
-        f"\\begin{{tabular}}{{{spec}}}",
-        "\\toprule",
-        " & ".join(escape(t) for t in table.titles) + r" \\",
-        "\\midrule",
-    ]
+    lines += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+              " & ".join(escape(t) for t in table.titles) + r" \\", "\\midrule"]
     lines += [" & ".join(_cell(c) for c in row.cells) + r" \\" for row in table.rows]
     lines += ["\\bottomrule", "\\end{tabular}"]
     if table.notes:

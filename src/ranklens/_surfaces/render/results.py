@@ -97,8 +97,7 @@ def results_grid(results: Sequence[Result], names: Sequence[str] | None,
         if tuple(r.names) != measures:
             raise ParameterError(
                 f"results to render side by side must have the same measures; got "
-                f"{', '.join(measures)} and {', '.join(r.names)}"
-            )
+                f"{', '.join(measures)} and {', '.join(r.names)}")
     if names is not None and len(names) != len(results):
         raise ParameterError(f"{len(names)} run names given for {len(results)} results")
     definitions = [results[0].measures[m].definition for m in measures]
@@ -134,9 +133,7 @@ def _fixed(value: Number, count: bool) -> str:
         return value
     if math.isnan(value):
         return "nan"
-    if count and float(value).is_integer():
-        return str(int(value))
-    return f"{value:.4f}"
+    return str(int(value)) if count and float(value).is_integer() else f"{value:.4f}"
 
 
 def _best(grid: Grid) -> list[float | None]:

@@ -15,9 +15,7 @@ __all__ = ["render"]
 
 def _c_float(value: float) -> str:
     """``%6.4f`` as glibc prints it (NaN from 0/0 carries the sign bit: ``-nan``)."""
-    if math.isnan(value):
-        return "  -nan"
-    return f"{value:6.4f}"
+    return "  -nan" if math.isnan(value) else f"{value:6.4f}"
 
 
 def render(table: Table) -> str:

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
 from ..._base.errors import ParameterError
 from ..._base.outputs import refuse_overwriting_inputs, write_atomically
 from ..._base.validate import Integer, check
-from ..._ingest.io._items import (
-    load_interactions,
-    load_item_features,
-    load_item_groups,
-    load_items,
-)
+from ..._ingest.io._items import load_interactions, load_item_features, load_item_groups, load_items
 from ..._ingest.io._load import load_qrels
 from ..._model.items import ItemContext
 from ..._names import expand_trec_lists, parse_measures
@@ -165,24 +160,19 @@ def _run_paths(runs: Any) -> list[Any]:
     """The runs as given: one, a list or tuple of them, or ``{name: run}``."""
     if isinstance(runs, Mapping):
         return list(runs.values())
-    if isinstance(runs, (list, tuple)):
-        return list(runs)
-    return [runs]
+    return list(runs) if isinstance(runs, (list, tuple)) else [runs]
 
 
 def _context(train: Any, items: Any, item_features: Any,
              item_groups: Any) -> tuple[dict[str, Any], ItemContext | None]:
     """The beyond-accuracy tables loaded once (for the evaluation and the panel), and the
     panel's item context (None without training interactions: no popularity to draw)."""
-    loaded_train = None if train is None else load_interactions(train)
-    catalogue = None if items is None else load_items(items)
-    features = None if item_features is None else load_item_features(item_features)
-    groups = None if item_groups is None else load_item_groups(item_groups)
-    tables = {"train": loaded_train, "items": catalogue, "item_features": features,
-              "item_groups": groups}
-    if loaded_train is None:
-        return tables, None
-    return tables, ItemContext.of(loaded_train, catalogue, features, groups)
+    loaders: tuple[Callable[[Any], Any], ...] = (load_interactions, load_items,
+                                                 load_item_features, load_item_groups)
+    loaded = [None if table is None else load(table) for load, table in
+              zip(loaders, (train, items, item_features, item_groups), strict=True)]
+    tables = dict(zip(("train", "items", "item_features", "item_groups"), loaded, strict=True))
+    return tables, None if loaded[0] is None else ItemContext.of(*loaded)
 
 
 def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,

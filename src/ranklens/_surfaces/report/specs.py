@@ -131,13 +131,22 @@ def _picked(data: ReportData, spec: Spec) -> Spec:
 
 
 def _run_colour(data: ReportData, **extra: Any) -> dict[str, Any]:
-    if picks_runs(data):
-        # the domain is the runs shown (in run order): ten colours for at most ten runs
-        return {"field": "run", "type": "nominal", "title": "run",
-                "sort": list(data.run_names), "scale": {"scheme": _MANY_SCHEME},
-                "legend": _run_labels(data), **extra}
-    return {"field": "run", "type": "nominal", "title": "run",
-            "scale": {"domain": list(data.run_names)}, "legend": _run_labels(data), **extra}
+    # with a menu, the domain is the runs shown (in run order): ten colours for ten runs
+    scale = ({"sort": list(data.run_names), "scale": {"scheme": _MANY_SCHEME}}
+             if picks_runs(data) else {"scale": {"domain": list(data.run_names)}})
+    return {"field": "run", "type": "nominal", "title": "run", **scale,
+            "legend": _run_labels(data), **extra}
+
+
+def _quantity(field: str, **extra: Any) -> dict[str, Any]:
+    """A quantitative encoding of ``field``."""
+    return {"field": field, "type": "quantitative", **extra}
+
+
+def _tips(*fields: str | tuple[str, str]) -> list[dict[str, str]]:
+    """A tooltip's fields: a name, or ``(name, format)``."""
+    return [{"field": f} if isinstance(f, str) else {"field": f[0], "format": f[1]}
+            for f in fields]
 
 
 def _base(title: str, description: str) -> Spec:
@@ -153,12 +162,10 @@ def pr_curve(data: ReportData) -> Spec:
              "eleven": i % 10 == 0, **({"rel": rel} if data.more_pr else {})}
             for rel, pr in levels.items()
             for j, run in enumerate(data.run_names) for i, level in enumerate(PR_LEVELS)]
-    tips: list[Spec] = [{"field": "run"}, *([{"field": "rel"}] if data.more_pr else []),
-                        {"field": "recall"}, {"field": "precision", "format": ".4f"}]
+    tips = _tips("run", *(["rel"] if data.more_pr else []), "recall", ("precision", ".4f"))
     enc = {"x": {"field": "recall", "type": "quantitative", "scale": {"domain": [0, 1]},
                  "axis": {"tickCount": 10, "format": ".1f"}},
-           "y": {"field": "precision", "type": "quantitative", "scale": {"domain": [0, 1]},
-                 "title": "interpolated precision"},
+           "y": _quantity("precision", scale={"domain": [0, 1]}, title="interpolated precision"),
            "color": _run_colour(data), "tooltip": tips}
     line = {**enc, **({"strokeDash": {"field": "rel", "type": "ordinal", "title": "rel"}}
                       if data.more_pr else {})}
@@ -184,14 +191,10 @@ def at_k(data: ReportData) -> Spec:
             "facet": {"column": {"field": "curve", "type": "nominal", "sort": curves,
                                  "title": None}},
             "spec": {"width": 260, "height": 220, "mark": {"type": "line"},
-                     "encoding": {"x": {"field": "k", "type": "quantitative",
-                                        "scale": {"domain": [1, max(data.ks)]}},
-                                  "y": {"field": "value", "type": "quantitative",
-                                        "title": None},
+                     "encoding": {"x": _quantity("k", scale={"domain": [1, max(data.ks)]}),
+                                  "y": _quantity("value", title=None),
                                   "color": _run_colour(data),
-                                  "tooltip": [{"field": "run"}, {"field": "curve"},
-                                              {"field": "k"},
-                                              {"field": "value", "format": ".4f"}]}},
+                                  "tooltip": _tips("run", "curve", "k", ("value", ".4f"))}},
             "resolve": {"scale": {"y": "independent"}}}
 
 
@@ -204,13 +207,11 @@ def judged(data: ReportData) -> Spec:
                     "and the measures are lower bounds"),
             "width": _WIDTH, "height": 220, "data": {"values": rows},
             "mark": {"type": "line", "point": False},
-            "encoding": {"x": {"field": "k", "type": "quantitative",
-                               "scale": {"domain": [1, max(data.ks)]}},
-                         "y": {"field": "judged", "type": "quantitative",
-                               "scale": {"domain": [0, 1]}, "title": "judged share of top k"},
+            "encoding": {"x": _quantity("k", scale={"domain": [1, max(data.ks)]}),
+                         "y": _quantity("judged", scale={"domain": [0, 1]},
+                                        title="judged share of top k"),
                          "color": _run_colour(data),
-                         "tooltip": [{"field": "run"}, {"field": "k"},
-                                     {"field": "judged", "format": ".4f"}]}}
+                         "tooltip": _tips("run", "k", ("judged", ".4f"))}}
 
 
 def grades(data: ReportData) -> Spec:
@@ -228,15 +229,13 @@ def grades(data: ReportData) -> Spec:
             "mark": {"type": "bar"},
             "encoding": {"y": {"field": "run", "type": "nominal",
                                "sort": list(data.run_names), "axis": _run_labels(data)},
-                         "x": {"field": "docs", "type": "quantitative", "stack": "zero",
-                               "scale": {"domain": [0, data.top_k]},
-                               "title": f"documents in the top {data.top_k}"},
+                         "x": _quantity("docs", stack="zero", scale={"domain": [0, data.top_k]},
+                                        title=f"documents in the top {data.top_k}"),
                          "color": {"field": "category", "type": "nominal",
                                    "scale": {"domain": labels, "range": colours},
                                    "title": None},
                          "order": {"field": "order", "type": "quantitative"},
-                         "tooltip": [{"field": "run"}, {"field": "category"},
-                                     {"field": "docs", "format": ".2f"}]}}
+                         "tooltip": _tips("run", "category", ("docs", ".2f"))}}
 
 
 def _histogram(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
@@ -276,8 +275,7 @@ def distributions(data: ReportData) -> Spec:
                                  "sort": list(data.run_names), "title": None,
                                  "header": _run_labels(data)},
                          # prebinned: a bar spans lo..hi and rises from 0
-                         "x": {"field": "lo", "type": "quantitative", "bin": "binned",
-                               "title": "value", "axis": {"tickCount": 10}},
+                         "x": _quantity("lo", bin="binned", title="value", axis={"tickCount": 10}),
                          "x2": {"field": "hi"},
                          "y": {"field": "queries", "type": "quantitative"},
                          "color": _run_colour(data, legend=None),
@@ -351,8 +349,7 @@ def beyond(data: ReportData) -> Spec | None:
                   "encoding": {"x": x, "y": y, "xOffset": {"field": "run",
                                                             "sort": list(data.run_names)},
                                "color": _run_colour(data),
-                               "tooltip": [{"field": "run"}, {"field": "band"},
-                                           {"field": "share", "format": ".1%"}]}}
+                               "tooltip": _tips("run", "band", ("share", ".1%"))}}
     shown: list[Spec] = []
     if picks_runs(data):
         shown = [{"name": "shown", "value": shown_runs(data)}]

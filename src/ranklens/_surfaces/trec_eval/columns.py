@@ -24,10 +24,12 @@ from ..._measures.trec_params import command_line_cutoffs, command_line_measure
 from ..._names.index import SPELLINGS
 from ..._names.trec import cutoff_name
 from ..._pipeline.assemble import GEO_FLOOR
+from ..._results.result import Result
 from ..evaluate import evaluate
 from .options import TrecEvalError
 
-__all__ = ["Column", "MeasureColumn", "left_out_warning", "measure_columns", "registry_columns"]
+__all__ = ["Column", "MeasureColumn", "left_out_warning", "measure_columns", "quiet_evaluate",
+           "registry_columns"]
 
 
 @dataclass(frozen=True)
@@ -121,12 +123,8 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
             measures.append(spec.measure)
     if not measures:
         measures = [Measure("NumQ")]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RanklensWarning)
-        result = evaluate(
-            qrels, run, measures, rel=rel, missing="zero" if complete else "skip",
-            depth=depth, judged_only=judged_only, collection_size=collection_size,
-        )
+    result = quiet_evaluate(qrels, run, measures, rel=rel, missing="zero" if complete else "skip",
+                    depth=depth, judged_only=judged_only, collection_size=collection_size)
     qids = [str(q) for q in result.query_ids.tolist()]
     missing = [str(q) for q in result.diagnostics.get("missing_queries", [])]
     if not complete:
@@ -143,15 +141,11 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
         key = str(spec.measure)
         defn = spec.measure.definition
         agg: Aggregate | Literal["count"]
-        if key in result.text_values:
-            vals: list[Any] = [str(v) for v in result.text_values[key]]
-            agg = "none"
-        else:
-            vals = [float(v) for v in result.query_values[key]]
-            agg = defn.aggregate
-            if agg == "gmean":
-                # trec_eval stores the floored logarithm per topic (what -Z standardises)
-                vals = [math.log(max(v, GEO_FLOOR)) for v in vals]
+        vals = _values(result, key)
+        agg = "none" if key in result.text_values else defn.aggregate
+        if agg == "gmean":
+            # trec_eval stores the floored logarithm per topic (what -Z standardises)
+            vals = [math.log(max(v, GEO_FLOOR)) for v in vals]
         if absent and defn.trec.reset:
             if spec.raw:
                 got = placeholder[key]
@@ -176,17 +170,21 @@ def _placeholder_values(qrels: Qrels, topics: list[str], measures: list[Measure]
     if not topics or not measures:
         return {}
     run = load_run({q: {PLACEHOLDER_DOC: 0.0} for q in topics})
+    result = quiet_evaluate(qrels, run, measures, rel=rel, missing="skip", depth=depth,
+                    judged_only=judged_only, collection_size=collection_size)
+    qids = [str(q) for q in result.query_ids.tolist()]
+    return {str(m): dict(zip(qids, _values(result, str(m)), strict=True)) for m in measures}
+
+
+def quiet_evaluate(qrels: Any, run: Run, measures: list[Measure], **options: Any) -> Result:
+    """:func:`evaluate` without its warnings (trec_eval prints none)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RanklensWarning)
-        result = evaluate(qrels, run, measures, rel=rel, missing="skip", depth=depth,
-                          judged_only=judged_only, collection_size=collection_size)
-    qids = [str(q) for q in result.query_ids.tolist()]
-    out: dict[str, dict[str, Any]] = {}
-    for m in measures:
-        key = str(m)
-        if key in result.text_values:
-            values: list[Any] = [str(v) for v in result.text_values[key]]
-        else:
-            values = [float(v) for v in result.query_values[key]]
-        out[key] = dict(zip(qids, values, strict=True))
-    return out
+        return evaluate(qrels, run, measures, **options)
+
+
+def _values(result: Result, key: str) -> list[Any]:
+    """Each query's value of ``key``: text for a text measure, else a float."""
+    if key in result.text_values:
+        return [str(v) for v in result.text_values[key]]
+    return [float(v) for v in result.query_values[key]]

@@ -8,18 +8,16 @@ JGs (trec_eval 10.0, form_res_rels_jg.c and m_*_avgjg.c).
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 from ..._base.c_numbers import c_atol
-from ..._base.errors import InputError, MeasureError, RanklensWarning
+from ..._base.errors import InputError, MeasureError
 from ..._ingest.io._prefs import load_prefs
 from ..._ingest.tables import Run
 from ..._measures import REGISTRY, Measure
 from ..._measures.trec_params import command_line_cutoffs
 from ..._names.trec import averaged_over_groups, cutoff_name
-from ..evaluate import evaluate
-from .columns import Column, left_out_warning
+from .columns import Column, left_out_warning, quiet_evaluate
 from .options import TrecEvalError
 from .table import JG
 
@@ -86,10 +84,8 @@ def jg_columns(path: str | Path, run: Run, selected: list[tuple[str, str | None]
         judged = {q: groups[q][jg] for q in qids if jg in groups[q] and q in in_run}
         if not judged or not measures:
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RanklensWarning)
-            result = evaluate(judged, run, measures, rel=rel, missing="skip", depth=depth,
-                              judged_only=judged_only)
+        result = quiet_evaluate(judged, run, measures, rel=rel, missing="skip", depth=depth,
+                                judged_only=judged_only)
         columns = [result.query_values[str(m)].tolist() for m in measures]
         for i, q in enumerate(str(q) for q in result.query_ids.tolist()):
             per_group[(q, jg)] = [float(c[i]) for c in columns]

@@ -76,19 +76,10 @@ class TrecEvalReport:
                               overrides=self.overrides)
 
 
-def trec_eval(
-    qrels: Any,
-    run: Any,
-    measures: str | Iterable[str] = ("official",),
-    *,
-    judgments: Judgments = "qrels",
-    complete: bool = False,
-    depth: int | None = None,
-    judged_only: bool = False,
-    rel: int = 1,
-    collection_size: int = 0,
-    zscores: str | Path | ZScores | None = None,
-) -> TrecEvalReport:
+def trec_eval(qrels: Any, run: Any, measures: str | Iterable[str] = ("official",), *,
+              judgments: Judgments = "qrels", complete: bool = False, depth: int | None = None,
+              judged_only: bool = False, rel: int = 1, collection_size: int = 0,
+              zscores: str | Path | ZScores | None = None) -> TrecEvalReport:
     """Evaluate a run exactly as trec_eval 10.0 does, options named after its flags.
 
     Parameters
