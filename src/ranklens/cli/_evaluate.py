@@ -281,27 +281,25 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
+    shown = labels
     if fuse_method is not None:
         from ._fused import with_fused_name
 
         if memory_limit is not None:
             raise click.UsageError("--fuse evaluates the fused run in memory; it is not for "
                                    "--memory-limit")
-        fused_labels = with_fused_name(labels, fuse_method)
-        results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                                 fuse=fuse_method, jobs=jobs, columns=roles)
-        write_output(results, fmt, per_query, output, fused_labels, intervals)
-        return 0
+        shown = with_fused_name(labels, fuse_method)
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                             memory_limit=memory_limit, jobs=jobs,
+                             fuse=fuse_method, memory_limit=memory_limit, jobs=jobs,
                              columns=roles)
+    # -v names the engine with --fuse too (the fused run is evaluated by the same call)
     if verbose:
         from .._pipeline.assemble import users_summary
 
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
         for line in filter(None, map(users_summary, results)):
             click.echo(f"ranklens: {line}", err=True)
-    write_output(results, fmt, per_query, output, labels, intervals)
+    write_output(results, fmt, per_query, output, shown, intervals)
     return 0
 
 
