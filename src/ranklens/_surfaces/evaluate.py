@@ -19,6 +19,7 @@ from .._ingest.io._load import _warn_infinite as warn_infinite
 from .._ingest.io._load import infinite_notice, load_qrels
 from .._ingest.io._peers import is_ranx_run, is_row_run
 from .._ingest.io._run_names import name_runs, positions
+from .._ingest.io.given_columns import Columns, with_columns
 from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._measures import Measure
 from .._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgments, dict_run
@@ -58,18 +59,20 @@ def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
              run_name: str | None = None, train: Any = None, items: Any = None,
              item_features: Any = None, item_groups: Any = None,
              memory_limit: int | str | None = None, jobs: int | None = None,
+             columns: Columns = None,
              **options: Unpack[OptionKwargs]) -> Results: ...
 @overload
 def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
              run_name: str | None = None, train: Any = None, items: Any = None,
              item_features: Any = None, item_groups: Any = None,
              memory_limit: int | str | None = None, jobs: int | None = None,
+             columns: Columns = None,
              **options: Unpack[OptionKwargs]) -> Result: ...
 @overload
 def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
              train: Any = None, items: Any = None, item_features: Any = None,
              item_groups: Any = None, memory_limit: int | str | None = None,
-             jobs: int | None = None,
+             jobs: int | None = None, columns: Columns = None,
              **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
@@ -87,6 +90,7 @@ def evaluate(
     item_groups: Any = None,
     memory_limit: int | str | None = None,
     jobs: int | None = None,
+    columns: Columns = None,
     **kwargs: Any,
 ) -> Result | Results:
     """Evaluate a run (or several) against relevance judgments.
@@ -146,6 +150,9 @@ def evaluate(
         ``POLARS_MAX_THREADS=1`` before importing polars, or use the command line's
         ``--jobs 1``, for one core throughout). Under ``memory_limit``, the worker
         processes evaluating chunks at once. Files that fit are never chunked.
+    columns : str or sequence of str, optional
+        The run files are headerless, with these columns (``"qid,docid,score"``; see
+        :func:`load_run`). Each run given as a path is read so; other runs as given.
     options : EvaluateOptions, optional
         The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
         the same options to several calls; keywords may add to it, and an option given
@@ -198,6 +205,10 @@ def evaluate(
     (0.5, 0.5)
     """
     plan = planned(measures, options, run_name=run_name, **kwargs)
+    if columns is not None and memory_limit is not None:
+        raise ParameterError("the 'columns' option reads the runs in memory; it is not for "
+                             "memory_limit= (leave out one of them)")
+    run = with_columns(run, columns)
     context = load_context(train, items, item_features, item_groups)
     check_context(plan.canonical, context)
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is

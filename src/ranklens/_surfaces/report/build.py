@@ -85,7 +85,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
         (``items`` is its catalogue, by default the items of ``train``).
     **options
         Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
-        ``empty``, ``duplicates``, ``convention``, ...), as for :func:`ranklens.evaluate`.
+        ``empty``, ``duplicates``, ``convention``, ``columns``, ...), as for
+        :func:`ranklens.evaluate`.
 
     Returns
     -------
