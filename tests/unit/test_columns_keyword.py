@@ -34,6 +34,9 @@ def test_evaluate_reads_headerless_paths(paths: list[str]) -> None:
     both = ranklens.evaluate(QRELS, paths, ["AP"], columns=("qid", "docid", "score"))
     assert list(both.run_names) == ["bm25", "dense"]
     expected = ranklens.evaluate(QRELS, _loaded(paths), ["AP"])
+    # files that fit memory_limit= are read in memory, with the columns
+    fits = ranklens.evaluate(QRELS, paths, ["AP"], columns=COLS, memory_limit="1GB")
+    assert fits.aggregates("AP").tolist() == expected.aggregates("AP").tolist()
     assert both.aggregates("AP").tolist() == expected.aggregates("AP").tolist()
     named = ranklens.evaluate(QRELS, {"x": paths[0], "y": paths[1]}, ["AP"], columns=COLS)
     assert list(named.run_names) == ["x", "y"]
@@ -73,10 +76,8 @@ def test_pool_reads_headerless_paths(paths: list[str]) -> None:
     assert pooled.frame.equals(expected.frame) and len(pooled) > 0
 
 
-def test_columns_without_a_path_and_with_memory_limit_are_refused(paths: list[str]) -> None:
+def test_columns_without_a_path_or_with_a_bad_name_are_refused(paths: list[str]) -> None:
     with pytest.raises(ParameterError, match="no run was given as a path"):
         ranklens.evaluate(QRELS, {"q1": {"a": 1.0}}, ["AP"], columns=COLS)
-    with pytest.raises(ParameterError, match="'columns' option reads the runs in memory"):
-        ranklens.evaluate(QRELS, paths, ["AP"], columns=COLS, memory_limit="1GB")
     with pytest.raises(ParameterError, match="unknown column 'nope'"):
         ranklens.evaluate(QRELS, paths, ["AP"], columns="qid,nope,score")

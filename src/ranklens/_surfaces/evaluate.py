@@ -20,6 +20,7 @@ from .._ingest.io._load import infinite_notice, load_qrels
 from .._ingest.io._peers import is_ranx_run, is_row_run
 from .._ingest.io._run_names import name_runs, positions
 from .._ingest.io.given_columns import Columns, with_columns
+from .._ingest.io.headerless import column_names
 from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._measures import Measure
 from .._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgments, dict_run
@@ -205,10 +206,6 @@ def evaluate(
     (0.5, 0.5)
     """
     plan = planned(measures, options, run_name=run_name, **kwargs)
-    if columns is not None and memory_limit is not None:
-        raise ParameterError("the 'columns' option reads the runs in memory; it is not for "
-                             "memory_limit= (leave out one of them)")
-    run = with_columns(run, columns)
     context = load_context(train, items, item_features, item_groups)
     check_context(plan.canonical, context)
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
@@ -226,10 +223,20 @@ def evaluate(
     if choice.chunks is not None:
         if choice.chunks.note is not None:
             warn_user(choice.chunks.note)
-        results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks)
+        roles = column_names(columns)
+        if roles is not None and not {"score", "rank"} & set(roles):
+            # a file's order is lost when its blocks are read by different workers
+            raise ParameterError(f"columns={columns!r} ranks rows in file order, which "
+                                 "memory_limit= (read by chunks) cannot keep; add a score or "
+                                 "rank column, or leave out memory_limit=")
+        results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks, roles)
         warn_user(messages)
         _told(results, choice.chunks.describe())
         return results if several is not None else results[0]
+    if columns is not None:  # in memory, the run paths are read here
+        run = with_columns(run, columns)
+        several = runs_of(run, run_name)
+        runs = several if several is not None else [(run_name, run)]
     told = {"engine": "in memory", "jobs": resolve_jobs(jobs)}
     if choice.engine == "dicts":
         with using(resolve_jobs(jobs)):
@@ -433,7 +440,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
 
 
 def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
-                      chunks: Chunking) -> tuple[Results, list[str]]:
+                      chunks: Chunking, columns: tuple[str, ...] | None = None
+                      ) -> tuple[Results, list[str]]:
     """Each run evaluated by chunks against the judgments' chunks (written once), its
     values merged and assembled as a whole run's are; what to warn of, in the in-memory
     engine's order."""
@@ -441,7 +449,7 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
     messages: list[str] = []
     notes: list[tuple[str, str]] = []
     with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
-                       on_terminal()) as engine:
+                       on_terminal(), columns) as engine:
         info = engine.partition_qrels()
         messages += grade_notices(plan, info.grades, engine.qrels_path)
         for (name, run), given in zip(runs, _labels(runs), strict=True):

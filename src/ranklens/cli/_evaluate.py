@@ -77,13 +77,14 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             from .._ingest.io._run_names import name_runs
 
             named = runs_by_name(names or [str(n) for n in name_runs(run_paths)], run_paths,
-                                 columns)
+                                 None)
         tables = context or {}
         results: Results = evaluate(qrels, named, list(measures), options=options,
                                     train=tables.get("train"), items=tables.get("items"),
                                     item_features=tables.get("item_features"),
                                     item_groups=tables.get("item_groups"),
-                                    memory_limit=memory_limit, jobs=jobs)
+                                    memory_limit=memory_limit, jobs=jobs,
+                                    columns=None if fuse is not None else columns)
         return results
 
 
@@ -244,9 +245,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     elif (ci_method, seed, resamples) != ("t", 0, 9999):
         raise click.UsageError("--ci-method, --seed and --resamples set the intervals of "
                                "--ci; give --ci too")
-    if roles is not None and (engine == "spark" or memory_limit is not None):
-        raise click.UsageError("--columns reads RUNS in memory on the local engine; not with "
-                               "--engine spark or --memory-limit")
+    if roles is not None and engine == "spark":
+        raise click.UsageError("--columns is for the local engine; not with --engine spark")
     if fuse_method is not None and (pairs or engine == "spark" or subtopics):
         raise click.UsageError("--fuse is for RUNS on the local engine, without --subtopics")
     if pairs:
