@@ -261,3 +261,13 @@ def test_fuse_refuses_a_parameter_given_twice(files: tuple[Path, Path, Path],
                  capsys)
     assert result.code == 2 and "the '--param' option gives the parameter 'k' twice" \
         in result.err
+
+
+def test_evaluate_fuse_verbose_names_the_engine(files: tuple[Path, Path, Path],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    bm25, dense, qrels = files
+    result = run(["evaluate", str(qrels), str(bm25), str(dense), "--fuse", "rrf", "-m", "AP",
+                  "-v"], capsys)
+    assert result.code == 0, result.err
+    assert "ranklens: engine: " in result.err
+    assert "rrf" in result.out

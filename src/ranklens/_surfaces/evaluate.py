@@ -19,6 +19,8 @@ from .._ingest.io._load import _warn_infinite as warn_infinite
 from .._ingest.io._load import infinite_notice, load_qrels
 from .._ingest.io._peers import is_ranx_run, is_row_run
 from .._ingest.io._run_names import name_runs, positions
+from .._ingest.io.given_columns import Columns, with_columns
+from .._ingest.io.headerless import column_names
 from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._measures import Measure
 from .._model.dicts import QRELS_SOURCE, RUN_SOURCE, DictJudgments, dict_judgments, dict_run
@@ -59,18 +61,20 @@ def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
              run_name: str | None = None, train: Any = None, items: Any = None,
              item_features: Any = None, item_groups: Any = None,
              memory_limit: int | str | None = None, jobs: int | None = None,
+             columns: Columns = None,
              **options: Unpack[OptionKwargs]) -> Results: ...
 @overload
 def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
              run_name: str | None = None, train: Any = None, items: Any = None,
              item_features: Any = None, item_groups: Any = None,
              memory_limit: int | str | None = None, jobs: int | None = None,
+             columns: Columns = None,
              **options: Unpack[OptionKwargs]) -> Result: ...
 @overload
 def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
              train: Any = None, items: Any = None, item_features: Any = None,
              item_groups: Any = None, memory_limit: int | str | None = None,
-             jobs: int | None = None,
+             jobs: int | None = None, columns: Columns = None,
              **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
@@ -79,7 +83,7 @@ def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | Non
              options: EvaluateOptions | None = None, train: Any = None, items: Any = None,
              item_features: Any = None, item_groups: Any = None,
              memory_limit: int | str | None = None, jobs: int | None = None,
-             **kwargs: Any) -> Result | Results:
+             columns: Columns = None, **kwargs: Any) -> Result | Results:
     """Evaluate a run (or several) against relevance judgments.
 
     Defaults are trec_eval 10.0's semantics: scores sorted descending, ties broken by doc
@@ -137,6 +141,9 @@ def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | Non
         ``POLARS_MAX_THREADS=1`` before importing polars, or use the command line's
         ``--jobs 1``, for one core throughout). Under ``memory_limit``, the worker
         processes evaluating chunks at once. Files that fit are never chunked.
+    columns : str or sequence of str, optional
+        The run files are headerless, with these columns (``"qid,docid,score"``; see
+        :func:`load_run`). Each run given as a path is read so; other runs as given.
     options : EvaluateOptions, optional
         The options above as one value (``ranklens.EvaluateOptions(depth=100)``), to pass
         the same options to several calls; keywords may add to it, and an option given
@@ -206,10 +213,20 @@ def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | Non
     if choice.chunks is not None:
         if choice.chunks.note is not None:
             warn_user(choice.chunks.note)
-        results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks)
+        roles = column_names(columns)
+        if roles is not None and not {"score", "rank"} & set(roles):
+            # a file's order is lost when its blocks are read by different workers
+            raise ParameterError(f"columns={columns!r} ranks rows in file order, which "
+                                 "memory_limit= (read by chunks) cannot keep; add a score or "
+                                 "rank column, or leave out memory_limit=")
+        results, messages = _evaluate_chunked(plan, qrels, runs, choice.chunks, roles)
         warn_user(messages)
         _told(results, choice.chunks.describe())
         return results if several is not None else results[0]
+    if columns is not None:  # in memory, the run paths are read here
+        run = with_columns(run, columns)
+        several = runs_of(run, run_name)
+        runs = several if several is not None else [(run_name, run)]
     told = {"engine": "in memory", "jobs": resolve_jobs(jobs)}
     if choice.engine == "dicts":
         with using(resolve_jobs(jobs)):
@@ -410,7 +427,8 @@ def _evaluate_several(plan: Plan, qrels: Qrels | SubtopicQrels,
 
 
 def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]],
-                      chunks: Chunking) -> tuple[Results, list[str]]:
+                      chunks: Chunking, columns: tuple[str, ...] | None = None
+                      ) -> tuple[Results, list[str]]:
     """Each run evaluated by chunks against the judgments' chunks (written once), its
     values merged and assembled as a whole run's are; what to warn of, in the in-memory
     engine's order."""
@@ -418,7 +436,7 @@ def _evaluate_chunked(plan: Plan, qrels: Any, runs: list[tuple[str | None, Any]]
     messages: list[str] = []
     notes: list[tuple[str, str]] = []
     with ChunkedEngine(plan, os.fspath(qrels), chunks.chunks, chunks.jobs, chunks.block,
-                       on_terminal()) as engine:
+                       on_terminal(), columns) as engine:
         info = engine.partition_qrels()
         messages += grade_notices(plan.speaking(info.users), info.grades, engine.qrels_path)
         for (name, run), given in zip(runs, _labels(runs), strict=True):

@@ -20,6 +20,7 @@ else:  # imported on first use (see ranklens._base.lazy)
 
 from .._base.errors import InputError, ParameterError
 from .._base.validate import Choice, Integer, check
+from .._ingest.io.given_columns import Columns, with_columns
 from .._ingest.tables import Qrels, Run
 from .agreement.rankings import MAX_DEPTH, query_set, ranks, top_rows
 
@@ -96,7 +97,7 @@ def _runs(runs: Any) -> list[Run]:
 
 
 def pool(runs: Any, depth: int = 10, qrels: Any = None, *,
-         ties: Literal["docid", "input"] = "docid") -> Pool:
+         ties: Literal["docid", "input"] = "docid", columns: Columns = None) -> Pool:
     """The (query, document) pairs a depth-``depth`` pool of ``runs`` asks to judge.
 
     Parameters
@@ -110,6 +111,8 @@ def pool(runs: Any, depth: int = 10, qrels: Any = None, *,
     ties : {"docid", "input"}, default "docid"
         The order of equally scored documents, as ``evaluate`` orders them: a tied group
         straddling the depth enters as far as that order reaches.
+    columns : str or sequence of str, optional
+        The run files are headerless, with these columns, as in :func:`ranklens.evaluate`.
 
     Returns
     -------
@@ -132,7 +135,7 @@ def pool(runs: Any, depth: int = 10, qrels: Any = None, *,
         raise ParameterError(f"the 'depth' option must be at most {MAX_DEPTH} (2**31 - 1); "
                              f"got {depth}")
     check("ties", ties, Choice(("docid", "input")))
-    loaded = _runs(runs)
+    loaded = _runs(with_columns(runs, columns))
     if not loaded:
         raise ParameterError("give at least one run to pool")
     frames = []

@@ -77,13 +77,14 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             from .._ingest.io._run_names import name_runs
 
             named = runs_by_name(names or [str(n) for n in name_runs(run_paths)], run_paths,
-                                 columns)
+                                 None)
         tables = context or {}
         results: Results = evaluate(qrels, named, list(measures), options=options,
                                     train=tables.get("train"), items=tables.get("items"),
                                     item_features=tables.get("item_features"),
                                     item_groups=tables.get("item_groups"),
-                                    memory_limit=memory_limit, jobs=jobs)
+                                    memory_limit=memory_limit, jobs=jobs,
+                                    columns=None if fuse is not None else columns)
         return results
 
 
@@ -265,9 +266,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if segments is not None and (per_query or fmt == "trec" or engine == "spark"):
         raise click.UsageError("--segments writes per-group means: not with --per-query, "
                                "--format trec or --engine spark")
-    if roles is not None and (engine == "spark" or memory_limit is not None):
-        raise click.UsageError("--columns reads RUNS in memory on the local engine; not with "
-                               "--engine spark or --memory-limit")
+    if roles is not None and engine == "spark":
+        raise click.UsageError("--columns is for the local engine; not with --engine spark")
     if fuse_method is not None and (pairs or engine == "spark" or subtopics):
         raise click.UsageError("--fuse is for RUNS on the local engine, without --subtopics")
     if pairs:
@@ -302,27 +302,25 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         return 0
     if master is not None:
         raise click.UsageError("--master is for --engine spark")
+    shown = labels
     if fuse_method is not None:
         from ._fused import with_fused_name
 
         if memory_limit is not None:
             raise click.UsageError("--fuse evaluates the fused run in memory; it is not for "
                                    "--memory-limit")
-        fused_labels = with_fused_name(labels, fuse_method)
-        results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                                 fuse=fuse_method, jobs=jobs, columns=roles)
-        write_output(results, fmt, per_query, output, fused_labels, intervals, segments)
-        return 0
+        shown = with_fused_name(labels, fuse_method)
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                             memory_limit=memory_limit, jobs=jobs,
+                             fuse=fuse_method, memory_limit=memory_limit, jobs=jobs,
                              columns=roles)
+    # -v names the engine with --fuse too (the fused run is evaluated by the same call)
     if verbose:
         from .._pipeline.assemble import users_summary
 
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
         for line in filter(None, map(users_summary, results)):
             click.echo(f"ranklens: {line}", err=True)
-    write_output(results, fmt, per_query, output, labels, intervals, segments)
+    write_output(results, fmt, per_query, output, shown, intervals, segments)
     return 0
 
 

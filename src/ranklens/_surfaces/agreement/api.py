@@ -14,6 +14,7 @@ import numpy as np
 from ..._base.errors import InputError, ParameterError, RanklensWarning
 from ..._base.validate import Choice, check
 from ..._ingest.io._run_names import name_runs, positions
+from ..._ingest.io.given_columns import Columns, with_columns
 from ..._ingest.tables import Run
 from ..._results.per_query import Frames, by_query
 from ..evaluate import load_runs, several_runs
@@ -250,6 +251,7 @@ def agreement(
     *,
     ties: Literal["docid", "input"] = "docid",
     missing: Literal["error", "skip"] = "error",
+    columns: Columns = None,
 ) -> Agreement | AgreementMatrix:
     """How alike two runs' rankings are, query by query, without judgments.
 
@@ -271,6 +273,8 @@ def agreement(
         Queries one run holds and the other lacks: an error naming one, or compare the
         queries both hold (a warning counts the others, and the result lists them in
         ``skipped``). Runs without a query in common are always an error.
+    columns : str or sequence of str, optional
+        The run files are headerless, with these columns, as in :func:`ranklens.evaluate`.
 
     Returns
     -------
@@ -304,6 +308,8 @@ def agreement(
     names = [m if isinstance(m, str) else str(m) for m in listed]
     # named as evaluate names several runs: the name given, else the file's, else the tag
     given: list[tuple[str | None, Any]] | None
+    run_a, run_b = with_columns([run_a, run_b], columns) if run_b is not None else (
+        with_columns(run_a, columns), None)
     if run_b is not None:
         given = list(zip(name_runs([run_a, run_b]), (run_a, run_b), strict=True))
     else:  # an empty list is no runs (several_runs would blame its own argument)

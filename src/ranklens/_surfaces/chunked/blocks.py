@@ -235,13 +235,14 @@ def qrels_blocks(path: str, size: int, span: Span | None = None) -> Iterator[Qre
                    lambda frame: frame_to_qrels(frame, path), span)
 
 
-def run_blocks(path: str, size: int, name: str | None, span: Span | None = None
-               ) -> Iterator[Run]:
+def run_blocks(path: str, size: int, name: str | None, span: Span | None = None,
+               columns: tuple[str, ...] | None = None) -> Iterator[Run]:
     """``path``'s run as :func:`qrels_blocks` reads judgments (a TREC file's blocks are named
-    by their last tag unless ``name`` is given; the run is named by its last block's)."""
-    if is_msmarco_run(path):  # qid pid rank, as load_run reads it
-        return _trec_blocks(path, size, lambda data: read_headerless_run(path, None, name, data),
-                            span)
+    by their last tag unless ``name`` is given; the run is named by its last block's);
+    ``columns``: a headerless file's, as ``load_run(..., columns=...)`` reads it."""
+    if columns is not None or is_msmarco_run(path):  # as load_run reads them
+        return _trec_blocks(path, size,
+                            lambda data: read_headerless_run(path, columns, name, data), span)
     # doc ids written as numbers stay numbers: the chunks hold them in 4 bytes a row
     return _blocks(path, size,
                    lambda data: read_trec_run(path, data=data, name=name, numbers=True),

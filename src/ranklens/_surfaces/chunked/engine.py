@@ -90,13 +90,15 @@ class Written:
 
 def write_chunks(kind: str, path: str, block: int, n: int, folder: Path, name: str | None,
                  span: Span | None = None, index: int = 0,
+                 columns: tuple[str, ...] | None = None,
                  step: Callable[[], None] | None = None) -> Written:
     """Read ``path`` (or its ``span``) block by block and write its chunks under
-    ``folder``; an error is returned, not raised (a worker sends it back)."""
+    ``folder``; an error is returned, not raised (a worker sends it back). ``columns``: a
+    headerless run's."""
     parts = Partitions(folder, n, index)
     written, grades = Written(), []
     blocks: Iterator[Qrels | Run] = (qrels_blocks(path, block, span) if kind == "qrels"
-                                     else run_blocks(path, block, name, span))
+                                     else run_blocks(path, block, name, span, columns))
     try:
         for table in blocks:
             written.users &= table.hints.users
@@ -163,9 +165,11 @@ class ChunkedEngine:
     """
 
     def __init__(self, plan: Plan, qrels: str, chunks: int, jobs: int, block: int,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None,
+                 columns: tuple[str, ...] | None = None) -> None:
         self.plan, self.qrels_path, self.n, self.jobs, self.block = \
             plan, qrels, chunks, jobs, block
+        self.columns = columns  # the runs' columns, when they are headerless
         self.progress = progress or Progress(None)
         self.root: Path | None = None
         self.pool: Any = None
@@ -232,13 +236,16 @@ class ChunkedEngine:
         if cut is None:
             with self.progress.task(label) as step:
                 parts = [write_chunks(kind, path, self.block, self.n, folder, name,
-                                      step=step)]
+                                      columns=self._columns(kind), step=step)]
         else:
-            tasks = [("write", (kind, path, self.block, self.n, folder, name, span, i))
-                     for i, span in enumerate(cut)]
+            tasks = [("write", (kind, path, self.block, self.n, folder, name, span, i,
+                                self._columns(kind))) for i, span in enumerate(cut)]
             with self.progress.task(label, total=len(tasks)) as step:
                 parts = cast("list[Written]", self._run(tasks, step, ordered=True))
         return _joined(path, parts, cut)
+
+    def _columns(self, kind: str) -> tuple[str, ...] | None:
+        return self.columns if kind == "run" else None
 
     def _evaluate(self, spec: BlockSpec, parts: Partitions, label: str
                   ) -> Iterator[Outcome]:

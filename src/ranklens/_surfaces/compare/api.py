@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
     class CompareAndEvaluateKwargs(CompareKwargs, OptionKwargs, total=False):
         """The keywords :func:`compare` takes: a comparison's and an evaluation's."""
+
+        columns: str | Sequence[str] | None
 
 __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "compare", "compare_results"]
 
@@ -96,7 +98,8 @@ def compare(qrels: Any, runs: Any,
         Random rows drawn per matrix product (memory only; results do not depend on it).
     options, **kwargs
         Evaluation options, as for :func:`ranklens.evaluate` (``missing``, ``rel``,
-        ``ties``, ``convention``, ..., or one :class:`EvaluateOptions`).
+        ``ties``, ``convention``, ..., or one :class:`EvaluateOptions`); ``columns``
+        reads run paths as headerless files, as it does there.
 
     Returns
     -------

@@ -12,6 +12,7 @@ from ..._base.errors import InputError, ParameterError
 from ..._base.validate import Choice, Integer, Text, check
 from ..._ingest.io._load import load_qrels
 from ..._ingest.io._run_names import positions
+from ..._ingest.io.given_columns import Columns, with_columns
 from ..._ingest.tables import Run
 from ..evaluate import load_runs, several_runs
 from .candidates import Candidates, align_runs
@@ -29,7 +30,7 @@ CONVENTIONS = ("ranklens", "ranx")
 def fuse(runs: Any, method: str = "rrf", *, norm: str | None = DEFAULT_NORM,
          weights: Any = None, params: Mapping[str, Any] | None = None,
          depth: int | None = None, convention: str | None = None, train: Any = None,
-         name: str | None = None, **more_params: Any) -> Run:
+         name: str | None = None, columns: Columns = None, **more_params: Any) -> Run:
     """Fuse several runs into one.
 
     Parameters
@@ -82,6 +83,8 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = DEFAULT_NORM,
     name : str, optional
         The fused run's name (default: the method's name).
 
+    columns : str or sequence of str, optional
+        The run files are headerless, with these columns, as in :func:`ranklens.evaluate`.
     Returns
     -------
     Run
@@ -130,7 +133,7 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = DEFAULT_NORM,
             f"the parameter {twice[0]!r} is given twice, in 'params' ({params[twice[0]]!r}) "
             f"and as a keyword ({more_params[twice[0]]!r}); give it once")
     resolved = m.resolve({**params, **more_params})
-    several = at_least_two(runs)
+    several = at_least_two(with_columns(runs, columns))
     w = _weights(m, weights, len(several))
     if train is not None and not m.supervised:
         raise ParameterError(

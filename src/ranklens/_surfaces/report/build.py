@@ -94,7 +94,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
         name (or ``judge1``), the other ``judges``' (or ``judge2``).
     **options
         Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
-        ``empty``, ``duplicates``, ``convention``, ...), as for :func:`ranklens.evaluate`.
+        ``empty``, ``duplicates``, ``convention``, ``columns``, ...), as for
+        :func:`ranklens.evaluate`.
 
     Returns
     -------
