@@ -140,10 +140,12 @@ def top_counts(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts:
     top = in_top(a, m)
     code = ranked.code if top.all() else ranked.code[top]
     universe = ranked.context.universe
-    tally = np.bincount(code[code >= 0], minlength=universe.size)
+    named = code.size == 0 or code.min() >= 0
+    # every item named (the usual case): no mask, no copy of the codes
+    tally = np.bincount(code if named else code[code >= 0], minlength=universe.size)
     seen = np.flatnonzero(tally)
     counts = ItemCounts(universe[seen], tally[seen].astype(np.int64), a.nq)
-    if code.size == 0 or code.min() >= 0:
+    if named:
         return counts
     unknown = top & (ranked.code < 0)
     return counts + ItemCounts.of(ranked.doc_id.filter(pl.Series(unknown)), 0)

@@ -180,15 +180,20 @@ class _Lookup:
     def _number_codes(self, item_ids: pl.Series) -> np.ndarray:
         """Numeric ids: each distinct number written out and looked up once, then every id
         coded by numpy (a run repeats its items over many users)."""
-        distinct = item_ids.unique().sort()
-        code = self.codes(distinct.cast(pl.String))
-        values, known = item_ids.to_numpy(), distinct.to_numpy()
-        if known[0] >= 0 and known[-1] <= max(values.size, 1 << 16):
-            table = np.full(int(known[-1]) + 1, -1, dtype=np.int64)
-            table[known] = code
+        values = item_ids.to_numpy()
+        low, high = int(values.min()), int(values.max())
+        if low >= 0 and high <= max(values.size, 1 << 16):
+            # ids in a small range: the distinct ones are marked in a table, not hashed
+            seen = np.zeros(high + 1, dtype=bool)
+            seen[values] = True
+            known = np.flatnonzero(seen)
+            table = np.full(high + 1, -1, dtype=np.int64)
+            table[known] = self.codes(pl.Series(known).cast(pl.String))
             out: np.ndarray = table[values]
             return out
-        return code[np.searchsorted(known, values)]
+        distinct = item_ids.unique().sort()
+        code = self.codes(distinct.cast(pl.String))
+        return code[np.searchsorted(distinct.to_numpy(), values)]
 
 
 @dataclass(frozen=True, eq=False)
