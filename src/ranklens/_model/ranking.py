@@ -273,11 +273,10 @@ def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
     """
     # NumPy comparisons already treat -0.0 and 0.0 as equal (a tie, as in trec_eval); the
     # polars sorts get them normalised
-    s = score
-    perm = (pl.DataFrame({"q": q, "s": s + 0.0})
+    perm = (pl.DataFrame({"q": q, "s": score + 0.0})
             .select(pl.arg_sort_by(["q", "s"], descending=[False, True], maintain_order=True))
             .to_series().to_numpy().astype(np.int64))
-    sq, ss = q[perm], s[perm]
+    sq, ss = q[perm], score[perm]
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
     if tie.any():
@@ -285,7 +284,7 @@ def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
         if needed is not None:
             pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])[0]
         sub = perm[pos]
-        perm[pos] = sub[tie_order(q[sub], s[sub], tiebreak_at(sub), tiebreak_descending)]
+        perm[pos] = sub[tie_order(q[sub], score[sub], tiebreak_at(sub), tiebreak_descending)]
     return perm, sq
 
 
