@@ -53,7 +53,7 @@ from .aligned import Aligned
 from .diagnostics import Diagnostics
 from .keys import PairKeys, index_dtype, word_hashes
 from .policies import Policies
-from .ranking import RunIndex, full_src, rank_rows, stable_order, tiebreak_of
+from .ranking import RunIndex, rank_rows, stable_order, tiebreak_of
 
 __all__ = ["QRELS_SOURCE", "RUN_SOURCE", "SMALL_ROWS", "DictJudgments", "DictRun", "align_dicts",
            "dict_judgments", "dict_run"]
@@ -268,13 +268,18 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     tiebreak = tiebreak_of(policies.ties)
     needed = np.zeros(n, dtype=bool)
     needed[rows] = True
+    # doc ids descending (trec_eval's) are the inverted words ascending: one copy fewer
     offsets, moves = rank_rows(
         np.arange(run_of.size), lengths[run_of], run_of.size, run.scores,
         (lambda rows: pl.Series(rows.astype(np.int64))) if tiebreak == "input" else
-        partial(_word_rows, words), tiebreak == "docid", needed)
-    at = np.empty(n, dtype=np.int64)
-    at[full_src(n, moves)] = np.arange(n)  # where each row is ranked
-    position = at[rows]
+        partial(_word_rows, words, tiebreak == "docid"), False, needed)
+    if isinstance(moves, tuple):  # where each row is ranked: only the moved ones differ
+        at = np.arange(n, dtype=moves[0].dtype)
+        at[moves[1]] = moves[0]
+    else:
+        at = np.empty(n, dtype=np.int64)
+        at[moves] = np.arange(n)
+    position = at[rows].astype(np.int64, copy=False)
     by_position = np.argsort(position)
     judged = (position[by_position], grades[by_position])
     run_ids = pl.Series(list(map(ids.__getitem__, run_of.tolist())), dtype=pl.String)
@@ -300,12 +305,15 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     return build(coded, policies)
 
 
-def _word_rows(words: tuple[np.ndarray, ...], rows: np.ndarray) -> np.ndarray:
-    """The doc ids at ``rows`` as rows of big-endian words (a tie break of
-    :func:`~ranklens._model.ranking.rank_rows`)."""
+def _word_rows(words: tuple[np.ndarray, ...], inverted: bool, rows: np.ndarray
+               ) -> np.ndarray:
+    """The doc ids at ``rows`` as rows of big-endian words, bits ``inverted`` or not (a tie
+    break of :func:`~ranklens._model.ranking.rank_rows`)."""
     out = np.empty((len(words), rows.size), dtype=np.uint64)
     for k, w in enumerate(words):
-        out[k] = w[rows]
+        np.take(w, rows, out=out[k])
+        if inverted:
+            np.invert(out[k], out=out[k])
     return out
 
 

@@ -273,19 +273,18 @@ def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
     """
     # NumPy comparisons already treat -0.0 and 0.0 as equal (a tie, as in trec_eval); the
     # polars sorts get them normalised
-    s = score
-    perm = (pl.DataFrame({"q": q, "s": s + 0.0})
+    perm = (pl.DataFrame({"q": q, "s": score + 0.0})
             .select(pl.arg_sort_by(["q", "s"], descending=[False, True], maintain_order=True))
             .to_series().to_numpy().astype(np.int64))
-    sq, ss = q[perm], s[perm]
+    sq, ss = q[perm], score[perm]
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
     if tie.any():
         pos = _tied_rows(tie)
         if needed is not None:
-            pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])
+            pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])[0]
         sub = perm[pos]
-        perm[pos] = sub[tie_order(q[sub], s[sub], tiebreak_at(sub), tiebreak_descending)]
+        perm[pos] = sub[tie_order(q[sub], score[sub], tiebreak_at(sub), tiebreak_descending)]
     return perm, sq
 
 
@@ -371,14 +370,16 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
     pos = _tie_members(tie).astype(index)  # the rows in a tie
+    group = None  # what tells the tied rows' groups apart: their group or their block
     if needed is not None and pos.size:
         after = np.zeros(n + 1, dtype=bool)
         after[tie + 1] = True
-        pos = _needed_groups(pos, after[pos], needed[pos])
+        pos, group = _needed_groups(pos, after[pos], needed[pos])
     rows = pos
     if pos.size:
-        block = np.searchsorted(ends, pos, side="right")
-        rows = pos[tie_order(block, score[pos], tiebreak_at(pos), tiebreak_descending)]
+        if group is None:
+            group = np.searchsorted(ends, pos, side="right")
+        rows = pos[tie_order(group, score[pos], tiebreak_at(pos), tiebreak_descending)]
     if not shift.any():
         return offsets, (pos, rows)
     src = np.ones(n, dtype=index)
@@ -390,13 +391,15 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     return offsets, src
 
 
-def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray) -> np.ndarray:
-    """The tied rows ``pos`` of the groups holding a ``needed`` one (``after``: whether each
-    ties with the one before it)."""
+def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The tied rows ``pos`` of the groups holding a ``needed`` one, and their groups
+    numbered ascending (``after``: whether each ties with the one before it)."""
     group = np.cumsum(~after)
     keep = np.zeros(int(group[-1]) + 1, dtype=bool)
     keep[group[needed]] = True
-    return pos[keep[group]]
+    kept = keep[group]
+    return pos[kept], group[kept]
 
 
 def _tie_members(tie: np.ndarray) -> np.ndarray:
