@@ -28,7 +28,7 @@ from .page import page
 __all__ = ["DEFAULT_MEASURES", "report", "report_data"]
 
 #: evaluate's keywords that are not evaluation options (how it runs, not what it computes)
-_NOT_PLANNED = ("run_name", "options", "memory_limit", "jobs")
+_NOT_PLANNED = ("run_name", "options", "memory_limit", "jobs", "columns")
 
 
 
@@ -136,7 +136,9 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
                                      correction=correction, alpha=alpha)
     lower = {m: bool(results.measures[m].definition.lower_is_better) for m in data.measures}
     settings = {"test": test or "t", "correction": correction or "holm", "alpha": alpha,
-                **(judges_options or {}), **options}
+                **(judges_options or {}),
+                # the runs' headerless columns are not the judges' (judges_options has those)
+                **{k: v for k, v in options.items() if k != "columns"}}
     extra = ("", {}) if judges is None else _judges(qrels, judges, runs, data.measures[0],
                                                     settings)
     text = page(data, title=title, marks=marks, marks_note=note, lower_is_better=lower,
