@@ -247,14 +247,14 @@ def threaded(monkeypatch: pytest.MonkeyPatch) -> set[str]:
     """Every alignment's measures computed on threads with jobs > 1, however small; the
     names of the threads that computed a measure."""
     names: set[str] = set()
-    kernel_values = compute._kernel_values
+    kernel_values = compute._values
 
     def spy(*args: Any) -> np.ndarray:
         names.add(threading.current_thread().name)
         return kernel_values(*args)
 
     monkeypatch.setattr(compute, "THREADED_ROWS", 0)
-    monkeypatch.setattr(compute, "_kernel_values", spy)
+    monkeypatch.setattr(compute, "_values", spy)
     return names
 
 

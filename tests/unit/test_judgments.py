@@ -178,9 +178,9 @@ def test_a_qrels_dict_marks_its_query_blocks_as_found_from_the_ids(
 
     mapping = dict(items)
     marked = load_qrels(mapping)
-    assert marked._hints.block_starts is not None
+    assert marked.hints.block_starts is not None
     found = load_qrels(mapping)
-    found._hints.block_starts = None
+    found.hints.block_starts = None
     a, b = qrels_index(marked), qrels_index(found)
     np.testing.assert_array_equal(a.code, b.code)
     assert a.query_ids == b.query_ids

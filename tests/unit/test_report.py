@@ -16,10 +16,9 @@ from cli_support import run, write
 
 import ranklens
 from ranklens import MeasureError, ParameterError
+from ranklens._surfaces.render.html import VENDORED, html_text, script_json
 from ranklens._surfaces.report.build import report_data
 from ranklens._surfaces.report.collect import PR_LEVELS, grade_levels
-from ranklens._surfaces.report.escape import html_text, script_json
-from ranklens._surfaces.report.page import VENDORED
 
 # q1: a (grade 2) first, an unpooled z, then b (grade 0); c (grade 1) never retrieved.
 # q2: only e, judged -1; d (grade 1) never retrieved.
@@ -249,7 +248,8 @@ def test_summary_marks_are_compare_results() -> None:
 def test_docstring_examples_run() -> None:
     import doctest
 
-    from ranklens._surfaces.report import build, escape
+    from ranklens._surfaces.render import html as escape
+    from ranklens._surfaces.report import build
 
     for module in (build, escape):
         outcome = doctest.testmod(module)

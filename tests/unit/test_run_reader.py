@@ -268,7 +268,7 @@ def test_ranking_without_sorting_matches_the_sort(blocks: list, by_doc: bool,
     offsets, moves = rank_rows(codes, lengths, len(blocks), s, tiebreak.gather, by_doc)
     perm = full_src(q.size, moves)
     sq = np.repeat(np.arange(len(blocks)), np.diff(offsets))
-    want, want_q = _sorted_order(q, s, tiebreak.gather, by_doc)
+    want, want_q = _sorted_order(q, s, tiebreak.gather, by_doc, None)
     assert perm.tolist() == want.tolist()
     assert sq.tolist() == want_q.tolist()
 

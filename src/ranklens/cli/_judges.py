@@ -51,13 +51,18 @@ def _grades(value: str | None) -> list[int] | None:
                                f"0,1,2,3; got {value!r}") from None
 
 
-def scale_options(command: Any) -> Any:
+def scale_options(flag: str = "--columns") -> Any:
     """``--map``, ``--columns`` and ``--grades``: how each judge's file is read and scaled
-    (``judges`` and ``report --judges``)."""
+    (``judges``; ``report --judges`` names the columns ``--judge-columns``, its
+    ``--columns`` being the runs')."""
+    return lambda command: _with_scale_options(command, flag)
+
+
+def _with_scale_options(command: Any, flag: str) -> Any:
     for option in reversed([
         click.option("--map", "maps", multiple=True, metavar="JUDGE:FROM=TO,...",
                      help="Rewrite a judge's grades first (repeatable), e.g. llm:4=3."),
-        click.option("--columns", "columns", multiple=True, metavar="JUDGE:COLUMNS",
+        click.option(flag, "judge_columns", multiple=True, metavar="JUDGE:COLUMNS",
                      help="A headerless judgments file's columns (repeatable), e.g. the TREC "
                           "RAG 2025 participant file: llm:qid,_,docid,rel,_,_; UMBRELA's outputs: "
                           "llm:umbrela:REQUESTS.jsonl."),
@@ -67,11 +72,11 @@ def scale_options(command: Any) -> Any:
     return command
 
 
-def scales(maps: tuple[str, ...], columns: tuple[str, ...],
-           grades: str | None) -> dict[str, Any]:
+def scales(maps: tuple[str, ...], columns: tuple[str, ...], grades: str | None,
+           flag: str = "--columns") -> dict[str, Any]:
     """The scale options as :func:`ranklens.judges` takes them."""
     return {"grades": _grades(grades), "mapping": _mapping(maps),
-            "columns": dict(_judge_value(c, "--columns") for c in columns)}
+            "columns": dict(_judge_value(c, flag) for c in columns)}
 
 
 @click.command("judges")
@@ -80,7 +85,7 @@ def scales(maps: tuple[str, ...], columns: tuple[str, ...],
               help="A run to order under each judge's labels (repeatable; NAME=PATH names it).")
 @click.option("-m", "--measure", default="nDCG@10", show_default=True,
               help="The measure ordering the runs.")
-@scale_options
+@scale_options()
 @click.option("--resamples", type=click.IntRange(0, MAX_DRAWS), default=1000,
               show_default=True, help="Bootstrap resamples over queries (0: no intervals).")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True,
@@ -101,7 +106,7 @@ def scales(maps: tuple[str, ...], columns: tuple[str, ...],
               help="Write to this file (- for standard output).")
 @judgment_options
 def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
-               maps: tuple[str, ...], columns: tuple[str, ...], grades: str | None,
+               maps: tuple[str, ...], judge_columns: tuple[str, ...], grades: str | None,
                resamples: int, seed: int, confidence: float, test: str, alpha: float,
                correction: str, per_query: bool, fmt: str, output: str | None,
                **params: Any) -> int:
@@ -132,7 +137,7 @@ def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
     refuse_overwriting_inputs(output, [*paths, *run_paths])
     report = judges(dict(zip(names, paths, strict=True)),
                     dict(zip(run_names, run_paths, strict=True)) if runs else None, measure,
-                    **scales(maps, columns, grades), resamples=resamples, seed=seed,
+                    **scales(maps, judge_columns, grades), resamples=resamples, seed=seed,
                     confidence=confidence, test=test, alpha=alpha,
                     correction=correction, options=options)
     write_text(output, report.render(fmt, per_query=per_query))

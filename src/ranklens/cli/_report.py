@@ -44,12 +44,12 @@ __all__ = ["report_cmd"]
 @click.option("--judges", "other", type=str, default=None, metavar="QRELS",
               help="Another judge's labels (e.g. an LLM's): add a section comparing them "
                    "with QRELS, as ranklens judges.")
-@scale_options
+@scale_options("--judge-columns")
 @evaluated_inputs
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
-               other: str | None, maps: tuple[str, ...], columns: tuple[str, ...],
+               other: str | None, maps: tuple[str, ...], judge_columns: tuple[str, ...],
                grades: str | None, fuse_method: str | None = None, **params: Any) -> int:
     """Write an HTML report on RUNS against QRELS: summary, precision-recall and metric@k
     curves, per-query differences with the baseline, judgment coverage, a per-query table.
@@ -70,8 +70,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     from ._evaluate import unique, write_stdout
     from ._progress import loading
 
-    if other is None and (maps or columns or grades is not None):
-        raise click.UsageError("--map, --columns and --grades apply to --judges; give "
+    if other is None and (maps or judge_columns or grades is not None):
+        raise click.UsageError("--map, --judge-columns and --grades apply to --judges; give "
                                "--judges QRELS")
     given = read_given(qrels, runs, names, measures, params, output)
     tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
@@ -88,7 +88,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     settings: dict[str, Any] = {"baseline": baseline, "output": to, "title": title, "max_k": max_k,
                 "top_k": top_k, "test": test, "correction": correction, "alpha": alpha,
                 "options": options, "judges": other,
-                "judges_options": scales(maps, columns, grades) if other else None}
+                "judges_options": scales(maps, judge_columns, grades, "--judge-columns")
+                if other else None}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         if pairs:
             from .._ingest.io._pairs import load_pairs_runs

@@ -11,7 +11,7 @@ from ..._base.vocabulary import IR
 from ..render.model import DOWN, UP
 
 if TYPE_CHECKING:
-    from .result import Comparison
+    from .view import ComparisonView as Comparison
 
 __all__ = ["LARGE_N", "TEST_NAMES", "footer"]
 

@@ -29,7 +29,7 @@ from .candidates import Candidates
 from .registry import Inputs, Kernel, Param
 
 if TYPE_CHECKING:
-    from .supervised import Supervised
+    from .supervised._common import Supervised
 
 __all__ = ["LEAKAGE_PARAMS", "Training", "cross_fit_folds", "fold_mean", "query_folds",
            "supervised_kernel", "training_arrays"]

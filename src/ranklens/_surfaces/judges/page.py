@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from ..report.escape import html_text, script_json
-from ..report.page import vendored_js
-from ..report.specs import SCHEMA
+from ..render.html import SCHEMA, html_text, script_json, vendored_js
 from .labels import PairAgreement
 from .leaderboard import Leaderboard
 

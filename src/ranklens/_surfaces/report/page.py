@@ -17,15 +17,12 @@ from typing import Any
 import numpy as np
 
 from ..render.best import best_key, tie_key
+from ..render.html import html_text, script_json, vendored_js
 from .collect import CI_LEVEL, ReportData
-from .escape import html_text, script_json
 from .marks import Marks
 from .specs import MANY_RUNS, chart_specs, picks_runs, shown_runs
 
-__all__ = ["VENDORED", "page", "vendored_js"]
-
-#: The bundles, in load order (vega-lite needs vega, vega-embed needs both).
-VENDORED = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
+__all__ = ["page"]
 
 
 def _asset(name: str) -> str:
@@ -33,17 +30,6 @@ def _asset(name: str) -> str:
     renders the charts, then fills the per-query table with ``textContent`` only, so an id
     such as ``<img src=x onerror=...>`` stays text)."""
     return (resources.files("ranklens._surfaces.report") / name).read_text(encoding="utf-8")
-
-
-def vendored_js() -> list[str]:
-    """The text of the three bundles, in load order."""
-    base = resources.files("ranklens._surfaces.report") / "vendor"
-    texts = [(base / name).read_text(encoding="utf-8") for name in VENDORED]
-    for name, text in zip(VENDORED, texts, strict=True):
-        # inlined in <script>: a closing tag inside would end the element early
-        if "</script" in text.lower():
-            raise RuntimeError(f"the vendored {name} contains '</script' and cannot be inlined")
-    return texts
 
 
 def _fmt(value: float) -> str:

@@ -25,13 +25,12 @@ from typing import Any
 
 import numpy as np
 
+from ..render.html import SCHEMA, finite
 from .collect import PR_LEVELS, ReportData
-from .escape import finite
 
 __all__ = ["LABEL_CHARS", "MANY_RUNS", "SCHEMA", "chart_specs", "cut_label", "run_labels",
            "shown_runs"]
 
-SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 #: Bins of the per-query histograms.
 BINS = 20
 _WIDTH = 640

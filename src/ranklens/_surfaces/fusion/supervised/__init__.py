@@ -30,35 +30,12 @@ for SlideFuse's prefix sums, over a run's table of positions, never over queries
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-import numpy as np
-
 from ..registry import register
 from ..training import LEAKAGE_PARAMS, supervised_kernel
 from . import bayesfuse, mapfuse, posfuse, probfuse, segfuse, slidefuse
-from ._common import Model, Param
+from ._common import Model, Param, Supervised
 
 __all__ = ["SUPERVISED", "Model", "Param", "Supervised"]
-
-
-@dataclass(frozen=True)
-class Supervised:
-    """One supervised method: its kernels and its declared parameters."""
-
-    name: str
-    learn: Callable[..., Model]
-    fuse: Callable[..., np.ndarray]
-    params: tuple[Param, ...]
-    #: the method's formula, paper and differences with ranx (its module's docstring)
-    doc: str
-    #: learn takes ``relevant=`` (int64, one per row): the row's query's number of relevant
-    #: judgments, including documents no run retrieved.
-    needs_relevant: bool = False
-
-    def __repr__(self) -> str:
-        return f"Supervised({self.name!r}, params={[p.name for p in self.params]})"
 
 
 #: ranx's method names -> kernels.

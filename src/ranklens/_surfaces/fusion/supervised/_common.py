@@ -18,8 +18,8 @@ from ...._base.errors import ParameterError
 from ...._base.params import Param
 from ...._base.validate import Integer, check
 
-__all__ = ["REL", "REQUIRED", "Model", "Param", "Training", "band", "band_counts", "bind",
-           "check_runs", "hits", "learner", "padded", "read_only", "run_sum"]
+__all__ = ["REL", "REQUIRED", "Model", "Param", "Supervised", "Training", "band",
+           "band_counts", "bind", "check_runs", "hits", "learner", "padded", "read_only", "run_sum"]
 
 #: Marks a parameter without a default: the caller must give it (as the registry marks it).
 REQUIRED: Any = None
@@ -196,3 +196,21 @@ def run_sum(method: str, learned: int, rank: np.ndarray, fill: float,
         column[rows] = part(r, rows)
         total += column
     return total
+
+
+@dataclass(frozen=True)
+class Supervised:
+    """One supervised method: its kernels and its declared parameters."""
+
+    name: str
+    learn: Callable[..., Model]
+    fuse: Callable[..., np.ndarray]
+    params: tuple[Param, ...]
+    #: the method's formula, paper and differences with ranx (its module's docstring)
+    doc: str
+    #: learn takes ``relevant=`` (int64, one per row): the row's query's number of relevant
+    #: judgments, including documents no run retrieved.
+    needs_relevant: bool = False
+
+    def __repr__(self) -> str:
+        return f"Supervised({self.name!r}, params={[p.name for p in self.params]})"

@@ -1,4 +1,7 @@
-"""Escaping for the two places text from the inputs lands in the report: HTML and JSON.
+"""What every self-contained HTML page shares: escaping, the vendored Vega-Lite bundles and
+their schema.
+
+Escaping covers the two places text from the inputs lands in a page: HTML and JSON.
 
 Query ids, document ids and run names come from the user's files and may hold markup. In
 HTML they are escaped with :func:`html.escape`; in the JSON embedded in ``<script
@@ -12,9 +15,14 @@ from __future__ import annotations
 import html
 import json
 import math
+from importlib import resources
 from typing import Any
 
-__all__ = ["finite", "html_text", "script_json"]
+__all__ = ["SCHEMA", "VENDORED", "finite", "html_text", "script_json", "vendored_js"]
+
+SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+#: The bundles, in load order (vega-lite needs vega, vega-embed needs both).
+VENDORED = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
 
 _UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
 
@@ -46,3 +54,14 @@ def script_json(value: Any) -> str:
     for char, escaped in _UNSAFE.items():
         text = text.replace(char, escaped)
     return text
+
+
+def vendored_js() -> list[str]:
+    """The text of the three bundles, in load order."""
+    base = resources.files("ranklens._surfaces.report") / "vendor"
+    texts = [(base / name).read_text(encoding="utf-8") for name in VENDORED]
+    for name, text in zip(VENDORED, texts, strict=True):
+        # inlined in <script>: a closing tag inside would end the element early
+        if "</script" in text.lower():
+            raise RuntimeError(f"the vendored {name} contains '</script' and cannot be inlined")
+    return texts
