@@ -18,13 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._model.items import ItemContext, ItemCounts
-from ._beyond import (
-    catalogue_size,
-    convention,
-    in_catalogue,
-    register_beyond,
-    top_counts,
-)
+from ._beyond import catalogue_size, convention, in_catalogue, register_beyond, top_counts
 from ._registry import Measure
 
 
