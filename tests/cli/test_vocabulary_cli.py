@@ -52,6 +52,10 @@ def test_report_says_users(files: dict[str, str],
              "2", "-o", "-"], capsys)
     assert r.code == 0, r.err
     assert "<h2>Per user</h2>" in r.out and "3 users, 2 runs" in r.out
+    # the sections' prose too: no query, document or qrels left
+    assert "Per-user differences" in r.out and "Which users each run wins" in r.out
+    assert "items per user by judged grade" in r.out and "absent from the test items" in r.out
+    assert "averaged over users" in r.out
 
 
 @pytest.mark.usefixtures("no_floor")

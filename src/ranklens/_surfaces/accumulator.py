@@ -454,7 +454,7 @@ class Accumulator:
                         qrels_source=_SOURCE, run_source=_SOURCE)
         grades = self._rows()[1] if self._kind != "tables" else pl.concat(
             [q["relevance"] for q, _ in self._tables]).to_numpy()
-        for message in [*grade_notices(plan, grades, _SOURCE),
+        for message in [*grade_notices(plan.speaking(self._users), grades, _SOURCE),
                         *notices(plan.speaking(self._users), merged, _SOURCE,
                                  qrels_source=_SOURCE)]:
             warnings.warn(message, RanklensWarning, stacklevel=2)

@@ -9,6 +9,7 @@ request: the JS bundles are inlined, the data is inline in each spec.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from importlib import resources
 from string import Template
@@ -139,8 +140,10 @@ def page(data: ReportData, *, title: str, marks: Marks,
          table_limit: int = 500, extra: tuple[str, dict[str, Any]] = ("", {})) -> str:
     """The whole HTML document (``extra``: more sections' HTML and chart specs, the judges')."""
     specs = chart_specs(data)
-    # each section's heading and lead
-    titles = json.loads(_asset("sections.json"))
+    # each section's heading and lead, in the inputs' words (users and items for a recommender)
+    words = dataclasses.asdict(data.vocabulary)
+    titles = {key: [text.format(**words) for text in texts]
+              for key, texts in json.loads(_asset("sections.json")).items()}
     sections = "".join(
         f"<section id=\"{key}\"><h2>{titles[key][0]}</h2>"
         f"<p class=\"lead\">{titles[key][1]}</p>"
