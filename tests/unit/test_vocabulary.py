@@ -76,3 +76,11 @@ def test_grade_warning_says_test_items() -> None:
                       r"to 1\) in the test items \(<qrels frame>\): nothing is relevant to "
                       r"P@1 on any user$"):
         ranklens.evaluate(TEST_ITEMS, RECS, ["P@1"], rel=2, missing="skip")
+
+
+def test_the_accumulators_grade_warning_says_test_items() -> None:
+    acc = ranklens.Accumulator(["P@1"], rel=2)
+    acc.update(RECS, TEST_ITEMS.assign(rating=1))
+    with pytest.warns(RanklensWarning, match=r"no test item reaches rel >= 2 \(grades go up to "
+                                             r"1\) in the test items"):
+        acc.compute()
