@@ -90,6 +90,7 @@ def test_report_judges_section(demo: Path, capsys: pytest.CaptureFixture[str]) -
     out = run(["report", "demo.qrels", "demo-bm25.run", "--judges", "demo-llm.qrels",
                "-o", "demo-llm.qrels"], capsys)
     assert out.code == 2 and "demo-llm.qrels" in one_error(out.err)
+    assert "-o demo-llm.qrels is one of the input files" in out.err  # the option as typed
 
 
 def test_report_judges_scale(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:

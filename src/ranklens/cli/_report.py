@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.compare.api import CORRECTIONS, TESTS
 from ._judges import scale_options, scales
 from ._options import (
@@ -74,6 +75,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         raise click.UsageError("--map, --judge-columns and --grades apply to --judges; give "
                                "--judges QRELS")
     given = read_given(qrels, runs, names, measures, params, output)
+    refuse_overwriting_inputs(output, [other] if other is not None else [])
     tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
                                              given.labels, given.paths)
     if fuse_method is not None and pairs:
