@@ -38,6 +38,16 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._ingest.io._load import load_qrels, load_run
     from ._ingest.io._pairs import load_pairs
     from ._ingest.io._pairs import pairs_to_tables as from_pairs
+    from ._ingest.io.rag import (
+        map_chunks,
+        read_answers,
+        read_nuggets,
+        read_rag_judgments,
+        read_requests,
+        read_topics,
+        read_umbrela,
+        rollup,
+    )
     from ._ingest.item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
     from ._ingest.tables import Qrels, Run, SubtopicQrels
     from ._measures import Measure
@@ -76,13 +86,15 @@ __all__ = [
     "FusionTuning", "InputError", "Interactions", "ItemCatalogue", "ItemFeatures",
     "ItemGroups", "JudgesReport", "Judgments", "Measure", "MeasureError", "PairComparison",
     "ParameterError", "Qrels", "RankCorrelation", "RanklensError", "RanklensWarning",
-    "Residual", "Result", "Results", "Run", "ScoreInterval", "SubtopicQrels", "TrecEvalError",
-    "TrecEvalReport", "__version__", "agreement", "compare", "compare_results",
-    "derived_groups", "evaluate", "evaluate_arrays", "from_arrays", "from_pairs", "fuse",
-    "group_means", "judges", "load_interactions", "load_item_features", "load_item_groups",
-    "load_items", "load_pairs", "load_qrels", "load_run", "merge_judgments", "optimize_fusion",
-    "parse_agreement", "parse_measure", "parse_measures", "pool", "power", "rank_correlation",
-    "render", "report", "residual", "risk", "seeds", "segments", "trec_eval",
+    "Residual", "Result", "Results", "Run", "ScoreInterval", "SubtopicQrels",
+    "TrecEvalError", "TrecEvalReport", "__version__", "agreement", "compare",
+    "compare_results", "derived_groups", "evaluate", "evaluate_arrays", "from_arrays",
+    "from_pairs", "fuse", "group_means", "judges", "load_interactions",
+    "load_item_features", "load_item_groups", "load_items", "load_pairs", "load_qrels",
+    "load_run", "map_chunks", "merge_judgments", "optimize_fusion", "parse_agreement",
+    "parse_measure", "parse_measures", "pool", "power", "rank_correlation", "read_answers",
+    "read_nuggets", "read_rag_judgments", "read_requests", "read_topics", "read_umbrela",
+    "render", "report", "residual", "risk", "rollup", "seeds", "segments", "trec_eval",
 ]
 
 # Each module's public names, imported on first use (PEP 562): ``import ranklens``
@@ -124,6 +136,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.segments": ("group_means", "segments"),
     "._surfaces.seeds": ("seeds",),
     "._surfaces.derived_groups": ("derived_groups",),
+    "._ingest.io.rag": ("map_chunks", "read_answers", "read_nuggets", "read_rag_judgments",
+                        "read_requests", "read_topics", "read_umbrela", "rollup"),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}

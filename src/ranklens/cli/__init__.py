@@ -94,6 +94,7 @@ class _LazyGroup(click.Group):
         "power": ("._power", "power_cmd"),
         "report": ("._report", "report_cmd"),
         "trec_eval": ("._trec_cmd", "trec_eval_cmd"),
+        "rollup": ("._rollup", "rollup_cmd"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -132,6 +133,7 @@ def cli(debug: bool) -> None:
     ranklens measures ndcg                           what each measure computes
     ranklens report qrels a.run b.run -o r.html      an HTML report comparing runs
     ranklens fuse a.run b.run -o fused.run           fuse runs (RRF, CombMNZ, ...)
+    ranklens rollup segments.run -o docs.run         segments to documents (MaxP)
     ranklens demo                                    a worked example on bundled data
     """
     _STATE["debug"] = debug

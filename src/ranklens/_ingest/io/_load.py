@@ -333,6 +333,14 @@ def infinite_notice(source: str, infinite: int) -> str:
 def _read_run(run: Any, name: str | None, columns: tuple[str, ...] | None = None) -> Run:
     if isinstance(run, (str, Path)) and (columns is not None or is_msmarco_run(run)):
         return read_headerless_run(run, columns, name)
+    if isinstance(run, (str, Path)) and strip_compression(str(run)).endswith(".jsonl"):
+        from .rag.answers import jsonl_run_kind, read_answers, read_requests
+
+        # AG/RAG answers and ragnarok requests: known by their first record's keys
+        kind = jsonl_run_kind(str(run))
+        if kind is not None:
+            return (read_answers(run, name=name).run if kind == "answers"
+                    else read_requests(run, name=name or "requests"))
     return _read(
         run, "a run", "{query: {doc: score}}",
         text_file=lambda path: read_trec_run(path, name=name),

@@ -8,8 +8,9 @@ Two forms:
 
       {"query_id": "q1", "retrieved": ["c7", "c2", "c9"], "relevant": ["c2"]}
 
-  with the aliases ``question``/``id``/``qid`` for ``query_id``, ``retrieved_ids``/
-  ``contexts`` for ``retrieved`` and ``gold_ids``/``expected_ids``/``relevant_ids`` for
+  with the aliases ``question``/``id``/``qid``/``user_input`` for ``query_id``,
+  ``retrieved_ids``/``contexts``/``retrieved_context_ids`` (ragas) for ``retrieved`` and
+  ``gold_ids``/``expected_ids``/``relevant_ids``/``reference_context_ids`` for
   ``relevant``; ``relevant`` may also be an id-to-grade object.
 
 The ranking is the list order. A question whose gold set is empty stays evaluated (as a
@@ -42,9 +43,10 @@ __all__ = ["EMPTY_GOLD_ID", "FIELDS", "load_pairs", "pairs_to_tables"]
 
 #: Accepted field names of a JSON Lines record, canonical name first.
 FIELDS: dict[str, tuple[str, ...]] = {
-    "query_id": ("query_id", "id", "qid", "question"),
-    "retrieved": ("retrieved", "retrieved_ids", "contexts"),
-    "relevant": ("relevant", "gold_ids", "expected_ids", "relevant_ids"),
+    "query_id": ("query_id", "id", "qid", "question", "user_input"),
+    "retrieved": ("retrieved", "retrieved_ids", "contexts", "retrieved_context_ids"),
+    "relevant": ("relevant", "gold_ids", "expected_ids", "relevant_ids",
+                 "reference_context_ids"),
 }
 
 #: Doc id of the grade-0 judgment that keeps a question with no gold id evaluated.
@@ -254,7 +256,8 @@ def load_pairs(
         items = _read_jsonl(name)
     else:
         name = "<records>"
-        items = ((None, r) for r in source)
+        # pydantic samples (ragas' SingleTurnSample) read as their fields
+        items = ((None, r.model_dump() if hasattr(r, "model_dump") else r) for r in source)
     records: list[tuple[str, list[str] | None, dict[str, float] | None]] = []
     first_line: dict[str, int | None] = {}
     integer = True
