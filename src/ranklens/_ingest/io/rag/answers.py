@@ -155,14 +155,28 @@ def read_requests(source: str | Path | Iterable[Any], *, name: str = "requests")
     return _ranked_run(rows, name, source_text)
 
 
+#: the most of a JSON Lines file read to tell its kind: its first record's bytes
+_FIRST_RECORD_BOUND = 1 << 24
+
+
 def jsonl_run_kind(path: str) -> str | None:
     """``"answers"`` or ``"requests"`` when the first record of the JSON Lines file ``path``
-    is one (a ``references`` or a ``candidates`` key), else None."""
+    is one (``references`` and ``answer`` keys, or a ``candidates`` key), else None. Reads
+    at most the first line, up to :data:`_FIRST_RECORD_BOUND` bytes."""
     import json
 
-    from ..trec.files import read_bytes
+    from ..trec.files import open_stream
 
-    first = next((x for x in read_bytes(path).splitlines() if x.strip()), b"")
+    stream, closing = open_stream(path)
+    try:
+        first = b""
+        while not first.strip():
+            first = stream.readline(_FIRST_RECORD_BOUND)
+            if not first:
+                return None
+    finally:
+        if closing is not None:
+            closing.close()
     try:
         keys = json.loads(first)
     except ValueError:
