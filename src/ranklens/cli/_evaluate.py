@@ -218,7 +218,8 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
                                    "p10/p50/p90.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say on standard error how the files were evaluated: in memory, or in "
-                   "how many chunks by how many workers (docs/scale.md).")
+                   "how many chunks by how many workers (docs/scale.md), and who judged "
+                   "the judgments (their provenance file, docs/rag.md).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
                  output: str | None, ci: float | None = None, ci_method: str = "t",
@@ -320,6 +321,10 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
         for line in filter(None, map(users_summary, results)):
             click.echo(f"ranklens: {line}", err=True)
+        from .._surfaces.judge_merge import provenance_summary
+
+        if (judged := provenance_summary(qrels)) is not None:
+            click.echo(f"ranklens: {judged}", err=True)
     write_output(results, fmt, per_query, output, shown, intervals, segments)
     return 0
 

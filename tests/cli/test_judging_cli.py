@@ -1,0 +1,76 @@
+"""``ranklens judge-export`` and ``judge-merge`` on the bundled TREC-RAG-shaped demo files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_support import one_error, run, write
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "ranklens" / "data"
+FILES = ("rag_bm25.run", "rag_dense.run", "rag_umbrela.qrels", "rag_topics.tsv",
+         "rag_corpus.jsonl")
+
+
+@pytest.fixture
+def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in FILES:
+        shutil.copyfile(DATA / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def judge(requests: Path, out: Path) -> None:
+    """A stub judge without ids (as UMBRELA answers): grade = segment number mod 4."""
+    lines = [json.dumps({"model": "stub", "judgment": int(c["docid"].split("#")[1][0]) % 4})
+             for r in map(json.loads, requests.read_text().splitlines())
+             for c in r["candidates"]]
+    write(out, "\n".join(lines) + "\n")
+
+
+def test_export_judge_merge_round_trip(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["judge-export", "rag_bm25.run", "rag_dense.run", "--qrels", "rag_umbrela.qrels",
+               "--topics", "rag_topics.tsv", "--corpus", "rag_corpus.jsonl", "-k", "20",
+               "-o", "req.jsonl"], capsys)
+    assert out.code == 0, out.err
+    assert "6 requests; 54 pairs to judge" in out.err
+    first = json.loads((demo / "req.jsonl").read_text().splitlines()[0])
+    assert first["query"]["text"] == "how does vicarious trauma affect counsellors"
+    assert first["candidates"][0]["doc"]["segment"].startswith("Passage")
+    judge(demo / "req.jsonl", demo / "labels.jsonl")
+    out = run(["judge-merge", "rag_umbrela.qrels", "labels.jsonl", "--requests", "req.jsonl",
+               "-o", "m1.qrels"], capsys)
+    assert out.code == 0, out.err
+    assert out.err.startswith("54 pairs added, 0 left unjudged")
+    out = run(["judge-merge", "m1.qrels", "labels.jsonl", "--requests", "req.jsonl",
+               "-o", "m2.qrels"], capsys)
+    assert out.err.startswith("0 pairs added")
+    for name in ("m1.qrels", "m1.qrels.provenance.jsonl"):
+        assert (demo / name).read_bytes() == (demo / name.replace("m1", "m2")).read_bytes()
+    out = run(["judge-export", "rag_bm25.run", "rag_dense.run", "--qrels", "m1.qrels",
+               "-k", "20"], capsys)
+    assert out.out == "" and "0 pairs to judge" in out.err
+    out = run(["evaluate", "m1.qrels", "rag_bm25.run", "-m", "nDCG@10", "-v"], capsys)
+    assert ("ranklens: judgments: 54 labelled pairs in m1.qrels.provenance.jsonl by unnamed "
+            "judge (model stub, prompt ?); 0 failed attempts") in out.err
+
+
+def test_usage_errors_are_one_line(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["judge-merge", "rag_umbrela.qrels", "-o", "m.qrels"], capsys)
+    assert out.code == 2 and one_error(out.err).startswith("give at least one LABELS file to merge")
+    write(demo / "l.jsonl", '{"qid": "2024-105741", "docid": "x", "judgment": 1}\n')
+    out = run(["judge-merge", "rag_umbrela.qrels", "l.jsonl", "-o", "l.jsonl"], capsys)
+    assert out.code == 2 and "-o l.jsonl is one of the input files" in one_error(out.err)
+    out = run(["judge-merge", "rag_umbrela.qrels", "l.jsonl", "-o", "rag_umbrela.qrels"],
+              capsys)
+    assert out.code == 2 and "is one of the input files" in one_error(out.err)
+    write(demo / "c.jsonl", '{"qid": "2024-105741", "docid": '
+          '"msmarco_v2.1_doc_05_2007007101#1_2626790952", "judgment": 0}\n')
+    out = run(["judge-merge", "rag_umbrela.qrels", "c.jsonl", "-o", "m.qrels"], capsys)
+    assert "has two grades: 2 in rag_umbrela.qrels and 0 in c.jsonl line 1" in one_error(
+        out.err)
+    assert not (demo / "m.qrels").exists()
+    out = run(["judge-export", "-o", "x.jsonl"], capsys)
+    assert out.code == 2 and one_error(out.err).startswith("give at least one RUN to pool")
