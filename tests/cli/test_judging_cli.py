@@ -74,3 +74,27 @@ def test_usage_errors_are_one_line(demo: Path, capsys: pytest.CaptureFixture[str
     assert not (demo / "m.qrels").exists()
     out = run(["judge-export", "-o", "x.jsonl"], capsys)
     assert out.code == 2 and one_error(out.err).startswith("give at least one RUN to pool")
+
+
+def test_coverage_option_of_evaluate_compare_and_report(
+        demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(demo / "q.txt", "q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 0\n")
+    write(demo / "a.run", "q1 Q0 d1 1 3 a\nq1 Q0 d3 2 2 a\nq1 Q0 d2 3 1 a\n")
+    write(demo / "b.run", "q1 Q0 d9 1 3 b\nq1 Q0 d1 2 2 b\nq1 Q0 d2 3 1 b\n")
+    warning = ("ranklens: warning: coverage: AP ranks a above b, but below it on condensed "
+               "lists")
+    out = run(["evaluate", "q.txt", "a.run", "b.run", "-m", "AP", "--coverage", "3",
+               "-f", "csv"], capsys)
+    assert out.code == 0 and out.err.startswith(warning)
+    assert out.out.splitlines()[0] == "run,query,AP,Judged@3,Unj@3,AP(judged_only=true)"
+    out = run(["compare", "q.txt", "a.run", "b.run", "-m", "AP", "--coverage", "3"], capsys)
+    assert out.code == 0 and out.err.startswith(warning)
+    assert "AP(judged_only=true)" in out.out
+    out = run(["report", "q.txt", "a.run", "b.run", "-m", "AP", "--coverage", "3", "-o",
+               "r.html"], capsys)
+    assert out.code == 0 and out.err.startswith(warning)
+    assert "AP(judged_only=true)" in (demo / "r.html").read_text()
+    out = run(["evaluate", "q.txt", "a.run", "b.run", "-m", "AP", "-f", "csv"], capsys)
+    assert out.err == "" and "Unj" not in out.out
+    out = run(["evaluate", "q.txt", "a.run", "--coverage", "0"], capsys)
+    assert out.code == 2 and "--coverage" in one_error(out.err)

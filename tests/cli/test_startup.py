@@ -92,7 +92,8 @@ def test_help_lists_every_command() -> None:
     assert out.exit_code == 0
     listed = [line.split()[0] for line in out.output.split("Commands:")[1].splitlines()
               if line.strip()]
-    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "fuse", "judges",
+    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "fuse", "judge-export",
+                      "judge-merge", "judges",
                       "measures", "pool", "power", "report", "trec_eval"]
 
 
