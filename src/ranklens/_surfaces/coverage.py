@@ -64,6 +64,8 @@ def warn_order_flips(means: Mapping[str, Mapping[str, float]], measures: Sequenc
                      ) -> None:
     """A :class:`~ranklens.RanklensWarning` when :func:`order_flips` finds a pair, with
     each system's unjudged share of the top k when ``Unj@k`` is among ``measures``."""
+    if not any("judged_only" in m for m in measures):
+        return  # no condensed form asked for: nothing to parse
     flips = order_flips(means, measures)
     if flips:
         plain, a, b = flips[0]
