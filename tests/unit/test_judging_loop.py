@@ -89,6 +89,9 @@ def test_provenance_survives_a_write_and_a_read(tmp_path: Path) -> None:
     merged = ranklens.merge_labels(QRELS, labels)
     merged.write(str(tmp_path / "out.qrels"))
     assert read_provenance(str(tmp_path / "out.qrels")) == merged.provenance
+    back = ranklens.MergedJudgments.read(str(tmp_path / "out.qrels"))
+    assert back.provenance == merged.provenance
+    assert back.qrels.frame.rows() == merged.qrels.frame.rows()
     assert merged.provenance == (
         {"query_id": "q1", "doc_id": "d2", "source": "labels[0]", "judge": "umbrela",
          "model": "m", "prompt_hash": "abc", "votes": [2, 2, 1], "confidence": 0.8,
@@ -166,3 +169,31 @@ def test_merging_every_exported_pair_judges_the_whole_pool(run: dict, depth: int
     assert ranklens.pool([run], depth, merged.qrels).pairs() == set()
     assert {(q, d): g for q, d, g in merged.qrels.frame.rows()} == {
         (q, d): float(grade_rule(corpus[d])) for q, d in req.pairs()}
+
+
+def test_votes_without_a_grade_give_the_mode_ties_to_the_least() -> None:
+    labels = [{"qid": "q1", "docid": "d2", "votes": [3, 1, 3, 2]},
+              {"qid": "q1", "docid": "d3", "votes": [2, 1, 2, 1]},
+              {"qid": "q1", "docid": "d4", "votes": [], "result_status": 0}]
+    got = ranklens.merge_labels(QRELS, labels)
+    assert got.qrels.frame.rows()[-2:] == [("q1", "d2", 3.0), ("q1", "d3", 1.0)]
+    assert got.failed == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2"]), st.sampled_from(["d1", "d2", "d3"]),
+                          st.one_of(st.none(), st.integers(0, 3))), max_size=12))
+def test_a_second_merge_of_any_labels_changes_nothing(labels: list) -> None:
+    records = [{"qid": q, "docid": d, "judgment": g, "result_status": int(g is not None)}
+               for q, d, g in labels]
+    graded = {}
+    for q, d, g in labels:
+        if g is not None and graded.setdefault((q, d), g) != g:
+            with pytest.raises(ranklens.InputError, match="has two grades"):
+                ranklens.merge_labels({"q9": {"x": 1}}, records)
+            return
+    once = ranklens.merge_labels({"q9": {"x": 1}}, records)
+    twice = ranklens.merge_labels(once, records)
+    assert twice.qrels.frame.rows() == once.qrels.frame.rows()
+    assert twice.provenance == once.provenance
+    assert twice.added == 0 and once.added == len(graded)

@@ -4,7 +4,9 @@ A label record gives a (query, doc) pair a grade: ``qid``/``query_id`` and
 ``docid``/``doc_id`` (or, without ids, its position among the requests of
 :func:`ranklens.judge_requests`, as UMBRELA answers) and ``judgment`` (or ``label``,
 ``relevance``). ``result_status`` 0 or no grade is a failure: the pair stays unjudged.
-``judge``, ``model``, ``prompt_hash`` (or the hash of ``prompt``), ``votes`` and
+Without a grade, ``votes`` (a list of grades) give their most common grade, the least on a
+tie (UMBRELA's ensemble rule). ``judge``, ``model``, ``prompt_hash`` (or the hash of
+``prompt``), ``votes`` and
 ``confidence`` are kept as provenance, one record per (pair, source), in the sidecar file
 ``<qrels>.provenance.jsonl``. Merging the same labels again changes nothing; two grades for
 one pair is an error naming both sources.
@@ -18,6 +20,7 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from statistics import multimode
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -56,6 +59,13 @@ class MergedJudgments:
     provenance: tuple[dict[str, Any], ...]
     added: int = 0
     failed: int = 0
+
+    @classmethod
+    def read(cls, path: str) -> MergedJudgments:
+        """Judgments written by :meth:`write`, with the provenance kept beside them."""
+        from .._ingest.io._load import load_qrels
+
+        return cls(load_qrels(path), read_provenance(path))
 
     def summary(self) -> str:
         """What the merge did, in one line."""
@@ -118,6 +128,8 @@ def _label_rows(source: Any, name: str, positions: list[tuple[str, str]] | None
             raise InputError("a label without qid and docid; give the requests file the "
                              "labels answer (requests=, --requests)", source=name, line=n)
         grade = next((r[k] for k in _GRADES if r.get(k) is not None), None)
+        if grade is None and isinstance(r.get("votes"), list) and r["votes"]:
+            grade = min(multimode(r["votes"]))  # UMBRELA's ensemble: the mode, ties to the least
         if grade is not None and (isinstance(grade, bool) or not isinstance(grade, (int, float))
                                   or not math.isfinite(grade)):
             raise InputError(f"the grade must be a finite number; got {grade!r}", source=name,
@@ -143,9 +155,9 @@ def merge_labels(qrels: Any, labels: Any, *, requests: Any = None) -> MergedJudg
 
     Parameters
     ----------
-    qrels : judgments
+    qrels : judgments or MergedJudgments
         Any form :func:`ranklens.load_qrels` reads. A file's sidecar
-        (``<qrels>.provenance.jsonl``) is read and kept.
+        (``<qrels>.provenance.jsonl``), or a MergedJudgments' provenance, is kept.
     labels : path, list of records, or a list of those
         JSON Lines label files (or lists of dicts), one source each.
     requests : JudgeRequests or path, optional
@@ -175,9 +187,11 @@ def merge_labels(qrels: Any, labels: Any, *, requests: Any = None) -> MergedJudg
     """
     from .._ingest.io._load import load_qrels
 
+    kept = read_provenance(str(qrels)) if isinstance(qrels, (str, os.PathLike)) else \
+        qrels.provenance if isinstance(qrels, MergedJudgments) else ()
+    qrels = qrels.qrels if isinstance(qrels, MergedJudgments) else qrels
     old = load_qrels(qrels).frame.select("query_id", "doc_id", "relevance")
     qname = str(qrels) if isinstance(qrels, (str, os.PathLike)) else "the judgments"
-    kept = read_provenance(qname) if isinstance(qrels, (str, os.PathLike)) else ()
     sources = labels if isinstance(labels, list) and labels and not isinstance(
         labels[0], Mapping) else [labels]
     positions = _positions(requests) if requests is not None else None
