@@ -43,10 +43,11 @@ def test_export_judge_merge_round_trip(demo: Path, capsys: pytest.CaptureFixture
     out = run(["judge-merge", "rag_umbrela.qrels", "labels.jsonl", "--requests", "req.jsonl",
                "-o", "m1.qrels"], capsys)
     assert out.code == 0, out.err
-    assert out.err.startswith("54 pairs added, 0 left unjudged")
+    assert out.err.startswith("new judgments: 54; pairs left unjudged (every attempt "
+                              "failed): 0")
     out = run(["judge-merge", "m1.qrels", "labels.jsonl", "--requests", "req.jsonl",
                "-o", "m2.qrels"], capsys)
-    assert out.err.startswith("0 pairs added")
+    assert out.err.startswith("new judgments: 0;")
     for name in ("m1.qrels", "m1.qrels.provenance.jsonl"):
         assert (demo / name).read_bytes() == (demo / name.replace("m1", "m2")).read_bytes()
     out = run(["judge-export", "rag_bm25.run", "rag_dense.run", "--qrels", "m1.qrels",

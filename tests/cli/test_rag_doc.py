@@ -32,7 +32,7 @@ def test_every_block_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                 assert out.code == 0, f"{PAGE}:{line}: {command}\n{out.err}"
                 ran += 1
     assert ran == 9  # 3 Python blocks, 6 commands
-    assert "54 pairs added" in str(namespace["merged"].summary())  # type: ignore[attr-defined]
+    assert "new judgments: 54;" in str(namespace["merged"].summary())  # type: ignore[attr-defined]
     assert (tmp_path / "merged.qrels.provenance.jsonl").read_text().count("\n") == 54
 
 

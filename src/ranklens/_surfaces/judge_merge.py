@@ -69,8 +69,8 @@ class MergedJudgments:
 
     def summary(self) -> str:
         """What the merge did, in one line."""
-        return (f"{self.added} pairs added, {self.failed} left unjudged (the judge failed), "
-                f"{self.qrels.frame.height} judgments in all")
+        return (f"new judgments: {self.added}; pairs left unjudged (every attempt failed): "
+                f"{self.failed}; judgments in all: {self.qrels.frame.height}")
 
     def write(self, path: str) -> None:
         """Write the judgments as TREC qrels to ``path`` and the provenance beside it."""
@@ -183,7 +183,7 @@ def merge_labels(qrels: Any, labels: Any, *, requests: Any = None) -> MergedJudg
     >>> m.qrels.frame.rows()
     [('q1', 'd1', 1.0), ('q1', 'd2', 2.0)]
     >>> m.summary()
-    '1 pairs added, 1 left unjudged (the judge failed), 2 judgments in all'
+    'new judgments: 1; pairs left unjudged (every attempt failed): 1; judgments in all: 2'
     """
     from .._ingest.io._load import load_qrels
 
