@@ -197,3 +197,12 @@ def test_a_second_merge_of_any_labels_changes_nothing(labels: list) -> None:
     assert twice.qrels.frame.rows() == once.qrels.frame.rows()
     assert twice.provenance == once.provenance
     assert twice.added == 0 and once.added == len(graded)
+
+
+@pytest.mark.parametrize("module", ["judge_export", "judge_merge", "coverage"])
+def test_the_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, tried = doctest.testmod(importlib.import_module(f"ranklens._surfaces.{module}"))
+    assert tried > 0 and failed == 0
