@@ -99,3 +99,12 @@ def test_coverage_option_of_evaluate_compare_and_report(
     assert out.err == "" and "Unj" not in out.out
     out = run(["evaluate", "q.txt", "a.run", "--coverage", "0"], capsys)
     assert out.code == 2 and "--coverage" in one_error(out.err)
+
+
+@pytest.mark.parametrize("extra", [["--fail-if-worse", "rag_bm25"], ["--correction-scope", "all"]])
+def test_compare_refuses_coverage_where_it_would_change_the_tests(
+        demo: Path, capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+    out = run(["compare", "rag_umbrela.qrels", "rag_bm25.run", "rag_dense.run", "--coverage",
+               "20", *extra], capsys)
+    assert out.code == 2
+    assert one_error(out.err).startswith("--coverage adds measures, which --fail-if-worse")

@@ -105,6 +105,10 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     from ._evaluate import evaluate_files, evaluate_pairs_files, warn_coverage
     from ._fused import with_fused_name
 
+    if params.get("coverage") is not None and (fail_if_worse or correction_scope == "all"):
+        raise click.UsageError("--coverage adds measures, which --fail-if-worse would gate on "
+                               "and --correction-scope all would correct with yours; run "
+                               "the coverage check in a separate compare")
     given = read_given(qrels, runs, names, measures, params, output, at_least=2)
     if len(given.paths) < 2:
         raise click.UsageError("give at least two RUNS to compare")
