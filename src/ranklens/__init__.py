@@ -63,11 +63,14 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.compare import Comparison, PairComparison, compare, compare_results
     from ._surfaces.compare.options import CompareOptions
     from ._surfaces.correlation import RankCorrelation, rank_correlation
+    from ._surfaces.coverage import coverage
     from ._surfaces.derived_groups import derived_groups
     from ._surfaces.evaluate import evaluate
     from ._surfaces.evaluate_arrays import evaluate_arrays, from_arrays
     from ._surfaces.fusion.fuse import fuse
     from ._surfaces.fusion.tuning import FusionTuning, optimize_fusion
+    from ._surfaces.judge_export import JudgeRequests, judge_requests
+    from ._surfaces.judge_merge import MergedJudgments, merge_labels
     from ._surfaces.judges import JudgesReport, judges
     from ._surfaces.judgments import Judgments
     from ._surfaces.pool import merge_judgments, pool
@@ -84,17 +87,18 @@ __all__ = [
     "CONVENTIONS", "FORMATS", "Accumulator", "Agreement", "AgreementMatrix",
     "AgreementMeasure", "CompareOptions", "Comparison", "Convention", "EvaluateOptions",
     "FusionTuning", "InputError", "Interactions", "ItemCatalogue", "ItemFeatures",
-    "ItemGroups", "JudgesReport", "Judgments", "Measure", "MeasureError", "PairComparison",
-    "ParameterError", "Qrels", "RankCorrelation", "RanklensError", "RanklensWarning",
-    "Residual", "Result", "Results", "Run", "ScoreInterval", "SubtopicQrels",
-    "TrecEvalError", "TrecEvalReport", "__version__", "agreement", "compare",
-    "compare_results", "derived_groups", "evaluate", "evaluate_arrays", "from_arrays",
-    "from_pairs", "fuse", "group_means", "judges", "load_interactions",
-    "load_item_features", "load_item_groups", "load_items", "load_pairs", "load_qrels",
-    "load_run", "map_chunks", "merge_judgments", "optimize_fusion", "parse_agreement",
-    "parse_measure", "parse_measures", "pool", "power", "rank_correlation", "read_answers",
-    "read_nuggets", "read_rag_judgments", "read_requests", "read_topics", "read_umbrela",
-    "render", "report", "residual", "risk", "rollup", "seeds", "segments", "trec_eval",
+    "ItemGroups", "JudgeRequests", "JudgesReport", "Judgments", "Measure", "MeasureError",
+    "MergedJudgments", "PairComparison", "ParameterError", "Qrels", "RankCorrelation",
+    "RanklensError", "RanklensWarning", "Residual", "Result", "Results", "Run",
+    "ScoreInterval", "SubtopicQrels", "TrecEvalError", "TrecEvalReport", "__version__",
+    "agreement", "compare", "compare_results", "coverage", "derived_groups", "evaluate",
+    "evaluate_arrays", "from_arrays", "from_pairs", "fuse", "group_means", "judge_requests",
+    "judges", "load_interactions", "load_item_features", "load_item_groups", "load_items",
+    "load_pairs", "load_qrels", "load_run", "map_chunks", "merge_judgments", "merge_labels",
+    "optimize_fusion", "parse_agreement", "parse_measure", "parse_measures", "pool", "power",
+    "rank_correlation", "read_answers", "read_nuggets", "read_rag_judgments", "read_requests",
+    "read_topics", "read_umbrela", "render", "report", "residual", "risk", "rollup", "seeds",
+    "segments", "trec_eval",
 ]
 
 # Each module's public names, imported on first use (PEP 562): ``import ranklens``
@@ -138,6 +142,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.derived_groups": ("derived_groups",),
     "._ingest.io.rag": ("map_chunks", "read_answers", "read_nuggets", "read_rag_judgments",
                         "read_requests", "read_topics", "read_umbrela", "rollup"),
+    "._surfaces.judge_export": ("JudgeRequests", "judge_requests"),
+    "._surfaces.judge_merge": ("MergedJudgments", "merge_labels"),
+    "._surfaces.coverage": ("coverage",),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}

@@ -89,6 +89,8 @@ class _LazyGroup(click.Group):
         "evaluate": ("._evaluate", "evaluate_cmd"),
         "fuse": ("._fuse", "fuse_cmd"),
         "judges": ("._judges", "judges_cmd"),
+        "judge-export": ("._judging", "judge_export_cmd"),
+        "judge-merge": ("._judging", "judge_merge_cmd"),
         "measures": ("._measures", "measures_cmd"),
         "pool": ("._agree", "pool_cmd"),
         "power": ("._power", "power_cmd"),
@@ -127,6 +129,8 @@ def cli(debug: bool) -> None:
     ranklens compare qrels.txt a.run b.run -m AP     paired significance tests
     ranklens agree a.run b.run -m "RBO(p=0.9)"       rankings compared, no judgments
     ranklens pool a.run b.run --depth 10 -o p.txt    the pairs to judge
+    ranklens judge-export a.run --qrels q -o req.jsonl  pairs for an LLM judge
+    ranklens judge-merge q labels.jsonl -o new.qrels    its labels merged, provenance kept
     ranklens correlate --qrels-a A --qrels-b B RUNS  do two qrels order the runs alike?
     ranklens judges people.qrels llm.qrels -r a.run -r b.run  can the judges be trusted?
     ranklens trec_eval -m all_trec -q qrels run      trec_eval's exact output

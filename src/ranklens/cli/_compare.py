@@ -14,6 +14,7 @@ from ._evaluate import write_text
 from ._gate import analysis_text, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
+    coverage_option,
     evaluated_inputs,
     inputs_and_measures,
     read_given,
@@ -77,6 +78,7 @@ __all__ = ["compare_cmd"]
               help="Regression --fail-if-worse tolerates, in the measure's units "
                    "[default: 0.01].")
 @evaluated_inputs
+@coverage_option
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,
@@ -100,9 +102,13 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
     from .._surfaces.compare.api import compare_results
-    from ._evaluate import evaluate_files, evaluate_pairs_files
+    from ._evaluate import evaluate_files, evaluate_pairs_files, warn_coverage
     from ._fused import with_fused_name
 
+    if params.get("coverage") is not None and (fail_if_worse or correction_scope == "all"):
+        raise click.UsageError("--coverage adds measures, which --fail-if-worse would gate on "
+                               "and --correction-scope all would correct with yours; run "
+                               "the coverage check in a separate compare")
     given = read_given(qrels, runs, names, measures, params, output, at_least=2)
     if len(given.paths) < 2:
         raise click.UsageError("give at least two RUNS to compare")
@@ -121,6 +127,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                else evaluate_files(qrels, given.paths, chosen, options,  # type: ignore[arg-type]
                                    names=given.labels, context=given.context,
                                    fuse=fuse_method, columns=given.columns))
+    warn_coverage(results, chosen)
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
                           correction_scope=correction_scope,  # type: ignore[arg-type]

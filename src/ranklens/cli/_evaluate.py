@@ -15,6 +15,7 @@ from .._base.outputs import write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._surfaces.render import FORMATS, Format
 from ._options import (
+    coverage_option,
     engine_options,
     evaluated_inputs,
     inputs_and_measures,
@@ -27,8 +28,17 @@ if TYPE_CHECKING:
     from .._results.result import Result
     from .._results.results import Results
 
-__all__ = ["chunked", "evaluate_cmd", "evaluate_files", "evaluate_pairs_files",
-           "unique", "write_output", "write_stdout", "write_text"]
+__all__ = [
+    "chunked",
+    "evaluate_cmd",
+    "evaluate_files",
+    "evaluate_pairs_files",
+    "unique",
+    "warn_coverage",
+    "write_output",
+    "write_stdout",
+    "write_text",
+]
 
 def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
                    options: EvaluateOptions, subtopics: bool = False,
@@ -199,6 +209,7 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
               show_default=True,
               help="Resamples of --ci bootstrap.")
 @evaluated_inputs
+@coverage_option
 @engine_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
@@ -218,7 +229,8 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
                                    "p10/p50/p90.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say on standard error how the files were evaluated: in memory, or in "
-                   "how many chunks by how many workers (docs/scale.md).")
+                   "how many chunks by how many workers (docs/scale.md), and who judged "
+                   "the judgments (their provenance file, docs/rag.md).")
 def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                  measures: tuple[str, ...], per_query: bool, fmt: Format,
                  output: str | None, ci: float | None = None, ci_method: str = "t",
@@ -243,6 +255,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     ranklens evaluate qrels.txt scores.tsv --columns qid,docid,score
     ranklens evaluate qrels.txt bm25.run dense.run -m AP --segments groups.txt
+    ranklens evaluate qrels.txt bm25.run dense.run -m nDCG@10 --coverage 10
     """
     if jobs is not None:
         jobs = capped_jobs(jobs)
@@ -277,6 +290,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
             raise click.UsageError("--memory-limit and --jobs are for QRELS and RUNS files; "
                                    "--pairs files are evaluated in memory")
         results = evaluate_pairs_files(paths, chosen, options, labels)
+        warn_coverage(results, chosen)
         write_output(results, fmt, per_query, output, labels, intervals, segments)
         return 0
     assert qrels is not None  # checked by inputs()
@@ -313,6 +327,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                              fuse=fuse_method, memory_limit=memory_limit, jobs=jobs,
                              columns=roles)
+    warn_coverage(results, chosen)
     # -v names the engine with --fuse too (the fused run is evaluated by the same call)
     if verbose:
         from .._pipeline.assemble import users_summary
@@ -320,8 +335,19 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
         for line in filter(None, map(users_summary, results)):
             click.echo(f"ranklens: {line}", err=True)
+        from .._surfaces.judge_merge import provenance_summary
+
+        if (judged := provenance_summary(qrels)) is not None:
+            click.echo(f"ranklens: {judged}", err=True)
     write_output(results, fmt, per_query, output, shown, intervals, segments)
     return 0
+
+
+def warn_coverage(results: Results, measures: Sequence[str]) -> None:
+    """The coverage warning, when a measure was evaluated on plain and condensed lists."""
+    from .._surfaces.coverage import means_of, warn_order_flips
+
+    warn_order_flips(means_of(results), measures)
 
 
 def engine_words(engine: dict[str, Any]) -> str:

@@ -349,6 +349,7 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
     QRELS and RUNS or ``--pairs`` files (:func:`inputs`), the systems named
     (:func:`name_systems`), ``output`` none of the inputs, and no tables with ``--pairs``
     (they describe users and items)."""
+    coverage = params.pop("coverage", None)
     options, pairs = split_options(params)
     context = split_context(params)
     columns = run_columns(params.pop("columns", None))
@@ -362,5 +363,17 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
                                "and RUNS, not --pairs")
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
-    return Given(options, pairs, context, labels, paths,
-                 list(measures) or list(DEFAULT_MEASURES), columns)
+    chosen = list(measures) or list(DEFAULT_MEASURES)
+    if coverage is not None:
+        from .._surfaces.coverage import coverage_measures
+
+        chosen = coverage_measures(chosen, coverage)
+    return Given(options, pairs, context, labels, paths, chosen, columns)
+
+
+def coverage_option(command: F) -> F:
+    """Add ``--coverage K`` to an evaluating command (evaluate, compare, report)."""
+    return click.option(
+        "--coverage", type=click.IntRange(1, 2 ** 31 - 1), default=None, metavar="K",
+        help="Add Judged@K, Unj@K and each measure on condensed lists (judged documents "
+             "only); warn when the two forms order two systems differently.")(command)

@@ -11,6 +11,7 @@ from .._surfaces.compare.api import CORRECTIONS, TESTS
 from ._judges import scale_options, scales
 from ._options import (
     baseline_name,
+    coverage_option,
     evaluated_inputs,
     inputs_and_measures,
     read_given,
@@ -47,6 +48,7 @@ __all__ = ["report_cmd"]
                    "with QRELS, as ranklens judges.")
 @scale_options("--judge-columns")
 @evaluated_inputs
+@coverage_option
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
@@ -75,6 +77,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         raise click.UsageError("--map, --judge-columns and --grades apply to --judges; give "
                                "--judges QRELS")
     given = read_given(qrels, runs, names, measures, params, output)
+    measures = tuple(given.measures)  # with --coverage's measures
     refuse_overwriting_inputs(output, [other] if other is not None else [])
     tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
                                              given.labels, given.paths)

@@ -19,6 +19,7 @@ from ..._pipeline.options import DEFAULT_MEASURES
 from ..._pipeline.plan import planned
 from ..._results.results import Results
 from ..._version import __version__
+from ..coverage import means_of, warn_order_flips
 from ..evaluate import evaluate
 from .beyond import beyond_measures, collect_beyond
 from .collect import ReportData, collect, curve_measures, curve_rels, grade_levels
@@ -207,6 +208,7 @@ def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
              if m not in wanted]
     evaluated = evaluate(q, runs, [*wanted, *extra], **tables, **options)
     results = evaluated if isinstance(evaluated, Results) else Results((evaluated,))
+    warn_order_flips(means_of(results), wanted)  # both forms of a measure: the coverage rule
     data = collect(results, wanted, baseline=baseline, max_k=max_k, top_k=top_k,
                    levels=levels, rels=rels, base=base)
     if context is None:
