@@ -1,5 +1,6 @@
 """The originals' RAG measures on JSON cases from stdin: llama_index's metrics, ragas's
-id-based precision and recall and its context-precision arithmetic. Run by
+id-based precision and recall, its context-precision arithmetic and its non-LLM
+(Levenshtein) context precision and recall. Run by
 test_rag_oracles.py in the interpreter RANKLENS_RAG_PYTHON names (a venv holding
 llama-index-core and ragas, kept out of the test extra: they are heavy)."""
 
@@ -26,8 +27,10 @@ from llama_index.core.evaluation.retrieval.metrics import (  # noqa: E402
 from ragas.dataset_schema import SingleTurnSample  # noqa: E402
 from ragas.metrics import IDBasedContextPrecision, IDBasedContextRecall  # noqa: E402
 from ragas.metrics._context_precision import NonLLMContextPrecisionWithReference  # noqa: E402
+from ragas.metrics._context_recall import NonLLMContextRecall  # noqa: E402
 
-cases = json.load(sys.stdin)
+given = json.load(sys.stdin)
+cases, texts = given["ids"], given["texts"]
 li = {"LlamaIndexHitRate": HitRate(),
       "LlamaIndexHitRate(granular=true)": HitRate(use_granular_hit_rate=True),
       "LlamaIndexMRR": MRR(), "LlamaIndexMRR(granular=true)": MRR(use_granular_mrr=True),
@@ -49,4 +52,15 @@ for ret, ref in cases:
         row[name] = "nan" if math.isnan(v) else v
     row["ContextPrecision"] = nonllm._calculate_average_precision([int(r in ref) for r in ret])
     out.append(row)
-json.dump(out, sys.stdout)
+strings = []
+for ret, ref in texts:
+    s = SingleTurnSample(retrieved_contexts=ret, reference_contexts=ref)
+    row = {}
+    for name, metric in (("precision", nonllm), ("recall", NonLLMContextRecall())):
+        try:
+            v = asyncio.run(metric.single_turn_ascore(s))
+            row[name] = "nan" if math.isnan(v) else v
+        except ValueError:
+            row[name] = "ValueError"
+    strings.append(row)
+json.dump({"ids": out, "texts": strings}, sys.stdout)

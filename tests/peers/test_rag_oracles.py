@@ -1,6 +1,6 @@
 """The RAG frameworks' measures against the originals themselves: llama_index's
-RetrieverEvaluator metrics and ragas's id-based precision, recall and context-precision
-arithmetic, on random rankings.
+RetrieverEvaluator metrics, ragas's id-based precision, recall and context-precision
+arithmetic on random rankings, and ragas's non-LLM (Levenshtein) forms on random texts.
 
 The originals are heavy and pin their own dependencies, so they run in the interpreter
 named by ``RANKLENS_RAG_PYTHON`` (e.g. ``python -m venv /tmp/rag && /tmp/rag/bin/pip
@@ -41,9 +41,23 @@ def test_measures_equal_the_originals_on_random_rankings(seed: int) -> None:
         ranked = [f"d{i}" for i in rng.permutation(25)[: rng.integers(0, 12)]]
         run[f"q{q}"] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
         cases.append([ranked, [d for d, g in qrels[f"q{q}"].items() if g >= 1]])
-    out = subprocess.run([PYTHON, str(WORKER)], input=json.dumps(cases), capture_output=True,
-                         text=True, check=True, timeout=300)
-    want = json.loads(out.stdout)
+    words = ["Paris", "is", "the", "capital", "of", "France", "a", "city"]
+    texts = [[[" ".join(rng.choice(words, rng.integers(1, 6))) for _ in range(rng.integers(0, 4))]
+              for _ in range(2)] for _ in range(60)]
+    out = subprocess.run([PYTHON, str(WORKER)], input=json.dumps({"ids": cases, "texts": texts}),
+                         capture_output=True, text=True, check=True, timeout=300)
+    want, want_texts = json.loads(out.stdout)["ids"], json.loads(out.stdout)["texts"]
+    functions = {"precision": ranklens.nonllm_context_precision,
+                 "recall": ranklens.nonllm_context_recall}
+    for (ret, ref), row in zip(texts, want_texts, strict=True):
+        for name, fn in functions.items():
+            if row[name] == "ValueError":
+                with pytest.raises(ranklens.ParameterError):
+                    fn(ret, ref)
+            elif row[name] == "nan":
+                assert math.isnan(fn(ret, ref))
+            else:
+                assert fn(ret, ref) == row[name], (name, ret, ref)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ranklens.RanklensWarning)
         r = ranklens.evaluate(qrels, run, list(want[0]))

@@ -18,6 +18,7 @@ import pytest
 
 import ranklens
 from ranklens import MeasureError, Run, parse_measure, parse_measures
+from ranklens._surfaces.rag_strings import MAX_CHARS, levenshtein_similarity
 
 # -- the originals' arithmetic, transcribed (ids compared as given; duplicates refused) --
 
@@ -391,3 +392,70 @@ def test_polars_run_frame_gives_the_same_values() -> None:
     for name in CASES:
         assert np.array_equal(list(a.per_query(name).values()),
                               list(b.per_query(name).values()), equal_nan=True), name
+
+
+# -- ragas's string-distance forms --------------------------------------------------------
+
+def _levenshtein(a: str, b: str) -> int:
+    """The textbook dynamic programme."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        cur = [i]
+        for j, cb in enumerate(b, start=1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def test_levenshtein_similarity_equals_the_dynamic_programme() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        a = "".join(rng.choice(list("abcé "), rng.integers(0, 12)))
+        b = "".join(rng.choice(list("abcé "), rng.integers(0, 12)))
+        longest = max(len(a), len(b))
+        want = 1 - _levenshtein(a, b) / longest if longest else 1.0
+        assert levenshtein_similarity(a, b) == want, (a, b)
+
+
+def test_string_thresholds_are_ge_for_precision_and_gt_for_recall() -> None:
+    # "abcd" vs "abxy": distance 2 of 4, similarity exactly 0.5
+    assert levenshtein_similarity("abcd", "abxy") == 0.5
+    assert ranklens.nonllm_context_precision(["abcd"], ["abxy"]) == 1 / (1 + 1e-10)
+    assert ranklens.nonllm_context_recall(["abcd"], ["abxy"]) == 0.0
+    assert ranklens.nonllm_context_recall(["abcd"], ["abxy"], threshold=0.4) == 1.0
+
+
+def test_string_forms_on_verdict_vectors() -> None:
+    refs = ["aaaa"]
+    got = ranklens.nonllm_context_precision(["aaaa", "zzzz", "aaab", "zzzz", "aaaa"], refs)
+    assert got == ragas_context_precision([1, 0, 1, 0, 1]) == pytest.approx(0.7555555555303703)
+
+
+@pytest.mark.parametrize(("fn", "ret", "ref", "want"), [
+    ("nonllm_context_precision", [], ["a"], 0.0),
+    ("nonllm_context_precision", [], [], 0.0),
+    ("nonllm_context_recall", ["a"], [], "nan"),
+    ("nonllm_context_recall", [], [], "nan"),
+])
+def test_string_forms_empty_lists(fn: str, ret: list, ref: list, want: object) -> None:
+    got = getattr(ranklens, fn)(ret, ref)
+    assert math.isnan(got) if want == "nan" else got == want
+
+
+@pytest.mark.parametrize(("fn", "ret", "ref", "match"), [
+    ("nonllm_context_precision", ["a"], [], "reference_contexts is empty"),
+    ("nonllm_context_recall", [], ["a"], "retrieved_contexts is empty"),
+])
+def test_string_forms_raise_where_ragas_raises(fn: str, ret: list, ref: list, match: str
+                                               ) -> None:
+    with pytest.raises(ranklens.ParameterError, match=match):
+        getattr(ranklens, fn)(ret, ref)
+
+
+def test_string_forms_validate_their_arguments() -> None:
+    with pytest.raises(ranklens.ParameterError, match="'threshold' option must be"):
+        ranklens.nonllm_context_recall(["a"], ["a"], threshold=2)
+    with pytest.raises(ranklens.ParameterError, match="must be a string, got int"):
+        ranklens.nonllm_context_recall([1], ["a"])  # type: ignore[list-item]
+    with pytest.raises(ranklens.ParameterError, match=f"MAX_CHARS \\({MAX_CHARS}\\)"):
+        levenshtein_similarity("a" * (MAX_CHARS + 1), "a")
