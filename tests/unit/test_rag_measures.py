@@ -459,3 +459,36 @@ def test_string_forms_validate_their_arguments() -> None:
         ranklens.nonllm_context_recall([1], ["a"])  # type: ignore[list-item]
     with pytest.raises(ranklens.ParameterError, match=f"MAX_CHARS \\({MAX_CHARS}\\)"):
         levenshtein_similarity("a" * (MAX_CHARS + 1), "a")
+
+
+def test_ids_compare_as_strings_as_ragas_str_ids() -> None:
+    # ragas: 1 == "1" (every id through str)
+    r = ranklens.evaluate({"q": {1: 1, 2: 1}}, {"q": {"1": 2.0, 3: 1.0}},
+                          ["IDBasedContextPrecision", "IDBasedContextRecall"])
+    assert (r["IDBasedContextPrecision"], r["IDBasedContextRecall"]) == (0.5, 0.5)
+
+
+def test_deepeval_groups_a_repeated_source_at_its_first_position(tmp_path) -> None:
+    run = _run_file(tmp_path, ["x 4", "a 3", "x 2", "b 1"])
+    r = ranklens.evaluate({"q": {"a": 1, "b": 1}}, run, ["ContextualPrecision"],
+                          duplicates="first")
+    assert r["ContextualPrecision"] == deepeval_precision([0, 1, 1])
+
+
+@pytest.mark.parametrize("name", ["LlamaIndexHitRate(granular=true)", "LlamaIndexAP",
+                                  "OpenRAGEvalMRR", "ContextPrecision"])
+def test_a_duplicated_id_is_refused_not_counted_twice(tmp_path, name: str) -> None:
+    # llama_index counts it twice (scores above 1); ranklens names the duplicate instead
+    run = _run_file(tmp_path, ["a 2", "a 1"])
+    with pytest.raises(ranklens.RanklensError, match="duplicate"):
+        ranklens.evaluate({"q": {"a": 2}}, run, [name])
+
+
+def test_beir_averages_over_the_queries_of_both_with_missing_skip() -> None:
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    run = {"q1": {"a": 1.0}}
+    r = ranklens.evaluate(qrels, run, ["BEIR"], missing="skip")
+    assert r["nDCG@10"] == 1.0 and r["P@1"] == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        assert ranklens.evaluate(qrels, run, ["TREC-RAG"])["nDCG@30"] == 0.5  # trec_eval -c
