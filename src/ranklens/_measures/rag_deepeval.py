@@ -20,7 +20,7 @@ from ._registry import REL, Measure, register
           "relevant rank / relevant retrieved, 0 when none (trec_eval's AP divides by all "
           "relevant judged)", params=(REL, STRICT),
           aliases=("contextual_precision", "contextual_precision_metric"), family="deepeval",
-          unit_range=True, needs_unretrieved=False, zero_grade_unread=True, residual=True)
+          unit_range=True, needs_unretrieved=False)
 def contextual_precision(a: Aligned, m: Measure) -> np.ndarray:
     q, rank, running = hit_terms(a, m)
     return strict(m, divide(per_query(a, q, running / rank), per_query(a, q)))
@@ -29,7 +29,7 @@ def contextual_precision(a: Aligned, m: Measure) -> np.ndarray:
 @register("ContextualRecall", "deepeval contextual recall: relevant retrieved / relevant "
           "judged, 0 when none (trec_eval's set_recall, but for strict)", params=(REL, STRICT),
           aliases=("contextual_recall", "contextual_recall_metric"), family="deepeval",
-          unit_range=True, order_free="always", zero_grade_unread=True, residual=True)
+          unit_range=True, order_free="always")
 def contextual_recall(a: Aligned, m: Measure) -> np.ndarray:
     q, _, _ = hit_terms(a, m)
     return strict(m, divide(per_query(a, q), a.num_rel(rel_level(a, m))))

@@ -39,7 +39,7 @@ def _measure(name: str, snake: str, doc: str, **extra: Any) -> Callable[
         params = extra.pop("params", ())
         register(f"LlamaIndex{name}", f"llama_index {snake}: {doc}{_EMPTY}", params=(REL, *params),
                  aliases=(f"llama_index_{snake}",), family="llama_index",
-                 unit_range=True, zero_grade_unread=True, residual=True, **extra)(guarded)
+                 **extra)(guarded)
 
     return deco
 

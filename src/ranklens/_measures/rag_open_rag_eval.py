@@ -17,9 +17,8 @@ from ._rag import hit_terms, nan_where, per_query
 from ._registry import Measure, Param, Spelled, register
 
 _REL2 = Param("rel", Spelled("int", minimum=0), 2, "lowest UMBRELA label counted relevant")
-_COMMON: dict[str, Any] = dict(params=(_REL2,), family="open_rag_eval", unit_range=True,
-                               needs_unretrieved=False, zero_grade_unread=True,
-                               residual=True)
+_COMMON: dict[str, Any] = dict(params=(_REL2,), family="open_rag_eval",
+                               needs_unretrieved=False)
 
 
 @register("OpenRAGEvalPrecision", "open-rag-eval precision@k: relevant (label >= 2) in the "
@@ -43,7 +42,7 @@ def open_rag_eval_ap(a: Aligned, m: Measure) -> np.ndarray:
 
 @register("OpenRAGEvalMRR", "open-rag-eval MRR: 1 / rank of the first relevant (label >= 2) "
           "passage in the whole ranking, 0 when none (trec_eval's recip_rank at rel 1)",
-          aliases=("open_rag_eval_mrr",), **_COMMON)
+          aliases=("open_rag_eval_mrr",), unit_range=True, **_COMMON)
 def open_rag_eval_mrr(a: Aligned, m: Measure) -> np.ndarray:
     q, rank, running = hit_terms(a, m)
     return per_query(a, q[running == 1], 1.0 / rank[running == 1])

@@ -23,8 +23,7 @@ EPSILON = 1e-10
 @register("IDBasedContextPrecision", "ragas id_based_context_precision: relevant retrieved / "
           "retrieved, rank ignored; NaN on an empty ranking (trec_eval's set_P: 0)",
           params=(REL,), aliases=("id_based_context_precision",), family="ragas",
-          unit_range=True, order_free="always", needs_unretrieved=False,
-          zero_grade_unread=True, residual=True)
+          order_free="always", needs_unretrieved=False)
 def id_context_precision(a: Aligned, m: Measure) -> np.ndarray:
     q, _, _ = hit_terms(a, m)
     return nan_where(a.n_ret == 0, divide(per_query(a, q), a.n_ret))
@@ -33,7 +32,7 @@ def id_context_precision(a: Aligned, m: Measure) -> np.ndarray:
 @register("IDBasedContextRecall", "ragas id_based_context_recall: relevant retrieved / "
           "relevant judged; NaN without a relevant judgment (trec_eval's set_recall: 0)",
           params=(REL,), aliases=("id_based_context_recall",), family="ragas",
-          unit_range=True, order_free="always", zero_grade_unread=True, residual=True)
+          order_free="always")
 def id_context_recall(a: Aligned, m: Measure) -> np.ndarray:
     q, _, _ = hit_terms(a, m)
     big_r = a.num_rel(rel_level(a, m))
@@ -45,8 +44,7 @@ def id_context_recall(a: Aligned, m: Measure) -> np.ndarray:
           "all relevant judged", params=(REL,),
           aliases=("context_precision", "llm_context_precision_with_reference",
                    "llm_context_precision_without_reference", "context_utilization"),
-          family="ragas", unit_range=True, needs_unretrieved=False, zero_grade_unread=True,
-          residual=True)
+          family="ragas", unit_range=True, needs_unretrieved=False)
 def context_precision(a: Aligned, m: Measure) -> np.ndarray:
     q, rank, running = hit_terms(a, m)
     return per_query(a, q, running / rank) / (per_query(a, q) + EPSILON)
