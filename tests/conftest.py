@@ -50,6 +50,8 @@ SLOW: dict[str, frozenset[str] | None] = {
     "peers/test_benchmark_smoke.py": None,
     "peers/test_benchmark_workloads.py": None,
     "peers/test_beyond_benchmark.py": None,
+    # ragas and llama_index in their own venv's interpreter (tests/peers/test_rag_oracles.py)
+    "peers/test_rag_oracles.py": None,
     "peers/test_duckdb_sql.py": frozenset({"test_sql_workload_on_parquet_runs_and_agrees"}),
     "cli/test_trec_eval_complete_bench.py": None,
     # hundreds of chunks of the real runs; hypothesis over files

@@ -75,6 +75,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.judgments import Judgments
     from ._surfaces.pool import merge_judgments, pool
     from ._surfaces.power import power
+    from ._surfaces.rag_strings import nonllm_context_precision, nonllm_context_recall
     from ._surfaces.render import FORMATS, render
     from ._surfaces.report import report
     from ._surfaces.residual import Residual, residual
@@ -95,10 +96,10 @@ __all__ = [
     "evaluate_arrays", "from_arrays", "from_pairs", "fuse", "group_means", "judge_requests",
     "judges", "load_interactions", "load_item_features", "load_item_groups", "load_items",
     "load_pairs", "load_qrels", "load_run", "map_chunks", "merge_judgments", "merge_labels",
-    "optimize_fusion", "parse_agreement", "parse_measure", "parse_measures", "pool", "power",
-    "rank_correlation", "read_answers", "read_nuggets", "read_rag_judgments", "read_requests",
-    "read_topics", "read_umbrela", "render", "report", "residual", "risk", "rollup", "seeds",
-    "segments", "trec_eval",
+    "nonllm_context_precision", "nonllm_context_recall", "optimize_fusion", "parse_agreement",
+    "parse_measure", "parse_measures", "pool", "power", "rank_correlation", "read_answers",
+    "read_nuggets", "read_rag_judgments", "read_requests", "read_topics", "read_umbrela",
+    "render", "report", "residual", "risk", "rollup", "seeds", "segments", "trec_eval",
 ]
 
 # Each module's public names, imported on first use (PEP 562): ``import ranklens``
@@ -145,6 +146,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.judge_export": ("JudgeRequests", "judge_requests"),
     "._surfaces.judge_merge": ("MergedJudgments", "merge_labels"),
     "._surfaces.coverage": ("coverage",),
+    "._surfaces.rag_strings": ("nonllm_context_precision", "nonllm_context_recall"),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}

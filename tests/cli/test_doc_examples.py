@@ -1,4 +1,4 @@
-"""Every example of README.md and docs/{cli,agreement,results,segments,judges,rag-inputs}.md runs.
+"""Every example of README.md and of the docs pages in ``DOCS`` runs.
 
 The examples are read from the files, never copied here: a new example that does not run
 fails this module. Python blocks (```python) run in order, per file, in one namespace, after a
@@ -27,7 +27,7 @@ import ranklens
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "ranklens" / "data"
 DOCS = ("README.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
-        "docs/segments.md", "docs/judges.md", "docs/rag-inputs.md")
+        "docs/segments.md", "docs/judges.md", "docs/rag-inputs.md", "docs/rag-measures.md")
 
 #: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
 NOT_RUN = {

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from .._base.errors import MeasureError
 from .._measures import REGISTRY, Measure
+from .._measures._sets import expand_set
 from .._measures._trec_table import NICKNAMES, ORDER
 from .index import SPELLINGS
 from .parse import parse_measure, read
@@ -137,6 +138,8 @@ def expand_trec_lists(spec: str | Measure) -> list[str | Measure]:
     text = spec.strip()
     if text in NICKNAMES:
         return _expand_nickname(text)
+    if (members := expand_set(text)) is not None:  # BEIR, MTEB, TREC-RAG
+        return list(members)
     cut = SPELLINGS.trec_cut
     listed = _TREC_LIST.match(text)
     base = listed and (listed.group(1) if listed.group(1) in cut

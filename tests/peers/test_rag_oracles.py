@@ -1,0 +1,71 @@
+"""The RAG frameworks' measures against the originals themselves: llama_index's
+RetrieverEvaluator metrics, ragas's id-based precision, recall and context-precision
+arithmetic on random rankings, and ragas's non-LLM (Levenshtein) forms on random texts.
+
+The originals are heavy and pin their own dependencies, so they run in the interpreter
+named by ``RANKLENS_RAG_PYTHON`` (e.g. ``python -m venv /tmp/rag && /tmp/rag/bin/pip
+install llama-index-core ragas``); the test is skipped without it. Where the original
+raises ValueError (llama_index, on an empty list), ranklens gives NaN.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ranklens
+
+PYTHON = os.environ.get("RANKLENS_RAG_PYTHON", "")
+WORKER = Path(__file__).with_name("rag_oracle_worker.py")
+pytestmark = pytest.mark.skipif(not Path(PYTHON).is_file(),
+                                reason="RANKLENS_RAG_PYTHON names no interpreter")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_measures_equal_the_originals_on_random_rankings(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    cases = []
+    for q in range(60):
+        docs = [f"d{i}" for i in rng.permutation(25)[: rng.integers(1, 15)]]
+        grades = (rng.integers(0, 3, len(docs)) * (rng.random() > 0.1)).tolist()
+        qrels[f"q{q}"] = dict(zip(docs, grades, strict=True))
+        ranked = [f"d{i}" for i in rng.permutation(25)[: rng.integers(0, 12)]]
+        run[f"q{q}"] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+        cases.append([ranked, [d for d, g in qrels[f"q{q}"].items() if g >= 1]])
+    words = ["Paris", "is", "the", "capital", "of", "France", "a", "city"]
+    texts = [[[" ".join(rng.choice(words, rng.integers(1, 6))) for _ in range(rng.integers(0, 4))]
+              for _ in range(2)] for _ in range(60)]
+    out = subprocess.run([PYTHON, str(WORKER)], input=json.dumps({"ids": cases, "texts": texts}),
+                         capture_output=True, text=True, check=True, timeout=300)
+    want, want_texts = json.loads(out.stdout)["ids"], json.loads(out.stdout)["texts"]
+    functions = {"precision": ranklens.nonllm_context_precision,
+                 "recall": ranklens.nonllm_context_recall}
+    for (ret, ref), row in zip(texts, want_texts, strict=True):
+        for name, fn in functions.items():
+            if row[name] == "ValueError":
+                with pytest.raises(ranklens.ParameterError):
+                    fn(ret, ref)
+            elif row[name] == "nan":
+                assert math.isnan(fn(ret, ref))
+            else:
+                assert fn(ret, ref) == row[name], (name, ret, ref)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        r = ranklens.evaluate(qrels, run, list(want[0]))
+    for name in want[0]:
+        got = r.per_query(name)
+        for q, row in zip(qrels, want, strict=True):
+            expected = row[name]
+            if expected in ("ValueError", "nan"):
+                assert math.isnan(got[q]), (name, q, got[q])
+            else:
+                assert got[q] == expected, (name, q, got[q], expected)
