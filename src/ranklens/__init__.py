@@ -56,10 +56,12 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.derived_groups import derived_groups
     from ._surfaces.evaluate import evaluate
     from ._surfaces.evaluate_arrays import evaluate_arrays, from_arrays
+    from ._surfaces.exposure import awrf, expected_exposure, group_exposure
     from ._surfaces.fusion.fuse import fuse
     from ._surfaces.fusion.tuning import FusionTuning, optimize_fusion
     from ._surfaces.judges import JudgesReport, judges
     from ._surfaces.judgments import Judgments
+    from ._surfaces.off_policy import OffPolicy, off_policy
     from ._surfaces.pool import merge_judgments, pool
     from ._surfaces.power import power
     from ._surfaces.render import FORMATS, render
@@ -74,13 +76,15 @@ __all__ = [
     "CONVENTIONS", "FORMATS", "Accumulator", "Agreement", "AgreementMatrix",
     "AgreementMeasure", "CompareOptions", "Comparison", "Convention", "EvaluateOptions",
     "FusionTuning", "InputError", "Interactions", "ItemCatalogue", "ItemFeatures",
-    "ItemGroups", "JudgesReport", "Judgments", "Measure", "MeasureError", "PairComparison",
+    "ItemGroups", "JudgesReport", "Judgments", "Measure", "MeasureError", "OffPolicy",
+    "PairComparison",
     "ParameterError", "Qrels", "RankCorrelation", "RanklensError", "RanklensWarning",
     "Residual", "Result", "Results", "Run", "ScoreInterval", "SubtopicQrels", "TrecEvalError",
-    "TrecEvalReport", "__version__", "agreement", "compare", "compare_results",
-    "derived_groups", "evaluate", "evaluate_arrays", "from_arrays", "from_pairs", "fuse",
-    "group_means", "judges", "load_interactions", "load_item_features", "load_item_groups",
-    "load_items", "load_pairs", "load_qrels", "load_run", "merge_judgments", "optimize_fusion",
+    "TrecEvalReport", "__version__", "agreement", "awrf", "compare", "compare_results",
+    "derived_groups", "evaluate", "evaluate_arrays", "expected_exposure", "from_arrays",
+    "from_pairs", "fuse", "group_exposure", "group_means", "judges", "load_interactions",
+    "load_item_features", "load_item_groups", "load_items", "load_pairs", "load_qrels",
+    "load_run", "merge_judgments", "off_policy", "optimize_fusion",
     "parse_agreement", "parse_measure", "parse_measures", "pool", "power", "rank_correlation",
     "render", "report", "residual", "risk", "seeds", "segments", "trec_eval",
 ]
@@ -124,6 +128,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.segments": ("group_means", "segments"),
     "._surfaces.seeds": ("seeds",),
     "._surfaces.derived_groups": ("derived_groups",),
+    "._surfaces.off_policy": ("OffPolicy", "off_policy"),
+    "._surfaces.exposure": ("awrf", "expected_exposure", "group_exposure"),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}
