@@ -196,9 +196,10 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
     estimator : {"ips", "snips", "dr"}
         ``ips``: sum of weight x reward over rows, over slates. ``snips``: each row's value
         divided by the mean weight of its group (all rows for ``slate`` weights, rows at
-        the same position otherwise; a group whose weights are all 0 adds 0). ``dr``: doubly robust, with columns ``reward_model``
-        (the model's reward of the logged item) and ``target_reward_model`` (its expected
-        reward under the target policy at that position).
+        the same position otherwise; a group whose weights are all 0 adds 0). ``dr``:
+        doubly robust, with columns ``reward_model`` (the model's reward of the logged
+        item) and ``target_reward_model`` (its expected reward under the target policy at
+        that position).
     weights : {"item-position", "slate", "cascade", "pbm"}
         Row weight ``target_pscore / pscore``: the marginal probability of the item at that
         position (item-position, IIPS), of the whole slate (slate, SIPS; one per slate) or of
