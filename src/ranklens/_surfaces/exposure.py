@@ -202,7 +202,7 @@ def expected_exposure(qrels: Any, samples: Any, *, user: str = "gerr", patience:
         run = _exposures(ranked, q, grades, user, patience, utility)
         if groups is not None:
             run, target = _grouped(run, groups), _grouped(target, groups)
-        values = _metrics(run, target) if run else \
+        values: tuple[float, ...] = _metrics(run, target) if run else \
             (bounds[0][1], bounds[1][0], bounds[1][1])  # expeval: unranked query
         if normalise:
             defaults = (0.0, 1.0, 0.0)

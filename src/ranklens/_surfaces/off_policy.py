@@ -261,6 +261,9 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
     from .._results.interval import bootstrap_means
 
     frame, source = load_log(log)
+    if frame.is_empty():
+        raise InputError("the log has no rows; an estimate needs at least one slate",
+                         source=source)
     rows_of = np.arange(len(frame))
     try:
         if "slate" not in frame.columns:
@@ -292,12 +295,13 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
         raise (_with_line(exc, source) if os.path.exists(source) else exc) from None
     _, slate_of = np.unique(slate, return_inverse=True)
     groups = np.zeros(slate.size, np.int64) if weights == "slate" else position.astype(np.int64)
-    _, group_of = np.unique(groups, return_inverse=True)
+    group_of = np.unique(groups, return_inverse=True)[1] if estimator == "snips" else \
+        np.zeros(slate.size, np.int64)
     n = int(slate_of.max()) + 1
     # per slate and group: summed values, weights and rows (IPS and DR need the values only)
-    cells = np.zeros((n, int(group_of.max()) + 1 if estimator == "snips" else 1, 3))
+    cells = np.zeros((n, int(group_of.max()) + 1, 3))
     for k, column in enumerate((value, w, np.ones_like(w))):
-        np.add.at(cells[..., k], (slate_of, group_of if estimator == "snips" else 0), column)
+        np.add.at(cells[..., k], (slate_of, group_of), column)
     estimate = float(_estimate(cells.mean(axis=0), estimator))
     se = low = high = math.nan
     if resamples and n > 1:
