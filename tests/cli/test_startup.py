@@ -92,8 +92,9 @@ def test_help_lists_every_command() -> None:
     assert out.exit_code == 0
     listed = [line.split()[0] for line in out.output.split("Commands:")[1].splitlines()
               if line.strip()]
-    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "fuse", "judges",
-                      "measures", "pool", "power", "report", "trec_eval"]
+    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "exposure", "fuse",
+                      "judges", "measures", "off-policy", "pool", "power", "report",
+                      "trec_eval"]
 
 
 # ``python -m ranklens`` with an import hook that stops at a known point of start-up (the

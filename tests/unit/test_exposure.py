@@ -173,3 +173,12 @@ def test_cli_exposure(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     bad = run(["exposure", "qrels", "s1.run", "--item-groups", "groups.tsv", "--target", "a"],
               capsys)
     assert bad.code == 2 and "--target must be group=weight pairs" in one_error(bad.err)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import ranklens._surfaces.exposure as module
+
+    failed, tried = doctest.testmod(module)
+    assert tried and not failed

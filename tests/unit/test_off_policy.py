@@ -257,3 +257,12 @@ def test_cli_off_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert bad.code == 2 and "is one of the input files" in one_error(bad.err)
     bad = run(["off-policy", "log.csv", "-w", "pbm", "--propensities", "1,x"], capsys)
     assert bad.code == 2 and "--propensities must be numbers" in one_error(bad.err)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import ranklens._surfaces.off_policy as module
+
+    failed, tried = doctest.testmod(module)
+    assert tried and not failed
