@@ -132,6 +132,34 @@ def test_awrf_default_target_and_samples() -> None:
     assert each[0] != pytest.approx(each[1])  # the mean is over two different values
 
 
+@settings(max_examples=30, deadline=None)
+@given(orders=st.lists(st.permutations(range(6)), min_size=1, max_size=4),
+       depth=st.integers(1, 6), k=st.integers(1, 7),
+       membership=st.lists(st.sampled_from(["x", "y", "z", None]), min_size=6, max_size=6))
+def test_awrf_measure_in_evaluate(orders: list[list[int]], depth: int, k: int,
+                                  membership: list) -> None:
+    """AWRF@k of the registry equals awrf() on the top k, per query, and compares."""
+    groups = {f"d{i}": g for i, g in enumerate(membership) if g is not None} or {"d9": "x"}
+    runs = {f"q{j}": {f"d{i}": float(depth - r) for r, i in enumerate(order[:depth])}
+            for j, order in enumerate(orders)}
+    qrels = {q: {"d0": 1} for q in runs}
+    got = ranklens.evaluate(qrels, runs, [f"AWRF@{k}"], item_groups=groups)
+    top = {q: {d: s for d, s in docs.items() if s > depth - k} for q, docs in runs.items()}
+    want = ranklens.awrf(top, groups)
+    assert got.per_query(f"AWRF@{k}") == pytest.approx(dict(want.iter_rows()), abs=1e-12)
+    for q, docs in top.items():
+        ranking = sorted(docs, key=lambda d: -docs[d])
+        target = dict.fromkeys(sorted(set(groups.values())), 1.0)
+        assert got.per_query(f"AWRF@{k}")[q] == pytest.approx(
+            trec_awrf(ranking, groups, target), abs=1e-12)
+
+
+def test_awrf_measure_compares() -> None:
+    groups = {"d1": "a", "d2": "b", "d3": "b", "d4": "a"}
+    cmp = ranklens.compare(QRELS, {"s1": S1, "s2": S2}, ["AWRF@4"], item_groups=groups)
+    assert cmp.results.values("AWRF@4").shape == (1, 2)
+
+
 def test_errors() -> None:
     with pytest.raises(ParameterError, match="'normalise' option must be False or None with "
                                              "'item_groups'"):
