@@ -129,7 +129,7 @@ def _discount(rank: np.ndarray, discount: str, depth: int | None) -> np.ndarray:
     return np.where(shown, weight, 0.0)
 
 
-def _weights(frame: pl.DataFrame, source: str, weights: str, slate: np.ndarray,
+def _weights(frame: pl.DataFrame, source: str, weights: str, first: np.ndarray,
              position: np.ndarray, propensities: Sequence[float] | None, discount: str,
              depth: int | None) -> tuple[np.ndarray, np.ndarray]:
     """Each row's weight and the weight of the row before it in its slate (1 at a slate's
@@ -159,8 +159,7 @@ def _weights(frame: pl.DataFrame, source: str, weights: str, slate: np.ndarray,
     pscore = _column(frame, "pscore", source, why, (0.0, 1.0, False), _UNSEEN)
     w = _column(frame, "target_pscore", source, why, (0.0, 1.0, True)) / pscore
     if weights == "slate":
-        first = np.r_[True, slate[1:] != slate[:-1]]
-        start = np.maximum.accumulate(np.where(first, np.arange(slate.size), 0))
+        start = np.maximum.accumulate(np.where(first, np.arange(first.size), 0))
         differ = ~np.isclose(w, w[start], rtol=1e-12, atol=0)
         if differ.any():
             row = int(np.argmax(differ))
@@ -168,7 +167,6 @@ def _weights(frame: pl.DataFrame, source: str, weights: str, slate: np.ndarray,
                            "'pscore' or 'target_pscore' differs from its slate's first row "
                            "(use weights='item-position' or 'cascade')", source)
     before = np.r_[1.0, w[:-1]]
-    first = np.r_[True, slate[1:] != slate[:-1]]
     return w, np.where(first | (weights != "cascade"), 1.0, before)
 
 
@@ -254,9 +252,8 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
     if weights != "pbm" and (propensities is not None or depth is not None):
         raise ParameterError("the 'propensities' and 'depth' options are for weights='pbm'; "
                              f"got weights={weights!r}")
-    import polars as pl
 
-    from .._ingest.columns import _at
+    from .._ingest.columns import _at, no_nulls
     from .._ingest.io._load import _with_line
     from .._results.interval import bootstrap_means
 
@@ -266,20 +263,22 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
                          source=source)
     rows_of = np.arange(len(frame))
     try:
-        if "slate" not in frame.columns:
-            raise InputError(f"a log needs a 'slate' column (or one of "
-                             f"{', '.join(_COLUMNS['slate'][1:])}); found columns "
-                             f"{frame.columns}", source=source)
-        if "position" in frame.columns:  # rows of a slate in position order; keep the input's
-            frame = frame.with_row_index("_row").sort("slate", "position", maintain_order=True)
-            rows_of, frame = frame["_row"].to_numpy(), frame.drop("_row")
+        for needed in ("slate", "position"):
+            if needed not in frame.columns:
+                raise InputError(f"a log needs a {needed!r} column (or one of "
+                                 f"{', '.join(_COLUMNS[needed][1:])}); found columns "
+                                 f"{frame.columns}", source=source)
+        # rows of a slate in position order; errors name the input's own rows
+        frame = frame.with_row_index("_row").sort("slate", "position", maintain_order=True)
+        rows_of, frame = frame["_row"].to_numpy(), frame.drop("_row")
         position = _column(frame, "position", source, "a log")
         if (bad := (position < 1) | (position != np.floor(position))).any():
             raise _at(int(np.argmax(bad)), "column 'position' must be an integer >= 1; got "
                                           f"{frame['position'][int(np.argmax(bad))]!r}", source)
-        slate = frame["slate"].cast(pl.String).to_numpy()
+        no_nulls(frame.select("slate"), source)
+        first = (frame["slate"] != frame["slate"].shift(1)).fill_null(True).to_numpy()
         reward = _column(frame, "reward", source, "a log")
-        w, before = _weights(frame, source, weights, slate, position, propensities,
+        w, before = _weights(frame, source, weights, first, position, propensities,
                              discount, depth)
         if clip is not None:
             w, before = np.minimum(w, clip), np.minimum(before, clip)
@@ -293,10 +292,9 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
             exc = _at(int(rows_of[exc.row]), exc.detail.removeprefix(f"row {exc.row}: "),
                       source)
         raise (_with_line(exc, source) if os.path.exists(source) else exc) from None
-    _, slate_of = np.unique(slate, return_inverse=True)
-    groups = np.zeros(slate.size, np.int64) if weights == "slate" else position.astype(np.int64)
-    group_of = np.unique(groups, return_inverse=True)[1] if estimator == "snips" else \
-        np.zeros(slate.size, np.int64)
+    slate_of = np.cumsum(first) - 1  # the frame is sorted by slate
+    group_of = np.unique(position, return_inverse=True)[1] if estimator == "snips" and \
+        weights != "slate" else np.zeros(first.size, np.int64)
     n = int(slate_of.max()) + 1
     # per slate and group: summed values, weights and rows (IPS and DR need the values only)
     cells = np.zeros((n, int(group_of.max()) + 1, 3))
@@ -305,12 +303,10 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
     estimate = float(_estimate(cells.mean(axis=0), estimator))
     se = low = high = math.nan
     if resamples and n > 1:
-        step = max(1, _BLOCK // n)  # memory: step x n indices per block
-        flat = cells.reshape(n, -1)  # each column resampled from one stream: same slates
-        means = np.stack([bootstrap_means(flat[:, j], resamples, seed, step)
-                          for j in range(flat.shape[1])], axis=1)
+        step = max(1, _BLOCK // cells[0].size // n)  # memory: step x n x columns per block
+        means = bootstrap_means(cells.reshape(n, -1), resamples, seed, step)
         draws = _estimate(means.reshape(resamples, *cells.shape[1:]), estimator)
         se = float(np.std(draws, ddof=1))
         low, high = (float(v) for v in np.quantile(draws, [(1 - level) / 2, (1 + level) / 2]))
     return OffPolicy(estimator, weights, estimate, se, low, high, float(level), n,
-                     int(slate.size), float(np.max(w)) if w.size else math.nan)
+                     int(first.size), float(np.max(w)))
