@@ -266,3 +266,16 @@ def test_docstring_examples() -> None:
 
     failed, tried = doctest.testmod(module)
     assert tried and not failed
+
+
+def test_bootstrap_means_of_columns_share_the_resamples() -> None:
+    """2-D values: each column's means are those of the column alone (one index stream)."""
+    v = np.random.default_rng(2).random((7, 3))
+    both = bootstrap_means(v, 50, seed=4, block_size=6)
+    for j in range(3):
+        assert (both[:, j] == bootstrap_means(v[:, j], 50, seed=4)).all()
+
+
+def test_missing_slate_names_the_row() -> None:
+    with pytest.raises(InputError, match=r"row 2: missing value in column 'slate'"):
+        ranklens.off_policy({**LOGS["item-position"], "slate": [1, 1, None, 2]})
