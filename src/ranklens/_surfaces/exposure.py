@@ -23,9 +23,9 @@ USER_MODELS = ("gerr", "rbp")
 MAX_SAMPLES = 100_000
 
 
-def _samples(samples: Any) -> list[dict[str, list[str]]]:
-    """Each sample as {query: doc ids ranked}: score descending, ties by doc id descending
-    (trec_eval's order)."""
+def _samples(samples: Any) -> pl.DataFrame:
+    """Every sample's rows: ``query_id``, ``doc_id``, ``sample`` and ``rank`` (from 0; score
+    descending, ties by doc id descending, trec_eval's order)."""
     import polars as pl
 
     from .._ingest.io._load import load_run
@@ -35,26 +35,31 @@ def _samples(samples: Any) -> list[dict[str, list[str]]]:
     if not 1 <= len(samples) <= MAX_SAMPLES:
         raise ParameterError(f"the 'samples' option must hold 1 to {MAX_SAMPLES:,} rankings "
                              f"(MAX_SAMPLES); got {len(samples)}")
-    out = []
-    for sample in samples:
-        frame = load_run(sample).frame.sort(["query_id", "score", "doc_id"],
-                                            descending=[False, True, True])
-        grouped = frame.group_by("query_id", maintain_order=True).agg(pl.col("doc_id"))
-        out.append(dict(zip(grouped["query_id"].to_list(), grouped["doc_id"].to_list(),
-                            strict=True)))
-    return out
+    return pl.concat([load_run(sample).frame.sort(
+        ["query_id", "score", "doc_id"], descending=[False, True, True]).select(
+        "query_id", "doc_id", sample=pl.lit(i, pl.Int64),
+        rank=pl.int_range(pl.len(), dtype=pl.Int64).over("query_id"))
+        for i, sample in enumerate(samples)])
 
 
-def _exposures(samples: list[dict[str, list[str]]], query: str, grades: Mapping[str, float],
-               user: str, p: float, u: float) -> dict[str, float]:
-    """Each document's exposure averaged over the samples that rank the query."""
-    rankings = [s[query] for s in samples if query in s]
-    out: dict[str, float] = {}
-    for docs in rankings:
-        relevant = np.cumsum([grades.get(d, 0) > 0 for d in docs])
-        above = np.r_[0, relevant[:-1]] if user == "gerr" else np.zeros(len(docs))
-        for d, e in zip(docs, p ** np.arange(len(docs)) * (1 - u) ** above, strict=True):
-            out[d] = out.get(d, 0.0) + float(e) / len(rankings)
+def _exposures(ranked: pl.DataFrame, judged: Mapping[str, Mapping[str, float]], user: str,
+               p: float, u: float) -> dict[str, dict[str, float]]:
+    """{query: {doc: exposure}}, averaged over the samples that rank the query."""
+    import polars as pl
+
+    relevant = pl.DataFrame([(q, d) for q, docs in judged.items() for d, g in docs.items()
+                             if g > 0], schema={"query_id": pl.String, "doc_id": pl.String},
+                            orient="row").with_columns(rel=pl.lit(1, pl.Int64))
+    rows = ranked.join(relevant, on=["query_id", "doc_id"], how="left", maintain_order="left")
+    rel = pl.col("rel").fill_null(0)
+    above = (rel.cum_sum().over("sample", "query_id") - rel) if user == "gerr" else pl.lit(0)
+    exposure = (pl.lit(p) ** pl.col("rank") * pl.lit(1 - u) ** above
+                / pl.col("sample").n_unique().over("query_id"))
+    per_doc = rows.with_columns(e=exposure).group_by("query_id", "doc_id").agg(
+        pl.col("e").sum())  # windows first: in an aggregation they would see one doc's rows
+    out: dict[str, dict[str, float]] = {}
+    for q, d, e in per_doc.iter_rows():
+        out.setdefault(q, {})[d] = e
     return out
 
 
@@ -193,13 +198,14 @@ def expected_exposure(qrels: Any, samples: Any, *, user: str = "gerr", patience:
                              "'item_groups': expeval's group bounds are not reproduced")
     normalise = item_groups is None if normalise is None else normalise
     groups = None if item_groups is None else _groups_of(item_groups)
-    judged, ranked = _judged(qrels, complete, binarize), _samples(samples)
+    judged = _judged(qrels, complete, binarize)
+    exposures = _exposures(_samples(samples), judged, user, patience, utility)
     rows = []
     for q, grades in judged.items():
         target = _target(grades, user, patience, utility)
         n = len(grades) if complete else math.inf
         bounds = _bounds(target, len(set(grades.values())), user, patience, utility, n)
-        run = _exposures(ranked, q, grades, user, patience, utility)
+        run = exposures.get(q, {})
         if groups is not None:
             run, target = _grouped(run, groups), _grouped(target, groups)
         values: tuple[float, ...] = _metrics(run, target) if run else \
@@ -252,11 +258,11 @@ def group_exposure(samples: Any, item_groups: Any, *, user: str = "rbp",
         raise ParameterError("the 'qrels' option is needed with user='gerr' (it reads which "
                              "documents are relevant); or use user='rbp'")
     judged = {} if qrels is None else _judged(qrels, False, False)
-    groups, ranked = _groups_of(item_groups), _samples(samples)
+    groups = _groups_of(item_groups)
     rows = []
-    for q in sorted({q for s in ranked for q in s}):
-        exposure = _grouped(_exposures(ranked, q, judged.get(q, {}), user, patience, utility),
-                            groups)
+    for q, docs in sorted(_exposures(_samples(samples), judged, user, patience,
+                                     utility).items()):
+        exposure = _grouped(docs, groups)
         total = sum(exposure.values())
         rows += [(q, g, e, e / total if total else math.nan)
                  for g, e in sorted(exposure.items())]
@@ -307,16 +313,16 @@ def awrf(samples: Any, item_groups: Any, target: Mapping[str, float] | None = No
         raise ParameterError(f"the 'target' option must give weights >= 0, one of them > 0; "
                              f"got {dict(target or {})!r}")
     at = {g: i for i, g in enumerate(names)}
-    ranked, scores = _samples(samples), {}
-    for q in sorted({q for s in ranked for q in s}):
-        values = []
-        for docs in (s[q] for s in ranked if q in s):
-            a = np.zeros(len(names))
-            disc = 1 / np.log2(np.maximum(np.arange(1, len(docs) + 1), 2))
-            for d, w in zip(docs, disc, strict=True):
-                if d in groups:
-                    a[at[groups[d]]] += w
-            values.append(1 - float(jensenshannon(a if a.sum() else np.ones_like(a), goal)) ** 2)
-        scores[q] = float(np.mean(values))
-    return pl.DataFrame({"query_id": list(scores), "awrf": list(scores.values())},
-                        schema={"query_id": pl.String, "awrf": pl.Float64})
+    ranked = _samples(samples).with_columns(
+        key=pl.struct("query_id", "sample").rank("dense") - 1,
+        group=pl.col("doc_id").replace_strict(groups, default=None).replace_strict(
+            at, default=None, return_dtype=pl.Int64))
+    keys = ranked.group_by("key").agg(pl.col("query_id").first()).sort("key")
+    share = np.zeros((keys.height, len(names)))
+    take = ranked.filter(pl.col("group").is_not_null())
+    np.add.at(share, (take["key"].to_numpy(), take["group"].to_numpy()),
+              1 / np.log2(np.maximum(take["rank"].to_numpy() + 1, 2)))
+    share[share.sum(axis=1) == 0] = 1.0  # the TREC code's answer to no grouped document
+    value = 1 - jensenshannon(share, np.broadcast_to(goal, share.shape), axis=1) ** 2
+    return keys.select("query_id", awrf=value).group_by("query_id").agg(
+        pl.col("awrf").mean()).sort("query_id")
