@@ -279,3 +279,14 @@ def test_bootstrap_means_of_columns_share_the_resamples() -> None:
 def test_missing_slate_names_the_row() -> None:
     with pytest.raises(InputError, match=r"row 2: missing value in column 'slate'"):
         ranklens.off_policy({**LOGS["item-position"], "slate": [1, 1, None, 2]})
+
+
+def test_bootstrap_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ranklens._surfaces.off_policy as module
+
+    monkeypatch.setattr(module, "MAX_CELLS", 11)
+    with pytest.raises(ParameterError, match=r"at most 11 \(MAX_CELLS\); got 12: ask for "
+                                             r"resamples=0"):
+        ranklens.off_policy(LOGS["item-position"], "snips")
+    assert ranklens.off_policy(LOGS["item-position"], "snips", resamples=0).value == \
+        pytest.approx(1.162679, abs=5e-7)

@@ -30,6 +30,8 @@ WEIGHTS = ("item-position", "slate", "cascade", "pbm")
 DISCOUNTS = ("dcg", "clicks")
 #: Bootstrap means held at once: resamples x slates values in memory per block.
 _BLOCK = 1 << 22
+#: Most per-slate sums the bootstrap holds (slates x positions x 3 floats).
+MAX_CELLS = 50_000_000
 #: each column of a log: accepted names, canonical first
 _COLUMNS = {"slate": ("slate", "slate_id", "impression", "query_id", "qid"),
             "position": ("position", "rank", "pos"), "reward": ("reward", "click", "clicks"),
@@ -295,14 +297,19 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
     slate_of = np.cumsum(first) - 1  # the frame is sorted by slate
     group_of = np.unique(position, return_inverse=True)[1] if estimator == "snips" and \
         weights != "slate" else np.zeros(first.size, np.int64)
-    n = int(slate_of.max()) + 1
-    # per slate and group: summed values, weights and rows (IPS and DR need the values only)
-    cells = np.zeros((n, int(group_of.max()) + 1, 3))
-    for k, column in enumerate((value, w, np.ones_like(w))):
-        np.add.at(cells[..., k], (slate_of, group_of), column)
-    estimate = float(_estimate(cells.mean(axis=0), estimator))
+    n, groups = int(slate_of[-1]) + 1, int(group_of.max()) + 1
+    columns = (value, w, np.ones_like(w))  # summed values, weights and rows per group
+    estimate = float(_estimate(np.stack([np.bincount(group_of, c, groups) for c in columns],
+                                        axis=1) / n, estimator))
     se = low = high = math.nan
     if resamples and n > 1:
+        if n * groups * 3 > MAX_CELLS:
+            raise ParameterError(f"the bootstrap holds slates x positions x 3 values, at most "
+                                 f"{MAX_CELLS:,} (MAX_CELLS); got {n * groups * 3:,}: ask for "
+                                 "resamples=0, or estimate on a sample of the slates")
+        cells = np.zeros((n, groups, 3))
+        for k, column in enumerate(columns):
+            np.add.at(cells[..., k], (slate_of, group_of), column)
         step = max(1, _BLOCK // cells[0].size // n)  # memory: step x n x columns per block
         means = bootstrap_means(cells.reshape(n, -1), resamples, seed, step)
         draws = _estimate(means.reshape(resamples, *cells.shape[1:]), estimator)
