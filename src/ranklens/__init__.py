@@ -67,12 +67,14 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.derived_groups import derived_groups
     from ._surfaces.evaluate import evaluate
     from ._surfaces.evaluate_arrays import evaluate_arrays, from_arrays
+    from ._surfaces.exposure import awrf, expected_exposure, group_exposure
     from ._surfaces.fusion.fuse import fuse
     from ._surfaces.fusion.tuning import FusionTuning, optimize_fusion
     from ._surfaces.judge_export import JudgeRequests, judge_requests
     from ._surfaces.judge_merge import MergedJudgments, merge_labels
     from ._surfaces.judges import JudgesReport, judges
     from ._surfaces.judgments import Judgments
+    from ._surfaces.off_policy import OffPolicy, off_policy
     from ._surfaces.pool import merge_judgments, pool
     from ._surfaces.power import power
     from ._surfaces.rag_strings import nonllm_context_precision, nonllm_context_recall
@@ -89,14 +91,15 @@ __all__ = [
     "AgreementMeasure", "CompareOptions", "Comparison", "Convention", "EvaluateOptions",
     "FusionTuning", "InputError", "Interactions", "ItemCatalogue", "ItemFeatures",
     "ItemGroups", "JudgeRequests", "JudgesReport", "Judgments", "Measure", "MeasureError",
-    "MergedJudgments", "PairComparison", "ParameterError", "Qrels", "RankCorrelation",
-    "RanklensError", "RanklensWarning", "Residual", "Result", "Results", "Run",
-    "ScoreInterval", "SubtopicQrels", "TrecEvalError", "TrecEvalReport", "__version__",
-    "agreement", "compare", "compare_results", "coverage", "derived_groups", "evaluate",
-    "evaluate_arrays", "from_arrays", "from_pairs", "fuse", "group_means", "judge_requests",
-    "judges", "load_interactions", "load_item_features", "load_item_groups", "load_items",
-    "load_pairs", "load_qrels", "load_run", "map_chunks", "merge_judgments", "merge_labels",
-    "nonllm_context_precision", "nonllm_context_recall", "optimize_fusion", "parse_agreement",
+    "MergedJudgments", "OffPolicy", "PairComparison", "ParameterError", "Qrels",
+    "RankCorrelation", "RanklensError", "RanklensWarning", "Residual", "Result", "Results",
+    "Run", "ScoreInterval", "SubtopicQrels", "TrecEvalError", "TrecEvalReport", "__version__",
+    "agreement", "awrf", "compare", "compare_results", "coverage", "derived_groups",
+    "evaluate", "evaluate_arrays", "expected_exposure", "from_arrays", "from_pairs", "fuse",
+    "group_exposure", "group_means", "judge_requests", "judges", "load_interactions",
+    "load_item_features", "load_item_groups", "load_items", "load_pairs", "load_qrels",
+    "load_run", "map_chunks", "merge_judgments", "merge_labels", "nonllm_context_precision",
+    "nonllm_context_recall", "off_policy", "optimize_fusion", "parse_agreement",
     "parse_measure", "parse_measures", "pool", "power", "rank_correlation", "read_answers",
     "read_nuggets", "read_rag_judgments", "read_requests", "read_topics", "read_umbrela",
     "render", "report", "residual", "risk", "rollup", "seeds", "segments", "trec_eval",
@@ -147,6 +150,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.judge_merge": ("MergedJudgments", "merge_labels"),
     "._surfaces.coverage": ("coverage",),
     "._surfaces.rag_strings": ("nonllm_context_precision", "nonllm_context_recall"),
+    "._surfaces.off_policy": ("OffPolicy", "off_policy"),
+    "._surfaces.exposure": ("awrf", "expected_exposure", "group_exposure"),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}

@@ -92,8 +92,9 @@ def test_help_lists_every_command() -> None:
     assert out.exit_code == 0
     listed = [line.split()[0] for line in out.output.split("Commands:")[1].splitlines()
               if line.strip()]
-    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "fuse", "judge-export",
-                      "judge-merge", "judges", "measures", "pool", "power", "report", "rollup",
+    assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "exposure", "fuse",
+                      "judge-export", "judge-merge", "judges", "measures", "off-policy", "pool",
+                      "power", "report", "rollup",
                       "trec_eval"]
 
 

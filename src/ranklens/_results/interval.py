@@ -69,7 +69,8 @@ class ScoreInterval:
 
 def bootstrap_means(values: np.ndarray, resamples: int, seed: int,
                     block_size: int = 512) -> np.ndarray:
-    """The ``resamples`` bootstrap means of ``values``, in stream order.
+    """The ``resamples`` bootstrap means of ``values``, in stream order (2-D ``values``:
+    rows resampled together, a mean per column).
 
     Examples
     --------
@@ -79,13 +80,13 @@ def bootstrap_means(values: np.ndarray, resamples: int, seed: int,
     >>> bool((a == bootstrap_means(v, 100, seed=1, block_size=7)).all())
     True
     """
-    n = values.size
+    n = len(values)
     rng = np.random.default_rng(seed)
-    out = np.empty(resamples)
+    out = np.empty((resamples, *values.shape[1:]))
     done = 0
     while done < resamples:
         rows = min(block_size, resamples - done)
-        out[done:done + rows] = np.mean(values[rng.integers(0, n, (rows, n))], axis=-1)
+        out[done:done + rows] = np.mean(values[rng.integers(0, n, (rows, n))], axis=1)
         done += rows
     return out
 

@@ -97,6 +97,8 @@ class _LazyGroup(click.Group):
         "report": ("._report", "report_cmd"),
         "trec_eval": ("._trec_cmd", "trec_eval_cmd"),
         "rollup": ("._rollup", "rollup_cmd"),
+        "off-policy": ("._off_policy", "off_policy_cmd"),
+        "exposure": ("._off_policy", "exposure_cmd"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
