@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 else:  # imported on first use (see ranklens._base.lazy)
     from ..._base.lazy import polars as pl
 
-from ..._base.errors import InputError, ParameterError
+from ..._base.errors import InputError
+from ..._base.validate import Choice, check
 from ..columns import ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
 from ._frames import find_column, require_column, to_polars
@@ -296,9 +297,7 @@ def load_item_features(features: Any, *,
     >>> f.kind, f.names
     ('binary', ('pop', 'rock'))
     """
-    if kind not in ("auto", "dense", "binary"):
-        raise ParameterError(f"the 'kind' option must be one of auto, dense, binary; got "
-                             f"{kind!r}")
+    check("kind", kind, Choice(("auto", "dense", "binary")))
     if isinstance(features, ItemFeatures):
         return features
     if isinstance(features, tuple) and len(features) == 2 and _path(features) is None:
