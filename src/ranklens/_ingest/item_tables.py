@@ -18,19 +18,15 @@ siblings read every input form into them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, Number, check
 from .columns import ids, no_nulls, numeric
 from .tables import Derived, Slot
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["POPULARITY", "Interactions", "ItemCatalogue", "ItemFeatures", "ItemGroups",
            "head_by_share"]

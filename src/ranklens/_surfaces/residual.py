@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Number, check
 from .._measures import Measure
 from .._measures._registry import REGISTRY
@@ -41,12 +42,8 @@ from .._results.per_query import Frames
 from .._results.result import Result
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .._ingest.tables import Qrels, Run
     from .._pipeline.options import EvaluateOptions
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["RESIDUAL_MEASURES", "Residual", "residual"]
 

@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..._base.warn import warn_user
 from ..columns import check_scores, ids, no_nulls, numeric
 from ..tables import Qrels, ReaderHints, Run, per_row, query_blocks, table_schema

@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
 from ..columns import ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
