@@ -6,14 +6,9 @@ ascending query index; these are the few operations they all need on that layout
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .lazy import polars as pl
+from .lazy import polars as pl
 
 __all__ = ["group_at", "group_offsets", "group_ranks", "locate", "maybe_duplicated", "ranges",
            "steps_within"]

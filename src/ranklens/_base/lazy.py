@@ -1,14 +1,14 @@
 """polars, imported on first use.
 
 ``import ranklens`` should not pay polars' import time (about half of it) when no data is
-loaded yet: modules bind ``pl`` to the proxy below at run time and to polars itself for
-type checkers.
+loaded yet: modules import ``pl`` from here, the proxy below at run time and polars itself
+for type checkers.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["polars"]
 
@@ -28,4 +28,7 @@ class _LazyModule:
         return f"<lazy module {self._name!r}>"
 
 
-polars = _LazyModule("polars")
+if TYPE_CHECKING:
+    import polars as polars
+else:
+    polars = _LazyModule("polars")

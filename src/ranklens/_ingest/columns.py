@@ -7,14 +7,8 @@ no value is missing, relevance is finite and no score is NaN. Loaders and the ``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
 from .._base.errors import InputError
+from .._base.lazy import polars as pl
 
 __all__ = ["GRADE_RANGE", "MAX_GRADE", "check_relevance", "check_scores", "ids", "no_nulls",
            "numeric"]

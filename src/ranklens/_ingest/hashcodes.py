@@ -11,14 +11,9 @@ of the rows found (one gather and one comparison, cheap next to a lookup).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
+from .._base.lazy import polars as pl
 
 __all__ = ["HashCodes", "doc_hashes", "number_hashes"]
 

@@ -18,18 +18,15 @@ siblings read every input form into them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
+from .._base.validate import Choice, Number, check
 from .columns import ids, no_nulls, numeric
 from .tables import Derived, Slot
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["POPULARITY", "Interactions", "ItemCatalogue", "ItemFeatures", "ItemGroups",
            "head_by_share"]
@@ -202,9 +199,7 @@ class ItemFeatures:
     names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.kind not in ("dense", "binary"):
-            raise ParameterError(f"the 'kind' of item features must be dense or binary; "
-                                 f"got {self.kind!r}")
+        check("kind", self.kind, Choice(("dense", "binary")))
         item_ids = np.asarray(self.item_ids)
         matrix = np.asarray(self.matrix, dtype=np.float64)
         if matrix.ndim != 2:
@@ -292,11 +287,8 @@ class ItemGroups:
         >>> sorted(g.frame.rows())
         [('a', 'head'), ('b', 'tail'), ('c', 'tail')]
         """
-        if not (isinstance(head_share, (int, float)) and 0 < head_share <= 1):
-            raise ParameterError(f"the 'head_share' option must be a number in (0, 1]; got "
-                                 f"{head_share!r}")
-        if by not in ("rows", "users"):
-            raise ParameterError(f"the 'by' option must be one of rows, users; got {by!r}")
+        check("head_share", head_share, Number(0, 1, open_low=True))
+        check("by", by, Choice(("rows", "users")))
         pop = train.popularity()
         head = head_by_share(pop["item_id"].to_numpy().astype(object),
                              pop[by].to_numpy().astype(np.float64), float(head_share))

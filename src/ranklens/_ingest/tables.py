@@ -8,17 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
 from .columns import check_relevance, check_scores, ids, no_nulls, numeric
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["CodedJudgments", "Derived", "Qrels", "ReaderHints", "Run", "Slot", "SubtopicQrels",
            "extend_blocks", "per_row", "query_blocks", "table_schema"]

@@ -10,7 +10,7 @@ import numpy as np
 from .._model.aligned import Aligned
 from ._registry import Measure
 
-__all__ = ["clib_log", "clib_log2", "cutoff_mask", "data", "divide", "rel_level"]
+__all__ = ["clib_log", "clib_log2", "data", "divide", "rel_level"]
 
 
 def rel_level(a: Aligned, m: Measure) -> int:
@@ -24,13 +24,6 @@ def data(a: Aligned, m: Measure) -> Aligned:
     if "judged_only" in names:
         return a.for_measure(m.get("judged_only", False))
     return a
-
-
-def cutoff_mask(a: Aligned, k: float | None) -> np.ndarray | None:
-    """Mask of ranked docs within the top ``k`` (None when there is no cutoff)."""
-    if k is None:
-        return None
-    return a.rank <= k
 
 
 def divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -15,17 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
 from .._base.errors import DuplicateError
 from .._base.groups import group_offsets, group_ranks
+from .._base.lazy import polars as pl
 from .._base.vocabulary import IR, Vocabulary, vocabulary_of
 from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned

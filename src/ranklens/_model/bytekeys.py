@@ -18,14 +18,9 @@ position fit beside the key in 64 bits.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
+from .._base.lazy import polars as pl
 
 __all__ = ["MAX_BYTES", "byte_keys", "group_byte_order"]
 

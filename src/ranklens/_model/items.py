@@ -15,16 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
 from .._base.errors import ParameterError
+from .._base.lazy import polars as pl
 from .._ingest.item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
 
 __all__ = ["TABLES", "ItemContext", "ItemCounts", "RankedItems"]

@@ -11,15 +11,10 @@ to the run rows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
+from .._base.lazy import polars as pl
 from .._ingest.tables import query_blocks
 
 __all__ = ["PairKeys", "block_index", "codes", "index_dtype", "numbered", "query_index",

@@ -12,20 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._base.groups import locate, maybe_duplicated
+from .._base.lazy import polars as pl
+from .._base.threads import jobs
 from .._base.tuning import KEYSET_ROWS as _SMALL
 from .._base.tuning import MEMBERSHIP_ROWS as _MEMBERSHIP
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
-from .._base.groups import locate, maybe_duplicated
-from .._base.threads import jobs
 from .._ingest.hashcodes import HashCodes, doc_hashes, number_hashes
 from .._ingest.tables import Qrels, Slot
 from .keys import PairKeys, block_index, index_dtype, numbered, query_index

@@ -19,18 +19,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import Literal, get_args
 
 import numpy as np
 
-from .._base.tuning import TIED_ROWS_FOR_KEYS
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
 from .._base.groups import group_at, group_offsets, locate, maybe_duplicated, steps_within
+from .._base.lazy import polars as pl
+from .._base.tuning import TIED_ROWS_FOR_KEYS
 from .._ingest.hashcodes import doc_hashes
 from .._ingest.tables import Run, Slot
 from .bytekeys import group_byte_order

@@ -11,16 +11,11 @@ counts then merge to the whole run's.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._base.lazy import polars as pl
 from .._ingest.tables import CodedJudgments, Qrels, ReaderHints, Run
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["judged_query_ids", "split_qrels", "split_run", "subset_bounds"]
 

@@ -15,17 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, get_args
+from typing import get_args
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
 from .._base.errors import InputError
 from .._base.groups import group_offsets, ranges
+from .._base.lazy import polars as pl
 from .._ingest.tables import Qrels, Slot, SubtopicQrels
 from .policies import Duplicates
 

@@ -15,11 +15,12 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.threads import jobs
 from .._base.tuning import THREADED_ROWS
 from .._ingest.tables import Qrels, Run, SubtopicQrels
@@ -38,11 +39,6 @@ from .context import (
     unknown_items,
 )
 from .plan import Plan
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["PerQuery", "compute", "relevance_level"]
 

@@ -13,16 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
 from .._base.errors import MeasureError, ParameterError
+from .._base.lazy import polars as pl
 from .._ingest.io._items import load_interactions, load_item_features, load_item_groups, load_items
 from .._ingest.tables import Qrels, Run
 from .._measures import Measure, _ties

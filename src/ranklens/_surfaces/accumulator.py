@@ -37,13 +37,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from .._base.lazy import polars as pl
 from .._base.tuning import ACCUMULATOR_ROWS as BLOCK_ROWS
 
 if TYPE_CHECKING:
-    import polars as pl
     from typing_extensions import Unpack
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 from .._base.errors import InputError, MeasureError, ParameterError, RanklensWarning
 from .._base.validate import Choice, Integer, check

@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
+from typing import Any, Literal
 
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, Integer, check
 from .._ingest.io.given_columns import Columns, with_columns
 from .._ingest.tables import Qrels, Run

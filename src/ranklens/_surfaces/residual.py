@@ -34,18 +34,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
+from .._base.lazy import polars as pl
+from .._base.validate import Number, check
 from .._measures import Measure
 from .._measures._registry import REGISTRY
 from .._results.per_query import Frames
 from .._results.result import Result
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .._ingest.tables import Qrels, Run
     from .._pipeline.options import EvaluateOptions
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["RESIDUAL_MEASURES", "Residual", "residual"]
 
@@ -234,7 +232,6 @@ def _grade(q: Qrels, grade: float | None, parsed: dict[str, Measure],
            opts: EvaluateOptions) -> float:
     """The grade of an unjudged document assumed relevant, checked against every measure's
     relevance level."""
-    import math
 
     from .._ingest.columns import MAX_GRADE
 
@@ -245,9 +242,7 @@ def _grade(q: Qrels, grade: float | None, parsed: dict[str, Measure],
                                  "documents; pass grade=")
         level = float(top)  # type: ignore[arg-type]
     else:
-        if isinstance(grade, bool) or not isinstance(grade, (int, float)) \
-                or not math.isfinite(grade) or grade <= 0:
-            raise ParameterError(f"the 'grade' option must be a number > 0; got {grade!r}")
+        check("grade", grade, Number(0, open_low=True))
         if grade > MAX_GRADE:  # the grade is written into the judgments, which hold no more
             raise ParameterError(f"the 'grade' option must be at most 2**53, the judgments' "
                                  f"bound; got {grade!r}")

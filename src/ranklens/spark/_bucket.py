@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import RanklensError, RanklensWarning
+from .._base.lazy import polars as pl
 from .._ingest.tables import Qrels, Run
 from .._model.items import ItemContext
 from .._pipeline.blocks import BlockSpec, Outcome, ids_outcome
@@ -29,10 +30,7 @@ from .._pipeline.compute import compute
 from .._pipeline.partials import partial_of, policy_values
 
 if TYPE_CHECKING:
-    import polars as pl
     import pyarrow as pa
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
 
 __all__ = ["OUTPUT_FIELDS", "evaluate_bucket", "shipped_context", "text_ids",
            "worker_context"]

@@ -31,6 +31,8 @@ __all__ = ["DEFAULT_BUCKETS", "evaluate"]
 
 # Spark's integral types (their typeName()s): ids of these types are shuffled as longs
 _INTEGRAL = ("integer", "long", "short", "byte")
+# Spark's numeric types
+NUMBERS = (*_INTEGRAL, "float", "double", "decimal")
 
 def evaluate(qrels: DataFrame, run: DataFrame,
              measures: str | Measure | Iterable[str | Measure], *,
@@ -124,9 +126,10 @@ def evaluate(qrels: DataFrame, run: DataFrame,
     check_context(plan.canonical, context)
     check("buckets", buckets, Integer(1, none=True))
     check("method", method, Choice(("auto", "compact", "cogroup", "partition")))
-    _check_frame(qrels, "qrels", {query_id: "id", doc_id: "id", relevance: "number"})
-    _check_frame(run, "run", {query_id: "id", doc_id: "id", score: "number",
-                              **({rank: "number"} if rank is not None else {})})
+    ids = [(query_id, "query_id", "id"), (doc_id, "doc_id", "id")]
+    check_columns(qrels, "'qrels' argument", [*ids, (relevance, "relevance", "number")])
+    check_columns(run, "'run' argument", [*ids, (score, "score", "number"), *(
+        [(rank, "rank", "number")] if rank is not None else [])])
     if needs_rank(plan) and rank is None:
         raise ParameterError(
             "ties='input' needs each query's order, which Spark does not keep across a "
@@ -203,24 +206,27 @@ def needs_rank(plan: Plan) -> bool:
         _ties.effective_ties(m, plan.policies.ties) == "input" for m in plan.canonical)
 
 
-def _check_frame(frame: Any, what: str, columns: dict[str, str]) -> None:
-    """ParameterError unless ``frame`` is a Spark DataFrame with ``columns`` of the right
-    kinds (read from the schema: no job runs)."""
+def check_columns(frame: Any, what: str, columns: list[tuple[str, str, str]],
+                  form: str = "") -> dict[str, str]:
+    """Each column's type name, once ``frame`` is a Spark DataFrame holding each (column,
+    the option naming it, its kind: ``id``, ``number`` or ``any``) of ``columns`` (read from the
+    schema: no job runs; ``form``: said after a wrong kind)."""
     schema = getattr(frame, "schema", None)
     if schema is None or not hasattr(frame, "select"):
-        raise ParameterError(f"the {what!r} argument must be a Spark DataFrame, got a "
+        raise ParameterError(f"the {what} must be a Spark DataFrame, got a "
                              f"{type(frame).__name__}")
     types = {f.name: f.dataType.typeName() for f in schema.fields}
-    for column, kind in columns.items():
+    for column, option, _ in columns:
         if column not in types:
-            raise ParameterError(f"the {what} DataFrame has no {column!r} column (columns: "
-                                 f"{list(types)}); name it with the option for that column")
-        allowed = ("string", *_INTEGRAL) if kind == "id" else (
-            *_INTEGRAL, "float", "double", "decimal")
+            raise ParameterError(f"the {what} has no {column!r} column ({option}; columns: "
+                                 f"{list(types)})")
+    for column, option, kind in columns:
+        allowed, held = ((("string", *_INTEGRAL), "strings or integers") if kind == "id"
+                         else (NUMBERS, "numbers") if kind == "number" else (types.values(), ""))
         if types[column] not in allowed:
-            raise ParameterError(
-                f"the {what} column {column!r} must hold "
-                f"{'strings or integers' if kind == 'id' else 'numbers'}, got {types[column]}")
+            raise ParameterError(f"the {option} column {column!r} must hold {held}{form}; "
+                                 f"got {types[column]}")
+    return types
 
 
 def _id_type(qrels: Any, run: Any, column: str) -> str:
@@ -232,7 +238,7 @@ def _id_type(qrels: Any, run: Any, column: str) -> str:
     strings a cast on the JVM would have given: the values are those of string ids.
     """
     kinds = [next(f.dataType.typeName() for f in frame.schema.fields if f.name == column)
-             for frame in (qrels, run)]  # both present: checked by _check_frame
+             for frame in (qrels, run)]  # both present: checked by check_columns
     return "long" if all(kind in _INTEGRAL for kind in kinds) else "string"
 
 

@@ -19,7 +19,16 @@ from .._base.errors import MeasureError, ParameterError
 from .._base.validate import Choice, Integer, Text, check
 from .._pipeline.blocks import BlockSpec
 from .._pipeline.plan import Plan, make_plan
-from ._driver import _INTEGRAL, _assemble, _compacted, _default_buckets, _output_schema, needs_rank
+from ._driver import (
+    _INTEGRAL,
+    NUMBERS,
+    _assemble,
+    _compacted,
+    _default_buckets,
+    _output_schema,
+    check_columns,
+    needs_rank,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
@@ -30,8 +39,6 @@ __all__ = ["RankingEvaluator"]
 #: (query, document) pair (ranklens's long form); "auto" reads it from the column types.
 INPUTS = ("auto", "arrays", "long")
 
-# Spark's numeric types (their typeName()s)
-_NUMBERS = (*_INTEGRAL, "float", "double", "decimal")
 
 
 def _to_options(value: Any) -> dict[str, Any]:
@@ -248,12 +255,8 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
     def _form(self, dataset: DataFrame) -> str:
         form = self.getInput()
-        types = _types(dataset)
         column = self.getPredictionCol()
-        if column not in types:
-            raise ParameterError(
-                f"the dataset has no {column!r} column (predictionCol; columns: "
-                f"{list(types)})")
+        types = check_columns(dataset, "dataset", [(column, "predictionCol", "any")])
         if form == "auto":
             return "arrays" if types[column] == "array" else "long"
         return form
@@ -266,20 +269,9 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
         score, grade = self.getPredictionCol(), self.getLabelCol()
         query, doc = self.getQueryCol(), self.getDocCol()
-        types = _types(dataset)
-        columns = ((query, "queryCol", ("string", *_INTEGRAL), "strings or integers"),
-                   (doc, "docCol", ("string", *_INTEGRAL), "strings or integers"),
-                   (score, "predictionCol", _NUMBERS, "numbers"),
-                   (grade, "labelCol", _NUMBERS, "numbers"))
-        for name, param, _, _ in columns:
-            if name not in types:
-                raise ParameterError(f"the dataset has no {name!r} column ({param}; "
-                                     f"columns: {list(types)})")
-        for name, param, kinds, what in columns:
-            if types[name] not in kinds:
-                raise ParameterError(
-                    f"the {param} column {name!r} must hold {what} in the long form "
-                    f"(input='long'); got {types[name]}")
+        types = check_columns(dataset, "dataset", [
+            (query, "queryCol", "id"), (doc, "docCol", "id"), (score, "predictionCol", "number"),
+            (grade, "labelCol", "number")], " in the long form (input='long')")
         if needs_rank(plan):
             raise ParameterError(
                 "ties='input' needs each query's order, which the long form does not give "
@@ -324,7 +316,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
         grades = self.getRelevanceCol()
         if grades:
-            if _element_type(dataset, grades, "relevanceCol") not in _NUMBERS:
+            if _element_type(dataset, grades, "relevanceCol") not in NUMBERS:
                 raise ParameterError(f"the relevanceCol column {grades!r} must hold arrays "
                                      "of numbers (the grades of labelCol's items)")
             # arrays_zip pads the shorter array with nulls: the engine's InputError names
@@ -361,14 +353,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         return float(aggregates[plan.names[0]])
 
 
-def _types(dataset: Any) -> dict[str, str]:
-    schema = getattr(dataset, "schema", None)
-    if schema is None:
-        raise ParameterError(f"the dataset must be a Spark DataFrame, got a "
-                             f"{type(dataset).__name__}")
-    return {f.name: f.dataType.typeName() for f in schema.fields}
-
-
 def _element_type(dataset: DataFrame, column: str, param: str) -> str:
     """The element type of the array column ``column`` (ParameterError otherwise)."""
     from pyspark.sql.types import ArrayType
@@ -379,7 +363,7 @@ def _element_type(dataset: DataFrame, column: str, param: str) -> str:
                              f"{list(fields)})")
     kind = fields[column]
     if not isinstance(kind, ArrayType) or kind.elementType.typeName() not in (
-            "string", *_NUMBERS):
+            "string", *NUMBERS):
         raise ParameterError(
             f"the {param} column {column!r} must hold arrays of item ids (strings or numbers)"
             f" in the array form (input='arrays'); got {kind.simpleString()}")
@@ -391,7 +375,7 @@ def _common_id_type(predicted: str, relevant: str, p_name: str, r_name: str) -> 
     ``double`` when both are numbers, ``string`` when both are strings."""
     if predicted in _INTEGRAL and relevant in _INTEGRAL:
         return "long"
-    if predicted in _NUMBERS and relevant in _NUMBERS:
+    if predicted in NUMBERS and relevant in NUMBERS:
         return "double"
     if predicted == relevant == "string":
         return "string"

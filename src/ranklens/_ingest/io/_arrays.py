@@ -23,16 +23,12 @@ pyarrow arrays, list arrays for ragged rows) is accepted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..tables import Qrels, Run, table_schema
 
 __all__ = ["UNRETRIEVED_PREFIX", "from_arrays", "to_matrix", "to_vector"]

@@ -5,22 +5,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..._base.warn import warn_user
 from ..columns import check_scores, ids, no_nulls, numeric
 from ..tables import Qrels, ReaderHints, Run, per_row, query_blocks, table_schema
 
-__all__ = ["ALIASES", "frame_to_qrels", "frame_to_run", "mapping_to_qrels", "mapping_to_run",
-           "require_column"]
+__all__ = ["ALIASES", "find_column", "frame_to_qrels", "frame_to_run", "mapping_to_qrels",
+           "mapping_to_run", "require_column"]
 
 #: Accepted column names, canonical name first; matched case-insensitively and without a
 #: RecBole type suffix (``user_id:token``). Recommender exports: Surprise (``uid``, ``iid``,
@@ -51,12 +47,20 @@ def plain_name(column: str) -> str:
     return column.lower().split(":", 1)[0]
 
 
-def require_column(columns: list[str], key: str, source: str) -> str:
-    """The column holding ``key`` (under any alias); InputError naming the columns if none."""
+def find_column(columns: list[str], aliases: tuple[str, ...]) -> str | None:
+    """The column named by the first of ``aliases`` found (compared as :func:`plain_name`)."""
     lowered = {plain_name(c): c for c in columns}
-    found = next((lowered[a] for a in ALIASES[key] if a in lowered), None)
+    return next((lowered[a] for a in aliases if a in lowered), None)
+
+
+def require_column(columns: list[str], key: str, source: str,
+                   aliases: Mapping[str, tuple[str, ...]] = ALIASES,
+                   what: str = "expected") -> str:
+    """The column holding ``key`` (under any alias); InputError naming the columns (``what``:
+    who expects it) if none."""
+    found = find_column(columns, aliases[key])
     if found is None:
-        raise InputError(f"expected a {key!r} column (or one of {', '.join(ALIASES[key][1:])}"
+        raise InputError(f"{what} a {key!r} column (or one of {', '.join(aliases[key][1:])}"
                          f"), found columns {columns}", source=source)
     return found
 

@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
-from ..._base.errors import InputError, ParameterError
+from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
+from ..._base.validate import Choice, check
 from ..columns import ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
-from ._frames import to_polars
+from ._frames import find_column, require_column, to_polars
 from ._lines import check_text, data_lines, strict_float
 from ._load import _columnar, _with_line
 from .trec.files import read_bytes
@@ -46,14 +43,10 @@ def _rename(frame: pl.DataFrame, wanted: Sequence[str], optional: Sequence[str],
             what: str, source: str) -> pl.DataFrame:
     """``frame`` with the columns named by any alias renamed to their canonical names;
     InputError naming the columns found when a wanted one is absent."""
-    lowered = {c.lower(): c for c in frame.columns}
     renames: dict[str, str] = {}
     for key in (*wanted, *optional):
-        found = next((lowered[a] for a in COLUMNS[key] if a in lowered), None)
-        if found is None and key in wanted:
-            raise InputError(f"{what} needs a {key!r} column (or one of "
-                             f"{', '.join(COLUMNS[key][1:])}); found columns {frame.columns}",
-                             source=source)
+        found = (require_column(frame.columns, key, source, COLUMNS, f"{what} needs")
+                 if key in wanted else find_column(frame.columns, COLUMNS[key]))
         if found is not None and found not in renames:
             renames[found] = key
     return frame.select([pl.col(old).alias(new) for old, new in renames.items()])
@@ -300,9 +293,7 @@ def load_item_features(features: Any, *,
     >>> f.kind, f.names
     ('binary', ('pop', 'rock'))
     """
-    if kind not in ("auto", "dense", "binary"):
-        raise ParameterError(f"the 'kind' option must be one of auto, dense, binary; got "
-                             f"{kind!r}")
+    check("kind", kind, Choice(("auto", "dense", "binary")))
     if isinstance(features, ItemFeatures):
         return features
     if isinstance(features, tuple) and len(features) == 2 and _path(features) is None:
@@ -380,14 +371,9 @@ def _features_from_mapping(features: Mapping[Any, Any], kind: str) -> ItemFeatur
 
 
 def _features_from_frame(frame: pl.DataFrame, source: str, kind: str) -> ItemFeatures:
-    lowered = {c.lower(): c for c in frame.columns}
-    item = next((lowered[a] for a in COLUMNS["item_id"] if a in lowered), None)
-    if item is None:
-        raise InputError(f"item features need an 'item_id' column (or one of "
-                         f"{', '.join(COLUMNS['item_id'][1:])}); found columns "
-                         f"{frame.columns}", source=source)
+    item = require_column(frame.columns, "item_id", source, COLUMNS, "item features need")
     rest = [c for c in frame.columns if c != item]
-    feature = next((lowered[a] for a in COLUMNS["feature"] if a in lowered), None)
+    feature = find_column(frame.columns, COLUMNS["feature"])
     if feature is not None and len(rest) == 1 and kind in ("auto", "binary") and \
             not frame[feature].dtype.is_numeric() and frame[feature].dtype != pl.List:
         return _binary(frame.select(pl.col(item).alias("item_id"),

@@ -25,16 +25,12 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
 from ..columns import GRADE_RANGE, MAX_GRADE
 from ..tables import Qrels, Run, table_schema

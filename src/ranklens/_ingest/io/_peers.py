@@ -19,14 +19,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
+from typing import Any
 
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..tables import Qrels, Run
 from ._frames import _strings, frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run
 

@@ -12,14 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
 
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..tables import PrefJudgments
 from ._lines import c_atof, check_text, data_lines
 from .trec.files import read_bytes

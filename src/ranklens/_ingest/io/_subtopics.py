@@ -10,14 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
+from typing import Any
 
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..tables import SubtopicQrels
 from ._frames import ALIASES, require_column, to_polars
 from ._lines import check_text, data_lines, strict_int

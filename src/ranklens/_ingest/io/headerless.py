@@ -15,16 +15,11 @@ import io
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError, ParameterError
+from ..._base.lazy import polars as pl
 from ..columns import numeric
 from ..tables import Qrels, Run
 from ._frames import ALIASES, frame_to_qrels, frame_to_run

@@ -10,17 +10,12 @@ document in both, and each row's tied group (its first and last rank among equal
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError
 from ..._base.groups import group_offsets, group_ranks, ranges
+from ..._base.lazy import polars as pl
 from ..._ingest.tables import Run
 from ..._measures._registry import MAX_CUTOFF
 from ..._model.ranking import run_index

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..._ingest.io._frames import frame_to_qrels, frame_to_run
 from ..._ingest.io._lines import without_bom
 from ..._ingest.io._load import data_line_numbers, strip_compression, text_table, unreadable
@@ -28,11 +29,6 @@ from ..._ingest.io.trec.qrels import read_trec_qrels
 from ..._ingest.io.trec.run import read_trec_run
 from ..._ingest.tables import Qrels, Run
 from .size import is_table_path
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
 
 __all__ = ["NOTHING", "Span", "lines_before", "qrels_blocks", "run_blocks", "spans", "text_blocks"]
 

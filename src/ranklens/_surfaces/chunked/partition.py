@@ -17,16 +17,12 @@ import io
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, cast
+from typing import Literal, cast
 
 import numpy as np
 
+from ..._base.lazy import polars as pl
 from ..._ingest.tables import Qrels, Run
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
 
 __all__ = ["SEED", "Partitions", "chunk_of", "read_qrels_chunk", "read_run_chunk"]
 

@@ -9,18 +9,13 @@ import lzma
 import math
 import os
 import re
-from typing import TYPE_CHECKING
 
 from ..._base.errors import InputError
+from ..._base.lazy import polars as pl
 from ..._base.tuning import BYTES_PER_ROW, PROCESS_BYTES, WORKER_SHARE
 from ..._base.validate import Constraint, Integer, check
 from ..._ingest.io._load import strip_compression
 from ..._ingest.io.trec import files
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
 
 __all__ = ["BYTES_PER_ROW", "MIN_CHUNK", "PROCESS_BYTES", "MemoryLimit", "bytes_per_row",
            "chunks_for", "cores", "default_jobs", "estimated_rows", "floor", "parse_size",

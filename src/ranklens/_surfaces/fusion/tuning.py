@@ -15,6 +15,7 @@ to learn or to choose): see :mod:`ranklens._surfaces.fusion.tuning_supervised`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -174,14 +175,21 @@ def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
         raise ParameterError(f"the 'folds' option must be at most the number of judged "
                              f"queries ({queries.size}); got {folds}")
     parts = np.array_split(np.random.default_rng(seed).permutation(queries), folds)
-    means: Any
     if m.supervised:
-        from .tuning_supervised import supervised_means
+        from .tuning_supervised import supervised_runs
 
-        means, held_out_run = supervised_means(q, c, m, norm_name, points, parts, measure,
-                                               options)
+        fused, held_out_run = supervised_runs(q, c, m, norm_name, points, parts)
     else:
-        means, held_out_run = _means(q, c, m, norm_name, points, parts, measure, options)
+        fused = held_out_run = _unsupervised_runs(c, m, norm_name, points)
+    trains = [[x for g, part in enumerate(parts) if g != f for x in part.tolist()]
+              for f in range(len(parts))]
+    means = np.empty((len(points), len(parts)))
+    last: tuple[Run | None, dict[str, float]] = (None, {})
+    for i, f in itertools.product(range(len(points)), range(len(parts))):
+        run = fused(f, i)  # one run for every fold (unsupervised): evaluated once
+        if run is not last[0]:
+            last = (run, evaluate(q, run, [measure], **options).per_query(measure))
+        means[i, f] = fold_mean(last[1], trains[f])
     choices, pieces = [], []
     for f, part in enumerate(parts):  # the first best point wins a tie
         best = max(range(len(points)), key=lambda i: (sign * means[i][f], -i))
@@ -198,22 +206,16 @@ def optimize_fusion(qrels: Any, runs: Any, method: str = "wsum",
     return FusionTuning(float(result[measure]), folds_out, held_out, result, tuple(points))
 
 
-def _means(q: Any, c: Any, m: Any, norm_name: str, points: list[dict[str, Any]],
-           parts: list[np.ndarray], measure: str, options: Mapping[str, Any]
-           ) -> tuple[list[list[float]], Callable[[int, int], Run]]:
-    """Each grid point's mean over each fold's training queries, and the fused run of a
-    (fold, point): each grid point's fused run computed once for all queries."""
-    fused_runs, means = [], []
-    trains = [sorted(x for g, other in enumerate(parts) if g != f for x in other.tolist())
-              for f in range(len(parts))]
-    for point in points:
-        weights = _weights(m, point.get("weights"), c.runs)
-        params = {k: v for k, v in point.items() if k != "weights"}
+def _unsupervised_runs(c: Any, m: Any, norm_name: str, points: list[dict[str, Any]]
+                       ) -> Callable[[int, int], Run]:
+    """The fused run of a (fold, point): the point's, fused once for all queries."""
+    @functools.cache
+    def fused(i: int) -> Run:
+        weights = _weights(m, points[i].get("weights"), c.runs)
+        params = {k: v for k, v in points[i].items() if k != "weights"}
         scores, rank = fuse_candidates(c, m, norm_name, weights, m.resolve(params))
-        fused_runs.append(_to_run(c, scores, rank, m.name, m))
-        values = evaluate(q, fused_runs[-1], [measure], **options).per_query(measure)
-        means.append([fold_mean(values, train) for train in trains])
-    return means, lambda f, best: fused_runs[best]
+        return _to_run(c, scores, rank, m.name, m)
+    return lambda f, i: fused(i)
 
 
 def lookup_lower_is_better(measure: str) -> bool:

@@ -19,21 +19,20 @@ import numpy as np
 from ..._base.errors import ParameterError
 from ..._base.tuning import CACHED_FUSION_ROWS as CACHED_ROWS
 from ..._ingest.tables import Qrels, Run
-from ..evaluate import evaluate
 from .candidates import Candidates
 from .fuse import _to_run, prepared_inputs
 from .registry import Method
-from .training import Training, fold_mean, query_folds
+from .training import Training, query_folds
 
-__all__ = ["CACHED_ROWS", "supervised_means"]
+__all__ = ["CACHED_ROWS", "supervised_runs"]
 
 
-def supervised_means(q: Qrels, c: Candidates, m: Method, norm: str,
-                     points: Sequence[Mapping[str, Any]], parts: Sequence[np.ndarray],
-                     measure: str, options: Mapping[str, Any]
-                     ) -> tuple[np.ndarray, Callable[[int, int], Run]]:
-    """Each grid point's mean over each fold's training queries, and the fused run of a
-    (fold, point), the fold fused by a model learned on every other fold."""
+def supervised_runs(q: Qrels, c: Candidates, m: Method, norm: str,
+                    points: Sequence[Mapping[str, Any]], parts: Sequence[np.ndarray]
+                    ) -> tuple[Callable[[int, int], Run], Callable[[int, int], Run]]:
+    """The run scoring a grid point on the training folds of fold ``f``: each other fold
+    fused by a model learned without it and ``f``; and the held-out run of a (fold, point),
+    the fold fused by a model learned on every other fold."""
     from .supervised import SUPERVISED
 
     if len(parts) < 3:
@@ -72,21 +71,15 @@ def supervised_means(q: Qrels, c: Candidates, m: Method, norm: str,
             learn_slices[key], fold_slices[rel, g] = learn, target
         return learn, target
 
-    means = np.empty((len(points), n))
-    for i, point in enumerate(points):
-        t, params = kernel_params(point)
+    def fused(f: int, i: int) -> Run:
+        t, params = kernel_params(points[i])
         rel = int(params.get("rel", 1))
-        for f in range(n):
-            scores = np.zeros(c.query.size)
-            for g in range(n):
-                if g == f or fold_rows[g].size == 0:
-                    continue
+        scores = np.zeros(c.query.size)
+        for g in range(n):
+            if g != f and fold_rows[g].size:
                 learn, target = pair(t, rel, f, g)
                 scores[fold_rows[g]] = learn.scores(params, None, None, on=target)
-            run = _to_run(c, scores, inputs.rank, m.name, m)
-            values = evaluate(q, run, [measure], **options).per_query(measure)
-            train = [x for g, part in enumerate(parts) if g != f for x in part.tolist()]
-            means[i, f] = fold_mean(values, train)
+        return _to_run(c, scores, inputs.rank, m.name, m)
 
     def held_out_run(f: int, best: int) -> Run:
         t, params = kernel_params(points[best])
@@ -95,4 +88,4 @@ def supervised_means(q: Qrels, c: Candidates, m: Method, norm: str,
         if rows.size:
             scores[rows] = t.scores(params, np.flatnonzero(judged & (fold != f)), rows)
         return _to_run(c, scores, inputs.rank, m.name, m)
-    return means, held_out_run
+    return fused, held_out_run

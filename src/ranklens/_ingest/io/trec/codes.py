@@ -6,15 +6,10 @@ doc ids looked up in it as it is read (:class:`Dictionary`), and the judgments h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
-
+from ...._base.lazy import polars as pl
 from ...._base.tuning import CODED_ROWS, CODED_SHARE, HOPELESS_SHARE
 from ...hashcodes import HashCodes, doc_hashes
 from ...tables import CodedJudgments, Qrels, extend_blocks, per_row, query_blocks

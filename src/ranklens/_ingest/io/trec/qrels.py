@@ -5,13 +5,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
-
+from ...._base.lazy import polars as pl
 from ...._base.threads import ahead
 from ...tables import Qrels, ReaderHints
 from . import codes, files

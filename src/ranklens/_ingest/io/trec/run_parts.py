@@ -8,15 +8,10 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
-
+from ...._base.lazy import polars as pl
 from ...._base.threads import ahead
 from ...tables import ReaderHints, Run, extend_blocks, query_blocks
 from .tokens import foreign_blanks, last_tag, scan_run, separator

@@ -17,13 +17,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
-
+from ...._base.lazy import polars as pl
 from ...._base.tuning import SMALL_BYTES
 from ...tables import Qrels, Run, table_schema
 from .tokens import QRELS_WIDTH, RUN_WIDTH, small_tokens

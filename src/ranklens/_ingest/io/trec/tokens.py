@@ -18,16 +18,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
-
 from ...._base.errors import InputError
+from ...._base.lazy import polars as pl
 from ...columns import MAX_GRADE
 from ...tables import table_schema
 from .._lines import data_lines, strict_float, strict_int
