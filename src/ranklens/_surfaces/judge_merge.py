@@ -21,14 +21,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from statistics import multimode
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
+from typing import Any
 
 from .._base.errors import InputError
+from .._base.lazy import polars as pl
 from .._ingest.tables import Qrels
 from .judge_export import JudgeRequests, json_records
 

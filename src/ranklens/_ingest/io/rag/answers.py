@@ -6,14 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
+from typing import Any
 
 from ...._base.errors import InputError
+from ...._base.lazy import polars as pl
 from ...tables import Run
 from .records import field, records, source_name
 

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
+from typing import Any, NamedTuple
 
 from ...._base.errors import InputError
+from ...._base.lazy import polars as pl
 from ...._base.validate import Choice, check
 from ...._base.warn import warn_user
 from ...tables import Qrels

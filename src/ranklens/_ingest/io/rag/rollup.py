@@ -6,14 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
-
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ...._base.lazy import polars as pl
+from typing import Any, TypeVar
 
 from ...._base.errors import InputError, ParameterError
+from ...._base.lazy import polars as pl
 from ...._base.validate import Choice, check
 from ...tables import Qrels, Run
 
