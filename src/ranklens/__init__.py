@@ -66,6 +66,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.report import report
     from ._surfaces.residual import Residual, residual
     from ._surfaces.risk import risk
+    from ._surfaces.sampled import Sampled, sampled
     from ._surfaces.seeds import seeds
     from ._surfaces.segments import group_means, segments
     from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
@@ -76,13 +77,14 @@ __all__ = [
     "FusionTuning", "InputError", "Interactions", "ItemCatalogue", "ItemFeatures",
     "ItemGroups", "JudgesReport", "Judgments", "Measure", "MeasureError", "PairComparison",
     "ParameterError", "Qrels", "RankCorrelation", "RanklensError", "RanklensWarning",
-    "Residual", "Result", "Results", "Run", "ScoreInterval", "SubtopicQrels", "TrecEvalError",
+    "Residual", "Result", "Results", "Run", "Sampled", "ScoreInterval", "SubtopicQrels",
+    "TrecEvalError",
     "TrecEvalReport", "__version__", "agreement", "compare", "compare_results",
     "derived_groups", "evaluate", "evaluate_arrays", "from_arrays", "from_pairs", "fuse",
     "group_means", "judges", "load_interactions", "load_item_features", "load_item_groups",
     "load_items", "load_pairs", "load_qrels", "load_run", "merge_judgments", "optimize_fusion",
     "parse_agreement", "parse_measure", "parse_measures", "pool", "power", "rank_correlation",
-    "render", "report", "residual", "risk", "seeds", "segments", "trec_eval",
+    "render", "report", "residual", "risk", "sampled", "seeds", "segments", "trec_eval",
 ]
 
 # Each module's public names, imported on first use (PEP 562): ``import ranklens``
@@ -124,6 +126,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.segments": ("group_means", "segments"),
     "._surfaces.seeds": ("seeds",),
     "._surfaces.derived_groups": ("derived_groups",),
+    "._surfaces.sampled": ("Sampled", "sampled"),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}

@@ -22,15 +22,15 @@ S = [[.9, .8, .1, .3, .2, 0], [.2, .7, .6, .1, .5, 0], [.1, .2, .3, .9, .4, .8]]
 
 
 def _train(counts: list[int], n: int) -> pl.DataFrame:
-    """``n`` users, each with item Z; label l held by ``counts[l]`` of them."""
-    rows = [(f"t{u}", f"L{l}") for l, c in enumerate(counts) for u in range(c)]
+    """``n`` users, each with item Z; label lab held by ``counts[lab]`` of them."""
+    rows = [(f"t{u}", f"L{lab}") for lab, c in enumerate(counts) for u in range(c)]
     rows += [(f"t{u}", "Z") for u in range(n)]
     return pl.DataFrame({"user_id": [r[0] for r in rows], "item_id": [r[1] for r in rows]})
 
 
 def _tables(y: list[list[int]], s: list[list[float]]) -> tuple[dict, dict]:
-    qrels = {f"i{i}": {f"L{l}": 1 for l, v in enumerate(row) if v} for i, row in enumerate(y)}
-    run = {f"i{i}": {f"L{l}": v for l, v in enumerate(row)} for i, row in enumerate(s)}
+    qrels = {f"i{i}": {f"L{lab}": 1 for lab, v in enumerate(row) if v} for i, row in enumerate(y)}
+    run = {f"i{i}": {f"L{lab}": v for lab, v in enumerate(row)} for i, row in enumerate(s)}
     return qrels, run
 
 
@@ -68,15 +68,15 @@ def test_golden_values() -> None:
 def _direct(y: np.ndarray, s: np.ndarray, inv: np.ndarray, k: int) -> dict[str, np.ndarray]:
     """The paper's and pyxclib's formulas, one instance at a time."""
     out: dict[str, list[float]] = {}
-    for yi, si in zip(y, s):
+    for yi, si in zip(y, s, strict=True):
         top = sorted(range(len(si)), key=lambda j: (-si[j], -j))[:k]  # ties: id descending
         best = sorted(inv[yi > 0], reverse=True)[:k]
         n_rel = int(yi.sum())
         binary = sum(1 / math.log2(j + 2) for j in range(min(k, n_rel)))
-        got = {"PSP": sum(yi[l] * inv[l] for l in top) / k,
-               "PSnDCG": sum(yi[l] * inv[l] / math.log2(r + 2) for r, l in enumerate(top))
+        got = {"PSP": sum(yi[lab] * inv[lab] for lab in top) / k,
+               "PSnDCG": sum(yi[lab] * inv[lab] / math.log2(r + 2) for r, lab in enumerate(top))
                / binary if binary else 0.0,
-               "PSR": sum(yi[l] * inv[l] for l in top) / max(n_rel, 1)}
+               "PSR": sum(yi[lab] * inv[lab] for lab in top) / max(n_rel, 1)}
         ideal = {"PSP": sum(best) / k,
                  "PSnDCG": sum(g / math.log2(r + 2) for r, g in enumerate(best)) / binary
                  if binary else 0.0,
@@ -105,7 +105,8 @@ def test_equals_a_direct_implementation(labels: int, users: int, k: int, rnd, pr
              for norm, suffix in (("none", ""), ("ideal", " ideal"), ("instance", " instance"))}
     r = ranklens.evaluate(qrels, run, list(names), train=_train(counts, 6))
     for m, key in names.items():
-        assert [r.per_query(m)[f"i{i}"] for i in range(users)] == pytest.approx(want[key], abs=1e-12), m
+        got = [r.per_query(m)[f"i{i}"] for i in range(users)]
+        assert got == pytest.approx(want[key], abs=1e-12), m
 
 
 def test_a_and_b_override_the_preset() -> None:

@@ -67,7 +67,7 @@ def _weights(context: ItemContext, m: Measure) -> np.ndarray:
 def _ranked_value(m: Measure, gains: np.ndarray, qidx: np.ndarray, rank: np.ndarray,
                   nq: int, n_rel: np.ndarray) -> np.ndarray:
     """The unnormalised value from each top-k relevant item's gain, user and rank."""
-    k = float(m.cutoff)
+    k = float(m.cutoff or 0)  # the cutoff is required
     name = m.definition.name
     if name == "PSnDCG":
         total = np.bincount(qidx, gains / np.log2(rank + 1.0), minlength=nq)
@@ -96,7 +96,7 @@ def propensity_scored(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray
     jq, gain = jq[order], gain[order]
     starts = np.searchsorted(jq, jq, side="left")
     rank = np.arange(jq.size) - starts + 1.0
-    keep = rank <= float(m.cutoff)
+    keep = rank <= float(m.cutoff or 0)
     ideal = _ranked_value(m, gain[keep], jq[keep], rank[keep], a.nq, n_rel)
     return ideal if m.get("normalize") == "ideal" else divide(value, ideal)
 
