@@ -93,7 +93,7 @@ def test_help_lists_every_command() -> None:
     listed = [line.split()[0] for line in out.output.split("Commands:")[1].splitlines()
               if line.strip()]
     assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "fuse", "judges",
-                      "measures", "pool", "power", "report", "trec_eval"]
+                      "measures", "pool", "power", "report", "sampled", "trec_eval"]
 
 
 # ``python -m ranklens`` with an import hook that stops at a known point of start-up (the
