@@ -13,7 +13,7 @@ divided by 1, as pyxclib). ``normalize`` says what is divided by the ideal ranki
 * ``instance``: each user's value over its ideal value (a mean of ratios);
 * ``ideal``: the ideal ranking's value itself. pyxclib's normalisation (``psprecision``,
   ``psndcg``, ``psrecall``) is the mean over users of ``none`` divided by the mean of
-  ``ideal`` (a ratio of means): :func:`pyxclib_ratio`.
+  ``ideal`` (a ratio of means).
 
 The presets name pyxclib's standard (A, B): ``wikipedia`` (0.5, 0.4), ``amazon``
 (0.6, 2.6) and ``default`` (0.55, 1.5); ``A`` and ``B`` given override the preset's.
@@ -22,8 +22,6 @@ The presets name pyxclib's standard (A, B): ``wikipedia`` (0.5, 0.4), ``amazon``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -34,7 +32,7 @@ from ._beyond import in_top, per_item, register_beyond
 from ._common import divide, rel_level
 from ._registry import REL, Measure, Param, Spelled
 
-__all__ = ["PRESETS", "inverse_propensity", "pyxclib_ratio"]
+__all__ = ["PRESETS", "inverse_propensity"]
 
 #: pyxclib's standard (A, B) per dataset (``compute_inv_propesity``'s docstring)
 PRESETS = {"default": (0.55, 1.5), "wikipedia": (0.5, 0.4), "amazon": (0.6, 2.6)}
@@ -99,22 +97,6 @@ def propensity_scored(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray
     keep = rank <= float(m.cutoff or 0)
     ideal = _ranked_value(m, gain[keep], jq[keep], rank[keep], a.nq, n_rel)
     return ideal if m.get("normalize") == "ideal" else divide(value, ideal)
-
-
-def pyxclib_ratio(mean: Callable[[str], Any], measure: str) -> float:
-    """pyxclib's normalisation of a propensity-scored measure: the mean of its unnormalised
-    values over the mean of its ideal values. ``mean`` gives a measure's mean by name (a
-    :class:`~ranklens.Result`'s indexing).
-
-    Examples
-    --------
-    >>> means = {"PSP@1": 1.5, "PSP(normalize=ideal)@1": 2.0}
-    >>> pyxclib_ratio(means.__getitem__, "PSP@1")
-    0.75
-    """
-    name, _, cut = measure.partition("@")
-    ideal = float(mean(f"{name}(normalize=ideal)@{cut}"))
-    return float(mean(measure)) / ideal if ideal else 0.0
 
 
 _PARAMS = (REL,
