@@ -132,3 +132,13 @@ def test_errors_name_the_value() -> None:
         ranklens.sampled(good, gamma=2.0)
     with pytest.raises(ParameterError, match=r"gives 3 weights and the catalogue holds 100"):
         ranklens.sampled(good, prior=[1, 2, 3])
+
+
+@pytest.mark.parametrize("module", ["_surfaces.sampled.api", "_surfaces.sampled.estimators",
+                                    "_measures.rec_propensity"])
+def test_the_modules_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, tried = doctest.testmod(importlib.import_module(f"ranklens.{module}"))
+    assert tried and not failed
