@@ -12,7 +12,8 @@ from scipy.stats import ttest_rel
 
 import ranklens
 from ranklens._base.errors import InputError, ParameterError
-from ranklens._surfaces.sampled.estimators import MEASURES, correction, metric, rescaled
+from ranklens._measures._one_item import MEASURES, metric
+from ranklens._surfaces.sampled.estimators import correction, rescaled
 
 
 def test_golden_vectors() -> None:
@@ -135,7 +136,7 @@ def test_errors_name_the_value() -> None:
 
 
 @pytest.mark.parametrize("module", ["_surfaces.sampled.api", "_surfaces.sampled.estimators",
-                                    "_measures.rec_propensity"])
+                                    "_measures.rec_propensity", "_measures._one_item"])
 def test_the_modules_examples_run(module: str) -> None:
     import doctest
     import importlib

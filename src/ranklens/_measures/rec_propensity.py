@@ -21,8 +21,6 @@ The presets name pyxclib's standard (A, B): ``wikipedia`` (0.5, 0.4), ``amazon``
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._base.errors import MeasureError
@@ -103,9 +101,10 @@ _PARAMS = (REL,
            Param("preset", Spelled("choice", tuple(PRESETS)), "default",
                  "the propensity model's standard (A, B): default (0.55, 1.5), wikipedia "
                  "(0.5, 0.4), amazon (0.6, 2.6)"),
-           Param("A", Spelled("float", minimum=0), None, "the model's A (default: the preset's)"),
-           Param("B", Spelled("float", minimum=0, maximum=math.inf, strict=True), None,
-                 "the model's B (default: the preset's)"),
+           Param("A", Spelled("float", minimum=0, maximum=10), None,
+                 "the model's A, at most 10 (default: the preset's)"),
+           Param("B", Spelled("float", minimum=1e-3, maximum=1e6), None,
+                 "the model's B, from 0.001 to a million (default: the preset's)"),
            Param("normalize", Spelled("choice", ("none", "instance", "ideal")), "none",
                  "none (the paper's), instance (over each user's ideal value) or ideal (the "
                  "ideal ranking's value; pyxclib's ratio of means divides by its mean)"))
