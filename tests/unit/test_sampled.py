@@ -110,6 +110,8 @@ def test_paired_comparison_is_the_t_test() -> None:
 
 def test_text_file_and_frame_agree(tmp_path) -> None:
     cases = _simulate(20, 9, 100, 4, True)
+    columns = {c: cases[c] for c in cases.columns}  # a dict of columns is one system
+    assert ranklens.sampled(columns, "AP").summary.equals(ranklens.sampled(cases, "AP").summary)
     path = tmp_path / "ranks.txt"
     path.write_text("".join(" ".join(map(str, r)) + "\n" for r in cases.rows()))
     from_file = ranklens.sampled(str(path), "nDCG@10").summary
@@ -131,6 +133,8 @@ def test_errors_name_the_value() -> None:
         ranklens.sampled(good, sampling="poisson")
     with pytest.raises(ParameterError, match=r"'gamma' option must be a number in \[0, 1\]"):
         ranklens.sampled(good, gamma=2.0)
+    with pytest.raises(ParameterError, match=r"'estimators' option must name one or more"):
+        ranklens.sampled(good, estimators=[])
     with pytest.raises(ParameterError, match=r"gives 3 weights and the catalogue holds 100"):
         ranklens.sampled(good, prior=[1, 2, 3])
 
@@ -143,3 +147,13 @@ def test_the_modules_examples_run(module: str) -> None:
 
     failed, tried = doctest.testmod(importlib.import_module(f"ranklens.{module}"))
     assert tried and not failed
+
+
+def test_the_corrections_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ranklens._surfaces.sampled.api as api
+
+    monkeypatch.setattr(api, "MAX_CELLS", 999)
+    good = {"user_id": ["u"], "sampled_rank": [1], "negatives": [9], "catalogue": [100]}
+    with pytest.raises(ParameterError, match=r"need 1000 rank probabilities, over MAX_CELLS"):
+        ranklens.sampled(good)
+    assert ranklens.sampled(good, estimators=["naive"]).summary["mean"].to_list() == [1.0, 1.0]

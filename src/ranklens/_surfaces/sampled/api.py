@@ -3,6 +3,7 @@ consistency report against full-ranking values and paired comparisons of systems
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,7 @@ __all__ = ["ESTIMATORS", "MAX_CELLS", "Sampled", "sampled"]
 #: rank, the bias-variance correction (gamma = 1: the posterior mean)
 ESTIMATORS = ("naive", "rescaled", "corrected")
 #: most (true rank, sampled rank) probabilities the corrections compute: their time
-MAX_CELLS = 1 << 31
+MAX_CELLS = 1 << 28
 #: the columns of a table of sampled ranks, in a text file's order
 COLUMNS = ("user_id", "sampled_rank", "negatives", "catalogue", "full_rank")
 
@@ -141,6 +142,8 @@ def sampled(cases: Any, measures: str | Sequence[str] = ("Recall@10", "nDCG@10")
     """
     check("sampling", sampling, Choice(SAMPLINGS))
     check("gamma", gamma, Number(0.0, 1.0))
+    if not estimators:
+        raise ParameterError(f"the 'estimators' option must name one or more of {ESTIMATORS}")
     for e in estimators:
         check("estimators", e, Choice(ESTIMATORS))
     names = [measures] if isinstance(measures, str) else list(measures)
@@ -151,8 +154,9 @@ def sampled(cases: Any, measures: str | Sequence[str] = ("Recall@10", "nDCG@10")
     if weights is not None and (weights.ndim != 1 or not (weights >= 0).all()):
         raise ParameterError("the 'prior' option must be 'uniform' or n weights >= 0; got "
                              f"{prior!r}")
-    systems = dict(cases) if isinstance(cases, Mapping) and all(
-        not isinstance(v, (list, tuple, np.ndarray)) for v in cases.values()) else {"": cases}
+    systems = dict(cases) if isinstance(cases, Mapping) and cases and all(
+        isinstance(v, (str, os.PathLike, Mapping)) or hasattr(v, "columns")
+        for v in cases.values()) else {"": cases}
     parts = []
     for system, given in systems.items():
         frame = _table(pl.DataFrame(given) if isinstance(given, Mapping) else given)

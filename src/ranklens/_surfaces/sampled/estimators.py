@@ -65,7 +65,8 @@ def correction(name: str, m: int, n: int, sampling: str = "binomial", gamma: flo
         a = _probabilities(ranks, m, n, sampling)
         w = np.ones(ranks.size) if prior is None else prior[start - 1:start - 1 + ranks.size]
         wa = a * w[:, None]
-        gram += a.T @ wa
+        if gamma != 1.0:  # the posterior mean needs no Gram matrix
+            gram += a.T @ wa
         mass += wa.sum(axis=0)
         target += wa.T @ MEASURES[kind](ranks, float(n), k)
     if gamma == 1.0:  # the posterior mean: no system to solve
