@@ -157,3 +157,11 @@ def test_the_corrections_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ParameterError, match=r"need 1000 rank probabilities, over MAX_CELLS"):
         ranklens.sampled(good)
     assert ranklens.sampled(good, estimators=["naive"]).summary["mean"].to_list() == [1.0, 1.0]
+
+
+def test_a_file_error_names_its_line(tmp_path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("u1 1 9 100\nu2 x 9 100\n")
+    with pytest.raises(InputError, match=r"bad\.txt:2: sampled_rank must be a whole number "
+                                         r"in 1\.\.negatives \+ 1; got 'x' \(user 'u2'\)"):
+        ranklens.sampled(str(path))
