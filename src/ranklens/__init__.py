@@ -82,6 +82,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.report import report
     from ._surfaces.residual import Residual, residual
     from ._surfaces.risk import risk
+    from ._surfaces.sampled import Sampled, sampled
     from ._surfaces.seeds import seeds
     from ._surfaces.segments import group_means, segments
     from ._surfaces.trec_eval import TrecEvalError, TrecEvalReport, trec_eval
@@ -93,16 +94,17 @@ __all__ = [
     "ItemGroups", "JudgeRequests", "JudgesReport", "Judgments", "Measure", "MeasureError",
     "MergedJudgments", "OffPolicy", "PairComparison", "ParameterError", "Qrels",
     "RankCorrelation", "RanklensError", "RanklensWarning", "Residual", "Result", "Results",
-    "Run", "ScoreInterval", "SubtopicQrels", "TrecEvalError", "TrecEvalReport", "__version__",
-    "agreement", "awrf", "compare", "compare_results", "coverage", "derived_groups",
-    "evaluate", "evaluate_arrays", "expected_exposure", "from_arrays", "from_pairs", "fuse",
-    "group_exposure", "group_means", "judge_requests", "judges", "load_interactions",
-    "load_item_features", "load_item_groups", "load_items", "load_pairs", "load_qrels",
-    "load_run", "map_chunks", "merge_judgments", "merge_labels", "nonllm_context_precision",
-    "nonllm_context_recall", "off_policy", "optimize_fusion", "parse_agreement",
-    "parse_measure", "parse_measures", "pool", "power", "rank_correlation", "read_answers",
-    "read_nuggets", "read_rag_judgments", "read_requests", "read_topics", "read_umbrela",
-    "render", "report", "residual", "risk", "rollup", "seeds", "segments", "trec_eval",
+    "Run", "Sampled", "ScoreInterval", "SubtopicQrels", "TrecEvalError", "TrecEvalReport",
+    "__version__", "agreement", "awrf", "compare", "compare_results", "coverage",
+    "derived_groups", "evaluate", "evaluate_arrays", "expected_exposure", "from_arrays",
+    "from_pairs", "fuse", "group_exposure", "group_means", "judge_requests", "judges",
+    "load_interactions", "load_item_features", "load_item_groups", "load_items", "load_pairs",
+    "load_qrels", "load_run", "map_chunks", "merge_judgments", "merge_labels",
+    "nonllm_context_precision", "nonllm_context_recall", "off_policy", "optimize_fusion",
+    "parse_agreement", "parse_measure", "parse_measures", "pool", "power", "rank_correlation",
+    "read_answers", "read_nuggets", "read_rag_judgments", "read_requests", "read_topics",
+    "read_umbrela", "render", "report", "residual", "risk", "rollup", "sampled", "seeds",
+    "segments", "trec_eval",
 ]
 
 # Each module's public names, imported on first use (PEP 562): ``import ranklens``
@@ -152,6 +154,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.rag_strings": ("nonllm_context_precision", "nonllm_context_recall"),
     "._surfaces.off_policy": ("OffPolicy", "off_policy"),
     "._surfaces.exposure": ("awrf", "expected_exposure", "group_exposure"),
+    "._surfaces.sampled": ("Sampled", "sampled"),
 }
 _LAZY: dict[str, tuple[str, str]] = {name: (module, name)
                                      for module, names in _MODULES.items() for name in names}

@@ -94,8 +94,7 @@ def test_help_lists_every_command() -> None:
               if line.strip()]
     assert listed == ["agree", "compare", "correlate", "demo", "evaluate", "exposure", "fuse",
                       "judge-export", "judge-merge", "judges", "measures", "off-policy", "pool",
-                      "power", "report", "rollup",
-                      "trec_eval"]
+                      "power", "report", "rollup", "sampled", "trec_eval"]
 
 
 # ``python -m ranklens`` with an import hook that stops at a known point of start-up (the

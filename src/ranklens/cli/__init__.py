@@ -95,6 +95,7 @@ class _LazyGroup(click.Group):
         "pool": ("._agree", "pool_cmd"),
         "power": ("._power", "power_cmd"),
         "report": ("._report", "report_cmd"),
+        "sampled": ("._sampled", "sampled_cmd"),
         "trec_eval": ("._trec_cmd", "trec_eval_cmd"),
         "rollup": ("._rollup", "rollup_cmd"),
         "off-policy": ("._off_policy", "off_policy_cmd"),
