@@ -259,6 +259,8 @@ def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     # the bundled demo files, under the names `ranklens demo` gives them: blocks read them
     for name in ("demo.qrels", "demo-llm.qrels", *RUN_SOURCES):
         shutil.copyfile(DATA / name, tmp_path / name)
+    for path in DATA.glob("demo-recs*"):  # docs/recsys-protocols.md reads them
+        shutil.copyfile(path, tmp_path / path.name)
     scope = readme_preamble(tmp_path) if doc == "README.md" else {"ranklens": ranklens}
     for line, text in python_blocks(doc):
         if not with_peers and imported_peers(text):
