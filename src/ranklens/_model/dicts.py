@@ -268,11 +268,10 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     tiebreak = tiebreak_of(policies.ties)
     needed = np.zeros(n, dtype=bool)
     needed[rows] = True
-    # doc ids descending (trec_eval's) are the inverted words ascending: one copy fewer
     offsets, moves = rank_rows(
         np.arange(run_of.size), lengths[run_of], run_of.size, run.scores,
         (lambda rows: pl.Series(rows.astype(np.int64))) if tiebreak == "input" else
-        partial(_word_rows, words, tiebreak == "docid"), False, needed)
+        partial(_word_rows, words), tiebreak == "docid", needed)
     if isinstance(moves, tuple):  # where each row is ranked: only the moved ones differ
         at = np.arange(n, dtype=moves[0].dtype)
         at[moves[1]] = moves[0]
@@ -305,15 +304,12 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     return build(coded, policies)
 
 
-def _word_rows(words: tuple[np.ndarray, ...], inverted: bool, rows: np.ndarray
-               ) -> np.ndarray:
-    """The doc ids at ``rows`` as rows of big-endian words, bits ``inverted`` or not (a tie
-    break of :func:`~ranklens._model.ranking.rank_rows`)."""
+def _word_rows(words: tuple[np.ndarray, ...], rows: np.ndarray) -> np.ndarray:
+    """The doc ids at ``rows`` as rows of big-endian words (a tie break of
+    :func:`~ranklens._model.ranking.rank_rows`)."""
     out = np.empty((len(words), rows.size), dtype=np.uint64)
     for k, w in enumerate(words):
         np.take(w, rows, out=out[k])
-        if inverted:
-            np.invert(out[k], out=out[k])
     return out
 
 

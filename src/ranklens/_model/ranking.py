@@ -314,6 +314,9 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.nda
     tied[1:] |= score[1:] != score[:-1]
     g = np.cumsum(tied)
     if isinstance(tiebreak, np.ndarray):  # doc ids as words: NumPy sorts (none tie)
+        order = group_byte_order(g, tiebreak, tiebreak_descending)
+        if order is not None:
+            return order
         words = [np.invert(w) if tiebreak_descending else w for w in tiebreak]
         if len(words) > 1:
             return np.lexsort((*reversed(words), g))
@@ -369,7 +372,7 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
-    pos = _tie_members(tie).astype(index)  # the rows in a tie
+    pos = _tie_members(tie, n).astype(index)  # the rows in a tie
     group = None  # what tells the tied rows' groups apart: their group or their block
     if needed is not None and pos.size:
         after = np.zeros(n + 1, dtype=bool)
@@ -402,14 +405,13 @@ def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray
     return pos[kept], group[kept]
 
 
-def _tie_members(tie: np.ndarray) -> np.ndarray:
-    """The rows in a tie (ascending), where ``tie`` (ascending) lists each row tied with
-    the next one: ``tie`` and ``tie + 1`` merged, without numpy's hash-based union (an
-    order of magnitude slower on many tied rows)."""
-    # the row after a tie is already listed when it ties with the next one in turn
-    last = np.ones(tie.size, dtype=bool)
-    last[:-1] = tie[1:] != tie[:-1] + 1
-    return np.sort(np.concatenate((tie, tie[last] + 1)), kind="stable")
+def _tie_members(tie: np.ndarray, n: int) -> np.ndarray:
+    """The rows in a tie (ascending) of ``n`` rows, where ``tie`` lists each row tied with
+    the next one: ``tie`` and ``tie + 1`` merged on a mask (no sort, no hash-based union)."""
+    member = np.zeros(n, dtype=bool)
+    member[tie] = True
+    member[tie + 1] = True
+    return np.flatnonzero(member)
 
 
 def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
