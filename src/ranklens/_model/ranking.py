@@ -312,7 +312,7 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.nda
     np.not_equal(group[1:], group[:-1], out=tied[1:])
     # NumPy comparisons treat -0.0 and 0.0 as equal: one tie, as in trec_eval
     tied[1:] |= score[1:] != score[:-1]
-    g = np.cumsum(tied)
+    g = np.cumsum(tied, dtype=index_dtype(tied.size))  # a cast to int64 in the sum is slow
     if isinstance(tiebreak, np.ndarray):  # doc ids as words: NumPy sorts (none tie)
         order = group_byte_order(g, tiebreak, tiebreak_descending)
         if order is not None:
@@ -398,7 +398,7 @@ def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The tied rows ``pos`` of the groups holding a ``needed`` one, and their groups
     numbered ascending (``after``: whether each ties with the one before it)."""
-    group = np.cumsum(~after)
+    group = np.cumsum(~after, dtype=index_dtype(after.size))
     keep = np.zeros(int(group[-1]) + 1, dtype=bool)
     keep[group[needed]] = True
     kept = keep[group]
