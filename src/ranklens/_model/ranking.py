@@ -280,20 +280,12 @@ def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
     if tie.any():
-        pos = _tied_rows(tie)
+        pos = _tie_members(np.flatnonzero(tie), tie.size + 1)
         if needed is not None:
             pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])[0]
         sub = perm[pos]
         perm[pos] = sub[tie_order(q[sub], score[sub], tiebreak_at(sub), tiebreak_descending)]
     return perm, sq
-
-
-def _tied_rows(tie: np.ndarray) -> np.ndarray:
-    """Positions of the rows in a tie, where ``tie[i]`` says rows i and i+1 are tied."""
-    member = np.zeros(tie.size + 1, dtype=bool)
-    member[:-1] |= tie
-    member[1:] |= tie
-    return np.flatnonzero(member)
 
 
 def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.ndarray,
