@@ -137,3 +137,29 @@ def test_many_rows_tried_on_a_sample_first(odd: str) -> None:
     varied = [f"{c}{n}" for c, n in zip(rng.choice(list("ABCDEFGHIJKLMNOP"), 6000),
                                         rng.integers(0, 10**12, 6000), strict=True)]
     assert group_byte_order(np.arange(6000), pl.Series(varied), True) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.one_of(SHORT, ANY)), min_size=1, max_size=60),
+       st.booleans())
+def test_group_order_of_words_equals_the_byte_order(rows: list[tuple[int, str]],
+                                                    descending: bool) -> None:
+    # doc ids given as big-endian words (the nested dicts' form): the same order as their
+    # bytes, or None only when the ids are too long for the keys
+    from ranklens._model.dicts import _words
+
+    rows.sort(key=lambda r: r[0])
+    group = np.array([g for g, _ in rows], dtype=np.int64)
+    ids = [s for _, s in rows]
+    words = _words([{d: 0.0} for d in ids], len(ids))
+    assert words is not None
+    order = group_byte_order(group, np.stack(words), descending)
+    if order is None:  # left to the word sort: group, key and row over 64 bits
+        keyed = bytekeys.word_keys(np.stack(words))
+        assert keyed is None or (int(group[-1]) + 1) * keyed[1] << len(ids).bit_length() \
+            > 1 << 64
+        return
+    expected = sorted(range(len(ids)), key=lambda i: (
+        group[i], [-b if descending else b for b in ids[i].encode()] + [1 if descending
+                                                                        else -1]))
+    assert order.tolist() == expected

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._base.lazy import polars as pl
 
-__all__ = ["MAX_BYTES", "byte_keys", "group_byte_order"]
+__all__ = ["MAX_BYTES", "byte_keys", "group_byte_order", "word_keys"]
 
 #: the longest string (in UTF-8 bytes) tried: beyond it the key rarely fits in 64 bits
 MAX_BYTES = 24
@@ -31,11 +31,12 @@ MAX_BYTES = 24
 _SAMPLE = 1024
 
 
-def group_byte_order(group: np.ndarray, strings: pl.Series,
+def group_byte_order(group: np.ndarray, strings: pl.Series | np.ndarray,
                      descending: bool) -> np.ndarray | None:
     """The stable order of rows by ``group`` ascending, then ``strings`` by their UTF-8 bytes
     (descending if ``descending``); None when the strings are too long or too varied for
-    the sort done here (the caller's string sort then).
+    the sort done here (the caller's string sort then). ``strings`` may also be given as
+    the rows of words :func:`word_keys` reads.
 
     ``group`` is non-decreasing (rows come grouped), numbered from 0 or 1. The group, the string's
     key and the row's position are packed into one unsigned 64-bit integer per row and
@@ -46,7 +47,9 @@ def group_byte_order(group: np.ndarray, strings: pl.Series,
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     shift = n.bit_length()
-    keyed = byte_keys(strings, limit=((1 << 64) >> shift) // (int(group[-1]) + 1))
+    limit = ((1 << 64) >> shift) // (int(group[-1]) + 1)
+    keyed = word_keys(strings, limit) if isinstance(strings, np.ndarray) else \
+        byte_keys(strings, limit)
     if keyed is None:
         return None
     key, span = keyed
@@ -92,6 +95,16 @@ def byte_keys(strings: pl.Series, limit: int = 1 << 64) -> tuple[np.ndarray, int
     return _column_keys(matrix.view(np.uint8)[:, :width], lengths, min(limit, 1 << 64))
 
 
+def word_keys(words: np.ndarray, limit: int = 1 << 64) -> tuple[np.ndarray, int] | None:
+    """:func:`byte_keys` of strings without NUL given as ``words[k]``: bytes ``8k`` to
+    ``8k + 7`` of each, NUL-padded, as the value of an unsigned 64-bit word."""
+    if 8 * words.shape[0] > MAX_BYTES:
+        return None
+    matrix = np.empty((words.shape[1], words.shape[0]), dtype=">u8")  # bytes in order
+    matrix[:] = words.T
+    return _column_keys(matrix.view(np.uint8), None, limit)
+
+
 def _fill_words(matrix: np.ndarray, strings: pl.Series) -> None:
     """Each string's first ``8 * matrix.shape[1]`` bytes (NUL-padded) into the rows of
     ``matrix``, as big-endian 64-bit words."""
@@ -108,11 +121,11 @@ def _fill_words(matrix: np.ndarray, strings: pl.Series) -> None:
             dtype=pl.UInt64, endianness="big").to_numpy()
 
 
-def _column_keys(matrix: np.ndarray, lengths: np.ndarray,
+def _column_keys(matrix: np.ndarray, lengths: np.ndarray | None,
                  limit: int) -> tuple[np.ndarray, int] | None:
     """The mixed-radix keys of strings (see the module doc) and their span, given the rows
-    of their bytes (NUL-padded) and their lengths in bytes; None once the span exceeds
-    ``limit``.
+    of their bytes (NUL-padded) and their lengths in bytes (None: the strings hold no NUL,
+    so a NUL is the padding); None once the span exceeds ``limit``.
 
     Column ``j``'s symbols: the byte less the column's lowest byte, plus one if some
     string ends before the column (symbol 0 past a string's end: a NUL byte is a byte, not
@@ -124,7 +137,7 @@ def _column_keys(matrix: np.ndarray, lengths: np.ndarray,
     span = 1
     for j in range(width):
         col = columns[j]
-        past = lengths <= j
+        past = col == 0 if lengths is None else lengths <= j
         if not past.any():
             low = int(col.min())
             radix = int(col.max()) - low + 1

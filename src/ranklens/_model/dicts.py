@@ -32,7 +32,6 @@ changes nothing). Which options the alignment applies here is the caller's choic
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from itertools import chain, compress, repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any
@@ -205,7 +204,7 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     by_grade = np.argsort(-grades, kind="stable")
     by_grade = by_grade[stable_order(qidx[by_grade])]
     # the one id dictionary of the judged docs: hashed here alone, codes exact
-    hashes = _hashes(words)
+    hashes = word_hashes(words)
     distinct = np.sort(hashes)  # (np.unique hashes: slower here)
     dictionary = HashCodes(distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))])
     code = dictionary.find(hashes)
@@ -268,11 +267,10 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     tiebreak = tiebreak_of(policies.ties)
     needed = np.zeros(n, dtype=bool)
     needed[rows] = True
-    # doc ids descending (trec_eval's) are the inverted words ascending: one copy fewer
     offsets, moves = rank_rows(
         np.arange(run_of.size), lengths[run_of], run_of.size, run.scores,
         (lambda rows: pl.Series(rows.astype(np.int64))) if tiebreak == "input" else
-        partial(_word_rows, words, tiebreak == "docid"), False, needed)
+        lambda rows: np.stack([w[rows] for w in words]), tiebreak == "docid", needed)
     if isinstance(moves, tuple):  # where each row is ranked: only the moved ones differ
         at = np.arange(n, dtype=moves[0].dtype)
         at[moves[1]] = moves[0]
@@ -305,24 +303,6 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     return build(coded, policies)
 
 
-def _word_rows(words: tuple[np.ndarray, ...], inverted: bool, rows: np.ndarray
-               ) -> np.ndarray:
-    """The doc ids at ``rows`` as rows of big-endian words, bits ``inverted`` or not (a tie
-    break of :func:`~ranklens._model.ranking.rank_rows`)."""
-    out = np.empty((len(words), rows.size), dtype=np.uint64)
-    for k, w in enumerate(words):
-        np.take(w, rows, out=out[k])
-        if inverted:
-            np.invert(out[k], out=out[k])
-    return out
-
-
-def _hashes(words: tuple[np.ndarray, ...]) -> np.ndarray:
-    out = np.empty(words[0].size, dtype=np.uint64)
-    word_hashes(words, out)
-    return out
-
-
 def _same(words: tuple[np.ndarray, ...], at: np.ndarray, docs: tuple[np.ndarray, ...],
           code: np.ndarray) -> np.ndarray:
     """Whether the ids ``words[at]`` are the ids ``docs[code]``, word by word."""
@@ -338,7 +318,7 @@ def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
     """The rows with a judgment (ascending) and its grade: each row's doc id looked up in
     the judged ids' dictionary (found by hash, confirmed on the words), then its (query,
     doc code) pair among the judgments' exact :class:`~ranklens._model.keys.PairKeys`."""
-    code = judgments.dictionary.find(_hashes(words))
+    code = judgments.dictionary.find(word_hashes(words))
     rows = np.flatnonzero(code >= 0)
     code = code[rows]
     same = _same(words, rows, judgments.docs, code)

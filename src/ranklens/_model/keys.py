@@ -94,11 +94,12 @@ class PairKeys:
         return keys >> np.uint64(64 - self.drop)
 
 
-def word_hashes(words: tuple[np.ndarray, ...], out: np.ndarray) -> None:
+def word_hashes(words: tuple[np.ndarray, ...]) -> np.ndarray:
     """The 64-bit hash of each doc id given as words (the nested dicts' form,
-    :mod:`ranklens._model.dicts`) into ``out``: the words mixed, then splitmix64's
-    finaliser (what their dictionary of judged ids is found by)."""
+    :mod:`ranklens._model.dicts`): the words mixed, then splitmix64's finaliser (what
+    their dictionary of judged ids is found by)."""
     mix = _SPLITMIX
+    out = np.empty(words[0].size, dtype=np.uint64)
     np.multiply(words[0], mix[0], out=out)
     spare = np.empty_like(out)  # one temporary array, reused
     for k, w in enumerate(words[1:], start=1):
@@ -109,6 +110,7 @@ def word_hashes(words: tuple[np.ndarray, ...], out: np.ndarray) -> None:
     out *= mix[1]
     np.right_shift(out, np.uint64(29), out=spare)
     out ^= spare
+    return out
 
 
 def index_dtype(n: int) -> type[np.signedinteger]:

@@ -275,20 +275,12 @@ def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
     if tie.any():
-        pos = _tied_rows(tie)
+        pos = _tie_members(np.flatnonzero(tie), tie.size + 1)
         if needed is not None:
             pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])[0]
         sub = perm[pos]
         perm[pos] = sub[tie_order(q[sub], score[sub], tiebreak_at(sub), tiebreak_descending)]
     return perm, sq
-
-
-def _tied_rows(tie: np.ndarray) -> np.ndarray:
-    """Positions of the rows in a tie, where ``tie[i]`` says rows i and i+1 are tied."""
-    member = np.zeros(tie.size + 1, dtype=bool)
-    member[:-1] |= tie
-    member[1:] |= tie
-    return np.flatnonzero(member)
 
 
 def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.ndarray,
@@ -307,8 +299,11 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.nda
     np.not_equal(group[1:], group[:-1], out=tied[1:])
     # NumPy comparisons treat -0.0 and 0.0 as equal: one tie, as in trec_eval
     tied[1:] |= score[1:] != score[:-1]
-    g = np.cumsum(tied)
+    g = np.cumsum(tied, dtype=index_dtype(tied.size))  # a cast to int64 in the sum is slow
     if isinstance(tiebreak, np.ndarray):  # doc ids as words: NumPy sorts (none tie)
+        order = group_byte_order(g, tiebreak, tiebreak_descending)
+        if order is not None:
+            return order
         words = [np.invert(w) if tiebreak_descending else w for w in tiebreak]
         if len(words) > 1:
             return np.lexsort((*reversed(words), g))
@@ -364,7 +359,7 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
-    pos = _tie_members(tie).astype(index)  # the rows in a tie
+    pos = _tie_members(tie, n).astype(index)  # the rows in a tie
     group = None  # what tells the tied rows' groups apart: their group or their block
     if needed is not None and pos.size:
         after = np.zeros(n + 1, dtype=bool)
@@ -390,21 +385,20 @@ def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The tied rows ``pos`` of the groups holding a ``needed`` one, and their groups
     numbered ascending (``after``: whether each ties with the one before it)."""
-    group = np.cumsum(~after)
+    group = np.cumsum(~after, dtype=index_dtype(after.size))
     keep = np.zeros(int(group[-1]) + 1, dtype=bool)
     keep[group[needed]] = True
     kept = keep[group]
     return pos[kept], group[kept]
 
 
-def _tie_members(tie: np.ndarray) -> np.ndarray:
-    """The rows in a tie (ascending), where ``tie`` (ascending) lists each row tied with
-    the next one: ``tie`` and ``tie + 1`` merged, without numpy's hash-based union (an
-    order of magnitude slower on many tied rows)."""
-    # the row after a tie is already listed when it ties with the next one in turn
-    last = np.ones(tie.size, dtype=bool)
-    last[:-1] = tie[1:] != tie[:-1] + 1
-    return np.sort(np.concatenate((tie, tie[last] + 1)), kind="stable")
+def _tie_members(tie: np.ndarray, n: int) -> np.ndarray:
+    """The rows in a tie (ascending) of ``n`` rows, where ``tie`` lists each row tied with
+    the next one: ``tie`` and ``tie + 1`` merged on a mask (no sort, no hash-based union)."""
+    member = np.zeros(n, dtype=bool)
+    member[tie] = True
+    member[tie + 1] = True
+    return np.flatnonzero(member)
 
 
 def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
