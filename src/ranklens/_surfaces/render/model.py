@@ -102,6 +102,8 @@ class Table:
     ----------
     columns, rows : the grid; every row has one cell per column (``rows``: a tuple, or a
         :class:`Lazy` that makes them on each pass).
+    widths : the widest shown text of each column, when the rows' maker finds it cheaper
+        than a pass over the rows (plain text's widths; None: measured on the rows).
     notes : sentences under the table (the conventions, the settings of a test), in the
         human formats.
     comment : a line for the source of a document only (LaTeX's ``%`` comment).
@@ -111,6 +113,7 @@ class Table:
     rows: Iterable[Row]
     notes: tuple[str, ...] = ()
     comment: str = ""
+    widths: Callable[[], list[int]] | None = None
 
     @property
     def titles(self) -> list[str]:

@@ -42,12 +42,21 @@ class Grid:
     measures: tuple[str, ...]
     counts: tuple[bool, ...]  # whether a measure is a count (shown as an integer)
     lower_is_better: tuple[bool, ...]
-    #: every row in order: each run's per-query rows (made on each pass), then its aggregate
-    rows: Iterable[_RunRow]
+    #: per run, made one at a time on each pass: its aggregate row, and with ``per_query``
+    #: its query ids and one list of per-query values per measure
+    blocks: Iterable[tuple[_RunRow, list[str], list[list[Number]]]]
     aggregates: tuple[_RunRow, ...]
     per_query: bool
     #: the intervals shown beside each mean (None: no interval columns)
     ci: IntervalRequest | None = None
+
+    @property
+    def rows(self) -> Iterator[_RunRow]:
+        """Every row in order: each run's per-query rows, then its aggregate row."""
+        for agg, ids, columns in self.blocks:
+            for qid, *values in zip(ids, *columns, strict=True):
+                yield _RunRow(agg.run, qid, tuple(values), aggregate=False)
+            yield agg
 
     def with_interval(self) -> tuple[bool, ...]:
         """Per measure: whether it gets interval columns (a mean, when intervals are on)."""
@@ -110,18 +119,18 @@ def results_grid(results: Sequence[Result], names: Sequence[str] | None,
             measures, definitions, strict=True)) if ci is not None else ())
         for r, run in zip(results, runs, strict=True))
 
-    def rows() -> Iterator[_RunRow]:
-        for r, run, agg in zip(results, runs, aggregates, strict=True):
-            if per_query:  # one run's values as Python objects at a time
-                columns = [[str(v) for v in r.text_values[m]] if m in r.text_values
-                           else r.query_values[m].astype(float, copy=False).tolist()
-                           for m in measures]
-                for qid, *values in zip(r.query_ids.tolist(), *columns, strict=True):
-                    yield _RunRow(run, str(qid), tuple(values), aggregate=False)
-            yield agg
+    def blocks() -> Iterator[tuple[_RunRow, list[str], list[list[Number]]]]:
+        for r, agg in zip(results, aggregates, strict=True):
+            if not per_query:
+                yield agg, [], []
+                continue
+            # one run's values as Python objects at a time
+            yield agg, [str(q) for q in r.query_ids.tolist()], [
+                [str(v) for v in r.text_values[m]] if m in r.text_values
+                else r.query_values[m].astype(float, copy=False).tolist() for m in measures]
 
     return Grid(measures, tuple(d.aggregate == "sum" for d in definitions),
-                tuple(bool(d.lower_is_better) for d in definitions), Lazy(rows), aggregates,
+                tuple(bool(d.lower_is_better) for d in definitions), Lazy(blocks), aggregates,
                 per_query, ci)
 
 
@@ -172,6 +181,9 @@ def grid_table(grid: Grid, *, query_column: bool, best: bool = False,
 
     def row(r: _RunRow) -> Row:
         cells = [label(r.run), *([label(r.query)] if query_column else [])]
+        if not (r.aggregate or any(spans)):  # a query's row, the most made: no marks, no bounds
+            return Row((*cells, *[Cell(_fixed(v, k), v)
+                                  for v, k in zip(r.values, grid.counts, strict=True)]))
         for j, (v, k, b, span) in enumerate(zip(r.values, grid.counts, marks, spans,
                                                  strict=True)):
             cells.append(Cell(_fixed(v, k), v, strong=r.aggregate and b is not None
@@ -180,7 +192,18 @@ def grid_table(grid: Grid, *, query_column: bool, best: bool = False,
                 cells += _bound_cells(r.bounds[j] if r.bounds else None)
         return Row(tuple(cells), aggregate=r.aggregate)
 
-    return Table(tuple(columns), Lazy(lambda: map(row, grid.rows)))
+    def widths() -> list[int]:
+        """The widest text of each column, a query's values measured without their rows."""
+        sizes = [[len(c.shown) for c in row(r).cells] for r in grid.aggregates]
+        for agg, ids, values in grid.blocks:
+            sizes.append([len(agg.run), max(map(len, ids), default=0), *(
+                max((len(_fixed(v, k)) for v in column), default=0)
+                for column, k in zip(values, grid.counts, strict=True))])
+        return [max(column) for column in zip(*sizes, strict=True)]
+
+    # the per-query rows have no interval cells: measured apart only without intervals
+    return Table(tuple(columns), Lazy(lambda: map(row, grid.rows)),
+                 widths=widths if grid.per_query and query_column and not any(spans) else None)
 
 
 def _bound_cells(bounds: tuple[float, float] | None) -> list[Cell]:

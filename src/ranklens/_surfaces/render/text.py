@@ -32,12 +32,13 @@ def render(table: Table) -> str:
 
 
 def lines(table: Table) -> Iterator[str]:
-    """:func:`render`'s lines, each ending with a newline: a first pass over the rows
-    measures the columns, a second writes them (rows are never all held)."""
+    """:func:`render`'s lines, each ending with a newline: the columns are measured first
+    (``table.widths``, else a pass over the rows), then the rows written (never all held)."""
     header = table.titles
     widths = [len(t) for t in header]
-    for row in table.rows:
-        widths = [max(w, len(cell.shown)) for w, cell in zip(widths, row.cells, strict=True)]
+    for sizes in [table.widths()] if table.widths else (
+            [len(cell.shown) for cell in row.cells] for row in table.rows):
+        widths = [max(w, n) for w, n in zip(widths, sizes, strict=True)]
     left = [c.align == "left" or c.marked for c in table.columns]
 
     def line(cells: list[str]) -> str:
