@@ -21,6 +21,9 @@ __all__ = ["Grid", "convention_line", "grid_records", "grid_table", "results_gri
 
 Number = float | str  # a measure's value: a number, or text (relstring)
 
+#: Per-query rows made at a time: what rendering holds is bounded by this, not by the queries.
+ROWS_AT_A_TIME = 1024
+
 
 @dataclass(frozen=True)
 class _RunRow:
@@ -42,8 +45,9 @@ class Grid:
     measures: tuple[str, ...]
     counts: tuple[bool, ...]  # whether a measure is a count (shown as an integer)
     lower_is_better: tuple[bool, ...]
-    #: per run, made one at a time on each pass: its aggregate row, and with ``per_query``
-    #: its query ids and one list of per-query values per measure
+    #: made on each pass, per run: its aggregate row, and with ``per_query`` its query ids
+    #: and one list of values per measure, at most :data:`ROWS_AT_A_TIME` queries a block;
+    #: a run's last block is an aggregate row and no queries
     blocks: Iterable[tuple[_RunRow, list[str], list[list[Number]]]]
     aggregates: tuple[_RunRow, ...]
     per_query: bool
@@ -56,7 +60,8 @@ class Grid:
         for agg, ids, columns in self.blocks:
             for qid, *values in zip(ids, *columns, strict=True):
                 yield _RunRow(agg.run, qid, tuple(values), aggregate=False)
-            yield agg
+            if not ids:
+                yield agg
 
     def with_interval(self) -> tuple[bool, ...]:
         """Per measure: whether it gets interval columns (a mean, when intervals are on)."""
@@ -121,13 +126,12 @@ def results_grid(results: Sequence[Result], names: Sequence[str] | None,
 
     def blocks() -> Iterator[tuple[_RunRow, list[str], list[list[Number]]]]:
         for r, agg in zip(results, aggregates, strict=True):
-            if not per_query:
-                yield agg, [], []
-                continue
-            # one run's values as Python objects at a time
-            yield agg, [str(q) for q in r.query_ids.tolist()], [
-                [str(v) for v in r.text_values[m]] if m in r.text_values
-                else r.query_values[m].astype(float, copy=False).tolist() for m in measures]
+            for at in range(0, len(r.query_ids) if per_query else 0, ROWS_AT_A_TIME):
+                cut = slice(at, at + ROWS_AT_A_TIME)
+                yield agg, [str(q) for q in r.query_ids[cut].tolist()], [
+                    [str(v) for v in r.text_values[m][cut]] if m in r.text_values
+                    else r.query_values[m][cut].astype(float).tolist() for m in measures]
+            yield agg, [], []
 
     return Grid(measures, tuple(d.aggregate == "sum" for d in definitions),
                 tuple(bool(d.lower_is_better) for d in definitions), Lazy(blocks), aggregates,
