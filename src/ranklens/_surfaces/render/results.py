@@ -199,10 +199,11 @@ def grid_table(grid: Grid, *, query_column: bool, best: bool = False,
     def widths() -> list[int]:
         """The widest text of each column, a query's values measured without their rows."""
         sizes = [[len(c.shown) for c in row(r).cells] for r in grid.aggregates]
-        for agg, ids, values in grid.blocks:
-            sizes.append([len(agg.run), max(map(len, ids), default=0), *(
-                max((len(_fixed(v, k)) for v in column), default=0)
-                for column, k in zip(values, grid.counts, strict=True))])
+        for _, ids, values in grid.blocks:
+            if ids:  # the run's name is measured on its aggregate row
+                sizes.append([0, max(map(len, ids)), *(
+                    max(len(_fixed(v, k)) for v in column)
+                    for column, k in zip(values, grid.counts, strict=True))])
         return [max(column) for column in zip(*sizes, strict=True)]
 
     # the per-query rows have no interval cells: measured apart only without intervals
