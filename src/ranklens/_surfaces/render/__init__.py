@@ -105,8 +105,16 @@ def render_lines(results: Result | Results | Sequence[Result], format: Format = 
                  ci: float | None = None, ci_method: str = "t", seed: int = 0,
                  n_resamples: int = 9999) -> Iterator[str]:
     """:func:`render`'s text in pieces, made as they are consumed: per-query rows are never
-    all held (the table format passes over them twice, for its widths). Everything is
-    checked before the first piece is made; joined, the pieces are :func:`render`'s text."""
+    all held (the table format measures its columns on the values first). Everything is
+    checked before the first piece is made; joined, the pieces are :func:`render`'s text.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> r = ranklens.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}}, ["RR"])
+    >>> list(render_lines(r, "csv", per_query=True))
+    ['run,query,RR\\n', 'run,q,0.5\\n', 'run,all,0.5\\n']
+    """
     return write_lines(_results_table(results, format, per_query, run_names, ci, ci_method,
                                       seed, n_resamples), format)
 
