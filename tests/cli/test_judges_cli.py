@@ -118,3 +118,21 @@ def test_umbrela_outputs(demo: Path, capsys: pytest.CaptureFixture[str]) -> None
     out = run(["judges", "demo.qrels", "llm=out.jsonl", "--columns", "llm:umbrela:no.jsonl"],
               capsys)
     assert out.code == 2 and "no.jsonl" in one_error(out.err)
+
+
+def test_a_tiny_p_prints_in_scientific_notation(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A judge grading 40 pairs up and none down: the sign test's p is 2 * 0.5**40, shown as
+    compare shows a small p (docs/compare.md), not as 0.0000."""
+    from ranklens._surfaces.compare.render import _p
+
+    people = write(tmp_path / "people.qrels", "".join(f"q{i} 0 d{i} 0\nq{i} 0 e{i} 1\n"
+                                                      for i in range(40)))
+    llm = write(tmp_path / "llm.qrels", "".join(f"q{i} 0 d{i} 1\nq{i} 0 e{i} 1\n"
+                                                for i in range(40)))
+    out = run(["judges", str(people), str(llm), "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    header, _, row = out.out.split("llm.qrels against people.qrels\n")[1].splitlines()[:3]
+    cells = dict(zip(header.split(), row.split(), strict=True))
+    assert cells["sign_p"] == _p(2 * 0.5 ** 40, 4) == "1.8e-12"
+    assert cells["wilcoxon_p"] != "0.0000" and float(cells["wilcoxon_p"]) < 1e-4

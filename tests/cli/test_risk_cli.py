@@ -183,3 +183,25 @@ def test_evaluate_segments_writes_each_runs_mean_per_group(
               capsys)
     assert bad.code == 2
     assert "--segments" in one_error(bad.err)
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv"])
+def test_power_not_simulated_is_an_empty_cell(fmt: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --simulations, ``simulated`` is empty like the other values not asked for
+    (the previous main printed ``nan``); with them it is a power."""
+    files = _files(tmp_path, {"main": [i % 3 != 0 for i in range(30)],
+                              "new": [i % 2 == 0 for i in range(30)]})
+    out = run(["power", *files, "-m", "P@1", "-m", "RR", "-f", fmt], capsys)
+    assert out.code == 0, out.err
+    assert "nan" not in out.out
+    if fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(out.out)))
+        assert [(r["min_diff"], r["simulated"]) for r in rows] == [("", ""), ("", "")]
+    else:
+        header, _, first = out.out.splitlines()[:3]
+        assert header.endswith("simulated")
+        assert len(first) < len(header)  # the row ends before the empty cell
+    simulated = run(["power", *files, "-m", "P@1", "--min-diff", "0.1", "-f", fmt,
+                     "--simulations", "20", "--permutations", "19"], capsys)
+    assert simulated.code == 0 and "nan" not in simulated.out

@@ -102,7 +102,7 @@ def _is_stream(path: str) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
-def write_atomically(path: str | os.PathLike[str], text: str | bytes) -> None:
+def write_atomically(path: str | os.PathLike[str], text: str | bytes | Iterable[str]) -> None:
     """Write ``text`` (UTF-8, newlines as they are) to ``path``, whole or not at all.
 
     The new file is written and flushed to disk beside ``path`` and then renamed over it;
@@ -113,8 +113,8 @@ def write_atomically(path: str | os.PathLike[str], text: str | bytes) -> None:
     ----------
     path : str or path-like
         The file to write; its folder must exist.
-    text : str or bytes
-        The content.
+    text : str, bytes or iterable of str
+        The content (an iterable: written piece by piece as it is made).
 
     Raises
     ------
@@ -122,23 +122,28 @@ def write_atomically(path: str | os.PathLike[str], text: str | bytes) -> None:
         ``cannot write PATH: REASON`` (a missing folder, no permission, a full disk, a
         folder in the way); nothing is left behind and an old file at ``path`` is intact.
     """
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    pieces = (text,) if isinstance(text, (str, bytes)) else text
     name = os.fspath(path)
     try:
         if _is_stream(name):
             with open(name, "wb") as fh:
-                fh.write(data)
+                _write_all(fh, pieces)
             return
         with replacing(name) as tmp:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
             with open(os.open(tmp, flags, 0o666), "wb") as fh:  # 0o666: the umask applies
-                fh.write(data)
+                _write_all(fh, pieces)
                 fh.flush()
                 os.fsync(fh.fileno())
             with contextlib.suppress(FileNotFoundError):
                 os.chmod(tmp, stat.S_IMODE(os.stat(name).st_mode))
     except OSError as exc:
         raise ParameterError(f"cannot write {name}: {exc.strerror or exc}") from None
+
+
+def _write_all(fh: Any, pieces: Iterable[str | bytes]) -> None:
+    for piece in pieces:
+        fh.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -125,7 +125,7 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     """Render and write: a rich table on a terminal, plain text everywhere else.
     ``intervals``: :func:`~ranklens.render`'s ``ci``, ``ci_method``, ``seed`` and
     ``n_resamples``, when ``--ci`` is given; ``segments``: the per-group means instead."""
-    from .._surfaces.render import render
+    from .._surfaces.render import render_lines
 
     extra = intervals or {}
     if segments is not None:
@@ -147,25 +147,28 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
 
         Console().print(rich_table(results, per_query=per_query, run_names=names, **extra))
         return
-    write_text(output, render(results, fmt, per_query=per_query, run_names=names, **extra))
+    # streamed: per-query rows are made as they are written (docs/scale.md)
+    write_text(output, render_lines(results, fmt, per_query=per_query, run_names=names,
+                                    **extra))
 
 
-def write_text(output: str | None, text: str) -> None:
-    """Write ``text`` to the file ``output``, whole or not at all, or to standard output
-    (``output`` None or ``-``)."""
+def write_text(output: str | None, text: str | Iterable[str]) -> None:
+    """Write ``text`` (or its pieces, as they are made) to the file ``output``, whole or not
+    at all, or to standard output (``output`` None or ``-``)."""
     if output is None or output == "-":
         write_stdout(text)
     else:
         write_atomically(output, text)
 
 
-def write_stdout(text: str) -> None:
+def write_stdout(text: str | Iterable[str]) -> None:
     """Write ``text`` to standard output; a full disk or a failing device is an error saying
     so (a closed pipe is left to the caller: it is no error)."""
     from .._base.errors import RanklensError
 
     try:
-        sys.stdout.write(text)
+        for piece in (text,) if isinstance(text, str) else text:
+            sys.stdout.write(piece)
         sys.stdout.flush()
     except BrokenPipeError:
         raise

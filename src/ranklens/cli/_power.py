@@ -69,7 +69,9 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         p = power(results.values(measure), min_diff=min_diff, queries=queries, alpha=alpha,
                   power=wanted, simulations=simulations, permutations=permutations,
                   seed=seed)
-        rows.append({"measure": measure, **vars(p)})
+        # not simulated: an empty cell, as the other values not asked for
+        rows.append({"measure": measure, **vars(p), "simulated": p.simulated if simulations
+                     else None})
     note = f"Paired t-test design at alpha {alpha:g}, power {wanted:g} (Sakai 2016)."
     write_text(output, write(frame_table(pl.DataFrame(rows), note), fmt))
     return 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..._base.validate import Choice, check
+from ..compare.render import _p as p_text
 from ..render.model import Cell, Column, Row, Table
 from ..render.text import render as text_table
 from .labels import GroupAgreement, PairAgreement
@@ -117,7 +118,9 @@ def _json(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def _cell(value: Any) -> Cell:
+def _cell(value: Any, key: str = "") -> Cell:
+    if isinstance(value, float) and key.endswith("_p"):  # a tiny p as compare prints it
+        return Cell(p_text(value, 4), value)
     if isinstance(value, float):
         return Cell("nan" if math.isnan(value) else f"{value:.4f}", value)
     if isinstance(value, list):
@@ -129,7 +132,7 @@ def _table(records: list[dict], hide: set[str]) -> str:
     keys = [k for k in records[0] if k not in hide]
     columns = tuple(Column(k, "right" if isinstance(records[0][k], (int, float))
                            else "left") for k in keys)
-    return text_table(Table(columns, tuple(Row(tuple(_cell(r[k]) for k in keys))
+    return text_table(Table(columns, tuple(Row(tuple(_cell(r[k], k) for k in keys))
                                            for r in records)))
 
 

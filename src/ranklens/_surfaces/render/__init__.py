@@ -25,7 +25,7 @@ conventions in force, and call the query column ``user`` for a recommender's res
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal, get_args
 
@@ -33,13 +33,14 @@ from ..._base.errors import ParameterError
 from ..._results.interval import IntervalRequest
 from ..._results.result import Result
 from ..._results.results import Results, results_of
-from .formats import write
+from .formats import write, write_lines
+from .model import Table
 from .results import convention_line, grid_records, grid_table, results_grid
 
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
 
-__all__ = ["FORMATS", "Format", "convention_line", "render", "rich_table"]
+__all__ = ["FORMATS", "Format", "convention_line", "render", "render_lines", "rich_table"]
 
 #: The output formats of :func:`render`.
 Format = Literal["table", "jsonl", "csv", "tsv", "markdown", "latex", "trec"]
@@ -95,6 +96,33 @@ def render(results: Result | Results | Sequence[Result], format: Format = "table
     run,query,P@1,RR
     run,all,0.0,0.5
     """
+    return write(_results_table(results, format, per_query, run_names, ci, ci_method, seed,
+                                n_resamples), format)
+
+
+def render_lines(results: Result | Results | Sequence[Result], format: Format = "table", *,
+                 per_query: bool = False, run_names: Sequence[str] | None = None,
+                 ci: float | None = None, ci_method: str = "t", seed: int = 0,
+                 n_resamples: int = 9999) -> Iterator[str]:
+    """:func:`render`'s text in pieces, made as they are consumed: per-query rows are never
+    all held (the table format measures its columns on the values first). Everything is
+    checked before the first piece is made; joined, the pieces are :func:`render`'s text.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> r = ranklens.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}}, ["RR"])
+    >>> list(render_lines(r, "csv", per_query=True))
+    ['run,query,RR\\n', 'run,q,0.5\\n', 'run,all,0.5\\n']
+    """
+    return write_lines(_results_table(results, format, per_query, run_names, ci, ci_method,
+                                      seed, n_resamples), format)
+
+
+def _results_table(results: Result | Results | Sequence[Result], format: str,
+                   per_query: bool, run_names: Sequence[str] | None, ci: float | None,
+                   ci_method: str, seed: int, n_resamples: int) -> Table:
+    """The table :func:`render` writes in ``format``, checked."""
     seq = results_of(results)
     if format not in FORMATS:
         raise ParameterError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
@@ -104,7 +132,7 @@ def render(results: Result | Results | Sequence[Result], format: Format = "table
                              "are trec_eval's; use another format")
     grid = results_grid(seq, run_names, per_query, request)
     if format == "jsonl":
-        return write(grid_records(grid), format)
+        return grid_records(grid)
     # the machine formats name the query of every row, the aggregate's too, and keep their
     # field names whatever the inputs; the human ones say "user" for a recommender's
     machine = format in ("csv", "tsv", "trec")
@@ -115,7 +143,7 @@ def render(results: Result | Results | Sequence[Result], format: Format = "table
         table = replace(table, notes=notes)
     elif format == "latex":
         table = replace(table, comment="; ".join(notes))
-    return write(table, format)
+    return table
 
 
 def _request(ci: float | None, method: str, seed: int,

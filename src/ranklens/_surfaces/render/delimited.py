@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 
 from .model import Column, Table, Value
 
-__all__ = ["render"]
+__all__ = ["lines", "render"]
 
 
 def _field(value: Value, column: Column) -> Value:
@@ -32,11 +33,24 @@ def render(table: Table, sep: str = ",") -> str:
     run,AP,num_ret
     "a,b",0.3333333333333333,5
     """
+    return "".join(lines(table, sep))
+
+
+def lines(table: Table, sep: str = ",") -> Iterator[str]:
+    """:func:`render`'s lines, the header's and one per row, each ending with a newline."""
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=sep, lineterminator="\n")
+
+    def flushed() -> str:
+        text = buf.getvalue()
+        buf.seek(0)
+        buf.truncate()
+        return text
+
     if table.columns:
         writer.writerow(table.titles)
+        yield flushed()
     for row in table.rows:
         writer.writerow([_field(cell.value, column)
                          for cell, column in zip(row.cells, table.columns, strict=True)])
-    return buf.getvalue()
+        yield flushed()

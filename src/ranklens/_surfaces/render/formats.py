@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from . import delimited, jsonl, latex, markdown, text, trec
 from .model import Table
 
-__all__ = ["WRITERS", "write"]
+__all__ = ["LINES", "WRITERS", "write", "write_lines"]
 
 #: format name -> the function writing a table in it
 WRITERS: dict[str, Callable[[Table], str]] = {
@@ -19,8 +19,22 @@ WRITERS: dict[str, Callable[[Table], str]] = {
     "jsonl": jsonl.render,
     "trec": trec.render}
 
+#: format name -> its writer's lines, made as they are written: the formats of per-query
+#: rows, which a chunked evaluation's output streams (the others are written whole)
+LINES: dict[str, Callable[[Table], Iterator[str]]] = {
+    "table": text.lines,
+    "csv": lambda table: delimited.lines(table, ","),
+    "tsv": lambda table: delimited.lines(table, "\t"),
+    "jsonl": jsonl.lines,
+    "trec": trec.lines}
+
 
 def write(table: Table, fmt: str) -> str:
     """``table`` as text in the format ``fmt`` (a key of :data:`WRITERS`; the callers check
     the name against their own list, with their own message)."""
     return WRITERS[fmt](table)
+
+
+def write_lines(table: Table, fmt: str) -> Iterator[str]:
+    """``table`` in the format ``fmt`` as pieces of text, made as they are consumed."""
+    return LINES[fmt](table) if fmt in LINES else iter((WRITERS[fmt](table),))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 
 from .model import Table, Value
 
-__all__ = ["render"]
+__all__ = ["lines", "render"]
 
 
 def _json(value: Value) -> Value:
@@ -28,9 +29,13 @@ def render(table: Table) -> str:
     >>> print(render(t), end="")
     {"run": "é", "value": null}
     """
+    return "".join(lines(table))
+
+
+def lines(table: Table) -> Iterator[str]:
+    """:func:`render`'s lines, one per row."""
     titles = table.titles
-    return "".join(
-        json.dumps({title: _json(cell.value) for title, cell in zip(titles, row.cells,
-                                                                    strict=True)},
-                   ensure_ascii=False) + "\n"
-        for row in table.rows)
+    for row in table.rows:
+        yield json.dumps({title: _json(cell.value) for title, cell in zip(titles, row.cells,
+                                                                          strict=True)},
+                         ensure_ascii=False) + "\n"

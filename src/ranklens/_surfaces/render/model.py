@@ -9,10 +9,13 @@ write, typed and at full precision.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
-__all__ = ["DOWN", "UP", "Cell", "Column", "Row", "Table", "Value", "label"]
+__all__ = ["DOWN", "UP", "Cell", "Column", "Lazy", "Row", "Table", "Value", "label"]
+
+T = TypeVar("T")
 
 #: A value as the machine formats write it (None: no value, an empty CSV field).
 Value = str | int | float | bool | None
@@ -81,21 +84,36 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Lazy(Generic[T]):
+    """Items made anew on each pass by ``make``: per-query rows are streamed to the output,
+    never all held at once (a writer may pass twice, as plain text does for its widths)."""
+
+    make: Callable[[], Iterator[T]]
+
+    def __iter__(self) -> Iterator[T]:
+        return self.make()
+
+
+@dataclass(frozen=True)
 class Table:
     """Columns, rows, and the sentences that go with them.
 
     Attributes
     ----------
-    columns, rows : the grid; every row has one cell per column.
+    columns, rows : the grid; every row has one cell per column (``rows``: a tuple, or a
+        :class:`Lazy` that makes them on each pass).
+    widths : the widest shown text of each column, when the rows' maker finds it cheaper
+        than a pass over the rows (plain text's widths; None: measured on the rows).
     notes : sentences under the table (the conventions, the settings of a test), in the
         human formats.
     comment : a line for the source of a document only (LaTeX's ``%`` comment).
     """
 
     columns: tuple[Column, ...]
-    rows: tuple[Row, ...]
+    rows: Iterable[Row]
     notes: tuple[str, ...] = ()
     comment: str = ""
+    widths: Callable[[], list[int]] | None = None
 
     @property
     def titles(self) -> list[str]:

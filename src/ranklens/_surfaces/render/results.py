@@ -8,18 +8,21 @@ is which).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..._base.errors import ParameterError
 from ..._results.interval import IntervalRequest
 from ..._results.result import Result
 from .best import best_key, tie_key
-from .model import Cell, Column, Row, Table, label
+from .model import Cell, Column, Lazy, Row, Table, label
 
 __all__ = ["Grid", "convention_line", "grid_records", "grid_table", "results_grid"]
 
 Number = float | str  # a measure's value: a number, or text (relstring)
+
+#: Per-query rows made at a time: what rendering holds is bounded by this, not by the queries.
+ROWS_AT_A_TIME = 1024
 
 
 @dataclass(frozen=True)
@@ -42,15 +45,28 @@ class Grid:
     measures: tuple[str, ...]
     counts: tuple[bool, ...]  # whether a measure is a count (shown as an integer)
     lower_is_better: tuple[bool, ...]
-    rows: tuple[_RunRow, ...]
+    #: made on each pass, per run: its aggregate row, and with ``per_query`` its query ids
+    #: and one list of values per measure, at most :data:`ROWS_AT_A_TIME` queries a block;
+    #: a run's last block is an aggregate row and no queries
+    blocks: Iterable[tuple[_RunRow, list[str], list[list[Number]]]]
+    aggregates: tuple[_RunRow, ...]
     per_query: bool
     #: the intervals shown beside each mean (None: no interval columns)
     ci: IntervalRequest | None = None
 
+    @property
+    def rows(self) -> Iterator[_RunRow]:
+        """Every row in order: each run's per-query rows, then its aggregate row."""
+        for agg, ids, columns in self.blocks:
+            for qid, *values in zip(ids, *columns, strict=True):
+                yield _RunRow(agg.run, qid, tuple(values), aggregate=False)
+            if not ids:
+                yield agg
+
     def with_interval(self) -> tuple[bool, ...]:
         """Per measure: whether it gets interval columns (a mean, when intervals are on)."""
         return tuple(self.ci is not None and not count and any(
-            r.bounds and r.bounds[j] is not None for r in self.rows)
+            r.bounds and r.bounds[j] is not None for r in self.aggregates)
             for j, count in enumerate(self.counts))
 
 
@@ -101,21 +117,25 @@ def results_grid(results: Sequence[Result], names: Sequence[str] | None,
     if names is not None and len(names) != len(results):
         raise ParameterError(f"{len(names)} run names given for {len(results)} results")
     definitions = [results[0].measures[m].definition for m in measures]
-    rows: list[_RunRow] = []
-    for i, r in enumerate(results):
-        run = names[i] if names is not None else r.run_name
-        if per_query:
-            for j, qid in enumerate(r.query_ids.tolist()):
-                values = tuple(str(r.text_values[m][j]) if m in r.text_values
-                               else float(r.query_values[m][j]) for m in measures)
-                rows.append(_RunRow(run, str(qid), values, aggregate=False))
-        agg = tuple("" if m in r.text_values else float(r.aggregates[m]) for m in measures)
-        bounds = tuple(_bounds(r, m, d.aggregate, ci) for m, d in
-                       zip(measures, definitions, strict=True)) if ci is not None else ()
-        rows.append(_RunRow(run, "all", agg, aggregate=True, bounds=bounds))
+    runs = [names[i] if names is not None else r.run_name for i, r in enumerate(results)]
+    aggregates = tuple(_RunRow(run, "all", tuple(
+        "" if m in r.text_values else float(r.aggregates[m]) for m in measures),
+        aggregate=True, bounds=tuple(_bounds(r, m, d.aggregate, ci) for m, d in zip(
+            measures, definitions, strict=True)) if ci is not None else ())
+        for r, run in zip(results, runs, strict=True))
+
+    def blocks() -> Iterator[tuple[_RunRow, list[str], list[list[Number]]]]:
+        for r, agg in zip(results, aggregates, strict=True):
+            for at in range(0, len(r.query_ids) if per_query else 0, ROWS_AT_A_TIME):
+                cut = slice(at, at + ROWS_AT_A_TIME)
+                yield agg, [str(q) for q in r.query_ids[cut].tolist()], [
+                    [str(v) for v in r.text_values[m][cut]] if m in r.text_values
+                    else r.query_values[m][cut].astype(float).tolist() for m in measures]
+            yield agg, [], []
+
     return Grid(measures, tuple(d.aggregate == "sum" for d in definitions),
-                tuple(bool(d.lower_is_better) for d in definitions), tuple(rows), per_query,
-                ci)
+                tuple(bool(d.lower_is_better) for d in definitions), Lazy(blocks), aggregates,
+                per_query, ci)
 
 
 def _bounds(r: Result, measure: str, aggregate: str,
@@ -141,8 +161,8 @@ def _best(grid: Grid) -> list[float | None]:
     one (none for counts)."""
     best: list[float | None] = []
     for j, count in enumerate(grid.counts):
-        values = [v for r in grid.rows if r.aggregate
-                  and isinstance(v := r.values[j], float) and not math.isnan(v)]
+        values = [v for r in grid.aggregates
+                  if isinstance(v := r.values[j], float) and not math.isnan(v)]
         key = best_key(values, grid.lower_is_better[j])
         best.append(key if len(values) > 1 and not count else None)
     return best
@@ -162,17 +182,33 @@ def grid_table(grid: Grid, *, query_column: bool, best: bool = False,
         columns.append(Column(m, count=k))
         if span:
             columns += [Column(f"{m} low"), Column(f"{m} high")]
-    rows = []
-    for r in grid.rows:
+
+    def row(r: _RunRow) -> Row:
         cells = [label(r.run), *([label(r.query)] if query_column else [])]
+        if not (r.aggregate or any(spans)):  # a query's row, the most made: no marks, no bounds
+            return Row((*cells, *[Cell(_fixed(v, k), v)
+                                  for v, k in zip(r.values, grid.counts, strict=True)]))
         for j, (v, k, b, span) in enumerate(zip(r.values, grid.counts, marks, spans,
                                                  strict=True)):
             cells.append(Cell(_fixed(v, k), v, strong=r.aggregate and b is not None
                               and isinstance(v, float) and tie_key(v) == b))
             if span:
                 cells += _bound_cells(r.bounds[j] if r.bounds else None)
-        rows.append(Row(tuple(cells), aggregate=r.aggregate))
-    return Table(tuple(columns), tuple(rows))
+        return Row(tuple(cells), aggregate=r.aggregate)
+
+    def widths() -> list[int]:
+        """The widest text of each column, a query's values measured without their rows."""
+        sizes = [[len(c.shown) for c in row(r).cells] for r in grid.aggregates]
+        for _, ids, values in grid.blocks:
+            if ids:  # the run's name is measured on its aggregate row
+                sizes.append([0, max(map(len, ids)), *(
+                    max(len(_fixed(v, k)) for v in column)
+                    for column, k in zip(values, grid.counts, strict=True))])
+        return [max(column) for column in zip(*sizes, strict=True)]
+
+    # the per-query rows have no interval cells: measured apart only without intervals
+    return Table(tuple(columns), Lazy(lambda: map(row, grid.rows)),
+                 widths=widths if grid.per_query and query_column and not any(spans) else None)
 
 
 def _bound_cells(bounds: tuple[float, float] | None) -> list[Cell]:
@@ -188,13 +224,15 @@ def grid_records(grid: Grid) -> Table:
     on the aggregate rows of means)."""
     columns = (Column("run", "left"), Column("query", "left"), Column("measure", "left"),
                Column("value"), *((Column("low"), Column("high")) if grid.ci else ()))
-    rows = []
-    for r in grid.rows:
-        for j, (measure, value) in enumerate(zip(grid.measures, r.values, strict=True)):
-            if r.aggregate and isinstance(value, str):
-                continue
-            cells = [label(r.run), label(r.query), label(measure), Cell(str(value), value)]
-            if grid.ci:
-                cells += _bound_cells(r.bounds[j] if r.bounds else None)
-            rows.append(Row(tuple(cells), aggregate=r.aggregate))
-    return Table(columns, tuple(rows))
+
+    def rows() -> Iterator[Row]:
+        for r in grid.rows:
+            for j, (measure, value) in enumerate(zip(grid.measures, r.values, strict=True)):
+                if r.aggregate and isinstance(value, str):
+                    continue
+                cells = [label(r.run), label(r.query), label(measure), Cell(str(value), value)]
+                if grid.ci:
+                    cells += _bound_cells(r.bounds[j] if r.bounds else None)
+                yield Row(tuple(cells), aggregate=r.aggregate)
+
+    return Table(columns, Lazy(rows))

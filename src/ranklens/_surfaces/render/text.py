@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .model import Table
 
-__all__ = ["render"]
+__all__ = ["lines", "render"]
 
 
 def render(table: Table) -> str:
@@ -26,17 +28,27 @@ def render(table: Table) -> str:
     <BLANKLINE>
     note
     """
+    return "".join(lines(table))
+
+
+def lines(table: Table) -> Iterator[str]:
+    """:func:`render`'s lines, each ending with a newline: the columns are measured first
+    (``table.widths``, else a pass over the rows), then the rows written (never all held)."""
     header = table.titles
-    body = [[cell.shown for cell in row.cells] for row in table.rows]
-    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    widths = [len(t) for t in header]
+    for sizes in [table.widths()] if table.widths else (
+            [len(cell.shown) for cell in row.cells] for row in table.rows):
+        widths = [max(w, n) for w, n in zip(widths, sizes, strict=True)]
     left = [c.align == "left" or c.marked for c in table.columns]
 
     def line(cells: list[str]) -> str:
         parts = [c.ljust(w) if lft else c.rjust(w)
                  for c, w, lft in zip(cells, widths, left, strict=True)]
-        return "  ".join(parts).rstrip()
+        return "  ".join(parts).rstrip() + "\n"
 
-    lines = [line(header), "  ".join("-" * w for w in widths), *(line(r) for r in body)]
+    yield line(header)
+    yield "  ".join("-" * w for w in widths) + "\n"
+    for row in table.rows:
+        yield line([cell.shown for cell in row.cells])
     if table.notes:
-        lines += ["", *table.notes]
-    return "\n".join(lines) + "\n"
+        yield from ("\n", *(note + "\n" for note in table.notes))

@@ -7,10 +7,11 @@ query, every other column is one measure.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from .model import Table
 
-__all__ = ["render"]
+__all__ = ["lines", "render"]
 
 
 def _c_float(value: float) -> str:
@@ -32,9 +33,14 @@ def render(table: Table) -> str:
     ['runid                 ', 'all', 'bm25']
     ['map                   ', 'all', '0.2500']
     """
-    out: list[str] = []
+    return "".join(lines(table))
+
+
+def lines(table: Table) -> Iterator[str]:
+    """:func:`render`'s lines, a row's measures at a time."""
     measures = table.columns[2:]
     for row in table.rows:
+        out: list[str] = []
         run, query = row.cells[0].value, row.cells[1].value
         if row.aggregate:
             out.append(f"{'runid':<22}\tall\t{run}")
@@ -49,4 +55,4 @@ def render(table: Table) -> str:
                 out.append(f"{name:<22}\t{query}\t{int(number)}")
             else:
                 out.append(f"{name:<22}\t{query}\t{_c_float(number)}")
-    return "".join(line + "\n" for line in out)
+        yield "".join(line + "\n" for line in out)
