@@ -34,16 +34,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from .._base.lazy import polars as pl
-
 from .._base.groups import locate
+from .._base.lazy import polars as pl
 from .._base.tuning import DICT_ROWS as SMALL_ROWS
 from .._ingest.columns import MAX_GRADE
 from .._ingest.hashcodes import HashCodes

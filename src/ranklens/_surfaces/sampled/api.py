@@ -6,16 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import polars as pl
-else:  # imported on first use (see ranklens._base.lazy)
-    from ..._base.lazy import polars as pl
-
 from ..._base.errors import InputError, ParameterError
+from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, Number, check
 from ..._ingest.io._items import _read
 from ..compare.differences import snap
