@@ -126,7 +126,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     results = (evaluate_pairs_files(given.paths, chosen, options, given.labels) if given.pairs
                else evaluate_files(qrels, given.paths, chosen, options,  # type: ignore[arg-type]
                                    names=given.labels, context=given.context,
-                                   fuse=fuse_method, columns=given.columns))
+                                   fuse=fuse_method, columns=given.columns,
+                                   qrels_format=given.qrels_format))
     warn_coverage(results, chosen)
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]

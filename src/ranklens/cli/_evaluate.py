@@ -20,6 +20,7 @@ from ._options import (
     evaluated_inputs,
     inputs_and_measures,
     read_given,
+    read_qrels,
     refuse_unread_context,
     runs_by_name,
 )
@@ -45,7 +46,8 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
                    names: Sequence[str] | None = None,
                    context: dict[str, str] | None = None, fuse: str | None = None,
                    memory_limit: str | None = None, jobs: int | None = 1,
-                   columns: tuple[str, ...] | None = None) -> Results:
+                   columns: tuple[str, ...] | None = None,
+                   qrels_format: str = "auto") -> Results:
     """Load the judgments once and evaluate each run; results are named ``names`` (default:
     by their file names, :func:`~ranklens._ingest.io._run_names.name_runs`). ``subtopics``: the
     judgments are subtopic ones (ndeval format). ``context``: the beyond-accuracy tables'
@@ -53,7 +55,8 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     whose fusion of the runs is evaluated last (named as
     :func:`~ranklens.cli._fuse.with_fused_name` says). ``memory_limit`` and ``jobs``: see
     :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process).
-    ``columns``: the runs' columns, read by ``load_run(..., columns=columns)``."""
+    ``columns``: the runs' columns, read by ``load_run(..., columns=columns)``.
+    ``qrels_format``: how the judgments are read (``--format-in``, :func:`read_qrels`)."""
     from .._base.errors import ParameterError
     from .._names import parse_measures
     from .._surfaces.evaluate import evaluate
@@ -65,10 +68,13 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
         raise ParameterError("standard input ('-') can be used for only one file")
     unique(run_paths)
     # a chunked evaluation shows its own progress bar, not the reading spinner
+    if qrels_format != "auto" and (subtopics or memory_limit is not None):
+        raise ParameterError(f"--format-in {qrels_format} reads QRELS in memory: not with "
+                             "--subtopics or --memory-limit")
     reading = loading([qrels_path, *run_paths]) if subtopics or context or not chunked(
         qrels_path, run_paths, measures, options, memory_limit, jobs) else nullcontext()
     with reading:
-        qrels: Any = qrels_path
+        qrels: Any = read_qrels(qrels_path, qrels_format)
         if subtopics:
             from .._ingest.io._load import load_qrels
 
@@ -306,8 +312,8 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         if per_query:
             raise click.UsageError("--engine spark writes per-query values to Parquet with "
                                    "-o FOLDER; --per-query is for the local engine")
-        if subtopics:
-            raise click.UsageError("--subtopics is for the local engine")
+        if subtopics or given.qrels_format != "auto":
+            raise click.UsageError("--subtopics and --format-in are for the local engine")
         if ci is not None:
             raise click.UsageError("--ci is for the local engine: the intervals need every "
                                    "query's value")
@@ -329,7 +335,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         shown = with_fused_name(labels, fuse_method)
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                              fuse=fuse_method, memory_limit=memory_limit, jobs=jobs,
-                             columns=roles)
+                             columns=roles, qrels_format=given.qrels_format)
     warn_coverage(results, chosen)
     # -v names the engine with --fuse too (the fused run is evaluated by the same call)
     if verbose:

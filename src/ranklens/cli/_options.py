@@ -21,7 +21,7 @@ __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEM
            "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name", "columns_option",
            "context_options", "engine_options", "evaluated_inputs", "evaluation_options",
            "fuse_option", "inputs", "inputs_and_measures", "judgment_options", "name_systems",
-           "read_given",
+           "read_given", "read_qrels",
            "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
            "split_measures", "split_name", "split_options"]
 
@@ -304,10 +304,35 @@ def baseline_name(baseline: str | None, names: Sequence[str], args: Sequence[str
                          f"({', '.join(names)}); got {baseline!r}")
 
 
+#: --format-in's names: how QRELS is read (the runs' forms are told apart by content)
+QRELS_FORMATS = ("auto", "rag-judgments")
+
+
+def format_in_option(command: F) -> F:
+    """Add ``--format-in`` (how QRELS is read) to ``command``."""
+    return click.option(
+        "--format-in", "format_in", type=click.Choice(QRELS_FORMATS), default="auto",
+        show_default=True,
+        help="How QRELS is read: auto (TREC qrels, CSV, TSV, Parquet, JSON Lines), or "
+             "rag-judgments: TREC RAG 2025's six-column judgment file (its confidence and "
+             "tag columns are set aside).")(command)
+
+
+def read_qrels(path: str, format_in: str) -> Any:
+    """QRELS as ``--format-in`` names it: the path itself (read by the engine) or, for
+    ``rag-judgments``, the judgments read from the six-column file."""
+    if format_in == "auto":
+        return path
+    from .._ingest.io.rag import read_rag_judgments
+
+    return read_rag_judgments(path).qrels
+
+
 def evaluated_inputs(command: F) -> F:
     """Add what every evaluating command reads besides its inputs: the evaluation options,
-    the beyond-accuracy tables, ``--fuse`` and ``--columns``."""
-    return evaluation_options(context_options(fuse_option(columns_option(command))))
+    the beyond-accuracy tables, ``--fuse``, ``--columns`` and ``--format-in``."""
+    return evaluation_options(context_options(fuse_option(columns_option(
+        format_in_option(command)))))
 
 
 def inputs(qrels: str | None, runs: Sequence[str], pairs: Sequence[str],
@@ -340,6 +365,8 @@ class Given:
     measures: list[str]
     #: the RUNS' columns (``--columns``), when they are headerless files
     columns: tuple[str, ...] | None = None
+    #: how QRELS is read (``--format-in``)
+    qrels_format: str = "auto"
 
 
 def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
@@ -353,7 +380,11 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
     options, pairs = split_options(params)
     context = split_context(params)
     columns = run_columns(params.pop("columns", None))
+    qrels_format = params.pop("format_in", "auto")
     inputs(qrels, runs, pairs, at_least)
+    if qrels_format != "auto" and pairs:
+        raise click.UsageError("--format-in names how QRELS is read; --pairs files carry "
+                               "their own judgments")
     if columns is not None and pairs:
         raise click.UsageError("--columns names the columns of RUNS; --pairs files have "
                                "their own (query_id, retrieved, relevant)")
@@ -368,7 +399,7 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
         from .._surfaces.coverage import coverage_measures
 
         chosen = coverage_measures(chosen, coverage)
-    return Given(options, pairs, context, labels, paths, chosen, columns)
+    return Given(options, pairs, context, labels, paths, chosen, columns, qrels_format)
 
 
 def coverage_option(command: F) -> F:

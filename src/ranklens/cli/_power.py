@@ -63,7 +63,8 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                if given.pairs else evaluate_files(qrels, given.paths,  # type: ignore[arg-type]
                                                   given.measures, given.options,
                                                   names=given.labels, context=given.context,
-                                                  fuse=fuse_method))
+                                                  fuse=fuse_method, columns=given.columns,
+                                                  qrels_format=given.qrels_format))
     rows = []
     for measure in given.measures:
         p = power(results.values(measure), min_diff=min_diff, queries=queries, alpha=alpha,

@@ -15,6 +15,7 @@ from ._options import (
     evaluated_inputs,
     inputs_and_measures,
     read_given,
+    read_qrels,
     refuse_unread_context,
     runs_by_name,
 )
@@ -96,6 +97,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 "judges_options": scales(maps, judge_columns, grades, "--judge-columns")
                 if other else None}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
+        judged: Any = None if qrels is None else read_qrels(qrels, given.qrels_format)
         if pairs:
             from .._ingest.io._pairs import load_pairs_runs
 
@@ -106,9 +108,9 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
             from ._fused import fused_beside
 
             _, fused_runs = fused_beside(labels, paths, fuse_method, given.columns)
-            text = report(qrels, fused_runs, list(measures) or None, **settings)
+            text = report(judged, fused_runs, list(measures) or None, **settings)
         else:
-            text = report(qrels, runs_by_name(labels, paths, given.columns),
+            text = report(judged, runs_by_name(labels, paths, given.columns),
                           list(measures) or None, **settings, **dict[str, Any](tables))
     if to is None:
         write_stdout(text)

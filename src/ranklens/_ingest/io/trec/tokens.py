@@ -37,7 +37,9 @@ RUN_WIDTH = 6
 RUN_COLUMNS = ["query_id", "iter", "doc_id", "rank", "score", "tag"]
 _QRELS_LAYOUT = "query iter doc relevance"
 _RUN_LAYOUT = "query iter doc rank score tag"
-_QRELS_HINTS = {6: "this looks like a run line: are QRELS and RUN given in the wrong order?"}
+_QRELS_HINTS = {6: "this looks like a run line: are QRELS and RUN given in the wrong order? "
+                     "(a TREC RAG 2025 judgment file: evaluate --format-in rag-judgments, "
+                     "read_rag_judgments in Python)"}
 _HEADERLESS = ("a headerless run? name its columns with --columns (columns= in Python), "
                "e.g. qid,docid,score")
 _RUN_HINTS = {2: _HEADERLESS, 3: _HEADERLESS, 5: _HEADERLESS,
