@@ -1,5 +1,5 @@
 """``--columns`` on every command that reads runs (evaluate, compare, report, agree, pool,
-fuse), one declaration shared by all: a headerless run reads as its TREC twin (issue 39)."""
+fuse, power), one declaration shared by all: a headerless run reads as its TREC twin (issue 39)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def files(tmp_path: Path) -> dict[str, str]:
     ["evaluate", "{qrels}", "A={a}", "B={b}", "-m", "AP", "-m", "nDCG@2", "-f", "csv"],
     ["evaluate", "{qrels}", "A={a}", "B={b}", "--fuse", "rrf", "-m", "AP", "-f", "csv"],
     ["compare", "{qrels}", "A={a}", "B={b}", "-m", "AP", "-f", "csv"],
+    ["power", "{qrels}", "A={a}", "B={b}", "-m", "AP", "-f", "csv"],
     ["agree", "A={a}", "B={b}", "-m", "Overlap@2", "-f", "csv"],
     ["pool", "{a}", "{b}", "--depth", "1"],
     ["fuse", "A={a}", "B={b}", "--method", "rrf"],
