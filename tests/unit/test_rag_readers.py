@@ -263,3 +263,17 @@ def test_beir_and_mteb_dicts_equal_trec_files(tmp_path: Path) -> None:
     qrels = {"2027497": {S1: 3, S3: 1, S2: 0}, "14": {S2: 2}}
     results = {"2027497": {S2: 3.0, S1: 2.0, S3: 1.0}, "14": {S1: 2.0, S2: 1.0}}
     _same(tmp_path, qrels, results)
+
+
+def test_beir_qrels_tsv_equals_trec_qrels(tmp_path: Path) -> None:
+    beir = "query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t{g}\n" for q, _, d, g in (line.split() for line in TREC_QRELS.splitlines()))
+    path = _write(tmp_path, "test.tsv", beir)
+    want = ranklens.load_qrels(_write(tmp_path, "want.qrels", TREC_QRELS)).frame
+    assert ranklens.load_qrels(path).frame.sort(["query_id", "doc_id"]).rows() \
+        == want.sort(["query_id", "doc_id"]).rows()
+    _same(tmp_path, path, _write(tmp_path, "r", TREC_RUN))
+    # only BEIR's exact header makes ``score`` the grade: elsewhere it is a run's column
+    with pytest.raises(InputError, match="'relevance' column"):
+        other = beir.replace("query-id\tcorpus-id", "qid\tdocid")
+        ranklens.load_qrels(_write(tmp_path, "other.tsv", other))

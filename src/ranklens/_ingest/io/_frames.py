@@ -193,6 +193,9 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     df = to_polars(obj)
     if df is None:
         raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
+    if [plain_name(c) for c in df.columns] == ["query-id", "corpus-id", "score"]:
+        # BEIR's qrels/<split>.tsv header: only in this shape is a ``score`` column the grade
+        df = df.rename(dict(zip(df.columns, ("query_id", "doc_id", "relevance"), strict=True)))
     q = require_column(df.columns, "query_id", source)
     d = require_column(df.columns, "doc_id", source)
     # implicit feedback (user, item interactions and at most their time): a listed pair is
