@@ -53,3 +53,13 @@ def test_cutoff_before_parameters_is_answered(capsys: pytest.CaptureFixture[str]
 def test_trec_eval_m_is_trec_evals(capsys: pytest.CaptureFixture[str]) -> None:
     r = run(["trec_eval", "-m", "map P_5", QRELS, BM25], capsys)
     assert r.code != 0  # trec_eval's -m takes one name; "map P_5" is none
+
+
+@pytest.mark.parametrize("name", ["BEIR", "mteb", "TREC-RAG", "trec-rag24", "Trec-Rag25"])
+def test_measures_names_a_set(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    r = run(["measures", name], capsys)
+    assert r.code == 0, r.err
+    head, doc, members = r.out.splitlines()
+    assert head.endswith("(a measure set)") and head.split()[0].upper() == name.upper()
+    assert members == "    measures: " + ", ".join(ranklens.evaluate(QRELS, BM25, [name]).measures)
+    assert ("-c" in doc) == name.upper().startswith("TREC")

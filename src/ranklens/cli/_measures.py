@@ -10,6 +10,7 @@ import click
 from .._base.errors import MeasureError
 from .._base.params import Spelled
 from .._measures import REGISTRY, Measure, MeasureDef
+from .._measures._sets import describe_set
 from .._names import suggest
 
 __all__ = ["MeasureInfo", "measure_infos", "measures_cmd", "render_infos", "render_markdown"]
@@ -150,8 +151,13 @@ def measures_cmd(text: str | None, fmt: str = "text") -> int:
     """List every measure with its trec_eval and ranx names, parameters and definition.
 
     TEXT keeps only measures whose name, aliases or description contain it
-    (case-insensitive), e.g. `ranklens measures ndcg`.
+    (case-insensitive), e.g. `ranklens measures ndcg`; a set's name (BEIR, MTEB,
+    TREC-RAG, TREC-RAG24, TREC-RAG25) shows its measures.
     """
+    described = describe_set(text) if text else None
+    if described is not None:  # BEIR, MTEB, TREC-RAG: a set of measures, not one measure
+        sys.stdout.write(described)
+        return 0
     infos = measure_infos()
     if text:
         infos = [i for i in infos if text.lower() in i.text()]
