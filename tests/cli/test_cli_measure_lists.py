@@ -63,3 +63,25 @@ def test_measures_names_a_set(capsys: pytest.CaptureFixture[str], name: str) -> 
     assert head.endswith("(a measure set)") and head.split()[0].upper() == name.upper()
     assert members == "    measures: " + ", ".join(ranklens.evaluate(QRELS, BM25, [name]).measures)
     assert ("-c" in doc) == name.upper().startswith("TREC")
+
+
+@pytest.mark.parametrize(("name", "cut"), [("TREC-RAG24", 20), ("TREC-RAG", 30)])
+def test_trec_rag_set_is_trec_eval_c(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     name: str, cut: int) -> None:
+    # topic 3 is judged but absent from the run (-c scores it 0); topic 9 has no judgments
+    qrels, run_file = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("1 0 a 3\n1 0 b 1\n1 0 c 0\n2 0 a 2\n3 0 d 1\n")
+    run_file.write_text("1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n1 Q0 x 3 1 r\n2 Q0 z 1 1 r\n"
+                        "2 Q0 a 2 0.5 r\n9 Q0 a 1 1 r\n")
+    got = run(["evaluate", str(qrels), str(run_file), "-m", name, "--missing", "zero",
+               "-f", "jsonl"], capsys)
+    official = run(["trec_eval", "-c", "-m", f"ndcg_cut.{cut},100", "-m", "recall.100",
+                    str(qrels), str(run_file)], capsys)
+    assert got.code == official.code == 0, got.err + official.err
+    values = {json.loads(line)["measure"]: json.loads(line)["value"]
+              for line in got.out.splitlines()}
+    trec = {m.replace("ndcg_cut_", "nDCG@").replace("recall_", "R@"): float(v)
+            for m, _, v in (line.split() for line in official.out.splitlines())}
+    assert list(values) == [f"nDCG@{cut}", "nDCG@100", "R@100"]
+    assert {m: round(v, 4) for m, v in values.items()} == trec
+    assert trec["R@100"] == round(2 / 3, 4)  # (1 + 1 + 0) / 3 judged topics
