@@ -259,6 +259,30 @@ def test_cli_off_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert bad.code == 2 and "--propensities must be numbers" in one_error(bad.err)
 
 
+def test_cli_compare_policies(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    log = {**LOGS["item-position"], "old": [.5, .4, .5, .6]}
+    rows = zip(*log.values(), strict=True)
+    Path("log.csv").write_text(",".join(log) + "\n" + "".join(
+        ",".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
+    out = run(["off-policy", "log.csv", "--compare", "new=target_pscore", "--compare",
+               "old=pscore", "-f", "csv"], capsys)
+    assert out.code == 0, out.err
+    (row,) = csv.DictReader(io.StringIO(out.out))
+    want = ranklens.compare_policies(log, {"new": "target_pscore", "old": "old"})
+    # the logging policy as a target: weights 1, the logged reward per slate
+    assert (row["policy"], int(row["slates"]), float(row["value_2"])) == ("new - old", 2, 1.0)
+    assert [float(row[k]) for k in ("difference", "p_value")] == pytest.approx(
+        [want.difference, want.p_value], rel=1e-6)
+    for args, message in ((["--compare", "a=old"], "--compare needs two NAME=COLUMN"),
+                          (["--compare", "a=old", "--compare", "a=pscore"], "different names"),
+                          (["--compare", "a=old", "--compare", "b=old", "-e", "snips"],
+                           "must be ips or dr")):
+        bad = run(["off-policy", "log.csv", *args], capsys)
+        assert bad.code == 2 and message in one_error(bad.err), bad.err
+
+
 def test_docstring_examples() -> None:
     import doctest
 
@@ -343,5 +367,6 @@ def test_compare_policies_errors() -> None:
     with pytest.raises(InputError, match=r"policy 'b': .*'missing'.*found columns"):
         ranklens.compare_policies(log, {"a": "other", "b": "missing"})
     with pytest.raises(InputError, match=r"row 0: column 'target_pscore' must be a number "
-                                         r"in \[0, 1\]; got 1.5"):
+                                         r"in \[0, 1\]; got 1.5 \(policy 'b': "
+                                         r"target_pscore is 'bad'\)"):
         ranklens.compare_policies({**log, "bad": [1.5, .1, .1, .1]}, {"a": "other", "b": "bad"})

@@ -437,10 +437,15 @@ def compare_policies(log: Any, targets: Mapping[str, str | Mapping[str, str]],
                              f"({', '.join(_COLUMNS)}) to a column of the log; found "
                              f"columns {raw.columns}", source=source)
         # the policy's columns stand in for the canonical ones
-        frame = _canonical(raw.drop(*columns.values())).drop(*columns, strict=False)
+        frame = _canonical(raw).drop(*columns, strict=False)
         frame = frame.with_columns(raw[c].alias(k) for k, c in columns.items())
-        value, _, first, _ = _rows(frame, source, estimator, weights, propensities,
-                                   discount, depth, clip)
+        try:
+            value, _, first, _ = _rows(frame, source, estimator, weights, propensities,
+                                       discount, depth, clip)
+        except InputError as exc:  # name the log's own column behind the canonical one
+            named = ", ".join(f"{k} is {c!r}" for k, c in columns.items())
+            raise InputError(f"{exc.detail} (policy {name!r}: {named})", source=exc.source,
+                             line=exc.line, row=exc.row) from None
         terms.append(np.bincount(np.cumsum(first) - 1, value))
     d = terms[0] - terms[1]
     low, high = t_interval(d, level)
