@@ -74,7 +74,7 @@ if _typing.TYPE_CHECKING:  # what type checkers and IDEs see; at run time __geta
     from ._surfaces.judge_merge import MergedJudgments, merge_labels
     from ._surfaces.judges import JudgesReport, judges
     from ._surfaces.judgments import Judgments
-    from ._surfaces.off_policy import OffPolicy, off_policy
+    from ._surfaces.off_policy import OffPolicy, PolicyComparison, compare_policies, off_policy
     from ._surfaces.pool import merge_judgments, pool
     from ._surfaces.power import power
     from ._surfaces.rag_strings import nonllm_context_precision, nonllm_context_recall
@@ -92,10 +92,12 @@ __all__ = [
     "AgreementMeasure", "CompareOptions", "Comparison", "Convention", "EvaluateOptions",
     "FusionTuning", "InputError", "Interactions", "ItemCatalogue", "ItemFeatures",
     "ItemGroups", "JudgeRequests", "JudgesReport", "Judgments", "Measure", "MeasureError",
-    "MergedJudgments", "OffPolicy", "PairComparison", "ParameterError", "Qrels",
+    "MergedJudgments", "OffPolicy", "PairComparison", "ParameterError", "PolicyComparison",
+    "Qrels",
     "RankCorrelation", "RanklensError", "RanklensWarning", "Residual", "Result", "Results",
     "Run", "Sampled", "ScoreInterval", "SubtopicQrels", "TrecEvalError", "TrecEvalReport",
-    "__version__", "agreement", "awrf", "compare", "compare_results", "coverage",
+    "__version__", "agreement", "awrf", "compare", "compare_policies", "compare_results",
+    "coverage",
     "derived_groups", "evaluate", "evaluate_arrays", "expected_exposure", "from_arrays",
     "from_pairs", "fuse", "group_exposure", "group_means", "judge_requests", "judges",
     "load_interactions", "load_item_features", "load_item_groups", "load_items", "load_pairs",
@@ -152,7 +154,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._surfaces.judge_merge": ("MergedJudgments", "merge_labels"),
     "._surfaces.coverage": ("coverage",),
     "._surfaces.rag_strings": ("nonllm_context_precision", "nonllm_context_recall"),
-    "._surfaces.off_policy": ("OffPolicy", "off_policy"),
+    "._surfaces.off_policy": ("OffPolicy", "PolicyComparison", "compare_policies",
+                              "off_policy"),
     "._surfaces.exposure": ("awrf", "expected_exposure", "group_exposure"),
     "._surfaces.sampled": ("Sampled", "sampled"),
 }

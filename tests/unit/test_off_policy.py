@@ -259,6 +259,30 @@ def test_cli_off_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert bad.code == 2 and "--propensities must be numbers" in one_error(bad.err)
 
 
+def test_cli_compare_policies(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    log = {**LOGS["item-position"], "old": [.5, .4, .5, .6]}
+    rows = zip(*log.values(), strict=True)
+    Path("log.csv").write_text(",".join(log) + "\n" + "".join(
+        ",".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
+    out = run(["off-policy", "log.csv", "--compare", "new=target_pscore", "--compare",
+               "old=pscore", "-f", "csv"], capsys)
+    assert out.code == 0, out.err
+    (row,) = csv.DictReader(io.StringIO(out.out))
+    want = ranklens.compare_policies(log, {"new": "target_pscore", "old": "old"})
+    # the logging policy as a target: weights 1, the logged reward per slate
+    assert (row["policy"], int(row["slates"]), float(row["value_2"])) == ("new - old", 2, 1.0)
+    assert [float(row[k]) for k in ("difference", "p_value")] == pytest.approx(
+        [want.difference, want.p_value], rel=1e-6)
+    for args, message in ((["--compare", "a=old"], "--compare needs two NAME=COLUMN"),
+                          (["--compare", "a=old", "--compare", "a=pscore"], "different names"),
+                          (["--compare", "a=old", "--compare", "b=old", "-e", "snips"],
+                           "must be ips or dr")):
+        bad = run(["off-policy", "log.csv", *args], capsys)
+        assert bad.code == 2 and message in one_error(bad.err), bad.err
+
+
 def test_docstring_examples() -> None:
     import doctest
 
@@ -290,3 +314,59 @@ def test_bootstrap_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         ranklens.off_policy(LOGS["item-position"], "snips")
     assert ranklens.off_policy(LOGS["item-position"], "snips", resamples=0).value == \
         pytest.approx(1.162679, abs=5e-7)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 8), st.sampled_from(["item-position", "cascade", "dr"]),
+       st.randoms(use_true_random=False))
+def test_compare_policies_is_the_paired_t_test(slates: int, kind: str, rnd) -> None:
+    """Per-slate terms computed directly; their paired difference, t-test and interval."""
+    from scipy.stats import ttest_rel
+
+    n = 2 * slates
+    col = {k: [rnd.choice([.1, .4, .5, .9]) for _ in range(n)]
+           for k in ("pscore", "a", "b", "q", "ma", "mb")}
+    log = {"slate": np.repeat(np.arange(slates), 2), "position": np.tile([1, 2], slates),
+           "reward": [float(rnd.random() < .5) for _ in range(n)], **col}
+    r, p = np.array(log["reward"]), np.array(col["pscore"])
+
+    def terms(target: str, model: str) -> np.ndarray:
+        w = np.array(col[target]) / p  # cascade: each row's pscore is its prefix's
+        # dr with item-position weights: the previous row's weight is 1
+        value = np.array(col[model]) + w * (r - np.array(col["q"])) if kind == "dr" else w * r
+        return value.reshape(slates, 2).sum(axis=1)
+
+    weights = "item-position" if kind == "dr" else kind
+    estimator = "dr" if kind == "dr" else "ips"
+    targets = {"A": {"target_pscore": "a", "target_reward_model": "ma"},
+               "B": {"target_pscore": "b", "target_reward_model": "mb"}}
+    if kind == "cascade":  # cascade reads the previous row's weight only for dr
+        targets = {"A": "a", "B": "b"}
+    log["reward_model"] = col["q"]
+    c = ranklens.compare_policies(log, targets, estimator, weights, level=0.9)
+    ta, tb = terms("a", "ma"), terms("b", "mb")
+    d = ta - tb
+    assert c.values == pytest.approx((ta.mean(), tb.mean()), abs=1e-12)
+    assert c.difference == pytest.approx(d.mean(), abs=1e-12)
+    alone = ranklens.off_policy({**log, "target_pscore": col["a"],
+                                 "target_reward_model": col["ma"]}, estimator, weights,
+                                resamples=0)
+    assert c.values[0] == pytest.approx(alone.value, abs=1e-12)
+    if np.ptp(d) > 1e-9:
+        assert c.p_value == pytest.approx(ttest_rel(ta, tb).pvalue, rel=1e-9)
+        ci = ttest_rel(ta, tb).confidence_interval(0.9)
+        assert (c.low, c.high) == pytest.approx((ci.low, ci.high), rel=1e-9)
+
+
+def test_compare_policies_errors() -> None:
+    log = {**LOGS["item-position"], "other": [.1, .2, .3, .4]}
+    with pytest.raises(ParameterError, match=r"'estimator' option must be ips or dr"):
+        ranklens.compare_policies(log, {"a": "target_pscore", "b": "other"}, "snips")
+    with pytest.raises(ParameterError, match=r"'targets' option needs two policies"):
+        ranklens.compare_policies(log, {"a": "other"})
+    with pytest.raises(InputError, match=r"policy 'b': .*'missing'.*found columns"):
+        ranklens.compare_policies(log, {"a": "other", "b": "missing"})
+    with pytest.raises(InputError, match=r"row 0: column 'target_pscore' must be a number "
+                                         r"in \[0, 1\]; got 1.5 \(policy 'b': "
+                                         r"target_pscore is 'bad'\)"):
+        ranklens.compare_policies({**log, "bad": [1.5, .1, .1, .1]}, {"a": "other", "b": "bad"})

@@ -131,3 +131,55 @@ def test_errors_name_the_input() -> None:
         ranklens.evaluate(qrels, run, ["PSP@1"], train=_train([1], 1))
     with pytest.raises(MeasureError, match=r"preset"):
         ranklens.evaluate(qrels, run, ["PSP(preset=imdb)@1"], train=_train(COUNTS, 8))
+
+
+def _given(p: np.ndarray, labels: int) -> pl.DataFrame:
+    return pl.DataFrame({"item_id": [f"L{lab}" for lab in range(labels)], "propensity": p})
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(2, 6), st.integers(1, 5), st.integers(1, 4), st.randoms(use_true_random=False))
+def test_given_propensities_equal_a_direct_implementation(labels: int, users: int, k: int,
+                                                          rnd) -> None:
+    p = np.array([rnd.choice([0.05, 0.3, 0.5, 1.0]) for _ in range(labels)])
+    y = np.array([[rnd.random() < .5 for _ in range(labels)] for _ in range(users)], dtype=int)
+    s = np.array([[rnd.randint(0, 3) / 3 for _ in range(labels)] for _ in range(users)])
+    want = _direct(y, s, 1 / p, k)
+    qrels, run = _tables(y.tolist(), s.tolist())
+    qrels = {q: d or {"L0": 0} for q, d in qrels.items()}
+    names = {f"{name}(propensity=given,normalize={norm})@{k}": name + suffix
+             for name in ("PSP", "PSnDCG", "PSR")
+             for norm, suffix in (("none", ""), ("ideal", " ideal"), ("instance", " instance"))}
+    r = ranklens.evaluate(qrels, run, list(names), items=_given(p, labels))
+    for m, key in names.items():
+        got = [r.per_query(m)[f"i{i}"] for i in range(users)]
+        assert got == pytest.approx(want[key], abs=1e-12), m
+
+
+def test_the_models_propensities_given_equal_the_computed_ones() -> None:
+    qrels, run = _tables(Y, S)
+    p = 1 / inverse_propensity(np.array(COUNTS, dtype=float), 8, *PRESETS["default"])
+    names = [f"{m}(normalize={n})@{k}" for m in ("PSP", "PSnDCG", "PSR")
+             for n in ("none", "instance") for k in (1, 3)]
+    model = ranklens.evaluate(qrels, run, names, train=_train(COUNTS, 8))
+    given_ = ranklens.evaluate(qrels, run, [n.replace("(", "(propensity=given,") for n in names],
+                               items=_given(p, len(COUNTS)))
+    assert [round(model[n], 6) for n in names] == [
+        round(given_[n.replace("(", "(propensity=given,")], 6) for n in names]
+    assert round(given_["PSP(propensity=given)@1"], 6) == 1.776577  # analysis.md 3.2
+
+
+def test_given_propensity_errors() -> None:
+    qrels, run = _tables(Y, S)
+    p = np.full(len(COUNTS), 0.5)
+    with pytest.raises(MeasureError, match=r"relevant item 'L5' has no propensity"):
+        ranklens.evaluate(qrels, run, ["PSP(propensity=given)@3"], items=_given(p[:5], 5))
+    with pytest.raises(MeasureError, match=r"needs item propensities \(items=\.\.\. with a "):
+        ranklens.evaluate(qrels, run, ["PSP(propensity=given)@1"], train=_train(COUNTS, 8))
+    with pytest.raises(MeasureError, match=r"preset, A set the propensity model"):
+        ranklens.evaluate(qrels, run, ["PSP(propensity=given,preset=amazon,A=1)@1"],
+                          items=_given(p, len(COUNTS)))
+    for bad in (0.0, 1.5, float("nan")):
+        with pytest.raises(ranklens.InputError, match=rf"row 2: item 'L2' has propensity {bad}"):
+            ranklens.evaluate(qrels, run, ["PSP(propensity=given)@1"],
+                              items=_given(np.array([.5, .5, bad, .5, .5, .5]), 6))

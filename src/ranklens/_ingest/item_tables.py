@@ -4,7 +4,7 @@
   each item's popularity (distinct users and rows: RecTools counts users for novelty and
   rows for its average recommendation popularity) and each user's history.
 * :class:`ItemCatalogue`: the items that could be recommended, ``item_id`` and an optional
-  ``group``.
+  ``group`` and ``propensity``.
 * :class:`ItemFeatures`: one vector per item, dense (embeddings, compared by cosine) or
   binary (sets of categorical features, compared by Jaccard).
 * :class:`ItemGroups`: a group per item (short head / long tail, or any column), given or
@@ -147,8 +147,9 @@ class Interactions:
 
 @dataclass(frozen=True, eq=False)
 class ItemCatalogue:
-    """The items that could be recommended: column ``item_id`` (str, each once) and an
-    optional ``group`` (str).
+    """The items that could be recommended: column ``item_id`` (str, each once), an
+    optional ``group`` (str) and an optional ``propensity`` (float64 in (0, 1]: the given
+    propensities PSP@k and its siblings read with ``propensity=given``).
 
     Examples
     --------
@@ -161,8 +162,18 @@ class ItemCatalogue:
     source: str = "<items>"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "frame", _item_ids(self.frame, "ItemCatalogue", self.source,
-                                                    ("item_id",), "the item catalogue"))
+        out = _item_ids(self.frame, "ItemCatalogue", self.source, ("item_id",),
+                        "the item catalogue")
+        if "propensity" in self.frame.columns:
+            p = numeric(self.frame["propensity"], "propensity", self.source)
+            bad = (p.is_null() | p.is_nan() | (p <= 0) | (p > 1)).arg_true()
+            if len(bad):
+                row = int(bad[0])
+                raise InputError(f"row {row}: item {out['item_id'][row]!r} has propensity "
+                                 f"{p[row]!r}; expected a number in (0, 1]",
+                                 source=self.source, row=row)
+            out = out.with_columns(p)
+        object.__setattr__(self, "frame", out)
 
     @property
     def item_ids(self) -> pl.Series:

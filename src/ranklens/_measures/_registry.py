@@ -42,7 +42,7 @@ CutoffKind = Literal["int", "float"]
 #: whether the ranking order matters: never, or only through a cutoff
 OrderFree = Literal["never", "always", "without_cutoff"]
 #: a beyond-accuracy table (a key of :data:`ranklens._model.items.TABLES`)
-Table = Literal["train", "catalogue", "features", "groups"]
+Table = Literal["train", "catalogue", "features", "groups", "propensity"]
 
 Kernel = Callable[[Aligned, "Measure"], np.ndarray]
 # (aligned, measure, tied groups) -> the value under ties="average"; see _ties
@@ -123,8 +123,8 @@ class ItemKernels:
 
     Attributes
     ----------
-    needs : the tables the measure reads; the evaluation refuses it, naming the argument,
-        when one is absent.
+    needs : the tables the measure reads (or a function of the measure giving them); the
+        evaluation refuses it, naming the argument, when one is absent.
     context : ``f(aligned, measure, ranked_items) -> ndarray``, the per-query values
         (the definition's ``kernel`` then only refuses).
     tally, finish : a catalogue-level measure (``aggregate="catalogue"``):
@@ -134,10 +134,14 @@ class ItemKernels:
         per-query values are NaN.
     """
 
-    needs: tuple[Table, ...] = ()
+    needs: tuple[Table, ...] | Callable[[Measure], tuple[Table, ...]] = ()
     context: ContextKernel | None = None
     tally: ItemTally | None = None
     finish: ItemFinish | None = None
+
+    def tables(self, measure: Measure) -> tuple[Table, ...]:
+        """The tables ``measure`` reads (``needs``, resolved for its parameters)."""
+        return self.needs(measure) if callable(self.needs) else self.needs
 
 
 @dataclass(frozen=True)
@@ -397,7 +401,8 @@ def register(
     closed_form: ClosedForm | None = None, tie_bound: TieBound | None = None,
     order_free: OrderFree = "never",
     # ItemKernels
-    needs: tuple[Table, ...] = (), context_kernel: ContextKernel | None = None,
+    needs: tuple[Table, ...] | Callable[[Measure], tuple[Table, ...]] = (),
+    context_kernel: ContextKernel | None = None,
     item_tally: ItemTally | None = None, finish_items: ItemFinish | None = None,
     # Facts
     needs_unretrieved: Flag = True, nonpositive_not_hit: bool = False,

@@ -17,9 +17,13 @@ divided by 1, as pyxclib). ``normalize`` says what is divided by the ideal ranki
 
 The presets name pyxclib's standard (A, B): ``wikipedia`` (0.5, 0.4), ``amazon``
 (0.6, 2.6) and ``default`` (0.55, 1.5); ``A`` and ``B`` given override the preset's.
+``propensity=given`` reads each item's ``p`` from the catalogue's ``propensity`` column
+instead (``items=...``); every relevant item the value reads must have one.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -50,7 +54,14 @@ def inverse_propensity(counts: np.ndarray, n: int, a: float, b: float) -> np.nda
 
 
 def _weights(context: ItemContext, m: Measure) -> np.ndarray:
-    """Each item's ``1 / p`` (the last entry: an item no table names, N_l = 0)."""
+    """Each item's ``1 / p`` (the last entry: an item no table names, N_l = 0; NaN for
+    given propensities)."""
+    if m.get("propensity") == "given":
+        set_ = [p for p in ("preset", "A", "B") if p in dict(m.params)]
+        if set_:
+            raise MeasureError(f"{m}: {', '.join(set_)} set the propensity model, which "
+                               "propensity=given does not use; drop them or propensity=given")
+        return 1.0 / np.append(context.propensity, np.nan)
     if context.n_users < 2:
         raise MeasureError(f"{m} needs training interactions of at least 2 users (ln N of the "
                            f"propensity model); got {context.n_users}")
@@ -73,6 +84,15 @@ def _ranked_value(m: Measure, gains: np.ndarray, qidx: np.ndarray, rank: np.ndar
     return total / k if name == "PSP" else total / np.maximum(n_rel, 1)
 
 
+def _uncovered(m: Measure, gains: np.ndarray, items: Callable[[], np.ndarray]) -> None:
+    """MeasureError naming the first relevant item without a given propensity."""
+    if np.isnan(gains).any():
+        item = items()[np.isnan(gains)][0]
+        raise MeasureError(f"{m}: relevant item {item!r} has no propensity in the item "
+                           "catalogue; give every relevant item a propensity (items=..., "
+                           "--items) or use the propensity model (propensity=model)")
+
+
 def propensity_scored(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray:
     weights = _weights(ranked.context, m)
     level = rel_level(a, m)
@@ -83,11 +103,14 @@ def propensity_scored(a: Aligned, m: Measure, ranked: RankedItems) -> np.ndarray
     n_rel = np.bincount(jq[rel], minlength=a.nq)
     top = in_top(a, m) & a.relevant(level)
     gains = per_item(ranked, weights[:-1], weights[-1])[top]
+    _uncovered(m, gains, lambda: ranked.doc_id.to_numpy()[top])
     value = _ranked_value(m, gains, a.qidx[top], a.rank[top].astype(np.float64), a.nq, n_rel)
     if m.get("normalize") == "none":
         return value
     # the ideal ranking: each user's relevant items by 1 / p, descending
     jq, gain = jq[rel], weights[jcode[rel]]
+    _uncovered(m, gain, lambda: np.append(ranked.context.universe, "(not in the catalogue)")[
+        jcode[rel]])
     order = np.lexsort((-gain, jq))
     jq, gain = jq[order], gain[order]
     starts = np.searchsorted(jq, jq, side="left")
@@ -107,7 +130,10 @@ _PARAMS = (REL,
                  "the model's B, from 0.001 to a million (default: the preset's)"),
            Param("normalize", Spelled("choice", ("none", "instance", "ideal")), "none",
                  "none (the paper's), instance (over each user's ideal value) or ideal (the "
-                 "ideal ranking's value; pyxclib's ratio of means divides by its mean)"))
+                 "ideal ranking's value; pyxclib's ratio of means divides by its mean)"),
+           Param("propensity", Spelled("choice", ("model", "given")), "model",
+                 "model (from the training counts) or given (the item catalogue's "
+                 "propensity column)"))
 
 for _name, _doc in (("PSP", "propensity-scored precision: sum of 1/p over the relevant items "
                      "of the top k, divided by k"),
@@ -119,4 +145,5 @@ for _name, _doc in (("PSP", "propensity-scored precision: sum of 1/p over the re
                     params=_PARAMS, order_free="never", reads_judgments=True,
                     needs_unretrieved=lambda m: m.definition.name != "PSP"
                     or m.get("normalize") != "none",
-                    needs=("train",), context_kernel=propensity_scored)
+                    needs=lambda m: ("propensity",) if m.get("propensity") == "given"
+                    else ("train",), context_kernel=propensity_scored)

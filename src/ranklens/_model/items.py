@@ -33,6 +33,8 @@ TABLES: Mapping[str, str] = {
     "features": "item features (item_features=...; on the command line --item-features)",
     "groups": "item groups (item_groups=..., items=... with a group column, or train=... "
               "to derive short head and long tail)",
+    "propensity": "item propensities (items=... with a propensity column; on the command "
+                  "line --items)",
 }
 
 
@@ -58,6 +60,7 @@ class ItemContext:
     n_users, n_rows : distinct users and rows of the training interactions.
     feature_row : each item's row of ``features.matrix`` (-1: none).
     group : each item's group number in ``group_names`` (-1: none).
+    propensity : each item's given propensity (NaN: none given).
     """
 
     train: Interactions | None = None
@@ -73,6 +76,7 @@ class ItemContext:
     feature_row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     group: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     group_names: tuple[str, ...] = ()
+    propensity: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float64))
     _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -113,9 +117,13 @@ class ItemContext:
             codes = np.searchsorted(np.array(names, dtype=object),
                                     group_frame["group"].to_numpy().astype(object))
             group[lookup.codes(group_frame["item_id"])] = codes
+        propensity = np.full(n, np.nan)
+        if items is not None and "propensity" in items.frame.columns:
+            propensity[lookup.codes(items.item_ids)] = items.frame["propensity"].to_numpy()
         context = cls(train, items, features, groups, universe, catalogue, users, rows,
                       train.n_users if train is not None else 0,
-                      len(train) if train is not None else 0, feature_row, group, names)
+                      len(train) if train is not None else 0, feature_row, group, names,
+                      propensity)
         context._cache["lookup"] = lookup
         return context
 
@@ -134,6 +142,8 @@ class ItemContext:
             return self.features is not None
         if table == "groups":
             return self.groups_given or self.train is not None
+        if table == "propensity":
+            return self.items is not None and "propensity" in self.items.frame.columns
         raise ParameterError(f"unknown context table {table!r}")
 
     def describe(self, table: str) -> str:

@@ -58,14 +58,14 @@ def check_context(measures: Iterable[Measure], context: ItemContext | None) -> N
     """MeasureError naming each measure whose tables are absent, and how to give them."""
     missing: dict[str, list[str]] = {}
     for m in measures:
-        for table in m.definition.items.needs:
+        for table in m.definition.items.tables(m):
             if context is None or not context.has(table):
                 missing.setdefault(table, []).append(str(m))
     if missing:
         raise MeasureError("; ".join(f"{', '.join(names)} need{'s' if len(names) == 1 else ''}"
                                      f" {TABLES[table]}" for table, names in missing.items()))
     train = None if context is None else context.train
-    empty = [str(m) for m in measures if "train" in m.definition.items.needs]
+    empty = [str(m) for m in measures if "train" in m.definition.items.tables(m)]
     if train is not None and not len(train) and empty:
         # a popularity over no interactions would give every item the same value, silently
         reads = "reads" if len(empty) == 1 else "read"
@@ -127,7 +127,7 @@ def unknown_items(measures: Iterable[Measure], aligned: Aligned,
     context = ranked.context
     deepest: dict[Table, float] = {}
     for m in measures:
-        for table in m.definition.items.needs:
+        for table in m.definition.items.tables(m):
             if table in ("catalogue", "features"):
                 depth = math.inf if m.cutoff is None else float(m.cutoff)
                 deepest[table] = max(deepest.get(table, 0.0), depth)

@@ -23,7 +23,8 @@ from .._base.validate import Choice, Integer, Interval, Number, check
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["ESTIMATORS", "WEIGHTS", "OffPolicy", "load_log", "off_policy"]
+__all__ = ["ESTIMATORS", "WEIGHTS", "OffPolicy", "PolicyComparison", "compare_policies",
+           "load_log", "off_policy"]
 
 ESTIMATORS = ("ips", "snips", "dr")
 WEIGHTS = ("item-position", "slate", "cascade", "pbm")
@@ -71,8 +72,37 @@ class OffPolicy:
     max_weight: float
 
 
-def load_log(log: Any) -> tuple[pl.DataFrame, str]:
-    """The log as a frame with canonical column names, and its source's name.
+@dataclass(frozen=True)
+class PolicyComparison:
+    """Two target policies' estimates on one log, paired per logged slate.
+
+    Attributes
+    ----------
+    estimator, weights : what was computed (see :func:`off_policy`).
+    names : the two policies, in the order given.
+    values : each policy's estimate.
+    difference : the first's estimate minus the second's: the mean per-slate difference.
+    p_value : the paired t-test's two-sided p over the per-slate differences.
+    low, high : the t interval of the difference at ``level``.
+    level : the interval's confidence level.
+    slates : logged slates (the pairs).
+    """
+
+    estimator: str
+    weights: str
+    names: tuple[str, str]
+    values: tuple[float, float]
+    difference: float
+    p_value: float
+    low: float
+    high: float
+    level: float
+    slates: int
+
+
+def load_log(log: Any, canonical: bool = True) -> tuple[pl.DataFrame, str]:
+    """The log as a frame with canonical column names (all its columns as read, with
+    ``canonical=False``), and its source's name.
 
     ``log`` is a CSV, TSV, JSON Lines, Parquet or Arrow file, a pandas, polars or Arrow
     frame, or a mapping of column name to values.
@@ -95,10 +125,17 @@ def load_log(log: Any) -> tuple[pl.DataFrame, str]:
         frame = pl.DataFrame(dict(log)) if isinstance(log, Mapping) else to_polars(log)
         if frame is None:
             raise InputError(f"cannot read a log from a {type(log).__name__}")
+    return (_canonical(frame) if canonical else frame), source
+
+
+def _canonical(frame: pl.DataFrame) -> pl.DataFrame:
+    """The columns of ``frame`` a log reads, under their canonical names."""
+    import polars as pl
+
     lowered = {c.lower(): c for c in frame.columns}
     found = {key: next((lowered[a] for a in names if a in lowered), None)
              for key, names in _COLUMNS.items()}
-    return frame.select([pl.col(c).alias(k) for k, c in found.items() if c is not None]), source
+    return frame.select([pl.col(c).alias(k) for k, c in found.items() if c is not None])
 
 
 def _column(frame: pl.DataFrame, name: str, source: str, why: str,
@@ -181,6 +218,70 @@ def _estimate(sums: np.ndarray, estimator: str) -> np.ndarray:
     return np.sum(value, axis=-1)
 
 
+def _check(estimator: str, weights: str, discount: str, depth: int | None, level: float,
+           clip: float | None, propensities: Sequence[float] | None) -> None:
+    """ParameterError naming the first option out of its range."""
+    check("estimator", estimator, Choice(ESTIMATORS))
+    check("weights", weights, Choice(WEIGHTS))
+    check("discount", discount, Choice(DISCOUNTS))
+    check("depth", depth, Integer(1, none=True))
+    check("level", level, Interval(0, 1))
+    if clip is not None:
+        check("clip", clip, Number(0, None, open_low=True))
+    if weights == "pbm" and estimator != "ips":
+        raise ParameterError(f"the 'estimator' option must be ips with weights='pbm' (the "
+                             f"click estimator has no normalised or doubly robust form); got "
+                             f"{estimator!r}")
+    if weights != "pbm" and (propensities is not None or depth is not None):
+        raise ParameterError("the 'propensities' and 'depth' options are for weights='pbm'; "
+                             f"got weights={weights!r}")
+
+
+def _rows(frame: pl.DataFrame, source: str, estimator: str, weights: str,
+          propensities: Sequence[float] | None, discount: str, depth: int | None,
+          clip: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's value and weight, whether it opens its slate, and its position (rows
+    sorted by slate and position); InputError naming the input's row."""
+    from .._ingest.columns import _at, no_nulls
+    from .._ingest.io._load import _with_line
+
+    if frame.is_empty():
+        raise InputError("the log has no rows; an estimate needs at least one slate",
+                         source=source)
+    rows_of = np.arange(len(frame))
+    try:
+        for needed in ("slate", "position"):
+            if needed not in frame.columns:
+                raise InputError(f"a log needs a {needed!r} column (or one of "
+                                 f"{', '.join(_COLUMNS[needed][1:])}); found columns "
+                                 f"{frame.columns}", source=source)
+        # rows of a slate in position order; errors name the input's own rows
+        frame = frame.with_row_index("_row").sort("slate", "position", maintain_order=True)
+        rows_of, frame = frame["_row"].to_numpy(), frame.drop("_row")
+        position = _column(frame, "position", source, "a log")
+        if (bad := (position < 1) | (position != np.floor(position))).any():
+            raise _at(int(np.argmax(bad)), "column 'position' must be an integer >= 1; got "
+                                          f"{frame['position'][int(np.argmax(bad))]!r}", source)
+        no_nulls(frame.select("slate"), source)
+        first = (frame["slate"] != frame["slate"].shift(1)).fill_null(True).to_numpy()
+        reward = _column(frame, "reward", source, "a log")
+        w, before = _weights(frame, source, weights, first, position, propensities,
+                             discount, depth)
+        if clip is not None:
+            w, before = np.minimum(w, clip), np.minimum(before, clip)
+        value = w * reward
+        if estimator == "dr":
+            q = _column(frame, "reward_model", source, "the doubly robust estimator")
+            dm = _column(frame, "target_reward_model", source, "the doubly robust estimator")
+            value = before * dm + w * (reward - q)
+    except InputError as exc:  # a row of the sorted frame: name the input's own row
+        if exc.row is not None:
+            exc = _at(int(rows_of[exc.row]), exc.detail.removeprefix(f"row {exc.row}: "),
+                      source)
+        raise (_with_line(exc, source) if os.path.exists(source) else exc) from None
+    return value, w, first, position
+
+
 def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position", *,
                propensities: Sequence[float] | None = None, discount: str = "dcg",
                depth: int | None = None, clip: float | None = None, level: float = 0.95,
@@ -239,61 +340,13 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
     >>> round(ranklens.off_policy(log).value, 6)
     1.116667
     """
-    check("estimator", estimator, Choice(ESTIMATORS))
-    check("weights", weights, Choice(WEIGHTS))
-    check("discount", discount, Choice(DISCOUNTS))
-    check("depth", depth, Integer(1, none=True))
-    check("level", level, Interval(0, 1))
+    _check(estimator, weights, discount, depth, level, clip, propensities)
     check("resamples", resamples, Integer(0, MAX_DRAWS))
-    if clip is not None:
-        check("clip", clip, Number(0, None, open_low=True))
-    if weights == "pbm" and estimator != "ips":
-        raise ParameterError(f"the 'estimator' option must be ips with weights='pbm' (the "
-                             f"click estimator has no normalised or doubly robust form); got "
-                             f"{estimator!r}")
-    if weights != "pbm" and (propensities is not None or depth is not None):
-        raise ParameterError("the 'propensities' and 'depth' options are for weights='pbm'; "
-                             f"got weights={weights!r}")
-
-    from .._ingest.columns import _at, no_nulls
-    from .._ingest.io._load import _with_line
     from .._results.interval import bootstrap_means
 
     frame, source = load_log(log)
-    if frame.is_empty():
-        raise InputError("the log has no rows; an estimate needs at least one slate",
-                         source=source)
-    rows_of = np.arange(len(frame))
-    try:
-        for needed in ("slate", "position"):
-            if needed not in frame.columns:
-                raise InputError(f"a log needs a {needed!r} column (or one of "
-                                 f"{', '.join(_COLUMNS[needed][1:])}); found columns "
-                                 f"{frame.columns}", source=source)
-        # rows of a slate in position order; errors name the input's own rows
-        frame = frame.with_row_index("_row").sort("slate", "position", maintain_order=True)
-        rows_of, frame = frame["_row"].to_numpy(), frame.drop("_row")
-        position = _column(frame, "position", source, "a log")
-        if (bad := (position < 1) | (position != np.floor(position))).any():
-            raise _at(int(np.argmax(bad)), "column 'position' must be an integer >= 1; got "
-                                          f"{frame['position'][int(np.argmax(bad))]!r}", source)
-        no_nulls(frame.select("slate"), source)
-        first = (frame["slate"] != frame["slate"].shift(1)).fill_null(True).to_numpy()
-        reward = _column(frame, "reward", source, "a log")
-        w, before = _weights(frame, source, weights, first, position, propensities,
-                             discount, depth)
-        if clip is not None:
-            w, before = np.minimum(w, clip), np.minimum(before, clip)
-        value = w * reward
-        if estimator == "dr":
-            q = _column(frame, "reward_model", source, "the doubly robust estimator")
-            dm = _column(frame, "target_reward_model", source, "the doubly robust estimator")
-            value = before * dm + w * (reward - q)
-    except InputError as exc:  # a row of the sorted frame: name the input's own row
-        if exc.row is not None:
-            exc = _at(int(rows_of[exc.row]), exc.detail.removeprefix(f"row {exc.row}: "),
-                      source)
-        raise (_with_line(exc, source) if os.path.exists(source) else exc) from None
+    value, w, first, position = _rows(frame, source, estimator, weights, propensities,
+                                      discount, depth, clip)
     slate_of = np.cumsum(first) - 1  # the frame is sorted by slate
     group_of = np.unique(position, return_inverse=True)[1] if estimator == "snips" and \
         weights != "slate" else np.zeros(first.size, np.int64)
@@ -317,3 +370,86 @@ def off_policy(log: Any, estimator: str = "ips", weights: str = "item-position",
         low, high = (float(v) for v in np.quantile(draws, [(1 - level) / 2, (1 + level) / 2]))
     return OffPolicy(estimator, weights, estimate, se, low, high, float(level), n,
                      int(first.size), float(np.max(w)))
+
+
+def compare_policies(log: Any, targets: Mapping[str, str | Mapping[str, str]],
+                     estimator: str = "ips", weights: str = "item-position", *,
+                     propensities: Sequence[float] | None = None, discount: str = "dcg",
+                     depth: int | None = None, clip: float | None = None,
+                     level: float = 0.95) -> PolicyComparison:
+    """Compare two target policies' estimates on one log, paired per logged slate.
+
+    Each policy's estimate is the mean over slates of a per-slate term (its rows' summed
+    values); the paired t-test and t interval read the per-slate differences.
+
+    Parameters
+    ----------
+    log : path, frame or mapping
+        The log, as :func:`off_policy` reads it.
+    targets : mapping of two names to a column, or to ``{canonical column: log column}``
+        Each policy's own columns. A column name alone is its ``target_pscore``
+        (``target_rank`` with ``weights="pbm"``); a mapping also names others, such as
+        ``target_reward_model`` for ``dr``.
+    estimator : {"ips", "dr"}
+        As in :func:`off_policy`; ``snips`` has no per-slate term, its normaliser spans
+        every slate.
+    weights, propensities, discount, depth, clip, level
+        As in :func:`off_policy`.
+
+    Returns
+    -------
+    PolicyComparison
+
+    Raises
+    ------
+    ParameterError
+        ``targets`` does not name two policies, or an option is out of range.
+    InputError
+        A column is absent or a row is invalid (as :func:`off_policy`).
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> log = {"slate": [1, 1, 2, 2], "position": [1, 2, 1, 2], "reward": [1, 0, 0, 1],
+    ...        "pscore": [.5, .4, .5, .6], "new": [.7, .3, .4, .5], "old": [.5, .4, .5, .6]}
+    >>> c = ranklens.compare_policies(log, {"new": "new", "old": "old"})
+    >>> round(c.difference, 6), c.slates
+    (0.116667, 2)
+    """
+    from .compare.paired import t_interval, t_test
+
+    _check(estimator, weights, discount, depth, level, clip, propensities)
+    if estimator == "snips":
+        raise ParameterError("the 'estimator' option must be ips or dr to compare policies "
+                             "(snips has no per-slate term: its normaliser spans every "
+                             "slate); got 'snips'")
+    if not isinstance(targets, Mapping) or len(targets) != 2:
+        raise ParameterError("the 'targets' option needs two policies, {name: column}; got "
+                             f"{targets!r}")
+    raw, source = load_log(log, canonical=False)
+    default = "target_rank" if weights == "pbm" else "target_pscore"
+    terms = []
+    for name, spec in targets.items():
+        columns = {default: spec} if isinstance(spec, str) else dict(spec)
+        absent = [c for c in columns.values() if c not in raw.columns]
+        if absent or not set(columns) <= set(_COLUMNS):
+            raise InputError(f"policy {name!r}: {columns} must map a log column name "
+                             f"({', '.join(_COLUMNS)}) to a column of the log; found "
+                             f"columns {raw.columns}", source=source)
+        # the policy's columns stand in for the canonical ones
+        frame = _canonical(raw).drop(*columns, strict=False)
+        frame = frame.with_columns(raw[c].alias(k) for k, c in columns.items())
+        try:
+            value, _, first, _ = _rows(frame, source, estimator, weights, propensities,
+                                       discount, depth, clip)
+        except InputError as exc:  # name the log's own column behind the canonical one
+            named = ", ".join(f"{k} is {c!r}" for k, c in columns.items())
+            raise InputError(f"{exc.detail} (policy {name!r}: {named})", source=exc.source,
+                             line=exc.line, row=exc.row) from None
+        terms.append(np.bincount(np.cumsum(first) - 1, value))
+    d = terms[0] - terms[1]
+    low, high = t_interval(d, level)
+    a, b = targets
+    return PolicyComparison(estimator, weights, (a, b),
+                            (float(np.mean(terms[0])), float(np.mean(terms[1]))),
+                            float(np.mean(d)), t_test(d), low, high, float(level), d.size)

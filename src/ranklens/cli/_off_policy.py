@@ -57,12 +57,15 @@ def _floats(text: str | None, option: str) -> list[float] | None:
 @click.option("--resamples", type=click.IntRange(0, MAX_DRAWS), default=999,
               show_default=True, help="Bootstrap resamples of slates (0: no interval).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--compare", "targets", multiple=True, metavar="NAME=COLUMN",
+              help="Compare two target policies, each its target_pscore (pbm: target_rank) "
+                   "column, paired per slate (give it twice; ips or dr).")
 @_FORMAT
 @_OUTPUT
 def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
                    propensities: str | None, discount: str, depth: int | None,
-                   clip: float | None, level: float, resamples: int, seed: int, fmt: str,
-                   output: str | None) -> int:
+                   clip: float | None, level: float, resamples: int, seed: int,
+                   targets: tuple[str, ...], fmt: str, output: str | None) -> int:
     """Estimate a target policy's value from LOG, a log of another policy's rankings.
 
     LOG is a CSV, TSV, JSON Lines, Parquet or Arrow file with one row per shown
@@ -73,12 +76,30 @@ def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
     ranklens off-policy log.csv
     ranklens off-policy log.jsonl -w cascade -e ips -e snips
     ranklens off-policy clicks.csv -w pbm --propensities 1,0.5,0.33
+    ranklens off-policy log.csv --compare new=p_new --compare old=p_old
     """
     import polars as pl
 
-    from .._surfaces.off_policy import off_policy
+    from .._surfaces.off_policy import compare_policies, off_policy
 
     theta = _floats(propensities, "--propensities")
+    if targets:
+        pairs = dict(t.partition("=")[::2] for t in targets)
+        if len(targets) != 2 or len(pairs) != 2 or not all(all(t.partition("=")[::2])
+                                                            for t in targets):
+            raise click.UsageError(f"--compare needs two NAME=COLUMN policies with different "
+                                   f"names; got {' '.join(targets)!r}")
+        rows = []
+        for e in estimators or ("ips",):
+            c = compare_policies(log, pairs, e, weights, propensities=theta,
+                                 discount=discount, depth=depth, clip=clip, level=level)
+            rows.append({"estimator": e, "weights": weights, "policy": " - ".join(c.names),
+                         "value_1": c.values[0], "value_2": c.values[1],
+                         "difference": c.difference, "p_value": c.p_value, "low": c.low,
+                         "high": c.high, "slates": c.slates})
+        note = f"Paired t-test and t interval over slates at level {level:g}."
+        _write(pl.DataFrame(rows), note, fmt, output, [log])
+        return 0
     rows = [vars(off_policy(log, e, weights, propensities=theta, discount=discount,
                             depth=depth, clip=clip, level=level, resamples=resamples,
                             seed=seed))

@@ -36,6 +36,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "weight": ("weight", "rating", "count", "value", "score"),
     "group": ("group", "item_group", "category", "segment"),
     "feature": ("feature", "feature_value", "tag", "genre"),
+    "propensity": ("propensity", "p"),
 }
 
 
@@ -200,8 +201,8 @@ def load_items(items: Any) -> ItemCatalogue:
     ----------
     items : ItemCatalogue, path, frame, mapping or ids
         A file of ``item [group]`` lines or a columnar file with an ``item_id`` column (and
-        optionally ``group``); a frame with those columns; ``{item: group}``; or a list or
-        array of item ids.
+        optionally ``group`` and ``propensity``); a frame with those columns;
+        ``{item: group}``; or a list or array of item ids.
 
     Returns
     -------
@@ -227,7 +228,8 @@ def load_items(items: Any) -> ItemCatalogue:
                              "<items list>")
 
     def build(frame: pl.DataFrame, source: str) -> ItemCatalogue:
-        return ItemCatalogue(_rename(frame, ("item_id",), ("group",), "the item catalogue",
+        return ItemCatalogue(_rename(frame, ("item_id",), ("group", "propensity"),
+                                     "the item catalogue",
                                      source), source)
 
     return _read(items, "an item catalogue", build, ((1, 2), "item [group]",
