@@ -52,3 +52,11 @@ def test_usage_errors_are_one_line(args: list[str], message: str, demo: Path,
     out = run(["sampled", *args], capsys)
     assert out.code == 2 and message in out.err and len(out.err.strip().splitlines()) == 1
     assert "Traceback" not in out.err
+
+
+def test_output_on_an_input_is_refused(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = (demo / "demo-recs-sampled-personal.tsv").read_bytes()
+    out = run(["sampled", "demo-recs-sampled-personal.tsv", "-o",
+               "demo-recs-sampled-personal.tsv"], capsys)
+    assert out.code == 2 and "-o demo-recs-sampled-personal.tsv is one of the input" in out.err
+    assert (demo / "demo-recs-sampled-personal.tsv").read_bytes() == before

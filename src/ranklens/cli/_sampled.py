@@ -44,10 +44,12 @@ def sampled_cmd(files: tuple[str, ...], measures: tuple[str, ...],
     ranklens sampled personal.tsv popular.tsv -e corrected --show paired
     """
     from .._base.errors import ParameterError
+    from .._base.outputs import refuse_overwriting_inputs
     from .._surfaces.render.formats import write
     from .._surfaces.render.frames import frame_table
     from .._surfaces.sampled import sampled
 
+    refuse_overwriting_inputs(output, files)
     names = [os.path.basename(f).split(".")[0] for f in files]
     if len(set(names)) < len(names):
         raise ParameterError(f"the files {list(files)} share a name: give each system's file "
