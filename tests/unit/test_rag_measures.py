@@ -492,3 +492,9 @@ def test_beir_averages_over_the_queries_of_both_with_missing_skip() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ranklens.RanklensWarning)
         assert ranklens.evaluate(qrels, run, ["TREC-RAG"])["nDCG@30"] == 0.5  # trec_eval -c
+
+
+@pytest.mark.parametrize("function", ["nonllm_context_precision", "nonllm_context_recall"])
+def test_string_forms_name_a_missing_list(function: str) -> None:
+    with pytest.raises(ranklens.ParameterError, match="must be a list of texts; got NoneType"):
+        getattr(ranklens, function)(None, None)

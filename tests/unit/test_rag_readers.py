@@ -4,6 +4,7 @@ written from rag.md's format descriptions, and its values equal the same data as
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -277,3 +278,11 @@ def test_beir_qrels_tsv_equals_trec_qrels(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="'relevance' column"):
         other = beir.replace("query-id\tcorpus-id", "qid\tdocid")
         ranklens.load_qrels(_write(tmp_path, "other.tsv", other))
+
+
+@pytest.mark.parametrize("call", [lambda: ranklens.read_topics(None),
+                                  lambda: ranklens.map_chunks(None, None),
+                                  lambda: ranklens.read_nuggets(3)])
+def test_a_non_iterable_source_is_an_input_error(call: Callable[[], object]) -> None:
+    with pytest.raises(ranklens.InputError, match=r"expected a \.jsonl path or a list of records"):
+        call()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -57,6 +58,14 @@ def levenshtein_similarity(a: str, b: str) -> float:
     return 1 - float(row[-1]) / len(long)
 
 
+def _lists(retrieved: Any, reference: Any, threshold: float) -> None:
+    """ParameterError unless both are lists of texts and ``threshold`` is in [0, 1]."""
+    check("threshold", threshold, Number(0, 1))
+    for name, given in (("retrieved_contexts", retrieved), ("reference_contexts", reference)):
+        if not isinstance(given, (list, tuple)):
+            raise ParameterError(f"{name} must be a list of texts; got {type(given).__name__}")
+
+
 def _best(texts: Sequence[str], others: Sequence[str]) -> list[float]:
     return [max(levenshtein_similarity(o, t) for o in others) for t in texts]
 
@@ -90,7 +99,7 @@ def nonllm_context_precision(retrieved_contexts: Sequence[str],
     ...                          ["Paris is the capital of France."])
     0.9999999999
     """
-    check("threshold", threshold, Number(0, 1))
+    _lists(retrieved_contexts, reference_contexts, threshold)
     if retrieved_contexts and not reference_contexts:
         raise ParameterError("reference_contexts is empty: there is nothing to compare the "
                              "retrieved contexts with (ragas raises ValueError)")
@@ -131,7 +140,7 @@ def nonllm_context_recall(retrieved_contexts: Sequence[str],
     ...                                                    "It has 2 million people."])
     0.5
     """
-    check("threshold", threshold, Number(0, 1))
+    _lists(retrieved_contexts, reference_contexts, threshold)
     if not reference_contexts:
         return math.nan
     if not retrieved_contexts:

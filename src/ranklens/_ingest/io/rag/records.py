@@ -22,6 +22,9 @@ def records(source: str | Path | Iterable[Any]) -> Iterator[tuple[int | None, Ma
     from .._pairs import _read_jsonl
 
     name = source_name(source)
+    if not isinstance(source, (str, Path, Iterable)) or isinstance(source, Mapping):
+        raise InputError(f"expected a .jsonl path or a list of records; got "
+                         f"{type(source).__name__}", source=name)
     items = _read_jsonl(str(source)) if isinstance(source, (str, Path)) else (
         (None, r) for r in source)
     for line, record in items:
