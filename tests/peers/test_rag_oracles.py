@@ -1,6 +1,7 @@
 """The RAG frameworks' measures against the originals themselves: llama_index's
 RetrieverEvaluator metrics, ragas's id-based precision, recall and context-precision
-arithmetic on random rankings, and ragas's non-LLM (Levenshtein) forms on random texts.
+arithmetic on random rankings, ragas's non-LLM (Levenshtein) forms on random texts, and
+deepeval's contextual precision and recall scores from verdicts (strict or not).
 
 The originals are heavy and pin their own dependencies, so they run in the interpreter
 named by ``RANKLENS_RAG_PYTHON`` (e.g. ``python -m venv /tmp/rag && /tmp/rag/bin/pip
@@ -69,3 +70,34 @@ def test_measures_equal_the_originals_on_random_rankings(seed: int) -> None:
                 assert math.isnan(got[q]), (name, q, got[q])
             else:
                 assert got[q] == expected, (name, q, got[q], expected)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_deepeval_equals_the_original_on_random_rankings(seed: int) -> None:
+    """deepeval's scores from verdicts: a retrieved node is "yes" when judged relevant
+    (precision), a relevant judged node is "yes" when retrieved (recall)."""
+    rng = np.random.default_rng(100 + seed)
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    cases = []
+    for q in range(60):
+        docs = [f"d{i}" for i in rng.permutation(25)[: rng.integers(1, 15)]]
+        qrels[f"q{q}"] = {d: int(rng.integers(0, 3)) for d in docs}
+        ranked = [f"d{i}" for i in rng.permutation(25)[: rng.integers(0, 12)]]
+        run[f"q{q}"] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+        relevant = [d for d, g in qrels[f"q{q}"].items() if g >= 1]
+        cases.append([["yes" if qrels[f"q{q}"].get(d, 0) >= 1 else "no" for d in ranked],
+                      ["yes" if d in run[f"q{q}"] else "no" for d in relevant]])
+    done = subprocess.run([PYTHON, str(WORKER.with_name("deepeval_oracle_worker.py"))],
+                          input=json.dumps(cases), capture_output=True, text=True, timeout=300)
+    if done.returncode == 3:
+        pytest.skip("deepeval is not installed beside RANKLENS_RAG_PYTHON")
+    assert done.returncode == 0, done.stderr
+    want = json.loads(done.stdout)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        r = ranklens.evaluate(qrels, run, list(want[0]))
+    for name in want[0]:
+        got = r.per_query(name)
+        for q, row in zip(qrels, want, strict=True):
+            assert got[q] == row[name], (name, q, got[q], row[name])
