@@ -1,7 +1,8 @@
 """The RAG frameworks' measures against the originals themselves: llama_index's
 RetrieverEvaluator metrics, ragas's id-based precision, recall and context-precision
 arithmetic on random rankings, ragas's non-LLM (Levenshtein) forms on random texts, and
-deepeval's contextual precision and recall scores from verdicts (strict or not).
+deepeval's contextual precision and recall scores from verdicts (strict or not), and
+open-rag-eval's precision@k, AP@k and MRR from UMBRELA labels.
 
 The originals are heavy and pin their own dependencies, so they run in the interpreter
 named by ``RANKLENS_RAG_PYTHON`` (e.g. ``python -m venv /tmp/rag && /tmp/rag/bin/pip
@@ -101,3 +102,36 @@ def test_deepeval_equals_the_original_on_random_rankings(seed: int) -> None:
         got = r.per_query(name)
         for q, row in zip(qrels, want, strict=True):
             assert got[q] == row[name], (name, q, got[q], row[name])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_open_rag_eval_equals_the_original_on_random_labels(seed: int) -> None:
+    """Every retrieved passage carries an UMBRELA label 0-3, as open-rag-eval's judge gives;
+    a cutoff deeper than the ranking is left out there and NaN here."""
+    rng = np.random.default_rng(200 + seed)
+    ks = [1, 3, 5, 10]
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    cases = []
+    for q in range(60):
+        ranked = [f"d{i}" for i in rng.permutation(25)[: rng.integers(1, 12)]]
+        labels = [int(g) for g in rng.integers(0, 4, len(ranked))]
+        qrels[f"q{q}"] = dict(zip(ranked, labels, strict=True))
+        run[f"q{q}"] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+        cases.append([labels, ks])
+    done = subprocess.run([PYTHON, str(WORKER.with_name("open_rag_eval_oracle_worker.py"))],
+                          input=json.dumps(cases), capture_output=True, text=True, timeout=300)
+    if done.returncode == 3:
+        pytest.skip("open-rag-eval is not installed beside RANKLENS_RAG_PYTHON")
+    assert done.returncode == 0, done.stderr
+    want = json.loads(done.stdout)
+    names = {f"OpenRAGEval{kind}@{k}": (key, str(k)) for k in ks
+             for kind, key in (("Precision", "precision"), ("AP", "ap"))}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        r = ranklens.evaluate(qrels, run, [*names, "OpenRAGEvalMRR"])
+    for q, row in zip(qrels, want, strict=True):
+        assert r.per_query("OpenRAGEvalMRR")[q] == row["mrr"], q
+        for name, (key, k) in names.items():
+            got = r.per_query(name)[q]
+            assert math.isnan(got) if k not in row[key] else got == row[key][k], (name, q)
