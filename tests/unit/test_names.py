@@ -7,6 +7,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -338,6 +339,15 @@ def test_every_measure_with_any_parameters_computes(m: Measure) -> None:
                    "items": ["a", "b", "c", "d", "x", "y"],
                    "item_features": {"a": [1, 0], "b": [0, 1], "c": [1, 1], "y": [2, 1]}} \
             if m.definition.family == "beyond" else {}
+        given = dict(m.params).get("propensity") == "given"
+        if given:  # PSP and its kin read each item's propensity
+            docs = sorted({d for ranked in (*_TOY_QRELS.values(), *_TOY_RUN.values())
+                           for d in ranked} | set(context["items"]))
+            context["items"] = pl.DataFrame({"item_id": docs, "propensity": 0.5})
+            if {"A", "B", "preset"} & set(dict(m.params)):  # the model's; refused, named
+                with pytest.raises(ranklens.MeasureError, match="propensity=given does not"):
+                    ranklens.evaluate(qrels, _TOY_RUN, [m], missing="zero", **context)
+                return
         try:
             r = ranklens.evaluate(qrels, _TOY_RUN, [m], missing="zero", **context)
         except ranklens.ParameterError as exc:

@@ -163,7 +163,9 @@ def _rows(spec: BlockSpec, qrels: pl.DataFrame, run: pl.DataFrame, ordered: bool
                                per_query.values[measure].astype(str)))
             continue
         values, keep, _ = policy_values(plan, at, per_query)
-        counted = np.ones(len(values), dtype=bool) if keep is None else keep
+        # a NaN value (a policy's or the measure's own) is left out, as Result.mean does
+        counted = (np.ones(len(values), dtype=bool) if keep is None else keep) & ~np.isnan(
+            values.astype(np.float64))
         if measure.definition.aggregate == "catalogue":  # NaN per user: finished from the
             counted = np.zeros(len(values), dtype=bool)  # item counts, not from values
         out.append(_values(name, id_series, values.astype(np.float64), counted, None))
