@@ -60,17 +60,7 @@ def test_measures_equal_the_originals_on_random_rankings(seed: int) -> None:
                 assert math.isnan(fn(ret, ref))
             else:
                 assert fn(ret, ref) == row[name], (name, ret, ref)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ranklens.RanklensWarning)
-        r = ranklens.evaluate(qrels, run, list(want[0]))
-    for name in want[0]:
-        got = r.per_query(name)
-        for q, row in zip(qrels, want, strict=True):
-            expected = row[name]
-            if expected in ("ValueError", "nan"):
-                assert math.isnan(got[q]), (name, q, got[q])
-            else:
-                assert got[q] == expected, (name, q, got[q], expected)
+    _equal_per_query(qrels, run, want)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -95,13 +85,7 @@ def test_deepeval_equals_the_original_on_random_rankings(seed: int) -> None:
         pytest.skip("deepeval is not installed beside RANKLENS_RAG_PYTHON")
     assert done.returncode == 0, done.stderr
     want = json.loads(done.stdout)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ranklens.RanklensWarning)
-        r = ranklens.evaluate(qrels, run, list(want[0]))
-    for name in want[0]:
-        got = r.per_query(name)
-        for q, row in zip(qrels, want, strict=True):
-            assert got[q] == row[name], (name, q, got[q], row[name])
+    _equal_per_query(qrels, run, want)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -135,3 +119,20 @@ def test_open_rag_eval_equals_the_original_on_random_labels(seed: int) -> None:
         for name, (key, k) in names.items():
             got = r.per_query(name)[q]
             assert math.isnan(got) if k not in row[key] else got == row[key][k], (name, q)
+
+
+def _equal_per_query(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]],
+                     want: list[dict[str, object]]) -> None:
+    """ranklens's per-query values of each measure ``want`` names equal the original's
+    (an original's ValueError or NaN: NaN here)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ranklens.RanklensWarning)
+        r = ranklens.evaluate(qrels, run, list(want[0]))
+    for name in want[0]:
+        got = r.per_query(name)
+        for q, row in zip(qrels, want, strict=True):
+            expected = row[name]
+            if expected in ("ValueError", "nan"):
+                assert math.isnan(got[q]), (name, q, got[q])
+            else:
+                assert got[q] == expected, (name, q, got[q], expected)
