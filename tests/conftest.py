@@ -61,7 +61,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     # a Ctrl-C at ten moments of start-up, each in a fresh interpreter
     "cli/test_interrupt_start_up.py": None,
     "cli/test_compare_cli.py": frozenset({"test_same_seed_gives_byte_identical_output"}),
-    # the README's ranx block: ranx compiles its numba kernels on first use
+    # the ranx block of docs/tour.md: ranx compiles its numba kernels on first use
     "cli/test_doc_examples.py": frozenset({"test_python_examples_with_peers_run"}),
     "conformance/test_realdata_trec_eval.py": frozenset({"test_output_hashes_as_trec_eval_10"}),
     "conformance/test_trec_eval_api.py": frozenset({"test_qrels_from_stdin_with_complete"}),

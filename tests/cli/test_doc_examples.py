@@ -26,15 +26,19 @@ import ranklens
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "ranklens" / "data"
-DOCS = ("README.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
+DOCS = ("README.md", "docs/tour.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
         "docs/segments.md", "docs/judges.md", "docs/rag-inputs.md", "docs/rag-measures.md",
         "docs/recsys-protocols.md")
+
+#: The README and the tour its examples moved to: their blocks take the preamble as given.
+README_PAGES = ("README.md", "docs/tour.md")
 
 #: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
 NOT_RUN = {
     "pip install .": "installs the package (pip, network); the venv running the tests has it",
     'pip install -e ".[test]"': "installs the test dependencies (pip, network)",
     "python -m pytest": "the whole test suite, which holds this test",
+    "python -m pytest -q -p no:cacheprovider": "the whole test suite as CI runs it (.ci/run)",
     "python -m ruff check src tests": "the linter; CI runs it (.ci/run)",
     "python -m mypy": "the type checker; tests/unit/test_typing.py runs mypy",
 }
@@ -231,10 +235,16 @@ def readme_preamble(cwd: Path) -> dict[str, Any]:
     }
 
 
+#: Imports that are no peer: ranklens, and the frame libraries the test extra installs.
+NOT_PEERS = {"ranklens", "pandas", "polars"}
+
+
 def imported_peers(text: str) -> list[str]:
-    """The modules other than ranklens a block imports (ranx, ir_measures: peers)."""
-    return [module.strip() for names in re.findall(r"^import (.+)$", text, flags=re.MULTILINE)
-            for module in names.split(",") if module.strip() != "ranklens"]
+    """The modules a block imports but ranklens and frames (ranx, ir_measures: peers)."""
+    modules = [name.split(" as ")[0].strip()
+               for names in re.findall(r"^import (.+)$", text, flags=re.MULTILINE)
+               for name in names.split(",")]
+    return [module for module in modules if module not in NOT_PEERS]
 
 
 @pytest.mark.parametrize("doc", examples("python"))
@@ -261,7 +271,7 @@ def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         shutil.copyfile(DATA / name, tmp_path / name)
     for path in DATA.glob("demo-recs*"):  # docs/recsys-protocols.md reads them
         shutil.copyfile(path, tmp_path / path.name)
-    scope = readme_preamble(tmp_path) if doc == "README.md" else {"ranklens": ranklens}
+    scope = readme_preamble(tmp_path) if doc in README_PAGES else {"ranklens": ranklens}
     for line, text in python_blocks(doc):
         if not with_peers and imported_peers(text):
             continue  # run by test_python_examples_with_peers_run
@@ -274,8 +284,10 @@ def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_examples_are_found() -> None:
     """The discovery sees the files' examples (a broken parser would run nothing)."""
-    assert len(python_blocks("README.md")) >= 8
-    assert len(shell_commands("README.md")) >= 10
+    assert len(python_blocks("README.md")) >= 2
+    assert len(shell_commands("README.md")) >= 4
+    assert len(python_blocks("docs/tour.md")) >= 8
+    assert len(shell_commands("docs/tour.md")) >= 10
     assert len(shell_commands("docs/cli.md")) >= 10
     assert len(python_blocks("docs/agreement.md")) >= 4
     assert len(shell_commands("docs/agreement.md")) >= 5

@@ -211,8 +211,9 @@ def test_irds_qrels_on_the_command_line(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_readme_example_runs() -> None:
+    """The peer-objects example the README's tour (docs/tour.md) shows."""
     pytest.importorskip("ir_measures")
-    text = Path(__file__).parents[2].joinpath("README.md").read_text(encoding="utf-8")
+    text = Path(__file__).parents[2].joinpath("docs", "tour.md").read_text(encoding="utf-8")
     marker = "<!-- README example: tests/peers/test_peer_objects.py runs it -->\n```python\n"
     code = text.split(marker, 1)[1].split("```", 1)[0]
     scope: dict[str, Any] = {"ranklens": ranklens}
