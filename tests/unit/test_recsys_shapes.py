@@ -3,6 +3,8 @@ column, Microsoft Recommenders' column names, aligned id lists."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import ranklens
@@ -60,3 +62,19 @@ def test_an_unrecognised_column_is_not_read_as_implicit_feedback() -> None:
         ranklens.load_qrels(pd.DataFrame({"user": [1], "item": [2], "stars": [3]}))
     timed = pd.DataFrame({"user": [1], "item": [2], "timestamp": [1700000000]})
     assert ranklens.load_qrels(timed).frame["relevance"].to_list() == [1.0]
+
+
+def test_a_rating_column_warns_only_while_rel_stays_one() -> None:
+    pd = pytest.importorskip("pandas")
+    ratings = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [10, 11, 10],
+                            "rating": [5, 3, 4]})
+    recs = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [10, 11, 12],
+                         "score": [0.9, 0.5, 0.3]})
+    with pytest.warns(ranklens.RanklensWarning, match=r"'rating' .* pass rel=4 \(--rel 4\)"):
+        ranklens.evaluate(ratings, recs, ["P@2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # rel given: the ratings of 4 and 5 are the relevant ones, and nothing is said
+        assert ranklens.evaluate(ratings, recs, ["P@2"], rel=4)["P@2"] == 0.25
+        judged = ranklens.Judgments(ratings, ["P@2"], rel=4)
+        assert judged.evaluate(recs)["P@2"] == 0.25

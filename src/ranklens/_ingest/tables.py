@@ -105,6 +105,9 @@ class ReaderHints:
     #: (``user_id``, ``item_id``...), so messages about them say users and items. A fact,
     #: read, not taken.
     users: bool = False
+    #: :class:`Qrels` from a star-rating column: the warning to give when ``rel`` stays 1
+    #: (said by the evaluation, which knows ``rel``; the reader does not)
+    rating_note: str | None = None
 
     def take_block_starts(self) -> pl.Series | None:
         """:attr:`block_starts`, released here (None if there is none)."""

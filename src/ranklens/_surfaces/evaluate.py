@@ -362,7 +362,8 @@ def evaluate_loaded(plan: Plan, q: Qrels | SubtopicQrels, run: Any,
     measures' item tables; ``load(run, name, label)`` loads a run (default :func:`_load_run`)."""
     load = load or _load_run
     if isinstance(q, Qrels):
-        warn_user(grade_notices(plan.speaking(q.hints.users), q.grades, q.source))
+        rating = [q.hints.rating_note] if q.hints.rating_note and plan.policies.rel == 1 else []
+        warn_user(rating + grade_notices(plan.speaking(q.hints.users), q.grades, q.source))
     if several is None:
         run_name = plan.run_name
         r = load(run, run_name, run_name)

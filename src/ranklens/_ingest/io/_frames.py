@@ -11,7 +11,6 @@ import numpy as np
 
 from ..._base.errors import InputError
 from ..._base.lazy import polars as pl
-from ..._base.warn import warn_user
 from ..columns import check_scores, ids, no_nulls, numeric
 from ..tables import Qrels, ReaderHints, Run, per_row, query_blocks, table_schema
 
@@ -204,28 +203,29 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     r = require_column(df.columns, "relevance", source) if others else None
     relevance = (numeric(df[r], "relevance", source) if r is not None
                  else pl.Series(np.ones(df.height)))
-    if r is not None and plain_name(r) in _RATINGS:
-        _note_rating(r, relevance, source)
     # converted here, where errors can name the caller's columns
     return Qrels(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),
                                "relevance": relevance}), source,
                  integer_query_ids=df[q].dtype.is_integer() and df.height > 0,
-                 hints=ReaderHints(users=plain_name(q) in _USER_COLUMNS))
+                 hints=ReaderHints(users=plain_name(q) in _USER_COLUMNS,
+                                   rating_note=_rating_note(r, relevance, source)))
 
 
 #: relevance columns that hold ratings (a star scale) rather than grades
 _RATINGS = ("rating", "r_ui")
 
 
-def _note_rating(column: str, rating: pl.Series, source: str) -> None:
-    """Warn that a star scale is read as grades: 1 star is relevant at the default rel=1."""
+def _rating_note(column: str | None, rating: pl.Series, source: str) -> str | None:
+    """The warning that a star scale is read as grades (1 star relevant at rel=1), or None."""
+    if column is None or plain_name(column) not in _RATINGS:
+        return None
     levels = rating.filter(rating >= 1).unique()
-    if levels.len() > 2:
-        top = int(levels.max())
-        warn_user(f"{source}: column {column!r} is read as the relevance grade, so every "
-                      f"rating of 1 or more counts as relevant at the default rel=1; pass "
-                      f"rel={top - 1} (--rel {top - 1}) to count only ratings of {top - 1} "
-                      "and up")
+    if levels.len() <= 2:
+        return None
+    top = int(levels.max())
+    return (f"{source}: column {column!r} is read as the relevance grade, so every rating "
+            f"of 1 or more counts as relevant at the default rel=1; pass rel={top - 1} "
+            f"(--rel {top - 1}) to count only ratings of {top - 1} and up")
 
 
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
