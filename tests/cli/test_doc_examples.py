@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "ranklens" / "data"
 DOCS = ("README.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
         "docs/segments.md", "docs/judges.md", "docs/rag-inputs.md", "docs/rag-measures.md",
-        "docs/recsys-protocols.md")
+        "docs/recsys-protocols.md", "docs/ko/index.md", "docs/ko/measures.md", "docs/ko/rag.md",
+        "docs/ko/recommender.md")
 
 #: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
 NOT_RUN = {
