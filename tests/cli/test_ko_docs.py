@@ -25,7 +25,8 @@ PAGES = ("docs/ko/index.md", "docs/ko/measures.md", "docs/ko/rag.md", "docs/ko/r
 #: Version numbers, the only decimals of the prose that are not computed.
 VERSIONS = ("trec_eval 10.0", "Python 3.10")
 #: The English pages whose sentences issue 44 shortened: (page, mean words, share over 35).
-SHORT_PAGES = {page: (20, 0.0) for page in PAGES}
+SHORT_PAGES = {"docs/agreement.md": (18, 0.08), "docs/beyond-accuracy.md": (18, 0.08),
+               "docs/diversity.md": (18, 0.08), **{page: (20, 0.0) for page in PAGES}}
 
 
 def outputs(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
