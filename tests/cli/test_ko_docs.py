@@ -3,7 +3,8 @@
 A ```text block right after a ```python block is that block's output, exactly; right after a
 one-command ```bash block it is part of the command's output. Every decimal number of the
 prose appears in one of those outputs, so none is typed by hand. test_doc_examples.py runs
-the blocks too; this module checks their outputs and the pages' sentence lengths.
+the blocks too; this module checks their outputs and the sentence lengths of the guide and
+of the English pages issue 44 shortened.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ PAGES = ("docs/ko/index.md", "docs/ko/measures.md", "docs/ko/rag.md", "docs/ko/r
 VERSIONS = ("trec_eval 10.0", "Python 3.10")
 #: The English pages whose sentences issue 44 shortened: (page, mean words, share over 35).
 SHORT_PAGES = {"docs/agreement.md": (18, 0.08), "docs/beyond-accuracy.md": (18, 0.08),
-               "docs/diversity.md": (18, 0.08), **{page: (20, 0.0) for page in PAGES}}
+               "docs/diversity.md": (18, 0.08), "docs/cli.md": (18, 0.08),
+               **{page: (20, 0.0) for page in PAGES}}
 
 
 def outputs(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
