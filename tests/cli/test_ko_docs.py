@@ -46,7 +46,8 @@ def outputs(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                 exec(compile(text, f"{page}:{line}", "exec"), scope)
             shown = printed.getvalue()
         elif lang == "bash" and after[1] == "text":
-            shown = run(shlex.split(text, comments=True)[1:], capsys).out
+            command = text.split("&&")[-1]  # after `cd` into the data folder, copied here
+            shown = run(shlex.split(command, comments=True)[1:], capsys).out
         else:
             continue
         if after[1] == "text":
