@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "ranklens" / "data"
 DOCS = ("README.md", "docs/tour.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
         "docs/segments.md", "docs/judges.md", "docs/rag-inputs.md", "docs/rag-measures.md",
-        "docs/recsys-protocols.md")
+        "docs/recsys-protocols.md", "docs/ko/index.md", "docs/ko/measures.md", "docs/ko/rag.md",
+        "docs/ko/recommender.md")
 
 #: The README and the tour its examples moved to: their blocks take the preamble as given.
 README_PAGES = ("README.md", "docs/tour.md")
