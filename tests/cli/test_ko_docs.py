@@ -25,10 +25,6 @@ import ranklens
 PAGES = ("docs/ko/index.md", "docs/ko/measures.md", "docs/ko/rag.md", "docs/ko/recommender.md")
 #: Version numbers, the only decimals of the prose that are not computed.
 VERSIONS = ("trec_eval 10.0", "Python 3.10")
-#: The English pages whose sentences issue 44 shortened: (page, mean words, share over 35).
-SHORT_PAGES = {"docs/agreement.md": (18, 0.08), "docs/beyond-accuracy.md": (18, 0.08),
-               "docs/diversity.md": (18, 0.08), "docs/cli.md": (18, 0.08),
-               **{page: (20, 0.0) for page in PAGES}}
 
 
 def outputs(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -71,21 +67,3 @@ def test_the_outputs_shown_are_printed(page: str, tmp_path: Path,
     numbers = set(re.findall(r"(?<![\d.])\d+\.\d+", prose))
     typed = [n for n in numbers if not any(n in shown for _, shown, _ in checked)]
     assert typed == [], f"{page}: numbers in the text that no example prints: {typed}"
-
-
-def sentences(text: str) -> list[int]:
-    """Words of each sentence outside code, tables and headings (split on spaces)."""
-    text = re.sub(r"```.*?```", "", text, flags=re.S)
-    text = re.sub(r"^\s*[|#].*$", "", text, flags=re.M)
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", re.sub(r"`[^`]*`", "X", text))
-    parts = re.split(r"(?<=[.!?])\s+|\n\s*\n|\n\s*[-*] ", text)
-    return [n for n in (len(p.split()) for p in parts) if n >= 3]
-
-
-@pytest.mark.parametrize("page", SHORT_PAGES)
-def test_sentences_are_short(page: str) -> None:
-    mean, over = SHORT_PAGES[page]
-    words = sentences((ROOT / page).read_text("utf-8"))
-    assert sum(words) / len(words) <= mean, f"{page}: {sum(words) / len(words):.1f} words"
-    assert sum(n > 35 for n in words) / len(words) <= over, sorted(words)[-5:]
-

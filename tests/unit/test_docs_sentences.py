@@ -19,20 +19,7 @@ assert _spec is not None and _spec.loader is not None
 ds = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ds)
 
-#: Pages another branch of issue 44 shortens; strict, so a page that passes must leave the set.
-PENDING = {"docs/beyond-accuracy.md", "docs/cli.md"}
-
-
-def _page_params() -> list[object]:
-    params: list[object] = []
-    for path in ds.pages(ROOT):
-        name = path.relative_to(ROOT).as_posix()
-        marks = [pytest.mark.xfail(strict=True, reason="shortened on another issue-44 branch")]
-        params.append(pytest.param(path, id=name, marks=marks if name in PENDING else []))
-    return params
-
-
-@pytest.mark.parametrize("path", _page_params())
+@pytest.mark.parametrize("path", ds.pages(ROOT), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_page_meets_the_sentence_targets(path: Path) -> None:
     count, mean, long_share = ds.page_stats(path)
     why = ds.misses(mean, long_share)
