@@ -66,6 +66,8 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
             "up": p.up, "down": p.down, "sign_p": p.sign_p, "wilcoxon_p": p.wilcoxon_p}]))
         out.append(("statistic", "", [{**who, "statistic": s.name, "value": s.value,
                                        "low": s.low, "high": s.high} for s in p.statistics]))
+        out.append(("test", "", [{**who, "test": name, **t._asdict()} for name, t in (
+            ("stuart_maxwell", p.stuart_maxwell), ("bowker", p.bowker))]))
         out.append(("confusion", f"rows {p.reference}, columns {p.judge}; mean: the judge's "
                     "mean grade on the row", [
             {**who, "grade": g, **{str(h): int(c) for h, c in zip(report.grades, row,
@@ -119,7 +121,7 @@ def _json(value: Any) -> Any:
 
 
 def _cell(value: Any, key: str = "") -> Cell:
-    if isinstance(value, float) and key.endswith("_p"):  # a tiny p as compare prints it
+    if isinstance(value, float) and key.split("_")[-1] == "p":  # a tiny p as compare shows it
         return Cell(p_text(value, 4), value)
     if isinstance(value, float):
         return Cell("nan" if math.isnan(value) else f"{value:.4f}", value)
