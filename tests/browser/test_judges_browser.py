@@ -30,6 +30,7 @@ def test_judges_page_renders_in_chromium(tmp_path: Path) -> None:
         assert page.locator("#chart-scatter-0 svg g.mark-symbol.role-mark path").count() == 2
         assert page.locator("#chart-scatter-0 svg g.mark-line.role-mark path").count() == 1
         assert page.locator("#decisions-0 tbody tr").count() == 3
+        assert page.locator("#tests-0 tbody tr").count() == 2  # Stuart-Maxwell, Bowker
         assert HOSTILE in page.inner_text("body") and page.locator("b").count() == 0
         page.screenshot(path=str(tmp_path / "judges.png"), full_page=True)
     assert problems == []

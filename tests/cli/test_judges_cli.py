@@ -136,3 +136,38 @@ def test_a_tiny_p_prints_in_scientific_notation(tmp_path: Path,
     cells = dict(zip(header.split(), row.split(), strict=True))
     assert cells["sign_p"] == _p(2 * 0.5 ** 40, 4) == "1.8e-12"
     assert cells["wilcoxon_p"] != "0.0000" and float(cells["wilcoxon_p"]) < 1e-4
+
+
+def test_judges_named_by_name_equals_path(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """NAME=PATH names a judge in ``judges`` and ``report --judges``; a plain PATH is named by
+    its file; a name given twice or a missing file is one line, exit 2."""
+    out = run(["judges", "people=demo.qrels", "demo-llm.qrels", "-f", "jsonl",
+               "--resamples", "0"], capsys)
+    assert out.code == 0, out.err
+    first = json.loads(out.out.splitlines()[0])
+    assert (first["reference"], first["judge"]) == ("people", "demo-llm.qrels")
+    out = run(["report", "demo.qrels", "demo-bm25.run", "demo-dense.run", "--judges",
+               "llm=demo-llm.qrels", "-o", "r.html", "--max-k", "10"], capsys)
+    assert out.code == 0, out.err
+    assert "llm against demo.qrels" in (demo / "r.html").read_text("utf-8")
+    for args, message in (
+            (["judges", "a=demo.qrels", "a=demo-llm.qrels"], "two judges are named 'a'"),
+            (["judges", "demo.qrels", "llm=none.qrels"], "none.qrels: no such file"),
+            (["report", "demo.qrels", "demo-bm25.run", "--judges", "demo.qrels=demo-llm.qrels",
+              "-o", "x.html"], "--judges names the judge 'demo.qrels', the reference's"),
+            (["report", "demo.qrels", "demo-bm25.run", "--judges", "llm=none.qrels",
+              "-o", "x.html"], "none.qrels: no such file")):
+        out = run(args, capsys)
+        assert out.code == 2 and message in one_error(out.err), (args, out.err)
+
+
+def test_tests_of_the_grade_distributions(demo: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["judges", "demo.qrels", "demo-llm.qrels", "-f", "jsonl", "--resamples", "0"],
+              capsys)
+    tests = {r["test"]: r for r in map(json.loads, out.out.splitlines())
+             if r["section"] == "test"}
+    assert set(tests) == {"stuart_maxwell", "bowker"}
+    assert tests["bowker"]["df"] == 6 and 0 <= tests["bowker"]["p"] <= 1
+    out = run(["judges", "demo.qrels", "demo-llm.qrels", "--resamples", "0"], capsys)
+    assert "stuart_maxwell" in out.out and "bowker" in out.out

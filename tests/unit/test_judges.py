@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import cohen_kappa_score
+from statsmodels.stats.contingency_tables import SquareTable
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 from statsmodels.stats.multitest import multipletests
 
@@ -54,6 +55,14 @@ def test_golden_values_of_analysis_part_1() -> None:
     assert got.group is not None
     assert got.group.statistics[0].name == "fleiss_kappa"
     assert got.group.statistics[0].value == pytest.approx(0.417565, abs=1e-6)
+    assert got.group.statistics[-1].name == "randolph_kappa"
+    assert got.group.statistics[-1].value == pytest.approx(0.428571, abs=1e-6)
+    # analysis.md 1.5: marginal homogeneity and symmetry of the confusion matrix
+    assert pair.stuart_maxwell.statistic == pytest.approx(10 / 3)
+    assert (pair.stuart_maxwell.df, pair.stuart_maxwell.p) == (3, pytest.approx(0.343030,
+                                                                                 abs=1e-6))
+    assert pair.bowker.statistic == pytest.approx(10 / 3)
+    assert (pair.bowker.df, pair.bowker.p) == (6, pytest.approx(0.765996, abs=1e-6))
     assert got.group.per_query["pairs"].to_list() == [5, 5, 4]
 
 
@@ -99,6 +108,44 @@ def test_each_statistic_equals_the_reference_packages(sets: tuple[list[int], ...
         table, _ = aggregate_raters(np.array([a, b, c]).T, n_cat=4)
         assert got.group.statistics[0].value == pytest.approx(  # type: ignore[union-attr]
             fleiss_kappa(table), abs=1e-9, nan_ok=True)
+        assert got.group.statistics[-1].value == pytest.approx(  # type: ignore[union-attr]
+            fleiss_kappa(table, method="randolph"), abs=1e-9, nan_ok=True)
+        check_chi_square(pair.confusion, pair.stuart_maxwell, pair.bowker)
+
+
+def check_chi_square(o: np.ndarray, homogeneity: object, symmetry: object) -> None:
+    """Bowker equals statsmodels'; Stuart-Maxwell too where its covariance is invertible,
+    else statsmodels' on the grades either judge uses (df: that table's) when that one is."""
+    theirs = SquareTable(o, shift_zeros=False).symmetry()
+    assert symmetry == pytest.approx((theirs.statistic, theirs.df, theirs.pvalue))
+    used = np.flatnonzero(o.sum(axis=0) + o.sum(axis=1))
+    for table in (o, o[np.ix_(used, used)]):
+        if len(table) == 1:  # one grade used: statsmodels' 0, df 0, p 1
+            assert homogeneity == (0.0, 0, 1.0)
+            return
+        v = -(table + table.T)[:-1, :-1]
+        np.fill_diagonal(v, (table.sum(axis=0) + table.sum(axis=1) - 2 * np.diag(table))[:-1])
+        if np.linalg.matrix_rank(v) == len(table) - 1:
+            want = SquareTable(table, shift_zeros=False).homogeneity()
+            assert homogeneity == pytest.approx((want.statistic, want.df, want.pvalue),
+                                                rel=1e-7, abs=1e-9)
+            return
+    assert homogeneity.df < len(used) - 1  # type: ignore[attr-defined]
+
+
+def test_stuart_maxwell_of_disagreements_in_separate_groups() -> None:
+    """Grades 0-1 confused only with each other, 2-3 likewise: the covariance is singular,
+    and the statistic is the two groups' own McNemar statistics added, on df 2."""
+    o = np.array([[5, 4, 0, 0], [1, 3, 0, 0], [0, 0, 2, 6], [0, 0, 2, 1]], dtype=float)
+    cells = [(h, j) for h in range(4) for j in range(4) for _ in range(int(o[h, j]))]
+    got = ranklens.judges([qrels([h for h, _ in cells]), qrels([j for _, j in cells])],
+                          resamples=0).pairs[0]
+    assert got.confusion.tolist() == o.tolist()
+    mcnemar = (4 - 1) ** 2 / (4 + 1) + (6 - 2) ** 2 / (6 + 2)
+    assert got.stuart_maxwell.statistic == pytest.approx(mcnemar)
+    assert got.stuart_maxwell.df == 2
+    assert got.stuart_maxwell.p == pytest.approx(stats.chi2.sf(mcnemar, 2))
+    check_chi_square(o, got.stuart_maxwell, got.bowker)
 
 
 def test_per_query_statistics_are_each_querys_own() -> None:
@@ -357,3 +404,16 @@ def test_umbrela_outputs_joined_by_position(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="judgment: expected a number"):
         ranklens.judges({"people": people, "llm": outputs},
                         columns={"llm": f"umbrela:{requests}"})
+
+
+def test_report_names_the_judges() -> None:
+    people = {"q1": {"a": 0, "b": 1, "c": 2}, "q2": {"a": 1, "b": 2}}
+    llm = {"q1": {"a": 1, "b": 1, "c": 2}, "q2": {"a": 1, "b": 2, "d": 0}}
+    runs = {"x": {"q1": {"a": 1.0}, "q2": {"b": 1.0}}}
+    html = ranklens.report(people, runs, ["nDCG@10"], max_k=5, judges=llm,
+                           judges_options={"resamples": 0, "names": ("people", "llm")})
+    assert "llm against people" in html and "Stuart-Maxwell" in html
+    for bad in ("people", ("a", "a"), ("a", "b", "c")):
+        with pytest.raises(ParameterError, match="'names' must be two different names"):
+            ranklens.report(people, runs, ["nDCG@10"], max_k=5, judges=llm,
+                            judges_options={"names": bad})

@@ -23,18 +23,35 @@ it needs pandas and not pyarrow (:mod:`ranklens._base.pandas_frames`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-__all__ = ["Frames", "by_query"]
+__all__ = ["SHOWN", "Frames", "by_query", "listed"]
+
+#: names a repr lists; a count stands for the rest
+SHOWN = 20
+
+
+def listed(names: Sequence[str], sep: str = ", ") -> str:
+    """The first :data:`SHOWN` of ``names`` joined, then how many more (a bounded repr)."""
+    more = f"{sep}... {len(names) - SHOWN} more" if len(names) > SHOWN else ""
+    return sep.join(names[:SHOWN]) + more
 
 
 class Frames:
-    """``to_pandas``, from the type's own ``to_polars``."""
+    """``to_pandas``, from the type's own ``to_polars``; a notebook's HTML table."""
+
+    #: writes the object's HTML table, or None: set by the renderers, a layer above
+    #: (``ranklens._surfaces``); None before them (nothing shown but the repr)
+    html_writer: ClassVar[Callable[[Any], str | None] | None] = None
+
+    def _repr_html_(self) -> str | None:
+        """The object as a small HTML table in a notebook, the conventions in force below."""
+        return None if Frames.html_writer is None else Frames.html_writer(self)
 
     def to_pandas(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
         """:meth:`to_polars` as a pandas DataFrame, with the same arguments (needs pandas,

@@ -11,7 +11,7 @@ import numpy as np
 from .._base.errors import MeasureError, ParameterError
 from .._base.vocabulary import IR, Vocabulary
 from .._names import parse_measure
-from .per_query import Frames, by_query
+from .per_query import Frames, by_query, listed
 
 if TYPE_CHECKING:
     import polars as pl
@@ -49,7 +49,7 @@ class Aggregates(Mapping[str, float]):
 
     def _body(self) -> str:
         """``name=value`` of each aggregate, for a repr."""
-        return ", ".join(f"{n}={self.aggregates[n]:.4f}" for n in self.names)
+        return listed([f"{n}={self.aggregates[n]:.4f}" for n in self.names])
 
     def _resolve(self, name: object) -> str | None:
         """The requested name ``name`` stands for: as written, canonical, or any spelling."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
-from .per_query import Frames, by_query
+from .per_query import Frames, by_query, listed
 from .result import Result, _read_only
 
 if TYPE_CHECKING:
@@ -149,8 +149,8 @@ class Results(Frames):
         return len(self.results)
 
     def __repr__(self) -> str:
-        return (f"<Results of {len(self)} runs ({', '.join(self.run_names)}): "
-                f"{', '.join(self.names)} over {len(self.query_ids)} queries>")
+        return (f"<Results of {len(self)} runs ({listed(self.run_names)}): "
+                f"{listed(self.names)} over {len(self.query_ids)} queries>")
 
     def _name(self, measure: object) -> str:
         """The requested name ``measure`` stands for (any spelling, as :class:`Result`)."""

@@ -1,1 +1,13 @@
 """The surfaces: evaluate, compare, report, fusion, agreement, pools, chunks."""
+
+from .._results.per_query import Frames
+
+
+def _notebook_html(obj: object) -> str | None:
+    # the results sit below the renderers: they call this hook, set here, for their HTML
+    from .render.notebook import results_html
+
+    return results_html(obj)
+
+
+Frames.html_writer = _notebook_html

@@ -132,7 +132,7 @@ def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
                 flag = next(p.opts[-1] for p in ctx.command.params if p.name == name)
                 raise click.UsageError(f"{flag} applies to the runs; give two --run or more")
     options, _ = split_options(params)
-    names, paths = name_systems(qrels, (), what="QRELS")
+    names, paths = name_systems(qrels, (), what="judge")
     run_names, run_paths = name_systems(runs, ())
     refuse_overwriting_inputs(output, [*paths, *run_paths])
     report = judges(dict(zip(names, paths, strict=True)),

@@ -18,6 +18,7 @@ from ._options import (
     read_qrels,
     refuse_unread_context,
     runs_by_name,
+    split_name,
 )
 
 __all__ = ["report_cmd"]
@@ -44,9 +45,9 @@ __all__ = ["report_cmd"]
                    "default: holm).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level of the marks.")
-@click.option("--judges", "other", type=str, default=None, metavar="QRELS",
+@click.option("--judges", "other", type=str, default=None, metavar="[NAME=]QRELS",
               help="Another judge's labels (e.g. an LLM's): add a section comparing them "
-                   "with QRELS, as ranklens judges.")
+                   "with QRELS, as ranklens judges (NAME=PATH names the judge).")
 @scale_options("--judge-columns")
 @evaluated_inputs
 @coverage_option
@@ -77,6 +78,16 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     if other is None and (maps or judge_columns or grades is not None):
         raise click.UsageError("--map, --judge-columns and --grades apply to --judges; give "
                                "--judges QRELS")
+    judge_names = None
+    if other is not None:  # --judges NAME=PATH names the judge; the reference is QRELS's file
+        from .._ingest.io._run_names import name_runs
+
+        judge, other = split_name(other)
+        reference, default = name_runs([qrels, other])
+        judge_names = (reference or "judge1", str(judge or default))
+        if judge_names[0] == judge_names[1]:
+            raise click.UsageError(f"--judges names the judge {judge!r}, the reference's name "
+                                   "too; give it another (--judges NAME=PATH)")
     given = read_given(qrels, runs, names, measures, params, output)
     measures = tuple(given.measures)  # with --coverage's measures
     refuse_overwriting_inputs(output, [other] if other is not None else [])
@@ -94,8 +105,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     settings: dict[str, Any] = {"baseline": baseline, "output": to, "title": title, "max_k": max_k,
                 "top_k": top_k, "test": test, "correction": correction, "alpha": alpha,
                 "options": options, "judges": other,
-                "judges_options": scales(maps, judge_columns, grades, "--judge-columns")
-                if other else None}
+                "judges_options": {**scales(maps, judge_columns, grades, "--judge-columns"),
+                                   "names": judge_names} if other else None}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         judged: Any = None if qrels is None else read_qrels(qrels, given.qrels_format)
         if pairs:

@@ -16,7 +16,7 @@ from ..._base.validate import Choice, check
 from ..._ingest.io._run_names import name_runs, positions
 from ..._ingest.io.given_columns import Columns, with_columns
 from ..._ingest.tables import Run
-from ..._results.per_query import Frames, by_query
+from ..._results.per_query import Frames, by_query, listed
 from ..evaluate import load_runs, several_runs
 from ..render.formats import write
 from ..render.model import Cell, Column, Row, Table, label
@@ -83,8 +83,13 @@ class Agreement(Frames):
                              f"{', '.join(self.names)}")
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{n}={self.means[n]:.4f}" for n in self.names)
+        body = listed([f"{n}={self.means[n]:.4f}" for n in self.names])
         return f"Agreement({self.run_a} vs {self.run_b}, {len(self.query_ids)} queries, {body})"
+
+    def _repr_html_(self) -> str:
+        from ..render.notebook import html_table
+
+        return html_table(f"Agreement of {self.run_a} and {self.run_b}", self.table())
 
     def per_query(self, name: str | AgreementMeasure) -> dict[str, float]:
         """``{query_id: value}`` of one measure over the compared queries (:attr:`query_ids`,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..._base.errors import ParameterError
-from ..._results.per_query import Frames
+from ..._results.per_query import Frames, listed
 from .pair import RECORD, PairComparison
 
 if TYPE_CHECKING:
@@ -101,10 +101,21 @@ class Comparison(Frames):
         return len(self.pairs)
 
     def __repr__(self) -> str:
-        return (f"<Comparison of {len(self.run_names)} runs ({', '.join(self.run_names)}) on "
-                f"{', '.join(self.measures)}: {self.test} test, {self.correction} correction, "
+        return (f"<Comparison of {len(self.run_names)} runs ({listed(self.run_names)}) on "
+                f"{listed(self.measures)}: {self.test} test, {self.correction} correction, "
                 f"{sum(p.significant for p in self.pairs)} of {len(self.pairs)} significant "
                 f"at {self.alpha}>")
+
+    def _repr_html_(self) -> str:
+        from ..render.notebook import html_table
+        from ..render.results import convention_line
+        from .render import comparison_table
+
+        table = comparison_table(self)
+        if self.results is not None:  # the conventions the compared values were computed under
+            table = dataclasses.replace(table, notes=(*table.notes,
+                                                      convention_line(list(self.results))))
+        return html_table(f"Comparison of {len(self.run_names)} runs", table)
 
     def pair(self, measure: str, system: str, baseline: str) -> PairComparison:
         """The comparison of ``system`` against ``baseline`` on ``measure``.

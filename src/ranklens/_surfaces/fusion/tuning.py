@@ -73,6 +73,24 @@ class FusionTuning:
     result: Result
     grid: tuple[dict[str, Any], ...]
 
+    def __repr__(self) -> str:
+        return (f"<FusionTuning: held-out {self.result.names[0]}={self.value:.4f} over "
+                f"{len(self.folds)} folds, {len(self.grid)} grid points>")
+
+    def _repr_html_(self) -> str:
+        from ..render.model import Cell, Column, Row, Table
+        from ..render.notebook import html_table
+        from ..render.results import convention_line
+
+        rows = tuple(Row((Cell(str(i), i), Cell(str(len(f.queries)), len(f.queries)),
+                          Cell(str(f.params), None), Cell(f"{f.train_value:.4f}", f.train_value),
+                          Cell(f"{f.test_value:.4f}", f.test_value)))
+                     for i, f in enumerate(self.folds, 1))
+        columns = (Column("fold"), Column("queries"), Column("parameters", "left"),
+                   Column("train"), Column("held out"))
+        return html_table(repr(self)[1:-1], Table(columns, rows, notes=(
+            convention_line([self.result]),)))
+
 
 def default_grid(method: str, n_runs: int) -> dict[str, list[Any]]:
     """The grid used when none is given: weights on the simplex in steps of 0.1 for the

@@ -48,6 +48,9 @@ class PairAgreement:
         ordinal, interval) and the shift, mean(judge - reference).
     up, down : pairs the judge grades above / below the reference.
     sign_p, wilcoxon_p : two-sided sign and Wilcoxon signed-rank tests of the shift.
+    stuart_maxwell, bowker : chi-square tests (statistic, df, p) that the two judges'
+        grade distributions are the same (marginal homogeneity) and that the confusion
+        matrix is symmetric.
     per_query : ``query_id, pairs`` and each statistic, per query (no interval: a query is
         one draw of the bootstrap over queries; docs/judges.md says why).
     """
@@ -64,12 +67,14 @@ class PairAgreement:
     down: int
     sign_p: float
     wilcoxon_p: float
+    stuart_maxwell: st.ChiSquare
+    bowker: st.ChiSquare
     per_query: pl.DataFrame
 
 
 @dataclass(frozen=True)
 class GroupAgreement:
-    """Three judges or more over the pairs all judged: Fleiss' kappa and alpha."""
+    """Three judges or more over the pairs all judged: Fleiss' and Randolph's kappa, alpha."""
 
     judges: tuple[str, ...]
     pairs: int
@@ -107,6 +112,7 @@ def _pair_statistics(o: np.ndarray, values: np.ndarray) -> dict[str, np.ndarray]
 def _group_statistics(o: np.ndarray, values: np.ndarray) -> dict[str, np.ndarray]:
     got = {"fleiss_kappa": st.fleiss(o)}
     got.update({f"alpha_{level}": st.alpha(o, level, values) for level in st.ALPHA_LEVELS})
+    got["randolph_kappa"] = st.fleiss(o, "randolph")
     return got
 
 
@@ -138,12 +144,13 @@ def pair_agreement(labels: Judged, reference: str, judge: str, *, resamples: int
     per_query = st.confusion(joined.queries, a, b, len(joined.query_ids), k)
     stats, frame = _summarised(per_query, _pair_statistics, values, joined.query_ids,
                                resamples, seed, confidence)
-    d = values[b] - values[a]
+    d, whole = values[b] - values[a], per_query.sum(axis=0)
     return PairAgreement(reference, judge, a.size, len(joined.query_ids),
                          labels.alone(reference, judge), labels.alone(judge, reference),
-                         per_query.sum(axis=0).astype(np.int64), stats,
+                         whole.astype(np.int64), stats,
                          int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0)),
-                         sign_test(d), wilcoxon_test(d) if d.size else np.nan, frame)
+                         sign_test(d), wilcoxon_test(d) if d.size else np.nan,
+                         st.stuart_maxwell(whole), st.bowker(whole), frame)
 
 
 def group_agreement(labels: Judged, judges: list[str], *, resamples: int, seed: int,

@@ -99,6 +99,9 @@ def judges_sections(grades: tuple[int, ...], pairs: Sequence[PairAgreement],
                     f"{len(p.only_reference)} judged by {html_text(p.reference)} only, "
                     f"{len(p.only_judge)} by {html_text(p.judge)} only.</p>"
                     + _intervals("statistic", p.statistics, f"{prefix}statistics-{k}")
+                    + _table(["test", "statistic", "df", "p"],
+                             [["Stuart-Maxwell", *p.stuart_maxwell], ["Bowker", *p.bowker]],
+                             f"{prefix}tests-{k}")
                     + f"<div class=\"chart\" id=\"chart-{prefix}confusion-{k}\"></div>"
                     f"<div class=\"chart\" id=\"chart-{prefix}grades-{k}\"></div></section>")
     for k, b in enumerate(boards):

@@ -13,9 +13,9 @@ from typing import Any
 
 from ..._base.validate import Choice, check
 from ..compare.render import _p as p_text
-from ..render.model import Cell, Column, Row, Table
+from ..render.model import Cell, Column, Row, Table, label
 from ..render.text import render as text_table
-from .labels import GroupAgreement, PairAgreement
+from .labels import GroupAgreement, PairAgreement, Statistic
 from .leaderboard import Leaderboard
 
 __all__ = ["JUDGES_FORMATS", "JudgesReport", "render_judges"]
@@ -48,6 +48,36 @@ class JudgesReport:
     leaderboards: tuple[Leaderboard, ...]
     settings: dict[str, Any]
 
+    def __repr__(self) -> str:
+        pairs = "; ".join(f"{p.judge} against {p.reference}: {p.pairs} pairs, "
+                          f"{', '.join(f'{s.name}={s.value:.4f}' for s in p.statistics[:3])}"
+                          for p in self.pairs[:SHOWN_ALONE])
+        extra = len(self.pairs) - SHOWN_ALONE
+        more = f"; ... {extra} more" if extra > 0 else ""
+        return f"<JudgesReport of {len(self.judges)} judges: {pairs}{more}>"
+
+    def _repr_html_(self) -> str:
+        from ..render.notebook import html_table
+
+        def shown(s: Statistic) -> str:
+            return (f"{s.value:.4f}" if math.isnan(s.low)
+                    else f"{s.value:.4f} [{s.low:.4f}, {s.high:.4f}]")
+
+        sides = [(f"{p.judge} against {p.reference}", p.statistics) for p in self.pairs]
+        if self.group is not None:
+            sides.append((f"all {len(self.judges)} judges", self.group.statistics))
+        names = list(dict.fromkeys(s.name for _, stats in sides for s in stats))
+        rows = tuple(Row((label(n), *(Cell(next((shown(s) for s in stats if s.name == n), ""),
+                                           None) for _, stats in sides))) for n in names)
+        notes = (f"grades {', '.join(map(str, self.grades))}; pairs both judged only",
+                 _intervals_note(self.settings),
+                 *(f"{b.measure} under {b.reference} and {b.judge}: kendall "
+                   f"{b.correlations[0].value:.4f}, decisions agree on {b.agreement:.4f}"
+                   for b in self.leaderboards))
+        table = Table((Column("statistic", "left"), *(Column(t) for t, _ in sides)), rows,
+                      notes=notes)
+        return html_table(f"Judges: {', '.join(self.judges)}", table)
+
     def render(self, fmt: str = "table", *, per_query: bool = False) -> str:
         """The report as aligned text (``"table"``), JSON Lines (``"jsonl"``) or one HTML
         page (``"html"``: the confusion heatmap, grade bars, the scatter of system means
@@ -66,6 +96,8 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
             "up": p.up, "down": p.down, "sign_p": p.sign_p, "wilcoxon_p": p.wilcoxon_p}]))
         out.append(("statistic", "", [{**who, "statistic": s.name, "value": s.value,
                                        "low": s.low, "high": s.high} for s in p.statistics]))
+        out.append(("test", "", [{**who, "test": name, **t._asdict()} for name, t in (
+            ("stuart_maxwell", p.stuart_maxwell), ("bowker", p.bowker))]))
         out.append(("confusion", f"rows {p.reference}, columns {p.judge}; mean: the judge's "
                     "mean grade on the row", [
             {**who, "grade": g, **{str(h): int(c) for h, c in zip(report.grades, row,
@@ -114,12 +146,17 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
     return out
 
 
+def _intervals_note(s: dict[str, Any]) -> str:
+    return (f"intervals: {s['confidence']:.0%} percentile bootstrap over queries, "
+            f"{s['resamples']} resamples, seed {s['seed']}")
+
+
 def _json(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
 def _cell(value: Any, key: str = "") -> Cell:
-    if isinstance(value, float) and key.endswith("_p"):  # a tiny p as compare prints it
+    if isinstance(value, float) and key.split("_")[-1] == "p":  # a tiny p as compare shows it
         return Cell(p_text(value, 4), value)
     if isinstance(value, float):
         return Cell("nan" if math.isnan(value) else f"{value:.4f}", value)
@@ -151,8 +188,7 @@ def render_judges(report: JudgesReport, fmt: str = "table", *, per_query: bool =
     s = report.settings
     lines = [f"judges: {', '.join(report.judges)} (reference: {report.judges[0]}); grades "
              f"{', '.join(map(str, report.grades))}",
-             f"intervals: {s['confidence']:.0%} percentile bootstrap over queries, "
-             f"{s['resamples']} resamples, seed {s['seed']}"]
+             _intervals_note(s)]
     hide = {"reference", "judge", "measure", "lacks"}
     for name, title, records in sections:
         if not records:

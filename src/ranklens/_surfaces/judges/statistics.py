@@ -12,15 +12,22 @@ a bootstrap resample's (a weighted sum of query matrices) go through the same fu
   (over grade positions, from the margins) or interval (grade values): the
   ``krippendorff`` package's ``alpha(level_of_measurement=...)``.
 - Fleiss' kappa: ``(P - Pe) / (1 - Pe)`` with ``P = trace(o) / n`` and ``Pe = sum(p_c^2)``,
-  ``p_c = n_c / n``: statsmodels' ``fleiss_kappa`` when every unit has the same judges.
+  ``p_c = n_c / n``: statsmodels' ``fleiss_kappa`` when every unit has the same judges;
+  Randolph's free-marginal kappa takes ``Pe = 1 / k`` (``fleiss_kappa(method="randolph")``).
+- Stuart-Maxwell (marginal homogeneity) and Bowker (symmetry): chi-square tests of one
+  confusion matrix, statsmodels' ``SquareTable(O, shift_zeros=False).homogeneity()`` and
+  ``.symmetry()`` (Bowker's df is ``k(k - 1) / 2`` whatever cells are empty, as there;
+  Stuart-Maxwell's is the rank of its covariance, ``k - 1`` when that is invertible).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-__all__ = ["ALPHA_LEVELS", "KAPPA_WEIGHTS", "alpha", "confusion", "cut_kappa", "fleiss",
-           "kappa", "shift"]
+__all__ = ["ALPHA_LEVELS", "KAPPA_WEIGHTS", "ChiSquare", "alpha", "bowker", "confusion",
+           "cut_kappa", "fleiss", "kappa", "shift", "stuart_maxwell"]
 
 KAPPA_WEIGHTS = ("unweighted", "linear", "quadratic")
 ALPHA_LEVELS = ("nominal", "ordinal", "interval")
@@ -75,12 +82,14 @@ def alpha(o: np.ndarray, level: str, values: np.ndarray) -> np.ndarray:
     return _ratio((n - 1) * (o * d).sum(axis=(-2, -1)), expected)
 
 
-def fleiss(o: np.ndarray) -> np.ndarray:
-    """Fleiss' kappa of coincidence matrices ``(..., k, k)`` (every unit equally judged)."""
+def fleiss(o: np.ndarray, method: str = "fleiss") -> np.ndarray:
+    """Fleiss' kappa of coincidence matrices ``(..., k, k)`` (every unit equally judged);
+    ``method="randolph"``: chance is ``1 / k`` (free-marginal kappa)."""
     n = o.sum(axis=(-2, -1))
     with np.errstate(divide="ignore", invalid="ignore"):
         observed = np.trace(o, axis1=-2, axis2=-1) / n
-        chance = ((o.sum(axis=-1) / n[..., None]) ** 2).sum(axis=-1)
+        chance = (((o.sum(axis=-1) / n[..., None]) ** 2).sum(axis=-1) if method == "fleiss"
+                  else 1 / o.shape[-1])
         return (observed - chance) / (1 - chance)
 
 
@@ -89,3 +98,39 @@ def shift(o: np.ndarray, values: np.ndarray) -> np.ndarray:
     diff = values[None, :] - values[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         return (o * diff).sum(axis=(-2, -1)) / o.sum(axis=(-2, -1))
+
+
+class ChiSquare(NamedTuple):
+    """A chi-square test: its statistic, degrees of freedom and p-value."""
+
+    statistic: float
+    df: int
+    p: float
+
+
+def _chi2(statistic: float, df: int) -> ChiSquare:
+    from scipy.special import chdtrc
+
+    return ChiSquare(statistic, df, float(chdtrc(df, statistic)))
+
+
+def stuart_maxwell(o: np.ndarray) -> ChiSquare:
+    """Stuart-Maxwell test that the judges' grade distributions (the margins of the
+    confusion matrix ``o``) are the same. Its covariance is singular when the disagreements
+    split the grades into groups (a grade nobody uses, or never confused): the statistic
+    then takes its pseudo-inverse and df its rank (no disagreement at all: 0, df 0, p 1)."""
+    v = -(o + o.T)
+    np.fill_diagonal(v, o.sum(axis=0) + o.sum(axis=1) - 2 * np.diag(o))
+    d, df = o.sum(axis=0) - o.sum(axis=1), int(np.linalg.matrix_rank(v))
+    if not df:
+        return ChiSquare(0.0, 0, 1.0)
+    return _chi2(float(d @ np.linalg.pinv(v, hermitian=True) @ d), df)
+
+
+def bowker(o: np.ndarray) -> ChiSquare:
+    """Bowker's test that the confusion matrix ``o`` is symmetric (disagreements go either
+    way alike); pairs of cells both empty add nothing."""
+    upper, lower = o[np.triu_indices_from(o, 1)], o.T[np.triu_indices_from(o, 1)]
+    both = upper + lower
+    terms = np.divide((upper - lower) ** 2, both, out=np.zeros_like(both), where=both > 0)
+    return _chi2(float(terms.sum()), upper.size)

@@ -92,7 +92,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
     judges_options : mapping, optional
         More keywords of :func:`ranklens.judges` (``mapping``, ``grades``, ``columns``,
         ``resamples``, ``seed``, ``confidence``); the reference is named ``qrels``'s file
-        name (or ``judge1``), the other ``judges``' (or ``judge2``).
+        name (or ``judge1``), the other ``judges``' (or ``judge2``), unless ``names`` gives
+        both, e.g. ``{"names": ("people", "llm")}``.
     **options
         Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
         ``empty``, ``duplicates``, ``convention``, ``columns``, ...), as for
@@ -156,7 +157,15 @@ def _judges(qrels: Any, other: Any, runs: Any, measure: str,
     from ..judges.page import judges_sections
 
     ordered = runs if len(_run_paths(runs)) > 1 else None  # one run: nothing to order
-    got = judges(_named([qrels, other]), ordered, measure, **settings)
+    names = settings.pop("names", None)
+    named = _named([qrels, other])
+    if names is not None:
+        if isinstance(names, str) or len(set(map(str, names))) != 2 or len(names) != 2:
+            raise ParameterError("judges_options' 'names' must be two different names, the "
+                                 f"reference's and the judge's, e.g. ('people', 'llm'); got "
+                                 f"{names!r}")
+        named = dict(zip(map(str, names), (qrels, other), strict=True))
+    got = judges(named, ordered, measure, **settings)
     return judges_sections(got.grades, got.pairs, got.leaderboards, prefix="judges-")
 
 

@@ -1,0 +1,150 @@
+"""Results that show themselves in a notebook (issue 44, item 5): ``_repr_html_`` parses as
+HTML, holds the values and the conventions in force, escapes every string and is bounded;
+``__repr__`` is readable and bounded."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+
+import ranklens
+from ranklens._results.per_query import Frames
+from ranklens._surfaces.render.notebook import SHOWN_COLUMNS, SHOWN_ROWS
+
+HOSTILE = "<b>x</b>&"
+QRELS = {"q1": {"a": 1, "b": 2}, "q2": {"c": 1}, "q3": {"a": 1}}
+RUNS = {"bm25": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"c": 1.0}, "q3": {"z": 1.0}},
+        HOSTILE: {"q1": {"b": 2.0, "z": 1.0}, "q2": {"z": 1.0}, "q3": {"a": 1.0}}}
+
+
+class Cells(HTMLParser):
+    """The text of each table row's cells, and of every paragraph."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.paragraphs: list[str] = []
+        self._in: str | None = None
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.rows[-1].append("")
+            self._in = "cell"
+        elif tag == "p":
+            self.paragraphs.append("")
+            self._in = "p"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th", "p"):
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in == "cell":
+            self.rows[-1][-1] += data
+        elif self._in == "p":
+            self.paragraphs[-1] += data
+
+
+def parsed(html: str) -> Cells:
+    """Well-formed (an XML parser reads the fragment) and its cells."""
+    ET.fromstring(f"<root>{html}</root>")
+    assert "<b>x</b>" not in html  # every string from the inputs is escaped
+    return Cells(html)
+
+
+def test_a_result_shows_each_measure_and_the_conventions() -> None:
+    r = ranklens.evaluate(QRELS, RUNS[HOSTILE], ["P@1", "nDCG@10", "num_ret"], ties="input",
+                          run_name=HOSTILE)
+    got = parsed(r._repr_html_())
+    assert got.rows == [["measure", "value"], ["P@1", f"{r['P@1']:.4f}"],
+                        ["nDCG@10", f"{r['nDCG@10']:.4f}"], ["num_ret", "4"]]
+    assert got.paragraphs[0] == f"Result {HOSTILE} over 3 queries"
+    assert got.paragraphs[-1].startswith("convention: trec (ties=input, rel=1")
+    assert repr(r).startswith(f"<Result {HOSTILE}: P@1={r['P@1']:.4f}, ")
+
+
+def test_results_show_a_row_per_run() -> None:
+    rs = ranklens.evaluate(QRELS, RUNS, ["P@1", "AP"])
+    got = parsed(rs._repr_html_())
+    assert got.rows == [["run", "P@1", "AP"]] + [
+        [name, f"{rs[name]['P@1']:.4f}", f"{rs[name]['AP']:.4f}"] for name in RUNS]
+    assert "convention: trec" in got.paragraphs[-1]
+
+
+def test_rows_columns_and_reprs_are_bounded() -> None:
+    measures = [f"P@{k}" for k in range(1, SHOWN_ROWS + 6)]
+    r = ranklens.evaluate(QRELS, RUNS["bm25"], measures)
+    got = parsed(r._repr_html_())
+    assert len(got.rows) == 1 + SHOWN_ROWS and got.rows[-1][0] == f"P@{SHOWN_ROWS}"
+    assert "... 5 more rows" in got.paragraphs
+    assert repr(r).count("=") == SHOWN_ROWS + 2 and "... 5 more" in repr(r)  # with ties=, ...=
+    runs = {f"r{i}": RUNS["bm25"] for i in range(SHOWN_ROWS + 2)}
+    rs = ranklens.evaluate(QRELS, runs, measures)
+    got = parsed(rs._repr_html_())
+    assert len(got.rows) == 1 + SHOWN_ROWS and len(got.rows[0]) == SHOWN_COLUMNS
+    assert {"... 2 more rows", f"... {len(measures) + 1 - SHOWN_COLUMNS} more columns"} <= set(
+        got.paragraphs)
+    assert "r19, ... 2 more)" in repr(rs)
+
+
+def test_a_comparison_shows_its_means_test_and_conventions() -> None:
+    cmp = ranklens.compare(QRELS, RUNS, ["P@1"], baseline="bm25", rel=2)
+    got = parsed(cmp._repr_html_())
+    means = cmp.means["P@1"]
+    assert [row[1] for row in got.rows[1:]] == [f"{means[n]:.4f}" for n in RUNS]
+    assert any("paired t-test" in p for p in got.paragraphs)
+    assert "rel=2" in got.paragraphs[-1]
+
+
+def test_an_agreement_and_the_judges_report() -> None:
+    agree = ranklens.agreement(RUNS["bm25"], RUNS[HOSTILE], ["Overlap@1", "RBO(p=0.9)"])
+    got = parsed(agree._repr_html_())
+    assert got.rows[1][-2:] == [f"{agree['Overlap@1']:.4f}", f"{agree['RBO(p=0.9)']:.4f}"]
+    people = {"q1": {"a": 0, "b": 1, "c": 2}, "q2": {"a": 1, "b": 2}}
+    report = ranklens.judges({"people": people, HOSTILE: {"q1": {"a": 1, "b": 1, "c": 2},
+                                                          "q2": {"a": 1, "b": 2}}},
+                             resamples=20, seed=3)
+    got = parsed(report._repr_html_())
+    kappa = report.pairs[0].statistics[0]
+    assert got.rows[0] == ["statistic", f"{HOSTILE} against people"]
+    assert got.rows[1] == ["kappa", f"{kappa.value:.4f} [{kappa.low:.4f}, {kappa.high:.4f}]"]
+    assert "intervals: 95% percentile bootstrap over queries, 20 resamples, seed 3" in (
+        got.paragraphs)
+    assert repr(report) == (f"<JudgesReport of 2 judges: {HOSTILE} against people: 5 pairs, "
+                            f"kappa={kappa.value:.4f}, kappa_linear="
+                            f"{report.pairs[0].statistics[1].value:.4f}, kappa_quadratic="
+                            f"{report.pairs[0].statistics[2].value:.4f}>")
+
+
+def test_a_fusion_tuning_shows_its_folds() -> None:
+    tuned = ranklens.optimize_fusion(QRELS, list(RUNS.values()), "rrf", "P@1",
+                                     grid={"k": [1, 60]}, folds=3)
+    got = parsed(tuned._repr_html_())
+    assert len(got.rows) == 4 and got.rows[1][1] == "1"
+    assert got.rows[1][4] == f"{tuned.folds[0].test_value:.4f}"
+    assert repr(tuned) == (f"<FusionTuning: held-out P@1={tuned.value:.4f} over 3 folds, "
+                           "2 grid points>")
+    assert "convention: trec" in got.paragraphs[-1]
+
+
+def test_without_the_renderers_only_the_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = ranklens.evaluate(QRELS, RUNS["bm25"], ["P@1"])
+    monkeypatch.setattr(Frames, "html_writer", None)
+    assert r._repr_html_() is None
+    monkeypatch.undo()
+    assert r._repr_html_() is not None
+    assert Frames.html_writer is not None and Frames.html_writer(object()) is None
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from ranklens._surfaces.render import notebook
+
+    failed, tried = doctest.testmod(notebook)
+    assert tried and not failed
