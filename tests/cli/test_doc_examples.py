@@ -28,11 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "ranklens" / "data"
 DOCS = ("README.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
         "docs/segments.md", "docs/judges.md", "docs/rag-inputs.md", "docs/rag-measures.md",
-        "docs/recsys-protocols.md")
+        "docs/recsys-protocols.md", "docs/index.md", "docs/start/trec.md",
+        "docs/start/recommender.md", "docs/start/rag.md", "docs/start/training.md",
+        "docs/start/big-data.md", "docs/start/which-measure.md")
 
 #: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
 NOT_RUN = {
     "pip install .": "installs the package (pip, network); the venv running the tests has it",
+    "pip install ranklens": "installs the package from the registry (pip, network)",
     'pip install -e ".[test]"': "installs the test dependencies (pip, network)",
     "python -m pytest": "the whole test suite, which holds this test",
     "python -m ruff check src tests": "the linter; CI runs it (.ci/run)",

@@ -13,7 +13,9 @@ import pytest
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 USER_PAGES = ["trec_eval.md", "cli.md", "compare.md", "conventions.md", "spark.md",
               "agreement.md", "training.md", "beyond-accuracy.md", "results.md",
-              "segments.md", "rag-inputs.md", "rag.md", "rag-measures.md"]
+              "segments.md", "rag-inputs.md", "rag.md", "rag-measures.md", "index.md",
+              "start/trec.md", "start/recommender.md", "start/rag.md", "start/training.md",
+              "start/big-data.md", "start/which-measure.md", "citing.md"]
 PRIVATE = re.compile(r"ranklens[/.]_[a-z]")
 
 
