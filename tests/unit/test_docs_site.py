@@ -8,15 +8,15 @@ Keep a Changelog headings. ``mkdocs build --strict`` itself runs in .ci/run.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 import ranklens
-
-yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -92,3 +92,17 @@ def test_the_changelog_names_this_version() -> None:
     sections = set(re.findall(r"^### (\w+)", text, flags=re.MULTILINE))
     assert sections <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
     assert '--8<-- "CHANGELOG.md"' in (DOCS / "changelog.md").read_text("utf-8")
+
+
+def test_sphinx_roles_become_links_or_code() -> None:
+    """scripts/griffe_roles.py: a public name links to its entry, anything else is code."""
+    pytest.importorskip("griffe")  # the docs extra's
+    spec = importlib.util.spec_from_file_location("griffe_roles", ROOT / "scripts/griffe_roles.py")
+    assert spec is not None and spec.loader is not None
+    roles = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(roles)
+    text = (":func:`ranklens.evaluate` and :class:`Run`; :meth:`per_query`, "
+            ":class:`~ranklens._model.keys.PairKeys`, :func:`~ranklens.load_run`")
+    assert roles.ROLE.sub(roles._replace, text) == (
+        "[`ranklens.evaluate`][ranklens.evaluate] and [`Run`][ranklens.Run]; `per_query`, "
+        "`PairKeys`, [`load_run`][ranklens.load_run]")
