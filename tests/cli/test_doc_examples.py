@@ -29,7 +29,9 @@ DATA = ROOT / "src" / "ranklens" / "data"
 DOCS = ("README.md", "docs/tour.md", "docs/cli.md", "docs/agreement.md", "docs/results.md",
         "docs/segments.md", "docs/judges.md", "docs/rag-inputs.md", "docs/rag-measures.md",
         "docs/recsys-protocols.md", "docs/ko/index.md", "docs/ko/measures.md", "docs/ko/rag.md",
-        "docs/ko/recommender.md")
+        "docs/ko/recommender.md", "docs/index.md", "docs/start/trec.md",
+        "docs/start/recommender.md", "docs/start/rag.md", "docs/start/training.md",
+        "docs/start/big-data.md", "docs/start/which-measure.md")
 
 #: The README and the tour its examples moved to: their blocks take the preamble as given.
 README_PAGES = ("README.md", "docs/tour.md")
@@ -37,6 +39,7 @@ README_PAGES = ("README.md", "docs/tour.md")
 #: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
 NOT_RUN = {
     "pip install .": "installs the package (pip, network); the venv running the tests has it",
+    "pip install ranklens": "installs the package from the registry (pip, network)",
     'pip install -e ".[test]"': "installs the test dependencies (pip, network)",
     "python -m pytest": "the whole test suite, which holds this test",
     "python -m pytest -q -p no:cacheprovider": "the whole test suite as CI runs it (.ci/run)",

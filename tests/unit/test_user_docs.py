@@ -14,7 +14,9 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 USER_PAGES = ["trec_eval.md", "cli.md", "compare.md", "conventions.md", "spark.md",
               "agreement.md", "training.md", "beyond-accuracy.md", "results.md",
               "segments.md", "rag-inputs.md", "rag.md", "rag-measures.md",
-              "ko/index.md", "ko/measures.md", "ko/rag.md", "ko/recommender.md"]
+              "ko/index.md", "ko/measures.md", "ko/rag.md", "ko/recommender.md", "index.md",
+              "start/trec.md", "start/recommender.md", "start/rag.md", "start/training.md",
+              "start/big-data.md", "start/which-measure.md", "citing.md", "tour.md"]
 PRIVATE = re.compile(r"ranklens[/.]_[a-z]")
 
 
