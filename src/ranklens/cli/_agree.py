@@ -11,7 +11,7 @@ from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
 from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_text
-from ._options import columns_option, name_systems, run_columns
+from ._options import columns_option, name_systems, output_option, run_columns
 
 __all__ = ["agree_cmd", "pool_cmd"]
 
@@ -34,8 +34,7 @@ __all__ = ["agree_cmd", "pool_cmd"]
               show_default=True, help="Output format (three runs or more: no trec).")
 @click.option("-q", "--per-query", is_flag=True, default=False,
               help="Two runs: one row per query too.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @columns_option
 def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str, ...],
               ties: str, missing: str, fmt: str, per_query: bool,
@@ -89,8 +88,7 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
               show_default=True,
               help="trec: 'query 0 doc ?' lines (replace ? with the grade); csv: "
                    "query_id,doc_id,relevance with the relevance empty.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @columns_option
 def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fmt: str,
              output: str | None, columns: str | None = None) -> int:

@@ -14,9 +14,9 @@ from ._evaluate import write_text
 from ._gate import analysis_text, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
-    coverage_option,
-    evaluated_inputs,
+    evaluating,
     inputs_and_measures,
+    output_option,
     read_given,
     refuse_unread_context,
 )
@@ -60,8 +60,7 @@ __all__ = ["compare_cmd"]
               help="table, markdown, latex: one row per comparison (difference, interval, "
                    "effect size d_z, wins/ties/losses, p, adjusted p) instead of the means "
                    "with marks.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @click.option("--risk", "risk_alpha", type=click.FloatRange(min=0), default=None,
               metavar="ALPHA", help="Write URisk, TRisk, ZRisk and GeoRisk per pair instead "
                                     "(a loss counts 1 + ALPHA times).")
@@ -77,8 +76,7 @@ __all__ = ["compare_cmd"]
 @click.option("--margin", type=click.FloatRange(min=0), default=None,
               help="Regression --fail-if-worse tolerates, in the measure's units "
                    "[default: 0.01].")
-@evaluated_inputs
-@coverage_option
+@evaluating
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,

@@ -15,10 +15,10 @@ from .._base.outputs import write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._surfaces.render import FORMATS, Format
 from ._options import (
-    coverage_option,
     engine_options,
-    evaluated_inputs,
+    evaluating,
     inputs_and_measures,
+    output_option,
     read_given,
     read_qrels,
     refuse_unread_context,
@@ -202,8 +202,7 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.option("--per-query", is_flag=True, help="Also show one row per query.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @click.option("--ci", "ci", is_flag=False, flag_value=0.95, default=None, metavar="[LEVEL]",
               type=_LEVEL,
               help="Show each mean's confidence interval over queries (columns '<measure> "
@@ -217,8 +216,7 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.option("--resamples", type=click.IntRange(1, MAX_DRAWS), default=9999,
               show_default=True,
               help="Resamples of --ci bootstrap.")
-@evaluated_inputs
-@coverage_option
+@evaluating
 @engine_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "

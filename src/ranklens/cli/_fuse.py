@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from .._base.errors import ParameterError
-from ._options import columns_option
+from ._options import columns_option, output_option
 
 __all__ = ["fuse_cmd", "parse_weights"]
 
@@ -60,9 +60,8 @@ def parse_weights(value: str | None) -> list[float] | None:
                    "(ranx's fused order).")
 @click.option("--name", "name", default=None, help="The fused run's tag (default: the "
                                                     "method).")
-@click.option("-o", "--output", type=str, default=None, metavar="FILE",
-              help="Write the fused TREC run to this file (default, or '-': standard "
-                   "output).")
+@output_option(metavar="FILE", help="Write the fused TREC run to this file (default, or "
+                                    "'-': standard output).")
 @columns_option
 def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
              params: tuple[str, ...], train: str | None, allow_leakage: bool,

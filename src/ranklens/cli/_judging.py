@@ -10,7 +10,7 @@ from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.agreement.api import AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
 from ._evaluate import write_text
-from ._options import columns_option, run_columns
+from ._options import columns_option, output_option, run_columns
 
 __all__ = ["judge_export_cmd", "judge_merge_cmd"]
 
@@ -28,8 +28,7 @@ __all__ = ["judge_export_cmd", "judge_merge_cmd"]
 @click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
               help="Order of equally scored documents: doc id descending (trec_eval) or "
                    "as given.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write the requests to this file (- for standard output).")
+@output_option(help="Write the requests to this file (- for standard output).")
 @columns_option
 def judge_export_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, topics: str | None,
                      corpus: str | None, ties: str, output: str | None,
@@ -63,9 +62,8 @@ def judge_export_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, topic
 @click.option("--requests", type=str, default=None, metavar="FILE",
               help="The requests the LABELS answer: labels without ids (UMBRELA's) are "
                    "joined to them by position.")
-@click.option("-o", "--output", type=str, required=True, metavar="FILE",
-              help="Write the merged judgments here, and their provenance to "
-                   "FILE.provenance.jsonl.")
+@output_option(required=True, metavar="FILE", help="Write the merged judgments here, and "
+                                                   "their provenance to FILE.provenance.jsonl.")
 def judge_merge_cmd(qrels: str, labels: tuple[str, ...], requests: str | None,
                     output: str) -> int:
     """Merge a judge's LABELS (JSON Lines) into QRELS, keeping who judged each pair.

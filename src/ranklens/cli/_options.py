@@ -19,9 +19,9 @@ from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, dec
 
 __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
            "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name", "columns_option",
-           "context_options", "engine_options", "evaluated_inputs", "evaluation_options",
-           "fuse_option", "inputs", "inputs_and_measures", "judgment_options", "name_systems",
-           "read_given", "read_qrels",
+           "context_options", "engine_options", "evaluated_inputs", "evaluating",
+           "evaluation_options", "fuse_option", "inputs", "inputs_and_measures",
+           "judgment_options", "name_systems", "output_option", "read_given", "read_qrels",
            "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
            "split_measures", "split_name", "split_options"]
 
@@ -53,6 +53,13 @@ JOBS_HELP = (
 
 COLUMNS_HELP = ("RUNS are headerless files with these columns, e.g. qid,docid,score or "
                 "qid,docid,rank (_ skips one; docs/cli.md).")
+
+
+def output_option(help: str = "Write to this file (- for standard output).",
+                  **kwargs: Any) -> Callable[[F], F]:
+    """``-o/--output FILE``: one declaration for every command that writes (each refuses,
+    with :func:`refuse_overwriting_inputs`, to write over one of its inputs)."""
+    return click.option("-o", "--output", type=str, default=None, help=help, **kwargs)
 
 
 def columns_option(command: F) -> F:
@@ -367,6 +374,16 @@ class Given:
     columns: tuple[str, ...] | None = None
     #: how QRELS is read (``--format-in``)
     qrels_format: str = "auto"
+    #: the QRELS argument (None: ``--pairs``)
+    qrels: str | None = None
+
+    def judgments(self) -> Any:
+        """QRELS as ``--format-in`` names it (:func:`read_qrels`; None: ``--pairs``)."""
+        return None if self.qrels is None else read_qrels(self.qrels, self.qrels_format)
+
+    def runs(self) -> dict[str, Any]:
+        """The RUNS by name (:func:`runs_by_name`)."""
+        return runs_by_name(self.labels, self.paths, self.columns)
 
 
 def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
@@ -399,7 +416,7 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
         from .._surfaces.coverage import coverage_measures
 
         chosen = coverage_measures(chosen, coverage)
-    return Given(options, pairs, context, labels, paths, chosen, columns, qrels_format)
+    return Given(options, pairs, context, labels, paths, chosen, columns, qrels_format, qrels)
 
 
 def coverage_option(command: F) -> F:
@@ -408,3 +425,8 @@ def coverage_option(command: F) -> F:
         "--coverage", type=click.IntRange(1, 2 ** 31 - 1), default=None, metavar="K",
         help="Add Judged@K, Unj@K and each measure on condensed lists (judged documents "
              "only); warn when the two forms order two systems differently.")(command)
+
+
+def evaluating(command: F) -> F:
+    """:func:`evaluated_inputs` and ``--coverage``: the inputs of evaluate, compare, report."""
+    return evaluated_inputs(coverage_option(command))

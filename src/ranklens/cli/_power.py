@@ -11,7 +11,7 @@ from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.render import COMPARE_FORMATS
 from .._surfaces.power import MAX_QUERIES
 from ._evaluate import write_text
-from ._options import evaluated_inputs, inputs_and_measures, read_given
+from ._options import evaluated_inputs, inputs_and_measures, output_option, read_given
 
 __all__ = ["power_cmd"]
 
@@ -34,8 +34,7 @@ __all__ = ["power_cmd"]
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @evaluated_inputs
 def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
               measures: tuple[str, ...], min_diff: float | None, queries: int | None,

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from .._base.errors import ParameterError
+from ._options import output_option
 
 __all__ = ["rollup_cmd"]
 
@@ -55,8 +56,8 @@ def read_input(path: str, format_in: str) -> Any:
               help="How INPUT is read: auto (a .jsonl file by its first record, else 4 "
                    "fields make judgments, 6 a run), or named. rag-judgments is TREC RAG "
                    "2025's six-column judgment file.")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write the TREC run or qrels here (default, or '-': standard output).")
+@output_option(metavar="FILE",
+               help="Write the TREC run or qrels here (default, or '-': standard output).")
 def rollup_cmd(input_path: str, by: str | None, by_regex: str | None, by_map: str | None,
                how: str | None, format_in: str, output: str | None) -> int:
     """Roll a segment run or segment judgments (INPUT) up to documents.

@@ -10,6 +10,7 @@ from .._surfaces.compare.render import COMPARE_FORMATS
 from .._surfaces.sampled.api import ESTIMATORS
 from .._surfaces.sampled.estimators import SAMPLINGS
 from ._evaluate import write_text
+from ._options import output_option
 
 __all__ = ["sampled_cmd"]
 
@@ -30,8 +31,7 @@ __all__ = ["sampled_cmd"]
                                       "comparisons of the files, or every case's values.")
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 def sampled_cmd(files: tuple[str, ...], measures: tuple[str, ...],
                 estimators: tuple[str, ...], sampling: str, gamma: float, show: str,
                 fmt: str, output: str | None) -> int:
