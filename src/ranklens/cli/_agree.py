@@ -13,7 +13,12 @@ from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_text
 from ._options import columns_option, name_systems, output_option, run_columns
 
-__all__ = ["agree_cmd", "pool_cmd"]
+__all__ = ["TIES_OPTION", "agree_cmd", "pool_cmd"]
+
+#: ``--ties``: how agree, pool and judge-export order equally scored documents
+TIES_OPTION = click.option(
+    "--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
+    help="Order of equally scored documents: doc id descending (trec_eval) or as given.")
 
 
 @click.command("agree")
@@ -23,9 +28,7 @@ __all__ = ["agree_cmd", "pool_cmd"]
                    "RBO(ties=a), Overlap@10, Jaccard@10, KendallTau@10. Default: RBO.")
 @click.option("--name", "names", multiple=True, metavar="NAME",
               help="Name of each RUN, in order (or write RUN as NAME=PATH).")
-@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
-              help="Order of equally scored documents: doc id descending (trec_eval) or "
-                   "as given.")
+@TIES_OPTION
 @click.option("--missing", type=click.Choice(AGREE_MISSING), default="error",
               show_default=True,
               help="Queries one run holds and another lacks: an error, or compare the "
@@ -81,9 +84,7 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
               help="Each run's top DEPTH of each query enters the pool.")
 @click.option("--qrels", type=str, default=None,
               help="Judgments: the pairs they hold are left out.")
-@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
-              help="Order of equally scored documents: doc id descending (trec_eval) or "
-                   "as given.")
+@TIES_OPTION
 @click.option("-f", "--format", "fmt", type=click.Choice(POOL_FORMATS), default="trec",
               show_default=True,
               help="trec: 'query 0 doc ?' lines (replace ? with the grade); csv: "

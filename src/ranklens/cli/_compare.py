@@ -100,7 +100,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
     from .._surfaces.compare.api import compare_results
-    from ._evaluate import evaluate_files, evaluate_pairs_files, warn_coverage
+    from ._evaluate import evaluate_given, warn_coverage
     from ._fused import with_fused_name
 
     if params.get("coverage") is not None and (fail_if_worse or correction_scope == "all"):
@@ -120,12 +120,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     baseline = gate_baseline(fail_if_worse, margin, baseline, given.labels, runs, given.pairs)
     if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
-    chosen, options = given.measures, given.options
-    results = (evaluate_pairs_files(given.paths, chosen, options, given.labels) if given.pairs
-               else evaluate_files(qrels, given.paths, chosen, options,  # type: ignore[arg-type]
-                                   names=given.labels, context=given.context,
-                                   fuse=fuse_method, columns=given.columns,
-                                   qrels_format=given.qrels_format))
+    chosen = given.measures
+    results = evaluate_given(given, fuse_method)
     warn_coverage(results, chosen)
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from .._base.outputs import write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._surfaces.render import FORMATS, Format
 from ._options import (
+    Given,
     engine_options,
     evaluating,
     inputs_and_measures,
@@ -33,9 +34,11 @@ __all__ = [
     "chunked",
     "evaluate_cmd",
     "evaluate_files",
+    "evaluate_given",
     "evaluate_pairs_files",
     "unique",
     "warn_coverage",
+    "write_frame",
     "write_output",
     "write_stdout",
     "write_text",
@@ -136,15 +139,12 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     extra = intervals or {}
     if segments is not None:
         from .._results.results import Results
-        from .._surfaces.render.formats import write
-        from .._surfaces.render.frames import frame_table
         from .._surfaces.segments import group_means
 
         means = group_means(results if isinstance(results, Results) else Results(
             tuple(results)), segments, confidence=extra.get("ci", 0.95),
             resamples=extra.get("n_resamples", 9999), seed=extra.get("seed", 0))
-        write_text(output, write(frame_table(means, "BCa bootstrap intervals of each mean."),
-                                 fmt))
+        write_frame(output, means, "BCa bootstrap intervals of each mean.", fmt)
         return
     if fmt == "table" and output in (None, "-") and sys.stdout.isatty():
         from rich.console import Console
@@ -165,6 +165,15 @@ def write_text(output: str | None, text: str | Iterable[str]) -> None:
         write_stdout(text)
     else:
         write_atomically(output, text)
+
+
+def write_frame(output: str | None, frame: Any, note: str, fmt: str) -> None:
+    """Write the table ``frame`` with its ``note`` in the format ``fmt``
+    (:func:`~ranklens._surfaces.render.frames.frame_table`), as :func:`write_text` does."""
+    from .._surfaces.render.formats import write
+    from .._surfaces.render.frames import frame_table
+
+    write_text(output, write(frame_table(frame, note), fmt))
 
 
 def write_stdout(text: str | Iterable[str]) -> None:
@@ -363,6 +372,16 @@ def engine_words(engine: dict[str, Any]) -> str:
         return f"in memory, {engine.get('jobs', 1)} job(s)"
     return (f"chunked, {engine['chunks']} chunks, {engine['workers']} worker(s), "
             f"{engine['estimated_bytes'] / 1e6:.0f}MB estimated in memory")
+
+
+def evaluate_given(given: Given, fuse: str | None = None) -> Results:
+    """What an evaluating command was given, evaluated: its ``--pairs`` files, or QRELS and
+    its RUNS (with ``fuse``'s run last)."""
+    if given.pairs:
+        return evaluate_pairs_files(given.paths, given.measures, given.options, given.labels)
+    return evaluate_files(given.qrels, given.paths, given.measures,  # type: ignore[arg-type]
+                          given.options, names=given.labels, context=given.context, fuse=fuse,
+                          columns=given.columns, qrels_format=given.qrels_format)
 
 
 def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],

@@ -77,11 +77,11 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
     ranklens fuse bm25.run dense.run --method rrf --param k=20 --depth 100
     ranklens fuse bm25.run dense.run --method probfuse --param n_segments=10 --train q.qrels
     """
-    from .._base.outputs import refuse_overwriting_inputs, write_atomically
+    from .._base.outputs import refuse_overwriting_inputs
     from .._surfaces.fusion.fuse import fuse
     from .._surfaces.fusion.registry import lookup
     from .._surfaces.fusion.write import trec_run_text
-    from ._evaluate import unique, write_stdout
+    from ._evaluate import unique, write_text
     from ._fused import parse_params
     from ._options import name_systems, run_columns, runs_by_name
     from ._progress import loading
@@ -112,8 +112,5 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
                      weights=parse_weights(weights), params=given, depth=depth,
                      convention=convention, name=name, train=train)
     text = trec_run_text(fused)
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+    write_text(output, text)
     return 0

@@ -7,8 +7,8 @@ from typing import Any
 import click
 
 from .._base.outputs import refuse_overwriting_inputs
-from .._surfaces.agreement.api import AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
+from ._agree import TIES_OPTION
 from ._evaluate import write_text
 from ._options import columns_option, output_option, run_columns
 
@@ -25,9 +25,7 @@ __all__ = ["judge_export_cmd", "judge_merge_cmd"]
               help="The queries' text: 'qid<TAB>text' lines or JSON Lines (id, title).")
 @click.option("--corpus", type=str, default=None, metavar="FILE",
               help="The passages: JSON Lines with docid and segment (or _id and text).")
-@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
-              help="Order of equally scored documents: doc id descending (trec_eval) or "
-                   "as given.")
+@TIES_OPTION
 @output_option(help="Write the requests to this file (- for standard output).")
 @columns_option
 def judge_export_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, topics: str | None,

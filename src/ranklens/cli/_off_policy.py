@@ -19,12 +19,10 @@ _FORMAT = click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMAT
 
 def _write(frame: object, note: str, fmt: str, output: str | None, inputs: list[str]) -> None:
     from .._base.outputs import refuse_overwriting_inputs
-    from .._surfaces.render.formats import write
-    from .._surfaces.render.frames import frame_table
-    from ._evaluate import write_text
+    from ._evaluate import write_frame
 
     refuse_overwriting_inputs(output, inputs)
-    write_text(output, write(frame_table(frame, note), fmt))  # type: ignore[arg-type]
+    write_frame(output, frame, note, fmt)
 
 
 def _floats(text: str | None, option: str) -> list[float] | None:

@@ -71,11 +71,11 @@ def rollup_cmd(input_path: str, by: str | None, by_regex: str | None, by_map: st
     import re
     from pathlib import Path
 
-    from .._base.outputs import refuse_overwriting_inputs, write_atomically
+    from .._base.outputs import refuse_overwriting_inputs
     from .._ingest.io.rag import rollup
     from .._ingest.tables import Run
     from .._surfaces.fusion.write import trec_run_text
-    from ._evaluate import write_stdout
+    from ._evaluate import write_text
 
     given = [(n, v) for n, v in (("--by", by), ("--by-regex", by_regex), ("--by-map", by_map))
              if v is not None]
@@ -101,8 +101,5 @@ def rollup_cmd(input_path: str, by: str | None, by_regex: str | None, by_map: st
     else:
         frame = rolled.frame
         text = "".join(f"{q} 0 {d} {g:g}\n" for q, d, g in frame.iter_rows())
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+    write_text(output, text)
     return 0
