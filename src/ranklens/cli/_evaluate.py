@@ -82,26 +82,18 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             from .._ingest.io._load import load_qrels
 
             qrels = load_qrels(qrels_path, kind="subtopic")
-        named: Any
+        from .._ingest.io._run_names import name_runs
+
+        labels = list(names) if names else [str(n) for n in name_runs(run_paths)]
+        named: Any = runs_by_name(labels, run_paths, None)
         if fuse is not None:
-            from .._ingest.io._run_names import name_runs
             from ._fused import fused_beside
 
-            labels = list(names) if names is not None else [str(n) for n in
-                                                              name_runs(run_paths)]
             _, named = fused_beside(labels, run_paths, fuse, columns)
         elif names is None and columns is None:
             named = list(run_paths)  # a list of paths: named by their file names
-        else:
-            from .._ingest.io._run_names import name_runs
-
-            named = runs_by_name(names or [str(n) for n in name_runs(run_paths)], run_paths,
-                                 None)
-        tables = context or {}
-        results: Results = evaluate(qrels, named, list(measures), options=options,
-                                    train=tables.get("train"), items=tables.get("items"),
-                                    item_features=tables.get("item_features"),
-                                    item_groups=tables.get("item_groups"),
+        tables: dict[str, Any] = context or {}  # train, items, ...: evaluate's keywords
+        results: Results = evaluate(qrels, named, list(measures), options=options, **tables,
                                     memory_limit=memory_limit, jobs=jobs,
                                     columns=None if fuse is not None else columns)
         return results
