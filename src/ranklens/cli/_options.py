@@ -159,6 +159,12 @@ def split_context(params: dict[str, Any]) -> dict[str, str]:
     return {name: path for name, path in taken.items() if path is not None}
 
 
+def _given_tables(context: dict[str, str]) -> str:
+    """The table options given, and the verb that follows: ``--train, --items are``."""
+    flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
+    return f"{flags} {'is' if len(context) == 1 else 'are'}"
+
+
 def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
                           also: str = "") -> None:
     """A UsageError when beyond-accuracy tables are given but no measure reads one: they
@@ -169,9 +175,8 @@ def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
 
     if not context or any(reads_context(m) for m in parse_measures(measures)):
         return
-    flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
     raise click.UsageError(
-        f"{flags} {'is' if len(context) == 1 else 'are'} read by beyond-accuracy measures "
+        f"{_given_tables(context)} read by beyond-accuracy measures "
         f"(Novelty@k, ARP@k, Coverage@k, ILD@k, APLT@k, ...){also}; none of the measures "
         f"given reads {'it' if len(context) == 1 else 'them'}")
 
@@ -406,9 +411,7 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
         raise click.UsageError("--columns names the columns of RUNS; --pairs files have "
                                "their own (query_id, retrieved, relevant)")
     if context and pairs:
-        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
-        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
-                               "and RUNS, not --pairs")
+        raise click.UsageError(f"{_given_tables(context)} for QRELS and RUNS, not --pairs")
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)
