@@ -11,7 +11,7 @@ from .._base.errors import InputError
 from .._base.lazy import polars as pl
 
 __all__ = ["GRADE_RANGE", "MAX_GRADE", "check_relevance", "check_scores", "ids", "no_nulls",
-           "numeric"]
+           "numeric", "shared_keys", "twice_error"]
 
 #: The largest relevance grade, in magnitude: the largest float64 below 2**63, so every
 #: grade casts to int64 and sums of gains over any ranking stay far from overflow (a grade
@@ -20,6 +20,19 @@ __all__ = ["GRADE_RANGE", "MAX_GRADE", "check_relevance", "check_scores", "ids",
 MAX_GRADE = 2.0**63 - 1024
 #: :data:`MAX_GRADE` in words, for messages
 GRADE_RANGE = "between -2**63 and 2**63"
+
+
+def shared_keys(frame: pl.DataFrame, *keys: str) -> pl.DataFrame:
+    """The rows of ``frame`` whose ``keys`` another row shares (none: an empty frame)."""
+    return frame.filter(frame.select(pl.struct(*keys).is_duplicated()).to_series())
+
+
+def twice_error(twice: pl.DataFrame, what: str, fix: str, source: str) -> InputError:
+    """The InputError naming the first of the rows ``twice`` (:func:`shared_keys`) by
+    ``what`` (a format of its columns' reprs), counting them and saying ``fix``."""
+    row = {k: repr(v) for k, v in twice.row(0, named=True).items()}
+    return InputError(f"{what.format(**row)} ({twice.height} rows are involved); {fix}",
+                      source=source)
 
 
 def _at(row: int, message: str, source: str) -> InputError:

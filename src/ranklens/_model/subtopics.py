@@ -22,6 +22,7 @@ import numpy as np
 from .._base.errors import InputError
 from .._base.groups import group_offsets, ranges
 from .._base.lazy import polars as pl
+from .._ingest.columns import shared_keys, twice_error
 from .._ingest.tables import Qrels, Slot, SubtopicQrels
 from .policies import Duplicates
 
@@ -162,16 +163,12 @@ def _build(qrels: SubtopicQrels, duplicates: str) -> DocTable:
         raise InputError("the subtopic qrels hold no judgments; nothing to evaluate",
                          source=qrels.source)
     frame = qrels.frame
-    triple = pl.struct("query_id", "subtopic", "doc_id")
-    dup = frame.select(triple.is_duplicated()).to_series()
-    if dup.any():
-        if duplicates == "error":
-            row = frame.filter(dup).row(0, named=True)
-            raise InputError(
-                f"document {row['doc_id']!r} is judged more than once for subtopic "
-                f"{row['subtopic']!r} of query {row['query_id']!r} ({int(dup.sum())} rows "
-                "are involved); pass duplicates='first' to keep only the first judgment",
-                source=qrels.source)
+    twice = shared_keys(frame, "query_id", "subtopic", "doc_id")
+    if twice.height and duplicates == "error":
+        raise twice_error(twice, "document {doc_id} is judged more than once for subtopic "
+                          "{subtopic} of query {query_id}", "pass duplicates='first' to keep "
+                          "only the first judgment", qrels.source)
+    if twice.height:
         frame = frame.unique(subset=["query_id", "subtopic", "doc_id"], keep="first",
                              maintain_order=True)
     docs = (frame.group_by("query_id", "doc_id").agg(pl.col("relevance").max())

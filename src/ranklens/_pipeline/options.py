@@ -12,7 +12,7 @@ them equal), and ``evaluate``'s docstring documents them from the same declarati
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypedDict, TypeVar
 
 from .._base.errors import ParameterError
@@ -53,18 +53,19 @@ class Declared:
 
     constraint: Constraint
     help: str
-    #: the command-line flag (``--judged-only``); a Boolean option is a flag without value
-    flag: str
     #: the command line's choices when they differ from the constraint's (conventions)
     choices: tuple[str, ...] | None = None
     #: what the Python docstrings add to ``help`` (:func:`parameters_doc`)
     details: str = ""
+    #: the command-line flag, the field's name spelled ``--judged-only`` (:func:`declared`);
+    #: a Boolean option is a flag without value
+    flag: str = ""
 
 
-def _option(default: Any, constraint: Constraint, flag: str, help: str,
+def _option(default: Any, constraint: Constraint, help: str,
             choices: tuple[str, ...] | None = None, details: str = "") -> Any:
-    return field(default=default,
-                 metadata={"declared": Declared(constraint, help, flag, choices, details)})
+    return field(default=default, metadata={"declared": Declared(constraint, help, choices,
+                                                                 details)})
 
 
 class _Conventions(Constraint):
@@ -99,35 +100,29 @@ class EvaluateOptions:
 average, pessimistic, optimistic, worst, best or None; got 'random'
     """
 
-    rel: int = _option(
-        1, Integer(0), "--rel",
+    rel: int = _option(1, Integer(0),
         "Minimum judged level counted as relevant (trec_eval -l).",
         details="A measure's own ``rel=`` parameter overrides it. Graded measures use the "
         "grades themselves.")
-    missing: Missing | None = _option(
-        None, Choice(MISSING, none=True), "--missing",
+    missing: Missing | None = _option(None, Choice(MISSING, none=True),
         "Judged queries absent from a run: score 0 (default, with a warning), leave out, "
         "or fail.",
         details="A query scored 0 is scored on an empty ranking (trec_eval ``-c``); the "
         ":class:`RanklensWarning` names them, and passing ``missing`` explicitly silences "
         "it. Under ``\"skip\"``, judgments without a row or a run sharing no query with them "
         "give an empty result (no query, every aggregate NaN) and a warning, not an error.")
-    duplicates: Duplicates = _option(
-        "error", Choice(DUPLICATES), "--duplicates",
+    duplicates: Duplicates = _option("error", Choice(DUPLICATES),
         "A document twice in one query: fail, or keep the first.",
         details="In a ranking or in the judgments: an error naming the first query's "
         "duplicate (byte-wise) and counting the duplicated pairs, or the first occurrence "
         "kept (the highest-ranked in a ranking, the first in file order in judgments).")
-    depth: int | None = _option(
-        None, Integer(0, none=True), "--depth",
+    depth: int | None = _option(None, Integer(0, none=True),
         "Keep only the top N documents of each query (trec_eval -M).",
         details="N is ``depth``, counted after sorting.")
-    judged_only: bool = _option(
-        False, Boolean(), "--judged-only",
+    judged_only: bool = _option(False, Boolean(),
         "Drop unjudged documents before evaluating (trec_eval -J).",
         details="A document is judged when it has a judgment >= 0.")
-    ties: Ties | None = _option(
-        None, Choice(TIES, none=True), "--ties",
+    ties: Ties | None = _option(None, Choice(TIES, none=True),
         "Equal scores: doc id descending (trec_eval; default), input order, averaged over "
         "all orders, each document after / before its ties, or by grade (worst / best case "
         "first).",
@@ -143,32 +138,27 @@ average, pessimistic, optimistic, worst, best or None; got 'random'
         "a ParameterError, by measures their definition does not cover "
         "(docs/conventions.md). ``worst`` / ``best`` order each tied group by grade, "
         "ascending / descending.")
-    empty: Empty | None = _option(
-        None, Choice(EMPTY, none=True), "--empty",
+    empty: Empty | None = _option(None, Choice(EMPTY, none=True),
         "Queries without any relevant judgment: 0 (default), left out, 1, NaN, or fail.",
         details="Relevant at the measure's ``rel`` level. 0 is the value as computed (0 for "
         "nearly all measures; trec_eval), and NaN is left out too (torchmetrics' "
         "``empty_target_action`` neg / skip / pos / error). Count measures (NumQ, NumRel, "
         "...) are never changed.")
-    nonpositive: Nonpositive | None = _option(
-        None, Choice(NONPOSITIVE, none=True), "--nonpositive",
+    nonpositive: Nonpositive | None = _option(None, Choice(NONPOSITIVE, none=True),
         "Documents scored <= 0: judged as given (default), or never a hit in AP, RR, P and "
         "R (torchmetrics >= 1.7.4; the torchmetrics convention's default).",
         details="Never a hit: they keep their ranks, and a relevant one still counts in "
         "recall's denominator (``\"judged\"`` turns the torchmetrics convention's default "
         "off). nDCG and the others read them as given, as torchmetrics does.")
-    empty_ranking: EmptyRanking = _option(
-        "zero", Choice(EMPTY_RANKING), "--empty-ranking",
+    empty_ranking: EmptyRanking = _option("zero", Choice(EMPTY_RANKING),
         "Judged queries given with an empty ranking: scored on it (0; default), NaN and "
         "left out of the averages (LensKit), or left out of the evaluation.",
         details="An empty ranking is ``{\"q\": {}}`` or an empty retrieved list: scored on "
         "it as trec_eval and ranx do, or left out as ``missing=\"skip\"`` leaves a query "
         "out. It wins over ``empty``.")
-    collection_size: int = _option(
-        0, Integer(0), "--collection-size",
+    collection_size: int = _option(0, Integer(0),
         "Documents in the collection (trec_eval -N; used by Utility only).")
-    convention: str | Convention = _option(
-        "trec", _Conventions(), "--convention",
+    convention: str | Convention = _option("trec", _Conventions(),
         "Named bundle of defaults (AP denominator, ideal DCG, ties, ...); explicit options "
         "win.", choices=tuple(CONVENTIONS),
         details="It sets ``ties``, ``empty``, ``missing`` and the measures' ``denom``, "
@@ -215,7 +205,8 @@ class OptionKwargs(TypedDict, total=False):
 
 def declared() -> dict[str, Declared]:
     """``{option name: its declaration}``, in declaration order."""
-    return {f.name: f.metadata["declared"] for f in fields(EvaluateOptions)}
+    return {f.name: replace(f.metadata["declared"], flag="--" + f.name.replace("_", "-"))
+            for f in fields(EvaluateOptions)}
 
 
 #: the line of a docstring that :func:`with_options_doc` replaces by the options' parameters

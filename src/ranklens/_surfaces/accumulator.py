@@ -334,13 +334,11 @@ class Accumulator:
         if len(kinds) > 1:
             raise InputError("the 'indexes' argument must hold ids of one kind across "
                              f"updates; got {' and '.join(sorted(k.__name__ for k in kinds))}")
-        if self._repeated == "error":
-            seen = [v for v in values if v in known]
-            if seen:
-                raise InputError(
-                    f"queries {seen[:5]} were given in an earlier update (repeated='error'); "
-                    "give each query's candidates in one update, or pass "
-                    "repeated='concatenate'")
+        seen = [v for v in values if v in known] if self._repeated == "error" else []
+        if seen:
+            raise InputError(
+                f"queries {seen[:5]} were given in an earlier update (repeated='error'); "
+                "give each query's candidates in one update, or pass repeated='concatenate'")
         numbers = np.empty(len(values), dtype=np.int64)
         for i, value in enumerate(values):
             code = known.get(value)

@@ -11,9 +11,14 @@ from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
 from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_text
-from ._options import columns_option, name_systems, run_columns
+from ._options import columns_option, name_systems, output_option, run_columns
 
-__all__ = ["agree_cmd", "pool_cmd"]
+__all__ = ["TIES_OPTION", "agree_cmd", "pool_cmd"]
+
+#: ``--ties``: how agree, pool and judge-export order equally scored documents
+TIES_OPTION = click.option(
+    "--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
+    help="Order of equally scored documents: doc id descending (trec_eval) or as given.")
 
 
 @click.command("agree")
@@ -23,9 +28,7 @@ __all__ = ["agree_cmd", "pool_cmd"]
                    "RBO(ties=a), Overlap@10, Jaccard@10, KendallTau@10. Default: RBO.")
 @click.option("--name", "names", multiple=True, metavar="NAME",
               help="Name of each RUN, in order (or write RUN as NAME=PATH).")
-@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
-              help="Order of equally scored documents: doc id descending (trec_eval) or "
-                   "as given.")
+@TIES_OPTION
 @click.option("--missing", type=click.Choice(AGREE_MISSING), default="error",
               show_default=True,
               help="Queries one run holds and another lacks: an error, or compare the "
@@ -34,8 +37,7 @@ __all__ = ["agree_cmd", "pool_cmd"]
               show_default=True, help="Output format (three runs or more: no trec).")
 @click.option("-q", "--per-query", is_flag=True, default=False,
               help="Two runs: one row per query too.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @columns_option
 def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str, ...],
               ties: str, missing: str, fmt: str, per_query: bool,
@@ -82,15 +84,12 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
               help="Each run's top DEPTH of each query enters the pool.")
 @click.option("--qrels", type=str, default=None,
               help="Judgments: the pairs they hold are left out.")
-@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
-              help="Order of equally scored documents: doc id descending (trec_eval) or "
-                   "as given.")
+@TIES_OPTION
 @click.option("-f", "--format", "fmt", type=click.Choice(POOL_FORMATS), default="trec",
               show_default=True,
               help="trec: 'query 0 doc ?' lines (replace ? with the grade); csv: "
                    "query_id,doc_id,relevance with the relevance empty.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @columns_option
 def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fmt: str,
              output: str | None, columns: str | None = None) -> int:

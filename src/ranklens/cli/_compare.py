@@ -14,9 +14,9 @@ from ._evaluate import write_text
 from ._gate import analysis_text, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
-    coverage_option,
-    evaluated_inputs,
+    evaluating,
     inputs_and_measures,
+    output_option,
     read_given,
     refuse_unread_context,
 )
@@ -60,8 +60,7 @@ __all__ = ["compare_cmd"]
               help="table, markdown, latex: one row per comparison (difference, interval, "
                    "effect size d_z, wins/ties/losses, p, adjusted p) instead of the means "
                    "with marks.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @click.option("--risk", "risk_alpha", type=click.FloatRange(min=0), default=None,
               metavar="ALPHA", help="Write URisk, TRisk, ZRisk and GeoRisk per pair instead "
                                     "(a loss counts 1 + ALPHA times).")
@@ -77,8 +76,7 @@ __all__ = ["compare_cmd"]
 @click.option("--margin", type=click.FloatRange(min=0), default=None,
               help="Regression --fail-if-worse tolerates, in the measure's units "
                    "[default: 0.01].")
-@evaluated_inputs
-@coverage_option
+@evaluating
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 measures: tuple[str, ...], baseline: str | None, test: str | None,
                 correction: str | None, correction_scope: str,
@@ -102,7 +100,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
     from .._surfaces.compare.api import compare_results
-    from ._evaluate import evaluate_files, evaluate_pairs_files, warn_coverage
+    from ._evaluate import evaluate_given, warn_coverage
     from ._fused import with_fused_name
 
     if params.get("coverage") is not None and (fail_if_worse or correction_scope == "all"):
@@ -122,12 +120,8 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     baseline = gate_baseline(fail_if_worse, margin, baseline, given.labels, runs, given.pairs)
     if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
-    chosen, options = given.measures, given.options
-    results = (evaluate_pairs_files(given.paths, chosen, options, given.labels) if given.pairs
-               else evaluate_files(qrels, given.paths, chosen, options,  # type: ignore[arg-type]
-                                   names=given.labels, context=given.context,
-                                   fuse=fuse_method, columns=given.columns,
-                                   qrels_format=given.qrels_format))
+    chosen = given.measures
+    results = evaluate_given(given, fuse_method)
     warn_coverage(results, chosen)
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from ._options import (
     NAME_HELP,
     judgment_options,
     name_systems,
+    output_option,
     split_measures,
     split_options,
 )
@@ -41,8 +42,7 @@ DEFAULT_METHODS = ("kendall", "tau_ap", "spearman")
 @click.option("--name", "names", multiple=True, metavar="NAME", help=NAME_HELP)
 @click.option("-f", "--format", "fmt", type=click.Choice(CORRELATE_FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @judgment_options
 def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, measure: str,
                   measure_b: str | None, methods: tuple[str, ...], names: tuple[str, ...],

@@ -15,10 +15,11 @@ from .._base.outputs import write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._surfaces.render import FORMATS, Format
 from ._options import (
-    coverage_option,
+    Given,
     engine_options,
-    evaluated_inputs,
+    evaluating,
     inputs_and_measures,
+    output_option,
     read_given,
     read_qrels,
     refuse_unread_context,
@@ -33,9 +34,11 @@ __all__ = [
     "chunked",
     "evaluate_cmd",
     "evaluate_files",
+    "evaluate_given",
     "evaluate_pairs_files",
     "unique",
     "warn_coverage",
+    "write_frame",
     "write_output",
     "write_stdout",
     "write_text",
@@ -79,26 +82,18 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
             from .._ingest.io._load import load_qrels
 
             qrels = load_qrels(qrels_path, kind="subtopic")
-        named: Any
+        from .._ingest.io._run_names import name_runs
+
+        labels = list(names) if names else [str(n) for n in name_runs(run_paths)]
+        named: Any = runs_by_name(labels, run_paths, None)
         if fuse is not None:
-            from .._ingest.io._run_names import name_runs
             from ._fused import fused_beside
 
-            labels = list(names) if names is not None else [str(n) for n in
-                                                              name_runs(run_paths)]
             _, named = fused_beside(labels, run_paths, fuse, columns)
         elif names is None and columns is None:
             named = list(run_paths)  # a list of paths: named by their file names
-        else:
-            from .._ingest.io._run_names import name_runs
-
-            named = runs_by_name(names or [str(n) for n in name_runs(run_paths)], run_paths,
-                                 None)
-        tables = context or {}
-        results: Results = evaluate(qrels, named, list(measures), options=options,
-                                    train=tables.get("train"), items=tables.get("items"),
-                                    item_features=tables.get("item_features"),
-                                    item_groups=tables.get("item_groups"),
+        tables: dict[str, Any] = context or {}  # train, items, ...: evaluate's keywords
+        results: Results = evaluate(qrels, named, list(measures), options=options, **tables,
                                     memory_limit=memory_limit, jobs=jobs,
                                     columns=None if fuse is not None else columns)
         return results
@@ -136,15 +131,12 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     extra = intervals or {}
     if segments is not None:
         from .._results.results import Results
-        from .._surfaces.render.formats import write
-        from .._surfaces.render.frames import frame_table
         from .._surfaces.segments import group_means
 
         means = group_means(results if isinstance(results, Results) else Results(
             tuple(results)), segments, confidence=extra.get("ci", 0.95),
             resamples=extra.get("n_resamples", 9999), seed=extra.get("seed", 0))
-        write_text(output, write(frame_table(means, "BCa bootstrap intervals of each mean."),
-                                 fmt))
+        write_frame(output, means, "BCa bootstrap intervals of each mean.", fmt)
         return
     if fmt == "table" and output in (None, "-") and sys.stdout.isatty():
         from rich.console import Console
@@ -165,6 +157,15 @@ def write_text(output: str | None, text: str | Iterable[str]) -> None:
         write_stdout(text)
     else:
         write_atomically(output, text)
+
+
+def write_frame(output: str | None, frame: Any, note: str, fmt: str) -> None:
+    """Write the table ``frame`` with its ``note`` in the format ``fmt``
+    (:func:`~ranklens._surfaces.render.frames.frame_table`), as :func:`write_text` does."""
+    from .._surfaces.render.formats import write
+    from .._surfaces.render.frames import frame_table
+
+    write_text(output, write(frame_table(frame, note), fmt))
 
 
 def write_stdout(text: str | Iterable[str]) -> None:
@@ -202,8 +203,7 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.option("--per-query", is_flag=True, help="Also show one row per query.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @click.option("--ci", "ci", is_flag=False, flag_value=0.95, default=None, metavar="[LEVEL]",
               type=_LEVEL,
               help="Show each mean's confidence interval over queries (columns '<measure> "
@@ -217,8 +217,7 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.option("--resamples", type=click.IntRange(1, MAX_DRAWS), default=9999,
               show_default=True,
               help="Resamples of --ci bootstrap.")
-@evaluated_inputs
-@coverage_option
+@evaluating
 @engine_options
 @click.option("--subtopics", is_flag=True,
               help="QRELS are subtopic judgments (ndeval format: topic subtopic doc grade), "
@@ -365,6 +364,16 @@ def engine_words(engine: dict[str, Any]) -> str:
         return f"in memory, {engine.get('jobs', 1)} job(s)"
     return (f"chunked, {engine['chunks']} chunks, {engine['workers']} worker(s), "
             f"{engine['estimated_bytes'] / 1e6:.0f}MB estimated in memory")
+
+
+def evaluate_given(given: Given, fuse: str | None = None) -> Results:
+    """What an evaluating command was given, evaluated: its ``--pairs`` files, or QRELS and
+    its RUNS (with ``fuse``'s run last)."""
+    if given.pairs:
+        return evaluate_pairs_files(given.paths, given.measures, given.options, given.labels)
+    return evaluate_files(given.qrels, given.paths, given.measures,  # type: ignore[arg-type]
+                          given.options, names=given.labels, context=given.context, fuse=fuse,
+                          columns=given.columns, qrels_format=given.qrels_format)
 
 
 def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from .._base.errors import ParameterError
-from ._options import columns_option
+from ._options import columns_option, output_option
 
 __all__ = ["fuse_cmd", "parse_weights"]
 
@@ -60,9 +60,8 @@ def parse_weights(value: str | None) -> list[float] | None:
                    "(ranx's fused order).")
 @click.option("--name", "name", default=None, help="The fused run's tag (default: the "
                                                     "method).")
-@click.option("-o", "--output", type=str, default=None, metavar="FILE",
-              help="Write the fused TREC run to this file (default, or '-': standard "
-                   "output).")
+@output_option(metavar="FILE", help="Write the fused TREC run to this file (default, or "
+                                    "'-': standard output).")
 @columns_option
 def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
              params: tuple[str, ...], train: str | None, allow_leakage: bool,
@@ -78,11 +77,11 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
     ranklens fuse bm25.run dense.run --method rrf --param k=20 --depth 100
     ranklens fuse bm25.run dense.run --method probfuse --param n_segments=10 --train q.qrels
     """
-    from .._base.outputs import refuse_overwriting_inputs, write_atomically
+    from .._base.outputs import refuse_overwriting_inputs
     from .._surfaces.fusion.fuse import fuse
     from .._surfaces.fusion.registry import lookup
     from .._surfaces.fusion.write import trec_run_text
-    from ._evaluate import unique, write_stdout
+    from ._evaluate import unique, write_text
     from ._fused import parse_params
     from ._options import name_systems, run_columns, runs_by_name
     from ._progress import loading
@@ -113,8 +112,5 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
                      weights=parse_weights(weights), params=given, depth=depth,
                      convention=convention, name=name, train=train)
     text = trec_run_text(fused)
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+    write_text(output, text)
     return 0

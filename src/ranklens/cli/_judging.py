@@ -7,10 +7,10 @@ from typing import Any
 import click
 
 from .._base.outputs import refuse_overwriting_inputs
-from .._surfaces.agreement.api import AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
+from ._agree import TIES_OPTION
 from ._evaluate import write_text
-from ._options import columns_option, run_columns
+from ._options import columns_option, output_option, run_columns
 
 __all__ = ["judge_export_cmd", "judge_merge_cmd"]
 
@@ -25,11 +25,8 @@ __all__ = ["judge_export_cmd", "judge_merge_cmd"]
               help="The queries' text: 'qid<TAB>text' lines or JSON Lines (id, title).")
 @click.option("--corpus", type=str, default=None, metavar="FILE",
               help="The passages: JSON Lines with docid and segment (or _id and text).")
-@click.option("--ties", type=click.Choice(AGREE_TIES), default="docid", show_default=True,
-              help="Order of equally scored documents: doc id descending (trec_eval) or "
-                   "as given.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write the requests to this file (- for standard output).")
+@TIES_OPTION
+@output_option(help="Write the requests to this file (- for standard output).")
 @columns_option
 def judge_export_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, topics: str | None,
                      corpus: str | None, ties: str, output: str | None,
@@ -63,9 +60,8 @@ def judge_export_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, topic
 @click.option("--requests", type=str, default=None, metavar="FILE",
               help="The requests the LABELS answer: labels without ids (UMBRELA's) are "
                    "joined to them by position.")
-@click.option("-o", "--output", type=str, required=True, metavar="FILE",
-              help="Write the merged judgments here, and their provenance to "
-                   "FILE.provenance.jsonl.")
+@output_option(required=True, metavar="FILE", help="Write the merged judgments here, and "
+                                                   "their provenance to FILE.provenance.jsonl.")
 def judge_merge_cmd(qrels: str, labels: tuple[str, ...], requests: str | None,
                     output: str) -> int:
     """Merge a judge's LABELS (JSON Lines) into QRELS, keeping who judged each pair.

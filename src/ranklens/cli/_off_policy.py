@@ -9,23 +9,20 @@ from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.render import COMPARE_FORMATS
 from .._surfaces.exposure import USER_MODELS
 from .._surfaces.off_policy import DISCOUNTS, ESTIMATORS, WEIGHTS
+from ._options import output_option
 
 __all__ = ["exposure_cmd", "off_policy_cmd"]
 
 _FORMAT = click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS),
                        default="table", show_default=True, help="Output format.")
-_OUTPUT = click.option("-o", "--output", type=str, default=None,
-                       help="Write to this file (- for standard output).")
 
 
 def _write(frame: object, note: str, fmt: str, output: str | None, inputs: list[str]) -> None:
     from .._base.outputs import refuse_overwriting_inputs
-    from .._surfaces.render.formats import write
-    from .._surfaces.render.frames import frame_table
-    from ._evaluate import write_text
+    from ._evaluate import write_frame
 
     refuse_overwriting_inputs(output, inputs)
-    write_text(output, write(frame_table(frame, note), fmt))  # type: ignore[arg-type]
+    write_frame(output, frame, note, fmt)
 
 
 def _floats(text: str | None, option: str) -> list[float] | None:
@@ -61,7 +58,7 @@ def _floats(text: str | None, option: str) -> list[float] | None:
               help="Compare two target policies, each its target_pscore (pbm: target_rank) "
                    "column, paired per slate (give it twice; ips or dr).")
 @_FORMAT
-@_OUTPUT
+@output_option()
 def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
                    propensities: str | None, discount: str, depth: int | None,
                    clip: float | None, level: float, resamples: int, seed: int,
@@ -129,7 +126,7 @@ def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
               help="AWRF's fair distribution, group=weight pairs separated by commas "
                    "(default: every group equally).")
 @_FORMAT
-@_OUTPUT
+@output_option()
 def exposure_cmd(qrels: str, samples: tuple[str, ...], user: str, patience: float,
                  utility: float, complete: bool, binarize: bool, raw: bool,
                  item_groups: str | None, target: str | None, fmt: str,

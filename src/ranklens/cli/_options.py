@@ -19,9 +19,9 @@ from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, dec
 
 __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
            "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name", "columns_option",
-           "context_options", "engine_options", "evaluated_inputs", "evaluation_options",
-           "fuse_option", "inputs", "inputs_and_measures", "judgment_options", "name_systems",
-           "read_given", "read_qrels",
+           "context_options", "engine_options", "evaluated_inputs", "evaluating",
+           "evaluation_options", "fuse_option", "inputs", "inputs_and_measures",
+           "judgment_options", "name_systems", "output_option", "read_given", "read_qrels",
            "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
            "split_measures", "split_name", "split_options"]
 
@@ -53,6 +53,13 @@ JOBS_HELP = (
 
 COLUMNS_HELP = ("RUNS are headerless files with these columns, e.g. qid,docid,score or "
                 "qid,docid,rank (_ skips one; docs/cli.md).")
+
+
+def output_option(help: str = "Write to this file (- for standard output).",
+                  **kwargs: Any) -> Callable[[F], F]:
+    """``-o/--output FILE``: one declaration for every command that writes (each refuses,
+    with :func:`refuse_overwriting_inputs`, to write over one of its inputs)."""
+    return click.option("-o", "--output", type=str, default=None, help=help, **kwargs)
 
 
 def columns_option(command: F) -> F:
@@ -152,6 +159,12 @@ def split_context(params: dict[str, Any]) -> dict[str, str]:
     return {name: path for name, path in taken.items() if path is not None}
 
 
+def _given_tables(context: dict[str, str]) -> str:
+    """The table options given, and the verb that follows: ``--train, --items are``."""
+    flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
+    return f"{flags} {'is' if len(context) == 1 else 'are'}"
+
+
 def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
                           also: str = "") -> None:
     """A UsageError when beyond-accuracy tables are given but no measure reads one: they
@@ -162,9 +175,8 @@ def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
 
     if not context or any(reads_context(m) for m in parse_measures(measures)):
         return
-    flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
     raise click.UsageError(
-        f"{flags} {'is' if len(context) == 1 else 'are'} read by beyond-accuracy measures "
+        f"{_given_tables(context)} read by beyond-accuracy measures "
         f"(Novelty@k, ARP@k, Coverage@k, ILD@k, APLT@k, ...){also}; none of the measures "
         f"given reads {'it' if len(context) == 1 else 'them'}")
 
@@ -367,6 +379,16 @@ class Given:
     columns: tuple[str, ...] | None = None
     #: how QRELS is read (``--format-in``)
     qrels_format: str = "auto"
+    #: the QRELS argument (None: ``--pairs``)
+    qrels: str | None = None
+
+    def judgments(self) -> Any:
+        """QRELS as ``--format-in`` names it (:func:`read_qrels`; None: ``--pairs``)."""
+        return None if self.qrels is None else read_qrels(self.qrels, self.qrels_format)
+
+    def runs(self) -> dict[str, Any]:
+        """The RUNS by name (:func:`runs_by_name`)."""
+        return runs_by_name(self.labels, self.paths, self.columns)
 
 
 def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
@@ -389,9 +411,7 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
         raise click.UsageError("--columns names the columns of RUNS; --pairs files have "
                                "their own (query_id, retrieved, relevant)")
     if context and pairs:
-        flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
-        raise click.UsageError(f"{flags} {'is' if len(context) == 1 else 'are'} for QRELS "
-                               "and RUNS, not --pairs")
+        raise click.UsageError(f"{_given_tables(context)} for QRELS and RUNS, not --pairs")
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)
@@ -399,7 +419,7 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
         from .._surfaces.coverage import coverage_measures
 
         chosen = coverage_measures(chosen, coverage)
-    return Given(options, pairs, context, labels, paths, chosen, columns, qrels_format)
+    return Given(options, pairs, context, labels, paths, chosen, columns, qrels_format, qrels)
 
 
 def coverage_option(command: F) -> F:
@@ -408,3 +428,8 @@ def coverage_option(command: F) -> F:
         "--coverage", type=click.IntRange(1, 2 ** 31 - 1), default=None, metavar="K",
         help="Add Judged@K, Unj@K and each measure on condensed lists (judged documents "
              "only); warn when the two forms order two systems differently.")(command)
+
+
+def evaluating(command: F) -> F:
+    """:func:`evaluated_inputs` and ``--coverage``: the inputs of evaluate, compare, report."""
+    return evaluated_inputs(coverage_option(command))

@@ -10,8 +10,8 @@ import click
 from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.render import COMPARE_FORMATS
 from .._surfaces.power import MAX_QUERIES
-from ._evaluate import write_text
-from ._options import evaluated_inputs, inputs_and_measures, read_given
+from ._evaluate import write_frame
+from ._options import evaluated_inputs, inputs_and_measures, output_option, read_given
 
 __all__ = ["power_cmd"]
 
@@ -34,8 +34,7 @@ __all__ = ["power_cmd"]
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 @evaluated_inputs
 def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
               measures: tuple[str, ...], min_diff: float | None, queries: int | None,
@@ -54,17 +53,10 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     import polars as pl
 
     from .._surfaces.power import power
-    from .._surfaces.render.formats import write
-    from .._surfaces.render.frames import frame_table
-    from ._evaluate import evaluate_files, evaluate_pairs_files
+    from ._evaluate import evaluate_given
 
     given = read_given(qrels, runs, names, measures, params, output)
-    results = (evaluate_pairs_files(given.paths, given.measures, given.options, given.labels)
-               if given.pairs else evaluate_files(qrels, given.paths,  # type: ignore[arg-type]
-                                                  given.measures, given.options,
-                                                  names=given.labels, context=given.context,
-                                                  fuse=fuse_method, columns=given.columns,
-                                                  qrels_format=given.qrels_format))
+    results = evaluate_given(given, fuse_method)
     rows = []
     for measure in given.measures:
         p = power(results.values(measure), min_diff=min_diff, queries=queries, alpha=alpha,
@@ -74,5 +66,5 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         rows.append({"measure": measure, **vars(p), "simulated": p.simulated if simulations
                      else None})
     note = f"Paired t-test design at alpha {alpha:g}, power {wanted:g} (Sakai 2016)."
-    write_text(output, write(frame_table(pl.DataFrame(rows), note), fmt))
+    write_frame(output, pl.DataFrame(rows), note, fmt)
     return 0

@@ -11,13 +11,11 @@ from .._surfaces.compare.api import CORRECTIONS, TESTS
 from ._judges import scale_options, scales
 from ._options import (
     baseline_name,
-    coverage_option,
-    evaluated_inputs,
+    evaluating,
     inputs_and_measures,
+    output_option,
     read_given,
-    read_qrels,
     refuse_unread_context,
-    runs_by_name,
     split_name,
 )
 
@@ -26,8 +24,8 @@ __all__ = ["report_cmd"]
 
 @click.command("report")
 @inputs_and_measures("Measure of the summary and per-query views")
-@click.option("-o", "--output", type=str, required=True, metavar="FILE.html",
-              help="Write the report to this file (- for standard output).")
+@output_option(required=True, metavar="FILE.html",
+               help="Write the report to this file (- for standard output).")
 @click.option("--baseline", type=str, default=None, metavar="RUN",
               help="The run the others are compared with (its name, or its RUN argument "
                    "as given; default: the first).")
@@ -49,8 +47,7 @@ __all__ = ["report_cmd"]
               help="Another judge's labels (e.g. an LLM's): add a section comparing them "
                    "with QRELS, as ranklens judges (NAME=PATH names the judge).")
 @scale_options("--judge-columns")
-@evaluated_inputs
-@coverage_option
+@evaluating
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
@@ -108,7 +105,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 "judges_options": {**scales(maps, judge_columns, grades, "--judge-columns"),
                                    "names": judge_names} if other else None}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
-        judged: Any = None if qrels is None else read_qrels(qrels, given.qrels_format)
+        judged: Any = given.judgments()
         if pairs:
             from .._ingest.io._pairs import load_pairs_runs
 
@@ -121,8 +118,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
             _, fused_runs = fused_beside(labels, paths, fuse_method, given.columns)
             text = report(judged, fused_runs, list(measures) or None, **settings)
         else:
-            text = report(judged, runs_by_name(labels, paths, given.columns),
-                          list(measures) or None, **settings, **dict[str, Any](tables))
+            text = report(judged, given.runs(), list(measures) or None, **settings,
+                          **dict[str, Any](tables))
     if to is None:
         write_stdout(text)
     else:

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from .._base.errors import ParameterError
+from ._options import output_option
 
 __all__ = ["rollup_cmd"]
 
@@ -55,8 +56,8 @@ def read_input(path: str, format_in: str) -> Any:
               help="How INPUT is read: auto (a .jsonl file by its first record, else 4 "
                    "fields make judgments, 6 a run), or named. rag-judgments is TREC RAG "
                    "2025's six-column judgment file.")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write the TREC run or qrels here (default, or '-': standard output).")
+@output_option(metavar="FILE",
+               help="Write the TREC run or qrels here (default, or '-': standard output).")
 def rollup_cmd(input_path: str, by: str | None, by_regex: str | None, by_map: str | None,
                how: str | None, format_in: str, output: str | None) -> int:
     """Roll a segment run or segment judgments (INPUT) up to documents.
@@ -70,11 +71,11 @@ def rollup_cmd(input_path: str, by: str | None, by_regex: str | None, by_map: st
     import re
     from pathlib import Path
 
-    from .._base.outputs import refuse_overwriting_inputs, write_atomically
+    from .._base.outputs import refuse_overwriting_inputs
     from .._ingest.io.rag import rollup
     from .._ingest.tables import Run
     from .._surfaces.fusion.write import trec_run_text
-    from ._evaluate import write_stdout
+    from ._evaluate import write_text
 
     given = [(n, v) for n, v in (("--by", by), ("--by-regex", by_regex), ("--by-map", by_map))
              if v is not None]
@@ -100,8 +101,5 @@ def rollup_cmd(input_path: str, by: str | None, by_regex: str | None, by_map: st
     else:
         frame = rolled.frame
         text = "".join(f"{q} 0 {d} {g:g}\n" for q, d, g in frame.iter_rows())
-    if output is None:
-        write_stdout(text)
-    else:
-        write_atomically(output, text)
+    write_text(output, text)
     return 0

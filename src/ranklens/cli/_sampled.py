@@ -9,7 +9,8 @@ import click
 from .._surfaces.compare.render import COMPARE_FORMATS
 from .._surfaces.sampled.api import ESTIMATORS
 from .._surfaces.sampled.estimators import SAMPLINGS
-from ._evaluate import write_text
+from ._evaluate import write_frame
+from ._options import output_option
 
 __all__ = ["sampled_cmd"]
 
@@ -30,8 +31,7 @@ __all__ = ["sampled_cmd"]
                                       "comparisons of the files, or every case's values.")
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option()
 def sampled_cmd(files: tuple[str, ...], measures: tuple[str, ...],
                 estimators: tuple[str, ...], sampling: str, gamma: float, show: str,
                 fmt: str, output: str | None) -> int:
@@ -45,8 +45,6 @@ def sampled_cmd(files: tuple[str, ...], measures: tuple[str, ...],
     """
     from .._base.errors import ParameterError
     from .._base.outputs import refuse_overwriting_inputs
-    from .._surfaces.render.formats import write
-    from .._surfaces.render.frames import frame_table
     from .._surfaces.sampled import sampled
 
     refuse_overwriting_inputs(output, files)
@@ -62,5 +60,5 @@ def sampled_cmd(files: tuple[str, ...], measures: tuple[str, ...],
     note = {"summary": f"Sampling {sampling}, gamma {gamma:g}, uniform prior.",
             "paired": "Paired t-test on the cases both files hold; 95% interval.",
             "values": ""}[show]
-    write_text(output, write(frame_table(frame, note), fmt))
+    write_frame(output, frame, note, fmt)
     return 0

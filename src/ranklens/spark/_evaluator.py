@@ -357,11 +357,8 @@ def _element_type(dataset: DataFrame, column: str, param: str) -> str:
     """The element type of the array column ``column`` (ParameterError otherwise)."""
     from pyspark.sql.types import ArrayType
 
-    fields = {f.name: f.dataType for f in dataset.schema.fields}
-    if column not in fields:
-        raise ParameterError(f"the dataset has no {column!r} column ({param}; columns: "
-                             f"{list(fields)})")
-    kind = fields[column]
+    check_columns(dataset, "dataset", [(column, param, "any")])
+    kind = next(f.dataType for f in dataset.schema.fields if f.name == column)
     if not isinstance(kind, ArrayType) or kind.elementType.typeName() not in (
             "string", *NUMBERS):
         raise ParameterError(

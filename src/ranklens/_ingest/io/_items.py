@@ -53,6 +53,12 @@ def _rename(frame: pl.DataFrame, wanted: Sequence[str], optional: Sequence[str],
     return frame.select([pl.col(old).alias(new) for old, new in renames.items()])
 
 
+def _renamed(table: Callable[[pl.DataFrame, str], _T], wanted: Sequence[str],
+             optional: Sequence[str], what: str) -> Callable[[pl.DataFrame, str], _T]:
+    """How :func:`_read` builds a table whose columns are found by their aliases."""
+    return lambda frame, source: table(_rename(frame, wanted, optional, what, source), source)
+
+
 def _path(given: Any) -> str | None:
     return os.fspath(given) if isinstance(given, (str, os.PathLike)) else None
 
@@ -155,12 +161,9 @@ def load_interactions(train: Any) -> Interactions:
                                           for n, a in zip(names, train, strict=True)}),
                             "<train arrays>")
 
-    def build(frame: pl.DataFrame, source: str) -> Interactions:
-        frame = _rename(frame, ("user_id", "item_id"), ("weight",),
-                        "the training interactions", source)
-        return Interactions(frame, source)
-
-    return _read(train, "training interactions", build,
+    return _read(train, "training interactions",
+                 _renamed(Interactions, ("user_id", "item_id"), ("weight",), "the training "
+                          "interactions"),
                  ((2, 3), "user item [weight]", ("user_id", "item_id", "weight")))
 
 
@@ -226,14 +229,9 @@ def load_items(items: Any) -> ItemCatalogue:
         listed = sorted(items) if isinstance(items, (set, frozenset)) else list(items)
         return ItemCatalogue(pl.DataFrame({"item_id": pl.Series(listed, strict=False)}),
                              "<items list>")
-
-    def build(frame: pl.DataFrame, source: str) -> ItemCatalogue:
-        return ItemCatalogue(_rename(frame, ("item_id",), ("group", "propensity"),
-                                     "the item catalogue",
-                                     source), source)
-
-    return _read(items, "an item catalogue", build, ((1, 2), "item [group]",
-                                                       ("item_id", "group")))
+    return _read(items, "an item catalogue",
+                 _renamed(ItemCatalogue, ("item_id",), ("group", "propensity"),
+                          "the item catalogue"), ((1, 2), "item [group]", ("item_id", "group")))
 
 
 def load_item_groups(groups: Any) -> ItemGroups:
@@ -259,12 +257,9 @@ def load_item_groups(groups: Any) -> ItemGroups:
         return ItemGroups(groups.frame, groups.source)
     if isinstance(groups, Mapping):
         return ItemGroups(_grouped_frame(groups), "<groups dict>")
-
-    def build(frame: pl.DataFrame, source: str) -> ItemGroups:
-        return ItemGroups(_rename(frame, ("item_id", "group"), (), "the item groups", source),
-                          source)
-
-    return _read(groups, "item groups", build, ((2, 2), "item group", ("item_id", "group")))
+    return _read(groups, "item groups", _renamed(ItemGroups, ("item_id", "group"), (),
+                                                 "the item groups"),
+                 ((2, 2), "item group", ("item_id", "group")))
 
 
 def load_item_features(features: Any, *,

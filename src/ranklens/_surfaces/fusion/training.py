@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from ..._base.errors import InputError, ParameterError
+from ..._base.errors import ParameterError
 from ..._base.validate import Boolean, Integer
+from ..._ingest.columns import shared_keys, twice_error
 from ..._ingest.tables import Qrels
 from .candidates import Candidates
 from .registry import Inputs, Kernel, Param
@@ -49,14 +50,11 @@ def training_arrays(c: Candidates, train: Qrels, rel: int
     """Each row's training grade (NaN: unjudged), each row's query's number of judgments at
     ``rel`` or above (retrieved or not), and whether each query code is a training query."""
     judged = train.frame
-    twice = judged.select(pl.struct("query_id", "doc_id").is_duplicated()).to_series()
-    if twice.any():  # which grade would it learn? evaluate refuses them too by default
-        row = judged.filter(twice).row(0, named=True)
-        raise InputError(
-            f"the training judgments judge the document {row['doc_id']!r} more than once "
-            f"for the query {row['query_id']!r} ({int(twice.sum())} rows are involved); "
-            "supervised fusion learns from one grade per document and query",
-            source=train.source)
+    twice = shared_keys(judged, "query_id", "doc_id")
+    if twice.height:  # which grade would it learn? evaluate refuses them too by default
+        raise twice_error(twice, "the training judgments judge the document {doc_id} more "
+                          "than once for the query {query_id}", "supervised fusion learns "
+                          "from one grade per document and query", train.source)
     rows = pl.DataFrame({"query_id": c.query_ids.gather(c.query),
                          "doc_id": c.doc_ids, "i": np.arange(c.query.size)})
     grade = (rows.join(judged, on=["query_id", "doc_id"], how="left")
