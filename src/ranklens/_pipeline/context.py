@@ -96,7 +96,11 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
                                    maintain_order="left")
         return (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
                 rows_of["relevance"].to_numpy())
-    return RankedItems(context, context.codes(run.doc_values_at(rows)),
+    held = run.held_doc_id
+    # numbers are coded in the run's order and gathered by NumPy: no polars gather of ids
+    code = context.codes(held)[rows] if held.dtype.is_integer() else \
+        context.codes(run.doc_values_at(rows))
+    return RankedItems(context, code,
                        lambda: run.doc_ids_at(rows), None if qrels is None else judged)
 
 
