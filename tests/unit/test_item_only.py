@@ -100,6 +100,7 @@ def test_no_warning_about_unmatched_ids_when_nothing_reads_them() -> None:
 @pytest.mark.parametrize(("measures", "items", "read"), [
     (["Coverage@2"], ["a", "b", "c"], False),  # the catalogue is given
     (["Coverage(convention=rectools)@2", "Entropy@2", "UserCoverage@1"], ["a", "b"], False),
+    (["Entropy@2", "UserCoverage@1"], None, False),  # no table at all
     (["Coverage@2"], None, True),  # the catalogue is the training items
     (["Coverage(convention=recommenders)@2"], ["a", "b", "c"], True),  # over them
     (["Novelty@2"], ["a", "b", "c"], True),  # popularity
