@@ -17,7 +17,6 @@ the count of items instead of the share (RecTools' ``CatalogCoverage`` default, 
 
 from __future__ import annotations
 
-from .._base.errors import MeasureError
 from .._model.items import ItemContext, ItemCounts
 from ._beyond import (
     catalogue_size,
@@ -37,9 +36,6 @@ def _coverage(counts: ItemCounts, m: Measure, context: ItemContext) -> float:
     if not m.get("normalize"):
         return distinct
     if style == "recommenders":
-        if context.train is None:
-            raise MeasureError(f"{m} divides by the items of the training interactions "
-                               "(train=...)")
         return distinct / max(int((context.rows > 0).sum()), 1)
     n = catalogue_size(context, m)
     return distinct / (n + 1 if style == "recbole" else n)
@@ -57,4 +53,6 @@ register_beyond("Coverage", "catalogue coverage: distinct catalogue items in any
                 variants=(("catalogcoverage", (("convention", "rectools"),)),
                           ("itemcoverage", (("convention", "recbole"),)),
                           ("catalog_coverage", (("convention", "recommenders"),))),
-                needs=("catalogue",), item_tally=top_counts, finish_items=_coverage)
+                # recommenders' divides by the items of the training interactions
+                needs=lambda m: ("catalogue", "train") if m.get("convention") == "recommenders"
+                else ("catalogue",), item_tally=top_counts, finish_items=_coverage)

@@ -342,7 +342,7 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
     evaluated queries in the run index's order, those absent from the run after them: the
     ranked rows are then used where they lie, and per-query values are put back in
     trec_eval order by ``Aligned.to_sorted``.
-    Judgments are matched on the aligned rows (``judgments.match``).
+    Judgments are matched on the aligned rows (``judgments.match``) when ``pol.match``.
     """
     nq = query_ids.size
     at: np.ndarray | None = None  # positions in the index of the aligned rows (None: all)
@@ -377,7 +377,8 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
         at = np.flatnonzero(keep) if at is None else at[keep]
         code, qidx = code[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
-    judged_at, judged_grade = judgments.match(code, at, block_q, nq)
+    judged_at, judged_grade = judgments.match(code, at, block_q, nq) if pol.match else (
+        np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
     j_sorted = judgments.sorted
     to_sorted: np.ndarray | None = None
     if not bool((aligned_of == np.arange(nq)).all()):

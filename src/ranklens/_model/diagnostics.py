@@ -35,7 +35,7 @@ class Diagnostics:
         """An alignment's diagnostics (each list kept in the order given)."""
         return cls(tuple(missing), tuple(ignored), tuple(empty_rankings))
 
-    def counted(self, ranked: int, judged_ranked: int) -> Diagnostics:
+    def counted(self, ranked: int, judged_ranked: int | None) -> Diagnostics:
         """These diagnostics with the counts of the aligned queries."""
         return replace(self, queries_ranked=ranked, queries_judged_ranked=judged_ranked)
 

@@ -82,6 +82,9 @@ class Policies:
     #: ``missing`` was given by the caller: an explicit "zero" scores every judged query
     #: even when the run shares none of them (left unset, that is an error)
     missing_given: bool = False
+    #: the ranked documents are matched to the judgments (False: no measure of the plan
+    #: reads them, and neither does ``judged_only``; nothing judged is then found)
+    match: bool = True
 
     def __post_init__(self) -> None:
         for name, constraint in _CONSTRAINTS.items():

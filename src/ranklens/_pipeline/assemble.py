@@ -168,7 +168,8 @@ def finish(plan: Plan, partial: Partial, *, run_source: str, qrels_source: str,
         "empty_queries": {name: count for name, (count, _) in empties.items() if count},
         "evaluated_queries": evaluated,
         "queries_ranked": partial.queries_ranked,
-        "queries_judged_ranked": partial.queries_judged_ranked,
+        "queries_judged_ranked": partial.queries_judged_ranked if plan.policies.match
+        else None,
     }
     return Totals(aggregates, diagnostics,
                   notices(plan, partial, run_source, qrels_source=qrels_source))
@@ -234,7 +235,8 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
             qrels_source: str = "<qrels>") -> list[str]:
     """What the caller should be warned of: an empty evaluation under ``missing="skip"``
     (no judgments, no query in common), missing queries (when ``missing`` was left unset),
-    a run that retrieved (almost) no judged document, and run queries without judgments.
+    a run that retrieved (almost) no judged document (when its documents were matched), and
+    run queries without judgments.
     ``source`` names the run, ``qrels_source`` the judgments; the plan's vocabulary words
     them. For user and item inputs, run queries without judgments are users without test
     items, not warned of (:func:`users_summary` words their count)."""
@@ -252,7 +254,7 @@ def notices(plan: Plan, partial: Partial | PerQuery, source: str, *,
         out.append(f"{missing.count} {words.judged_queries} are absent from the {words.run} "
                    f"({source}) and were {verb} (missing={pol!r}): {_some(missing)}")
     ranked, judged = partial.queries_ranked, partial.queries_judged_ranked
-    if ranked and judged < JUDGED_FLOOR * ranked:
+    if ranked and plan.policies.match and judged < JUDGED_FLOOR * ranked:
         share = (f"no {words.judged_doc} for any of its {ranked} {words.queries}"
                  if judged == 0 else
                  f"a {words.judged_doc} for only {judged} of its {ranked} {words.queries}")

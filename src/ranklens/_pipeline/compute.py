@@ -288,7 +288,8 @@ def measured(plan: Plan, aligned: Aligned, diagnostics: Diagnostics,
     weights = {m: aligned.in_trec_order(m.definition.weight(aligned, m)).astype(np.float64)
                for m in plan.canonical if m.definition.weight is not None}
     return PerQuery(aligned.in_trec_order(aligned.query_ids), values, num_rel,
-                    diagnostics.counted(*_judged_counts(aligned)), weights, items, unknown)
+                    diagnostics.counted(*_judged_counts(aligned, policies.match)), weights,
+                    items, unknown)
 
 
 @contextlib.contextmanager
@@ -319,11 +320,15 @@ def _measures_on_threads(plan: Plan, aligned: Aligned,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _judged_counts(aligned: Aligned) -> tuple[int, int]:
+def _judged_counts(aligned: Aligned, matched: bool) -> tuple[int, int | None]:
     """How many queries retrieved anything, and how many retrieved a judged document (doc
-    ids that never match the judgments leave every measure 0 without an error)."""
+    ids that never match the judgments leave every measure 0 without an error; None: the
+    documents were not ``matched``)."""
+    ranked = int((np.diff(aligned.offsets) > 0).sum())
+    if not matched:
+        return ranked, None
     owners = np.searchsorted(aligned.offsets, aligned.judged_at, side="right") - 1
     # marked rather than np.unique: no sort of the judged rows
     judged = np.zeros(aligned.offsets.size - 1, dtype=bool)
     judged[owners] = True
-    return int((np.diff(aligned.offsets) > 0).sum()), int(np.count_nonzero(judged))
+    return ranked, int(np.count_nonzero(judged))

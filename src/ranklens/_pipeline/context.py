@@ -36,9 +36,16 @@ EXAMPLES = 20
 
 
 def load_context(train: object = None, items: object = None, item_features: object = None,
-                 item_groups: object = None) -> ItemContext | None:
+                 item_groups: object = None, measures: Iterable[Measure] | None = None
+                 ) -> ItemContext | None:
     """The item context of the tables given, each in any form ranklens reads (None when
-    none is given)."""
+    none is given). Given the ``measures``, the training interactions are read only when
+    one of them needs them (their popularity, the groups derived from it, or the
+    catalogue when no ``items`` are given)."""
+    if measures is not None and not any(
+            t in ("train", "groups") or (t == "catalogue" and items is None)
+            for m in measures for t in m.definition.items.tables(m)):
+        train = None
     if train is None and items is None and item_features is None and item_groups is None:
         return None
     return ItemContext.of(
@@ -89,7 +96,11 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
                                    maintain_order="left")
         return (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
                 rows_of["relevance"].to_numpy())
-    return RankedItems(context, context.codes(run.doc_values_at(rows)),
+    held = run.held_doc_id
+    # numbers are coded in the run's order and gathered by NumPy: no polars gather of ids
+    code = context.codes(held)[rows] if held.dtype.is_integer() else \
+        context.codes(run.doc_values_at(rows))
+    return RankedItems(context, code,
                        lambda: run.doc_ids_at(rows), None if qrels is None else judged)
 
 

@@ -142,6 +142,7 @@ def make_plan(
         collection_size=opts.collection_size,
         warn_missing=missing is None,
         missing_given=missing is not None,
+        match=opts.judged_only or any(m.definition.facts.reads_judgments for m in parsed),
     )
     conventions = {
         "ties": ties, "rel": opts.rel, "missing": policies.missing,

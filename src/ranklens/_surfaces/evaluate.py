@@ -196,7 +196,7 @@ def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | Non
     (0.5, 0.5)
     """
     plan = planned(measures, options, run_name=run_name, **kwargs)
-    context = load_context(train, items, item_features, item_groups)
+    context = load_context(train, items, item_features, item_groups, plan.canonical)
     check_context(plan.canonical, context)
     # subtopic judgments come loaded (load_qrels(..., kind="subtopic")): their kind is
     # never guessed from a file
