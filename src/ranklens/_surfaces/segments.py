@@ -90,7 +90,9 @@ def _members(groups: Mapping[Any, Any] | str | Path, query_ids: np.ndarray,
     at = {str(q): i for i, q in enumerate(query_ids.tolist())}
     rows: dict[str, list[int]] = {}
     for query, name in memberships(groups):
-        rows.setdefault(name, []).extend([at[query]] if query in at else [])
+        members = rows.setdefault(name, [])
+        if query in at:
+            members.append(at[query])
     return {g: np.array(sorted(r), dtype=np.int64) for g, r in rows.items()}
 
 
