@@ -44,3 +44,23 @@ def test_segment_facets_and_box_plots_render_in_chromium(tmp_path: Path) -> None
         page.locator("#segments-box").screenshot(path=str(tmp_path / "box.png"))
     assert not problems, "\n".join(problems)
     assert (tmp_path / "box.png").stat().st_size > 5_000
+
+
+def test_the_run_menu_picks_the_runs_of_the_facets(tmp_path: Path) -> None:
+    """Beyond ten runs the page's menu picks the runs drawn, in the facets too."""
+    _require()
+    qrels = {f"q{i}": {f"d{j}": (i + j) % 3 for j in range(6)} for i in range(20)}
+    runs = {f"r{k}": {q: {f"d{j}": float((j * k + i) % 7) for j in range(6)}
+                      for i, q in enumerate(qrels)} for k in range(12)}
+    path = tmp_path / "report.html"
+    ranklens.report(qrels, runs, ["AP"], max_k=5, output=path,
+                    segments={q: "a" if i < 10 else "b" for i, q in enumerate(qrels)})
+    points = "#chart-segments-means svg g.role-mark.mark-symbol path"
+    problems: list[str] = []
+    with chromium_page(problems, strict=True) as page:
+        open_rendered(page, path, 60_000)
+        assert page.locator(points).count() == 2 * 10  # two groups, the first ten runs
+        page.locator("#run-select").select_option(["0", "1"])
+        page.wait_for_function(f"document.querySelectorAll('{points}').length === 4",
+                               timeout=5_000)
+    assert not problems, "\n".join(problems)
