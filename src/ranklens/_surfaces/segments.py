@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .._results.results import Results
     from .compare.result import Comparison
 
-__all__ = ["Segments", "group_means", "read_groups", "segments"]
+__all__ = ["Segments", "group_means", "memberships", "read_groups", "segments"]
 
 
 @dataclass(frozen=True)
@@ -70,24 +70,29 @@ def _frame_groups(frame: Any) -> dict[str, list[str]]:
     return out
 
 
-def _members(groups: Mapping[Any, Any] | str | Path, query_ids: np.ndarray,
-             ) -> dict[str, np.ndarray]:
-    """Each group's rows of the comparison's query axis, groups in first-seen order."""
+def memberships(groups: Mapping[Any, Any] | str | Path) -> list[tuple[str, str]]:
+    """``(query_id, group)`` pairs of ``groups`` (as :func:`segments` takes them), groups
+    first seen in this order."""
     mapping = read_groups(groups) if isinstance(groups, (str, Path)) else groups
     if hasattr(mapping, "columns") and len(mapping.columns) == 2:  # a polars/pandas frame
         mapping = _frame_groups(mapping)
     if not isinstance(mapping, Mapping):
         raise ParameterError("the 'groups' argument must map query ids to a group (or a "
                              f"list of groups), or be a file path; got {type(groups).__name__}")
+    return [(str(query), str(name)) for query, names in mapping.items()
+            for name in ([names] if isinstance(names, str) or not isinstance(names, Iterable)
+                         else names)]
+
+
+def _members(groups: Mapping[Any, Any] | str | Path, query_ids: np.ndarray,
+             ) -> dict[str, np.ndarray]:
+    """Each group's rows of the comparison's query axis, groups in first-seen order."""
     at = {str(q): i for i, q in enumerate(query_ids.tolist())}
     rows: dict[str, list[int]] = {}
-    for query, names in mapping.items():
-        listed = [names] if isinstance(names, str) or not isinstance(names, Iterable) \
-            else names
-        for name in listed:
-            rows.setdefault(str(name), [])
-            if str(query) in at:
-                rows[str(name)].append(at[str(query)])
+    for query, name in memberships(groups):
+        members = rows.setdefault(name, [])
+        if query in at:
+            members.append(at[query])
     return {g: np.array(sorted(r), dtype=np.int64) for g, r in rows.items()}
 
 

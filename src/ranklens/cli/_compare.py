@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -20,6 +21,7 @@ from ._options import (
     read_given,
     refuse_unread_context,
 )
+from ._segments import measures_context, segment_groups, segments_options
 
 __all__ = ["compare_cmd"]
 
@@ -64,9 +66,7 @@ __all__ = ["compare_cmd"]
 @click.option("--risk", "risk_alpha", type=click.FloatRange(min=0), default=None,
               metavar="ALPHA", help="Write URisk, TRisk, ZRisk and GeoRisk per pair instead "
                                     "(a loss counts 1 + ALPHA times).")
-@click.option("--segments", type=click.Path(exists=True, dir_okay=False), default=None,
-              metavar="FILE", help="Write each pair per group of queries instead (FILE: "
-                                   "'query_id group' lines), corrected once across all.")
+@segments_options("Write each pair, corrected once across all, instead")
 @click.option("--seeds", type=click.Path(exists=True, dir_okay=False), default=None,
               metavar="FILE", help="Write each system against the baseline's system instead "
                                    "(FILE: 'run system' lines; a paired t on per-query means).")
@@ -83,7 +83,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                 alpha: float, seed: int, permutations: int, ci: str, confidence: float,
                 resamples: int, fmt: str, details: bool, output: str | None,
                 risk_alpha: float | None, segments: str | None, seeds: str | None,
-                fail_if_worse: str | None, margin: float | None,
+                fail_if_worse: str | None, margin: float | None, segment_edges: str | None,
                 fuse_method: str | None = None, **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
@@ -96,6 +96,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt a.run b.run --baseline a --risk 1
     ranklens compare qrels.txt main.run new.run --fail-if-worse main --margin 0.01
     ranklens compare qrels.txt a1.run a2.run b1.run b2.run --seeds systems.txt
+    ranklens compare qrels.txt a.run b.run --baseline a --segments derived:relevant
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
@@ -115,13 +116,15 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     baseline = baseline if baseline is not None and baseline == fused else baseline_name(
         baseline, given.labels, list(given.pairs) or list(runs),
         "--pairs files" if given.pairs else "runs")
-    refuse_unread_context(given.context, given.measures)
     one_table(risk_alpha, segments, details, seeds)
+    groups = segment_groups(segments, segment_edges, qrels, given.context)
+    context = measures_context(given.context, segments)
+    refuse_unread_context(context, given.measures)
     baseline = gate_baseline(fail_if_worse, margin, baseline, given.labels, runs, given.pairs)
     if fuse_method is not None and given.pairs:
         raise click.UsageError("--fuse is for RUNS, not --pairs files")
     chosen = given.measures
-    results = evaluate_given(given, fuse_method)
+    results = evaluate_given(replace(given, context=context), fuse_method)
     warn_coverage(results, chosen)
     cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
                           correction=correction,  # type: ignore[arg-type]
@@ -130,7 +133,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                           ci=ci, confidence=confidence,  # type: ignore[arg-type]
                           resamples=resamples)
     if risk_alpha is not None or segments is not None or seeds is not None:
-        write_text(output, analysis_text(cmp, risk_alpha, segments, fmt, seeds))
+        write_text(output, analysis_text(cmp, risk_alpha, groups, fmt, seeds))
     elif fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 

@@ -25,6 +25,7 @@ from ._options import (
     refuse_unread_context,
     runs_by_name,
 )
+from ._segments import measures_context, segment_groups, segments_options
 
 if TYPE_CHECKING:
     from .._results.result import Result
@@ -122,7 +123,7 @@ def chunked(qrels_path: str, run_paths: Sequence[str], measures: Sequence[str],
 
 def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bool,
                  output: str | None, names: Sequence[str],
-                 intervals: dict[str, Any] | None = None, segments: str | None = None) -> None:
+                 intervals: dict[str, Any] | None = None, segments: Any = None) -> None:
     """Render and write: a rich table on a terminal, plain text everywhere else.
     ``intervals``: :func:`~ranklens.render`'s ``ci``, ``ci_method``, ``seed`` and
     ``n_resamples``, when ``--ci`` is given; ``segments``: the per-group means instead."""
@@ -231,10 +232,7 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.option("--master", type=str, default=None, metavar="URL",
               help="Spark master for --engine spark: local[N], spark://host:7077, yarn, or "
                    "sc://host for Spark Connect (default: Spark's own).")
-@click.option("--segments", type=click.Path(exists=True, dir_okay=False), default=None,
-              metavar="FILE", help="Write each run's mean per group of queries instead "
-                                   "(FILE: 'query_id group' lines), with intervals and "
-                                   "p10/p50/p90.")
+@segments_options("Write each run's mean, intervals and p10/p50/p90 instead")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say on standard error how the files were evaluated: in memory, or in "
                    "how many chunks by how many workers (docs/scale.md), and who judged "
@@ -246,7 +244,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                  engine: str = "local", master: str | None = None,
                  fuse_method: str | None = None, memory_limit: str | None = None,
                  jobs: int | None = None, verbose: bool = False, segments: str | None = None,
-                 **params: Any) -> int:
+                 segment_edges: str | None = None, **params: Any) -> int:
     """Evaluate RUNS against QRELS (TREC, CSV, TSV, Parquet or JSON Lines; .gz/.bz2/.xz;
     '-' for standard input).
 
@@ -263,6 +261,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     ranklens evaluate qrels.txt huge.run.gz --memory-limit 2GB --jobs 2
     ranklens evaluate qrels.txt scores.tsv --columns qid,docid,score
     ranklens evaluate qrels.txt bm25.run dense.run -m AP --segments groups.txt
+    ranklens evaluate qrels.txt bm25.run -m AP --segments derived:relevant --segment-edges 5,20
     ranklens evaluate qrels.txt bm25.run dense.run -m nDCG@10 --coverage 10
     """
     if jobs is not None:
@@ -274,6 +273,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     given = read_given(qrels, runs, names, measures, params, output)
     options, pairs, context, chosen = given.options, given.pairs, given.context, given.measures
     labels, paths, roles = given.labels, given.paths, given.columns
+    context = measures_context(context, segments)
     refuse_unread_context(context, chosen)
     intervals = None
     if ci is not None:
@@ -287,6 +287,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     if segments is not None and (per_query or fmt == "trec" or engine == "spark"):
         raise click.UsageError("--segments writes per-group means: not with --per-query, "
                                "--format trec or --engine spark")
+    groups = segment_groups(segments, segment_edges, qrels, given.context)
     if roles is not None and engine == "spark":
         raise click.UsageError("--columns is for the local engine; not with --engine spark")
     if fuse_method is not None and (pairs or engine == "spark" or subtopics):
@@ -299,7 +300,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                                    "--pairs files are evaluated in memory")
         results = evaluate_pairs_files(paths, chosen, options, labels)
         warn_coverage(results, chosen)
-        write_output(results, fmt, per_query, output, labels, intervals, segments)
+        write_output(results, fmt, per_query, output, labels, intervals, groups)
         return 0
     assert qrels is not None  # checked by inputs()
     if engine == "spark":
@@ -347,7 +348,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
 
         if (judged := provenance_summary(qrels)) is not None:
             click.echo(f"ranklens: {judged}", err=True)
-    write_output(results, fmt, per_query, output, shown, intervals, segments)
+    write_output(results, fmt, per_query, output, shown, intervals, groups)
     return 0
 
 

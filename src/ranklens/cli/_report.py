@@ -18,6 +18,7 @@ from ._options import (
     refuse_unread_context,
     split_name,
 )
+from ._segments import segment_groups, segments_options
 
 __all__ = ["report_cmd"]
 
@@ -47,12 +48,14 @@ __all__ = ["report_cmd"]
               help="Another judge's labels (e.g. an LLM's): add a section comparing them "
                    "with QRELS, as ranklens judges (NAME=PATH names the judge).")
 @scale_options("--judge-columns")
+@segments_options("Add each run's mean with its interval, and box plots,")
 @evaluating
 def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...], output: str,
                measures: tuple[str, ...], baseline: str | None, title: str, max_k: int,
                top_k: int, test: str | None, correction: str | None, alpha: float,
                other: str | None, maps: tuple[str, ...], judge_columns: tuple[str, ...],
-               grades: str | None, fuse_method: str | None = None, **params: Any) -> int:
+               grades: str | None, segments: str | None, segment_edges: str | None,
+               fuse_method: str | None = None, **params: Any) -> int:
     """Write an HTML report on RUNS against QRELS: summary, precision-recall and metric@k
     curves, per-query differences with the baseline, judgment coverage, a per-query table.
 
@@ -64,6 +67,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     ranklens report qrels.txt bm25.run dense.run --fuse rrf -o r.html
     ranklens report test.qrels a.run b.run --train train.tsv --items items.tsv -o r.html
     ranklens report people.qrels a.run b.run --judges llm.qrels -o r.html
+    ranklens report qrels.txt a.run b.run --segments derived:relevant -o r.html
 
     With --train, a beyond-accuracy panel: the popularity of the recommended items against
     the catalogue's, Coverage, Gini, ARP, APLT and Novelty at --top-k.
@@ -87,7 +91,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                                    "too; give it another (--judges NAME=PATH)")
     given = read_given(qrels, runs, names, measures, params, output)
     measures = tuple(given.measures)  # with --coverage's measures
-    refuse_overwriting_inputs(output, [other] if other is not None else [])
+    refuse_overwriting_inputs(output, [p for p in (other, segments) if p is not None])
     tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
                                              given.labels, given.paths)
     if fuse_method is not None and pairs:
@@ -103,7 +107,8 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 "top_k": top_k, "test": test, "correction": correction, "alpha": alpha,
                 "options": options, "judges": other,
                 "judges_options": {**scales(maps, judge_columns, grades, "--judge-columns"),
-                                   "names": judge_names} if other else None}
+                                   "names": judge_names} if other else None,
+                "segments": segment_groups(segments, segment_edges, qrels, tables)}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         judged: Any = given.judgments()
         if pairs:

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 from ._collect import collect
 from ._compare import compare
 from ._driver import DEFAULT_BUCKETS, evaluate
+from ._groups import group_means
 from ._result import SparkResult
 
 if TYPE_CHECKING:
     from ._evaluator import RankingEvaluator
 
 __all__ = ["DEFAULT_BUCKETS", "RankingEvaluator", "SparkResult", "collect", "compare",
-           "evaluate"]
+           "evaluate", "group_means"]
 
 
 def __getattr__(name: str) -> Any:

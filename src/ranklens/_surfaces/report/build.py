@@ -44,7 +44,8 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
            test: str | None = None, correction: str | None = None, alpha: float = 0.05,
            train: Any = None, items: Any = None, item_features: Any = None,
            item_groups: Any = None, judges: Any = None,
-           judges_options: Mapping[str, Any] | None = None, **options: Any) -> str:
+           judges_options: Mapping[str, Any] | None = None, segments: Any = None,
+           **options: Any) -> str:
     """An HTML report comparing runs: summary, curves, per-query views, judgment coverage.
 
     One self-contained file (no network access when viewed): the summary table with the
@@ -94,6 +95,10 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
         ``resamples``, ``seed``, ``confidence``); the reference is named ``qrels``'s file
         name (or ``judge1``), the other ``judges``' (or ``judge2``), unless ``names`` gives
         both, e.g. ``{"names": ("people", "llm")}``.
+    segments : mapping, path or frame, optional
+        Groups of queries, as :func:`ranklens.segments` takes them: two sections, each
+        run's mean per group with its BCa bootstrap interval (a facet per group), and each
+        group's per-query values as box plots.
     **options
         Evaluation options (``rel``, ``missing``, ``ties``, ``depth``, ``judged_only``,
         ``empty``, ``duplicates``, ``convention``, ``columns``, ...), as for
@@ -129,7 +134,7 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
               "item_groups": item_groups}
     if judges is None and judges_options:
         raise ParameterError("the 'judges_options' option applies to 'judges'; give judges=")
-    refuse_overwriting_inputs(output, [qrels, *_run_paths(runs), judges,
+    refuse_overwriting_inputs(output, [qrels, *_run_paths(runs), judges, segments,
                                        *(t for t in tables.values() if t is not None)],
                               option="the 'output' option")
     results, data = _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k,
@@ -143,6 +148,11 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
                 **{k: v for k, v in options.items() if k != "columns"}}
     extra = ("", {}) if judges is None else _judges(qrels, judges, runs, data.measures[0],
                                                     settings)
+    if segments is not None:
+        from .segments import segments_section
+
+        html, specs = segments_section(results, data, segments)
+        extra = (html + extra[0], {**specs, **extra[1]})
     text = page(data, title=title, marks=marks, marks_note=note, lower_is_better=lower,
                 version=__version__, extra=extra)
     if output is not None:
