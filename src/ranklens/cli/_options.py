@@ -59,7 +59,7 @@ def output_option(help: str = "Write to this file (- for standard output).",
                   **kwargs: Any) -> Callable[[F], F]:
     """``-o/--output FILE``: one declaration for every command that writes (each refuses,
     with :func:`refuse_overwriting_inputs`, to write over one of its inputs)."""
-    return click.option("-o", "--output", type=str, default=None, help=help, **kwargs)
+    return click.option("-o", "--output", type=str, help=help, **kwargs)
 
 
 def columns_option(command: F) -> F:
