@@ -75,6 +75,8 @@ def test_usage_errors_are_one_line(demo: Path, capsys: pytest.CaptureFixture[str
     assert not (demo / "m.qrels").exists()
     out = run(["judge-export", "-o", "x.jsonl"], capsys)
     assert out.code == 2 and one_error(out.err).startswith("give at least one RUN to pool")
+    out = run(["judge-merge", "rag_umbrela.qrels", "l.jsonl"], capsys)  # -o is required
+    assert out.code == 2 and "Missing option '-o' / '--output'" in one_error(out.err)
 
 
 def test_coverage_option_of_evaluate_compare_and_report(
