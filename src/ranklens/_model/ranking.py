@@ -349,7 +349,6 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     starts = ends - lengths
     if steps_within(score, ends, "rise").size:  # within a block: not written best first
         return None
-    tie = steps_within(score, ends, "tie")
     # blocks move to ascending query number; place[k] is block k's position in that order
     by_query = np.argsort(block_code)
     place = np.empty(nb, dtype=np.int64)
@@ -359,12 +358,10 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
-    pos = _tie_members(tie, n).astype(index)  # the rows in a tie
-    group = None  # what tells the tied rows' groups apart: their group or their block
-    if needed is not None and pos.size:
-        after = np.zeros(n + 1, dtype=bool)
-        after[tie + 1] = True
-        pos, group = _needed_groups(pos, after[pos], needed[pos])
+    # the rows in a tie, and what tells their groups apart: their group or their block
+    pos, group = (_tie_members(steps_within(score, ends, "tie"), n), None) if needed is None \
+        else _needed_ties(score, ends, needed)
+    pos = pos.astype(index)
     rows = pos
     if pos.size:
         if group is None:
@@ -390,6 +387,27 @@ def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray
     keep[group[needed]] = True
     kept = keep[group]
     return pos[kept], group[kept]
+
+
+def _needed_ties(score: np.ndarray, ends: np.ndarray, needed: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The rows (ascending) of the groups of two or more tied rows holding a ``needed`` one
+    (blocks of rows end at ``ends``), and their groups numbered ascending: masks over all
+    rows, as the callers marking rows rank small runs where nearly every row may tie."""
+    n = score.size
+    same = score[1:] == score[:-1]  # NumPy treats -0.0 and 0.0 as equal, as trec_eval
+    crossing = ends[:-1] - 1
+    same[crossing[(crossing >= 0) & (crossing < n - 1)]] = False
+    start = np.ones(n, dtype=bool)
+    np.logical_not(same, out=start[1:])
+    group = np.cumsum(start, dtype=index_dtype(n))
+    keep = np.zeros(int(group[-1]) + 1, dtype=bool)
+    keep[group[needed]] = True
+    tied = ~start  # tied with the row before, or (next) with the one after
+    tied[:-1] |= same
+    tied &= keep[group]
+    pos = np.flatnonzero(tied)
+    return pos, group[pos]
 
 
 def _tie_members(tie: np.ndarray, n: int) -> np.ndarray:
