@@ -275,9 +275,8 @@ def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
     if tie.any():
-        pos = _tie_members(np.flatnonzero(tie), tie.size + 1)
-        if needed is not None:
-            pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])[0]
+        pos = _tie_members(np.flatnonzero(tie), tie.size + 1) if needed is None else \
+            _needed_ties(tie, needed[perm])[0]
         sub = perm[pos]
         perm[pos] = sub[tie_order(q[sub], score[sub], tiebreak_at(sub), tiebreak_descending)]
     return perm, sq
@@ -359,8 +358,13 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
     # the rows in a tie, and what tells their groups apart: their group or their block
-    pos, group = (_tie_members(steps_within(score, ends, "tie"), n), None) if needed is None \
-        else _needed_ties(score, ends, needed)
+    if needed is None:
+        pos, group = _tie_members(steps_within(score, ends, "tie"), n), None
+    else:  # NumPy treats -0.0 and 0.0 as equal, as trec_eval
+        same = score[1:] == score[:-1]
+        crossing = ends[:-1] - 1  # a block's last row and the next block's first: no tie
+        same[crossing[(crossing >= 0) & (crossing < n - 1)]] = False
+        pos, group = _needed_ties(same, needed)
     pos = pos.astype(index)
     rows = pos
     if pos.size:
@@ -378,29 +382,13 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     return offsets, src
 
 
-def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """The tied rows ``pos`` of the groups holding a ``needed`` one, and their groups
-    numbered ascending (``after``: whether each ties with the one before it)."""
-    group = np.cumsum(~after, dtype=index_dtype(after.size))
-    keep = np.zeros(int(group[-1]) + 1, dtype=bool)
-    keep[group[needed]] = True
-    kept = keep[group]
-    return pos[kept], group[kept]
-
-
-def _needed_ties(score: np.ndarray, ends: np.ndarray, needed: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """The rows (ascending) of the groups of two or more tied rows holding a ``needed`` one
-    (blocks of rows end at ``ends``), and their groups numbered ascending: masks over all
-    rows, as the callers marking rows rank small runs where nearly every row may tie."""
-    n = score.size
-    same = score[1:] == score[:-1]  # NumPy treats -0.0 and 0.0 as equal, as trec_eval
-    crossing = ends[:-1] - 1
-    same[crossing[(crossing >= 0) & (crossing < n - 1)]] = False
-    start = np.ones(n, dtype=bool)
+def _needed_ties(same: np.ndarray, needed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows (ascending) of the groups of tied rows holding a ``needed`` one, and their
+    groups numbered ascending; ``same[i]``: row ``i + 1`` ties with row ``i``. Masks over
+    all rows: the callers marking rows rank small runs, where nearly every row may tie."""
+    start = np.ones(same.size + 1, dtype=bool)
     np.logical_not(same, out=start[1:])
-    group = np.cumsum(start, dtype=index_dtype(n))
+    group = np.cumsum(start, dtype=index_dtype(start.size))
     keep = np.zeros(int(group[-1]) + 1, dtype=bool)
     keep[group[needed]] = True
     tied = ~start  # tied with the row before, or (next) with the one after
