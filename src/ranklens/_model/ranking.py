@@ -321,10 +321,18 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.nda
 
 def stable_order(groups: np.ndarray) -> np.ndarray:
     """A stable argsort of non-negative integers (NumPy's radix sort when they are below
-    2**16)."""
-    if groups.size and int(groups.max()) < 1 << 16:
+    2**16, a value sort of the values packed with their rows when both fit in 64 bits)."""
+    top = int(groups.max()) if groups.size else 0
+    if top < 1 << 16:
         return np.argsort(groups.astype(np.uint16, copy=False), kind="stable")
-    return np.argsort(groups, kind="stable")
+    shift = groups.size.bit_length()
+    if top >= 1 << (64 - shift):
+        return np.argsort(groups, kind="stable")
+    # each value with its row in the low bits: one value sort, cheaper than an argsort
+    packed = groups.astype(np.uint64) << np.uint64(shift)
+    packed |= np.arange(groups.size, dtype=np.uint64)
+    packed.sort()
+    return (packed & np.uint64((1 << shift) - 1)).astype(np.int64)
 
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
