@@ -210,7 +210,7 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
         return None  # two judged ids share a hash (never seen): the tables match them
     scheme = PairKeys.exact(len(query_ids), first.size)
     keys = scheme.of(qidx, code)
-    rows = np.argsort(keys)
+    rows = stable_order(keys)  # the keys are distinct: their one order
     return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade], dictionary,
                          tuple(w[first] for w in words), scheme, keys[rows], rows)
 

@@ -275,9 +275,8 @@ def _sorted_order(q: np.ndarray, score: np.ndarray, tiebreak_at: TiebreakAt,
     tie = (sq[1:] == sq[:-1]) & (ss[1:] == ss[:-1])
     del ss
     if tie.any():
-        pos = _tie_members(np.flatnonzero(tie), tie.size + 1)
-        if needed is not None:
-            pos = _needed_groups(pos, np.concatenate(([False], tie))[pos], needed[perm[pos]])[0]
+        pos = _tie_members(np.flatnonzero(tie), tie.size + 1) if needed is None else \
+            _needed_ties(tie, needed[perm])[0]
         sub = perm[pos]
         perm[pos] = sub[tie_order(q[sub], score[sub], tiebreak_at(sub), tiebreak_descending)]
     return perm, sq
@@ -322,10 +321,18 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.nda
 
 def stable_order(groups: np.ndarray) -> np.ndarray:
     """A stable argsort of non-negative integers (NumPy's radix sort when they are below
-    2**16)."""
-    if groups.size and int(groups.max()) < 1 << 16:
+    2**16, a value sort of the values packed with their rows when both fit in 64 bits)."""
+    top = int(groups.max()) if groups.size else 0
+    if top < 1 << 16:
         return np.argsort(groups.astype(np.uint16, copy=False), kind="stable")
-    return np.argsort(groups, kind="stable")
+    shift = groups.size.bit_length()
+    if top >= 1 << (64 - shift):
+        return np.argsort(groups, kind="stable")
+    # each value with its row in the low bits: one value sort, cheaper than an argsort
+    packed = groups.astype(np.uint64) << np.uint64(shift)
+    packed |= np.arange(groups.size, dtype=np.uint64)
+    packed.sort()
+    return (packed & np.uint64((1 << shift) - 1)).astype(np.int64)
 
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
@@ -349,7 +356,6 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     starts = ends - lengths
     if steps_within(score, ends, "rise").size:  # within a block: not written best first
         return None
-    tie = steps_within(score, ends, "tie")
     # blocks move to ascending query number; place[k] is block k's position in that order
     by_query = np.argsort(block_code)
     place = np.empty(nb, dtype=np.int64)
@@ -359,12 +365,15 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     np.cumsum(q_lengths, out=offsets[1:])
     shift = offsets[:-1] - starts[by_query]  # ranked position - input row, per query
     index = index_dtype(n)
-    pos = _tie_members(tie, n).astype(index)  # the rows in a tie
-    group = None  # what tells the tied rows' groups apart: their group or their block
-    if needed is not None and pos.size:
-        after = np.zeros(n + 1, dtype=bool)
-        after[tie + 1] = True
-        pos, group = _needed_groups(pos, after[pos], needed[pos])
+    # the rows in a tie, and what tells their groups apart: their group or their block
+    if needed is None:
+        pos, group = _tie_members(steps_within(score, ends, "tie"), n), None
+    else:  # NumPy treats -0.0 and 0.0 as equal, as trec_eval
+        same = score[1:] == score[:-1]
+        crossing = ends[:-1] - 1  # a block's last row and the next block's first: no tie
+        same[crossing[(crossing >= 0) & (crossing < n - 1)]] = False
+        pos, group = _needed_ties(same, needed)
+    pos = pos.astype(index)
     rows = pos
     if pos.size:
         if group is None:
@@ -381,15 +390,20 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     return offsets, src
 
 
-def _needed_groups(pos: np.ndarray, after: np.ndarray, needed: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """The tied rows ``pos`` of the groups holding a ``needed`` one, and their groups
-    numbered ascending (``after``: whether each ties with the one before it)."""
-    group = np.cumsum(~after, dtype=index_dtype(after.size))
+def _needed_ties(same: np.ndarray, needed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows (ascending) of the groups of tied rows holding a ``needed`` one, and their
+    groups numbered ascending; ``same[i]``: row ``i + 1`` ties with row ``i``. Masks over
+    all rows: the callers marking rows rank small runs, where nearly every row may tie."""
+    start = np.ones(same.size + 1, dtype=bool)
+    np.logical_not(same, out=start[1:])
+    group = np.cumsum(start, dtype=index_dtype(start.size))
     keep = np.zeros(int(group[-1]) + 1, dtype=bool)
     keep[group[needed]] = True
-    kept = keep[group]
-    return pos[kept], group[kept]
+    tied = ~start  # tied with the row before, or (next) with the one after
+    tied[:-1] |= same
+    tied &= keep[group]
+    pos = np.flatnonzero(tied)
+    return pos, group[pos]
 
 
 def _tie_members(tie: np.ndarray, n: int) -> np.ndarray:
