@@ -85,7 +85,18 @@ def _shown(value: object) -> str:
 def record_html(obj: Any) -> str:
     """A result dataclass under its type's name: its settings and numbers (scalar fields) as
     one table, then its ``table()``, or each frame it holds, or its ``to_polars()``; the
-    conventions of the results it holds below. Each table is bounded as :func:`html_table`."""
+    conventions of the results it holds below. Each table is bounded as :func:`html_table`.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> p = ranklens.power([[0.4, 0.5], [0.6, 0.5], [0.3, 0.45]], min_diff=0.1)
+    >>> html = record_html(p)
+    >>> html.startswith('<div class="ranklens"><p><b>Power</b></p>')
+    True
+    >>> f'<td style="text-align:left">{p.queries_needed}</td>' in html
+    True
+    """
     import polars as pl
 
     fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
