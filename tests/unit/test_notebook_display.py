@@ -239,3 +239,23 @@ def test_off_policy_estimates_and_power_show_their_numbers_and_settings() -> Non
 def _text(value: object) -> str:
     """A field's value as the table shows it, written here apart from the renderer."""
     return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def test_a_trec_eval_report_shows_its_all_lines() -> None:
+    report = ranklens.trec_eval(QRELS, RUNS["bm25"], ["map", "P.5", "num_ret"])
+    got = parsed(report._repr_html_())
+    lines = [line.split("\t") for line in report.text().splitlines()]
+    assert got.rows[-3:] == [[name.strip(), value] for name, _, value in lines]
+    assert fields(got)["query_ids"] == "q1, q2, q3"
+    assert repr(report) == ("<TrecEvalReport run: " + ", ".join(
+        f"{name.strip()}={value}" for name, _, value in lines) + " over 3 topics>")
+
+
+def test_many_systems_are_bounded() -> None:
+    runs = {f"{HOSTILE}{i}": RUNS["bm25"] for i in range(SHOWN_ROWS + 3)}
+    rs = ranklens.evaluate(QRELS, runs, ["P@1"])
+    corr = ranklens.rank_correlation(rs, rs, "P@1")
+    got = parsed(corr._repr_html_())
+    assert fields(got)["systems"].endswith(", ... 3 more")
+    assert "... 3 more rows" in got.paragraphs and len(got.rows[-1]) == 5
+    assert len(repr(corr)) < 120
