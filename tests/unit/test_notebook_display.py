@@ -148,3 +148,114 @@ def test_docstring_examples() -> None:
 
     failed, tried = doctest.testmod(notebook)
     assert tried and not failed
+
+
+def fields(got: Cells) -> dict[str, str]:
+    """The first table's ``field, value`` rows."""
+    return {row[0]: row[1] for row in got.rows[1:] if len(row) == 2}
+
+
+def test_a_pair_comparison_and_a_rank_correlation() -> None:
+    pair = ranklens.compare(QRELS, RUNS, ["P@1"], baseline="bm25", rel=2).pairs[0]
+    got = parsed(pair._repr_html_())
+    assert got.paragraphs[0] == "PairComparison"
+    assert {"system": HOSTILE, "baseline": "bm25", "difference": f"{pair.difference:.4f}",
+            "p_value": f"{pair.p_value:.4f}", "significant": str(pair.significant)}.items() <= (
+        fields(got).items())
+    assert [[q, f"{d:.4f}"] for q, d in pair.per_query().items()] == got.rows[-3:]
+    assert "rel=2" in got.paragraphs[-1]
+    rs = ranklens.evaluate(QRELS, RUNS, ["P@1", "AP"])
+    corr = ranklens.rank_correlation(rs, rs, "AP", measure_b="P@1")
+    got = parsed(corr._repr_html_())
+    assert {"method": "kendall", "coefficient": f"{corr.coefficient:.4f}",
+            "systems": ", ".join(corr.systems)}.items() <= fields(got).items()
+    assert got.rows[-2:] == [[r, str(a), str(b), f"{va:.4f}", f"{vb:.4f}"]
+                             for r, a, b, va, vb in corr.to_polars().rows()]
+    assert repr(corr) == (f"<RankCorrelation kendall={corr.coefficient:.4f} of 2 systems "
+                          f"(AP against P@1): {corr.swaps} of 1 pairs swapped>")
+
+
+def test_a_residual_and_an_agreement_matrix_are_bounded() -> None:
+    measures = [f"P@{k}" for k in range(1, SHOWN_ROWS + 4)]
+    res = ranklens.residual(QRELS, RUNS[HOSTILE], measures, run_name=HOSTILE)
+    got = parsed(res._repr_html_())
+    assert fields(got)["grade"] == f"{res.grade:.4f}"
+    assert got.rows[-3] == ["q1", *(f"{v:.4f}" for v in res.to_polars().row(0)[1:SHOWN_COLUMNS])]
+    assert any("more columns" in p for p in got.paragraphs)
+    assert "convention: trec" in got.paragraphs[-1]
+    assert repr(res).count("=[") == SHOWN_ROWS and "... 3 more over 3 queries" in repr(res)
+    matrix = ranklens.agreement(RUNS, measures=["Overlap@1"])
+    got = parsed(matrix._repr_html_())
+    overlap = matrix["Overlap@1"]
+    assert got.rows[-2:] == [["Overlap@1", run, *(f"{v:.4f}" for v in overlap[i])]
+                             for i, run in enumerate(RUNS)]
+    assert repr(matrix) == "AgreementMatrix(2 runs, Overlap@1)"
+
+
+def test_frames_of_sampled_segments_and_a_pool_show_their_first_rows() -> None:
+    n = SHOWN_ROWS + 5
+    cases = {"user_id": [f"u{i}" for i in range(n)], "sampled_rank": [1 + i % 9 for i in
+                                                                     range(n)],
+             "negatives": [9] * n, "catalogue": [100] * n}
+    s = ranklens.sampled({HOSTILE: cases}, "Recall@10", estimators=["naive"])
+    got = parsed(s._repr_html_())
+    assert got.paragraphs[:3] == ["values", "... 5 more rows", "summary"]
+    assert sum(1 for row in got.rows if row[0] == HOSTILE) == SHOWN_ROWS + 1
+    assert [HOSTILE, "Recall@10", "naive", str(n), f"{s.summary['mean'][0]:.4f}"] == (
+        got.rows[-2][:5])
+    assert repr(s) == f"<Sampled {HOSTILE} on Recall@10 by naive: {n} values>"
+    queries = {f"q{i}": {"a": 1} for i in range(6)}
+    runs = {"x": {f"q{i}": {"a": 1.0} for i in range(6)},
+            "y": {f"q{i}": {"a": 1.0} if i % 2 else {"b": 1.0} for i in range(6)}}
+    cmp = ranklens.compare(queries, runs, ["P@1"], baseline="x")
+    seg = ranklens.segments(cmp, {f"q{i}": HOSTILE if i % 2 else "even" for i in range(6)})
+    got = parsed(seg._repr_html_())
+    assert fields(got)["correction"] == seg.correction
+    assert sum(1 for row in got.rows if row and row[0] == HOSTILE) == (
+        seg.means.filter(group=HOSTILE).height + seg.pairs.filter(group=HOSTILE).height)
+    assert repr(seg) == f"<Segments: 2 groups, 2 pair rows, {seg.correction} correction>"
+    p = ranklens.pool([RUNS["bm25"], {"q1": {HOSTILE: 1.0}}], depth=1)
+    got = parsed(p._repr_html_())
+    assert fields(got)["depth"] == "1" and [HOSTILE, "1", "1"] in [r[1:] for r in got.rows]
+
+
+def test_off_policy_estimates_and_power_show_their_numbers_and_settings() -> None:
+    log = {"slate": [1, 1, 2, 2], "position": [1, 2, 1, 2], "reward": [1, 0, 0, 1],
+           "pscore": [.5, .4, .5, .6], "target_pscore": [.7, .3, .4, .5]}
+    est = ranklens.off_policy(log, resamples=20, seed=1)
+    got = fields(parsed(est._repr_html_()))
+    assert got == {f: _text(getattr(est, f)) for f in est.__dataclass_fields__}
+    two = ranklens.compare_policies({**log, "old": log["pscore"]},
+                                    {"new": "target_pscore", "old": "old"})
+    got = fields(parsed(two._repr_html_()))
+    assert got["names"] == "new, old" and got["difference"] == f"{two.difference:.4f}"
+    pilot = [[0.4 + 0.01 * i, 0.5 - 0.02 * (i % 3)] for i in range(20)]
+    pw = ranklens.power(pilot, min_diff=0.05)
+    got = fields(parsed(pw._repr_html_()))
+    assert got["queries_needed"] == str(pw.queries_needed) and got["alpha"] == "0.0500"
+    assert got["sd_source"] == pw.sd_source
+
+
+def _text(value: object) -> str:
+    """A field's value as the table shows it, written here apart from the renderer."""
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def test_a_trec_eval_report_shows_its_all_lines() -> None:
+    report = ranklens.trec_eval(QRELS, RUNS["bm25"], ["map", "P.5", "num_ret"])
+    got = parsed(report._repr_html_())
+    lines = [line.split("\t") for line in report.text().splitlines()]
+    assert got.rows[-3:] == [[name.strip(), value] for name, _, value in lines]
+    assert fields(got)["query_ids"] == "q1, q2, q3"
+    assert repr(report) == ("<TrecEvalReport run: " + ", ".join(
+        f"{name.strip()}={value}" for name, _, value in lines) + " over 3 topics>")
+
+
+def test_many_systems_are_bounded() -> None:
+    runs = {f"{HOSTILE}{i}": RUNS["bm25"] for i in range(SHOWN_ROWS + 3)}
+    rs = ranklens.evaluate(QRELS, runs, ["P@1"])
+    corr = ranklens.rank_correlation(rs, rs, "P@1")
+    got = parsed(corr._repr_html_())
+    assert fields(got)["systems"].endswith(", ... 3 more")
+    assert "... 3 more rows" in got.paragraphs and len(got.rows[-1]) == 5
+    assert len(repr(corr)) < 120

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-__all__ = ["SHOWN", "Frames", "by_query", "listed"]
+__all__ = ["SHOWN", "Frames", "Shown", "by_query", "listed"]
 
 #: names a repr lists; a count stands for the rest
 SHOWN = 20
@@ -42,8 +42,8 @@ def listed(names: Sequence[str], sep: str = ", ") -> str:
     return sep.join(names[:SHOWN]) + more
 
 
-class Frames:
-    """``to_pandas``, from the type's own ``to_polars``; a notebook's HTML table."""
+class Shown:
+    """A notebook's HTML table of a result, the conventions or settings in force below."""
 
     #: writes the object's HTML table, or None: set by the renderers, a layer above
     #: (``ranklens._surfaces``); None before them (nothing shown but the repr)
@@ -51,7 +51,12 @@ class Frames:
 
     def _repr_html_(self) -> str | None:
         """The object as a small HTML table in a notebook, the conventions in force below."""
-        return None if Frames.html_writer is None else Frames.html_writer(self)
+        writer = type(self).html_writer
+        return None if writer is None else writer(self)
+
+
+class Frames(Shown):
+    """``to_pandas``, from the type's own ``to_polars``; a notebook's HTML table."""
 
     def to_pandas(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
         """:meth:`to_polars` as a pandas DataFrame, with the same arguments (needs pandas,

@@ -1,6 +1,6 @@
 """The surfaces: evaluate, compare, report, fusion, agreement, pools, chunks."""
 
-from .._results.per_query import Frames
+from .._results.per_query import Shown
 
 
 def _notebook_html(obj: object) -> str | None:
@@ -10,4 +10,4 @@ def _notebook_html(obj: object) -> str | None:
     return results_html(obj)
 
 
-Frames.html_writer = _notebook_html
+Shown.html_writer = _notebook_html

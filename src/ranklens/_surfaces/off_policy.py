@@ -19,6 +19,7 @@ import numpy as np
 from .._base.draws import MAX_DRAWS
 from .._base.errors import InputError, ParameterError
 from .._base.validate import Choice, Integer, Interval, Number, check
+from .._results.per_query import Shown
 
 if TYPE_CHECKING:
     import polars as pl
@@ -45,7 +46,7 @@ _UNSEEN = (" (a logging propensity of 0 or none: the log cannot stand for what i
 
 
 @dataclass(frozen=True)
-class OffPolicy:
+class OffPolicy(Shown):
     """An off-policy estimate of the target policy's value.
 
     Attributes
@@ -73,7 +74,7 @@ class OffPolicy:
 
 
 @dataclass(frozen=True)
-class PolicyComparison:
+class PolicyComparison(Shown):
     """Two target policies' estimates on one log, paired per logged slate.
 
     Attributes

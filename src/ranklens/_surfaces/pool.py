@@ -18,6 +18,7 @@ from .._base.lazy import polars as pl
 from .._base.validate import Choice, Integer, check
 from .._ingest.io.given_columns import Columns, with_columns
 from .._ingest.tables import Qrels, Run
+from .._results.per_query import Shown
 from .agreement.rankings import MAX_DEPTH, query_set, ranks, top_rows
 
 __all__ = ["PLACEHOLDER", "POOL_FORMATS", "Pool", "merge_judgments", "pool"]
@@ -31,7 +32,7 @@ PLACEHOLDER = "?"
 
 
 @dataclass(frozen=True, eq=False)
-class Pool:
+class Pool(Shown):
     """The (query, document) pairs to judge.
 
     Attributes

@@ -11,6 +11,7 @@ import numpy as np
 from .._base.draws import MAX_DRAWS
 from .._base.errors import ParameterError
 from .._base.validate import Integer, Interval, check
+from .._results.per_query import Shown
 
 __all__ = ["Power", "detectable_difference", "power", "queries_needed", "t_power"]
 
@@ -71,7 +72,7 @@ def detectable_difference(n: int, alpha: float = 0.05, power: float = 0.8) -> fl
 
 
 @dataclass(frozen=True)
-class Power:
+class Power(Shown):
     """What a pilot says about a paired comparison's test set.
 
     Attributes

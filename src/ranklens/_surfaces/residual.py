@@ -38,7 +38,7 @@ from .._base.lazy import polars as pl
 from .._base.validate import Number, check
 from .._measures import Measure
 from .._measures._registry import REGISTRY
-from .._results.per_query import Frames
+from .._results.per_query import Frames, listed
 from .._results.result import Result
 
 if TYPE_CHECKING:
@@ -111,9 +111,8 @@ class Residual(Frames):
                                          high[n].alias(f"{n} if_relevant"))))
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{n}=[{self.if_nonrelevant.aggregates[n]:.4f}, "
-                         f"{self.if_relevant.aggregates[n]:.4f}]"
-                         for n in self.if_nonrelevant.names)
+        body = listed([f"{n}=[{self.if_nonrelevant.aggregates[n]:.4f}, "
+                       f"{self.if_relevant.aggregates[n]:.4f}]" for n in self.if_nonrelevant.names])
         return (f"<Residual {self.if_nonrelevant.run_name}: {body} over "
                 f"{len(self.if_nonrelevant.query_ids)} queries; unjudged at grade "
                 f"{self.grade:g}>")

@@ -14,6 +14,7 @@ import numpy as np
 from .._base.draws import MAX_DRAWS
 from .._base.errors import InputError, ParameterError
 from .._base.validate import Choice, Integer, check
+from .._results.per_query import Shown
 from .compare.api import _mean, _measure_rows
 from .compare.bootstrap import bootstrap_interval
 from .compare.corrections import adjust
@@ -29,7 +30,7 @@ __all__ = ["Segments", "group_means", "memberships", "read_groups", "segments"]
 
 
 @dataclass(frozen=True)
-class Segments:
+class Segments(Shown):
     """A comparison per group of queries.
 
     Attributes
@@ -45,6 +46,10 @@ class Segments:
     means: pl.DataFrame
     pairs: pl.DataFrame
     correction: str
+
+    def __repr__(self) -> str:
+        return (f"<Segments: {self.means['group'].n_unique()} groups, {self.pairs.height} "
+                f"pair rows, {self.correction} correction>")
 
 
 def read_groups(path: str | Path) -> dict[str, list[str]]:

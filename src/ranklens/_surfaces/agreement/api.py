@@ -156,7 +156,7 @@ class AgreementMatrix(Frames):
         return self.matrices[first._key(name)]
 
     def __repr__(self) -> str:
-        return f"AgreementMatrix({len(self.runs)} runs, {', '.join(self.names)})"
+        return f"AgreementMatrix({len(self.runs)} runs, {listed(self.names)})"
 
     @property
     def query_ids(self) -> tuple[str, ...]:

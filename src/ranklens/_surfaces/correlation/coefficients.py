@@ -76,6 +76,11 @@ class RankCorrelation(Frames):
     values_a: tuple[float, ...] = ()
     values_b: tuple[float, ...] = ()
 
+    def __repr__(self) -> str:
+        return (f"<RankCorrelation {self.method}={self.coefficient:.4f} of {len(self.systems)} "
+                f"systems ({self.measure_a} against {self.measure_b}): {self.swaps} of "
+                f"{self.pairs} pairs swapped>")
+
     def to_polars(self) -> pl.DataFrame:
         """One row per system, in A's order: ``run, rank_a, rank_b, value_a, value_b`` (the
         ranks 1 = best, the values the aggregates ordered).

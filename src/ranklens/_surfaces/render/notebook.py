@@ -10,15 +10,18 @@ which ``ranklens._surfaces`` sets.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from ..._results.per_query import Shown, listed
 from ..._results.result import Result
 from ..._results.results import Results, results_of
+from .frames import frame_table
 from .html import html_text
 from .model import Column, Row, Table, label
 from .results import convention_line, grid_table, results_grid
 
-__all__ = ["SHOWN_COLUMNS", "SHOWN_ROWS", "html_table", "results_html"]
+__all__ = ["SHOWN_COLUMNS", "SHOWN_ROWS", "html_table", "record_html", "results_html"]
 
 #: rows and columns a notebook shows; a line counts the rest
 SHOWN_ROWS = 20
@@ -56,9 +59,9 @@ def html_table(title: str, table: Table) -> str:
 
 def results_html(results: Any) -> str | None:
     """A ``Result`` (one row per measure) or ``Results`` (one per run) as :func:`html_table`
-    writes it; None for another object."""
+    writes it; another result type as :func:`record_html` does; None for another object."""
     if not isinstance(results, (Result, Results)):
-        return None
+        return record_html(results) if isinstance(results, Shown) else None
     seq = results_of(results)
     table = grid_table(results_grid(seq, None, False), query_column=False)
     over = f"over {len(results.query_ids)} {seq[0].vocabulary.queries}"
@@ -71,3 +74,48 @@ def results_html(results: Any) -> str | None:
     else:
         title = f"Results of {len(seq)} runs {over}"
     return html_table(title, Table(table.columns, table.rows, notes=(convention_line(seq),)))
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple):
+        return listed([_shown(v) for v in value])
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def record_html(obj: Any) -> str:
+    """A result dataclass under its type's name: its settings and numbers (scalar fields) as
+    one table, then its ``table()``, or each frame it holds, or its ``to_polars()``; the
+    conventions of the results it holds below. Each table is bounded as :func:`html_table`.
+
+    Examples
+    --------
+    >>> import ranklens
+    >>> p = ranklens.power([[0.4, 0.5], [0.6, 0.5], [0.3, 0.45]], min_diff=0.1)
+    >>> html = record_html(p)
+    >>> html.startswith('<div class="ranklens"><p><b>Power</b></p>')
+    True
+    >>> f'<td style="text-align:left">{p.queries_needed}</td>' in html
+    True
+    """
+    import polars as pl
+
+    fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    shown = [f.name for f in dataclasses.fields(obj) if f.repr and isinstance(
+        fields[f.name], (str, int, float, tuple, type(None)))]
+    tables = [(type(obj).__name__, Table((Column("field", "left"), Column("value", "left")),
+                                         tuple(Row((label(n), label(_shown(fields[n]))))
+                                               for n in shown)))] if shown else []
+    frames = {n: v for n, v in fields.items() if isinstance(v, pl.DataFrame)}
+    if hasattr(obj, "table"):
+        tables.append(("", obj.table()))
+    elif not frames and hasattr(obj, "to_polars") and getattr(obj, "source", 0) is not None:
+        frames = {"per query" if hasattr(obj, "per_query") else "": obj.to_polars()}
+    # the first rows only: a frame may hold millions
+    tables += [(n, frame_table(f.head(SHOWN_ROWS), *(
+        [f"... {f.height - SHOWN_ROWS} more rows"] if f.height > SHOWN_ROWS else [])))
+        for n, f in frames.items()]
+    notes = tuple(dict.fromkeys(convention_line(results_of(v)) for v in fields.values()
+                                if isinstance(v, (Result, Results))))
+    title, last = tables[-1]
+    tables[-1] = (title, dataclasses.replace(last, notes=(*last.notes, *notes)))
+    return "".join(html_table(title or type(obj).__name__, t) for title, t in tables)

@@ -14,6 +14,7 @@ from ..._base.errors import InputError, ParameterError
 from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, Number, check
 from ..._ingest.io._items import _read
+from ..._results.per_query import Shown, listed
 from ..compare.differences import snap
 from ..compare.paired import t_interval, t_test
 from .estimators import SAMPLINGS, correction, metric, naive, rescaled
@@ -30,7 +31,7 @@ COLUMNS = ("user_id", "sampled_rank", "negatives", "catalogue", "full_rank")
 
 
 @dataclass(frozen=True)
-class Sampled:
+class Sampled(Shown):
     """What :func:`sampled` gives.
 
     Attributes
@@ -49,6 +50,11 @@ class Sampled:
     values: pl.DataFrame
     summary: pl.DataFrame
     paired: pl.DataFrame
+
+    def __repr__(self) -> str:
+        names = [listed(self.summary[c].unique(maintain_order=True).to_list())
+                 for c in ("system", "measure", "estimator")]
+        return f"<Sampled {names[0]} on {names[1]} by {names[2]}: {self.values.height} values>"
 
 
 def _table(given: Any) -> pl.DataFrame:

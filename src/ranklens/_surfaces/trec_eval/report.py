@@ -10,6 +10,9 @@ from typing import Any
 
 from ..._base.errors import DuplicateError, ParameterError
 from ..._ingest.io._load import load_qrels, load_run
+from ..._results.per_query import Shown, listed
+from ..render.model import Cell, Row, Table, label
+from ..render.model import Column as Column_
 from .columns import Column, measure_columns, registry_columns
 from .options import JUDGMENTS, Judgments, TrecEvalError
 from .output import trec_eval_text
@@ -21,8 +24,8 @@ from .table import JG, NO_SUMMARY, PREFS, select_measures
 __all__ = ["TrecEvalReport", "trec_eval"]
 
 
-@dataclass(frozen=True)
-class TrecEvalReport:
+@dataclass(frozen=True, repr=False)
+class TrecEvalReport(Shown):
     """What trec_eval computes for one run: per-topic and summary values, and its output.
 
     Attributes
@@ -39,9 +42,24 @@ class TrecEvalReport:
 
     run_name: str
     query_ids: tuple[str, ...]
-    columns: tuple[Column, ...]
+    columns: tuple[Column, ...] = field(repr=False)
     zscores: bool = False
-    overrides: Mapping[str, float] = field(default_factory=dict)
+    overrides: Mapping[str, float] = field(default_factory=dict, repr=False)
+
+    def __repr__(self) -> str:
+        body = listed([f"{n}={text}" for n, text, _ in self._shown()])
+        return f"<TrecEvalReport {self.run_name}: {body} over {len(self.query_ids)} topics>"
+
+    def _shown(self) -> list[tuple[str, str, float]]:
+        # as trec_eval prints them: counts whole, the rest to 4 places
+        at = self.summary
+        return [(c.name, f"{at[c.name]:.0f}" if c.integer else f"{at[c.name]:.4f}", at[c.name])
+                for c in self.columns if c.name in at]
+
+    def table(self) -> Table:
+        """The ``all`` lines: one row per measure (a notebook shows it)."""
+        return Table((Column_("measure", "left"), Column_("value")),
+                     tuple(Row((label(n), Cell(text, v))) for n, text, v in self._shown()))
 
     @property
     def names(self) -> list[str]:
