@@ -97,10 +97,10 @@ RECSYS_INPUTS = {"test.qrels": "demo-recs.qrels", "reco.run": "demo-recs-persona
 OUTPUT_OPTIONS = {"-o", "--output"}
 
 
-def blocks(name: str) -> list[tuple[int, str, str]]:
+def blocks(name: str, root: Path = ROOT) -> list[tuple[int, str, str]]:
     """(line number, language, text) of every fenced block of the file."""
     found = []
-    lines = (ROOT / name).read_text("utf-8").splitlines()
+    lines = (root / name).read_text("utf-8").splitlines()
     i = 0
     while i < len(lines):
         match = re.match(r"^```(\w*)\s*$", lines[i])
@@ -123,7 +123,8 @@ def shell_commands(name: str) -> list[tuple[int, str, str | None]]:
     """(line number, command, expected output or None) of every shell example."""
     commands: list[tuple[int, str, str | None]] = []
     for line, lang, text in blocks(name):
-        rows = text.replace("\\\n", "").splitlines()  # join lines ending in a backslash
+        # join a command's lines ending in one backslash (LaTeX output ends rows in two)
+        rows = re.sub(r"(?<!\\)\\\n\s*", "", text).splitlines()
         if lang not in ("bash", "sh", "shell", "console", ""):
             continue
         if lang == "" and not any(r.startswith(("ranklens ", "$ ")) for r in rows):
@@ -252,8 +253,9 @@ def test_shell_example_runs(doc: str, line: int, command: str, expected: str | N
             assert out.out.rstrip("\n") == expected, f"{doc}:{line}: output differs"
         ran += 1
     if ran == 0:
-        reasons = "; ".join(NOT_RUN.get(p.split(" #", 1)[0].strip(), "a cd: the next command's "
-                                        "files are made in its folder") for p in command.split("&&"))
+        cd = "a cd: the next command's files are made in its folder"
+        reasons = "; ".join(NOT_RUN.get(p.split(" #", 1)[0].strip(), cd)
+                            for p in command.split("&&"))
         pytest.skip(f"{doc}:{line}: not a ranklens command: {reasons}")
 
 
@@ -323,7 +325,7 @@ def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     scope.update(GIVEN.get(doc, {}))
     make_named_inputs(repr(GIVEN.get(doc, {})), tmp_path)
     for line, text in python_blocks(doc):
-        if not with_peers and imported_peers(text) or f"{doc}:{line}" in BLOCKS_NOT_RUN:
+        if (not with_peers and imported_peers(text)) or f"{doc}:{line}" in BLOCKS_NOT_RUN:
             continue  # run by test_python_examples_with_peers_run, or a fragment
         if text.startswith(">>> "):  # a doctest: its statements run, its outputs are shown
             text = "".join(row[4:] + "\n" for row in text.splitlines()
@@ -361,3 +363,22 @@ def test_examples_are_found() -> None:
     assert len(shell_commands("docs/cli.md")) >= 10
     assert len(python_blocks("docs/agreement.md")) >= 4
     assert len(shell_commands("docs/agreement.md")) >= 5
+
+
+def pages_not_run(root: Path) -> set[str]:
+    """The pages under ROOT with a code block that are neither in DOCS nor in PAGES_NOT_RUN."""
+    pages = ["README.md", *(p.relative_to(root).as_posix() for p in (root / "docs").rglob("*.md"))]
+    return {page for page in pages if blocks(page, root)} - set(DOCS) - set(PAGES_NOT_RUN)
+
+
+def test_every_page_is_run(tmp_path: Path) -> None:
+    """A new page with an example fails here until DOCS runs it or PAGES_NOT_RUN says why."""
+    assert pages_not_run(ROOT) == set()
+    assert not set(DOCS) & set(PAGES_NOT_RUN)
+    assert all(blocks(page) for page in PAGES_NOT_RUN), "an exception for a page without blocks"
+    assert all(int(key.rsplit(":", 1)[1]) in dict(python_blocks(key.rsplit(":", 1)[0]))
+               for key in BLOCKS_NOT_RUN), "an exception for a block that moved or went"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("No example.\n", encoding="utf-8")
+    (tmp_path / "docs" / "new.md").write_text("```python\nimport ranklens\n```\n", "utf-8")
+    assert pages_not_run(tmp_path) == {"docs/new.md"}
