@@ -42,7 +42,7 @@ PAGES_NOT_RUN = {
     "docs/benchmarks.md": "contributors' page: multi-minute benchmark commands and their output",
     "docs/citing.md": "the citation file's text (YAML), not an example",
     "docs/rag.md": "its walkthrough runs in order in tests/cli/test_rag_doc.py",
-    "docs/spark.md": "needs a Spark session, parquet inputs and a cluster (spark-submit)",
+    "docs/spark.md": "runs in tests/spark/test_spark_doc.py, on a Spark session (slow tier)",
 }
 
 #: Python blocks ("page:line") that are fragments of a larger program, and why they do not run.
