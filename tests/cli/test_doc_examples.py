@@ -382,3 +382,28 @@ def test_every_page_is_run(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("No example.\n", encoding="utf-8")
     (tmp_path / "docs" / "new.md").write_text("```python\nimport ranklens\n```\n", "utf-8")
     assert pages_not_run(tmp_path) == {"docs/new.md"}
+
+
+#: docs/cli.md's ``--columns`` examples: the field each column name takes from a TREC run line.
+TREC_FIELDS = {"qid": 0, "_": 1, "docid": 2, "rank": 3, "score": 4}
+
+
+def test_columns_examples_read_as_the_trec_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Each headerless layout, cut from the BM25 run, evaluates as the run itself."""
+    monkeypatch.chdir(tmp_path)
+    text = next(t for _, lang, t in blocks("docs/cli.md") if lang == "text" and "--columns" in t)
+    rows = [line.split() for line in (DATA / RUN_SOURCES[0]).read_text("utf-8").splitlines()]
+    shutil.copyfile(DATA / "demo.qrels", tmp_path / "qrels.txt")
+    values = re.compile(r"\d\.\d{4}")  # the table's values; its run column names the file
+    want = values.findall(run(["evaluate", "qrels.txt", str(DATA / RUN_SOURCES[0])], capsys).out)
+    assert len(want) == 6, want  # the default measures' values
+    commands = text.splitlines()
+    for command in commands:
+        words = shlex.split(command, comments=True)
+        fields = [TREC_FIELDS[name] for name in words[words.index("--columns") + 1].split(",")]
+        (tmp_path / words[3]).write_text(
+            "".join(" ".join(row[i] for i in fields) + "\n" for row in rows), encoding="utf-8")
+        out = run(words[1:], capsys)
+        assert (out.code, values.findall(out.out)) == (0, want), f"docs/cli.md: {command}"
+    assert len(commands) == 3
