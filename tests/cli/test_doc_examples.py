@@ -8,6 +8,11 @@ lines) run each ``ranklens`` command in process, in a fresh temporary folder hol
 files the command names, made from the bundled demo data (``ranklens demo``'s files). A
 command shown with ``$`` and its output must print that output. A line of a shell block that
 is not a ``ranklens`` command (pip, pytest, ruff) must be listed in ``NOT_RUN`` with the reason.
+
+Other pages' blocks get what their text names as given (``GIVEN``) and the files their string
+literals name; a doctest block runs its statements. A page with code blocks that is not in
+``DOCS`` must be in ``PAGES_NOT_RUN`` with the reason (another test runs it, or it holds no
+example), and a fragment of a larger program in ``BLOCKS_NOT_RUN``: test_every_page_is_run.
 """
 
 from __future__ import annotations
