@@ -8,11 +8,17 @@ lines) run each ``ranklens`` command in process, in a fresh temporary folder hol
 files the command names, made from the bundled demo data (``ranklens demo``'s files). A
 command shown with ``$`` and its output must print that output. A line of a shell block that
 is not a ``ranklens`` command (pip, pytest, ruff) must be listed in ``NOT_RUN`` with the reason.
+
+Other pages' blocks get what their text names as given (``GIVEN``) and the files their string
+literals name; a doctest block runs its statements. A page with code blocks that is not in
+``DOCS`` must be in ``PAGES_NOT_RUN`` with the reason (another test runs it, or it holds no
+example), and a fragment of a larger program in ``BLOCKS_NOT_RUN``: test_every_page_is_run.
 """
 
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import shlex
 import shutil
@@ -31,10 +37,42 @@ DOCS = ("README.md", "docs/tour.md", "docs/cli.md", "docs/agreement.md", "docs/r
         "docs/recsys-protocols.md", "docs/ko/index.md", "docs/ko/measures.md", "docs/ko/rag.md",
         "docs/ko/recommender.md", "docs/index.md", "docs/start/trec.md",
         "docs/start/recommender.md", "docs/start/rag.md", "docs/start/training.md",
-        "docs/start/big-data.md", "docs/start/which-measure.md")
+        "docs/start/big-data.md", "docs/start/which-measure.md", "docs/diversity.md",
+        "docs/fusion.md", "docs/scale.md", "docs/report.md", "docs/compare.md",
+        "docs/conventions.md", "docs/beyond-accuracy.md", "docs/trec_eval.md", "docs/training.md")
 
-#: The README and the tour its examples moved to: their blocks take the preamble as given.
-README_PAGES = ("README.md", "docs/tour.md")
+#: Pages with code blocks that this module does not run, and why (test_every_page_is_run).
+PAGES_NOT_RUN = {
+    "docs/architecture.md": "contributors' page: a folder tree and the layer list, no example",
+    "docs/benchmarks.md": "contributors' page: multi-minute benchmark commands and their output",
+    "docs/citing.md": "the citation file's text (YAML), not an example",
+    "docs/rag.md": "its walkthrough runs in order in tests/cli/test_rag_doc.py",
+    "docs/spark.md": "runs in tests/spark/test_spark_doc.py, on a Spark session (slow tier)",
+}
+
+#: Python blocks ("page:line") that are fragments of a larger program, and why they do not run.
+BLOCKS_NOT_RUN = {
+    "docs/training.md:78": "a fragment of a torch validation loop: model and val_loader are yours",
+    "docs/training.md:125": "needs a torch.distributed process group of several processes",
+    "docs/training.md:138": "a process pool pickles functions by module; an exec'd block has none",
+}
+
+#: The README, the tour its examples moved to and the input forms' summary: their blocks take
+#: the preamble as given.
+README_PAGES = ("README.md", "docs/tour.md", "docs/conventions.md")
+
+#: What other pages' blocks take as given: inputs named in the text before the block.
+GIVEN: dict[str, dict[str, Any]] = {
+    "docs/conventions.md": {"qrels": "demo.qrels", "run": "demo-bm25.run"},
+    "docs/compare.md": {"qrels": "demo.qrels", "bm25": "demo-bm25.run",
+                        "dense": "demo-dense.run", "hybrid": "hybrid.run"},
+    # one row per query, one column per candidate
+    "docs/training.md": {"scores": [[0.9, 0.1, 0.5], [0.2, 0.8, 0.3]],
+                         "labels": [[1, 0, 0], [0, 0, 1]]},
+}
+
+#: trec_eval's own test files (the conformance folder) that docs/trec_eval.md reads.
+TREC_EVAL_FILES = ("qrels.test", "results.trunc")
 
 #: Shell lines (or ``&&`` parts) that are not ranklens commands, and why they do not run here.
 NOT_RUN = {
@@ -50,19 +88,24 @@ NOT_RUN = {
 #: Untagged blocks that only show ranklens's messages (no command) are not examples; the
 #: synopsis block's lines have placeholders (QRELS, RUN): each line's subcommand is run with
 #: --help instead.
-SYNOPSIS_FIRST_LINE = "ranklens evaluate QRELS RUN [RUN ...]"
+SYNOPSIS_FIRST_LINE = ("ranklens evaluate QRELS RUN [RUN ...]", "ranklens trec_eval [-q]")
 
 #: Run files by their order in a command: the first is BM25's, the second the dense run's,
 #: the third a fusion of the two.
 RUN_SOURCES = ("demo-bm25.run", "demo-dense.run")
 
+#: Input names of the recommender examples and the bundled file each one stands for.
+RECSYS_INPUTS = {"test.qrels": "demo-recs.qrels", "reco.run": "demo-recs-personal.run",
+                 "train.tsv": "demo-recs-train.txt", "items.txt": "demo-recs-items.tsv",
+                 "embeddings.txt": "demo-recs-embeddings.txt"}
+
 OUTPUT_OPTIONS = {"-o", "--output"}
 
 
-def blocks(name: str) -> list[tuple[int, str, str]]:
+def blocks(name: str, root: Path = ROOT) -> list[tuple[int, str, str]]:
     """(line number, language, text) of every fenced block of the file."""
     found = []
-    lines = (ROOT / name).read_text("utf-8").splitlines()
+    lines = (root / name).read_text("utf-8").splitlines()
     i = 0
     while i < len(lines):
         match = re.match(r"^```(\w*)\s*$", lines[i])
@@ -85,14 +128,16 @@ def shell_commands(name: str) -> list[tuple[int, str, str | None]]:
     """(line number, command, expected output or None) of every shell example."""
     commands: list[tuple[int, str, str | None]] = []
     for line, lang, text in blocks(name):
-        rows = text.splitlines()
+        # join a command's lines ending in one backslash (LaTeX output ends rows in two)
+        rows = re.sub(r"(?<!\\)\\\n\s*", "", text).splitlines()
         if lang not in ("bash", "sh", "shell", "console", ""):
             continue
         if lang == "" and not any(r.startswith(("ranklens ", "$ ")) for r in rows):
             continue  # messages, not commands
         if lang == "" and rows[0].startswith(SYNOPSIS_FIRST_LINE):
             for offset, row in enumerate(rows):
-                commands.append((line + offset, synopsis_help(row), None))
+                if row.startswith("ranklens "):  # not a synopsis' continuation line
+                    commands.append((line + offset, synopsis_help(row), None))
             continue
         if any(r.startswith("$ ") for r in rows):  # a command and what it prints
             for offset, row in enumerate(rows):
@@ -145,8 +190,12 @@ def fused_run(path: Path) -> None:
 def make_input(path: Path, runs_so_far: int) -> bool:
     """Write the input file the example names; True when it is a run."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if (DATA / path.name).is_file():
-        shutil.copyfile(DATA / path.name, path)
+    if path.name == "train.tsv":  # a table with a header: the bundled pairs under one
+        rows = (DATA / RECSYS_INPUTS[path.name]).read_text("utf-8").replace(" ", "\t")
+        path.write_text("user_id\titem_id\n" + rows, encoding="utf-8")
+        return False
+    if (DATA / path.name).is_file() or path.name in RECSYS_INPUTS:
+        shutil.copyfile(DATA / RECSYS_INPUTS.get(path.name, path.name), path)
         return path.suffix == ".run"
     plain = path.name.removesuffix(".gz")
     is_run = "qrels" not in plain
@@ -209,7 +258,9 @@ def test_shell_example_runs(doc: str, line: int, command: str, expected: str | N
             assert out.out.rstrip("\n") == expected, f"{doc}:{line}: output differs"
         ran += 1
     if ran == 0:
-        reasons = "; ".join(NOT_RUN[p.split(" #", 1)[0].strip()] for p in command.split("&&"))
+        cd = "a cd: the next command's files are made in its folder"
+        reasons = "; ".join(NOT_RUN.get(p.split(" #", 1)[0].strip(), cd)
+                            for p in command.split("&&"))
         pytest.skip(f"{doc}:{line}: not a ranklens command: {reasons}")
 
 
@@ -276,14 +327,36 @@ def run_blocks(doc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     for path in DATA.glob("demo-recs*"):  # docs/recsys-protocols.md reads them
         shutil.copyfile(path, tmp_path / path.name)
     scope = readme_preamble(tmp_path) if doc in README_PAGES else {"ranklens": ranklens}
+    scope.update(GIVEN.get(doc, {}))
+    make_named_inputs(repr(GIVEN.get(doc, {})), tmp_path)
     for line, text in python_blocks(doc):
-        if not with_peers and imported_peers(text):
-            continue  # run by test_python_examples_with_peers_run
+        if (not with_peers and imported_peers(text)) or f"{doc}:{line}" in BLOCKS_NOT_RUN:
+            continue  # run by test_python_examples_with_peers_run, or a fragment
+        if text.startswith(">>> "):  # a doctest: its statements run, its outputs are shown
+            text = "".join(row[4:] + "\n" for row in text.splitlines()
+                           if row.startswith((">>> ", "... ")))
+        make_named_inputs(text, tmp_path)
         try:
             exec(compile(text, f"{doc}:{line}", "exec"), scope)
         except Exception as exc:  # name the block that failed
             raise AssertionError(f"{doc}, the python block at line {line} failed: "
                                  f"{type(exc).__name__}: {exc}") from exc
+
+
+def make_named_inputs(text: str, cwd: Path) -> None:
+    """Write the files a Python block names in string literals, as shell examples get them."""
+    runs = 0
+    for name in re.findall(r"[\"']([\w.-]+\.(?:run|txt|tsv|qrels|jsonl|gz|test|trunc))[\"']", text):
+        if (cwd / name).exists():
+            continue
+        if name in TREC_EVAL_FILES:
+            folder = Path(os.environ.get("RANKLENS_CONFORMANCE_DIR", ROOT.parent / "shared"
+                                         / "conformance")) / "trec_eval"
+            if not (folder / name).is_file():
+                pytest.skip(f"{name}: no trec_eval conformance folder at {folder}")
+            shutil.copyfile(folder / name, cwd / name)
+        else:
+            runs += make_input(cwd / name, runs)
 
 
 def test_examples_are_found() -> None:
@@ -295,3 +368,47 @@ def test_examples_are_found() -> None:
     assert len(shell_commands("docs/cli.md")) >= 10
     assert len(python_blocks("docs/agreement.md")) >= 4
     assert len(shell_commands("docs/agreement.md")) >= 5
+
+
+def pages_not_run(root: Path) -> set[str]:
+    """The pages under ROOT with a code block that are neither in DOCS nor in PAGES_NOT_RUN."""
+    pages = ["README.md", *(p.relative_to(root).as_posix() for p in (root / "docs").rglob("*.md"))]
+    return {page for page in pages if blocks(page, root)} - set(DOCS) - set(PAGES_NOT_RUN)
+
+
+def test_every_page_is_run(tmp_path: Path) -> None:
+    """A new page with an example fails here until DOCS runs it or PAGES_NOT_RUN says why."""
+    assert pages_not_run(ROOT) == set()
+    assert not set(DOCS) & set(PAGES_NOT_RUN)
+    assert all(blocks(page) for page in PAGES_NOT_RUN), "an exception for a page without blocks"
+    assert all(int(key.rsplit(":", 1)[1]) in dict(python_blocks(key.rsplit(":", 1)[0]))
+               for key in BLOCKS_NOT_RUN), "an exception for a block that moved or went"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("No example.\n", encoding="utf-8")
+    (tmp_path / "docs" / "new.md").write_text("```python\nimport ranklens\n```\n", "utf-8")
+    assert pages_not_run(tmp_path) == {"docs/new.md"}
+
+
+#: docs/cli.md's ``--columns`` examples: the field each column name takes from a TREC run line.
+TREC_FIELDS = {"qid": 0, "_": 1, "docid": 2, "rank": 3, "score": 4}
+
+
+def test_columns_examples_read_as_the_trec_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Each headerless layout, cut from the BM25 run, evaluates as the run itself."""
+    monkeypatch.chdir(tmp_path)
+    text = next(t for _, lang, t in blocks("docs/cli.md") if lang == "text" and "--columns" in t)
+    rows = [line.split() for line in (DATA / RUN_SOURCES[0]).read_text("utf-8").splitlines()]
+    shutil.copyfile(DATA / "demo.qrels", tmp_path / "qrels.txt")
+    values = re.compile(r"\d\.\d{4}")  # the table's values; its run column names the file
+    want = values.findall(run(["evaluate", "qrels.txt", str(DATA / RUN_SOURCES[0])], capsys).out)
+    assert len(want) == 6, want  # the default measures' values
+    commands = text.splitlines()
+    for command in commands:
+        words = shlex.split(command, comments=True)
+        fields = [TREC_FIELDS[name] for name in words[words.index("--columns") + 1].split(",")]
+        (tmp_path / words[3]).write_text(
+            "".join(" ".join(row[i] for i in fields) + "\n" for row in rows), encoding="utf-8")
+        out = run(words[1:], capsys)
+        assert (out.code, values.findall(out.out)) == (0, want), f"docs/cli.md: {command}"
+    assert len(commands) == 3
