@@ -111,7 +111,8 @@ def trec_awrf(ranking: list[str], groups: dict[str, str], target: dict[str, floa
 @settings(max_examples=60, deadline=None)
 @given(order=st.permutations(range(8)), depth=st.integers(1, 8),
        membership=st.lists(st.sampled_from(["x", "y", "z", None]), min_size=8, max_size=8),
-       weights=st.lists(st.floats(0.0, 5.0), min_size=3, max_size=3).filter(lambda w: sum(w) > 0))
+       weights=st.lists(st.floats(0.0, 5.0).filter(lambda w: w == 0 or w >= 1e-290),
+                       min_size=3, max_size=3).filter(lambda w: sum(w) > 0))
 def test_awrf_equals_the_trec_formula(order: list[int], depth: int, membership: list,
                                       weights: list[float]) -> None:
     groups = {f"d{i}": g for i, g in enumerate(membership) if g is not None}
@@ -170,8 +171,12 @@ def test_errors() -> None:
         ranklens.expected_exposure(QRELS, S1, patience=1.0)
     with pytest.raises(ParameterError, match=r"'qrels' option is needed with user='gerr'"):
         ranklens.group_exposure(S1, {"d1": "a"}, user="gerr")
-    with pytest.raises(ParameterError, match=r"'target' option must give weights >= 0"):
+    with pytest.raises(ParameterError, match=r"'target' option must give finite weights >= 0"):
         ranklens.awrf(S1, {"d1": "a"}, {"a": -1.0})
+    # a share that underflows the Jensen-Shannon midpoint (AWRF would be -inf), or infinite
+    for weights in ({"a": 1.0, "b": 5e-324}, {"a": math.inf}):
+        with pytest.raises(ParameterError, match=r"each other one 0 or at least 1e-300"):
+            ranklens.awrf(S1, {"d1": "a"}, weights)
 
 
 def test_cli_exposure(tmp_path: Path, capsys: pytest.CaptureFixture[str],

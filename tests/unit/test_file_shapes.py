@@ -121,11 +121,15 @@ def test_recommender_export_column_names(names: tuple[str, str, str]) -> None:
 
 def test_a_star_rating_read_as_a_grade_says_how_to_threshold_it() -> None:
     stars = pd.DataFrame({"user": [1, 1, 1], "item": [5, 6, 7], "rating": [1, 3, 5]})
-    with pytest.warns(RanklensWarning, match=r"rel=4 \(--rel 4\)"):
-        ranklens.load_qrels(stars)
-    with pytest.warns(RanklensWarning):
-        result = ranklens.evaluate(stars, {"1": {"5": 3.0, "6": 2.0, "7": 1.0}}, ["P@1"],
-                                   rel=4)
+    run = {"1": {"5": 3.0, "6": 2.0, "7": 1.0}}
+    # said where rel is known: while it stays 1, whether the judgments come as a frame or
+    # as the Qrels load_qrels made of it
+    for judgments in (stars, ranklens.load_qrels(stars)):
+        with pytest.warns(RanklensWarning, match=r"rel=4 \(--rel 4\)"):
+            ranklens.evaluate(judgments, run, ["P@1"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # rel given: nothing to say
+        result = ranklens.evaluate(stars, run, ["P@1"], rel=4)
     assert result["P@1"] == 0.0  # the 1-star item ranked first is not relevant at rel=4
     binary = pd.DataFrame({"user": [1, 1], "item": [5, 6], "rating": [0, 1]})
     with warnings.catch_warnings():

@@ -309,9 +309,13 @@ def awrf(samples: Any, item_groups: Any, target: Mapping[str, float] | None = No
     groups = _groups_of(item_groups)
     names = sorted(set(groups.values()) | set(target or ()))
     goal = np.array([(target or dict.fromkeys(names, 1.0)).get(g, 0.0) for g in names])
-    if not (np.all(goal >= 0) and goal.sum() > 0):
-        raise ParameterError(f"the 'target' option must give weights >= 0, one of them > 0; "
-                             f"got {dict(target or {})!r}")
+    share_of = goal / goal.sum() if np.isfinite(goal).all() and goal.sum() > 0 else goal
+    # a share under 1e-300 underflows in the Jensen-Shannon midpoint and gives -inf
+    if not (np.all(goal >= 0) and goal.sum() > 0 and np.isfinite(goal).all()
+            and np.all((share_of == 0) | (share_of >= 1e-300))):
+        raise ParameterError(f"the 'target' option must give finite weights >= 0, one of them "
+                             f"> 0, each other one 0 or at least 1e-300 of their sum; got "
+                             f"{dict(target or {})!r}")
     at = {g: i for i, g in enumerate(names)}
     ranked = _samples(samples).with_columns(
         key=pl.struct("query_id", "sample").rank("dense") - 1,
