@@ -278,7 +278,8 @@ def awrf(samples: Any, item_groups: Any, target: Mapping[str, float] | None = No
 
     ``a`` is each group's discounted share of the ranking, a rank i (from 1) weighing
     ``1 / log2(max(i, 2))``; JS is scipy's Jensen-Shannon distance (natural log), so AWRF
-    lies in ``[1 - ln 2, 1]``. Documents without a group weigh nothing; a ranking without a
+    lies in ``[1 - ln 2, 1]``. Where rounding makes the divergence negative (two nearly equal
+    distributions), scipy's distance is NaN; AWRF is then 1. Documents without a group weigh nothing; a ranking without a
     grouped document counts every group equally. Several samples: their mean.
 
     Parameters
@@ -327,6 +328,8 @@ def awrf(samples: Any, item_groups: Any, target: Mapping[str, float] | None = No
     np.add.at(share, (take["key"].to_numpy(), take["group"].to_numpy()),
               1 / np.log2(np.maximum(take["rank"].to_numpy() + 1, 2)))
     share[share.sum(axis=1) == 0] = 1.0  # the TREC code's answer to no grouped document
-    value = 1 - jensenshannon(share, np.broadcast_to(goal, share.shape), axis=1) ** 2
+    with np.errstate(invalid="ignore"):
+        js = jensenshannon(share, np.broadcast_to(goal, share.shape), axis=1)
+    value = 1 - np.where(np.isnan(js), 0.0, js) ** 2  # NaN: the root of a rounding-negative JS
     return keys.select("query_id", awrf=value).group_by("query_id").agg(
         pl.col("awrf").mean()).sort("query_id")
