@@ -105,7 +105,8 @@ def trec_awrf(ranking: list[str], groups: dict[str, str], target: dict[str, floa
                   for g in names]) / sum(disc)
     if a.sum() == 0:
         a = np.ones_like(a)
-    js = float(jensenshannon(a, [target[g] for g in names]))
+    with np.errstate(invalid="ignore"):
+        js = float(jensenshannon(a, [target[g] for g in names]))
     return 1 - (0.0 if math.isnan(js) else js) ** 2  # NaN: the root of a rounding-negative JS
 
 

@@ -279,8 +279,9 @@ def awrf(samples: Any, item_groups: Any, target: Mapping[str, float] | None = No
     ``a`` is each group's discounted share of the ranking, a rank i (from 1) weighing
     ``1 / log2(max(i, 2))``; JS is scipy's Jensen-Shannon distance (natural log), so AWRF
     lies in ``[1 - ln 2, 1]``. Where rounding makes the divergence negative (two nearly equal
-    distributions), scipy's distance is NaN; AWRF is then 1. Documents without a group weigh nothing; a ranking without a
-    grouped document counts every group equally. Several samples: their mean.
+    distributions), scipy's distance is NaN; AWRF is then 1. Documents without a group weigh
+    nothing; a ranking without a grouped document counts every group equally. Several
+    samples: their mean.
 
     Parameters
     ----------
