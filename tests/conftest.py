@@ -54,6 +54,9 @@ SLOW: dict[str, frozenset[str] | None] = {
     "peers/test_rag_oracles.py": None,
     "peers/test_duckdb_sql.py": frozenset({"test_sql_workload_on_parquet_runs_and_agrees"}),
     "cli/test_trec_eval_complete_bench.py": None,
+    # torch imported, and a process pool started from a script (docs/training.md)
+    "cli/test_training_doc.py": frozenset({"test_the_torch_validation_loop",
+                                           "test_the_process_pool"}),
     # hundreds of chunks of the real runs; hypothesis over files
     "chunks/test_chunked.py": frozenset({"test_real_runs_chunked_equal_in_memory",
                                          "test_any_data_any_limit"}),
