@@ -122,3 +122,24 @@ def test_derived_groups_need_qrels(capsys: pytest.CaptureFixture[str]) -> None:
               capsys)
     assert out.code == 2
     assert "reads QRELS; not with --pairs" in one_error(out.err)
+
+
+def test_no_command_writes_over_its_groups_file(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    files = _files(tmp_path)
+    groups = write(tmp_path / "groups.tsv", "".join(f"{q}\tg{i % 2}\n"
+                                                    for i, q in enumerate(QUERIES)))
+    lengths = write(tmp_path / "topics.tsv", "".join(f"{q}\tone two\n" for q in QUERIES))
+    before = {p: p.read_bytes() for p in (groups, lengths)}
+    for command, segments, extra in (("evaluate", str(groups), []),
+                                     ("compare", str(groups), []),
+                                     ("compare", f"derived:query_length:{lengths}", []),
+                                     ("report", str(groups), []),
+                                     ("compare", "derived:relevant", ["--seeds"])):
+        target = lengths if "query_length" in segments or extra else groups
+        seeds = [str(target)] if extra else []
+        out = run([command, *files, "--segments", segments, *extra, *seeds,
+                   "-o", str(target)], capsys)
+        assert out.code == 2, (command, segments, out.err)
+        assert f"-o {target} is one of the input files" in one_error(out.err)
+    assert {p: p.read_bytes() for p in before} == before

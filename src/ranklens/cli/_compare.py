@@ -21,7 +21,12 @@ from ._options import (
     read_given,
     refuse_unread_context,
 )
-from ._segments import measures_context, segment_groups, segments_options
+from ._segments import (
+    measures_context,
+    refuse_writing_over_groups,
+    segment_groups,
+    segments_options,
+)
 
 __all__ = ["compare_cmd"]
 
@@ -109,6 +114,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
                                "and --correction-scope all would correct with yours; run "
                                "the coverage check in a separate compare")
     given = read_given(qrels, runs, names, measures, params, output, at_least=2)
+    refuse_writing_over_groups(output, segments, seeds)
     if len(given.paths) < 2:
         raise click.UsageError("give at least two RUNS to compare")
     fused = None if fuse_method is None or given.pairs else \

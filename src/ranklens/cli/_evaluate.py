@@ -25,7 +25,12 @@ from ._options import (
     refuse_unread_context,
     runs_by_name,
 )
-from ._segments import measures_context, segment_groups, segments_options
+from ._segments import (
+    measures_context,
+    refuse_writing_over_groups,
+    segment_groups,
+    segments_options,
+)
 
 if TYPE_CHECKING:
     from .._results.result import Result
@@ -271,6 +276,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         # once, when it is imported (--jobs 1: one core throughout)
         os.environ["POLARS_MAX_THREADS"] = str(jobs)
     given = read_given(qrels, runs, names, measures, params, output)
+    refuse_writing_over_groups(output, segments)
     options, pairs, context, chosen = given.options, given.pairs, given.context, given.measures
     labels, paths, roles = given.labels, given.paths, given.columns
     context = measures_context(context, segments)

@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.compare.api import CORRECTIONS, TESTS
 from ._judges import scale_options, scales
 from ._options import (
@@ -18,7 +17,7 @@ from ._options import (
     refuse_unread_context,
     split_name,
 )
-from ._segments import segment_groups, segments_options
+from ._segments import refuse_writing_over_groups, segment_groups, segments_options
 
 __all__ = ["report_cmd"]
 
@@ -91,7 +90,7 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                                    "too; give it another (--judges NAME=PATH)")
     given = read_given(qrels, runs, names, measures, params, output)
     measures = tuple(given.measures)  # with --coverage's measures
-    refuse_overwriting_inputs(output, [p for p in (other, segments) if p is not None])
+    refuse_writing_over_groups(output, segments, other)
     tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
                                              given.labels, given.paths)
     if fuse_method is not None and pairs:

@@ -82,3 +82,13 @@ def measures_context(context: dict[str, str], segments: str | None) -> dict[str,
     """The tables left for the measures: ``--train`` only groups with ``derived:train``."""
     return {k: v for k, v in context.items()
             if k != "train" or segments != DERIVED_PREFIX + "train"}
+
+
+def refuse_writing_over_groups(output: str | None, segments: str | None,
+                               *files: str | None) -> None:
+    """Refuse ``-o`` on the ``--segments`` file (or derived:query_length's) or ``files``."""
+    from .._base.outputs import refuse_overwriting_inputs
+
+    path = None if segments is None else segments.split(DERIVED_PREFIX + "query_length:")[-1]
+    refuse_overwriting_inputs(output, [path, *files])
+
