@@ -18,6 +18,7 @@ import os
 import subprocess
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -79,12 +80,7 @@ def test_deepeval_equals_the_original_on_random_rankings(seed: int) -> None:
         relevant = [d for d, g in qrels[f"q{q}"].items() if g >= 1]
         cases.append([["yes" if qrels[f"q{q}"].get(d, 0) >= 1 else "no" for d in ranked],
                       ["yes" if d in run[f"q{q}"] else "no" for d in relevant]])
-    done = subprocess.run([PYTHON, str(WORKER.with_name("deepeval_oracle_worker.py"))],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=300)
-    if done.returncode == 3:
-        pytest.skip("deepeval is not installed beside RANKLENS_RAG_PYTHON")
-    assert done.returncode == 0, done.stderr
-    want = json.loads(done.stdout)
+    want = _oracle("deepeval_oracle_worker.py", cases, "deepeval")
     _equal_per_query(qrels, run, want)
 
 
@@ -103,12 +99,7 @@ def test_open_rag_eval_equals_the_original_on_random_labels(seed: int) -> None:
         qrels[f"q{q}"] = dict(zip(ranked, labels, strict=True))
         run[f"q{q}"] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
         cases.append([labels, ks])
-    done = subprocess.run([PYTHON, str(WORKER.with_name("open_rag_eval_oracle_worker.py"))],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=300)
-    if done.returncode == 3:
-        pytest.skip("open-rag-eval is not installed beside RANKLENS_RAG_PYTHON")
-    assert done.returncode == 0, done.stderr
-    want = json.loads(done.stdout)
+    want = _oracle("open_rag_eval_oracle_worker.py", cases, "open-rag-eval")
     names = {f"OpenRAGEval{kind}@{k}": (key, str(k)) for k in ks
              for kind, key in (("Precision", "precision"), ("AP", "ap"))}
     with warnings.catch_warnings():
@@ -119,6 +110,17 @@ def test_open_rag_eval_equals_the_original_on_random_labels(seed: int) -> None:
         for name, (key, k) in names.items():
             got = r.per_query(name)[q]
             assert math.isnan(got) if k not in row[key] else got == row[key][k], (name, q)
+
+
+def _oracle(worker: str, cases: list[Any], package: str) -> Any:
+    """What ``worker`` (run by RANKLENS_RAG_PYTHON) prints for ``cases``; skipped without
+    ``package`` there (the worker exits 3)."""
+    done = subprocess.run([PYTHON, str(WORKER.with_name(worker))], input=json.dumps(cases),
+                          capture_output=True, text=True, timeout=300)
+    if done.returncode == 3:
+        pytest.skip(f"{package} is not installed beside RANKLENS_RAG_PYTHON")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def _equal_per_query(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]],
