@@ -55,7 +55,7 @@ __all__ = ["evaluate", "evaluate_dicts", "evaluate_loaded", "load_runs", "runs_o
 MeasuresArg = str | Measure | Iterable[str | Measure]
 
 
-# several runs (a list, a tuple or {name: run}) give Results, one run a Result
+# several runs (a list, a tuple or {name: run}) give Results, one run a Result (Any: either)
 @overload
 def evaluate(qrels: Any, run: SeveralRuns, measures: MeasuresArg, *,
              run_name: str | None = None, train: Any = None, items: Any = None,
@@ -70,12 +70,6 @@ def evaluate(qrels: Any, run: OneRun, measures: MeasuresArg, *,
              memory_limit: int | str | None = None, jobs: int | None = None,
              columns: Columns = None,
              **options: Unpack[OptionKwargs]) -> Result: ...
-@overload
-def evaluate(qrels: Any, run: Any, measures: MeasuresArg, *, run_name: str | None = None,
-             train: Any = None, items: Any = None, item_features: Any = None,
-             item_groups: Any = None, memory_limit: int | str | None = None,
-             jobs: int | None = None, columns: Columns = None,
-             **options: Unpack[OptionKwargs]) -> Result | Results: ...
 
 
 @with_options_doc
