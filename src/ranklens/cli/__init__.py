@@ -146,6 +146,27 @@ def cli(debug: bool) -> None:
     _STATE["debug"] = debug
 
 
+def _error_status(exc: Exception) -> int:
+    """Print the one line an error gives, and return the exit status it gives."""
+    if isinstance(exc, click.ClickException):
+        where = getattr(exc, "ctx", None)
+        hint = f" (see '{where.command_path} --help')" if where and where.command_path else ""
+        click.echo("ranklens: error: " + " ".join(exc.format_message().split()) + hint,
+                   err=True)
+        return exc.exit_code
+    if isinstance(exc, RanklensError):
+        _err(str(exc))
+        return 2
+    if isinstance(exc, OSError):
+        # a full disk, a failing device: the system's words, on one line
+        where = f" {exc.filename}" if exc.filename else ""
+        _err(f"cannot read or write{where}: {exc.strerror or exc}")
+    else:
+        _err(f"unexpected {type(exc).__name__}: {' '.join(str(exc).split())} "
+             "(run with --debug for the traceback)")
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point; exits with the command's status."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -177,34 +198,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (click.exceptions.Abort, _Interrupted, KeyboardInterrupt):  # a Ctrl-C
         _err("interrupted")
         status = 130
-    except click.ClickException as exc:
-        if _STATE["debug"]:
-            raise
-        where = getattr(exc, "ctx", None)
-        hint = f" (see '{where.command_path} --help')" if where and where.command_path else ""
-        click.echo("ranklens: error: " + " ".join(exc.format_message().split()) + hint,
-                   err=True)
-        status = exc.exit_code
-    except RanklensError as exc:
-        if _STATE["debug"]:
-            raise
-        _err(str(exc))
-        status = 2
     except BrokenPipeError:
         status = 0  # `ranklens ... | head` closed the pipe: not an error
-    except OSError as exc:
-        if _STATE["debug"]:
-            raise
-        # a full disk, a failing device: the system's words, on one line
-        where = f" {exc.filename}" if exc.filename else ""
-        _err(f"cannot read or write{where}: {exc.strerror or exc}")
-        status = 1
     except Exception as exc:
         if _STATE["debug"]:
             raise
-        _err(f"unexpected {type(exc).__name__}: {' '.join(str(exc).split())} "
-             "(run with --debug for the traceback)")
-        status = 1
+        status = _error_status(exc)
     finally:
         warnings.showwarning = previous
     sys.exit(status if isinstance(status, int) else 0)
