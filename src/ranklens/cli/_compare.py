@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any
 
 import click
@@ -83,13 +83,11 @@ __all__ = ["compare_cmd"]
                    "[default: 0.01].")
 @evaluating
 def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
-                measures: tuple[str, ...], baseline: str | None, test: str | None,
-                correction: str | None, correction_scope: str,
-                alpha: float, seed: int, permutations: int, ci: str, confidence: float,
-                resamples: int, fmt: str, details: bool, output: str | None,
-                risk_alpha: float | None, segments: str | None, seeds: str | None,
-                fail_if_worse: str | None, margin: float | None, segment_edges: str | None,
-                fuse_method: str | None = None, **params: Any) -> int:
+                measures: tuple[str, ...], baseline: str | None, fmt: str, details: bool,
+                output: str | None, risk_alpha: float | None, segments: str | None,
+                seeds: str | None, fail_if_worse: str | None, margin: float | None,
+                segment_edges: str | None, fuse_method: str | None = None,
+                **params: Any) -> int:
     """Compare RUNS on the same queries of QRELS: paired tests, corrected, with intervals.
 
     \b
@@ -106,10 +104,14 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
     from .._surfaces.compare.api import compare_results
+    from .._surfaces.compare.options import compare_options
     from ._evaluate import evaluate_given, warn_coverage
     from ._fused import with_fused_name
 
-    if params.get("coverage") is not None and (fail_if_worse or correction_scope == "all"):
+    # the test's options (CompareOptions' fields), checked before any file is read
+    tested, params = compare_options(params)
+    if params.get("coverage") is not None and (fail_if_worse or
+                                               tested.correction_scope == "all"):
         raise click.UsageError("--coverage adds measures, which --fail-if-worse would gate on "
                                "and --correction-scope all would correct with yours; run "
                                "the coverage check in a separate compare")
@@ -132,12 +134,7 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     chosen = given.measures
     results = evaluate_given(replace(given, context=context), fuse_method)
     warn_coverage(results, chosen)
-    cmp = compare_results(results, chosen, baseline=baseline, test=test,  # type: ignore[arg-type]
-                          correction=correction,  # type: ignore[arg-type]
-                          correction_scope=correction_scope,  # type: ignore[arg-type]
-                          alpha=alpha, seed=seed, permutations=permutations,
-                          ci=ci, confidence=confidence,  # type: ignore[arg-type]
-                          resamples=resamples)
+    cmp = compare_results(results, chosen, **asdict(replace(tested, baseline=baseline)))
     if risk_alpha is not None or segments is not None or seeds is not None:
         write_text(output, analysis_text(cmp, risk_alpha, groups, fmt, seeds))
     elif fmt == "table" and output is None and sys.stdout.isatty():
