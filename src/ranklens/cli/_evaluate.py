@@ -22,6 +22,7 @@ from ._options import (
     output_option,
     read_given,
     read_qrels,
+    refuse,
     refuse_unread_context,
     runs_by_name,
 )
@@ -281,63 +282,53 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
     labels, paths, roles = given.labels, given.paths, given.columns
     context = measures_context(context, segments)
     refuse_unread_context(context, chosen)
-    intervals = None
-    if ci is not None:
-        if fmt == "trec":
-            raise click.UsageError("--ci is not written in --format trec (trec_eval's rows); "
-                                   "use another format")
-        intervals = {"ci": ci, "ci_method": ci_method, "seed": seed, "n_resamples": resamples}
-    elif (ci_method, seed, resamples) != ("t", 0, 9999):
-        raise click.UsageError("--ci-method, --seed and --resamples set the intervals of "
-                               "--ci; give --ci too")
-    if segments is not None and (per_query or fmt == "trec" or engine == "spark"):
-        raise click.UsageError("--segments writes per-group means: not with --per-query, "
-                               "--format trec or --engine spark")
+    spark, busy = engine == "spark", memory_limit is not None or jobs is not None
+    refuse((ci is not None and fmt == "trec", "--ci is not written in --format trec "
+            "(trec_eval's rows); use another format"),
+           (ci is None and (ci_method, seed, resamples) != ("t", 0, 9999), "--ci-method, "
+            "--seed and --resamples set the intervals of --ci; give --ci too"),
+           (segments is not None and (per_query or fmt == "trec" or spark), "--segments "
+            "writes per-group means: not with --per-query, --format trec or --engine spark"))
     groups = segment_groups(segments, segment_edges, qrels, given.context)
-    if roles is not None and engine == "spark":
-        raise click.UsageError("--columns is for the local engine; not with --engine spark")
-    if fuse_method is not None and (pairs or engine == "spark" or subtopics):
-        raise click.UsageError("--fuse is for RUNS on the local engine, without --subtopics")
+    refuse((roles is not None and spark,
+            "--columns is for the local engine; not with --engine spark"),
+           (fuse_method is not None and (bool(pairs) or spark or subtopics),
+            "--fuse is for RUNS on the local engine, without --subtopics"),
+           (bool(pairs) and (spark or subtopics),
+            "--pairs is for the local engine without --subtopics"),
+           (bool(pairs) and busy, "--memory-limit and --jobs are for QRELS and RUNS files; "
+            "--pairs files are evaluated in memory"),
+           (spark and busy,
+            "--memory-limit and --jobs are for the local engine (Spark sizes its own tasks)"),
+           (spark and per_query, "--engine spark writes per-query values to Parquet with "
+            "-o FOLDER; --per-query is for the local engine"),
+           (spark and (subtopics or given.qrels_format != "auto"),
+            "--subtopics and --format-in are for the local engine"),
+           (spark and ci is not None,
+            "--ci is for the local engine: the intervals need every query's value"),
+           (not spark and master is not None, "--master is for --engine spark"),
+           (fuse_method is not None and memory_limit is not None,
+            "--fuse evaluates the fused run in memory; it is not for --memory-limit"))
+    intervals = None if ci is None else {"ci": ci, "ci_method": ci_method, "seed": seed,
+                                         "n_resamples": resamples}
     if pairs:
-        if engine == "spark" or subtopics:
-            raise click.UsageError("--pairs is for the local engine without --subtopics")
-        if memory_limit is not None or jobs is not None:
-            raise click.UsageError("--memory-limit and --jobs are for QRELS and RUNS files; "
-                                   "--pairs files are evaluated in memory")
         results = evaluate_pairs_files(paths, chosen, options, labels)
         warn_coverage(results, chosen)
         write_output(results, fmt, per_query, output, labels, intervals, groups)
         return 0
     assert qrels is not None  # checked by inputs()
-    if engine == "spark":
+    if spark:
         from ..spark._cli import evaluate_on_spark
-
-        if memory_limit is not None or jobs is not None:
-            raise click.UsageError("--memory-limit and --jobs are for the local engine "
-                                   "(Spark sizes its own tasks)")
-        if per_query:
-            raise click.UsageError("--engine spark writes per-query values to Parquet with "
-                                   "-o FOLDER; --per-query is for the local engine")
-        if subtopics or given.qrels_format != "auto":
-            raise click.UsageError("--subtopics and --format-in are for the local engine")
-        if ci is not None:
-            raise click.UsageError("--ci is for the local engine: the intervals need every "
-                                   "query's value")
         from ._progress import working
 
         write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,
                                        labels, progress=working, context=context),
                      fmt, False, None, labels)
         return 0
-    if master is not None:
-        raise click.UsageError("--master is for --engine spark")
     shown = labels
     if fuse_method is not None:
         from ._fused import with_fused_name
 
-        if memory_limit is not None:
-            raise click.UsageError("--fuse evaluates the fused run in memory; it is not for "
-                                   "--memory-limit")
         shown = with_fused_name(labels, fuse_method)
     results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
                              fuse=fuse_method, memory_limit=memory_limit, jobs=jobs,

@@ -22,7 +22,7 @@ __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEM
            "context_options", "engine_options", "evaluated_inputs", "evaluating",
            "evaluation_options", "fuse_option", "inputs", "inputs_and_measures",
            "judgment_options", "name_systems", "output_option", "read_given", "read_qrels",
-           "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
+           "refuse", "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
            "split_measures", "split_name", "split_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -163,6 +163,14 @@ def _given_tables(context: dict[str, str]) -> str:
     """The table options given, and the verb that follows: ``--train, --items are``."""
     flags = ", ".join(CONTEXT_OPTIONS[n][0] for n in context)
     return f"{flags} {'is' if len(context) == 1 else 'are'}"
+
+
+def refuse(*rules: tuple[bool, str]) -> None:
+    """A UsageError with the message of the first ``(broken, message)`` rule broken: the
+    options a command refuses together, declared in the order they are checked."""
+    message = next((message for broken, message in rules if broken), None)
+    if message is not None:
+        raise click.UsageError(message)
 
 
 def refuse_unread_context(context: dict[str, str], measures: Sequence[str],
