@@ -11,7 +11,7 @@ from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
 from .._surfaces.agreement.rankings import MAX_DEPTH
 from .._surfaces.pool import POOL_FORMATS
 from ._evaluate import write_text
-from ._options import columns_option, name_systems, output_option, run_columns
+from ._options import columns_option, name_systems, output_option, refuse, run_columns
 
 __all__ = ["TIES_OPTION", "agree_cmd", "pool_cmd"]
 
@@ -56,14 +56,11 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     from .._surfaces.agreement.api import Agreement, agreement
     from .._surfaces.agreement.values import parse_agreements
 
-    if len(runs) < 2:
-        raise click.UsageError(f"give at least two RUNS to compare; got {len(runs)}")
-    if len(runs) > 2 and fmt == "trec":
-        raise click.UsageError("--format trec writes two runs' values; a matrix of three "
-                               "or more runs has no trec form")
-    if len(runs) > 2 and per_query:
-        raise click.UsageError("--per-query is for two runs; a matrix of three or more runs "
-                               "holds each pair's means only")
+    refuse((len(runs) < 2, f"give at least two RUNS to compare; got {len(runs)}"),
+           (len(runs) > 2 and fmt == "trec", "--format trec writes two runs' values; a "
+            "matrix of three or more runs has no trec form"),
+           (len(runs) > 2 and per_query, "--per-query is for two runs; a matrix of three "
+            "or more runs holds each pair's means only"))
     roles = run_columns(columns)
     labels, paths = name_systems(runs, names)
     refuse_overwriting_inputs(output, paths)

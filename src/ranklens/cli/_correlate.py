@@ -16,6 +16,7 @@ from ._options import (
     judgment_options,
     name_systems,
     output_option,
+    refuse,
     split_measures,
     split_options,
 )
@@ -62,12 +63,11 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
     from ._evaluate import evaluate_files
 
     options, _ = split_options(params)
-    if len(split_measures((measure,))) != 1:
-        raise click.UsageError(f"-m takes one measure for correlate; got {measure!r}")
-    if measure_b is not None and len(split_measures((measure_b,))) != 1:
-        raise click.UsageError(f"--measure-b takes one measure; got {measure_b!r}")
-    if len(runs) < 2:
-        raise click.UsageError(f"give at least two RUNS to correlate; got {len(runs)}")
+    refuse((len(split_measures((measure,))) != 1,
+            f"-m takes one measure for correlate; got {measure!r}"),
+           (measure_b is not None and len(split_measures((measure_b,))) != 1,
+            f"--measure-b takes one measure; got {measure_b!r}"),
+           (len(runs) < 2, f"give at least two RUNS to correlate; got {len(runs)}"))
     if (qrels_b is None or qrels_b == qrels_a) and (
             measure_b is None or parse_measure(measure_b) == parse_measure(measure)):
         raise click.UsageError("nothing to correlate: evaluations A and B are the same; give "

@@ -12,7 +12,7 @@ from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.compare.options import CORRECTIONS, TESTS
 from .._surfaces.judges.report import JUDGES_FORMATS
 from ._evaluate import write_text
-from ._options import judgment_options, name_systems, split_options
+from ._options import judgment_options, name_systems, refuse, split_options
 
 __all__ = ["judges_cmd", "scale_options", "scales"]
 
@@ -121,10 +121,8 @@ def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
     """
     from .._surfaces.judges import judges
 
-    if len(qrels) < 2:
-        raise click.UsageError(f"give at least two QRELS to compare; got {len(qrels)}")
-    if len(runs) == 1:
-        raise click.UsageError("give at least two --run to order, or none")
+    refuse((len(qrels) < 2, f"give at least two QRELS to compare; got {len(qrels)}"),
+           (len(runs) == 1, "give at least two --run to order, or none"))
     if not runs:  # what orders the runs, given without runs, is not silently ignored
         ctx = click.get_current_context()
         for name in ("measure", "test", "alpha", "correction", *params):

@@ -412,14 +412,11 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
     columns = run_columns(params.pop("columns", None))
     qrels_format = params.pop("format_in", "auto")
     inputs(qrels, runs, pairs, at_least)
-    if qrels_format != "auto" and pairs:
-        raise click.UsageError("--format-in names how QRELS is read; --pairs files carry "
-                               "their own judgments")
-    if columns is not None and pairs:
-        raise click.UsageError("--columns names the columns of RUNS; --pairs files have "
-                               "their own (query_id, retrieved, relevant)")
-    if context and pairs:
-        raise click.UsageError(f"{_given_tables(context)} for QRELS and RUNS, not --pairs")
+    refuse((qrels_format != "auto" and bool(pairs), "--format-in names how QRELS is read; "
+            "--pairs files carry their own judgments"),
+           (columns is not None and bool(pairs), "--columns names the columns of RUNS; "
+            "--pairs files have their own (query_id, retrieved, relevant)"),
+           (bool(context and pairs), f"{_given_tables(context)} for QRELS and RUNS, not --pairs"))
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)

@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from ._options import refuse
+
 __all__ = ["measures_context", "segment_groups", "segments_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,16 +54,15 @@ def segment_groups(segments: str | None, edges: str | None, qrels: str | None,
                                    f"'query_id group' lines or {DERIVED_PREFIX}BY")
         return segments
     by, _, source = segments[len(DERIVED_PREFIX):].partition(":")
-    if by not in DERIVED or (by == "query_length") != bool(source):
-        raise click.UsageError(f"--segments {segments}: expected derived:relevant, "
-                               "derived:train or derived:query_length:FILE")
-    if by != "query_length" and qrels is None:
-        raise click.UsageError(f"--segments {segments} reads QRELS; not with --pairs")
-    if by == "train" and "train" not in context:
-        raise click.UsageError(f"--segments {segments} counts --train interactions; give "
-                               "--train FILE")
-    if source and not os.path.isfile(source):
-        raise click.UsageError(f"--segments {segments}: no such file {source}")
+    refuse((by not in DERIVED or (by == "query_length") != bool(source),
+            f"--segments {segments}: expected derived:relevant, derived:train or "
+            "derived:query_length:FILE"),
+           (by != "query_length" and qrels is None,
+            f"--segments {segments} reads QRELS; not with --pairs"),
+           (by == "train" and "train" not in context,
+            f"--segments {segments} counts --train interactions; give --train FILE"),
+           (bool(source) and not os.path.isfile(source),
+            f"--segments {segments}: no such file {source}"))
     try:
         bins = None if edges is None else [int(e) for e in edges.split(",")]
         if bins is not None and bins != sorted(set(bins)):
