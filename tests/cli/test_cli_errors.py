@@ -127,3 +127,12 @@ def test_memory_limit_and_jobs_are_refused_for_pairs(flag: list[str], tmp_path: 
     r = run(["evaluate", "--pairs", str(pairs), "-m", "RR", *flag], capsys)
     assert r.code == 2
     assert one_error(r.err).startswith("--memory-limit and --jobs are for QRELS and RUNS"), r.err
+
+
+def test_master_is_refused_for_pairs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--pairs files are evaluated locally: --master is refused, not ignored."""
+    pairs = write(tmp_path / "rag.jsonl", '{"query_id": "u1", "retrieved": ["a"], '
+                                          '"relevant": ["a"]}\n')
+    r = run(["evaluate", "--pairs", str(pairs), "-m", "RR", "--master", "local[1]"], capsys)
+    assert r.code == 2
+    assert one_error(r.err).startswith("--master is for --engine spark"), r.err
