@@ -190,9 +190,12 @@ class _Lookup:
         low, high = int(values.min()), int(values.max())
         if low >= 0 and high <= max(values.size, 1 << 16):
             # ids in a small range: the distinct ones are marked in a table, not hashed
-            seen = np.zeros(high + 1, dtype=bool)
-            seen[values] = True
-            known = np.flatnonzero(seen)
+            # (every number of a range much smaller than the run: no pass to mark them)
+            known = np.arange(high + 1)
+            if high >= values.size >> 5:
+                seen = np.zeros(high + 1, dtype=bool)
+                seen[values] = True
+                known = np.flatnonzero(seen)
             table = np.full(high + 1, -1, dtype=np.int64)
             table[known] = self.codes(pl.Series(known).cast(pl.String))
             out: np.ndarray = table[values]

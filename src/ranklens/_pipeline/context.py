@@ -85,7 +85,8 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
                  qrels: Qrels | None = None) -> RankedItems:
     """The item number and run doc id of each ranked document of ``aligned`` (and, given
     ``qrels``, the item of every judgment of its queries)."""
-    rows = aligned.source_rows()
+    def rows() -> np.ndarray:
+        return aligned.from_source(np.arange(len(run)))
 
     def judged() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         assert qrels is not None
@@ -97,11 +98,11 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
         return (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
                 rows_of["relevance"].to_numpy())
     held = run.held_doc_id
-    # numbers are coded in the run's order and gathered by NumPy: no polars gather of ids
-    code = context.codes(held)[rows] if held.dtype.is_integer() else \
-        context.codes(run.doc_values_at(rows))
+    # numbers are coded in the run's order, then ranked: no polars gather of ids
+    code = aligned.from_source(context.codes(held)) if held.dtype.is_integer() else \
+        context.codes(run.doc_values_at(rows()))
     return RankedItems(context, code,
-                       lambda: run.doc_ids_at(rows), None if qrels is None else judged)
+                       lambda: run.doc_ids_at(rows()), None if qrels is None else judged)
 
 
 def context_alignment(measure: Measure, aligned: Aligned, policies: Policies,
