@@ -29,7 +29,7 @@ from .._base.tuning import TIED_ROWS_FOR_KEYS
 from .._ingest.hashcodes import doc_hashes
 from .._ingest.tables import Run, Slot
 from .bytekeys import group_byte_order
-from .keys import PairKeys, block_index, codes, index_dtype, numbered
+from .keys import PairKeys, codes, index_dtype, sorted_blocks
 
 __all__ = ["RUN_INDEX", "Moves", "RunIndex", "TieBreak", "full_src", "rank_rows",
            "ranked_order", "run_index", "stable_order", "tie_order", "tiebreak_of"]
@@ -213,8 +213,7 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
         query_ids = run.block_ids
         block_code = np.arange(nb, dtype=np.int64)
     else:
-        query_ids = run.block_ids.unique().sort()
-        block_code = block_index(run.block_ids, numbered(query_ids))
+        query_ids, block_code = sorted_blocks(run.block_ids)
     offsets, moves = rank_rows(block_code, run.block_lengths, len(query_ids), run.score,
                                lambda rows: tiebreak_at(run, tiebreak, rows),
                                tiebreak == "docid")
