@@ -227,8 +227,9 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
     # a query's one block lists each doc once when its reader says so (a mapping's keys);
     # otherwise equal keys are equal pairs, or (rarely) a hash collision
     distinct = one_block and run.hints.distinct_docs
-    values = keys if keys is not None else \
-        ranked_order(run.held_doc_id.to_numpy(), moves)
+    # (when only tied rows moved, each query holds the same rows in the run's order)
+    values = keys if keys is not None else run.held_doc_id.to_numpy() \
+        if isinstance(moves, tuple) else ranked_order(run.held_doc_id.to_numpy(), moves)
     if not distinct and _maybe_duplicated(values, offsets, lambda: index.pair_keys(run)) \
             and index.duplicate_positions(run)[0].size:
         found = index._derived.keys  # (the pair keys the check built, if any)
