@@ -252,7 +252,10 @@ class RankedItems:
         size = self.context.universe.size
         if self.numbers is not None:  # counted by number: each number is one item
             values, table = self.numbers
-            per = np.bincount(values if top is None else values[top], minlength=table.size)
+            values = values if top is None else values[top]
+            per = np.zeros(table.size, dtype=np.int64)
+            for i in range(0, values.size, 1 << 20):  # no full-length temporary (as intp)
+                per += np.bincount(values[i:i + (1 << 20)], minlength=table.size)
             found = np.flatnonzero(per)
             item = table[found]
             named = item >= 0

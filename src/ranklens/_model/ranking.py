@@ -482,10 +482,12 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray,
 
 
 def ranked_order(values: np.ndarray, moves: Moves) -> np.ndarray:
-    """``values`` of a run's rows in the ranked order ``moves`` gives (written in place
-    when only a few rows moved and ``values`` is writeable)."""
+    """``values`` of a run's rows in the ranked order ``moves`` gives (``values`` itself
+    when no row moved; written in place when a few did and ``values`` is writeable)."""
     if not isinstance(moves, tuple):
         return values[moves]
+    if not moves[0].size:
+        return values
     if not values.flags.writeable:
         values = values.copy()
     values[moves[0]] = values[moves[1]]  # the right side is gathered before the write
