@@ -54,11 +54,14 @@ def normalize(default: bool, doc: str) -> Param:
     return Param("normalize", Spelled("bool"), default, doc)
 
 
+def _uncut(a: Aligned, m: Measure) -> bool:
+    """Whether no list is cut by the measure's cutoff (then no ranks are computed)."""
+    return m.cutoff is None or m.cutoff >= int(a.n_ret.max(initial=0))
+
+
 def in_top(a: Aligned, m: Measure) -> np.ndarray:
     """Whether each ranked document is within the measure's cutoff (all without one)."""
-    if m.cutoff is None or m.cutoff >= int(a.n_ret.max(initial=0)):
-        return np.ones(int(a.offsets[-1]), dtype=bool)  # no list is cut: no ranks to compute
-    return a.rank <= m.cutoff
+    return np.ones(int(a.offsets[-1]), dtype=bool) if _uncut(a, m) else a.rank <= m.cutoff
 
 
 def list_lengths(a: Aligned, m: Measure) -> np.ndarray:
@@ -133,17 +136,14 @@ def top_counts(a: Aligned, m: Measure, ranked: RankedItems) -> ItemCounts:
 
     Items the tables name are counted by number; only the others are counted by id.
     """
-    top = in_top(a, m)
-    code = ranked.code if top.all() else ranked.code[top]
+    top = None if _uncut(a, m) else a.rank <= m.cutoff
+    tally, unnamed = ranked.tally(top)
     universe = ranked.context.universe
-    named = code.size == 0 or code.min() >= 0
-    # every item named (the usual case): no mask, no copy of the codes
-    tally = np.bincount(code if named else code[code >= 0], minlength=universe.size)
     seen = np.flatnonzero(tally)
     counts = ItemCounts(universe[seen], tally[seen].astype(np.int64), a.nq)
-    if named:
+    if not unnamed:
         return counts
-    unknown = top & (ranked.code < 0)
+    unknown = ranked.code < 0 if top is None else top & (ranked.code < 0)
     return counts + ItemCounts.of(ranked.doc_id.filter(pl.Series(unknown)), 0)
 
 

@@ -263,8 +263,8 @@ def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str
         named = int(codes[index.query_ids.gather(codes).arg_sort()[0]])
         first = int(index.src_at(pos[code[inside] == named]).min())
         raise DuplicateError(index.query_ids[named], run.doc_id[first],
-                             np.unique(index.keys[pos]).size, "run", source=run.source,
-                             first=first, users=run.hints.users)
+                             np.unique(index.pair_keys(run)[pos]).size, "run",
+                             source=run.source, first=first, users=run.hints.users)
     return pos[later]
 
 
@@ -324,7 +324,8 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
             # a skipped query has no run rows, so the judged numbers before the skip
             # serve (the grades as held: those matched are made float64)
             return _match_codes(index, run, code, at, qindex.pairs, judged_of, qrels.grades)
-        keys = index.keys if at is None else index.keys[at]
+        keys = index.pair_keys(run)
+        keys = keys if at is None else keys[at]
         return _match(index, run, keys, code, at, block_q, nq, *hashed())
 
     return Judgments(sorted_j, match)
@@ -392,8 +393,7 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
     # a run row's score is its ranked row's when only tied rows moved
     score_rows = at if index.ties_only else index.src if at is None else index.src[at]
     # ... but not its document: the beyond-accuracy measures read the run rows themselves
-    source_rows_from = None if not source_rows else (lambda: index.src) if at is None \
-        else (lambda: index.src_at(at))
+    source_from = None if not source_rows else (lambda values: index.ranked(values, at))
     return Aligned.of(
         query_ids=query_ids, offsets=offsets, judged=(judged_at, judged_grade),
         score=(score, score_rows), judgments=j_sorted, missing=missing, policies=pol,
@@ -402,7 +402,7 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
         # there once, if a kernel asks)
         qidx_from=(lambda: index.code) if qidx is None else None,
         to_sorted=to_sorted,
-        source_rows_from=source_rows_from,
+        source_from=source_from,
     )
 
 
@@ -441,15 +441,7 @@ def _match_codes(index: RunIndex, run: Run, code: np.ndarray | None, at: np.ndar
     the judgments' dictionary (a row whose doc no judgment has is none), then its (judged
     query number, doc code) pair in the judged pairs, exactly: no hash, no string
     compared again."""
-    doc = pairs.codes_of(run.doc_id)  # in the run's row order
-    if isinstance(index.moves, tuple):  # only tied rows moved
-        if not doc.flags.writeable:
-            doc = doc.copy()
-        doc[index.moves[0]] = doc[index.moves[1]]  # (gathered before the write)
-    else:
-        doc = doc[index.moves]
-    if at is not None:
-        doc = doc[at]
+    doc = index.ranked(pairs.codes_of(run.doc_id), at)  # from the run's row order
     found: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     grade: list[np.ndarray] = [np.zeros(0, dtype=np.float64)]
     step = 1 << 18  # rows at a time: small temporaries

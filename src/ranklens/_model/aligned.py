@@ -189,10 +189,11 @@ class Aligned:
     #: per query, the grade and number of relevant items judged by count only (no rows;
     #: ``evaluate_arrays(n_relevant=...)``); None: none
     unretrieved: tuple[np.ndarray, np.ndarray] | None = None
-    #: the run row of each ranked document, where ``score_rows`` does not say it (only
-    #: tied rows moved: ``score_rows`` then points at equal scores, not the same documents);
-    #: see :meth:`source_rows`
-    source_rows_from: Callable[[], np.ndarray] | None = field(default=None, repr=False)
+    #: the values of the ranked documents from values of the run's rows, where
+    #: ``score_rows`` does not say which row each comes from (only tied rows moved:
+    #: ``score_rows`` then points at equal scores, not the same documents); see
+    #: :meth:`from_source`
+    source_from: Callable[[np.ndarray], np.ndarray] | None = field(default=None, repr=False)
     #: work built on first use and kept; not an init field, so an alignment made with
     #: ``dataclasses.replace`` starts with nothing derived
     _derived: _Derived = field(default_factory=_Derived, init=False, repr=False)
@@ -206,7 +207,7 @@ class Aligned:
            to_sorted: np.ndarray | None = None, whole: bool = False,
            subtopics: Subtopics | None = None,
            unretrieved: tuple[np.ndarray, np.ndarray] | None = None,
-           source_rows_from: Callable[[], np.ndarray] | None = None) -> Aligned:
+           source_from: Callable[[np.ndarray], np.ndarray] | None = None) -> Aligned:
         """The one constructor: an alignment from its parts.
 
         Parameters
@@ -238,9 +239,9 @@ class Aligned:
             Subtopic judgments (``judged_doc`` parallel to ``judged[0]``), if any.
         unretrieved : tuple of np.ndarray, optional
             Per query, the grade and number of relevant items judged by count only.
-        source_rows_from : callable, optional
-            The run row of each ranked row, where the score rows are not (see
-            :meth:`source_rows`).
+        source_from : callable, optional
+            The ranked rows' values from the run rows' values, where the score rows do
+            not say it (see :meth:`from_source`).
 
         Returns
         -------
@@ -266,7 +267,7 @@ class Aligned:
             subtopics=subtopics,
             unretrieved=unretrieved if unretrieved is not None and unretrieved[1].any()
             else None,
-            source_rows_from=source_rows_from,
+            source_from=source_from,
         )
         return aligned.judged_only() if policies.judged_only and not whole else aligned
 
@@ -478,13 +479,13 @@ class Aligned:
             else (self.unretrieved[0][owner], self.unretrieved[1][owner]),
         )
 
-    def source_rows(self) -> np.ndarray:
-        """The run row each ranked document comes from, for the pipeline to read the run's
-        doc ids (the item of each recommendation); not a kernel accessor. Built on each
-        call: only the beyond-accuracy measures ask, once per evaluation."""
-        if self.source_rows_from is not None:
-            return self.source_rows_from()
-        return self.score_rows_at(np.arange(self.n_ranked, dtype=np.int64))
+    def from_source(self, values: np.ndarray) -> np.ndarray:
+        """The values of the ranked documents, from ``values`` of the run's rows (which
+        may be written in place), for the pipeline to read the run's doc ids (the item of
+        each recommendation); not a kernel accessor."""
+        if self.source_from is not None:
+            return self.source_from(values)
+        return values[:self.n_ranked] if self.score_rows is None else values[self.score_rows]
 
     def score_rows_at(self, rows: np.ndarray) -> np.ndarray:
         """``score_rows`` of an alignment made of the ranked documents at ``rows``."""
@@ -604,7 +605,7 @@ class Aligned:
             whole=True,
             subtopics=None if self.subtopics is None else self.subtopics.taking(kept),
             unretrieved=self.unretrieved,
-            source_rows_from=lambda: self.source_rows()[keep],
+            source_from=lambda values: self.from_source(values)[keep],
         )
 
     def for_measure(self, judged_only: bool | None) -> Aligned:

@@ -158,8 +158,16 @@ class ItemContext:
 
     def codes(self, item_ids: pl.Series) -> np.ndarray:
         """Each id's item number (int64; -1 where no table names the item)."""
+        return self._lookup().codes(item_ids)
+
+    def number_table(self, item_ids: pl.Series) -> np.ndarray | None:
+        """For numeric ids in a small range from 0, the item number of each number up to
+        the largest (``table[ids]`` codes them); else None."""
+        return self._lookup().number_table(item_ids.to_numpy())
+
+    def _lookup(self) -> _Lookup:
         lookup: _Lookup = self._cache.setdefault("lookup", _Lookup(self.universe))
-        return lookup.codes(item_ids)
+        return lookup
 
     def memo(self, key: Any, build: Any) -> Any:
         """A value derived from the context alone (a popularity rank, a tail set), built
@@ -178,28 +186,36 @@ class _Lookup:
 
     def codes(self, item_ids: pl.Series) -> np.ndarray:
         if item_ids.dtype.is_integer() and item_ids.len():
-            return self._number_codes(item_ids)
+            values = item_ids.to_numpy()
+            table = self.number_table(values)
+            if table is not None:
+                out: np.ndarray = table[values]
+                return out
+            # numbers over a wide range: each distinct one written out and looked up once
+            distinct = item_ids.unique().sort()
+            code = self.codes(distinct.cast(pl.String))
+            return code[np.searchsorted(distinct.to_numpy(), values)]
         found = pl.DataFrame({"item_id": item_ids.cast(pl.String)}).join(
             self.frame, on="item_id", how="left", maintain_order="left")
         return found["code"].fill_null(-1).to_numpy().astype(np.int64)
 
-    def _number_codes(self, item_ids: pl.Series) -> np.ndarray:
-        """Numeric ids: each distinct number written out and looked up once, then every id
-        coded by numpy (a run repeats its items over many users)."""
-        values = item_ids.to_numpy()
+    def number_table(self, values: np.ndarray) -> np.ndarray | None:
+        """:meth:`ItemContext.number_table` of the numbers ``values`` (not empty): each
+        distinct number written out and looked up once (a run repeats its items over many
+        users)."""
         low, high = int(values.min()), int(values.max())
-        if low >= 0 and high <= max(values.size, 1 << 16):
-            # ids in a small range: the distinct ones are marked in a table, not hashed
+        if low < 0 or high > max(values.size, 1 << 16):
+            return None
+        # the distinct numbers marked in a table, not hashed (every number of a range much
+        # smaller than the run: no pass to mark them)
+        known = np.arange(high + 1)
+        if high >= values.size >> 5:
             seen = np.zeros(high + 1, dtype=bool)
             seen[values] = True
             known = np.flatnonzero(seen)
-            table = np.full(high + 1, -1, dtype=np.int64)
-            table[known] = self.codes(pl.Series(known).cast(pl.String))
-            out: np.ndarray = table[values]
-            return out
-        distinct = item_ids.unique().sort()
-        code = self.codes(distinct.cast(pl.String))
-        return code[np.searchsorted(distinct.to_numpy(), values)]
+        table = np.full(high + 1, -1, dtype=np.int64)
+        table[known] = self.codes(pl.Series(known).cast(pl.String))
+        return table
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,17 +225,48 @@ class RankedItems:
     Attributes
     ----------
     context : the evaluation's :class:`ItemContext`.
-    code : the item number of each ranked document, parallel to the alignment's ranked
-        arrays (-1: an item no table names).
+    codes : gives the item number of each ranked document (:attr:`code`).
     doc_ids : gives the run's id of each ranked document (:attr:`doc_id`).
     judgments : gives every judgment of the alignment's queries, retrieved or not
         (:attr:`judged`; None: not at hand).
+    numbers : the ranked documents' ids held as numbers, and the item number of each
+        number (:meth:`ItemContext.number_table`; None: not at hand). Items are then
+        counted by number, without :attr:`code`.
     """
 
     context: ItemContext
-    code: np.ndarray
+    codes: Callable[[], np.ndarray]
     doc_ids: Callable[[], pl.Series]
     judgments: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+    numbers: tuple[np.ndarray, np.ndarray] | None = None
+
+    @cached_property
+    def code(self) -> np.ndarray:
+        """The item number of each ranked document, parallel to the alignment's ranked
+        arrays (-1: an item no table names); built on first use."""
+        return self.codes()
+
+    def tally(self, top: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+        """How often each item number is among the ranked documents (``top``: those it
+        marks; None: all), and how many of them name no item."""
+        size = self.context.universe.size
+        if self.numbers is not None:  # counted by number: each number is one item
+            values, table = self.numbers
+            values = values if top is None else values[top]
+            per = np.zeros(table.size, dtype=np.int64)
+            for i in range(0, values.size, 1 << 20):  # no full-length temporary (as intp)
+                per += np.bincount(values[i:i + (1 << 20)], minlength=table.size)
+            found = np.flatnonzero(per)
+            item = table[found]
+            named = item >= 0
+            out = np.zeros(size, dtype=np.int64)
+            out[item[named]] = per[found[named]]
+            return out, int(per[found[~named]].sum())
+        code = self.code if top is None else self.code[top]
+        if code.size == 0 or code.min() >= 0:  # every item named: no mask, no copy
+            return np.bincount(code, minlength=size), 0
+        named_codes = code[code >= 0]
+        return np.bincount(named_codes, minlength=size), code.size - named_codes.size
 
     @cached_property
     def judged(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._base.lazy import polars as pl
-from .._ingest.tables import query_blocks
 
-__all__ = ["PairKeys", "block_index", "codes", "index_dtype", "numbered", "query_index",
+__all__ = ["PairKeys", "block_index", "codes", "index_dtype", "numbered", "sorted_blocks",
            "word_hashes"]
 
 #: odd 64-bit constants of the word hash (splitmix64's)
@@ -156,15 +155,13 @@ def block_index(block_ids: pl.Series, queries: pl.DataFrame) -> np.ndarray:
             .fill_null(-1).to_numpy().astype(np.int64, copy=False))
 
 
-def query_index(qids: pl.Series, queries: pl.DataFrame,
-                new: pl.Series | None = None) -> np.ndarray:
-    """Index of each row's query in ``queries`` (-1 where absent; int32 or int64).
-
-    Rows keep each query's rows together, so ids are looked up once per block of equal
-    adjacent ids, not once per row. ``new`` marks rows that start a block when the
-    reader found them already (a row marked needlessly only splits a block in two).
-    """
-    block_ids, lengths = query_blocks(qids, new)
-    # int32 where it holds the numbers: half the memory of a row-length array
-    return np.repeat(block_index(block_ids, queries).astype(index_dtype(queries.height)),
-                     lengths)
+def sorted_blocks(block_ids: pl.Series) -> tuple[pl.Series, np.ndarray]:
+    """The distinct ids of ``block_ids`` sorted (byte-wise), and each block's index among
+    them (int64). Ids each in one block are sorted once, with no lookup."""
+    if block_ids.n_unique() < block_ids.len():
+        distinct = block_ids.unique().sort()
+        return distinct, block_index(block_ids, numbered(distinct))
+    order = block_ids.arg_sort().to_numpy()
+    code = np.empty(order.size, dtype=np.int64)
+    code[order] = np.arange(order.size)
+    return block_ids.gather(order), code

@@ -21,8 +21,8 @@ from .._base.threads import jobs
 from .._base.tuning import KEYSET_ROWS as _SMALL
 from .._base.tuning import MEMBERSHIP_ROWS as _MEMBERSHIP
 from .._ingest.hashcodes import HashCodes, doc_hashes, number_hashes
-from .._ingest.tables import Qrels, Slot
-from .keys import PairKeys, block_index, index_dtype, numbered, query_index
+from .._ingest.tables import Qrels, Slot, query_blocks
+from .keys import PairKeys, index_dtype, numbered, sorted_blocks
 from .keyset import KeySet
 
 __all__ = ["NOT_JUDGED", "QRELS_INDEX", "JudgedPairs", "QrelsIndex", "grades", "match_keys",
@@ -175,19 +175,17 @@ def _build(qrels: Qrels) -> QrelsIndex:
     pairs: JudgedPairs | None = None
     doc_hash: np.ndarray | None = None
     if coded is not None:
-        query_ids = coded.block_ids.unique().sort()
-        queries = numbered(query_ids)
-        code = np.repeat(block_index(coded.block_ids, queries)
-                         .astype(index_dtype(queries.height)), coded.block_lengths)
+        block_ids, lengths = coded.block_ids, coded.block_lengths
         grade = coded.relevance
     else:
         qf = qrels.frame
-        query_ids = qf["query_id"].unique().sort()
-        queries = numbered(query_ids)
         # where the reader marked the starts of query blocks (a one-off, as for runs)
-        code = query_index(qf["query_id"], queries, qrels.hints.take_block_starts())
+        block_ids, lengths = query_blocks(qf["query_id"], qrels.hints.take_block_starts())
         doc_hash = qf["doc_id"].hash(0).to_numpy()
         grade = qf["relevance"].to_numpy()
+    query_ids, block_code = sorted_blocks(block_ids)
+    queries = numbered(query_ids)
+    code = np.repeat(block_code.astype(index_dtype(queries.height)), lengths)
     # the sorted judgments first, their order freed before the pair keys are made (peak)
     by_grade = _by_query_then_grade(code, grade)
     sorted_code = code[by_grade].astype(np.int64, copy=False)  # what kernels read

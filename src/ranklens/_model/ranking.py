@@ -29,10 +29,10 @@ from .._base.tuning import TIED_ROWS_FOR_KEYS
 from .._ingest.hashcodes import doc_hashes
 from .._ingest.tables import Run, Slot
 from .bytekeys import group_byte_order
-from .keys import PairKeys, block_index, codes, index_dtype, numbered
+from .keys import PairKeys, codes, index_dtype, sorted_blocks
 
 __all__ = ["RUN_INDEX", "Moves", "RunIndex", "TieBreak", "full_src", "rank_rows",
-           "run_index", "stable_order", "tie_order", "tiebreak_of"]
+           "ranked_order", "run_index", "stable_order", "tie_order", "tiebreak_of"]
 
 #: which run row each ranked row comes from: every row's (an array), or only those of the
 #: ranked rows that come from another row (positions ascending, rows); see RunIndex.moves
@@ -64,6 +64,8 @@ class _Derived:
     src: np.ndarray | None = None
     #: :attr:`RunIndex.code`
     code: np.ndarray | None = None
+    #: :meth:`RunIndex.pair_keys`, when not built with the index
+    keys: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,7 +85,9 @@ class RunIndex:
         run's order, ties re-sorted), the pair (positions, rows) of the ranked rows that
         come from another row: at MS MARCO scale, a few thousand instead of seven million.
     keys : the pair key (:class:`~ranklens._model.keys.PairKeys`, hashed) of each ranked row
-        (empty for a run whose rows are matched otherwise: nested dicts, on their words).
+        (empty for a run whose rows are matched otherwise: nested dicts, on their words;
+        None: built on first use by :meth:`pair_keys`, for doc ids held as numbers, which
+        an evaluation reading no judgment never matches).
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
     duplicated : whether some doc id occurs twice for one query (alignment then applies
         the duplicates policy).
@@ -93,7 +97,7 @@ class RunIndex:
 
     query_ids: pl.Series
     moves: Moves
-    keys: np.ndarray
+    keys: np.ndarray | None
     offsets: np.ndarray
     duplicated: bool
     _derived: _Derived = field(default_factory=_Derived, init=False, repr=False)
@@ -108,6 +112,24 @@ class RunIndex:
             src.flags.writeable = False
             self._derived.src = src
         return src
+
+    def pair_keys(self, run: Run) -> np.ndarray:
+        """:attr:`keys`, built from ``run`` (this index's run) on first use."""
+        if self.keys is not None:
+            return self.keys
+        if self._derived.keys is None:
+            keys = _ranked_keys(None, run, self.moves, self.offsets)
+            keys.flags.writeable = False
+            self._derived.keys = keys
+        return self._derived.keys
+
+    def ranked(self, values: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
+        """``values`` of the run's rows in ranked order (``at``: of the ranked rows at
+        these positions only); ``values`` may be written in place."""
+        if at is not None and not self.ties_only:
+            return values[self.src[at]]
+        out = ranked_order(values, self.moves)
+        return out if at is None else out[at]
 
     def src_at(self, pos: np.ndarray) -> np.ndarray:
         """:attr:`src` of the ranked rows at positions ``pos``."""
@@ -143,7 +165,7 @@ class RunIndex:
         """The ranked positions (ascending) of rows whose (query, doc id) pair occurs more
         than once, confirmed on the strings, and whether each is a later (lower-ranked)
         occurrence of its pair."""
-        pos = np.flatnonzero(pl.Series(self.keys).is_duplicated().to_numpy())
+        pos = np.flatnonzero(pl.Series(self.pair_keys(run)).is_duplicated().to_numpy())
         sub = pl.DataFrame({"q": self.code_at(pos), "doc_id": run.doc_ids_at(self.src_at(pos))})
         pair = pl.struct("q", "doc_id")
         exact = sub.select(pair.is_duplicated()).to_series().to_numpy()
@@ -191,25 +213,31 @@ def _build(run: Run, tiebreak: TieBreak) -> RunIndex:
         query_ids = run.block_ids
         block_code = np.arange(nb, dtype=np.int64)
     else:
-        query_ids = run.block_ids.unique().sort()
-        block_code = block_index(run.block_ids, numbered(query_ids))
+        query_ids, block_code = sorted_blocks(run.block_ids)
     offsets, moves = rank_rows(block_code, run.block_lengths, len(query_ids), run.score,
                                lambda rows: tiebreak_at(run, tiebreak, rows),
                                tiebreak == "docid")
     # the reader may have hashed the doc ids already (a one-off: the index turns them into
     # its keys in place)
     doc_hash = run.hints.take_doc_hashes()
-    keys = _ranked_keys(doc_hash, run, moves, offsets)
+    # numbers are exact: they are checked for duplicates themselves, keyed when matched
+    keys = _ranked_keys(doc_hash, run, moves, offsets) if run.text_doc_ids else None
     index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
                      duplicated=False)
     # a query's one block lists each doc once when its reader says so (a mapping's keys);
     # otherwise equal keys are equal pairs, or (rarely) a hash collision
     distinct = one_block and run.hints.distinct_docs
-    if not distinct and _maybe_duplicated(keys, offsets) \
+    # (when only tied rows moved, each query holds the same rows in the run's order)
+    values = keys if keys is not None else run.held_doc_id.to_numpy() \
+        if isinstance(moves, tuple) else ranked_order(run.held_doc_id.to_numpy(), moves)
+    if not distinct and _maybe_duplicated(values, offsets, lambda: index.pair_keys(run)) \
             and index.duplicate_positions(run)[0].size:
+        found = index._derived.keys  # (the pair keys the check built, if any)
         index = RunIndex(query_ids=query_ids, moves=moves, keys=keys, offsets=offsets,
                          duplicated=True)
-    for arr in (keys, offsets, *(moves if isinstance(moves, tuple) else (moves,))):
+        index._derived.keys = found
+    for arr in (*(() if keys is None else (keys,)), offsets,
+                *(moves if isinstance(moves, tuple) else (moves,))):
         arr.flags.writeable = False
     return index
 
@@ -350,14 +378,14 @@ def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
     found are kept: at this scale, fresh memory costs as much as the arithmetic.
     """
     n, nb = score.size, block_code.size
-    if n == 0 or np.unique(block_code).size != nb:
-        return None  # a query split over several blocks
+    by_query = np.argsort(block_code, kind="stable")
+    if n == 0 or (nb > 1 and not (block_code[by_query[1:]] != block_code[by_query[:-1]]).all()):
+        return None  # a query split over several blocks (a sort, not np.unique's hashing)
     ends = np.cumsum(lengths)
     starts = ends - lengths
     if steps_within(score, ends, "rise").size:  # within a block: not written best first
         return None
     # blocks move to ascending query number; place[k] is block k's position in that order
-    by_query = np.argsort(block_code)
     place = np.empty(nb, dtype=np.int64)
     place[by_query] = np.arange(nb)
     q_lengths = lengths[by_query]
@@ -415,8 +443,11 @@ def _tie_members(tie: np.ndarray, n: int) -> np.ndarray:
     return np.flatnonzero(member)
 
 
-def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
-    """Whether two rows of one query share a key (equal pairs, or a hash collision).
+def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray,
+                      pair_keys: Callable[[], np.ndarray]) -> bool:
+    """Whether two rows of one query share a key (equal pairs, or a hash collision):
+    ``keys`` are the ranked rows' pair keys, or their doc ids held as UInt32 numbers
+    (``pair_keys()`` gives the pair keys then).
 
     Runs usually list about the same number of documents for every query; then each query's
     low 32-bit key halves are sorted as one row of a matrix, a slice of queries at a time
@@ -428,9 +459,10 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     nq = lengths.size
     width = int(lengths.max()) if nq else 0
     if keys.size == 0 or width < 2 or width * nq > keys.size + keys.size // 2:
-        return maybe_duplicated(keys)
+        return maybe_duplicated(pair_keys())
     # the low halves: hash bits alone (the high ones start with the query number)
-    halves = keys.view(np.uint32)[0::2] if sys.byteorder == "little" else keys.astype(np.uint32)
+    halves = keys if keys.dtype == np.uint32 else keys.view(np.uint32)[0::2] \
+        if sys.byteorder == "little" else keys.astype(np.uint32)
     pad = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
     per = max(1, (1 << 20) // width)  # queries a slice: the matrix stays cache-sized
     for a in range(0, nq, per):
@@ -449,6 +481,19 @@ def _maybe_duplicated(keys: np.ndarray, offsets: np.ndarray) -> bool:
     return False
 
 
+def ranked_order(values: np.ndarray, moves: Moves) -> np.ndarray:
+    """``values`` of a run's rows in the ranked order ``moves`` gives (``values`` itself
+    when no row moved; written in place when a few did and ``values`` is writeable)."""
+    if not isinstance(moves, tuple):
+        return values[moves]
+    if not moves[0].size:
+        return values
+    if not values.flags.writeable:
+        values = values.copy()
+    values[moves[0]] = values[moves[1]]  # the right side is gathered before the write
+    return values
+
+
 def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
                  offsets: np.ndarray) -> np.ndarray:
     """The :class:`~ranklens._model.keys.PairKeys` of each ranked row of ``run``.
@@ -463,10 +508,6 @@ def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
         doc_hash = None
     if doc_hash is None or not doc_hash.flags.writeable:
         doc_hash = np.array(doc_hashes(run.held_doc_id) if doc_hash is None else doc_hash)
-    if isinstance(moves, tuple):
-        keys = doc_hash
-        keys[moves[0]] = doc_hash[moves[1]]  # the right side is gathered before the write
-    else:
-        keys = doc_hash[moves]
+    keys = ranked_order(doc_hash, moves)
     PairKeys.hashed(offsets.size - 1).grouped(keys, offsets)
     return keys

@@ -85,7 +85,8 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
                  qrels: Qrels | None = None) -> RankedItems:
     """The item number and run doc id of each ranked document of ``aligned`` (and, given
     ``qrels``, the item of every judgment of its queries)."""
-    rows = aligned.source_rows()
+    def rows() -> np.ndarray:
+        return aligned.from_source(np.arange(len(run)))
 
     def judged() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         assert qrels is not None
@@ -97,11 +98,20 @@ def ranked_items(aligned: Aligned, run: Run, context: ItemContext,
         return (rows_of["q"].to_numpy(), context.codes(rows_of["doc_id"]),
                 rows_of["relevance"].to_numpy())
     held = run.held_doc_id
-    # numbers are coded in the run's order and gathered by NumPy: no polars gather of ids
-    code = context.codes(held)[rows] if held.dtype.is_integer() else \
-        context.codes(run.doc_values_at(rows))
-    return RankedItems(context, code,
-                       lambda: run.doc_ids_at(rows), None if qrels is None else judged)
+    table = context.number_table(held) if held.dtype.is_integer() and held.len() else None
+    numbers = None if table is None else (aligned.from_source(held.to_numpy()), table)
+
+    def codes() -> np.ndarray:
+        # numbers in a small range: ranked, then coded by the table (or counted by number,
+        # never coded); other numbers: coded in the run's order, then ranked
+        if numbers is not None:
+            out: np.ndarray = numbers[1][numbers[0]]
+            return out
+        if held.dtype.is_integer():
+            return aligned.from_source(context.codes(held))
+        return context.codes(run.doc_values_at(rows()))
+    return RankedItems(context, codes, lambda: run.doc_ids_at(rows()),
+                       None if qrels is None else judged, numbers)
 
 
 def context_alignment(measure: Measure, aligned: Aligned, policies: Policies,
@@ -148,8 +158,11 @@ def unknown_items(measures: Iterable[Measure], aligned: Aligned,
     longest = int(aligned.n_ret.max(initial=0))
     for table, depth in deepest.items():
         has = context.catalogue if table == "catalogue" else context.feature_row >= 0
-        # one gather: the extra last slot answers for code -1 (an item no table names)
-        absent = np.append(~has, True)[ranked.code]
+        # the extra last slot answers for code -1 (an item no table names)
+        lacking = np.append(~has, True)
+        if ranked.numbers is not None and not lacking[ranked.numbers[1]].any():
+            continue  # no number names an item the table lacks
+        absent = lacking[ranked.code]  # one gather
         if depth < longest:
             absent &= aligned.rank <= depth
         count = int(absent.sum())

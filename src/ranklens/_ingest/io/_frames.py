@@ -249,7 +249,9 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
                                score.alias("score")]), source)
         check_scores(score, source)
         block_ids, lengths = query_blocks(queries)
-        run = Run.from_blocks(ids(block_ids, source), lengths, docs.cast(pl.UInt32),
+        # (NumPy's cast: the range is checked above)
+        run = Run.from_blocks(ids(block_ids, source), lengths,
+                              pl.Series(docs.to_numpy().astype(np.uint32)),
                               score.to_numpy(), source, name, hints=hints)
     else:
         run = Run(pl.DataFrame({"query_id": ids(df[q], source), "doc_id": ids(df[d], source),

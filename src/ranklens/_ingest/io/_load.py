@@ -313,7 +313,8 @@ def load_run(run: Any, *, name: str | None = None,
 def _warn_infinite(run: Run, label: str | None = None) -> Run:
     """Say when scores are infinite: 1e999 and 1e400 both read as inf, and tie. The run is
     named ``label`` (the name it was given), else by its source."""
-    infinite = int(np.isinf(run.score).sum())
+    # a finite sum has no infinite term (NaN scores are refused when read)
+    infinite = 0 if np.isfinite(run.score.sum()) else int(np.isinf(run.score).sum())
     if infinite:
         warn_user(infinite_notice(label if label is not None else run.source, infinite))
     return run
