@@ -15,7 +15,7 @@ import numpy as np
 
 from .._base.lazy import polars as pl
 
-__all__ = ["HashCodes", "doc_hashes", "number_hashes"]
+__all__ = ["HashCodes", "doc_hashes"]
 
 #: marks a slot no hash has (-1) and one several hashes share (-2)
 _EMPTY, _SHARED = -1, -2
@@ -80,11 +80,3 @@ def doc_hashes(ids: pl.Series) -> np.ndarray:
     (``Series.hash(0)``: equal ids have equal hashes in every table of a process)."""
     return ids.hash(0).to_numpy()
 
-
-def number_hashes(ids: pl.Series) -> np.ndarray:
-    """:func:`doc_hashes` of the strings ``ids`` as UInt32 numbers where each is written as
-    its number is (what a run holding its doc ids as numbers is keyed by), else of the
-    text (a key no number has, unless by a collision, which the ids then rule out)."""
-    number = ids.cast(pl.UInt32, strict=False)
-    written = (number.cast(pl.String) == ids).fill_null(False)
-    return np.where(written.to_numpy(), doc_hashes(number), doc_hashes(ids))

@@ -26,7 +26,7 @@ from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .diagnostics import Diagnostics
 from .keys import PairKeys, block_index, index_dtype
-from .matching import NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index
+from .matching import NO_NUMBER, NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index
 from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
 from .subtopics import doc_table
@@ -307,15 +307,15 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
 
     def hashed() -> tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]:
         code, relevance = qindex.query_codes(), qrels.relevance
-        doc_hash = qindex.doc_hashes(qrels, numbers=not run.text_doc_ids)
+        doc_value = qindex.doc_values(qrels, numbers=not run.text_doc_ids)
         if kept is None:
-            frame = pl.DataFrame({"qidx": code, "relevance": relevance, "hash": doc_hash})
+            frame = pl.DataFrame({"qidx": code, "relevance": relevance, "value": doc_value})
             return frame, qrels.doc_ids_at
         renumber = np.where(kept, np.cumsum(kept) - 1, -1)
         jq = renumber[code]
         rows = np.flatnonzero(jq >= 0)
         frame = pl.DataFrame({"qidx": jq[rows], "relevance": relevance[rows],
-                              "hash": doc_hash[rows]})
+                              "value": doc_value[rows]})
         return frame, lambda pos: qrels.doc_ids_at(rows[pos])
 
     def match(code: np.ndarray | None, at: np.ndarray | None, block_q: np.ndarray,
@@ -326,7 +326,8 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
             return _match_codes(index, run, code, at, qindex.pairs, judged_of, qrels.grades)
         keys = index.pair_keys(run)
         keys = keys if at is None else keys[at]
-        return _match(index, run, keys, code, at, block_q, nq, *hashed())
+        return _match(index, run, keys, code, at, block_q, nq, *hashed(),
+                      numbers=not run.text_doc_ids)
 
     return Judgments(sorted_j, match)
 
@@ -408,25 +409,30 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
 
 def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
            at: np.ndarray | None, block_q: np.ndarray, nq: int,
-           j: pl.DataFrame, j_doc_ids: Callable[[np.ndarray], pl.Series],
-           ) -> tuple[np.ndarray, np.ndarray]:
+           j: pl.DataFrame, j_doc_ids: Callable[[np.ndarray], pl.Series], *,
+           numbers: bool) -> tuple[np.ndarray, np.ndarray]:
     """Positions and grades of the aligned rows (``keys``; ``code``: their run query
     codes, ``at``: their index positions, None for all) that have a judgment (``j``, of
     ``nq`` evaluated queries; ``j_doc_ids``: the doc ids of its rows at positions).
-    Judgments are keyed by the run's query codes (-1: not in the run), like the rows."""
+    Judgments are keyed by the run's query codes (-1: not in the run), like the rows: by
+    doc hash, or by doc number (``numbers``: a run holding its doc ids as numbers)."""
     kept = block_q >= 0
     # int32 where it holds the numbers: the judgments' codes are a row-length array
     code_of = np.full(nq, -1, dtype=index_dtype(block_q.size))
     code_of[block_q[kept]] = np.flatnonzero(kept)
     jc = code_of[j["qidx"].to_numpy()]
-    doc_hash = j["hash"].to_numpy()
-    sel = np.flatnonzero(jc >= 0) if (jc < 0).any() else None
+    doc_value = j["value"].to_numpy()
+    keep = jc >= 0
+    if numbers:  # a judged id not written as a number is no row's
+        keep &= doc_value != NO_NUMBER
+    sel = None if keep.all() else np.flatnonzero(keep)
     if sel is not None:
-        jc, doc_hash = jc[sel], doc_hash[sel]
+        jc, doc_value = jc[sel], doc_value[sel]
+    scheme = PairKeys.numbers() if numbers else PairKeys.hashed(block_q.size)
     jm = pl.DataFrame({
         "qidx": jc,
         "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
-        "key": PairKeys.hashed(block_q.size).of(jc, doc_hash),
+        "key": scheme.of(jc, doc_value),
     })
     jm_doc_ids = j_doc_ids if sel is None else (lambda pos: j_doc_ids(sel[pos]))
     run_code = index.code_at if code is None else code.__getitem__

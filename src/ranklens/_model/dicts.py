@@ -199,20 +199,23 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     qidx = np.repeat(np.arange(len(query_ids), dtype=index_dtype(len(query_ids))), lengths)
     by_grade = np.argsort(-grades, kind="stable")
     by_grade = by_grade[stable_order(qidx[by_grade])]
-    # the one id dictionary of the judged docs: hashed here alone, codes exact
+    # the one id dictionary of the judged docs: hashed here alone, coded by one sort
     hashes = word_hashes(words)
-    distinct = np.sort(hashes)  # (np.unique hashes: slower here)
-    dictionary = HashCodes(distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))])
-    code = dictionary.find(hashes)
-    first = np.empty(dictionary.hashes.size, dtype=np.int64)
-    first[code] = np.arange(n)
-    if not _same(words, first[code], words, np.arange(n)).all():
+    order = np.argsort(hashes)
+    ranked = hashes[order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    twin = np.flatnonzero(~new)
+    if not _same(words, order[twin], words, order[twin - 1]).all():
         return None  # two judged ids share a hash (never seen): the tables match them
-    scheme = PairKeys.exact(len(query_ids), first.size)
-    keys = scheme.of(qidx, code)
-    rows = stable_order(keys)  # the keys are distinct: their one order
-    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade], dictionary,
-                         tuple(w[first] for w in words), scheme, keys[rows], rows)
+    code = np.empty(n, dtype=np.int64)
+    code[order] = np.cumsum(new) - 1
+    scheme = PairKeys.exact(len(query_ids), int(code[order[-1]]) + 1)
+    rows = order[stable_order(qidx[order])]  # by query, then code: the keys ascending
+    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade],
+                         HashCodes(ranked[new]), tuple(w[order[new]] for w in words), scheme,
+                         scheme.of(qidx[rows], code[rows]), rows)
 
 
 def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:

@@ -2,7 +2,8 @@
 
 A pair key is ``query number * span + doc value``. The doc value is an exact code where a
 dictionary of doc ids exists (judgments held as codes, nested dicts' judgments, fusion's
-fallback), otherwise the top bits of a 64-bit doc id hash (polars's, of the ids as held).
+fallback) or the doc id is held as a UInt32 number (the number itself), otherwise the top
+bits of a 64-bit doc id hash (polars's, of the ids as held).
 :func:`word_hashes` hashes nested dicts' doc ids for their dictionary. Equal pairs have
 equal keys, so a hashed key can only over-select: every match is confirmed on the ids (see
 :mod:`ranklens._model.matching`). String work then stays proportional to the judgments, not
@@ -51,6 +52,11 @@ class PairKeys:
         the high bits, the hash's top bits in the others (uint64)."""
         drop = max(int(n_queries - 1).bit_length(), 1)
         return cls(1 << (64 - drop), drop, np.uint64)
+
+    @classmethod
+    def numbers(cls) -> PairKeys:
+        """Keys of doc ids held as UInt32 numbers: each number is its own exact code."""
+        return cls(1 << 32, None, np.uint64)
 
     @classmethod
     def exact(cls, n_queries: int, n_docs: int) -> PairKeys:

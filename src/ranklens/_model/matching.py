@@ -20,13 +20,13 @@ from .._base.lazy import polars as pl
 from .._base.threads import jobs
 from .._base.tuning import KEYSET_ROWS as _SMALL
 from .._base.tuning import MEMBERSHIP_ROWS as _MEMBERSHIP
-from .._ingest.hashcodes import HashCodes, doc_hashes, number_hashes
+from .._ingest.hashcodes import HashCodes, doc_hashes
 from .._ingest.tables import Qrels, Slot, query_blocks
 from .keys import PairKeys, index_dtype, numbered, sorted_blocks
 from .keyset import KeySet
 
-__all__ = ["NOT_JUDGED", "QRELS_INDEX", "JudgedPairs", "QrelsIndex", "grades", "match_keys",
-           "qrels_index"]
+__all__ = ["NOT_JUDGED", "NO_NUMBER", "QRELS_INDEX", "JudgedPairs", "QrelsIndex",
+           "doc_numbers", "grades", "match_keys", "qrels_index"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,7 +42,7 @@ class QrelsIndex:
         it holds the numbers); for judgments held as codes, None: :meth:`query_codes`
         derives it from ``pairs`` (the keys hold it).
     doc_hash : 64-bit hash of each judgment's doc id (``Series.hash(0)``); for
-        judgments held as codes, built on first use (:meth:`doc_hashes`).
+        judgments held as codes, built on first use (:meth:`doc_values`).
     sorted_code, sorted_grade : ``code`` and grade (float) of every judgment, ordered by
         query, then grade descending (how every kernel reads a query's judgments).
     duplicated : whether a doc is judged twice for one query (alignment then applies the
@@ -76,14 +76,14 @@ class QrelsIndex:
         code[pairs.rows] = queries
         return code
 
-    def doc_hashes(self, qrels: Qrels, numbers: bool = False) -> np.ndarray:
+    def doc_values(self, qrels: Qrels, numbers: bool = False) -> np.ndarray:
         """:attr:`doc_hash` of the judgments of ``qrels`` (built on first use for judgments
-        held as codes), or with ``numbers`` their :func:`number_hashes` (for a run whose
+        held as codes), or with ``numbers`` their :func:`doc_numbers` (for a run whose
         doc ids are held as numbers)."""
         if self.doc_hash is not None and not numbers:
             return self.doc_hash
         if numbers not in self._hashes:
-            hashed = number_hashes if numbers else doc_hashes
+            hashed = doc_numbers if numbers else doc_hashes
             pairs = self.pairs
             doc_hash = hashed(qrels.frame["doc_id"]) if pairs is None else \
                 hashed(pairs.dictionary)[pairs.doc_code]
@@ -156,6 +156,16 @@ class JudgedPairs:
 
 #: the doc code of a doc id no judgment has (no dictionary is that large)
 NOT_JUDGED = np.uint32(0xFFFFFFFF)
+#: :func:`doc_numbers` of an id not written as a UInt32 number (no UInt32 is that large)
+NO_NUMBER = np.uint64(1 << 32)
+
+
+def doc_numbers(ids: pl.Series) -> np.ndarray:
+    """The strings ``ids`` as UInt32 numbers (uint64), where each is written as its number
+    is (what a run holding its doc ids as numbers holds), else :data:`NO_NUMBER`."""
+    number = ids.cast(pl.UInt32, strict=False)
+    written = (number.cast(pl.String) == ids).fill_null(False).to_numpy()
+    return np.where(written, number.fill_null(0).to_numpy().astype(np.uint64), NO_NUMBER)
 
 #: rows matched at a time: the temporaries stay small (and polars's, freed, go back)
 _STEP = 1 << 18
@@ -192,7 +202,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
     sorted_grade = grade[by_grade].astype(np.float64, copy=False)
     del by_grade
     if coded is not None:
-        # built on first use (doc_hashes), if at all
+        # built on first use (doc_values), if at all
         pairs = _judged_pairs(code, coded.doc_code, coded.dictionary, coded.lookup)
         # (query, doc code) pairs are exact keys: no hash collision to rule out
         duplicated = bool((pairs.keys[1:] == pairs.keys[:-1]).any())

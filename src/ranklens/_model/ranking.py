@@ -501,11 +501,13 @@ def _ranked_keys(doc_hash: np.ndarray | None, run: Run, moves: Moves,
     ``doc_hash`` (the doc ids' hashes in input order, if known) is consumed: when few
     rows moved (queries kept in the run's order, only tied rows re-sorted) the keys are
     made in its place, so the index does not hold a second full-length array. Doc ids held
-    as numbers are hashed as numbers (not written out as text; a reader's hashes are the
-    text's).
+    as numbers key themselves (:meth:`~ranklens._model.keys.PairKeys.numbers`): nothing is
+    hashed.
     """
     if not run.text_doc_ids:
-        doc_hash = None
+        keys = ranked_order(run.held_doc_id.to_numpy().astype(np.uint64), moves)
+        PairKeys.numbers().grouped(keys, offsets)
+        return keys
     if doc_hash is None or not doc_hash.flags.writeable:
         doc_hash = np.array(doc_hashes(run.held_doc_id) if doc_hash is None else doc_hash)
     keys = ranked_order(doc_hash, moves)

@@ -59,7 +59,8 @@ class RunParts:
     Doc ids written as numbers (MS MARCO's) are kept as UInt32 numbers while every block's
     are: 4 bytes a row instead of polars's 16-byte string views (the run gives them back
     as text, see :class:`ranklens._ingest.tables.Run`). A block with any other doc id turns the
-    numbers read so far into text, and the run goes on in text.
+    numbers read so far into text, and the run goes on in text (unhashed: the index
+    hashes it).
     """
 
     def __init__(self, size: int, sep: bytes) -> None:
@@ -74,7 +75,8 @@ class RunParts:
         self.numbers = False  # whether blocks are parsed with their doc ids as numbers
         # arrays filled block by block: concatenating parts would hold each column twice
         self.scores = np.zeros(0, dtype=np.float64)
-        self.doc_hashes = np.zeros(0, dtype=np.uint64)  # hashed by the parser's threads
+        #: hashed by the parser's threads (None: a run read as numbers, which need none)
+        self.doc_hashes: np.ndarray | None = np.zeros(0, dtype=np.uint64)
         self.rows = 0
         self.bytes = 0  # bytes parsed so far
         self.scratch = np.empty((2, SLICE), dtype=bool)  # for regular
@@ -93,6 +95,7 @@ class RunParts:
         if numbers and _looks_decimal(first, sep):
             parts.doc_numbers = np.zeros(0, dtype=np.uint32)
             parts.numbers = True
+            parts.doc_hashes = None
         # under an evaluation's jobs > 1 the next block is read and parsed on a second
         # thread while this one's columns are kept (ranklens._base.threads)
         chained = itertools.chain([first], blocks)
@@ -154,14 +157,16 @@ class RunParts:
             # once; pages of one that overshoots are never written and cost no memory
             size = max(int(self.size * end / self.bytes * ROWS_MARGIN) + 1024, end)
             self.scores = _grown(self.scores, self.rows, size)
-            self.doc_hashes = _grown(self.doc_hashes, self.rows, size)
+            if self.doc_hashes is not None:
+                self.doc_hashes = _grown(self.doc_hashes, self.rows, size)
             if self.doc_numbers is not None:
                 self.doc_numbers = _grown(self.doc_numbers, self.rows, size)
         scores = self.scores[self.rows:end]
         _copy_chunks(df["score"], scores)
         if np.isnan(scores).any():
             return False
-        _copy_chunks(df["doc_hash"], self.doc_hashes[self.rows:end])
+        if self.doc_hashes is not None:
+            _copy_chunks(df["doc_hash"], self.doc_hashes[self.rows:end])
         if self.doc_numbers is not None and decimal is not None:
             self.doc_numbers[self.rows:end] = decimal
         else:
@@ -205,7 +210,8 @@ class RunParts:
         return Run.from_blocks(
             pl.concat(self.block_ids), np.concatenate(self.block_lengths), doc_ids,
             self.scores[:self.rows], source, name or self.tag,
-            hints=ReaderHints(doc_hashes=self.doc_hashes[:self.rows]))
+            hints=ReaderHints(doc_hashes=None if self.doc_hashes is None
+                              else self.doc_hashes[:self.rows]))
 
 
 def _copy_chunks(column: pl.Series, out: np.ndarray) -> None:

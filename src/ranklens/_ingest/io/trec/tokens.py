@@ -157,8 +157,8 @@ def scan_run(data: bytes, sep: bytes, rank: type[pl.DataType] | None,
     ``rank=None`` is for a block where no two blanks are adjacent: a line with fewer than
     six fields has no tag there, and the iter and rank columns are not parsed at all.
     Otherwise an empty field also leaves a null, and ranks are parsed as ``rank``.
-    ``numbers``: also each doc id as a UInt32 number (``doc_number``, null where it is
-    none) and its length in bytes (``doc_length``).
+    ``numbers``: each doc id as a UInt32 number (``doc_number``, null where it is none)
+    and its length in bytes (``doc_length``) instead of its hash (numbers key themselves).
     """
     schema: dict[str, type[pl.DataType]] = dict.fromkeys(RUN_COLUMNS, pl.String)
     schema.update(score=pl.Float64, rank=rank or pl.String)
@@ -168,11 +168,11 @@ def scan_run(data: bytes, sep: bytes, rank: type[pl.DataType] | None,
     doc = pl.col("doc_id")
     # (a cast: faster than str.to_integer; both read "+7" and "007" as 7, which
     # the lengths tell apart)
-    numbered = [doc.cast(pl.UInt32, strict=False).alias("doc_number"),
-                doc.str.len_bytes().alias("doc_length")] if numbers else []
-    return _scan(data, sep, schema, "query_id", "doc_id", "score",
-                 missing.alias("missing"), doc.hash(0).alias("doc_hash"), *numbered,
-                 ragged=True)
+    kept = [doc.cast(pl.UInt32, strict=False).alias("doc_number"),
+            doc.str.len_bytes().alias("doc_length")] if numbers else \
+        [doc.hash(0).alias("doc_hash")]
+    return _scan(data, sep, schema, "query_id", "doc_id", "score", missing.alias("missing"),
+                 *kept, ragged=True)
 
 
 def last_tag(block: bytes, sep: bytes) -> str | None:
