@@ -6,7 +6,10 @@ dicts are read in a few C-level passes (``chain``, ``map``, ``np.fromiter``), ea
 becomes unsigned 64-bit words holding its UTF-8 bytes (big-endian, zero-padded: they compare
 as the ids do byte-wise, trec_eval's ``strcmp``, since no id holds a NUL). The rows are
 ranked by the one ranker (:func:`~ranklens._model.ranking.rank_rows`, ties broken on the
-words) and matched on exact pair keys through a dictionary of the judged ids. The result is
+words) and matched as judgments held as text are: on hashed pair keys
+(:class:`~ranklens._model.keys.PairKeys`, the words hashed by
+:func:`~ranklens._model.keys.word_hashes`) looked up in a
+:class:`~ranklens._model.keyset.KeySet`, each match confirmed on the words. The result is
 the :class:`Aligned` the one alignment path (:func:`~ranklens._model.align.align`) makes of
 the same dicts loaded as tables, which the same kernels read: the values are the same, bit
 for bit (a differential test checks it).
@@ -42,13 +45,13 @@ from .._base.groups import locate
 from .._base.lazy import polars as pl
 from .._base.tuning import DICT_ROWS as SMALL_ROWS
 from .._ingest.columns import MAX_GRADE
-from .._ingest.hashcodes import HashCodes
 from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .keys import PairKeys, index_dtype, word_hashes
+from .keys import PairKeys, index_dtype, judgment_order, word_hashes
+from .keyset import KeySet
 from .policies import Policies
-from .ranking import RunIndex, rank_rows, stable_order, tiebreak_of
+from .ranking import RunIndex, rank_rows, tiebreak_of
 
 __all__ = ["QRELS_SOURCE", "RUN_SOURCE", "SMALL_ROWS", "DictJudgments", "DictRun", "align_dicts",
            "dict_judgments", "dict_run"]
@@ -75,21 +78,17 @@ class DictJudgments:
     query_ids : the judged queries (with at least one judgment), in trec_eval order.
     grades : every judgment's grade, query by query (what the grade notices read).
     sorted_qidx, sorted_grade : the judgments by query then grade descending.
-    dictionary, docs : the distinct judged doc ids' hashes and words: a doc code indexes
-        them.
-    scheme, keys, rows : each judgment's exact pair key (query number, doc code), the
-        keys ascending, and the judgment of each key.
+    docs : each judgment's doc id words.
+    keys : each judgment's hashed pair key, ready to look rows up in (distinct: two
+        judgments sharing a key, never seen, are the tables' to match).
     """
 
     query_ids: list[str]
     grades: np.ndarray
     sorted_qidx: np.ndarray
     sorted_grade: np.ndarray
-    dictionary: HashCodes
     docs: tuple[np.ndarray, ...]
-    scheme: PairKeys
-    keys: np.ndarray
-    rows: np.ndarray
+    keys: KeySet
 
 
 @dataclass(frozen=True, eq=False)
@@ -197,25 +196,11 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
     if n == 0 or grades is None or words is None:
         return None
     qidx = np.repeat(np.arange(len(query_ids), dtype=index_dtype(len(query_ids))), lengths)
-    by_grade = np.argsort(-grades, kind="stable")
-    by_grade = by_grade[stable_order(qidx[by_grade])]
-    # the one id dictionary of the judged docs: hashed here alone, coded by one sort
-    hashes = word_hashes(words)
-    order = np.argsort(hashes)
-    ranked = hashes[order]
-    new = np.empty(n, dtype=bool)
-    new[0] = True
-    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
-    twin = np.flatnonzero(~new)
-    if not _same(words, order[twin], words, order[twin - 1]).all():
-        return None  # two judged ids share a hash (never seen): the tables match them
-    code = np.empty(n, dtype=np.int64)
-    code[order] = np.cumsum(new) - 1
-    scheme = PairKeys.exact(len(query_ids), int(code[order[-1]]) + 1)
-    rows = order[stable_order(qidx[order])]  # by query, then code: the keys ascending
-    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade],
-                         HashCodes(ranked[new]), tuple(w[order[new]] for w in words), scheme,
-                         scheme.of(qidx[rows], code[rows]), rows)
+    by_grade = judgment_order(qidx, grades)
+    keys = KeySet(PairKeys.hashed(len(query_ids)).of(qidx, word_hashes(words)))
+    if keys.repeated:
+        return None  # two judgments share a key (never seen): the tables match them
+    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade], words, keys)
 
 
 def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
@@ -314,13 +299,12 @@ def _same(words: tuple[np.ndarray, ...], at: np.ndarray, docs: tuple[np.ndarray,
 
 def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
              judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
-    """The rows with a judgment (ascending) and its grade: each row's doc id looked up in
-    the judged ids' dictionary (found by hash, confirmed on the words), then its (query,
-    doc code) pair among the judgments' exact :class:`~ranklens._model.keys.PairKeys`."""
-    code = judgments.dictionary.find(word_hashes(words))
-    rows = np.flatnonzero(code >= 0)
-    code = code[rows]
-    same = _same(words, rows, judgments.docs, code)
-    rows, code = rows[same], code[same]
-    found, hit = locate(judgments.keys, judgments.scheme.of(qidx[rows], code))
-    return rows[hit], judgments.grades[judgments.rows[found[hit]]]
+    """The rows with a judgment (ascending) and its grade: each row's hashed pair key
+    looked up among the judgments', confirmed on the words. The judgments' keys are
+    distinct, and equal pairs have equal keys: a row whose key finds a judgment of
+    another doc has none."""
+    keys = PairKeys.hashed(len(judgments.query_ids)).of(qidx, word_hashes(words))
+    rows, at = judgments.keys.find(keys)
+    judged = judgments.keys.order[at]
+    same = _same(words, rows, judgments.docs, judged)
+    return rows[same], judgments.grades[judged[same]]

@@ -29,7 +29,7 @@ class KeySet:
     """
 
     def __init__(self, keys: np.ndarray) -> None:
-        self.order = np.argsort(keys, kind="stable")
+        self.order = np.argsort(keys)  # (unstable: repeated keys are told apart no further)
         self.sorted = keys[self.order]
         #: whether some key is given more than once (then ``order[at]`` is one of them)
         self.repeated = bool((self.sorted[1:] == self.sorted[:-1]).any())

@@ -22,7 +22,7 @@ from .._base.tuning import KEYSET_ROWS as _SMALL
 from .._base.tuning import MEMBERSHIP_ROWS as _MEMBERSHIP
 from .._ingest.hashcodes import HashCodes, doc_hashes
 from .._ingest.tables import Qrels, Slot, query_blocks
-from .keys import PairKeys, index_dtype, numbered, sorted_blocks
+from .keys import PairKeys, index_dtype, judgment_order, numbered, sorted_blocks
 from .keyset import KeySet
 
 __all__ = ["NOT_JUDGED", "NO_NUMBER", "QRELS_INDEX", "JudgedPairs", "QrelsIndex",
@@ -197,7 +197,7 @@ def _build(qrels: Qrels) -> QrelsIndex:
     queries = numbered(query_ids)
     code = np.repeat(block_code.astype(index_dtype(queries.height)), lengths)
     # the sorted judgments first, their order freed before the pair keys are made (peak)
-    by_grade = _by_query_then_grade(code, grade)
+    by_grade = judgment_order(code, grade)
     sorted_code = code[by_grade].astype(np.int64, copy=False)  # what kernels read
     sorted_grade = grade[by_grade].astype(np.float64, copy=False)
     del by_grade
@@ -247,16 +247,6 @@ def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series,
     keys.flags.writeable = False
     return JudgedPairs(keys=keys, rows=rows, dictionary=dictionary, doc_code=doc_code,
                        scheme=scheme, _table=[] if lookup is None else lookup)
-
-
-def _by_query_then_grade(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
-    """The order of the judgments by query number ``code``, then grade descending.
-
-    numpy's lexsort rather than polars' multi-column arg sort: the latter is much slower
-    on millions of judgments.
-    """
-    # (an int8 grade negated in a wider type: -(-128) is not an int8)
-    return np.lexsort((-grade.astype(np.int16) if grade.dtype == np.int8 else -grade, code))
 
 
 def _members(keys: np.ndarray, jkeys: np.ndarray) -> np.ndarray:

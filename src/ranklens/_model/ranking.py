@@ -29,10 +29,10 @@ from .._base.tuning import TIED_ROWS_FOR_KEYS
 from .._ingest.hashcodes import doc_hashes
 from .._ingest.tables import Run, Slot
 from .bytekeys import group_byte_order
-from .keys import PairKeys, codes, index_dtype, sorted_blocks
+from .keys import PairKeys, codes, index_dtype, sorted_blocks, stable_order
 
 __all__ = ["RUN_INDEX", "Moves", "RunIndex", "TieBreak", "full_src", "rank_rows",
-           "ranked_order", "run_index", "stable_order", "tie_order", "tiebreak_of"]
+           "ranked_order", "run_index", "tie_order", "tiebreak_of"]
 
 #: which run row each ranked row comes from: every row's (an array), or only those of the
 #: ranked rows that come from another row (positions ascending, rows); see RunIndex.moves
@@ -345,22 +345,6 @@ def tie_order(group: np.ndarray, score: np.ndarray, tiebreak: pl.Series | np.nda
             .select(pl.arg_sort_by(["g", "t"], descending=[False, tiebreak_descending],
                                    maintain_order=True))
             .to_series().to_numpy())
-
-
-def stable_order(groups: np.ndarray) -> np.ndarray:
-    """A stable argsort of non-negative integers (NumPy's radix sort when they are below
-    2**16, a value sort of the values packed with their rows when both fit in 64 bits)."""
-    top = int(groups.max()) if groups.size else 0
-    if top < 1 << 16:
-        return np.argsort(groups.astype(np.uint16, copy=False), kind="stable")
-    shift = groups.size.bit_length()
-    if top >= 1 << (64 - shift):
-        return np.argsort(groups, kind="stable")
-    # each value with its row in the low bits: one value sort, cheaper than an argsort
-    packed = groups.astype(np.uint64) << np.uint64(shift)
-    packed |= np.arange(groups.size, dtype=np.uint64)
-    packed.sort()
-    return (packed & np.uint64((1 << shift) - 1)).astype(np.int64)
 
 
 def _block_order(block_code: np.ndarray, lengths: np.ndarray, score: np.ndarray,
