@@ -211,8 +211,8 @@ def test_input_order_keeps_the_dicts_order() -> None:
 
 
 def test_matching_is_exact_on_ids_of_any_width() -> None:
-    """Doc ids of one word and of several, matched on exact codes: the same grades as the
-    tables give (no hash, so no collision to fall back from)."""
+    """Doc ids of one word and of several, matched on hashed keys confirmed on the words:
+    the same grades as the tables give."""
     rng = np.random.default_rng(3)
     ids = [f"{i:07d}" for i in range(400)] + [f"doc-{i}-é-{'x' * (i % 13)}" for i in range(200)]
     run = {f"q{k}": {d: float(rng.integers(0, 3)) for d in rng.choice(ids, 120, replace=False)}
@@ -225,6 +225,31 @@ def test_matching_is_exact_on_ids_of_any_width() -> None:
     check(short, run, ["AP", "nDCG@10", "NumRelRet"], missing="zero")
     check(qrels, {q: {d: s for d, s in r.items() if len(d) <= 8} for q, r in run.items()},
           ["AP", "nDCG@10", "NumRelRet"], missing="zero")
+
+
+def test_hash_collisions_are_ruled_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ids sharing a word hash: a run row whose key finds a judgment of another doc has
+    none (confirmed on the words); two judgments of one query sharing a key send the
+    dicts to the tables. The grades are the tables' either way."""
+    from ranklens._model import dicts
+
+    real = dicts.word_hashes
+
+    def few(words: tuple[np.ndarray, ...]) -> np.ndarray:
+        out = real(words)
+        out[(words[0] >> np.uint64(56)) == ord("u")] = 0  # every id starting with "u"
+        return out
+
+    monkeypatch.setattr(dicts, "word_hashes", few)
+    run = {"q": {"u1": 3.0, "d1": 2.0, "u2": 1.0, "u0": 0.5}, "r": {"u3": 1.0, "d2": 0.0}}
+    apart = {"q": {"u0": 2, "d1": 1}, "r": {"d2": 1, "u9": 1}}
+    judged = dict_judgments(apart)
+    assert judged is not None and dict_run(judged, run) is not None
+    check(apart, run, ["AP", "nDCG@10", "NumRelRet", "RR"], missing="zero")
+    sharing = {"q": {"u0": 2, "u5": 1, "d1": 1}, "r": {"d2": 1}}
+    assert dict_judgments(sharing) is None
+    assert_same_outcome(outcome(sharing, run, ["AP", "NumRelRet"]),
+                        outcome(sharing, run, ["AP", "NumRelRet"], tables=True))
 
 
 def test_large_runs_take_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
