@@ -199,7 +199,10 @@ def judgment_order(code: np.ndarray, grade: np.ndarray) -> np.ndarray:
     if grade.size:
         whole = grade.dtype.kind in "iu" or bool((grade == np.round(grade)).all())
         span = int(grade.max()) - int(grade.min()) + 1 if whole else 0
-        if 0 < span < 1 << 20:
-            top = grade.astype(np.int64)  # (int8 differences overflow)
-            return stable_order(code.astype(np.int64) * span + (top.max() - top))
+        if 0 < span < 1 << 20:  # one int64 key, made in place (memory)
+            key = code.astype(np.int64)
+            key *= span
+            key += int(grade.max())
+            np.subtract(key, grade, out=key, casting="unsafe")  # (whole grades: exact)
+            return stable_order(key)
     return np.lexsort((-grade.astype(np.int16) if grade.dtype == np.int8 else -grade, code))
