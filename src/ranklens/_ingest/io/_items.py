@@ -18,7 +18,7 @@ import numpy as np
 from ..._base.errors import InputError
 from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
-from ..columns import ids, no_nulls, numeric
+from ..columns import _at, ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
 from ._frames import find_column, require_column, to_polars
 from ._lines import check_text, data_lines, strict_float
@@ -381,8 +381,7 @@ def _features_from_frame(frame: pl.DataFrame, source: str, kind: str) -> ItemFea
         if len(widths) > 1:
             row = next(i for i, v in enumerate(vectors) if v is None or
                        len(v) != len(vectors[0] or ()))
-            raise InputError(f"row {row}: expected vectors of one length", source=source,
-                             row=row)
+            raise _at(row, "expected vectors of one length", source)
         matrix = np.array(vectors, dtype=np.float64)
     else:
         if not rest:
