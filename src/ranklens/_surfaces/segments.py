@@ -13,6 +13,7 @@ import numpy as np
 
 from .._base.draws import MAX_DRAWS
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, Integer, check
 from .._results.per_query import Shown
 from .compare.api import _mean, _measure_rows
@@ -21,8 +22,6 @@ from .compare.corrections import adjust
 from .compare.options import CORRECTIONS, TUKEY, CompareOptions
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .._results.results import Results
     from .compare.result import Comparison
 
@@ -129,8 +128,6 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
     >>> seg.pairs.select("group", "difference").rows()
     [('even', -1.0), ('odd', 0.0)]
     """
-    import polars as pl
-
     from .compare.pair import RECORD
 
     if comparison.results is None or comparison.test in TUKEY:
@@ -200,8 +197,6 @@ def group_means(results: Results, groups: Mapping[Any, Any] | str | Path, *,
     >>> ranklens.group_means(res, {"q0": "g", "q1": "g", "q2": "h"})["mean"].to_list()
     [1.0, 0.0]
     """
-    import polars as pl
-
     check("resamples", resamples, Integer(1, MAX_DRAWS))
     means = []
     for group, members in _members(groups, results.query_ids).items():

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .._base.draws import MAX_DRAWS
+from .._base.errors import ParameterError, RanklensError
 from .._base.outputs import write_atomically
 from .._pipeline.options import EvaluateOptions
 from .._surfaces.render import FORMATS, Format
@@ -67,7 +68,6 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process).
     ``columns``: the runs' columns, read by ``load_run(..., columns=columns)``.
     ``qrels_format``: how the judgments are read (``--format-in``, :func:`read_qrels`)."""
-    from .._base.errors import ParameterError
     from .._names import parse_measures
     from .._surfaces.evaluate import evaluate
     from ._progress import loading
@@ -178,8 +178,6 @@ def write_frame(output: str | None, frame: Any, note: str, fmt: str) -> None:
 def write_stdout(text: str | Iterable[str]) -> None:
     """Write ``text`` to standard output; a full disk or a failing device is an error saying
     so (a closed pipe is left to the caller: it is no error)."""
-    from .._base.errors import RanklensError
-
     try:
         for piece in (text,) if isinstance(text, str) else text:
             sys.stdout.write(piece)
@@ -394,8 +392,6 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
 def unique(paths: Sequence[str], what: str = "run") -> None:
     """ParameterError when a file is given twice, under one path or two (``run.txt`` and
     ``./run.txt``), or standard input for two files."""
-    from .._base.errors import ParameterError
-
     if sum(1 for p in paths if p == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
     # two spellings of one file are one file: compared by their resolved paths

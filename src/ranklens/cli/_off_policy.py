@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from .._base.draws import MAX_DRAWS
+from .._base.lazy import polars as pl
 from .._surfaces.compare.render import COMPARE_FORMATS
 from .._surfaces.exposure import USER_MODELS
 from .._surfaces.off_policy import DISCOUNTS, ESTIMATORS, WEIGHTS
@@ -75,8 +76,6 @@ def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
     ranklens off-policy clicks.csv -w pbm --propensities 1,0.5,0.33
     ranklens off-policy log.csv --compare new=p_new --compare old=p_old
     """
-    import polars as pl
-
     from .._surfaces.off_policy import compare_policies, off_policy
 
     theta = _floats(propensities, "--propensities")

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from .._base.draws import MAX_DRAWS
+from .._base.lazy import polars as pl
 from .._surfaces.compare.render import COMPARE_FORMATS
 from .._surfaces.power import MAX_QUERIES
 from ._evaluate import write_frame
@@ -50,8 +51,6 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     ranklens power qrels.txt bm25.run -m nDCG@10 --min-diff 0.02
     ranklens power qrels.txt a.run b.run -m AP --min-diff 0.01 --simulations 1000
     """
-    import polars as pl
-
     from .._surfaces.power import power
     from ._evaluate import evaluate_given
 

@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..._base.errors import ParameterError
+from ..._base.lazy import polars as pl
 from ..._results.per_query import Frames, by_query
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from ..._results.results import Results
 
 __all__ = ["PairComparison"]
@@ -103,8 +102,6 @@ class PairComparison(Frames):
 
     def to_polars(self) -> pl.DataFrame:
         """One row per query: ``query_id, difference`` (:meth:`per_query`)."""
-        import polars as pl
-
         values = self.per_query()
         return pl.DataFrame({"query_id": pl.Series(list(values), dtype=pl.String),
                              "difference": pl.Series(list(values.values()),
