@@ -107,7 +107,7 @@ def load_log(log: Any, canonical: bool = True) -> tuple[pl.DataFrame, str]:
     ``log`` is a CSV, TSV, JSON Lines, Parquet or Arrow file, a pandas, polars or Arrow
     frame, or a mapping of column name to values.
     """
-    from .._ingest.io._frames import to_polars
+    from .._ingest.io._frames import read_frame
     from .._ingest.io._load import _columnar
 
     if isinstance(log, (str, os.PathLike)):
@@ -120,9 +120,8 @@ def load_log(log: Any, canonical: bool = True) -> tuple[pl.DataFrame, str]:
                              source=source)
     else:
         source = f"<{type(log).__name__}>"
-        frame = pl.DataFrame(dict(log)) if isinstance(log, Mapping) else to_polars(log)
-        if frame is None:
-            raise InputError(f"cannot read a log from a {type(log).__name__}")
+        frame = (pl.DataFrame(dict(log)) if isinstance(log, Mapping)
+                 else read_frame(log, "a log"))
     return (_canonical(frame) if canonical else frame), source
 
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from pyspark.ml.evaluation import Evaluator
 from pyspark.ml.param import Param, Params, TypeConverters
 from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql.types import ArrayType
 
 from .._base.errors import MeasureError, ParameterError
 from .._base.validate import Choice, Integer, Text, check
@@ -29,9 +32,6 @@ from ._driver import (
     check_columns,
     needs_rank,
 )
-
-if TYPE_CHECKING:
-    from pyspark.sql import Column, DataFrame
 
 _E = TypeVar("_E")
 
@@ -264,8 +264,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         """One row per (query, item), grouped per query on the JVM into
         :func:`~._driver._compact`'s rows (the query's judgments and results as arrays of
         structs) in one shuffle of the one frame."""
-        from pyspark.sql import functions as F
-
         score, grade = self.getOrDefault("predictionCol"), self.getOrDefault("labelCol")
         query, doc = self.getOrDefault("queryCol"), self.getOrDefault("docCol")
         types = check_columns(dataset, "dataset", [
@@ -298,8 +296,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         """One row per query, turned into :func:`~._driver._compact`'s rows (the query's
         judgments and ranking as arrays of structs) in one projection, without a shuffle:
         each partition is a bucket."""
-        from pyspark.sql import functions as F
-
         predicted, relevant = self.getOrDefault("predictionCol"), self.getOrDefault("labelCol")
         elements = {name: _element_type(dataset, name, param)
                     for name, param in ((predicted, "predictionCol"), (relevant, "labelCol"))}
@@ -344,8 +340,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         """The measure's aggregate over ``rows`` (one per query, each partition a bucket),
         assembled on the driver as :func:`ranklens.spark.evaluate` assembles it, its
         errors and warnings those of the local engine."""
-        from pyspark.sql import functions as F
-
         out = rows.mapInArrow(functools.partial(_compacted, spec), _output_schema())
         found = out.filter(F.col("kind") != "value").collect()  # the one job
         aggregates, _ = _assemble(plan, spec, [row.asDict() for row in found])
@@ -354,8 +348,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
 def _element_type(dataset: DataFrame, column: str, param: str) -> str:
     """The element type of the array column ``column`` (ParameterError otherwise)."""
-    from pyspark.sql.types import ArrayType
-
     check_columns(dataset, "dataset", [(column, param, "any")])
     kind = next(f.dataType for f in dataset.schema.fields if f.name == column)
     if not isinstance(kind, ArrayType) or kind.elementType.typeName() not in (

@@ -21,7 +21,7 @@ from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
 from ..columns import _at, ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
-from ._frames import find_column, require_column, to_polars
+from ._frames import find_column, read_frame, require_column
 from ._lines import at_lines, check_text, data_lines, located, strict_float
 from ._load import _columnar, at_file_row
 from .trec.files import read_bytes
@@ -97,10 +97,7 @@ def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
             return located(partial(build, frame, path), partial(at_file_row, path))
         table, lines = _from_file(path, *text)
         return located(partial(build, table, path), at_lines(path, lines))
-    frame = to_polars(given)
-    if frame is None:
-        raise InputError(f"cannot read {what} from a {type(given).__name__}")
-    return build(frame, f"<{type(given).__module__.split('.')[0]} frame>")
+    return build(read_frame(given, what), f"<{type(given).__module__.split('.')[0]} frame>")
 
 
 def load_interactions(train: Any) -> Interactions:
