@@ -6,15 +6,18 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from .._base.draws import MAX_DRAWS
 from .._base.errors import ParameterError, RanklensError
 from .._base.outputs import write_atomically
+from .._names import parse_measures
 from .._pipeline.options import EvaluateOptions
-from .._surfaces.render import FORMATS, Format
+from .._results.result import Result
+from .._results.results import Results
+from .._surfaces.render import FORMATS, Format, render_lines, rich_table
 from ._options import (
     Given,
     engine_options,
@@ -33,10 +36,6 @@ from ._segments import (
     segment_groups,
     segments_options,
 )
-
-if TYPE_CHECKING:
-    from .._results.result import Result
-    from .._results.results import Results
 
 __all__ = [
     "chunked",
@@ -68,7 +67,6 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process).
     ``columns``: the runs' columns, read by ``load_run(..., columns=columns)``.
     ``qrels_format``: how the judgments are read (``--format-in``, :func:`read_qrels`)."""
-    from .._names import parse_measures
     from .._surfaces.evaluate import evaluate
     from ._progress import loading
 
@@ -133,11 +131,8 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     """Render and write: a rich table on a terminal, plain text everywhere else.
     ``intervals``: :func:`~ranklens.render`'s ``ci``, ``ci_method``, ``seed`` and
     ``n_resamples``, when ``--ci`` is given; ``segments``: the per-group means instead."""
-    from .._surfaces.render import render_lines
-
     extra = intervals or {}
     if segments is not None:
-        from .._results.results import Results
         from .._surfaces.segments import group_means
 
         means = group_means(results if isinstance(results, Results) else Results(
@@ -147,8 +142,6 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
         return
     if fmt == "table" and output in (None, "-") and sys.stdout.isatty():
         from rich.console import Console
-
-        from .._surfaces.render import rich_table
 
         Console().print(rich_table(results, per_query=per_query, run_names=names, **extra))
         return
@@ -379,7 +372,6 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
     each, against the judgments they carry (which must agree where they overlap); the
     systems are named ``names`` (default: by their file names, as runs are)."""
     from .._ingest.io._pairs import load_pairs_runs
-    from .._names import parse_measures
     from .._surfaces.evaluate import evaluate
 
     parse_measures(measures)
