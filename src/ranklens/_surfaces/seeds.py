@@ -7,19 +7,16 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._base.errors import ParameterError
 from .._base.lazy import polars as pl
 from .._base.validate import Choice, check
+from .._results.results import Results
 from .compare.corrections import adjust
 from .compare.options import CORRECTIONS
 from .segments import read_groups
-
-if TYPE_CHECKING:
-    from .._results.results import Results
 
 __all__ = ["SEED_TESTS", "Seeds", "seeds"]
 

@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -16,14 +16,13 @@ from .._base.errors import InputError, ParameterError
 from .._base.lazy import polars as pl
 from .._base.validate import Choice, Integer, check
 from .._results.per_query import Shown
+from .._results.results import Results
 from .compare.api import _mean, _measure_rows
 from .compare.bootstrap import bootstrap_interval
 from .compare.corrections import adjust
 from .compare.options import CORRECTIONS, TUKEY, CompareOptions
-
-if TYPE_CHECKING:
-    from .._results.results import Results
-    from .compare.result import Comparison
+from .compare.pair import RECORD
+from .compare.result import Comparison
 
 __all__ = ["Segments", "group_means", "memberships", "read_groups", "segments"]
 
@@ -128,8 +127,6 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
     >>> seg.pairs.select("group", "difference").rows()
     [('even', -1.0), ('odd', 0.0)]
     """
-    from .compare.pair import RECORD
-
     if comparison.results is None or comparison.test in TUKEY:
         raise ParameterError("segments need a comparison with its per-query values and a "
                              f"pairwise test; got test {comparison.test!r}")

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..._base.errors import ParameterError
 from ..._base.lazy import polars as pl
 from ..._results.per_query import Frames, by_query
-
-if TYPE_CHECKING:
-    from ..._results.results import Results
+from ..._results.results import Results
+from .differences import compared
 
 __all__ = ["PairComparison"]
 
@@ -85,8 +83,6 @@ class PairComparison(Frames):
         {'q1': -1.0, 'q2': 1.0}
         """
         import numpy as np
-
-        from .differences import compared
 
         if self.source is None:
             raise ParameterError("this PairComparison was made without its per-query values")

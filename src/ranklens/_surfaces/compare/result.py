@@ -7,15 +7,13 @@ import dataclasses
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..._base.errors import ParameterError
 from ..._base.lazy import polars as pl
 from ..._results.per_query import Frames, listed
+from ..._results.results import Results
 from .pair import RECORD, PairComparison
-
-if TYPE_CHECKING:
-    from ..._results.results import Results
 
 __all__ = ["Comparison", "PairComparison"]
 
