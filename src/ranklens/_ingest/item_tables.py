@@ -25,7 +25,7 @@ import numpy as np
 from .._base.errors import InputError, ParameterError
 from .._base.lazy import polars as pl
 from .._base.validate import Choice, Number, check
-from .columns import ids, no_nulls, numeric
+from .columns import _at, ids, no_nulls, numeric
 from .tables import Derived, Slot
 
 __all__ = ["POPULARITY", "Interactions", "ItemCatalogue", "ItemFeatures", "ItemGroups",
@@ -75,8 +75,8 @@ def _unique(item_ids: pl.Series, what: str, source: str) -> None:
     if repeated.any():
         first = item_ids.filter(repeated)[0]
         row = int((item_ids == first).arg_true()[1])
-        raise InputError(f"row {row}: item {first!r} is listed twice in {what}; expected "
-                         "each item once", source=source, row=row)
+        raise _at(row, f"item {first!r} is listed twice in {what}; expected each item once",
+                  source)
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,8 +117,7 @@ class Interactions:
         bad = ~frame["weight"].is_finite()
         if bad.any():
             row = int(bad.arg_true()[0])
-            raise InputError(f"row {row}: expected a finite weight, got {frame['weight'][row]}",
-                             source=self.source, row=row)
+            raise _at(row, f"expected a finite weight, got {frame['weight'][row]}", self.source)
         object.__setattr__(self, "frame", frame)
         if given["user_id"].dtype.is_integer() and given["item_id"].dtype.is_integer():
             # integers group and count faster than their text: only the per-item result is cast
@@ -169,9 +168,8 @@ class ItemCatalogue:
             bad = (p.is_null() | p.is_nan() | (p <= 0) | (p > 1)).arg_true()
             if len(bad):
                 row = int(bad[0])
-                raise InputError(f"row {row}: item {out['item_id'][row]!r} has propensity "
-                                 f"{p[row]!r}; expected a number in (0, 1]",
-                                 source=self.source, row=row)
+                raise _at(row, f"item {out['item_id'][row]!r} has propensity {p[row]!r}; "
+                          "expected a number in (0, 1]", self.source)
             out = out.with_columns(p)
         object.__setattr__(self, "frame", out)
 
@@ -229,13 +227,11 @@ class ItemFeatures:
         bad = ~np.isfinite(matrix)
         if bad.any():
             row, col = (int(x) for x in np.argwhere(bad)[0])
-            raise InputError(f"row {row}: expected finite features, got {matrix[row, col]} "
-                             f"in column {col} (item {as_ids[row]!r})", source=self.source,
-                             row=row)
+            raise _at(row, f"expected finite features, got {matrix[row, col]} in column {col} "
+                      f"(item {as_ids[row]!r})", self.source)
         if self.kind == "binary" and not np.isin(matrix, (0.0, 1.0)).all():
             row = int(np.argwhere(~np.isin(matrix, (0.0, 1.0)))[0][0])
-            raise InputError(f"row {row}: binary features must be 0 or 1 (item "
-                             f"{as_ids[row]!r})", source=self.source, row=row)
+            raise _at(row, f"binary features must be 0 or 1 (item {as_ids[row]!r})", self.source)
         object.__setattr__(self, "item_ids", as_ids.to_numpy().astype(object))
         matrix = np.ascontiguousarray(matrix)
         matrix.flags.writeable = False

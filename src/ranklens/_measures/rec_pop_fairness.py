@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._base.errors import MeasureError
+from .._base.lazy import polars as pl
 from .._ingest.item_tables import head_by_share
 from .._model.aligned import Aligned
 from .._model.items import ItemContext, ItemCounts, RankedItems
@@ -53,8 +54,6 @@ def _groups(context: ItemContext, m: Measure) -> tuple[np.ndarray, tuple[str, ..
 
 def _history(a: Aligned, ranked: RankedItems) -> tuple[np.ndarray, np.ndarray]:
     """The distinct (user, item number) pairs of the evaluated users' training rows."""
-    import polars as pl
-
     context = ranked.context
     if context.train is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -11,20 +11,17 @@ measure arrays exist for one subset at a time rather than for every query at onc
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._base.errors import DuplicateError
+from .._base.lazy import polars as pl
 from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._model.items import ItemContext
 from .._model.subsets import split_qrels, split_run
 from .blocks import compute_block, settle
 from .compute import PerQuery, compute
 from .plan import Plan
-
-if TYPE_CHECKING:
-    import polars as pl
 
 __all__ = ["compute_run"]
 

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.vocabulary import IR, Vocabulary
 from .._names import parse_measure
 from .per_query import Frames, by_query, listed
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .._measures import Measure
     from .interval import ScoreInterval
 
@@ -296,8 +295,6 @@ class Result(Aggregates, Frames):
 
         Query ids given as integers (user ids of a recommender's frame or mapping) come back
         as integers, rows in numeric order; others are strings in trec_eval order."""
-        import polars as pl
-
         cols: dict[str, Any] = {"query_id": self.query_ids.tolist()}
         for name in self.names:
             cols[name] = self.query_values[name]

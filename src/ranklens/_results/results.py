@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._base.errors import MeasureError, ParameterError
+from .._base.lazy import polars as pl
 from .per_query import Frames, by_query, listed
 from .result import Result, _read_only
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .._base.vocabulary import Vocabulary
     from .._measures import Measure
     from .interval import ScoreInterval
@@ -228,8 +227,6 @@ class Results(Frames):
         """Per-query values of every run: ``run, query_id`` and a column per measure, one row
         per run and query it was evaluated on (or long form: ``run, query_id, measure,
         value``)."""
-        import polars as pl
-
         frames = [r.to_polars(wide=True).select(
             pl.lit(name, dtype=pl.String).alias("run"), pl.all())
             for name, r in zip(self.run_names, self.results, strict=True)]

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, check
 
 __all__ = ["DERIVED", "derived_groups"]
@@ -21,8 +22,6 @@ DERIVED = {"relevant": "qrels", "query_length": "query texts", "train": "trainin
 
 def _counts(by: str, source: Any) -> dict[str, int]:
     """Each query's count: relevant judgments, words of its text, or training interactions."""
-    import polars as pl
-
     if by == "relevant":
         from .._ingest.io._load import load_qrels
 

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from .._base.lazy import polars as pl
 from .._base.tuning import SUBSET_ROWS, SUBSET_SHARE, SUBSETS
 from .._ingest.tables import Qrels, Run, SubtopicQrels
 from .._model.items import ItemContext
 from .._model.subsets import judged_query_ids, subset_bounds
 from .._pipeline.plan import Plan
 from .chunked.choose import Chunking, chunking
-
-if TYPE_CHECKING:
-    import polars as pl
 
 __all__ = ["EngineChoice", "by_subsets", "choose_engine", "query_subsets"]
 

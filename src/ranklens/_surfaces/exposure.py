@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .._base.errors import ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Boolean, Choice, Interval, check
-
-if TYPE_CHECKING:
-    import polars as pl
 
 __all__ = ["USER_MODELS", "awrf", "expected_exposure", "group_exposure"]
 
@@ -26,8 +24,6 @@ MAX_SAMPLES = 100_000
 def _samples(samples: Any) -> pl.DataFrame:
     """Every sample's rows: ``query_id``, ``doc_id``, ``sample`` and ``rank`` (from 0; score
     descending, ties by doc id descending, trec_eval's order)."""
-    import polars as pl
-
     from .._ingest.io._load import load_run
 
     if not isinstance(samples, Sequence) or isinstance(samples, (str, bytes)):
@@ -45,8 +41,6 @@ def _samples(samples: Any) -> pl.DataFrame:
 def _exposures(ranked: pl.DataFrame, judged: Mapping[str, Mapping[str, float]], user: str,
                p: float, u: float) -> dict[str, dict[str, float]]:
     """{query: {doc: exposure}}, averaged over the samples that rank the query."""
-    import polars as pl
-
     relevant = pl.DataFrame([(q, d) for q, docs in judged.items() for d, g in docs.items()
                              if g > 0], schema={"query_id": pl.String, "doc_id": pl.String},
                             orient="row").with_columns(rel=pl.lit(1, pl.Int64))
@@ -186,8 +180,6 @@ def expected_exposure(qrels: Any, samples: Any, *, user: str = "gerr", patience:
     >>> [round(ee[c][0], 6) for c in ("disparity", "relevance", "difference")]
     [1.085938, 1.023438, 0.320312]
     """
-    import polars as pl
-
     _check_user(user, patience, utility)
     check("complete", complete, Boolean())
     check("binarize", binarize, Boolean())
@@ -251,8 +243,6 @@ def group_exposure(samples: Any, item_groups: Any, *, user: str = "rbp",
     >>> g["exposure"].to_list()
     [1.0, 0.75]
     """
-    import polars as pl
-
     _check_user(user, patience, utility)
     if user == "gerr" and qrels is None:
         raise ParameterError("the 'qrels' option is needed with user='gerr' (it reads which "
@@ -305,7 +295,6 @@ def awrf(samples: Any, item_groups: Any, target: Mapping[str, float] | None = No
     >>> ranklens.awrf(run, {"a": "x", "b": "y"})["awrf"].to_list()
     [1.0]
     """
-    import polars as pl
     from scipy.spatial.distance import jensenshannon
 
     groups = _groups_of(item_groups)

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._base.errors import InputError
+from .._ingest.io._lines import text_lines
 from .._ingest.io.given_columns import Columns
+from .._ingest.io.trec.files import open_stream, read_bytes
 from .pool import Pool, pool
 
 __all__ = ["JudgeRequests", "json_records", "judge_requests"]
@@ -54,8 +56,6 @@ class JudgeRequests:
 def json_records(source: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, record) of a JSON Lines file, read as a stream (compression undone);
     a line that is not a JSON object is an error naming the file and line."""
-    from .._ingest.io.trec.files import open_stream
-
     stream, raw = open_stream(source)
     try:
         for number, line in enumerate(stream, start=1):
@@ -88,14 +88,10 @@ def _topics(topics: Any, wanted: set[str]) -> dict[str, str]:
     if isinstance(topics, Mapping):
         return {str(k): str(v) for k, v in topics.items()}
     name = str(topics)
-    from .._ingest.io.trec.files import read_bytes
-
     if read_bytes(name).lstrip()[:1] == b"{":
         return {str(_first(r, TOPIC_IDS, "topic id", name, n)):
                 str(_first(r, TOPIC_TEXTS, "topic text", name, n))
                 for n, r in json_records(name)}
-    from .._ingest.io._lines import text_lines
-
     out = {}
     for n, line in enumerate(text_lines(read_bytes(name), name), start=1):
         if line.strip():

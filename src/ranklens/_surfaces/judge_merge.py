@@ -25,6 +25,7 @@ from typing import Any
 
 from .._base.errors import InputError
 from .._base.lazy import polars as pl
+from .._ingest.io._load import load_qrels
 from .._ingest.tables import Qrels
 from .judge_export import JudgeRequests, json_records
 
@@ -59,8 +60,6 @@ class MergedJudgments:
     @classmethod
     def read(cls, path: str) -> MergedJudgments:
         """Judgments written by :meth:`write`, with the provenance kept beside them."""
-        from .._ingest.io._load import load_qrels
-
         return cls(load_qrels(path), read_provenance(path))
 
     def summary(self) -> str:
@@ -181,8 +180,6 @@ def merge_labels(qrels: Any, labels: Any, *, requests: Any = None) -> MergedJudg
     >>> m.summary()
     'new judgments: 1; pairs left unjudged (every attempt failed): 1; judgments in all: 2'
     """
-    from .._ingest.io._load import load_qrels
-
     kept = read_provenance(str(qrels)) if isinstance(qrels, (str, os.PathLike)) else \
         qrels.provenance if isinstance(qrels, MergedJudgments) else ()
     qrels = qrels.qrels if isinstance(qrels, MergedJudgments) else qrels

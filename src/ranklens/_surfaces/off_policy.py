@@ -12,17 +12,16 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .._base.draws import MAX_DRAWS
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, Integer, Interval, Number, check
+from .._ingest.columns import _at, no_nulls, numeric
 from .._results.per_query import Shown
-
-if TYPE_CHECKING:
-    import polars as pl
 
 __all__ = ["ESTIMATORS", "WEIGHTS", "OffPolicy", "PolicyComparison", "compare_policies",
            "load_log", "off_policy"]
@@ -108,9 +107,7 @@ def load_log(log: Any, canonical: bool = True) -> tuple[pl.DataFrame, str]:
     ``log`` is a CSV, TSV, JSON Lines, Parquet or Arrow file, a pandas, polars or Arrow
     frame, or a mapping of column name to values.
     """
-    import polars as pl
-
-    from .._ingest.io._frames import to_polars
+    from .._ingest.io._frames import read_frame
     from .._ingest.io._load import _columnar
 
     if isinstance(log, (str, os.PathLike)):
@@ -123,16 +120,13 @@ def load_log(log: Any, canonical: bool = True) -> tuple[pl.DataFrame, str]:
                              source=source)
     else:
         source = f"<{type(log).__name__}>"
-        frame = pl.DataFrame(dict(log)) if isinstance(log, Mapping) else to_polars(log)
-        if frame is None:
-            raise InputError(f"cannot read a log from a {type(log).__name__}")
+        frame = (pl.DataFrame(dict(log)) if isinstance(log, Mapping)
+                 else read_frame(log, "a log"))
     return (_canonical(frame) if canonical else frame), source
 
 
 def _canonical(frame: pl.DataFrame) -> pl.DataFrame:
     """The columns of ``frame`` a log reads, under their canonical names."""
-    import polars as pl
-
     lowered = {c.lower(): c for c in frame.columns}
     found = {key: next((lowered[a] for a in names if a in lowered), None)
              for key, names in _COLUMNS.items()}
@@ -144,8 +138,6 @@ def _column(frame: pl.DataFrame, name: str, source: str, why: str,
     """Column ``name`` as float64; InputError naming the column (absent), or the first row
     with a missing, non-numeric or out-of-range (``within``: low, high, low included)
     value."""
-    from .._ingest.columns import _at, numeric
-
     if name not in frame.columns:
         raise InputError(f"{why} needs a {name!r} column (or one of "
                          f"{', '.join(_COLUMNS[name][1:]) or 'no other name'}); found "
@@ -174,8 +166,6 @@ def _weights(frame: pl.DataFrame, source: str, weights: str, first: np.ndarray,
              depth: int | None) -> tuple[np.ndarray, np.ndarray]:
     """Each row's weight and the weight of the row before it in its slate (1 at a slate's
     first position; 1 everywhere unless ``cascade``)."""
-    from .._ingest.columns import _at
-
     why = f"the {weights!r} weights"
     if weights == "pbm":  # examination propensity of the logged position
         if propensities is None:
@@ -243,8 +233,7 @@ def _rows(frame: pl.DataFrame, source: str, estimator: str, weights: str,
           clip: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each row's value and weight, whether it opens its slate, and its position (rows
     sorted by slate and position); InputError naming the input's row."""
-    from .._ingest.columns import _at, no_nulls
-    from .._ingest.io._load import _with_line
+    from .._ingest.io._load import at_file_row
 
     if frame.is_empty():
         raise InputError("the log has no rows; an estimate needs at least one slate",
@@ -276,10 +265,11 @@ def _rows(frame: pl.DataFrame, source: str, estimator: str, weights: str,
             dm = _column(frame, "target_reward_model", source, "the doubly robust estimator")
             value = before * dm + w * (reward - q)
     except InputError as exc:  # a row of the sorted frame: name the input's own row
-        if exc.row is not None:
-            exc = _at(int(rows_of[exc.row]), exc.detail.removeprefix(f"row {exc.row}: "),
-                      source)
-        raise (_with_line(exc, source) if os.path.exists(source) else exc) from None
+        if exc.row is None:
+            raise
+        row, detail = int(rows_of[exc.row]), exc.detail.removeprefix(f"row {exc.row}: ")
+        raise (at_file_row(source, row, detail) if os.path.exists(source)
+               else _at(row, detail, source)) from None
     return value, w, first, position
 
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from .._base.errors import InputError, ParameterError
 from .._base.lazy import polars as pl
 from .._base.validate import Choice, Integer, check
+from .._ingest.io._load import load_qrels, load_run
 from .._ingest.io.given_columns import Columns, with_columns
 from .._ingest.tables import Qrels, Run
 from .._results.per_query import Shown
@@ -84,8 +85,6 @@ class Pool(Shown):
 
 
 def _runs(runs: Any) -> list[Run]:
-    from .._ingest.io._load import load_run
-
     if isinstance(runs, Mapping):
         return [load_run(r, name=str(n)) for n, r in runs.items()]
     if isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
@@ -152,8 +151,6 @@ def pool(runs: Any, depth: int = 10, qrels: Any = None, *,
               .sort(["qorder", "best_rank", "doc_id"]).drop(["order", "qorder"]))
     judged = 0
     if qrels is not None:
-        from .._ingest.io._load import load_qrels
-
         known = load_qrels(qrels).frame.select("query_id", "doc_id").unique()
         before = pooled.height
         pooled = pooled.join(known, on=["query_id", "doc_id"], how="anti", maintain_order="left")
@@ -192,8 +189,6 @@ def merge_judgments(qrels: Any, new: Any, *,
     >>> ranklens.merge_judgments(merged, {"q1": {"d2": 0}}).frame.rows() == merged.frame.rows()
     True
     """
-    from .._ingest.io._load import load_qrels
-
     check("conflicts", conflicts, Choice(("error", "keep", "replace")))
     old_f = load_qrels(qrels).frame.select("query_id", "doc_id", "relevance")
     new_f = load_qrels(new).frame.select("query_id", "doc_id", "relevance")

@@ -36,13 +36,15 @@ import numpy as np
 from .._base.errors import MeasureError, ParameterError
 from .._base.lazy import polars as pl
 from .._base.validate import Number, check
+from .._ingest.columns import MAX_GRADE
+from .._ingest.tables import Qrels, Run
 from .._measures import Measure
 from .._measures._registry import REGISTRY
+from .._names import parse_measure
 from .._results.per_query import Frames, listed
 from .._results.result import Result
 
 if TYPE_CHECKING:
-    from .._ingest.tables import Qrels, Run
     from .._pipeline.options import EvaluateOptions
 
 __all__ = ["RESIDUAL_MEASURES", "Residual", "residual"]
@@ -200,8 +202,6 @@ def residual(qrels: Any, run: Any, measures: str | Measure | Iterable[str | Meas
 
 def _measures(measures: str | Measure | Iterable[str | Measure]) -> dict[str, Measure]:
     """``{name as written: Measure}``."""
-    from .._names import parse_measure
-
     if not isinstance(measures, (str, Measure, Iterable)):
         raise ParameterError("the 'measures' argument must be a measure name, a Measure or a "
                              f"list of them, e.g. ['P@10', 'AP']; got {measures!r}")
@@ -231,8 +231,6 @@ def _grade(q: Qrels, grade: float | None, parsed: dict[str, Measure],
            opts: EvaluateOptions) -> float:
     """The grade of an unjudged document assumed relevant, checked against every measure's
     relevance level."""
-
-    from .._ingest.columns import MAX_GRADE
 
     if grade is None:
         top = q.frame["relevance"].max()
@@ -279,8 +277,6 @@ def _unjudged(q: Qrels, r: Run, opts: EvaluateOptions) -> pl.DataFrame:
 
 def _with_judgments(q: Qrels, added: pl.DataFrame) -> Qrels:
     """``q`` with the rows ``added`` (``query_id, doc_id, relevance``) appended."""
-    from .._ingest.tables import Qrels
-
     frame = pl.concat([q.frame.select("query_id", "doc_id", "relevance"), added],
                       how="vertical")
     return Qrels(frame, source=q.source, integer_query_ids=q.integer_query_ids)

@@ -9,11 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._base.errors import ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, check
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .compare.result import Comparison
 
 __all__ = ["RISK_NOTE", "georisk", "risk", "trisk", "urisk", "zrisk"]
@@ -117,8 +116,6 @@ def risk(comparison: Comparison, alpha: float = 1.0, ddof: int = 1) -> pl.DataFr
     >>> ranklens.risk(cmp)["urisk"].to_list()
     [0.5]
     """
-    import polars as pl
-
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha >= 0:
         raise ParameterError(f"the 'alpha' option of risk must be a number >= 0; got {alpha!r}")
     check("ddof", ddof, Choice((0, 1)))

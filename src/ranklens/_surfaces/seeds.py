@@ -7,20 +7,16 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._base.errors import ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, check
+from .._results.results import Results
 from .compare.corrections import adjust
 from .compare.options import CORRECTIONS
 from .segments import read_groups
-
-if TYPE_CHECKING:
-    import polars as pl
-
-    from .._results.results import Results
 
 __all__ = ["SEED_TESTS", "Seeds", "seeds"]
 
@@ -122,7 +118,6 @@ def seeds(results: Results, systems: Mapping[str, Sequence[str]] | str | Path, *
     >>> [(s, m, round(sd, 4)) for s, m, sd in out.spread.select("system", "mean", "sd_runs").rows()]
     [('x', 0.5, 0.0), ('y', 0.6875, 0.0884)]
     """
-    import polars as pl
     from scipy.stats import ttest_rel
 
     check("test", test, Choice(tuple(SEED_TESTS)))

@@ -7,24 +7,22 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .._base.draws import MAX_DRAWS
 from .._base.errors import InputError, ParameterError
+from .._base.lazy import polars as pl
 from .._base.validate import Choice, Integer, check
 from .._results.per_query import Shown
+from .._results.results import Results
 from .compare.api import _mean, _measure_rows
 from .compare.bootstrap import bootstrap_interval
 from .compare.corrections import adjust
 from .compare.options import CORRECTIONS, TUKEY, CompareOptions
-
-if TYPE_CHECKING:
-    import polars as pl
-
-    from .._results.results import Results
-    from .compare.result import Comparison
+from .compare.pair import RECORD
+from .compare.result import Comparison
 
 __all__ = ["Segments", "group_means", "memberships", "read_groups", "segments"]
 
@@ -129,10 +127,6 @@ def segments(comparison: Comparison, groups: Mapping[Any, Any] | str | Path, *,
     >>> seg.pairs.select("group", "difference").rows()
     [('even', -1.0), ('odd', 0.0)]
     """
-    import polars as pl
-
-    from .compare.pair import RECORD
-
     if comparison.results is None or comparison.test in TUKEY:
         raise ParameterError("segments need a comparison with its per-query values and a "
                              f"pairwise test; got test {comparison.test!r}")
@@ -200,8 +194,6 @@ def group_means(results: Results, groups: Mapping[Any, Any] | str | Path, *,
     >>> ranklens.group_means(res, {"q0": "g", "q1": "g", "q2": "h"})["mean"].to_list()
     [1.0, 0.0]
     """
-    import polars as pl
-
     check("resamples", resamples, Integer(1, MAX_DRAWS))
     means = []
     for group, members in _members(groups, results.query_ids).items():

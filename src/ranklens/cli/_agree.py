@@ -7,9 +7,11 @@ from typing import Any
 import click
 
 from .._base.outputs import refuse_overwriting_inputs
-from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES
+from .._ingest.io._load import load_run
+from .._surfaces.agreement.api import AGREE_FORMATS, AGREE_MISSING, AGREE_TIES, Agreement, agreement
 from .._surfaces.agreement.rankings import MAX_DEPTH
-from .._surfaces.pool import POOL_FORMATS
+from .._surfaces.agreement.values import parse_agreements
+from .._surfaces.pool import POOL_FORMATS, pool
 from ._evaluate import write_text
 from ._options import columns_option, name_systems, output_option, refuse, run_columns
 
@@ -52,10 +54,6 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     ranklens agree exact.run ann.run -m Jaccard@100 -q -f csv
     ranklens agree a.run b.run c.run -m "RBO(p=0.95,form=min)"
     """
-    from .._ingest.io._load import load_run
-    from .._surfaces.agreement.api import Agreement, agreement
-    from .._surfaces.agreement.values import parse_agreements
-
     refuse((len(runs) < 2, f"give at least two RUNS to compare; got {len(runs)}"),
            (len(runs) > 2 and fmt == "trec", "--format trec writes two runs' values; a "
             "matrix of three or more runs has no trec form"),
@@ -96,9 +94,6 @@ def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fm
     ranklens pool a.run b.run c.run --depth 10 -o pool.txt
     ranklens pool a.run b.run --depth 20 --qrels qrels.txt -f csv -o todo.csv
     """
-    from .._ingest.io._load import load_run
-    from .._surfaces.pool import pool
-
     if not runs:
         raise click.UsageError("give at least one RUN to pool")
     roles = run_columns(columns)

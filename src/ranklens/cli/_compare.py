@@ -9,9 +9,10 @@ from typing import Any
 import click
 
 from .._base.draws import MAX_DRAWS
-from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS
-from .._surfaces.compare.render import COMPARE_FORMATS
-from ._evaluate import write_text
+from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS, compare_results
+from .._surfaces.compare.options import compare_options
+from .._surfaces.compare.render import COMPARE_FORMATS, comparison_table, detail_table
+from ._evaluate import evaluate_given, warn_coverage, write_text
 from ._gate import analysis_text, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
@@ -103,9 +104,6 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     ranklens compare --pairs bm25.jsonl --pairs hybrid.jsonl -m RR -m R@5
     ranklens compare qrels.txt bm25.run dense.run --fuse rrf --baseline bm25
     """
-    from .._surfaces.compare.api import compare_results
-    from .._surfaces.compare.options import compare_options
-    from ._evaluate import evaluate_given, warn_coverage
     from ._fused import with_fused_name
 
     # the test's options (CompareOptions' fields), checked before any file is read
@@ -140,7 +138,6 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     elif fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 
-        from .._surfaces.compare.render import comparison_table, detail_table
         from .._surfaces.render.terminal import rich_table
 
         Console().print(rich_table((detail_table if details else comparison_table)(cmp)))

@@ -7,10 +7,13 @@ from typing import Any
 
 import click
 
+from .._base.errors import ParameterError, RanklensWarning
 from .._base.outputs import refuse_overwriting_inputs
+from .._names import parse_measure
+from .._surfaces.correlation import rank_correlation
 from .._surfaces.correlation.coefficients import CORRELATION_METHODS
-from .._surfaces.correlation.render import CORRELATE_FORMATS
-from ._evaluate import write_text
+from .._surfaces.correlation.render import CORRELATE_FORMATS, render_correlations
+from ._evaluate import evaluate_files, write_text
 from ._options import (
     NAME_HELP,
     judgment_options,
@@ -57,11 +60,6 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
     ranklens correlate --qrels-a qrels.txt a.run b.run c.run -m AP --measure-b nDCG@10
     ranklens correlate --qrels-a A.qrels --qrels-b B.qrels *.run -m P@10 --method tau_ap
     """
-    from .._base.errors import ParameterError, RanklensWarning
-    from .._names import parse_measure
-    from .._surfaces.correlation import rank_correlation
-    from ._evaluate import evaluate_files
-
     options, _ = split_options(params)
     refuse((len(split_measures((measure,))) != 1,
             f"-m takes one measure for correlate; got {measure!r}"),
@@ -91,8 +89,6 @@ def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, meas
             if methods or "tau_AP is defined for orderings without ties" not in str(exc):
                 raise
             warnings.warn(f"tau_ap left out: {exc}", RanklensWarning, stacklevel=1)
-    from .._surfaces.correlation.render import render_correlations
-
     text = render_correlations(out, fmt, a=qrels_a, b=qrels_a if same_qrels else str(qrels_b))
     write_text(output, text)
     return 0

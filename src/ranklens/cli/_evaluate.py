@@ -6,14 +6,18 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from .._base.draws import MAX_DRAWS
+from .._base.errors import ParameterError, RanklensError
 from .._base.outputs import write_atomically
+from .._names import parse_measures
 from .._pipeline.options import EvaluateOptions
-from .._surfaces.render import FORMATS, Format
+from .._results.result import Result
+from .._results.results import Results
+from .._surfaces.render import FORMATS, Format, render_lines, rich_table
 from ._options import (
     Given,
     engine_options,
@@ -32,10 +36,6 @@ from ._segments import (
     segment_groups,
     segments_options,
 )
-
-if TYPE_CHECKING:
-    from .._results.result import Result
-    from .._results.results import Results
 
 __all__ = [
     "chunked",
@@ -67,8 +67,6 @@ def evaluate_files(qrels_path: str, run_paths: Sequence[str], measures: Sequence
     :func:`ranklens.evaluate` (the other commands evaluate in memory, on one process).
     ``columns``: the runs' columns, read by ``load_run(..., columns=columns)``.
     ``qrels_format``: how the judgments are read (``--format-in``, :func:`read_qrels`)."""
-    from .._base.errors import ParameterError
-    from .._names import parse_measures
     from .._surfaces.evaluate import evaluate
     from ._progress import loading
 
@@ -133,11 +131,8 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
     """Render and write: a rich table on a terminal, plain text everywhere else.
     ``intervals``: :func:`~ranklens.render`'s ``ci``, ``ci_method``, ``seed`` and
     ``n_resamples``, when ``--ci`` is given; ``segments``: the per-group means instead."""
-    from .._surfaces.render import render_lines
-
     extra = intervals or {}
     if segments is not None:
-        from .._results.results import Results
         from .._surfaces.segments import group_means
 
         means = group_means(results if isinstance(results, Results) else Results(
@@ -147,8 +142,6 @@ def write_output(results: Results | Sequence[Result], fmt: Format, per_query: bo
         return
     if fmt == "table" and output in (None, "-") and sys.stdout.isatty():
         from rich.console import Console
-
-        from .._surfaces.render import rich_table
 
         Console().print(rich_table(results, per_query=per_query, run_names=names, **extra))
         return
@@ -178,8 +171,6 @@ def write_frame(output: str | None, frame: Any, note: str, fmt: str) -> None:
 def write_stdout(text: str | Iterable[str]) -> None:
     """Write ``text`` to standard output; a full disk or a failing device is an error saying
     so (a closed pipe is left to the caller: it is no error)."""
-    from .._base.errors import RanklensError
-
     try:
         for piece in (text,) if isinstance(text, str) else text:
             sys.stdout.write(piece)
@@ -381,7 +372,6 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
     each, against the judgments they carry (which must agree where they overlap); the
     systems are named ``names`` (default: by their file names, as runs are)."""
     from .._ingest.io._pairs import load_pairs_runs
-    from .._names import parse_measures
     from .._surfaces.evaluate import evaluate
 
     parse_measures(measures)
@@ -394,8 +384,6 @@ def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],
 def unique(paths: Sequence[str], what: str = "run") -> None:
     """ParameterError when a file is given twice, under one path or two (``run.txt`` and
     ``./run.txt``), or standard input for two files."""
-    from .._base.errors import ParameterError
-
     if sum(1 for p in paths if p == "-") > 1:
         raise ParameterError("standard input ('-') can be used for only one file")
     # two spellings of one file are one file: compared by their resolved paths

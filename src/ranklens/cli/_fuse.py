@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from .._base.errors import ParameterError
-from ._options import columns_option, output_option
+from .._base.outputs import refuse_overwriting_inputs
+from ._options import columns_option, name_systems, output_option, run_columns, runs_by_name
 
 __all__ = ["fuse_cmd", "parse_weights"]
 
@@ -77,13 +78,11 @@ def fuse_cmd(runs: tuple[str, ...], method: str, norm: str, weights: str | None,
     ranklens fuse bm25.run dense.run --method rrf --param k=20 --depth 100
     ranklens fuse bm25.run dense.run --method probfuse --param n_segments=10 --train q.qrels
     """
-    from .._base.outputs import refuse_overwriting_inputs
     from .._surfaces.fusion.fuse import fuse
     from .._surfaces.fusion.registry import lookup
     from .._surfaces.fusion.write import trec_run_text
     from ._evaluate import unique, write_text
     from ._fused import parse_params
-    from ._options import name_systems, run_columns, runs_by_name
     from ._progress import loading
 
     if len(runs) < 2:

@@ -6,9 +6,11 @@ from __future__ import annotations
 import click
 
 from .._base.draws import MAX_DRAWS
+from .._base.lazy import polars as pl
+from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.compare.render import COMPARE_FORMATS
-from .._surfaces.exposure import USER_MODELS
-from .._surfaces.off_policy import DISCOUNTS, ESTIMATORS, WEIGHTS
+from .._surfaces.exposure import USER_MODELS, awrf, expected_exposure
+from .._surfaces.off_policy import DISCOUNTS, ESTIMATORS, WEIGHTS, compare_policies, off_policy
 from ._options import output_option
 
 __all__ = ["exposure_cmd", "off_policy_cmd"]
@@ -18,7 +20,6 @@ _FORMAT = click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMAT
 
 
 def _write(frame: object, note: str, fmt: str, output: str | None, inputs: list[str]) -> None:
-    from .._base.outputs import refuse_overwriting_inputs
     from ._evaluate import write_frame
 
     refuse_overwriting_inputs(output, inputs)
@@ -75,10 +76,6 @@ def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
     ranklens off-policy clicks.csv -w pbm --propensities 1,0.5,0.33
     ranklens off-policy log.csv --compare new=p_new --compare old=p_old
     """
-    import polars as pl
-
-    from .._surfaces.off_policy import compare_policies, off_policy
-
     theta = _floats(propensities, "--propensities")
     if targets:
         pairs = dict(t.partition("=")[::2] for t in targets)
@@ -138,8 +135,6 @@ def exposure_cmd(qrels: str, samples: tuple[str, ...], user: str, patience: floa
     ranklens exposure qrels.txt s1.run s2.run --user rbp
     ranklens exposure qrels.txt s1.run s2.run --item-groups groups.tsv
     """
-    from .._surfaces.exposure import awrf, expected_exposure
-
     try:
         goal = None if target is None else {g: float(w) for g, w in (
             pair.split("=", 1) for pair in target.split(","))}

@@ -8,9 +8,10 @@ from typing import Any
 import click
 
 from .._base.draws import MAX_DRAWS
+from .._base.lazy import polars as pl
 from .._surfaces.compare.render import COMPARE_FORMATS
-from .._surfaces.power import MAX_QUERIES
-from ._evaluate import write_frame
+from .._surfaces.power import MAX_QUERIES, power
+from ._evaluate import evaluate_given, write_frame
 from ._options import evaluated_inputs, inputs_and_measures, output_option, read_given
 
 __all__ = ["power_cmd"]
@@ -50,11 +51,6 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     ranklens power qrels.txt bm25.run -m nDCG@10 --min-diff 0.02
     ranklens power qrels.txt a.run b.run -m AP --min-diff 0.01 --simulations 1000
     """
-    import polars as pl
-
-    from .._surfaces.power import power
-    from ._evaluate import evaluate_given
-
     given = read_given(qrels, runs, names, measures, params, output)
     results = evaluate_given(given, fuse_method)
     rows = []

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from pyspark.ml.evaluation import Evaluator
 from pyspark.ml.param import Param, Params, TypeConverters
 from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql.types import ArrayType
 
 from .._base.errors import MeasureError, ParameterError
 from .._base.validate import Choice, Integer, Text, check
@@ -30,8 +33,7 @@ from ._driver import (
     needs_rank,
 )
 
-if TYPE_CHECKING:
-    from pyspark.sql import Column, DataFrame
+_E = TypeVar("_E")
 
 __all__ = ["RankingEvaluator"]
 
@@ -51,10 +53,35 @@ def _to_options(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-def _param(name: str, doc: str, converter: Callable[[Any], Any] = TypeConverters.toString
-           ) -> Any:
-    """A param of :class:`RankingEvaluator` (pyspark's ``Param`` on a dummy parent)."""
-    return Param(Params._dummy(), name, doc, typeConverter=converter)
+#: Each param of :class:`RankingEvaluator` but ``options``, declared once: its name, default,
+#: doc (its getter's and setter's too), and whether setting it checks the request at once
+#: (a bad measure fails when set, not in the first fold); ``buckets`` is the one integer.
+_PARAMS: tuple[tuple[str, Any, str, bool], ...] = (
+    ("measure", "nDCG@10", "the ranklens measure whose aggregate is the value", True),
+    ("input", "auto", "the input's form: 'arrays' (one row per query, MLlib's), 'long' (one "
+     "row per query and item) or 'auto' (arrays when predictionCol holds arrays)", False),
+    ("predictionCol", "prediction",
+     "predicted item ids in rank order (arrays) or scores (long)", False),
+    ("labelCol", "label", "relevant item ids (arrays) or relevance grades (long)", False),
+    ("queryCol", "query_id", "the long form's query id column", False),
+    ("docCol", "doc_id", "the long form's item id column", False),
+    ("relevanceCol", "", "the array form's grades of labelCol's items (empty: each judged 1)",
+     False),
+    ("buckets", 0, "the long form's buckets of queries (0: ranklens.spark.evaluate's default)",
+     True),
+)
+
+
+def _declare(cls: type[_E]) -> type[_E]:
+    """``cls`` with each of :data:`_PARAMS` as a pyspark ``Param`` (on a dummy parent) and
+    its ``getX`` / ``setX`` pair."""
+    for name, default, doc, checked in _PARAMS:
+        converter = TypeConverters.toInt if isinstance(default, int) else TypeConverters.toString
+        setattr(cls, name, Param(Params._dummy(), name, doc, typeConverter=converter))
+        get, set_ = _accessors(name, doc, checked=checked)
+        setattr(cls, f"get{name[0].upper()}{name[1:]}", get)
+        setattr(cls, f"set{name[0].upper()}{name[1:]}", set_)
+    return cls
 
 
 def _accessors(name: str, what: str, *, checked: bool = False
@@ -71,6 +98,7 @@ def _accessors(name: str, what: str, *, checked: bool = False
     return get, set_
 
 
+@_declare
 class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
                        DefaultParamsWritable):
     """One ranklens measure's aggregate as a ``pyspark.ml`` Evaluator, for
@@ -152,51 +180,22 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
     ...                     # doctest: +SKIP
     """
 
-    measure: Param[str] = _param("measure", "the ranklens measure whose aggregate is the value")
-    input: Param[str] = _param(
-        "input", "the input's form: 'arrays' (one row per query, MLlib's), 'long' (one row "
-        "per query and item) or 'auto' (arrays when predictionCol holds arrays)")
-    predictionCol: Param[str] = _param(
-        "predictionCol", "predicted item ids in rank order (arrays) or scores (long)")
-    labelCol: Param[str] = _param(
-        "labelCol", "relevant item ids (arrays) or relevance grades (long)")
-    queryCol: Param[str] = _param("queryCol", "the long form's query id column")
-    docCol: Param[str] = _param("docCol", "the long form's item id column")
-    relevanceCol: Param[str] = _param(
-        "relevanceCol", "the array form's grades of labelCol's items (empty: each judged 1)")
-    buckets: Param[int] = _param(
-        "buckets", "the long form's buckets of queries (0: ranklens.spark.evaluate's default)",
-        TypeConverters.toInt)
-    options: Param[dict[str, Any]] = _param(
-        "options", "ranklens.evaluate's options (convention, missing, ...)", _to_options)
+    options: Param[dict[str, Any]] = Param(
+        Params._dummy(), "options", "ranklens.evaluate's options (convention, missing, ...)",
+        typeConverter=_to_options)
 
     def __init__(self, measure: str = "nDCG@10", *, input: str = "auto",
                  predictionCol: str = "prediction", labelCol: str = "label",
                  queryCol: str = "query_id", docCol: str = "doc_id",
                  relevanceCol: str = "", buckets: int = 0, **options: Any) -> None:
         super().__init__()
-        self._setDefault(measure="nDCG@10", input="auto", predictionCol="prediction",
-                         labelCol="label", queryCol="query_id", docCol="doc_id",
-                         relevanceCol="", buckets=0, options={})
+        self._setDefault(**{name: default for name, default, *_ in _PARAMS}, options={})
         self._set(measure=measure, input=input, predictionCol=predictionCol,
                   labelCol=labelCol, queryCol=queryCol, docCol=docCol,
                   relevanceCol=relevanceCol, buckets=buckets, options=options)
         self._plan()  # a bad measure or option fails here, not in the first fold
 
-    # -- params ---------------------------------------------------------------------------
-
-    getMeasure, setMeasure = _accessors("measure", "the measure's name", checked=True)
-    getInput, setInput = _accessors("input", "the input's form")
-    getPredictionCol, setPredictionCol = _accessors(
-        "predictionCol", "the column of predictions (arrays of ids, or scores)")
-    getLabelCol, setLabelCol = _accessors(
-        "labelCol", "the column of labels (arrays of relevant ids, or grades)")
-    getQueryCol, setQueryCol = _accessors("queryCol", "the long form's query id column")
-    getDocCol, setDocCol = _accessors("docCol", "the long form's item id column")
-    getRelevanceCol, setRelevanceCol = _accessors(
-        "relevanceCol", "the array form's column of grades (\"\": each label judged 1)")
-    getBuckets, setBuckets = _accessors(
-        "buckets", "the long form's bucket count (0: the default)", checked=True)
+    # -- params (each of _PARAMS has its getX / setX, from _declare) --------------------
 
     def _set_checked(self, **params: Any) -> RankingEvaluator:
         """Set ``params`` if the request they make is valid; otherwise raise and keep the
@@ -222,10 +221,10 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
     def _plan(self) -> Plan:
         """The checked request: one numeric measure, known options."""
-        measure = self.getMeasure()
+        measure = self.getOrDefault("measure")
         check("measure", measure, Text())
-        check("input", self.getInput(), Choice(INPUTS))
-        check("buckets", self.getBuckets(), Integer(0))
+        check("input", self.getOrDefault("input"), Choice(INPUTS))
+        check("buckets", self.getOrDefault("buckets"), Integer(0))
         options = self.getOptions()
         if "options" in options:
             raise ParameterError("give the evaluation options as keywords "
@@ -254,8 +253,8 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         return self._long(plan, dataset) if form == "long" else self._arrays(plan, dataset)
 
     def _form(self, dataset: DataFrame) -> str:
-        form = self.getInput()
-        column = self.getPredictionCol()
+        form = self.getOrDefault("input")
+        column = self.getOrDefault("predictionCol")
         types = check_columns(dataset, "dataset", [(column, "predictionCol", "any")])
         if form == "auto":
             return "arrays" if types[column] == "array" else "long"
@@ -265,10 +264,8 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         """One row per (query, item), grouped per query on the JVM into
         :func:`~._driver._compact`'s rows (the query's judgments and results as arrays of
         structs) in one shuffle of the one frame."""
-        from pyspark.sql import functions as F
-
-        score, grade = self.getPredictionCol(), self.getLabelCol()
-        query, doc = self.getQueryCol(), self.getDocCol()
+        score, grade = self.getOrDefault("predictionCol"), self.getOrDefault("labelCol")
+        query, doc = self.getOrDefault("queryCol"), self.getOrDefault("docCol")
         types = check_columns(dataset, "dataset", [
             (query, "queryCol", "id"), (doc, "docCol", "id"), (score, "predictionCol", "number"),
             (grade, "labelCol", "number")], " in the long form (input='long')")
@@ -281,7 +278,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         def id_type(name: str) -> str:  # integer ids travel as longs (see _driver._id_type)
             return "long" if types[name] in _INTEGRAL else "string"
 
-        buckets = self.getBuckets() or _default_buckets(dataset)
+        buckets = self.getOrDefault("buckets") or _default_buckets(dataset)
         doc_id = F.col(doc).cast(id_type(doc)).alias("doc_id")
         rows = dataset.select(F.col(query).cast(id_type(query)).alias("query_id"), doc_id,
                               F.col(grade).cast("double").alias("relevance"),
@@ -299,9 +296,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         """One row per query, turned into :func:`~._driver._compact`'s rows (the query's
         judgments and ranking as arrays of structs) in one projection, without a shuffle:
         each partition is a bucket."""
-        from pyspark.sql import functions as F
-
-        predicted, relevant = self.getPredictionCol(), self.getLabelCol()
+        predicted, relevant = self.getOrDefault("predictionCol"), self.getOrDefault("labelCol")
         elements = {name: _element_type(dataset, name, param)
                     for name, param in ((predicted, "predictionCol"), (relevant, "labelCol"))}
         kind = _common_id_type(elements[predicted], elements[relevant], predicted, relevant)
@@ -314,7 +309,7 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
             # doubles are compared as Spark writes them ("1.0"), in both columns alike
             return x.cast("long" if kind == "long" else "string").alias("doc_id")
 
-        grades = self.getRelevanceCol()
+        grades = self.getOrDefault("relevanceCol")
         if grades:
             if _element_type(dataset, grades, "relevanceCol") not in NUMBERS:
                 raise ParameterError(f"the relevanceCol column {grades!r} must hold arrays "
@@ -345,8 +340,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
         """The measure's aggregate over ``rows`` (one per query, each partition a bucket),
         assembled on the driver as :func:`ranklens.spark.evaluate` assembles it, its
         errors and warnings those of the local engine."""
-        from pyspark.sql import functions as F
-
         out = rows.mapInArrow(functools.partial(_compacted, spec), _output_schema())
         found = out.filter(F.col("kind") != "value").collect()  # the one job
         aggregates, _ = _assemble(plan, spec, [row.asDict() for row in found])
@@ -355,8 +348,6 @@ class RankingEvaluator(Evaluator, DefaultParamsReadable["RankingEvaluator"],
 
 def _element_type(dataset: DataFrame, column: str, param: str) -> str:
     """The element type of the array column ``column`` (ParameterError otherwise)."""
-    from pyspark.sql.types import ArrayType
-
     check_columns(dataset, "dataset", [(column, param, "any")])
     kind = next(f.dataType for f in dataset.schema.fields if f.name == column)
     if not isinstance(kind, ArrayType) or kind.elementType.typeName() not in (

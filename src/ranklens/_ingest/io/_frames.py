@@ -15,7 +15,7 @@ from ..columns import check_scores, ids, no_nulls, numeric
 from ..tables import Qrels, ReaderHints, Run, per_row, query_blocks, table_schema
 
 __all__ = ["ALIASES", "find_column", "frame_to_qrels", "frame_to_run", "mapping_to_qrels",
-           "mapping_to_run", "require_column"]
+           "mapping_to_run", "read_frame", "require_column"]
 
 #: Accepted column names, canonical name first; matched case-insensitively and without a
 #: RecBole type suffix (``user_id:token``). Recommender exports: Surprise (``uid``, ``iid``,
@@ -62,6 +62,15 @@ def require_column(columns: list[str], key: str, source: str,
         raise InputError(f"{what} a {key!r} column (or one of {', '.join(aliases[key][1:])}"
                          f"), found columns {columns}", source=source)
     return found
+
+
+def read_frame(obj: Any, what: str, source: str | None = None) -> pl.DataFrame:
+    """:func:`to_polars`'s frame of ``obj``; an InputError saying ``what`` cannot be read
+    from an ``obj`` that is none."""
+    df = to_polars(obj)
+    if df is None:
+        raise InputError(f"cannot read {what} from a {type(obj).__name__}", source=source)
+    return df
 
 
 def to_polars(obj: Any) -> pl.DataFrame | None:
@@ -189,9 +198,7 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     the ``Qrels`` constructor: ids, numbers, missing values, finite relevance). Without a
     relevance column and nothing but the ids (and a time column) every row is relevant
     (implicit feedback: user-item interactions)."""
-    df = to_polars(obj)
-    if df is None:
-        raise InputError(f"cannot read qrels from a {type(obj).__name__}", source=source)
+    df = read_frame(obj, "qrels", source)
     if [plain_name(c) for c in df.columns] == ["query-id", "corpus-id", "score"]:
         # BEIR's qrels/<split>.tsv header: only in this shape is a ``score`` column the grade
         df = df.rename(dict(zip(df.columns, ("query_id", "doc_id", "relevance"), strict=True)))
@@ -231,9 +238,7 @@ def _rating_note(column: str | None, rating: pl.Series, source: str) -> str | No
 def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Run:
     """A run from a frame whose columns go by any of :data:`ALIASES`' names (checked by
     the ``Run`` constructor: ids, numbers, missing values, NaN scores)."""
-    df = to_polars(obj)
-    if df is None:
-        raise InputError(f"cannot read a run from a {type(obj).__name__}", source=source)
+    df = read_frame(obj, "a run", source)
     q = require_column(df.columns, "query_id", source)
     d = require_column(df.columns, "doc_id", source)
     s = require_column(df.columns, "score", source)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, Literal, TypeVar
 
 import numpy as np
@@ -18,11 +19,11 @@ import numpy as np
 from ..._base.errors import InputError
 from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
-from ..columns import ids, no_nulls, numeric
+from ..columns import _at, ids, no_nulls, numeric
 from ..item_tables import Interactions, ItemCatalogue, ItemFeatures, ItemGroups
-from ._frames import find_column, require_column, to_polars
-from ._lines import check_text, data_lines, strict_float
-from ._load import _columnar, _with_line
+from ._frames import find_column, read_frame, require_column
+from ._lines import at_lines, check_text, data_lines, located, strict_float
+from ._load import _columnar, at_file_row
 from .trec.files import read_bytes
 
 __all__ = ["load_interactions", "load_item_features", "load_item_groups", "load_items"]
@@ -82,18 +83,6 @@ def _from_file(path: str, fields: tuple[int, int | None], layout: str,
     return frame, [n for n, _ in numbered]
 
 
-def _on_lines(build: Callable[[], _T], path: str, lines: Sequence[int]) -> _T:
-    """``build()``, its InputError about a row of the table raised as one about that row's
-    line of the text file ``path``."""
-    try:
-        return build()
-    except InputError as exc:
-        if exc.row is None or exc.row >= len(lines):
-            raise
-        raise InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=path,
-                         line=lines[exc.row]) from None
-
-
 def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
           text: tuple[tuple[int, int | None], str, Sequence[str]]) -> _T:
     """A table from a path or a frame: columnar files by extension, other files as
@@ -105,16 +94,10 @@ def _read(given: Any, what: str, build: Callable[[pl.DataFrame, str], _T],
             raise InputError(f"no such file (expected {what})", source=path)
         frame = _columnar(path)
         if frame is not None:
-            try:
-                return build(frame, path)
-            except InputError as exc:
-                raise _with_line(exc, path) from None
+            return located(partial(build, frame, path), partial(at_file_row, path))
         table, lines = _from_file(path, *text)
-        return _on_lines(lambda: build(table, path), path, lines)
-    frame = to_polars(given)
-    if frame is None:
-        raise InputError(f"cannot read {what} from a {type(given).__name__}")
-    return build(frame, f"<{type(given).__module__.split('.')[0]} frame>")
+        return located(partial(build, table, path), at_lines(path, lines))
+    return build(read_frame(given, what), f"<{type(given).__module__.split('.')[0]} frame>")
 
 
 def load_interactions(train: Any) -> Interactions:
@@ -326,10 +309,10 @@ def load_item_features(features: Any, *,
             if not _all_numbers(found[1:]):
                 raise InputError(f"expected numbers after the item id, got "
                                  f"{' '.join(found[1:])[:60]!r}", source=path, line=lineno)
-        return _on_lines(lambda: ItemFeatures(
+        return located(lambda: ItemFeatures(
             np.array([f[0] for _, f in rows], dtype=object),
             np.array([[float(x) for x in f[1:]] for _, f in rows]),
-            "dense" if kind == "auto" else kind, path), path, [n for n, _ in rows])
+            "dense" if kind == "auto" else kind, path), at_lines(path, [n for n, _ in rows]))
     return _read(features, "item features", build, ((2, None), "item feature(s)", ()))
 
 
@@ -381,8 +364,7 @@ def _features_from_frame(frame: pl.DataFrame, source: str, kind: str) -> ItemFea
         if len(widths) > 1:
             row = next(i for i, v in enumerate(vectors) if v is None or
                        len(v) != len(vectors[0] or ()))
-            raise InputError(f"row {row}: expected vectors of one length", source=source,
-                             row=row)
+            raise _at(row, "expected vectors of one length", source)
         matrix = np.array(vectors, dtype=np.float64)
     else:
         if not rest:

@@ -10,19 +10,41 @@ naming the file, the line, what was expected and what was found.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TypeVar
 
 from ..._base.c_numbers import c_atof, c_atol
 from ..._base.errors import InputError
 
-__all__ = ["c_atof", "c_atol", "check_text", "data_lines", "strict_float", "strict_int",
-           "text_lines", "without_bom"]
+__all__ = ["at_lines", "c_atof", "c_atol", "check_text", "data_lines", "located",
+           "strict_float", "strict_int", "text_lines", "without_bom"]
 
 _BOM = b"\xef\xbb\xbf"
+_T = TypeVar("_T")
 
 _ASCII_BLANKS = " \t\r\x0b\x0c"
 _BLANKS = re.compile(r"[ \t\r\x0b\x0c]+")
 _INT = re.compile(r"[+-]?[0-9]+")
+
+
+def located(build: Callable[[], _T], locate: Callable[[int, str], InputError | None]) -> _T:
+    """``build()``; its error about a row of a table raised again where ``locate(row,
+    detail)`` places that row in the input (as it was when ``locate`` places it nowhere)."""
+    try:
+        return build()
+    except InputError as exc:
+        if exc.row is None:
+            raise
+        found = locate(exc.row, exc.detail.removeprefix(f"row {exc.row}: "))
+        if found is None:
+            raise
+        raise found from None
+
+
+def at_lines(path: str, lines: Sequence[int]) -> Callable[[int, str], InputError | None]:
+    """:func:`located`'s place of a row of a text file's table: its line, ``lines[row]``."""
+    return lambda row, detail: (InputError(detail, source=path, line=lines[row])
+                                if row < len(lines) else None)
 
 
 def check_text(data: bytes, source: str, what: str = "at least one line") -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, TypeVar, overload
 
@@ -15,6 +16,7 @@ from ..._base.lazy import polars as pl
 from ..._base.warn import warn_user
 from ..tables import Qrels, Run, SubtopicQrels
 from ._frames import frame_to_qrels, frame_to_run, mapping_to_qrels, mapping_to_run, to_polars
+from ._lines import located
 from ._peers import IRDS_PREFIX, irds_qrels, peer_qrels, peer_run
 from ._subtopics import read_ndeval_qrels, subtopic_qrels_from_frame, subtopic_qrels_from_mapping
 from .headerless import column_names, is_msmarco_run, read_headerless_qrels, read_headerless_run
@@ -22,8 +24,8 @@ from .trec.files import read_bytes
 from .trec.qrels import read_trec_qrels
 from .trec.run import read_trec_run
 
-__all__ = ["bad_text_line", "data_line_numbers", "infinite_notice", "load_qrels", "load_run",
-           "strip_compression", "text_columns", "text_table", "unreadable"]
+__all__ = ["at_file_row", "bad_text_line", "data_line_numbers", "infinite_notice", "load_qrels",
+           "load_run", "strip_compression", "text_columns", "text_table", "unreadable"]
 
 _T = TypeVar("_T")
 
@@ -139,13 +141,9 @@ def data_line_numbers(raw: bytes, kind: str) -> list[int]:
     return starts[1:]
 
 
-def _with_line(exc: InputError, path: str) -> InputError:
-    """``exc`` (about a row of a file's table) as an error naming the file's line, or the
-    row counted from 1 for a binary format."""
-    row = exc.row
-    if row is None:
-        return exc
-    detail = exc.detail.removeprefix(f"row {row}: ")
+def at_file_row(path: str, row: int, detail: str) -> InputError:
+    """:func:`located`'s place of a row of a columnar file's table: its line, or the row
+    counted from 1 for a binary format."""
     kind = strip_compression(path.lower()).rsplit(".", 1)[-1]
     if kind in _TEXT_KINDS:
         numbers = data_line_numbers(read_bytes(path), kind)
@@ -252,10 +250,7 @@ def _read(given: Any, what: str, nested: str, *, text_file: Callable[[str], _T],
         columns = _columnar(path)
         if columns is None:
             return text_file(path)
-        try:
-            return file_frame(columns, path)
-        except InputError as exc:
-            raise _with_line(exc, path) from None
+        return located(partial(file_frame, columns, path), partial(at_file_row, path))
     if isinstance(given, Mapping):
         return mapping(given)
     if to_polars(given) is not None:

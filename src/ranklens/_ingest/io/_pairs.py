@@ -318,8 +318,6 @@ def load_pairs_runs(
         A file that does not read, or a question whose gold ids (or grades) differ between
         two files: naming both files and the question.
     """
-    import polars as pl
-
     loaded = [(str(s), *load_pairs(s, duplicates=duplicates)) for s in sources]
     frames = [qrels.frame.with_columns(pl.lit(at).alias("file"))
               for at, (_, qrels, _) in enumerate(loaded)]

@@ -15,7 +15,7 @@ from typing import Any
 from ..._base.errors import InputError
 from ..._base.lazy import polars as pl
 from ..tables import SubtopicQrels
-from ._frames import ALIASES, require_column, to_polars
+from ._frames import ALIASES, read_frame, require_column
 from ._lines import check_text, data_lines, strict_int
 from .trec.files import read_bytes
 
@@ -82,10 +82,7 @@ def subtopic_qrels_from_mapping(qrels: Mapping) -> SubtopicQrels:
 def subtopic_qrels_from_frame(obj: Any, source: str = "<subtopic qrels frame>") -> SubtopicQrels:
     """Subtopic judgments from a frame with query, subtopic, doc and grade columns (any of
     their aliases: :data:`SUBTOPIC_ALIASES` for the subtopic)."""
-    df = to_polars(obj)
-    if df is None:
-        raise InputError(f"cannot read subtopic qrels from a {type(obj).__name__}",
-                         source=source)
+    df = read_frame(obj, "subtopic qrels", source)
     names = {k: require_column(df.columns, k, source)
              for k in ("query_id", "subtopic", "doc_id", "relevance")}
     return SubtopicQrels(df.select(pl.col(c).alias(k) for k, c in names.items()), source)

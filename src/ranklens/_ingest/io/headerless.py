@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ from ..._base.lazy import polars as pl
 from ..columns import numeric
 from ..tables import Qrels, Run
 from ._frames import ALIASES, frame_to_qrels, frame_to_run
-from ._lines import check_text, data_lines, split_fields
+from ._lines import check_text, data_lines, located, split_fields
 from .trec.files import HEAD, open_stream, read_bytes
 from .trec.tokens import foreign_blanks, separator
 
@@ -131,22 +132,20 @@ def read_headerless_run(path: str | Path, columns: tuple[str, ...] | None,
     source = str(path)
     text = read_bytes(source) if data is None else data
     frame = _frame(source, columns or MSMARCO_COLUMNS, text)
-    try:
-        if "score" not in frame.columns:
-            frame = frame.with_columns(_order(frame, source, columns is None, data is None))
-        return frame_to_run(frame, source, name or Path(source).name)
-    except InputError as exc:
-        raise _at_line(exc, source, text) from None
+
+    def run() -> Run:
+        scored = frame if "score" in frame.columns else frame.with_columns(
+            _order(frame, source, columns is None, data is None))
+        return frame_to_run(scored, source, name or Path(source).name)
+
+    return located(run, partial(_at_line, source, text))
 
 
-def _at_line(exc: InputError, source: str, data: bytes) -> InputError:
-    """``exc`` about a row of the table of ``data`` as an error naming the line."""
-    if exc.row is None:
-        return exc
+def _at_line(source: str, data: bytes, row: int, detail: str) -> InputError:
+    """:func:`~._lines.located`'s place of row ``row`` of the table of ``data``: its line."""
     lines = [i for i, line in enumerate(data.split(b"\n"), 1)
              if line.strip() and not line.lstrip().startswith(b"#")]
-    return InputError(exc.detail.removeprefix(f"row {exc.row}: "), source=source,
-                      line=lines[exc.row])
+    return InputError(detail, source=source, line=lines[row])
 
 
 def _order(frame: pl.DataFrame, source: str, msmarco: bool, whole: bool) -> pl.Series:
@@ -170,7 +169,5 @@ def read_headerless_qrels(path: str | Path, columns: tuple[str, ...]) -> Qrels:
     is relevant, grade 1)."""
     source = str(path)
     text = read_bytes(source)
-    try:
-        return frame_to_qrels(_frame(source, columns, text).drop("rank", strict=False), source)
-    except InputError as exc:
-        raise _at_line(exc, source, text) from None
+    return located(lambda: frame_to_qrels(_frame(source, columns, text).drop(
+        "rank", strict=False), source), partial(_at_line, source, text))

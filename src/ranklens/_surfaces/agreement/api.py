@@ -7,11 +7,12 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from ..._base.errors import InputError, ParameterError, RanklensWarning
+from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
 from ..._ingest.io._run_names import name_runs, positions
 from ..._ingest.io.given_columns import Columns, with_columns
@@ -22,9 +23,6 @@ from ..render.formats import write
 from ..render.model import Cell, Column, Row, Table, label
 from .rankings import pair_runs, query_set
 from .values import AgreementMeasure, parse_agreement, parse_agreements
-
-if TYPE_CHECKING:
-    import polars as pl
 
 __all__ = ["AGREE_FORMATS", "Agreement", "AgreementMatrix", "agreement"]
 
@@ -109,8 +107,6 @@ class Agreement(Frames):
     def to_polars(self, wide: bool = True) -> pl.DataFrame:
         """One row per query: ``query_id`` and a column per measure (or long form:
         ``query_id, measure, value``)."""
-        from ..._base.lazy import polars as pl
-
         frame = pl.DataFrame({"query_id": pl.Series(list(self.query_ids), dtype=pl.String),
                               **{n: np.asarray(self.query_values[n]) for n in self.names}})
         if wide:
@@ -175,8 +171,6 @@ class AgreementMatrix(Frames):
     def to_polars(self, wide: bool = True) -> pl.DataFrame:
         """One row per pair and query it compared: ``run_a, run_b, query_id`` and a column
         per measure (or long form: ``run_a, run_b, query_id, measure, value``)."""
-        from ..._base.lazy import polars as pl
-
         return pl.concat([p.to_polars(wide).select(pl.lit(a, pl.String).alias("run_a"),
                                                    pl.lit(b, pl.String).alias("run_b"),
                                                    pl.all())

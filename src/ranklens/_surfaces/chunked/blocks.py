@@ -21,7 +21,7 @@ from typing import TypeVar
 from ..._base.errors import InputError
 from ..._base.lazy import polars as pl
 from ..._ingest.io._frames import frame_to_qrels, frame_to_run
-from ..._ingest.io._lines import without_bom
+from ..._ingest.io._lines import located, without_bom
 from ..._ingest.io._load import data_line_numbers, strip_compression, text_table, unreadable
 from ..._ingest.io.headerless import is_msmarco_run, read_headerless_run
 from ..._ingest.io.trec import files
@@ -160,7 +160,7 @@ def _frame_blocks(path: str, size: int, kind: str,
         if not raw.strip() or raw == header:
             continue
         frame = text_table(raw, kind, path, shift)
-        yield _made(make, frame, partial(_at_line, path, kind, raw, shift))
+        yield located(partial(make, frame), partial(_at_line, path, kind, raw, shift))
 
 
 def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> Iterator[_T]:
@@ -180,7 +180,7 @@ def _table_blocks(path: str, rows: int, make: Callable[[pl.DataFrame], _T]) -> I
             return
         except Exception as exc:
             raise unreadable(path, kind, exc) from exc
-        yield _made(make, frame, partial(_at_row, path, before))
+        yield located(partial(make, frame), partial(_at_row, path, before))
         before += frame.height
 
 
@@ -196,21 +196,6 @@ def _at_line(path: str, kind: str, raw: bytes, shift: int, row: int,
 def _at_row(path: str, before: int, row: int, detail: str) -> InputError:
     """An error at row ``row`` of a table block after ``before`` rows, counted from 1."""
     return InputError(f"row {row + before + 1} (counting from 1): {detail}", source=path)
-
-
-def _made(make: Callable[[pl.DataFrame], _T], frame: pl.DataFrame,
-          locate: Callable[[int, str], InputError | None]) -> _T:
-    """``make(frame)``; an error naming a row of the block is raised again where ``locate``
-    places it in the whole input (unchanged when ``locate`` cannot place it)."""
-    try:
-        return make(frame)
-    except InputError as exc:
-        if exc.row is None:
-            raise
-        located = locate(exc.row, exc.detail.removeprefix(f"row {exc.row}: "))
-        if located is None:
-            raise
-        raise located from None
 
 
 def _blocks(path: str, size: int, trec: Callable[[bytes], _T],

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..._base.errors import ParameterError
+from ..._base.lazy import polars as pl
 from ..._results.per_query import Frames, by_query
-
-if TYPE_CHECKING:
-    import polars as pl
-
-    from ..._results.results import Results
+from ..._results.results import Results
+from .differences import compared
 
 __all__ = ["PairComparison"]
 
@@ -87,8 +84,6 @@ class PairComparison(Frames):
         """
         import numpy as np
 
-        from .differences import compared
-
         if self.source is None:
             raise ParameterError("this PairComparison was made without its per-query values")
         if measure is not None and self.source._name(measure) != self.measure:
@@ -103,8 +98,6 @@ class PairComparison(Frames):
 
     def to_polars(self) -> pl.DataFrame:
         """One row per query: ``query_id, difference`` (:meth:`per_query`)."""
-        import polars as pl
-
         values = self.per_query()
         return pl.DataFrame({"query_id": pl.Series(list(values), dtype=pl.String),
                              "difference": pl.Series(list(values.values()),

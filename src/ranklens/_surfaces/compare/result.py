@@ -7,16 +7,13 @@ import dataclasses
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..._base.errors import ParameterError
+from ..._base.lazy import polars as pl
 from ..._results.per_query import Frames, listed
+from ..._results.results import Results
 from .pair import RECORD, PairComparison
-
-if TYPE_CHECKING:
-    import polars as pl
-
-    from ..._results.results import Results
 
 __all__ = ["Comparison", "PairComparison"]
 
@@ -186,8 +183,6 @@ class Comparison(Frames):
         """One row per comparison (the fields of :class:`PairComparison` and the settings),
         or with ``per_query`` one row per comparison and query: ``measure, system,
         baseline, query_id, difference``."""
-        import polars as pl
-
         if per_query:
             return pl.concat([p.to_polars().select(
                 *(pl.lit(getattr(p, k), pl.String).alias(k)
@@ -216,8 +211,6 @@ _STRS = {"measure", "system", "baseline", "test", "correction", "correction_scop
 
 
 def _polars_type(name: str) -> Any:
-    import polars as pl
-
     if name in _INTS:
         return pl.Int64
     if name in _BOOLS:

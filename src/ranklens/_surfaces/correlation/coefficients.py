@@ -26,18 +26,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import Literal, get_args
 
 import numpy as np
 
 from ..._base.errors import MeasureError, ParameterError
+from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
 from ..._results.per_query import Frames
 from ..._results.result import Result
 from ..._results.results import Results, results_of
-
-if TYPE_CHECKING:
-    import polars as pl
 
 __all__ = ["CORRELATION_METHODS", "CorrelationMethod", "RankCorrelation", "rank_correlation"]
 
@@ -94,8 +92,6 @@ class RankCorrelation(Frames):
         >>> ranklens.rank_correlation(both, both, "RR", measure_b="P@2").to_polars().rows()
         [('x', 1, 1, 1.0, 0.5), ('y', 2, 2, 0.5, 0.5)]
         """
-        import polars as pl
-
         at_b = {run: i for i, run in enumerate(self.order_b, 1)}
         return pl.DataFrame({
             "run": pl.Series(self.systems, dtype=pl.String),

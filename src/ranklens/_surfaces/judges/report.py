@@ -13,6 +13,7 @@ from typing import Any
 
 from ..._base.validate import Choice, check
 from ..compare.render import _p as p_text
+from ..render.jsonl import _json
 from ..render.model import Cell, Column, Row, Table, label
 from ..render.text import render as text_table
 from .labels import GroupAgreement, PairAgreement, Statistic
@@ -149,10 +150,6 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
 def _intervals_note(s: dict[str, Any]) -> str:
     return (f"intervals: {s['confidence']:.0%} percentile bootstrap over queries, "
             f"{s['resamples']} resamples, seed {s['seed']}")
-
-
-def _json(value: Any) -> Any:
-    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 def _cell(value: Any, key: str = "") -> Cell:

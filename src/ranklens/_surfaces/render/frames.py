@@ -3,12 +3,8 @@ per-group rows)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..._base.lazy import polars as pl
 from .model import Cell, Column, Row, Table
-
-if TYPE_CHECKING:
-    import polars as pl
 
 __all__ = ["frame_table"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ..._base.lazy import polars as pl
 from ..._results.per_query import Shown, listed
 from ..._results.result import Result
 from ..._results.results import Results, results_of
@@ -97,8 +98,6 @@ def record_html(obj: Any) -> str:
     >>> f'<td style="text-align:left">{p.queries_needed}</td>' in html
     True
     """
-    import polars as pl
-
     fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
     shown = [f.name for f in dataclasses.fields(obj) if f.repr and isinstance(
         fields[f.name], (str, int, float, tuple, type(None)))]
