@@ -15,7 +15,7 @@ from .._surfaces.pool import POOL_FORMATS, pool
 from ._evaluate import write_text
 from ._options import columns_option, name_systems, output_option, refuse, run_columns
 
-__all__ = ["TIES_OPTION", "agree_cmd", "pool_cmd"]
+__all__ = ["TIES_OPTION", "agree_cmd", "pool_cmd", "pooled"]
 
 #: ``--ties``: how agree, pool and judge-export order equally scored documents
 TIES_OPTION = click.option(
@@ -73,6 +73,17 @@ def agree_cmd(runs: tuple[str, ...], measures: tuple[str, ...], names: tuple[str
     return 0
 
 
+def pooled(runs: tuple[str, ...], columns: str | None, output: str | None,
+           *inputs: str | None) -> list[Any]:
+    """The RUNS to pool (read with ``--columns`` when given), once ``output`` is known to be
+    none of them nor of ``inputs``."""
+    if not runs:
+        raise click.UsageError("give at least one RUN to pool")
+    roles = run_columns(columns)
+    refuse_overwriting_inputs(output, [*runs, *inputs])
+    return list(runs) if roles is None else [load_run(r, columns=roles) for r in runs]
+
+
 @click.command("pool")
 @click.argument("runs", nargs=-1, metavar="RUN...")
 @click.option("--depth", "-k", type=click.IntRange(1, MAX_DEPTH), default=10, show_default=True,
@@ -94,13 +105,7 @@ def pool_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, ties: str, fm
     ranklens pool a.run b.run c.run --depth 10 -o pool.txt
     ranklens pool a.run b.run --depth 20 --qrels qrels.txt -f csv -o todo.csv
     """
-    if not runs:
-        raise click.UsageError("give at least one RUN to pool")
-    roles = run_columns(columns)
-    refuse_overwriting_inputs(output, [*runs, *([qrels] if qrels else [])])
-    given: list[Any] = list(runs) if roles is None else [load_run(r, columns=roles)
-                                                         for r in runs]
-    got = pool(given, depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
+    got = pool(pooled(runs, columns, output, qrels), depth=depth, qrels=qrels, ties=ties)  # type: ignore[arg-type]
     write_text(output, got.render(fmt))  # type: ignore[arg-type]
     click.echo(got.summary(), err=True)  # the count, off the pool's own lines
     return 0

@@ -44,9 +44,7 @@ DEFAULT_METHODS = ("kendall", "tau_ap", "spearman")
               help="Correlation (repeatable). Default: kendall, tau_ap and spearman; tau_ap "
                    "is left out, with a warning, when aggregates tie.")
 @click.option("--name", "names", multiple=True, metavar="NAME", help=NAME_HELP)
-@click.option("-f", "--format", "fmt", type=click.Choice(CORRELATE_FORMATS), default="table",
-              show_default=True, help="Output format.")
-@output_option()
+@output_option(formats=CORRELATE_FORMATS)
 @judgment_options
 def correlate_cmd(runs: tuple[str, ...], qrels_a: str, qrels_b: str | None, measure: str,
                   measure_b: str | None, methods: tuple[str, ...], names: tuple[str, ...],

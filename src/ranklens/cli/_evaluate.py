@@ -199,9 +199,7 @@ _LEVEL = _Level(0, 1, min_open=True, max_open=True)
 @click.command("evaluate")
 @inputs_and_measures("Measure to compute")
 @click.option("--per-query", is_flag=True, help="Also show one row per query.")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table",
-              show_default=True, help="Output format.")
-@output_option()
+@output_option(formats=FORMATS)
 @click.option("--ci", "ci", is_flag=False, flag_value=0.95, default=None, metavar="[LEVEL]",
               type=_LEVEL,
               help="Show each mean's confidence interval over queries (columns '<measure> "

@@ -12,7 +12,7 @@ from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.compare.options import CORRECTIONS, TESTS
 from .._surfaces.judges.report import JUDGES_FORMATS
 from ._evaluate import write_text
-from ._options import judgment_options, name_systems, refuse, split_options
+from ._options import judgment_options, name_systems, output_option, refuse, split_options
 
 __all__ = ["judges_cmd", "scale_options", "scales"]
 
@@ -100,10 +100,7 @@ def scales(maps: tuple[str, ...], columns: tuple[str, ...], grades: str | None,
               show_default=True, help="Multiple-testing correction of the decisions.")
 @click.option("-q", "--per-query", is_flag=True, default=False,
               help="Each query's statistics too.")
-@click.option("-f", "--format", "fmt", type=click.Choice(JUDGES_FORMATS), default="table",
-              show_default=True, help="Output format.")
-@click.option("-o", "--output", type=str, default=None,
-              help="Write to this file (- for standard output).")
+@output_option(formats=JUDGES_FORMATS)
 @judgment_options
 def judges_cmd(qrels: tuple[str, ...], runs: tuple[str, ...], measure: str,
                maps: tuple[str, ...], judge_columns: tuple[str, ...], grades: str | None,

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.agreement.rankings import MAX_DEPTH
-from ._agree import TIES_OPTION
+from ._agree import TIES_OPTION, pooled
 from ._evaluate import write_text
-from ._options import columns_option, output_option, run_columns
+from ._options import columns_option, output_option
 
 __all__ = ["judge_export_cmd", "judge_merge_cmd"]
 
@@ -38,17 +36,10 @@ def judge_export_cmd(runs: tuple[str, ...], depth: int, qrels: str | None, topic
     ranklens judge-export a.run b.run --qrels qrels.txt --depth 20 -o requests.jsonl
     ranklens judge-export a.run --topics topics.tsv --corpus corpus.jsonl -o requests.jsonl
     """
-    from .._ingest.io._load import load_run
     from .._surfaces.judge_export import judge_requests
 
-    if not runs:
-        raise click.UsageError("give at least one RUN to pool")
-    roles = run_columns(columns)
-    refuse_overwriting_inputs(output, [*runs, qrels, topics, corpus])
-    given: list[Any] = list(runs) if roles is None else [load_run(r, columns=roles)
-                                                         for r in runs]
-    got = judge_requests(given, depth, qrels, topics=topics, corpus=corpus,
-                         ties=ties)  # type: ignore[arg-type]
+    got = judge_requests(pooled(runs, columns, output, qrels, topics, corpus), depth, qrels,
+                         topics=topics, corpus=corpus, ties=ties)  # type: ignore[arg-type]
     write_text(output, got.render())
     click.echo(got.summary(), err=True)
     return 0

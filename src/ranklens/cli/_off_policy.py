@@ -15,9 +15,6 @@ from ._options import output_option
 
 __all__ = ["exposure_cmd", "off_policy_cmd"]
 
-_FORMAT = click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS),
-                       default="table", show_default=True, help="Output format.")
-
 
 def _write(frame: object, note: str, fmt: str, output: str | None, inputs: list[str]) -> None:
     from ._evaluate import write_frame
@@ -58,8 +55,7 @@ def _floats(text: str | None, option: str) -> list[float] | None:
 @click.option("--compare", "targets", multiple=True, metavar="NAME=COLUMN",
               help="Compare two target policies, each its target_pscore (pbm: target_rank) "
                    "column, paired per slate (give it twice; ips or dr).")
-@_FORMAT
-@output_option()
+@output_option(formats=COMPARE_FORMATS)
 def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
                    propensities: str | None, discount: str, depth: int | None,
                    clip: float | None, level: float, resamples: int, seed: int,
@@ -122,8 +118,7 @@ def off_policy_cmd(log: str, estimators: tuple[str, ...], weights: str,
 @click.option("--target", type=str, default=None,
               help="AWRF's fair distribution, group=weight pairs separated by commas "
                    "(default: every group equally).")
-@_FORMAT
-@output_option()
+@output_option(formats=COMPARE_FORMATS)
 def exposure_cmd(qrels: str, samples: tuple[str, ...], user: str, patience: float,
                  utility: float, complete: bool, binarize: bool, raw: bool,
                  item_groups: str | None, target: str | None, fmt: str,

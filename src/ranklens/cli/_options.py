@@ -56,10 +56,16 @@ COLUMNS_HELP = ("RUNS are headerless files with these columns, e.g. qid,docid,sc
 
 
 def output_option(help: str = "Write to this file (- for standard output).",
-                  **kwargs: Any) -> Callable[[F], F]:
+                  formats: Sequence[str] | None = None, **kwargs: Any) -> Callable[[F], F]:
     """``-o/--output FILE``: one declaration for every command that writes (each refuses,
-    with :func:`refuse_overwriting_inputs`, to write over one of its inputs)."""
-    return click.option("-o", "--output", type=str, help=help, **kwargs)
+    with :func:`refuse_overwriting_inputs`, to write over one of its inputs); with
+    ``formats``, ``-f/--format`` (default table) before it."""
+    output = click.option("-o", "--output", type=str, help=help, **kwargs)
+    if formats is None:
+        return output
+    fmt = click.option("-f", "--format", "fmt", type=click.Choice(formats), default="table",
+                       show_default=True, help="Output format.")
+    return lambda command: fmt(output(command))
 
 
 def columns_option(command: F) -> F:

@@ -33,9 +33,7 @@ __all__ = ["power_cmd"]
 @click.option("--permutations", type=click.IntRange(1, MAX_DRAWS), default=999,
               show_default=True, help="Sign patterns per simulated test.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
-@click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
-              show_default=True, help="Output format.")
-@output_option()
+@output_option(formats=COMPARE_FORMATS)
 @evaluated_inputs
 def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
               measures: tuple[str, ...], min_diff: float | None, queries: int | None,

@@ -110,20 +110,18 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
                 "segments": segment_groups(segments, segment_edges, qrels, tables)}
     with loading([*([qrels] if qrels is not None else []), *paths, *tables.values()]):
         judged: Any = given.judgments()
+        extra: dict[str, Any] = {}  # the item tables, for QRELS and RUNS as given
         if pairs:
             from .._ingest.io._pairs import load_pairs_runs
 
-            judged, named = load_pairs_runs(paths, duplicates=options.duplicates,
-                                            names=labels)
-            text = report(judged, named, list(measures) or None, **settings)
+            judged, named = load_pairs_runs(paths, duplicates=options.duplicates, names=labels)
         elif fuse_method is not None:
             from ._fused import fused_beside
 
-            _, fused_runs = fused_beside(labels, paths, fuse_method, given.columns)
-            text = report(judged, fused_runs, list(measures) or None, **settings)
+            named = fused_beside(labels, paths, fuse_method, given.columns)[1]
         else:
-            text = report(judged, given.runs(), list(measures) or None, **settings,
-                          **dict[str, Any](tables))
+            named, extra = given.runs(), dict(tables)
+        text = report(judged, named, list(measures) or None, **settings, **extra)
     if to is None:
         write_stdout(text)
     else:

@@ -20,7 +20,7 @@ def read_input(path: str, format_in: str) -> Any:
     by its first record, a text file by its first line's field count: 4 judgments, else a
     run)."""
     from .._ingest.io._load import load_qrels, load_run
-    from .._ingest.io.rag import read_rag_judgments
+    from .._ingest.io.rag import read_answers, read_rag_judgments, read_requests
     from .._ingest.io.trec.files import read_bytes
 
     if format_in == "auto" and not path.endswith((".jsonl", ".jsonl.gz")):
@@ -31,12 +31,8 @@ def read_input(path: str, format_in: str) -> Any:
     if format_in == "rag-judgments":
         return read_rag_judgments(path).qrels
     if format_in == "answers":
-        from .._ingest.io.rag import read_answers
-
         return read_answers(path).run
     if format_in == "requests":
-        from .._ingest.io.rag import read_requests
-
         return read_requests(path)
     return load_run(path)
 

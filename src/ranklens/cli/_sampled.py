@@ -29,9 +29,7 @@ __all__ = ["sampled_cmd"]
 @click.option("--show", type=click.Choice(("summary", "paired", "values")), default="summary",
               show_default=True, help="Means (and the consistency report), paired "
                                       "comparisons of the files, or every case's values.")
-@click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
-              show_default=True, help="Output format.")
-@output_option()
+@output_option(formats=COMPARE_FORMATS)
 def sampled_cmd(files: tuple[str, ...], measures: tuple[str, ...],
                 estimators: tuple[str, ...], sampling: str, gamma: float, show: str,
                 fmt: str, output: str | None) -> int:

@@ -21,7 +21,6 @@ LlamaIndex count repeats and can exceed 1.0, which ranklens never does.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -34,6 +33,8 @@ from ..._base.lazy import polars as pl
 from ..._base.validate import Choice, check
 from ..columns import GRADE_RANGE, MAX_GRADE
 from ..tables import Qrels, Run, table_schema
+from .rag.records import records as read_records
+from .rag.records import source_name
 
 __all__ = ["EMPTY_GOLD_ID", "FIELDS", "load_pairs", "pairs_to_tables"]
 
@@ -246,21 +247,11 @@ def load_pairs(
     Qrels('<records>', 2 queries, 2 judgments)
     """
     check("duplicates", duplicates, Choice(_DUPLICATES))
-    items: Iterable[tuple[int | None, Any]]
-    if isinstance(source, (str, Path)):
-        name = str(source)
-        items = _read_jsonl(name)
-    else:
-        name = "<records>"
-        # pydantic samples (ragas' SingleTurnSample) read as their fields
-        items = ((None, r.model_dump() if hasattr(r, "model_dump") else r) for r in source)
+    name = source_name(source)
     records: list[tuple[str, list[str] | None, dict[str, float] | None]] = []
     first_line: dict[str, int | None] = {}
     integer = True
-    for line, record in items:
-        if not isinstance(record, Mapping):
-            raise InputError(f"expected a JSON object per line, got {type(record).__name__}",
-                             source=name, line=line)
+    for line, record in read_records(source):  # pydantic samples read as their fields
         raw_q = _field(record, "query_id", name, line)
         integer = integer and _is_integer_id(raw_q)
         q = _id(raw_q, "query id", name, line)
@@ -275,19 +266,6 @@ def load_pairs(
     if not records:
         raise InputError("no records", source=name)
     return _tables(records, name, integer)
-
-
-def _read_jsonl(path: str) -> Iterable[tuple[int | None, Any]]:
-    from .trec.files import read_bytes
-
-    text = read_bytes(path)
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            yield number, json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(f"not valid JSON: {exc}", source=path, line=number) from None
 
 
 def load_pairs_runs(

@@ -95,8 +95,7 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
             **who, "pairs": p.pairs, "queries": p.queries,
             "only_reference": len(p.only_reference), "only_judge": len(p.only_judge),
             "up": p.up, "down": p.down, "sign_p": p.sign_p, "wilcoxon_p": p.wilcoxon_p}]))
-        out.append(("statistic", "", [{**who, "statistic": s.name, "value": s.value,
-                                       "low": s.low, "high": s.high} for s in p.statistics]))
+        out.append(("statistic", "", _stats("statistic", p.statistics, who)))
         out.append(("test", "", [{**who, "test": name, **t._asdict()} for name, t in (
             ("stuart_maxwell", p.stuart_maxwell), ("bowker", p.bowker))]))
         out.append(("confusion", f"rows {p.reference}, columns {p.judge}; mean: the judge's "
@@ -116,9 +115,7 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
     if report.group is not None:
         g = report.group
         out.append(("group", f"all {len(g.judges)} judges over {g.pairs} pairs in "
-                    f"{g.queries} queries", [{"statistic": s.name, "value": s.value,
-                                               "low": s.low, "high": s.high}
-                                              for s in g.statistics]))
+                    f"{g.queries} queries", _stats("statistic", g.statistics, {})))
         if per_query:
             out.append(("group_per_query", "all judges, per query", g.per_query.to_dicts()))
     for b in report.leaderboards:
@@ -131,9 +128,7 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
              "mean_judge": mj, "rank_judge": ranks[s]}
             for i, (s, m, mj) in enumerate(zip(b.systems, b.means_reference, b.means_judge,
                                                strict=True), 1)]))
-        out.append(("correlation", "", [{**who, "correlation": s.name, "value": s.value,
-                                         "low": s.low, "high": s.high}
-                                        for s in b.correlations]))
+        out.append(("correlation", "", _stats("correlation", b.correlations, who)))
         out.append(("decisions", f"significance decisions: rows {b.reference}, columns "
                     f"{b.judge}", [{**who, "decision_reference": SIGNS[i],
                                     **dict(zip(SIGNS, map(int, row), strict=True))}
@@ -145,6 +140,12 @@ def _records(report: JudgesReport, per_query: bool) -> list[tuple[str, str, list
             "rank_reference": r_ref, "rank_judge": r_judge,
             "reversals": list(b.reversals)}]))
     return out
+
+
+def _stats(key: str, statistics: tuple[Statistic, ...], who: dict[str, Any]) -> list[dict]:
+    """One record per statistic with its interval, after ``who`` compared."""
+    return [{**who, key: s.name, "value": s.value, "low": s.low, "high": s.high}
+            for s in statistics]
 
 
 def _intervals_note(s: dict[str, Any]) -> str:

@@ -39,7 +39,8 @@ def _label(value: Any, source: str, line: int | None) -> float:
 def umbrela_qrels(outputs: Any, requests: str) -> pl.DataFrame:
     """The judgments (``query_id, doc_id, relevance``): the ``n``-th output record labels the
     ``n``-th candidate of the requests, read in file order."""
-    from ..._ingest.io._pairs import _id, _read_jsonl
+    from ..._ingest.io._pairs import _id
+    from ..._ingest.io.rag.records import _read_jsonl
 
     pairs = [(_id(_field(r, ("query", "qid"), requests, n), "query.qid", requests, n),
               _id(_field(c, ("docid",), requests, n), "docid", requests, n))

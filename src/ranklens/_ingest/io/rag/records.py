@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from ...._base.errors import InputError
+from ..trec.files import read_bytes
 
 __all__ = ["field", "records", "source_name"]
 
@@ -19,8 +21,6 @@ def source_name(source: Any) -> str:
 def records(source: str | Path | Iterable[Any]) -> Iterator[tuple[int | None, Mapping[str, Any]]]:
     """``(line, record)`` of each object of ``source``: a ``.jsonl`` path (line numbers from
     1) or an iterable of mappings or pydantic models (line ``None``)."""
-    from .._pairs import _read_jsonl
-
     name = source_name(source)
     if not isinstance(source, (str, Path, Iterable)) or isinstance(source, Mapping):
         raise InputError(f"expected a .jsonl path or a list of records; got "
@@ -34,6 +34,19 @@ def records(source: str | Path | Iterable[Any]) -> Iterator[tuple[int | None, Ma
             raise InputError(f"expected a JSON object, got {type(record).__name__}",
                              source=name, line=line)
         yield line, record
+
+
+def _read_jsonl(path: str) -> Iterator[tuple[int | None, Any]]:
+    """(line number, value) of each non-blank line of a JSON Lines file (compression
+    undone); a line that is not JSON is an error naming the file and line."""
+    text = read_bytes(path)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield number, json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"not valid JSON: {exc}", source=path, line=number) from None
 
 
 def field(record: Mapping[str, Any], path: str, name: str, line: int | None) -> Any:
