@@ -213,18 +213,27 @@ class Accumulator:
 
     def __getstate__(self) -> dict[str, Any]:
         """Plain data (arrays, lists, frames, the options): what a pickle or
-        ``torch.distributed.all_gather_object`` sends, the rows as one chunk; the plan and
-        the id dictionary are rebuilt on arrival."""
-        rows = self._rows()
-        derived = ("_plan", "_code", "_chunks")
-        return {**{k: v for k, v in vars(self).items() if k not in derived}, "rows": rows}
+        ``torch.distributed.all_gather_object`` sends; the plan is rebuilt on arrival."""
+        return {"measures": self._measures, "options": self._options,
+                "repeated": self._repeated, "ignore_index": self._ignore_index,
+                "kind": self._kind, "ids": self._id_list, "n_anonymous": self._n_anonymous,
+                "rows": self._rows(), "tables": self._tables, "users": self._users}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        rows = state.pop("rows")
-        vars(self).update(state)
-        self._chunks = [rows] if rows[0].size else []
-        self._code = {q: i for i, q in enumerate(self._id_list)}
+        self._measures = state["measures"]
+        self._options = state["options"]
+        self._repeated = state["repeated"]
+        self._ignore_index = state["ignore_index"]
         self._plan = make_plan(self._measures, self._options)
+        self.reset()
+        self._kind = state["kind"]
+        self._id_list = list(state["ids"])
+        self._code = {q: i for i, q in enumerate(self._id_list)}
+        self._n_anonymous = state["n_anonymous"]
+        if state["rows"][0].size:
+            self._chunks = [state["rows"]]
+        self._tables = list(state["tables"])
+        self._users = state.get("users", False)
 
     def _rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every array update's rows, as one chunk (kept as one from then on)."""
