@@ -228,28 +228,34 @@ def test_matching_is_exact_on_ids_of_any_width() -> None:
 
 
 def test_hash_collisions_are_ruled_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ids sharing a word hash: a run row whose key finds a judgment of another doc has
-    none (confirmed on the words); two judgments of one query sharing a key send the
-    dicts to the tables. The grades are the tables' either way."""
+    """Ids sharing a word hash: a row and a judgment of equal keys but other docs are no
+    match (confirmed on the words); three equal keys send both sides through one sort on
+    the words. The grades are the tables' either way."""
     from ranklens._model import dicts
 
-    real = dicts.word_hashes
+    real, by_words = dicts.word_hashes, dicts._by_words
+    calls: list[int] = []
 
     def few(words: tuple[np.ndarray, ...]) -> np.ndarray:
         out = real(words)
         out[(words[0] >> np.uint64(56)) == ord("u")] = 0  # every id starting with "u"
         return out
 
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return by_words(*args)
+
     monkeypatch.setattr(dicts, "word_hashes", few)
-    run = {"q": {"u1": 3.0, "d1": 2.0, "u2": 1.0, "u0": 0.5}, "r": {"u3": 1.0, "d2": 0.0}}
-    apart = {"q": {"u0": 2, "d1": 1}, "r": {"d2": 1, "u9": 1}}
-    judged = dict_judgments(apart)
-    assert judged is not None and dict_run(judged, run) is not None
-    check(apart, run, ["AP", "nDCG@10", "NumRelRet", "RR"], missing="zero")
-    sharing = {"q": {"u0": 2, "u5": 1, "d1": 1}, "r": {"d2": 1}}
-    assert dict_judgments(sharing) is None
-    assert_same_outcome(outcome(sharing, run, ["AP", "NumRelRet"]),
-                        outcome(sharing, run, ["AP", "NumRelRet"], tables=True))
+    monkeypatch.setattr(dicts, "_by_words", counted)
+    measures = ["AP", "nDCG@10", "NumRelRet", "RR"]
+    pairs = ({"q": {"u0": 2, "d1": 1}, "r": {"d2": 1, "u9": 1}},
+             {"q": {"u1": 3.0, "d1": 2.0}, "r": {"u3": 1.0, "d2": 0.0}})
+    check(*pairs, measures, missing="zero")
+    assert not calls  # two equal keys a query: the words rule the match out
+    threes = ({"q": {"u0": 2, "u5": 1, "d1": 1}, "r": {"d2": 1}},
+              {"q": {"u1": 3.0, "d1": 2.0, "u2": 1.0, "u0": 0.5}, "r": {"d2": 0.0}})
+    check(*threes, measures, missing="zero")
+    assert calls
 
 
 def test_large_runs_take_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:

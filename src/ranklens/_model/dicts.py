@@ -8,8 +8,8 @@ as the ids do byte-wise, trec_eval's ``strcmp``, since no id holds a NUL). The r
 ranked by the one ranker (:func:`~ranklens._model.ranking.rank_rows`, ties broken on the
 words) and matched as judgments held as text are: on hashed pair keys
 (:class:`~ranklens._model.keys.PairKeys`, the words hashed by
-:func:`~ranklens._model.keys.word_hashes`) looked up in a
-:class:`~ranklens._model.keyset.KeySet`, each match confirmed on the words. The result is
+:func:`~ranklens._model.keys.word_hashes`), rows and judgments in one sort of their keys,
+each match confirmed on the words. The result is
 the :class:`Aligned` the one alignment path (:func:`~ranklens._model.align.align`) makes of
 the same dicts loaded as tables, which the same kernels read: the values are the same, bit
 for bit (a differential test checks it).
@@ -49,7 +49,6 @@ from .align import Coded, Judgments, build, evaluated_judgments
 from .aligned import Aligned
 from .diagnostics import Diagnostics
 from .keys import PairKeys, index_dtype, judgment_order, word_hashes
-from .keyset import KeySet
 from .policies import Policies
 from .ranking import RunIndex, rank_rows, tiebreak_of
 
@@ -78,17 +77,16 @@ class DictJudgments:
     query_ids : the judged queries (with at least one judgment), in trec_eval order.
     grades : every judgment's grade, query by query (what the grade notices read).
     sorted_qidx, sorted_grade : the judgments by query then grade descending.
-    docs : each judgment's doc id words.
-    keys : each judgment's hashed pair key, ready to look rows up in (distinct: two
-        judgments sharing a key, never seen, are the tables' to match).
+    qidx, docs, keys : each judgment's query number, doc id words and hashed pair key.
     """
 
     query_ids: list[str]
     grades: np.ndarray
     sorted_qidx: np.ndarray
     sorted_grade: np.ndarray
+    qidx: np.ndarray
     docs: tuple[np.ndarray, ...]
-    keys: KeySet
+    keys: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -197,10 +195,9 @@ def dict_judgments(qrels: Any) -> DictJudgments | None:
         return None
     qidx = np.repeat(np.arange(len(query_ids), dtype=index_dtype(len(query_ids))), lengths)
     by_grade = judgment_order(qidx, grades)
-    keys = KeySet(PairKeys.hashed(len(query_ids)).of(qidx, word_hashes(words)))
-    if keys.repeated:
-        return None  # two judgments share a key (never seen): the tables match them
-    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade], words, keys)
+    keys = PairKeys.hashed(len(query_ids)).of(qidx, word_hashes(words))
+    return DictJudgments(query_ids, grades, qidx[by_grade], grades[by_grade], qidx, words,
+                         keys)
 
 
 def dict_run(judgments: DictJudgments, run: Any) -> DictRun | None:
@@ -299,12 +296,53 @@ def _same(words: tuple[np.ndarray, ...], at: np.ndarray, docs: tuple[np.ndarray,
 
 def _matched(qidx: np.ndarray, words: tuple[np.ndarray, ...],
              judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
-    """The rows with a judgment (ascending) and its grade: each row's hashed pair key
-    looked up among the judgments', confirmed on the words. The judgments' keys are
-    distinct, and equal pairs have equal keys: a row whose key finds a judgment of
-    another doc has none."""
-    keys = PairKeys.hashed(len(judgments.query_ids)).of(qidx, word_hashes(words))
-    rows, at = judgments.keys.find(keys)
-    judged = judgments.keys.order[at]
-    same = _same(words, rows, judgments.docs, judged)
-    return rows[same], judgments.grades[judged[same]]
+    """The rows with a judgment (ascending) and its grade.
+
+    Rows and judgments are sorted together on their hashed pair keys, each key's low bits
+    replaced by its own index: a row and a judgment side by side with equal keys are a
+    match once their words agree. Within a query neither side lists a doc twice, so three
+    equal keys are a collision that could hide a match: then (never seen) both sides are
+    sorted on the words themselves."""
+    n, m = qidx.size, judgments.keys.size
+    low = np.uint64(max(1, (n + m - 1).bit_length()))
+    keys = np.empty(n + m, dtype=np.uint64)
+    keys[:n] = PairKeys.hashed(len(judgments.query_ids)).of(qidx, word_hashes(words))
+    keys[n:] = judgments.keys
+    keys >>= low
+    keys <<= low
+    keys |= np.arange(n + m, dtype=np.uint64)
+    keys.sort()
+    at = (keys & ((np.uint64(1) << low) - np.uint64(1))).astype(np.int64)
+    keys >>= low
+    equal = keys[1:] == keys[:-1]
+    if (equal[1:] & equal[:-1]).any():
+        return _by_words(qidx, words, judgments)
+    first = np.flatnonzero(equal)
+    row, judged = np.minimum(at[first], at[first + 1]), np.maximum(at[first], at[first + 1]) - n
+    pair = (row < n) & (judged >= 0)
+    row, judged = row[pair], judged[pair]
+    same = _same(words, row, judgments.docs, judged)
+    row, judged = row[same], judged[same]
+    by_row = np.argsort(row)
+    return row[by_row], judgments.grades[judged[by_row]]
+
+
+def _by_words(qidx: np.ndarray, words: tuple[np.ndarray, ...],
+              judgments: DictJudgments) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_matched` by one sort of rows and judgments on (query, doc id words)."""
+    n, m = qidx.size, judgments.keys.size
+
+    def column(side: tuple[np.ndarray, ...], size: int, k: int) -> np.ndarray:
+        return side[k] if k < len(side) else np.zeros(size, dtype=np.uint64)
+
+    both = [np.concatenate((column(words, n, k), column(judgments.docs, m, k)))
+            for k in range(max(len(words), len(judgments.docs)))]
+    queries = np.concatenate((qidx, judgments.qidx))
+    order = np.lexsort((*reversed(both), queries))
+    equal = queries[order][1:] == queries[order][:-1]
+    for w in both:
+        equal &= w[order][1:] == w[order][:-1]
+    first = np.flatnonzero(equal)
+    row, judged = order[first], order[first + 1] - n  # a row sorts before its judgment
+    by_row = np.argsort(row)
+    return row[by_row], judgments.grades[judged[by_row]]
