@@ -167,6 +167,7 @@ def doc_numbers(ids: pl.Series) -> np.ndarray:
     written = (number.cast(pl.String) == ids).fill_null(False).to_numpy()
     return np.where(written, number.fill_null(0).to_numpy().astype(np.uint64), NO_NUMBER)
 
+
 #: rows matched at a time: the temporaries stay small (and polars's, freed, go back)
 _STEP = 1 << 18
 

@@ -84,10 +84,11 @@ class RunIndex:
     moves : ``src`` itself, or, when only rows with equal scores moved (ranked in the
         run's order, ties re-sorted), the pair (positions, rows) of the ranked rows that
         come from another row: at MS MARCO scale, a few thousand instead of seven million.
-    keys : the pair key (:class:`~ranklens._model.keys.PairKeys`, hashed) of each ranked row
-        (empty for a run whose rows are matched otherwise: nested dicts, on their words;
-        None: built on first use by :meth:`pair_keys`, for doc ids held as numbers, which
-        an evaluation reading no judgment never matches).
+    keys : the pair key (:class:`~ranklens._model.keys.PairKeys`) of each ranked row:
+        hashed, or the number itself for doc ids held as numbers (empty for a run whose
+        rows are matched otherwise: nested dicts, on their own keys; None: built on first
+        use by :meth:`pair_keys`, for doc ids held as numbers, which an evaluation
+        reading no judgment never matches).
     offsets : ``offsets[c]:offsets[c+1]`` are the ranked rows of ``query_ids[c]``.
     duplicated : whether some doc id occurs twice for one query (alignment then applies
         the duplicates policy).
