@@ -11,6 +11,7 @@ import pytest
 import ranklens
 from ranklens._ingest.io.trec import files, small
 from ranklens._ingest.tables import _DOC_TEXT
+from ranklens._model import matching
 from ranklens._model.align import align
 from ranklens._model.ranking import run_index
 
@@ -56,3 +57,29 @@ def test_number_ids_are_hashed_without_their_text() -> None:
     run_index(run, "docid")
     align(qrels, run)
     assert _DOC_TEXT not in run._derived  # never written out as text
+
+
+def test_a_number_is_matched_whole_not_by_its_low_bits() -> None:
+    # 5 + 2**20 shares 5's low bits (the screen lets it through; the key table does not);
+    # the largest UInt32 is a doc id like any other
+    top = 2**32 - 1
+    qrels = ranklens.load_qrels({"1": {"5": 1, str(top): 2, "9": 1}})
+    frame = pl.DataFrame({"query_id": [1] * 3, "doc_id": [5 + 2**20, top, 9],
+                          "score": [3.0, 2.0, 1.0]})
+    numbers = ranklens.load_run(frame)
+    assert not numbers.text_doc_ids
+    aligned, _ = align(qrels, numbers)
+    assert aligned.judged_at.tolist() == [1, 2]
+    assert aligned.judged_grade.tolist() == [2.0, 1.0]
+
+
+def test_frame_judgments_sharing_a_hash_are_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ids of one length share a hash here: the frame's dictionary is made on the strings
+    qrels = {"q1": {"ab": 2, "cd": 1, "xyz": 1}, "q2": {"cd": 2, "ef": 1}}
+    run = {"q1": {"cd": 3.0, "ab": 2.0, "zz": 1.0}, "q2": {"ef": 2.0, "ab": 1.0}}
+    want = ranklens.evaluate(ranklens.load_qrels(qrels), ranklens.load_run(run), MEASURES)
+    monkeypatch.setattr(matching, "doc_hashes", lambda ids: ids.str.len_bytes().cast(
+        pl.UInt64).to_numpy())
+    got = ranklens.evaluate(ranklens.load_qrels(qrels), ranklens.load_run(run), MEASURES)
+    assert got.per_query("AP") == want.per_query("AP")
+    assert dict(got) == dict(want)

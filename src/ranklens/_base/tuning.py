@@ -12,8 +12,7 @@ from __future__ import annotations
 __all__ = [
     "ACCUMULATOR_ROWS", "BUCKETS_PER_CORE", "BYTES_PER_BUCKET", "BYTES_PER_ROW",
     "CACHED_FUSION_ROWS", "CHUNK_READ_BYTES", "CODED_ROWS", "CODED_SHARE",
-    "DEFAULT_BUCKETS", "DICT_ROWS", "HOPELESS_SHARE", "KEYSET_ROWS", "MAX_DEFAULT_BUCKETS",
-    "MEMBERSHIP_ROWS",
+    "DEFAULT_BUCKETS", "DICT_ROWS", "HOPELESS_SHARE", "MAX_DEFAULT_BUCKETS",
     "PROCESS_BYTES", "SMALL_BYTES", "SUBSETS", "SUBSET_ROWS", "SUBSET_SHARE",
     "THREADED_ROWS", "TIED_ROWS_FOR_KEYS", "WORKER_SHARE",
 ]
@@ -39,14 +38,6 @@ CODED_ROWS = 1 << 16
 HOPELESS_SHARE = 0.9
 
 # -- the data model --------------------------------------------------------------------
-
-#: ranked rows few enough for the KeySet lookup whatever the judgments' share: a hash
-#: join's fixed cost is larger below it (benchmarks/inprocess.py, TREC DL 2019)
-KEYSET_ROWS = 1 << 16
-
-#: ranked rows from which the judged ones are found by a membership test before the
-#: lookup (benchmarks/run.py --targets, msmarco)
-MEMBERSHIP_ROWS = 1 << 22
 
 #: tied rows from which their doc ids are sorted as integer keys: below it the keys' fixed
 #: cost outweighs what they save on the string sort (benchmarks/run.py --targets, msmarco)

@@ -25,8 +25,8 @@ from .._base.vocabulary import IR, Vocabulary, vocabulary_of
 from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .keys import PairKeys, block_index, index_dtype
-from .matching import NO_NUMBER, NOT_JUDGED, JudgedPairs, QrelsIndex, grades, qrels_index
+from .keys import block_index
+from .matching import JudgedNumbers, JudgedPairs, QrelsIndex, qrels_index
 from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
 from .subtopics import doc_table
@@ -269,10 +269,8 @@ def run_duplicates(index: RunIndex, run: Run, evaluated: np.ndarray, policy: str
 
 
 #: the positions (ascending) among the aligned rows of those with a judgment, and its
-#: grade, given the aligned rows' run query codes and index positions (None: all rows),
-#: each run query's evaluated number (-1: none) and the number of evaluated queries
-Match = Callable[[np.ndarray | None, np.ndarray | None, np.ndarray, int],
-                 tuple[np.ndarray, np.ndarray]]
+#: grade, given the aligned rows' run query codes and index positions (None: all rows)
+Match = Callable[[np.ndarray | None, np.ndarray | None], tuple[np.ndarray, np.ndarray]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -305,29 +303,11 @@ def _judgments(qindex: QrelsIndex, qrels: Qrels, kept: np.ndarray | None,
     maps each run query to its judged number (-1: none), before any is skipped."""
     sorted_j = evaluated_judgments(qindex.sorted_code, qindex.sorted_grade, kept)
 
-    def hashed() -> tuple[pl.DataFrame, Callable[[np.ndarray], pl.Series]]:
-        code, relevance = qindex.query_codes(), qrels.relevance
-        doc_value = qindex.doc_values(qrels, numbers=not run.text_doc_ids)
-        if kept is None:
-            frame = pl.DataFrame({"qidx": code, "relevance": relevance, "value": doc_value})
-            return frame, qrels.doc_ids_at
-        renumber = np.where(kept, np.cumsum(kept) - 1, -1)
-        jq = renumber[code]
-        rows = np.flatnonzero(jq >= 0)
-        frame = pl.DataFrame({"qidx": jq[rows], "relevance": relevance[rows],
-                              "value": doc_value[rows]})
-        return frame, lambda pos: qrels.doc_ids_at(rows[pos])
-
-    def match(code: np.ndarray | None, at: np.ndarray | None, block_q: np.ndarray,
-              nq: int) -> tuple[np.ndarray, np.ndarray]:
-        if qindex.pairs is not None and run.text_doc_ids:
-            # a skipped query has no run rows, so the judged numbers before the skip
-            # serve (the grades as held: those matched are made float64)
-            return _match_codes(index, run, code, at, qindex.pairs, judged_of, qrels.grades)
-        keys = index.pair_keys(run)
-        keys = keys if at is None else keys[at]
-        return _match(index, run, keys, code, at, block_q, nq, *hashed(),
-                      numbers=not run.text_doc_ids)
+    def match(code: np.ndarray | None, at: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        # a skipped query has no run rows, so the judged numbers before the skip serve
+        # (the grades as held: those matched are made float64)
+        return _match(index, run, code, at, qindex.keys(qrels, not run.text_doc_ids),
+                      judged_of, qrels.grades)
 
     return Judgments(sorted_j, match)
 
@@ -379,7 +359,7 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
         at = np.flatnonzero(keep) if at is None else at[keep]
         code, qidx = code[keep], qidx[keep]
         offsets = group_offsets(qidx, nq)
-    judged_at, judged_grade = judgments.match(code, at, block_q, nq) if pol.match else (
+    judged_at, judged_grade = judgments.match(code, at) if pol.match else (
         np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
     j_sorted = judgments.sorted
     to_sorted: np.ndarray | None = None
@@ -407,57 +387,27 @@ def _aligned(index: RunIndex, block_q: np.ndarray, query_ids: np.ndarray,
     )
 
 
-def _match(index: RunIndex, run: Run, keys: np.ndarray, code: np.ndarray | None,
-           at: np.ndarray | None, block_q: np.ndarray, nq: int,
-           j: pl.DataFrame, j_doc_ids: Callable[[np.ndarray], pl.Series], *,
-           numbers: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Positions and grades of the aligned rows (``keys``; ``code``: their run query
-    codes, ``at``: their index positions, None for all) that have a judgment (``j``, of
-    ``nq`` evaluated queries; ``j_doc_ids``: the doc ids of its rows at positions).
-    Judgments are keyed by the run's query codes (-1: not in the run), like the rows: by
-    doc hash, or by doc number (``numbers``: a run holding its doc ids as numbers)."""
-    kept = block_q >= 0
-    # int32 where it holds the numbers: the judgments' codes are a row-length array
-    code_of = np.full(nq, -1, dtype=index_dtype(block_q.size))
-    code_of[block_q[kept]] = np.flatnonzero(kept)
-    jc = code_of[j["qidx"].to_numpy()]
-    doc_value = j["value"].to_numpy()
-    keep = jc >= 0
-    if numbers:  # a judged id not written as a number is no row's
-        keep &= doc_value != NO_NUMBER
-    sel = None if keep.all() else np.flatnonzero(keep)
-    if sel is not None:
-        jc, doc_value = jc[sel], doc_value[sel]
-    scheme = PairKeys.numbers() if numbers else PairKeys.hashed(block_q.size)
-    jm = pl.DataFrame({
-        "qidx": jc,
-        "relevance": j["relevance"] if sel is None else j["relevance"].gather(sel),
-        "key": scheme.of(jc, doc_value),
-    })
-    jm_doc_ids = j_doc_ids if sel is None else (lambda pos: j_doc_ids(sel[pos]))
-    run_code = index.code_at if code is None else code.__getitem__
-    src_at = index.src_at if at is None else (lambda pos: index.src_at(at[pos]))
-    return grades(keys, run_code, lambda pos: run.doc_ids_at(src_at(pos)), jm, jm_doc_ids)
-
-
-def _match_codes(index: RunIndex, run: Run, code: np.ndarray | None, at: np.ndarray | None,
-                 pairs: JudgedPairs, judged_of: np.ndarray,
-                 relevance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_match` for judgments held as codes: each aligned row's doc id looked up in
-    the judgments' dictionary (a row whose doc no judgment has is none), then its (judged
-    query number, doc code) pair in the judged pairs, exactly: no hash, no string
-    compared again."""
-    doc = index.ranked(pairs.codes_of(run.doc_id), at)  # from the run's row order
+def _match(index: RunIndex, run: Run, code: np.ndarray | None, at: np.ndarray | None,
+           judged: JudgedPairs | JudgedNumbers, judged_of: np.ndarray,
+           relevance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and grades of the aligned rows (``code``: their run query codes, ``at``:
+    their index positions, None for all) that have a judgment: each row's (judged query
+    number, doc) pair found among the ``judged`` ones, exactly. A doc id is first looked
+    up in the judgments' dictionary (a row whose doc no judgment has is none); a doc held
+    as a number is its own key."""
+    doc = index.ranked(judged.codes_of(run.doc_id) if isinstance(judged, JudgedPairs) else
+                       run.held_doc_id.to_numpy(), at)  # from the run's row order
     found: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     grade: list[np.ndarray] = [np.zeros(0, dtype=np.float64)]
     step = 1 << 18  # rows at a time: small temporaries
     for i in range(0, doc.size, step):
-        pos = np.flatnonzero(doc[i:i + step] != NOT_JUDGED) + i
+        part = doc[i:i + step]
+        pos = np.flatnonzero(judged.maybe(part)) + i
         query = judged_of[index.code_at(pos) if code is None else code[pos]]
         if (query < 0).any():  # rows of queries without judgments
             inside = query >= 0
             pos, query = pos[inside], query[inside]
-        hit, rows = pairs.find(query, doc[pos])
+        hit, rows = judged.find(query, doc[pos])
         found.append(pos[hit])
         grade.append(relevance[rows])
     return np.concatenate(found), np.concatenate(grade).astype(np.float64, copy=False)

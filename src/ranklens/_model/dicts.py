@@ -265,8 +265,7 @@ def align_dicts(judgments: DictJudgments, run: DictRun,
     index = RunIndex(query_ids=run_ids, moves=moves,
                      keys=np.zeros(0, dtype=np.uint64), offsets=offsets, duplicated=False)
 
-    def match(code: np.ndarray | None, kept: np.ndarray | None, block_q: np.ndarray,
-              nq: int) -> tuple[np.ndarray, np.ndarray]:
+    def match(code: np.ndarray | None, kept: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         if kept is None:
             return judged
         if not kept.size:
