@@ -25,7 +25,7 @@ from ..render.model import DOWN, UP, Cell, Column, Row, Table, Value, label
 from .notes import TEST_NAMES, footer
 
 if TYPE_CHECKING:
-    from .view import ComparisonView as Comparison
+    from .comparison import ComparisonData as Comparison
 
 __all__ = ["COMPARE_FORMATS", "comparison_records", "comparison_table", "detail_table",
            "letters", "render_comparison"]
