@@ -60,6 +60,10 @@ __all__ = ["BLOCK_ROWS", "Accumulator"]
 
 Repeated = Literal["concatenate", "error"]
 _SOURCE = "<accumulator>"
+#: The pickled state: its key -> the attribute it holds (besides "rows", the array chunks).
+_STATE = {"measures": "_measures", "options": "_options", "repeated": "_repeated",
+          "ignore_index": "_ignore_index", "kind": "_kind", "ids": "_id_list",
+          "n_anonymous": "_n_anonymous", "tables": "_tables", "users": "_users"}
 
 
 def _numpy(value: Any, what: str) -> np.ndarray:
@@ -214,26 +218,21 @@ class Accumulator:
     def __getstate__(self) -> dict[str, Any]:
         """Plain data (arrays, lists, frames, the options): what a pickle or
         ``torch.distributed.all_gather_object`` sends; the plan is rebuilt on arrival."""
-        return {"measures": self._measures, "options": self._options,
-                "repeated": self._repeated, "ignore_index": self._ignore_index,
-                "kind": self._kind, "ids": self._id_list, "n_anonymous": self._n_anonymous,
-                "rows": self._rows(), "tables": self._tables, "users": self._users}
+        return {**{key: getattr(self, name) for key, name in _STATE.items()},
+                "rows": self._rows()}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._measures = state["measures"]
-        self._options = state["options"]
-        self._repeated = state["repeated"]
-        self._ignore_index = state["ignore_index"]
+        self._measures, self._options = state["measures"], state["options"]
         self._plan = make_plan(self._measures, self._options)
         self.reset()
-        self._kind = state["kind"]
-        self._id_list = list(state["ids"])
+        # "users" is absent from the pickles of earlier versions: it keeps reset()'s value
+        for key, name in _STATE.items():
+            if key in state:
+                setattr(self, name, state[key])
+        self._id_list, self._tables = list(self._id_list), list(self._tables)
         self._code = {q: i for i, q in enumerate(self._id_list)}
-        self._n_anonymous = state["n_anonymous"]
         if state["rows"][0].size:
             self._chunks = [state["rows"]]
-        self._tables = list(state["tables"])
-        self._users = state.get("users", False)
 
     def _rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every array update's rows, as one chunk (kept as one from then on)."""

@@ -13,6 +13,7 @@ import numpy as np
 from .._base.errors import ParameterError
 from .._base.lazy import polars as pl
 from .._base.validate import Boolean, Choice, Interval, check
+from .render.frames import rows_frame
 
 __all__ = ["USER_MODELS", "awrf", "expected_exposure", "group_exposure"]
 
@@ -207,9 +208,7 @@ def expected_exposure(qrels: Any, samples: Any, *, user: str = "gerr", patience:
             values = tuple(dv if hi == lo else (v - lo) / (hi - lo)
                            for v, (lo, hi), dv in zip(values, bounds, defaults, strict=True))
         rows.append((q, *values))
-    return pl.DataFrame(rows, schema={"query_id": pl.String, "disparity": pl.Float64,
-                                      "relevance": pl.Float64, "difference": pl.Float64},
-                        orient="row")
+    return rows_frame(rows, "query_id", "", "disparity relevance difference")
 
 
 def group_exposure(samples: Any, item_groups: Any, *, user: str = "rbp",
@@ -256,9 +255,7 @@ def group_exposure(samples: Any, item_groups: Any, *, user: str = "rbp",
         total = sum(exposure.values())
         rows += [(q, g, e, e / total if total else math.nan)
                  for g, e in sorted(exposure.items())]
-    return pl.DataFrame(rows, schema={"query_id": pl.String, "group": pl.String,
-                                      "exposure": pl.Float64, "share": pl.Float64},
-                        orient="row")
+    return rows_frame(rows, "query_id group", "", "exposure share")
 
 
 def awrf(samples: Any, item_groups: Any, target: Mapping[str, float] | None = None

@@ -133,15 +133,20 @@ def _canonical(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.select([pl.col(c).alias(k) for k, c in found.items() if c is not None])
 
 
+def _need(frame: pl.DataFrame, name: str, source: str, why: str) -> None:
+    """InputError naming the column ``name`` (and its other names) when it is absent."""
+    if name not in frame.columns:
+        raise InputError(f"{why} needs a {name!r} column (or one of "
+                         f"{', '.join(_COLUMNS[name][1:]) or 'no other name'}); found "
+                         f"columns {frame.columns}", source=source)
+
+
 def _column(frame: pl.DataFrame, name: str, source: str, why: str,
             within: tuple[float, float, bool] | None = None, hint: str = "") -> np.ndarray:
     """Column ``name`` as float64; InputError naming the column (absent), or the first row
     with a missing, non-numeric or out-of-range (``within``: low, high, low included)
     value."""
-    if name not in frame.columns:
-        raise InputError(f"{why} needs a {name!r} column (or one of "
-                         f"{', '.join(_COLUMNS[name][1:]) or 'no other name'}); found "
-                         f"columns {frame.columns}", source=source)
+    _need(frame, name, source, why)
     v = numeric(frame[name], name, source).fill_null(math.nan).to_numpy()
     low, high, closed = within or (-math.inf, math.inf, True)
     bad = ~(((v >= low) if closed else (v > low)) & (v <= high) & np.isfinite(v))
@@ -241,10 +246,7 @@ def _rows(frame: pl.DataFrame, source: str, estimator: str, weights: str,
     rows_of = np.arange(len(frame))
     try:
         for needed in ("slate", "position"):
-            if needed not in frame.columns:
-                raise InputError(f"a log needs a {needed!r} column (or one of "
-                                 f"{', '.join(_COLUMNS[needed][1:])}); found columns "
-                                 f"{frame.columns}", source=source)
+            _need(frame, needed, source, "a log")
         # rows of a slate in position order; errors name the input's own rows
         frame = frame.with_row_index("_row").sort("slate", "position", maintain_order=True)
         rows_of, frame = frame["_row"].to_numpy(), frame.drop("_row")

@@ -11,6 +11,7 @@ import numpy as np
 from .._base.errors import ParameterError
 from .._base.lazy import polars as pl
 from .._base.validate import Choice, check
+from .render.frames import rows_frame
 
 if TYPE_CHECKING:
     from .compare.result import Comparison
@@ -139,10 +140,7 @@ def risk(comparison: Comparison, alpha: float = 1.0, ddof: int = 1) -> pl.DataFr
                          "n": int(d.size), "urisk": urisk(d, alpha),
                          "trisk": trisk(d, alpha, ddof), "zrisk": float(z[at]),
                          "georisk": float(geo[at])})
-    return pl.DataFrame(rows, schema={"measure": pl.String, "system": pl.String,
-                                      "baseline": pl.String, "n": pl.Int64,
-                                      "urisk": pl.Float64, "trisk": pl.Float64,
-                                      "zrisk": pl.Float64, "georisk": pl.Float64})
+    return rows_frame(rows, "measure system baseline", "n", "urisk trisk zrisk georisk")
 
 
 #: The note under the risk rows.

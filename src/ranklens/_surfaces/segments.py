@@ -23,6 +23,7 @@ from .compare.corrections import adjust
 from .compare.options import CORRECTIONS, TUKEY, CompareOptions
 from .compare.pair import RECORD
 from .compare.result import Comparison
+from .render.frames import rows_frame
 
 __all__ = ["Segments", "group_means", "memberships", "read_groups", "segments"]
 
@@ -207,7 +208,4 @@ def group_means(results: Results, groups: Mapping[Any, Any] | str | Path, *,
                                                resamples=resamples, seed=seed)
                 q = np.quantile(x, [0.1, 0.5, 0.9]) if x.size else [math.nan] * 3
                 means.append((group, measure, run, int(x.size), m, low + m, high + m, *q))
-    names = ["group", "measure", "run", "n", "mean", "ci_low", "ci_high", "p10", "p50", "p90"]
-    return pl.DataFrame([dict(zip(names, r, strict=True)) for r in means],
-                        schema={n: pl.String if n in ("group", "measure", "run") else
-                                pl.Int64 if n == "n" else pl.Float64 for n in names})
+    return rows_frame(means, "group measure run", "n", "mean ci_low ci_high p10 p50 p90")

@@ -65,6 +65,7 @@ def group_means(result: SparkResult, groups: Any) -> pl.DataFrame:
     """
     from pyspark.sql import functions as F
 
+    from .._surfaces.render.frames import rows_frame
     from .._surfaces.segments import memberships
 
     spark = result.per_query.sparkSession
@@ -86,7 +87,5 @@ def group_means(result: SparkResult, groups: Any) -> pl.DataFrame:
     names = [n for n, m in result.measures.items() if not m.definition.text]
     out = [(g, m, result.run_name, *sums.get((g, m), (0, ExactSum()))) for g in order
            for m in names]
-    return pl.DataFrame([(g, m, r, n, t.to_float() / n if n else float("nan"))
-                         for g, m, r, n, t in out],
-                        schema={"group": pl.String, "measure": pl.String, "run": pl.String,
-                                "n": pl.Int64, "mean": pl.Float64}, orient="row")
+    return rows_frame(((g, m, r, n, t.to_float() / n if n else float("nan"))
+                       for g, m, r, n, t in out), "group measure run", "n", "mean")

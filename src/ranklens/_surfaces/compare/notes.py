@@ -11,7 +11,7 @@ from ..._base.vocabulary import IR
 from ..render.model import DOWN, UP
 
 if TYPE_CHECKING:
-    from .view import ComparisonView as Comparison
+    from .comparison import ComparisonData as Comparison
 
 __all__ = ["LARGE_N", "TEST_NAMES", "footer"]
 

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 from ..._base.validate import Choice, check
 from ..render.best import tie_key
 from ..render.formats import write
-from ..render.model import DOWN, UP, Cell, Column, Row, Table, Value, label
+from ..render.model import DOWN, UP, Cell, Column, Row, Table, label
 from .notes import TEST_NAMES, footer
 
 if TYPE_CHECKING:
-    from .view import ComparisonView as Comparison
+    from .comparison import ComparisonData as Comparison
 
 __all__ = ["COMPARE_FORMATS", "comparison_records", "comparison_table", "detail_table",
            "letters", "render_comparison"]
@@ -145,16 +145,12 @@ def detail_table(cmp: Comparison, *, paper: bool = False) -> Table:
     LaTeX comment naming the test.
     """
     digits = 3 if paper else 4
-    records = comparison_records(cmp)
-    at = {c.title: i for i, c in enumerate(records.columns)}
     columns = tuple(Column(title, "left" if title in ("measure", "system", "baseline")
                            else "right", marked=title == "significant",
                            count=title == "n") for title, _ in DETAIL_COLUMNS)
     rows = []
-    for record in records.rows:
-        def value(field: str, record: Row = record) -> Value:
-            return record.cells[at[field]].value
-
+    for record in cmp.to_dicts():
+        value = record.get  # a field of comparison_records' row
         interval = f"[{_number(value('ci_low'), digits)}, {_number(value('ci_high'), digits)}]"
         cells = [label(str(value("measure"))), label(str(value("system"))),
                  label(str(value("baseline"))), Cell(str(value("n")), value("n")),

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from ..._base.validate import Choice, check
 from ..render.formats import write
-from ..render.model import Cell, Column, Row, Table, label
+from ..render.frames import frame_table, rows_frame
+from ..render.model import Table
 from .coefficients import RankCorrelation
 
 __all__ = ["CORRELATE_FORMATS", "correlation_table", "render_correlations"]
@@ -19,19 +19,14 @@ def correlation_table(correlations: Sequence[RankCorrelation], a: str = "A",
                       b: str = "B") -> Table:
     """``method, coefficient, swaps, pairs`` per correlation; the notes say what A and B
     are (``a``, ``b``: how the two evaluations are described) and give both orderings."""
-    columns = (Column("method", "left"), Column("coefficient"), Column("swaps", count=True),
-               Column("pairs", count=True))
-    rows = []
-    for c in correlations:
-        shown = "nan" if math.isnan(c.coefficient) else f"{c.coefficient:.4f}"
-        rows.append(Row((label(c.method), Cell(shown, c.coefficient),
-                         Cell(str(c.swaps), c.swaps), Cell(str(c.pairs), c.pairs))))
+    frame = rows_frame(((c.method, c.swaps, c.pairs, c.coefficient) for c in correlations),
+                       "method", "swaps pairs", "coefficient")
     notes: tuple[str, ...] = ()
     if correlations:
         first = correlations[0]
         notes = (f"A (reference): {first.measure_a} on {a}: {' > '.join(first.systems)}",
                  f"B: {first.measure_b} on {b}: {' > '.join(first.order_b)}")
-    return Table(columns, tuple(rows), notes=notes)
+    return frame_table(frame.select("method", "coefficient", "swaps", "pairs"), *notes)
 
 
 def render_correlations(correlations: Sequence[RankCorrelation], fmt: str = "table", *,

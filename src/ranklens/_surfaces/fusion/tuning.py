@@ -78,18 +78,16 @@ class FusionTuning:
                 f"{len(self.folds)} folds, {len(self.grid)} grid points>")
 
     def _repr_html_(self) -> str:
-        from ..render.model import Cell, Column, Row, Table
+        from ..render.frames import frame_table, rows_frame
         from ..render.notebook import html_table
         from ..render.results import convention_line
 
-        rows = tuple(Row((Cell(str(i), i), Cell(str(len(f.queries)), len(f.queries)),
-                          Cell(str(f.params), None), Cell(f"{f.train_value:.4f}", f.train_value),
-                          Cell(f"{f.test_value:.4f}", f.test_value)))
-                     for i, f in enumerate(self.folds, 1))
-        columns = (Column("fold"), Column("queries"), Column("parameters", "left"),
-                   Column("train"), Column("held out"))
-        return html_table(repr(self)[1:-1], Table(columns, rows, notes=(
-            convention_line([self.result]),)))
+        frame = rows_frame(((str(f.params), i, len(f.queries), f.train_value, f.test_value)
+                            for i, f in enumerate(self.folds, 1)),
+                           "parameters", "fold queries", "train test")
+        frame = frame.select("fold", "queries", "parameters", "train", held_out="test")
+        table = frame_table(frame.rename({"held_out": "held out"}), convention_line([self.result]))
+        return html_table(repr(self)[1:-1], table)
 
 
 def default_grid(method: str, n_runs: int) -> dict[str, list[Any]]:

@@ -13,9 +13,9 @@ from typing import Any
 
 from ..._base.validate import Choice, check
 from ..compare.render import _p as p_text
+from ..render.formats import write
 from ..render.jsonl import _json
 from ..render.model import Cell, Column, Row, Table, label
-from ..render.text import render as text_table
 from .labels import GroupAgreement, PairAgreement, Statistic
 from .leaderboard import Leaderboard
 
@@ -167,8 +167,8 @@ def _table(records: list[dict], hide: set[str]) -> str:
     keys = [k for k in records[0] if k not in hide]
     columns = tuple(Column(k, "right" if isinstance(records[0][k], (int, float))
                            else "left") for k in keys)
-    return text_table(Table(columns, tuple(Row(tuple(_cell(r[k], k) for k in keys))
-                                           for r in records)))
+    return write(Table(columns, tuple(Row(tuple(_cell(r[k], k) for k in keys))
+                                      for r in records)), "table")
 
 
 def render_judges(report: JudgesReport, fmt: str = "table", *, per_query: bool = False) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from .model import Column, Table, Value
 
-__all__ = ["lines", "render"]
+__all__ = ["lines"]
 
 
 def _field(value: Value, column: Column) -> Value:
@@ -21,23 +21,19 @@ def _field(value: Value, column: Column) -> Value:
     return value
 
 
-def render(table: Table, sep: str = ",") -> str:
-    """``table``'s values separated by ``sep`` (quoted where needed), one line per row.
+def lines(table: Table, sep: str = ",") -> Iterator[str]:
+    """``table``'s values separated by ``sep`` (quoted where needed), one line per row (the
+    header's first).
 
     Examples
     --------
     >>> from ranklens._surfaces.render.model import Cell, Column, Row, Table, label
     >>> t = Table((Column("run", "left"), Column("AP"), Column("num_ret", count=True)),
     ...           (Row((label("a,b"), Cell("0.3333", 1 / 3), Cell("5", 5.0))),))
-    >>> print(render(t), end="")
+    >>> print("".join(lines(t)), end="")
     run,AP,num_ret
     "a,b",0.3333333333333333,5
     """
-    return "".join(lines(table, sep))
-
-
-def lines(table: Table, sep: str = ",") -> Iterator[str]:
-    """:func:`render`'s lines, the header's and one per row, each ending with a newline."""
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=sep, lineterminator="\n")
 

@@ -9,16 +9,6 @@ from .model import Table
 
 __all__ = ["LINES", "WRITERS", "write", "write_lines"]
 
-#: format name -> the function writing a table in it
-WRITERS: dict[str, Callable[[Table], str]] = {
-    "table": text.render,
-    "markdown": markdown.render,
-    "latex": latex.render,
-    "csv": lambda table: delimited.render(table, ","),
-    "tsv": lambda table: delimited.render(table, "\t"),
-    "jsonl": jsonl.render,
-    "trec": trec.render}
-
 #: format name -> its writer's lines, made as they are written: the formats of per-query
 #: rows, which a chunked evaluation's output streams (the others are written whole)
 LINES: dict[str, Callable[[Table], Iterator[str]]] = {
@@ -27,6 +17,17 @@ LINES: dict[str, Callable[[Table], Iterator[str]]] = {
     "tsv": lambda table: delimited.lines(table, "\t"),
     "jsonl": jsonl.lines,
     "trec": trec.lines}
+
+
+def _whole(lines: Callable[[Table], Iterator[str]]) -> Callable[[Table], str]:
+    """The writer of the text ``lines`` makes, at once."""
+    return lambda table: "".join(lines(table))
+
+
+#: format name -> the function writing a table in it
+WRITERS: dict[str, Callable[[Table], str]] = {
+    "markdown": markdown.render, "latex": latex.render,
+    **{fmt: _whole(lines) for fmt, lines in LINES.items()}}
 
 
 def write(table: Table, fmt: str) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from .model import Table, Value
 
-__all__ = ["lines", "render"]
+__all__ = ["lines"]
 
 
 def _json(value: Value) -> Value:
@@ -16,8 +16,9 @@ def _json(value: Value) -> Value:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def render(table: Table) -> str:
-    """``table`` as JSON Lines: ``{title: value, ...}`` per row, non-ASCII text as it is.
+def lines(table: Table) -> Iterator[str]:
+    """``table`` as JSON Lines, line by line: ``{title: value, ...}`` per row, non-ASCII text
+    as it is.
 
     An infinite value is written ``Infinity`` (as Python's ``json`` reads it).
 
@@ -26,14 +27,9 @@ def render(table: Table) -> str:
     >>> from ranklens._surfaces.render.model import Cell, Column, Row, Table, label
     >>> t = Table((Column("run", "left"), Column("value")),
     ...           (Row((label("é"), Cell("nan", float("nan")))),))
-    >>> print(render(t), end="")
+    >>> print("".join(lines(t)), end="")
     {"run": "é", "value": null}
     """
-    return "".join(lines(table))
-
-
-def lines(table: Table) -> Iterator[str]:
-    """:func:`render`'s lines, one per row."""
     titles = table.titles
     for row in table.rows:
         yield json.dumps({title: _json(cell.value) for title, cell in zip(titles, row.cells,

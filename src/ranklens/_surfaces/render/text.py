@@ -6,11 +6,12 @@ from collections.abc import Iterator
 
 from .model import Table
 
-__all__ = ["lines", "render"]
+__all__ = ["lines"]
 
 
-def render(table: Table) -> str:
-    """``table`` as aligned plain text.
+def lines(table: Table) -> Iterator[str]:
+    """``table`` as aligned plain text, line by line: the columns are measured first
+    (``table.widths``, else a pass over the rows), then the rows written (never all held).
 
     Names and marked columns are aligned left (numbers start together, marks hang to the
     right), other numbers right; columns are two spaces apart; the notes follow a blank
@@ -21,19 +22,13 @@ def render(table: Table) -> str:
     >>> from ranklens._surfaces.render.model import Cell, Column, Row, Table, label
     >>> t = Table((Column("run", "left"), Column("AP")),
     ...           (Row((label("bm25"), Cell("0.2500", 0.25))),), notes=("note",))
-    >>> print(render(t), end="")
+    >>> print("".join(lines(t)), end="")
     run       AP
     ----  ------
     bm25  0.2500
     <BLANKLINE>
     note
     """
-    return "".join(lines(table))
-
-
-def lines(table: Table) -> Iterator[str]:
-    """:func:`render`'s lines, each ending with a newline: the columns are measured first
-    (``table.widths``, else a pass over the rows), then the rows written (never all held)."""
     header = table.titles
     widths = [len(t) for t in header]
     for sizes in [table.widths()] if table.widths else (

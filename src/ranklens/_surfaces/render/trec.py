@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from .model import Table
 
-__all__ = ["lines", "render"]
+__all__ = ["lines"]
 
 
 def _c_float(value: float) -> str:
@@ -19,25 +19,20 @@ def _c_float(value: float) -> str:
     return "  -nan" if math.isnan(value) else f"{value:6.4f}"
 
 
-def render(table: Table) -> str:
-    """``table`` as trec_eval prints it: each aggregate row opens with ``runid``; counts are
-    integers, text measures (relstring) quoted and per query only.
+def lines(table: Table) -> Iterator[str]:
+    """``table`` as trec_eval prints it, a row's measures at a time: each aggregate row opens
+    with ``runid``; counts are integers, text measures (relstring) quoted and per query only.
 
     Examples
     --------
     >>> from ranklens._surfaces.render.model import Cell, Column, Row, Table, label
     >>> t = Table((Column("run", "left"), Column("query", "left"), Column("map")),
     ...           (Row((label("bm25"), label("all"), Cell("0.2500", 0.25)), aggregate=True),))
-    >>> for line in render(t).splitlines():
+    >>> for line in "".join(lines(t)).splitlines():
     ...     print(line.split("\\t"))
     ['runid                 ', 'all', 'bm25']
     ['map                   ', 'all', '0.2500']
     """
-    return "".join(lines(table))
-
-
-def lines(table: Table) -> Iterator[str]:
-    """:func:`render`'s lines, a row's measures at a time."""
     measures = table.columns[2:]
     for row in table.rows:
         out: list[str] = []

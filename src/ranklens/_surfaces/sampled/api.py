@@ -17,6 +17,7 @@ from ..._ingest.io._items import _read
 from ..._results.per_query import Shown, listed
 from ..compare.differences import snap
 from ..compare.paired import t_interval, t_test
+from ..render.frames import rows_frame
 from .estimators import SAMPLINGS, correction, metric, naive, rescaled
 
 __all__ = ["ESTIMATORS", "MAX_CELLS", "Sampled", "sampled"]
@@ -211,7 +212,4 @@ def _paired(values: pl.DataFrame, systems: list[str]) -> pl.DataFrame:
                 rows.append({"measure": measure, "estimator": estimator, "a": a, "b": b,
                              "cases": d.size, "difference": float(d.mean()),
                              "ci_low": low, "ci_high": high, "p": t_test(d)})
-    return pl.DataFrame(rows, schema={"measure": pl.String, "estimator": pl.String,
-                                      "a": pl.String, "b": pl.String, "cases": pl.Int64,
-                                      "difference": pl.Float64, "ci_low": pl.Float64,
-                                      "ci_high": pl.Float64, "p": pl.Float64})
+    return rows_frame(rows, "measure estimator a b", "cases", "difference ci_low ci_high p")

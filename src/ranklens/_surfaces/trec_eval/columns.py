@@ -115,14 +115,8 @@ def registry_columns(qrels: Qrels, run: Run, specs: Sequence[MeasureColumn], *,
     trec_eval, which compares printed names there, a measure printed with raw parameters
     is not reset: those few are scored on trec_eval's one-document ranking.
     """
-    measures: list[Measure] = []
-    seen: set[str] = set()
-    for spec in specs:
-        if str(spec.measure) not in seen:
-            seen.add(str(spec.measure))
-            measures.append(spec.measure)
-    if not measures:
-        measures = [Measure("NumQ")]
+    # each measure once, in the order asked (num_q alone still needs a query count)
+    measures = list({str(s.measure): s.measure for s in specs}.values()) or [Measure("NumQ")]
     result = quiet_evaluate(qrels, run, measures, rel=rel, missing="zero" if complete else "skip",
                     depth=depth, judged_only=judged_only, collection_size=collection_size)
     qids = [str(q) for q in result.query_ids.tolist()]
