@@ -407,11 +407,11 @@ class Given:
 
 def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
                measures: Sequence[str], params: dict[str, Any], output: str | None,
-               at_least: int = 1) -> Given:
+               at_least: int = 1, fuse: str | None = None) -> Given:
     """The inputs of an evaluating command: its options and tables taken out of ``params``,
     QRELS and RUNS or ``--pairs`` files (:func:`inputs`), the systems named
-    (:func:`name_systems`), ``output`` none of the inputs, and no tables with ``--pairs``
-    (they describe users and items)."""
+    (:func:`name_systems`), ``output`` none of the inputs, and no tables nor ``--fuse``
+    (``fuse``) with ``--pairs`` (the tables describe users and items, the fusion runs)."""
     coverage = params.pop("coverage", None)
     options, pairs = split_options(params)
     context = split_context(params)
@@ -422,7 +422,8 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
             "--pairs files carry their own judgments"),
            (columns is not None and bool(pairs), "--columns names the columns of RUNS; "
             "--pairs files have their own (query_id, retrieved, relevant)"),
-           (bool(context and pairs), f"{_given_tables(context)} for QRELS and RUNS, not --pairs"))
+           (bool(context and pairs), f"{_given_tables(context)} for QRELS and RUNS, not --pairs"),
+           (fuse is not None and bool(pairs), "--fuse is for RUNS, not --pairs files"))
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)
