@@ -306,6 +306,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
         from ..spark._cli import evaluate_on_spark
         from ._progress import working
 
+        assert qrels is not None  # --pairs is refused with --engine spark
         write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,
                                        labels, progress=working, context=context),
                      fmt, False, None, labels)
@@ -315,7 +316,7 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
                              memory_limit=memory_limit, jobs=jobs)
     warn_coverage(results, chosen)
     # -v names the engine with --fuse too (the fused run is evaluated by the same call)
-    if verbose and not pairs:
+    if verbose and qrels is not None:  # (--pairs: none)
         from .._pipeline.assemble import users_summary
 
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
