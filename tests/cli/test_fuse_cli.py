@@ -271,3 +271,16 @@ def test_evaluate_fuse_verbose_names_the_engine(files: tuple[Path, Path, Path],
     assert result.code == 0, result.err
     assert "ranklens: engine: " in result.err
     assert "rrf" in result.out
+
+
+@pytest.mark.parametrize("command", [["compare"], ["report", "-o", "r.html"],
+                                     ["power", "--min-diff", "0.1"]])
+def test_fuse_with_pairs_files_is_refused(tmp_path: Path, command: list[str],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # --pairs files are not runs to fuse: --fuse is refused, never silently left out
+    line = '{"query_id": "q1", "retrieved": ["a", "b"], "relevant": ["b"]}\n'
+    a, b = write(tmp_path / "a.jsonl", line), write(tmp_path / "b.jsonl", line)
+    result = run([command[0], "--pairs", str(a), "--pairs", str(b), "--fuse", "rrf",
+                  *command[1:]], capsys)
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert "--fuse is for RUNS, not --pairs files" in result.err

@@ -94,23 +94,6 @@ class Integer(Constraint):
 
 
 @dataclass(frozen=True)
-class Interval(Constraint):
-    """A real number (not a bool, not NaN) strictly between ``low`` and ``high``."""
-
-    low: float
-    high: float
-
-    def accepts(self, value: object) -> bool:
-        if isinstance(value, bool) or not isinstance(value, Real):
-            return False
-        v = float(value)
-        return not math.isnan(v) and self.low < v < self.high
-
-    def describe(self) -> str:
-        return f"between {self.low:g} and {self.high:g}"
-
-
-@dataclass(frozen=True)
 class Number(Constraint):
     """A real number (not a bool, not NaN) in ``[low, high]``, either end open when
     ``open_low`` / ``open_high``, unbounded when None."""
@@ -137,6 +120,18 @@ class Number(Constraint):
         if self.high is not None:
             return f"a number {'<' if self.open_high else '<='} {self.high:g}"
         return "a number"
+
+
+@dataclass(frozen=True)
+class Interval(Number):
+    """A real number (not a bool, not NaN) strictly between ``low`` and ``high``: a
+    :class:`Number` open at both ends, described as the interval it is."""
+
+    open_low: bool = True
+    open_high: bool = True
+
+    def describe(self) -> str:
+        return f"between {self.low:g} and {self.high:g}"
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ its per-query values are AUC's, its weights (the registry's ``weight``) make the
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._model.aligned import Aligned
@@ -90,13 +92,14 @@ def _auc_bound(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool) -> np.nd
     return pair_auc(misordered, rel, g.per_query(n.astype(np.float64)))
 
 
+#: what AUC and GAUC (one kernel, two aggregates) declare alike
+_AUC: dict[str, Any] = {"params": (REL, JUDGED_ONLY), "cutoff": "int", "family": "auc",
+                        "closed_form": _auc_tied, "tie_bound": _auc_bound,
+                        "needs_unretrieved": False}
 register("AUC", "ROC AUC of the ranking: share of (relevant, non-relevant) pairs in the top k "
          "ranked in order (unjudged = non-relevant); 0 without a relevant document, 1 "
          "without a non-relevant one (sklearn roc_auc_score under ties=average, "
-         "ir_measures Accuracy)", params=(REL, JUDGED_ONLY), cutoff="int",
-         aliases=("auc", "roc_auc", "accuracy"), family="auc", closed_form=_auc_tied,
-         tie_bound=_auc_bound,
-         needs_unretrieved=False)(roc_auc)
+         "ir_measures Accuracy)", aliases=("auc", "roc_auc", "accuracy"), **_AUC)(roc_auc)
 
 
 def _defined_weight(a: Aligned, m: Measure) -> np.ndarray:
@@ -107,6 +110,4 @@ def _defined_weight(a: Aligned, m: Measure) -> np.ndarray:
 
 register("GAUC", "group AUC (RecBole): the mean of each query's AUC weighted by its relevant "
          "documents in the top k, over the queries with both relevant and non-relevant ones",
-         params=(REL, JUDGED_ONLY), cutoff="int", aliases=("gauc",), family="auc",
-         closed_form=_auc_tied, tie_bound=_auc_bound, needs_unretrieved=False,
-         weight=_defined_weight)(roc_auc)
+         aliases=("gauc",), weight=_defined_weight, **_AUC)(roc_auc)

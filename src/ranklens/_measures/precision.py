@@ -58,42 +58,41 @@ def _bound_hits(d: Aligned, m: Measure, g: TiedGroups, optimistic: bool,
 OfHits = Callable[[Aligned, Measure, np.ndarray], np.ndarray]
 
 
-def _of_hits(of: OfHits) -> dict[str, Any]:
-    """The tie forms of a measure that is ``of(d, m, hits)``: hits expected over tied orders
-    (its closed form) and hits of whole tied groups (its bound)."""
-    return {"closed_form": lambda d, m, g: of(d, m, expected_hits(d, m, g)),
-            "tie_bound": lambda d, m, g, optimistic: of(d, m, _bound_hits(d, m, g, optimistic))}
+def _of_hits(of: OfHits, name: str, doc: str, **declared: Any) -> None:
+    """Register the measure that is ``of(d, m, hits)`` of the relevant documents in the top
+    k: its kernel, its closed form (hits expected over tied orders) and its bound (hits of
+    whole tied groups), each unless ``declared`` gives its own."""
+    def kernel(a: Aligned, m: Measure) -> np.ndarray:
+        d = data(a, m)
+        return of(d, m, _hits(d, m))
+
+    forms = {"closed_form": lambda d, m, g: of(d, m, expected_hits(d, m, g)),
+             "tie_bound": lambda d, m, g, optimistic: of(d, m, _bound_hits(d, m, g, optimistic))}
+    register(name, doc, **{**forms, **declared})(kernel)
 
 
 def _precision_of(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
     return divide(hits, _precision_den(d, m))
 
 
-@register("P", "precision: relevant in the top k / k (k fixed even when fewer are returned; "
-          "min(k, retrieved) with adaptive=true); without k, relevant retrieved / retrieved",
-          params=(REL, JUDGED_ONLY, _ADAPTIVE), cutoff="int",
-          trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
-          aliases=("precision", "prec"), unit_range=True, family="precision",
-          **_of_hits(_precision_of),
-          order_free="without_cutoff", needs_unretrieved=False, nonpositive_not_hit=True,
-          zero_grade_unread=all_judged_read, residual=True)
-def precision(a: Aligned, m: Measure) -> np.ndarray:
-    d = data(a, m)
-    return _precision_of(d, m, _hits(d, m))
+_of_hits(_precision_of, "P", "precision: relevant in the top k / k (k fixed even when fewer "
+         "are returned; min(k, retrieved) with adaptive=true); without k, relevant retrieved "
+         "/ retrieved", params=(REL, JUDGED_ONLY, _ADAPTIVE), cutoff="int",
+         trec="set_P", trec_cut="P", trec_cutoffs=_DEPTHS,
+         aliases=("precision", "prec"), unit_range=True, family="precision",
+         order_free="without_cutoff", needs_unretrieved=False, nonpositive_not_hit=True,
+         zero_grade_unread=all_judged_read, residual=True)
 
 
 def _recall_of(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
     return divide(hits, d.num_rel(rel_level(d, m)))
 
 
-@register("R", "recall: relevant in the top k / all relevant judged (R); 0 when R = 0",
-          params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall", trec_cut="recall",
-          trec_cutoffs=_DEPTHS, aliases=("recall",), unit_range=True, family="precision",
-          **_of_hits(_recall_of), order_free="without_cutoff",
-          nonpositive_not_hit=True, zero_grade_unread=all_judged_read, residual=True)
-def recall(a: Aligned, m: Measure) -> np.ndarray:
-    d = data(a, m)
-    return _recall_of(d, m, _hits(d, m))
+_of_hits(_recall_of, "R", "recall: relevant in the top k / all relevant judged (R); 0 when "
+         "R = 0", params=(REL, JUDGED_ONLY), cutoff="int", trec="set_recall",
+         trec_cut="recall", trec_cutoffs=_DEPTHS, aliases=("recall",), unit_range=True,
+         family="precision", order_free="without_cutoff", nonpositive_not_hit=True,
+         zero_grade_unread=all_judged_read, residual=True)
 
 
 def _f_measure_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
@@ -112,16 +111,12 @@ def _f_of_hits(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarray:
     return np.where(hits > 0, divide((b2 + 1.0) * p * r, b2 * p + r), 0.0)
 
 
-@register("F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing relevant is "
-          "retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2), cutoff="int",
-          trec="set_F", aliases=("f1", "f"), unit_range=True, family="precision",
-          closed_form=_f_measure_tied,
-          tie_bound=_of_hits(_f_of_hits)["tie_bound"], order_free="without_cutoff",
-          # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
-          trec_comma="measures", residual=True)
-def f_measure(a: Aligned, m: Measure) -> np.ndarray:
-    d = data(a, m)
-    return _f_of_hits(d, m, _hits(d, m))
+_of_hits(_f_of_hits, "F", "F-measure of P@k and R@k: (1+b2)PR / (b2 P + R); 0 when nothing "
+         "relevant is retrieved (F1 = beta2 1)", params=(REL, JUDGED_ONLY, _BETA2),
+         cutoff="int", trec="set_F", aliases=("f1", "f"), unit_range=True, family="precision",
+         closed_form=_f_measure_tied, order_free="without_cutoff",
+         # set_F.1.0,0.5: F at each beta (trec_eval's -m would read only the first)
+         trec_comma="measures", residual=True)
 
 
 def _r_precision_tied(d: Aligned, m: Measure, g: TiedGroups) -> np.ndarray:
@@ -193,13 +188,10 @@ def _relative_precision_of(d: Aligned, m: Measure, hits: np.ndarray) -> np.ndarr
     return divide(hits, np.minimum(k, d.num_rel(rel_level(d, m))))
 
 
-@register("RelP", "relative precision: relevant in the top k / min(k, R)",
-          params=(REL, JUDGED_ONLY), cutoff="int", trec="set_relative_P",
-          trec_cut="relative_P", trec_cutoffs=_DEPTHS, family="precision",
-          **_of_hits(_relative_precision_of), order_free="without_cutoff")
-def relative_precision(a: Aligned, m: Measure) -> np.ndarray:
-    d = data(a, m)
-    return _relative_precision_of(d, m, _hits(d, m))
+_of_hits(_relative_precision_of, "RelP", "relative precision: relevant in the top k / "
+         "min(k, R)", params=(REL, JUDGED_ONLY), cutoff="int", trec="set_relative_P",
+         trec_cut="relative_P", trec_cutoffs=_DEPTHS, family="precision",
+         order_free="without_cutoff")
 
 
 @register("SetAP", "set AP: (relevant retrieved)^2 / (retrieved x R)",

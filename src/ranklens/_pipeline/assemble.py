@@ -54,42 +54,42 @@ def aggregate(values: np.ndarray, how: Aggregate, keep: np.ndarray | None = None
     0; a query of weight 0 does not count, whatever its value.
     """
     v = np.asarray(values, dtype=np.float64)
-    if how == "none":
-        return math.nan
     if keep is not None:
         v = v[keep]
         weights = None if weights is None else weights[keep]
+    weight = None
     if weights is not None and how == "mean":
         counted = weights != 0
-        total = float(np.cumsum(weights[counted])[-1]) if counted.any() else 0.0
-        if total == 0:
-            return 0.0
-        return float(np.cumsum(v[counted] * weights[counted])[-1]) / total
-    if how == "sum":
-        return float(np.cumsum(v)[-1]) if v.size else 0.0
-    if v.size == 0:
-        return 0.0
-    if how == "gmean":
-        logs = np.log(np.maximum(v, GEO_FLOOR))
-        return float(math.exp(float(np.cumsum(logs)[-1]) / v.size))
+        v, weight = v[counted] * weights[counted], _left_sum(weights[counted])
+    elif how == "gmean":
+        v = np.log(np.maximum(v, GEO_FLOOR))
+    return _of_sums(how, _left_sum(v), v.size, weight)
+
+
+def _left_sum(v: np.ndarray) -> float:
     # np.cumsum is a plain left-to-right loop, so this equals trec_eval's summation order
-    return float(np.cumsum(v)[-1]) / v.size
+    return float(np.cumsum(v)[-1]) if v.size else 0.0
+
+
+def _of_sums(how: Aggregate, total: float, counted: int, weight: float | None) -> float:
+    """The aggregate of ``counted`` queries from the sum of their terms (a geometric mean's
+    are logarithms, a weighted mean's ``w v``) and, for a weighted mean, of their weights:
+    one division (0 when nothing counts)."""
+    if how == "none":
+        return math.nan
+    if weight is not None and how == "mean":
+        return total / weight if weight != 0 else 0.0
+    if how == "sum":
+        return total
+    if counted == 0:
+        return 0.0
+    return math.exp(total / counted) if how == "gmean" else total / counted
 
 
 def _from_tally(how: Aggregate, tally: Tally) -> float:
     """The aggregate of exact sums, rounded once (a weighted mean: two sums, one division)."""
-    if how == "none":
-        return math.nan
-    if tally.weight is not None and how == "mean":
-        w = tally.weight.to_float()
-        return tally.total.to_float() / w if w != 0 else 0.0
-    if how == "sum":
-        return tally.total.to_float()
-    if tally.counted == 0:
-        return 0.0
-    if how == "gmean":
-        return math.exp(tally.total.to_float() / tally.counted)
-    return tally.total.to_float() / tally.counted
+    weight = None if tally.weight is None else tally.weight.to_float()
+    return _of_sums(how, tally.total.to_float(), tally.counted, weight)
 
 
 @dataclass(frozen=True)

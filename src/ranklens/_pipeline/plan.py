@@ -11,13 +11,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any
 
 from .._base.errors import ParameterError
 from .._base.validate import Text, check
 from .._base.vocabulary import IR, Vocabulary, vocabulary_of
 from .._measures import Measure
-from .._model.policies import Empty, Missing, Policies, Ties
+from .._model.policies import Empty, Policies
 from .._names import expand_trec_lists, parse_measures
 from .options import EvaluateOptions, Nonpositive, options_of
 
@@ -128,9 +128,10 @@ def make_plan(
     conv = opts.resolved
     parsed = tuple(conv.apply(m, w) for m, w in zip(parse_measures(written), written,
                                                       strict=True))
-    ties = cast(Ties, conv.ties) if opts.ties is None else opts.ties
-    empty = cast(Empty, conv.empty) if opts.empty is None else opts.empty
-    missing = cast(Missing, conv.missing) if opts.missing is None else opts.missing
+    # the convention fills in the options not given
+    ties, empty, missing, nonpositive = (
+        getattr(conv, name) if getattr(opts, name) is None else getattr(opts, name)
+        for name in ("ties", "empty", "missing", "nonpositive"))
     check("run_name", run_name, Text(none=True))
     policies = Policies(
         rel=opts.rel,
@@ -151,8 +152,6 @@ def make_plan(
     }
     if opts.empty_ranking != "zero":  # recorded when given (the default's records unchanged)
         conventions["empty_ranking"] = opts.empty_ranking
-    nonpositive = cast(Nonpositive, conv.nonpositive) if opts.nonpositive is None \
-        else opts.nonpositive
     if nonpositive != "judged":  # recorded when in force (the default's records unchanged)
         conventions["nonpositive"] = nonpositive
     return Plan(names=names, measures=parsed, policies=policies, empty=empty,

@@ -12,8 +12,8 @@ from .._base.draws import MAX_DRAWS
 from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS, compare_results
 from .._surfaces.compare.options import compare_options
 from .._surfaces.compare.render import COMPARE_FORMATS, comparison_table, detail_table
-from ._evaluate import evaluate_given, warn_coverage, write_text
-from ._gate import analysis_text, gate_baseline, one_table, run_gate
+from ._evaluate import evaluate_given, warn_coverage, write_frame, write_text
+from ._gate import analysis_table, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
     evaluating,
@@ -113,12 +113,12 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
         raise click.UsageError("--coverage adds measures, which --fail-if-worse would gate on "
                                "and --correction-scope all would correct with yours; run "
                                "the coverage check in a separate compare")
-    given = read_given(qrels, runs, names, measures, params, output, at_least=2)
+    given = read_given(qrels, runs, names, measures, params, output, at_least=2,
+                       fuse=fuse_method)
     refuse_writing_over_groups(output, segments, seeds)
     if len(given.paths) < 2:
         raise click.UsageError("give at least two RUNS to compare")
-    fused = None if fuse_method is None or given.pairs else \
-        with_fused_name(given.labels, fuse_method)[-1]
+    fused = None if fuse_method is None else with_fused_name(given.labels, fuse_method)[-1]
     baseline = baseline if baseline is not None and baseline == fused else baseline_name(
         baseline, given.labels, list(given.pairs) or list(runs),
         "--pairs files" if given.pairs else "runs")
@@ -127,14 +127,12 @@ def compare_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...]
     context = measures_context(given.context, segments)
     refuse_unread_context(context, given.measures)
     baseline = gate_baseline(fail_if_worse, margin, baseline, given.labels, runs, given.pairs)
-    if fuse_method is not None and given.pairs:
-        raise click.UsageError("--fuse is for RUNS, not --pairs files")
     chosen = given.measures
     results = evaluate_given(replace(given, context=context), fuse_method)
     warn_coverage(results, chosen)
     cmp = compare_results(results, chosen, **asdict(replace(tested, baseline=baseline)))
     if risk_alpha is not None or segments is not None or seeds is not None:
-        write_text(output, analysis_text(cmp, risk_alpha, groups, fmt, seeds))
+        write_frame(output, *analysis_table(cmp, risk_alpha, groups, seeds), fmt)
     elif fmt == "table" and output is None and sys.stdout.isatty():
         from rich.console import Console
 

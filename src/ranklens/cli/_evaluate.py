@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -18,6 +19,7 @@ from .._pipeline.options import EvaluateOptions
 from .._results.result import Result
 from .._results.results import Results
 from .._surfaces.render import FORMATS, Format, render_lines, rich_table
+from ._fused import with_fused_name
 from ._options import (
     Given,
     engine_options,
@@ -300,31 +302,21 @@ def evaluate_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...
             "--fuse evaluates the fused run in memory; it is not for --memory-limit"))
     intervals = None if ci is None else {"ci": ci, "ci_method": ci_method, "seed": seed,
                                          "n_resamples": resamples}
-    if pairs:
-        results = evaluate_pairs_files(paths, chosen, options, labels)
-        warn_coverage(results, chosen)
-        write_output(results, fmt, per_query, output, labels, intervals, groups)
-        return 0
-    assert qrels is not None  # checked by inputs()
     if spark:
         from ..spark._cli import evaluate_on_spark
         from ._progress import working
 
+        assert qrels is not None  # --pairs is refused with --engine spark
         write_output(evaluate_on_spark(qrels, paths, chosen, options, master, output,
                                        labels, progress=working, context=context),
                      fmt, False, None, labels)
         return 0
-    shown = labels
-    if fuse_method is not None:
-        from ._fused import with_fused_name
-
-        shown = with_fused_name(labels, fuse_method)
-    results = evaluate_files(qrels, paths, chosen, options, subtopics, labels, context,
-                             fuse=fuse_method, memory_limit=memory_limit, jobs=jobs,
-                             columns=roles, qrels_format=given.qrels_format)
+    shown = labels if fuse_method is None else with_fused_name(labels, fuse_method)
+    results = evaluate_given(replace(given, context=context), fuse_method, subtopics=subtopics,
+                             memory_limit=memory_limit, jobs=jobs)
     warn_coverage(results, chosen)
     # -v names the engine with --fuse too (the fused run is evaluated by the same call)
-    if verbose:
+    if verbose and qrels is not None:  # (--pairs: none)
         from .._pipeline.assemble import users_summary
 
         click.echo(f"ranklens: engine: {engine_words(results[0].engine)}", err=True)
@@ -353,14 +345,15 @@ def engine_words(engine: dict[str, Any]) -> str:
             f"{engine['estimated_bytes'] / 1e6:.0f}MB estimated in memory")
 
 
-def evaluate_given(given: Given, fuse: str | None = None) -> Results:
+def evaluate_given(given: Given, fuse: str | None = None, **engine: Any) -> Results:
     """What an evaluating command was given, evaluated: its ``--pairs`` files, or QRELS and
-    its RUNS (with ``fuse``'s run last)."""
+    its RUNS (with ``fuse``'s run last; ``engine``: :func:`evaluate_files`' ``subtopics``,
+    ``memory_limit`` and ``jobs``)."""
     if given.pairs:
         return evaluate_pairs_files(given.paths, given.measures, given.options, given.labels)
     return evaluate_files(given.qrels, given.paths, given.measures,  # type: ignore[arg-type]
                           given.options, names=given.labels, context=given.context, fuse=fuse,
-                          columns=given.columns, qrels_format=given.qrels_format)
+                          columns=given.columns, qrels_format=given.qrels_format, **engine)
 
 
 def evaluate_pairs_files(paths: Sequence[str], measures: Sequence[str],

@@ -14,7 +14,7 @@ from ._options import baseline_name
 if TYPE_CHECKING:
     from .._surfaces.compare.result import Comparison
 
-__all__ = ["DEFAULT_MARGIN", "analysis_text", "gate_baseline", "one_table", "run_gate"]
+__all__ = ["DEFAULT_MARGIN", "analysis_table", "gate_baseline", "one_table", "run_gate"]
 
 #: The regression the gate tolerates when no --margin is given.
 DEFAULT_MARGIN = 0.01
@@ -55,27 +55,22 @@ def one_table(risk_alpha: float | None, segments: str | None, details: bool,
                                "table written; give one")
 
 
-def analysis_text(cmp: Comparison, risk_alpha: float | None, segments: Any,
-                  fmt: str, seeds: str | None = None) -> str:
+def analysis_table(cmp: Comparison, risk_alpha: float | None, segments: Any,
+                   seeds: str | None = None) -> tuple[Any, str]:
     """The risk rows (``--risk``), each pair per group (``--segments``) or each system of
-    several runs against the baseline's (``--seeds``), in ``fmt``."""
-    from .._surfaces.render.formats import write
-    from .._surfaces.render.frames import frame_table
+    several runs against the baseline's (``--seeds``), and the note under them."""
     from .._surfaces.risk import RISK_NOTE, risk
     from .._surfaces.seeds import seeds as per_system
     from .._surfaces.segments import segments as per_group
 
     if risk_alpha is not None:
-        return write(frame_table(risk(cmp, risk_alpha), RISK_NOTE.format(alpha=risk_alpha)),
-                     fmt)
+        return risk(cmp, risk_alpha), RISK_NOTE.format(alpha=risk_alpha)
     if seeds is not None:
         out = per_system(cmp.results, seeds, baseline=_system_of(cmp.baseline, seeds),  # type: ignore[arg-type]
                          measures=cmp.measures, correction=cmp.correction, alpha=cmp.alpha)
-        return write(frame_table(out.pairs, f"{out.correction} correction across every "
-                                 "measure and system."), fmt)
+        return out.pairs, f"{out.correction} correction across every measure and system."
     seg = per_group(cmp, segments, correction=cmp.correction)
-    return write(frame_table(seg.pairs, f"{seg.correction} correction across every group, "
-                             "measure and pair."), fmt)
+    return seg.pairs, f"{seg.correction} correction across every group, measure and pair."
 
 
 def _system_of(run: str | None, path: str) -> str | None:

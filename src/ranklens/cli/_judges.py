@@ -12,7 +12,7 @@ from .._base.outputs import refuse_overwriting_inputs
 from .._surfaces.compare.options import CORRECTIONS, TESTS
 from .._surfaces.judges.report import JUDGES_FORMATS
 from ._evaluate import write_text
-from ._options import judgment_options, name_systems, output_option, refuse, split_options
+from ._options import judgment_options, name_systems, output_option, refuse, split_options, stacked
 
 __all__ = ["judges_cmd", "scale_options", "scales"]
 
@@ -55,11 +55,7 @@ def scale_options(flag: str = "--columns") -> Any:
     """``--map``, ``--columns`` and ``--grades``: how each judge's file is read and scaled
     (``judges``; ``report --judges`` names the columns ``--judge-columns``, its
     ``--columns`` being the runs')."""
-    return lambda command: _with_scale_options(command, flag)
-
-
-def _with_scale_options(command: Any, flag: str) -> Any:
-    for option in reversed([
+    return stacked(
         click.option("--map", "maps", multiple=True, metavar="JUDGE:FROM=TO,...",
                      help="Rewrite a judge's grades first (repeatable), e.g. llm:4=3."),
         click.option(flag, "judge_columns", multiple=True, metavar="JUDGE:COLUMNS",
@@ -67,9 +63,7 @@ def _with_scale_options(command: Any, flag: str) -> Any:
                           "RAG 2025 participant file: llm:qid,_,docid,rel,_,_; UMBRELA's outputs: "
                           "llm:umbrela:REQUESTS.jsonl."),
         click.option("--grades", default=None, metavar="G,G,...",
-                     help="The common grade scale, e.g. 0,1,2,3 (default: the grades given).")]):
-        command = option(command)
-    return command
+                     help="The common grade scale, e.g. 0,1,2,3 (default: the grades given)."))
 
 
 def scales(maps: tuple[str, ...], columns: tuple[str, ...], grades: str | None,

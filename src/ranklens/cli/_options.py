@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from typing import Any, TypeVar
 
 import click
@@ -23,9 +24,15 @@ __all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEM
            "evaluation_options", "fuse_option", "inputs", "inputs_and_measures",
            "judgment_options", "name_systems", "output_option", "read_given", "read_qrels",
            "refuse", "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
-           "split_measures", "split_name", "split_options"]
+           "split_measures", "split_name", "split_options", "stacked"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def stacked(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """One decorator adding ``options`` as if each were written above the command, in this
+    order (the first is the first in ``--help``)."""
+    return lambda command: reduce(lambda c, option: option(c), reversed(options), command)
 
 PAIRS_HELP = ("RAG-style records instead of QRELS and RUNS (repeatable: one file per "
               "system, NAME=FILE.jsonl names it): one JSON object per line with "
@@ -68,11 +75,10 @@ def output_option(help: str = "Write to this file (- for standard output).",
     return lambda command: fmt(output(command))
 
 
-def columns_option(command: F) -> F:
-    """Add ``--columns NAMES`` (the RUNS are headerless files with these columns) to
-    ``command``: one declaration for every command that reads runs."""
-    return click.option("--columns", "columns", type=str, default=None, metavar="NAMES",
-                        help=COLUMNS_HELP)(command)
+#: ``--columns NAMES`` (the RUNS are headerless files with these columns): one declaration
+#: for every command that reads runs
+columns_option = click.option("--columns", "columns", type=str, default=None, metavar="NAMES",
+                              help=COLUMNS_HELP)
 
 
 def run_columns(columns: str | None) -> tuple[str, ...] | None:
@@ -128,9 +134,7 @@ def evaluation_options(command: F) -> F:
 
 def judgment_options(command: F) -> F:
     """Add every evaluation option (not ``--pairs``) to ``command``, in declaration order."""
-    for name, decl in reversed(list(declared().items())):
-        command = _click_option(name, decl)(command)
-    return command
+    return stacked(*(_click_option(name, decl) for name, decl in declared().items()))(command)
 
 
 #: the beyond-accuracy tables, as ``evaluate``'s keyword -> (flag, help); each a file in
@@ -153,10 +157,8 @@ CONTEXT_OPTIONS: dict[str, tuple[str, str]] = {
 
 def context_options(command: F) -> F:
     """Add the beyond-accuracy table options (:data:`CONTEXT_OPTIONS`) to ``command``."""
-    for name, (flag, text) in reversed(list(CONTEXT_OPTIONS.items())):
-        command = click.option(flag, name, type=str, default=None, metavar="FILE",
-                               help=text)(command)
-    return command
+    return stacked(*(click.option(flag, name, type=str, default=None, metavar="FILE", help=text)
+                     for name, (flag, text) in CONTEXT_OPTIONS.items()))(command)
 
 
 def split_context(params: dict[str, Any]) -> dict[str, str]:
@@ -200,10 +202,9 @@ FUSE_HELP = ("Also evaluate the runs fused by this method (rrf, sum, mnz, ...; r
              "rbc:phi=0.8, rrf:k=20.")
 
 
-def fuse_option(command: F) -> F:
-    """Add ``--fuse METHOD`` (the fused run beside the inputs) to an evaluating command."""
-    return click.option("--fuse", "fuse_method", default=None, metavar="METHOD[:K=V,...]",
-                        help=FUSE_HELP)(command)
+#: ``--fuse METHOD``: the fused run beside the inputs of an evaluating command
+fuse_option = click.option("--fuse", "fuse_method", default=None, metavar="METHOD[:K=V,...]",
+                           help=FUSE_HELP)
 
 
 def split_options(params: dict[str, Any]) -> tuple[EvaluateOptions, tuple[str, ...]]:
@@ -240,18 +241,16 @@ def _measures_given(_ctx: click.Context, _param: click.Parameter,
 def inputs_and_measures(what: str) -> Callable[[F], F]:
     """QRELS and RUNS (optional: ``--pairs`` may replace them), ``-m``, whose help begins
     with ``what`` ("Measure to compute", ...), and ``--name`` (see :func:`name_systems`)."""
-    def decorate(command: F) -> F:
-        command = click.option("--name", "names", multiple=True, metavar="NAME",
-                               help=NAME_HELP)(command)
-        command = click.option(
+    return stacked(
+        click.argument("qrels", type=str, required=False),
+        click.argument("runs", nargs=-1, required=False, type=str),
+        click.option(
             "-m", "--measure", "measures", multiple=True, metavar="MEASURE",
             callback=_measures_given,
             help=f"{what} (repeatable; one value may list several, separated by spaces), "
                  f"e.g. nDCG@10, AP(rel=2), map_cut_10, \"nDCG@10 AP P@5\". "
-                 f"Default: {', '.join(DEFAULT_MEASURES)}.")(command)
-        command = click.argument("runs", nargs=-1, required=False, type=str)(command)
-        return click.argument("qrels", type=str, required=False)(command)
-    return decorate
+                 f"Default: {', '.join(DEFAULT_MEASURES)}."),
+        click.option("--name", "names", multiple=True, metavar="NAME", help=NAME_HELP))
 
 
 def split_name(arg: str) -> tuple[str | None, str]:
@@ -334,14 +333,13 @@ def baseline_name(baseline: str | None, names: Sequence[str], args: Sequence[str
 QRELS_FORMATS = ("auto", "rag-judgments")
 
 
-def format_in_option(command: F) -> F:
-    """Add ``--format-in`` (how QRELS is read) to ``command``."""
-    return click.option(
-        "--format-in", "format_in", type=click.Choice(QRELS_FORMATS), default="auto",
-        show_default=True,
-        help="How QRELS is read: auto (TREC qrels, CSV, TSV, Parquet, JSON Lines), or "
-             "rag-judgments: TREC RAG 2025's six-column judgment file (its confidence and "
-             "tag columns are set aside).")(command)
+#: ``--format-in``: how QRELS is read
+format_in_option = click.option(
+    "--format-in", "format_in", type=click.Choice(QRELS_FORMATS), default="auto",
+    show_default=True,
+    help="How QRELS is read: auto (TREC qrels, CSV, TSV, Parquet, JSON Lines), or "
+         "rag-judgments: TREC RAG 2025's six-column judgment file (its confidence and "
+         "tag columns are set aside).")
 
 
 def read_qrels(path: str, format_in: str) -> Any:
@@ -407,11 +405,11 @@ class Given:
 
 def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
                measures: Sequence[str], params: dict[str, Any], output: str | None,
-               at_least: int = 1) -> Given:
+               at_least: int = 1, fuse: str | None = None) -> Given:
     """The inputs of an evaluating command: its options and tables taken out of ``params``,
     QRELS and RUNS or ``--pairs`` files (:func:`inputs`), the systems named
-    (:func:`name_systems`), ``output`` none of the inputs, and no tables with ``--pairs``
-    (they describe users and items)."""
+    (:func:`name_systems`), ``output`` none of the inputs, and no tables nor ``--fuse``
+    (``fuse``) with ``--pairs`` (the tables describe users and items, the fusion runs)."""
     coverage = params.pop("coverage", None)
     options, pairs = split_options(params)
     context = split_context(params)
@@ -422,7 +420,8 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
             "--pairs files carry their own judgments"),
            (columns is not None and bool(pairs), "--columns names the columns of RUNS; "
             "--pairs files have their own (query_id, retrieved, relevant)"),
-           (bool(context and pairs), f"{_given_tables(context)} for QRELS and RUNS, not --pairs"))
+           (bool(context and pairs), f"{_given_tables(context)} for QRELS and RUNS, not --pairs"),
+           (fuse is not None and bool(pairs), "--fuse is for RUNS, not --pairs files"))
     labels, paths = name_systems(pairs or runs, names, "--pairs file" if pairs else "RUN")
     refuse_overwriting_inputs(output, [qrels, *paths, *context.values()])
     chosen = list(measures) or list(DEFAULT_MEASURES)
@@ -433,12 +432,11 @@ def read_given(qrels: str | None, runs: Sequence[str], names: Sequence[str],
     return Given(options, pairs, context, labels, paths, chosen, columns, qrels_format, qrels)
 
 
-def coverage_option(command: F) -> F:
-    """Add ``--coverage K`` to an evaluating command (evaluate, compare, report)."""
-    return click.option(
-        "--coverage", type=click.IntRange(1, 2 ** 31 - 1), default=None, metavar="K",
-        help="Add Judged@K, Unj@K and each measure on condensed lists (judged documents "
-             "only); warn when the two forms order two systems differently.")(command)
+#: ``--coverage K`` of an evaluating command (evaluate, compare, report)
+coverage_option = click.option(
+    "--coverage", type=click.IntRange(1, 2 ** 31 - 1), default=None, metavar="K",
+    help="Add Judged@K, Unj@K and each measure on condensed lists (judged documents "
+         "only); warn when the two forms order two systems differently.")
 
 
 def evaluating(command: F) -> F:

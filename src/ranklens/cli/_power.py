@@ -49,7 +49,7 @@ def power_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
     ranklens power qrels.txt bm25.run -m nDCG@10 --min-diff 0.02
     ranklens power qrels.txt a.run b.run -m AP --min-diff 0.01 --simulations 1000
     """
-    given = read_given(qrels, runs, names, measures, params, output)
+    given = read_given(qrels, runs, names, measures, params, output, fuse=fuse_method)
     results = evaluate_given(given, fuse_method)
     rows = []
     for measure in given.measures:

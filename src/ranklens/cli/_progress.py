@@ -35,14 +35,8 @@ def loading(paths: Iterable[str], *, force: bool = False) -> Iterator[None]:
     ``force`` is set (used by tests).
     """
     big = _big_files(paths)
-    if not big or not (force or sys.stderr.isatty()):
-        yield
-        return
-    from rich.console import Console
-
     names = ", ".join(f"{os.path.basename(p)} ({size / 2**20:.0f} MB)" for p, size in big)
-    console = Console(stderr=True, force_terminal=force or None)
-    with console.status(f"Reading {names} ...", spinner="dots"):
+    with working(f"Reading {names}", force=force) if big else contextlib.nullcontext():
         yield
 
 

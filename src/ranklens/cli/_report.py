@@ -88,13 +88,11 @@ def report_cmd(qrels: str | None, runs: tuple[str, ...], names: tuple[str, ...],
         if judge_names[0] == judge_names[1]:
             raise click.UsageError(f"--judges names the judge {judge!r}, the reference's name "
                                    "too; give it another (--judges NAME=PATH)")
-    given = read_given(qrels, runs, names, measures, params, output)
+    given = read_given(qrels, runs, names, measures, params, output, fuse=fuse_method)
     measures = tuple(given.measures)  # with --coverage's measures
     refuse_writing_over_groups(output, segments, other)
     tables, options, pairs, labels, paths = (given.context, given.options, given.pairs,
                                              given.labels, given.paths)
-    if fuse_method is not None and pairs:
-        raise click.UsageError("--fuse is for RUNS, not --pairs files")
     if "train" not in tables:  # with --train, the panel reads the item tables
         refuse_unread_context(tables, given.measures,
                               " or, with --train, the report's beyond-accuracy panel")

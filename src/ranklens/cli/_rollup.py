@@ -26,15 +26,11 @@ def read_input(path: str, format_in: str) -> Any:
     if format_in == "auto" and not path.endswith((".jsonl", ".jsonl.gz")):
         first = next((x for x in read_bytes(path).splitlines() if x.strip()), b"")
         format_in = "trec-qrels" if len(first.split()) == 4 else "trec-run"
-    if format_in == "trec-qrels":
-        return load_qrels(path)
-    if format_in == "rag-judgments":
-        return read_rag_judgments(path).qrels
-    if format_in == "answers":
-        return read_answers(path).run
-    if format_in == "requests":
-        return read_requests(path)
-    return load_run(path)
+    # a run (trec-run, or auto's .jsonl: answers and requests told apart by content) else
+    readers: dict[str, Any] = {"trec-qrels": load_qrels, "requests": read_requests,
+                               "rag-judgments": lambda p: read_rag_judgments(p).qrels,
+                               "answers": lambda p: read_answers(p).run}
+    return readers.get(format_in, load_run)(path)
 
 
 @click.command("rollup")

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ._options import refuse
+from ._options import refuse, stacked
 
 __all__ = ["measures_context", "segment_groups", "segments_options"]
 
@@ -22,18 +22,17 @@ DERIVED_PREFIX = "derived:"
 def segments_options(what: str) -> Callable[[F], F]:
     """``--segments`` (``what``: what the command writes or adds per group) and
     ``--segment-edges``."""
-    def add(command: F) -> F:
-        command = click.option(
-            "--segment-edges", type=str, default=None, metavar="E1,E2,...",
-            help="Range starts of a derived count: 2,5 gives the groups <2, 2-4 and >=5 "
-                 "[default: the counts' terciles].")(command)
-        return click.option(
+    return stacked(
+        click.option(
             "--segments", type=str, default=None, metavar="FILE|derived:BY",
             help=f"{what} per group of queries. FILE: 'query_id group' lines. "
                  "derived:relevant (relevant judgments per query), derived:train (a user's "
                  "--train interactions) or derived:query_length:FILE (words per "
-                 "'query_id text' line).")(command)
-    return add
+                 "'query_id text' line)."),
+        click.option(
+            "--segment-edges", type=str, default=None, metavar="E1,E2,...",
+            help="Range starts of a derived count: 2,5 gives the groups <2, 2-4 and >=5 "
+                 "[default: the counts' terciles]."))
 
 
 def segment_groups(segments: str | None, edges: str | None, qrels: str | None,

@@ -202,8 +202,7 @@ def frame_to_qrels(obj: Any, source: str = "<qrels frame>") -> Qrels:
     if [plain_name(c) for c in df.columns] == ["query-id", "corpus-id", "score"]:
         # BEIR's qrels/<split>.tsv header: only in this shape is a ``score`` column the grade
         df = df.rename(dict(zip(df.columns, ("query_id", "doc_id", "relevance"), strict=True)))
-    q = require_column(df.columns, "query_id", source)
-    d = require_column(df.columns, "doc_id", source)
+    q, d = (require_column(df.columns, key, source) for key in ("query_id", "doc_id"))
     # implicit feedback (user, item interactions and at most their time): a listed pair is
     # relevant, grade 1; any other column may be an unrecognised relevance column
     others = [c for c in df.columns if c not in (q, d) and plain_name(c) not in _TIME_COLUMNS]
@@ -239,9 +238,7 @@ def frame_to_run(obj: Any, source: str = "<run frame>", name: str = "run") -> Ru
     """A run from a frame whose columns go by any of :data:`ALIASES`' names (checked by
     the ``Run`` constructor: ids, numbers, missing values, NaN scores)."""
     df = read_frame(obj, "a run", source)
-    q = require_column(df.columns, "query_id", source)
-    d = require_column(df.columns, "doc_id", source)
-    s = require_column(df.columns, "score", source)
+    q, d, s = (require_column(df.columns, key, source) for key in ("query_id", "doc_id", "score"))
     # converted here, where errors can name the caller's columns
     docs, queries = df[d], df[q]
     hints = ReaderHints(users=plain_name(q) in _USER_COLUMNS)

@@ -119,35 +119,30 @@ def _tables(records: list[tuple[str, list[str] | None, dict[str, float] | None]]
             source: str, integer: bool = False) -> tuple[Qrels, Run]:
     """The tables of ``records``; ``integer``: every question id was given as an integer
     (they come back as integers, in numeric order: Result.to_polars)."""
-    rq: list[str] = []
-    rd: list[str] = []
-    rs: list[float] = []
-    jq: list[str] = []
-    jd: list[str] = []
-    jr: list[float] = []
+    run: dict[str, list[Any]] = {"query_id": [], "doc_id": [], "score": []}
+    judged: dict[str, list[Any]] = {"query_id": [], "doc_id": [], "relevance": []}
     empty: list[str] = []
     for q, ranked, gold in records:
         if ranked is not None and not ranked:
             empty.append(q)  # an empty retrieved list is an empty ranking, not an absent query
         if ranked is not None:
-            n = len(ranked)
-            rq.extend([q] * n)
-            rd.extend(ranked)
             # strictly decreasing scores: every tie policy keeps the list order
-            rs.extend(float(n - i) for i in range(n))
+            _extend(run, q, ranked, [float(len(ranked) - i) for i in range(len(ranked))])
         if gold is not None:
-            if not gold:
-                gold = {EMPTY_GOLD_ID: 0.0}
-            jq.extend([q] * len(gold))
-            jd.extend(gold)
-            jr.extend(gold.values())
-    run = pl.DataFrame({"query_id": rq, "doc_id": rd, "score": rs}, schema=table_schema("score"))
-    qrels = pl.DataFrame({"query_id": jq, "doc_id": jd, "relevance": jr},
-                         schema=table_schema("relevance"))
-    table = Run(run, source)
+            gold = gold or {EMPTY_GOLD_ID: 0.0}
+            _extend(judged, q, list(gold), list(gold.values()))
+    table = Run(pl.DataFrame(run, schema=table_schema("score")), source)
     if empty:
         table.empty_queries = tuple(dict.fromkeys(empty))
-    return Qrels(qrels, source, integer_query_ids=integer and bool(records)), table
+    return Qrels(pl.DataFrame(judged, schema=table_schema("relevance")), source,
+                 integer_query_ids=integer and bool(records)), table
+
+
+def _extend(columns: dict[str, list[Any]], q: str, docs: list[str], values: list[float]) -> None:
+    """Add the rows of ``q``'s ``docs`` and their ``values`` to a table's ``columns``."""
+    added: tuple[list[Any], ...] = ([q] * len(docs), docs, values)
+    for column, rows in zip(columns.values(), added, strict=True):
+        column.extend(rows)
 
 
 def _aligned_lists(relevant: Any, retrieved: Any, source: str) -> tuple[Any, Any]:

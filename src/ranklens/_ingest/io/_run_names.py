@@ -42,14 +42,9 @@ FORMATS = (".run", ".runs", ".trec", ".res", ".txt", ".tsv", ".csv", ".parquet",
 def _strip(file_name: str) -> str:
     """``file_name`` without one compression suffix and then one format suffix."""
     name = file_name
-    for ext in COMPRESSION:
-        if name.lower().endswith(ext):
-            name = name[: -len(ext)]
-            break
-    for ext in FORMATS:
-        if name.lower().endswith(ext):
-            name = name[: -len(ext)]
-            break
+    for suffixes in (COMPRESSION, FORMATS):
+        ext = next((e for e in suffixes if name.lower().endswith(e)), "")
+        name = name[: len(name) - len(ext)]
     return name or file_name
 
 
