@@ -112,9 +112,10 @@ def test_codes_give_back_every_row_as_written(tmp_path: Path, small_blocks: None
     assert qrels.coded is not None
     assert qrels.frame.rows() == [(q, d, float(g)) for q, d, g in rows]
     assert len(qrels) == len(rows)
-    assert qrels.relevance.tolist() == [float(g) for _, _, g in rows]
+    assert qrels.grades.tolist() == [float(g) for _, _, g in rows]
     at = rng.choice(len(rows), size=7)
-    assert qrels.doc_ids_at(at).to_list() == [rows[i][1] for i in at]
+    docs_at = qrels.coded.dictionary.gather(qrels.coded.doc_code[at])
+    assert docs_at.to_list() == [rows[i][1] for i in at]
     # a query's rows in two blocks (or more) stay one block of rows
     blocks = qrels.coded.block_ids.to_list()
     assert all(a != b for a, b in itertools.pairwise(blocks))

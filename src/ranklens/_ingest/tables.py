@@ -138,8 +138,8 @@ class CodedJudgments:
     doc_code : each row's index into ``dictionary`` (uint32).
     dictionary : the distinct doc ids (String), each once.
     relevance : each row's grade: int8 when every grade fits one (TREC grades are
-        integers; the reader's), else float64. :attr:`Qrels.relevance` gives them as
-        float64.
+        integers; the reader's), else float64. :attr:`Qrels.grades` gives them as
+        held.
     lookup : where the dictionary's hash table is kept, built on first use
         (``ranklens._model.matching``); the tables cut from these judgments share the
         dictionary, and so this place (one table for them all).
@@ -241,25 +241,12 @@ class Qrels:
         return self._coded
 
     @property
-    def relevance(self) -> np.ndarray:
-        """Each judgment's grade (float64, row order), without building :attr:`frame`."""
-        if self._coded is not None:
-            return self._coded.relevance.astype(np.float64, copy=False)
-        return self.frame["relevance"].to_numpy()
-
-    @property
     def grades(self) -> np.ndarray:
-        """Each judgment's grade as held (row order): :attr:`relevance` without a copy
+        """Each judgment's grade as held (row order), without building :attr:`frame`
         (judgments held as codes may hold their grades as int8)."""
         if self._coded is not None:
             return self._coded.relevance
-        return self.relevance
-
-    def doc_ids_at(self, rows: np.ndarray) -> pl.Series:
-        """The doc ids of the judgments at rows ``rows`` (as text)."""
-        if self._coded is not None:
-            return self._coded.dictionary.gather(self._coded.doc_code[rows]).alias("doc_id")
-        return self.frame["doc_id"].gather(rows)
+        return self.frame["relevance"].to_numpy()
 
     def __len__(self) -> int:
         if self._coded is not None:
