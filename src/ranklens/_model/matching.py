@@ -77,8 +77,9 @@ class QrelsIndex:
                     doc_numbers(coded.dictionary)[coded.doc_code]
                 self._keys[True] = JudgedNumbers.of(self.query_codes(), value)
             else:  # a frame's judgments (the reader's codes are keyed at once)
-                doc_code, dictionary = _coded_docs(qrels.frame["doc_id"])
-                self._keys[False] = _judged_pairs(self.query_codes(), doc_code, dictionary)
+                doc_code, dictionary, table = _coded_docs(qrels.frame["doc_id"])
+                self._keys[False] = _judged_pairs(self.query_codes(), doc_code, dictionary,
+                                                  [table])
         return self._keys[numbers]
 
 
@@ -260,9 +261,10 @@ def _build(qrels: Qrels) -> QrelsIndex:
     return index
 
 
-def _coded_docs(doc_ids: pl.Series) -> tuple[np.ndarray, pl.Series]:
-    """The code of each of ``doc_ids`` into a dictionary of the distinct ones, and that
-    dictionary: a frame's judgments coded as the TREC qrels reader codes a file's."""
+def _coded_docs(doc_ids: pl.Series) -> tuple[np.ndarray, pl.Series, HashCodes | None]:
+    """The code of each of ``doc_ids`` into a dictionary of the distinct ones, that
+    dictionary and its hash table (None: two ids share a hash), a frame's judgments coded
+    as the TREC qrels reader codes a file's."""
     distinct, code = np.unique(doc_hashes(doc_ids), return_inverse=True)
     code = code.reshape(-1).astype(np.uint32)
     first = np.empty(distinct.size, dtype=np.int64)
@@ -271,7 +273,8 @@ def _coded_docs(doc_ids: pl.Series) -> tuple[np.ndarray, pl.Series]:
     if not bool((dictionary.gather(code) == doc_ids).all()):  # two ids share a hash
         dictionary = doc_ids.unique(maintain_order=True)
         code = doc_ids.cast(pl.Enum(dictionary)).to_physical().to_numpy().astype(np.uint32)
-    return code, dictionary
+        return code, dictionary, None
+    return code, dictionary, HashCodes(distinct)  # a code is its hash's index
 
 
 def _judged_pairs(code: np.ndarray, doc_code: np.ndarray, dictionary: pl.Series,
