@@ -60,6 +60,8 @@ class Declared:
     #: the command-line flag, the field's name spelled ``--judged-only`` (:func:`declared`);
     #: a Boolean option is a flag without value
     flag: str = ""
+    #: the command line's type, when not the constraint's (which checks the value after)
+    kind: type | None = None
 
 
 def _option(default: Any, constraint: Constraint, help: str,
@@ -203,10 +205,11 @@ class OptionKwargs(TypedDict, total=False):
     options: EvaluateOptions | None
 
 
-def declared() -> dict[str, Declared]:
-    """``{option name: its declaration}``, in declaration order."""
+def declared(of: Any = EvaluateOptions) -> dict[str, Declared]:
+    """``{option name: its declaration}`` of the options dataclass ``of``, in declaration
+    order; a field without help is not on the command line."""
     return {f.name: replace(f.metadata["declared"], flag="--" + f.name.replace("_", "-"))
-            for f in fields(EvaluateOptions)}
+            for f in fields(of) if f.metadata["declared"].help}
 
 
 #: the line of a docstring that :func:`with_options_doc` replaces by the options' parameters

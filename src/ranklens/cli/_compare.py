@@ -8,14 +8,14 @@ from typing import Any
 
 import click
 
-from .._base.draws import MAX_DRAWS
-from .._surfaces.compare.api import CI_METHODS, CORRECTIONS, TESTS, compare_results
-from .._surfaces.compare.options import compare_options
+from .._surfaces.compare.api import compare_results
+from .._surfaces.compare.options import CompareOptions, compare_options
 from .._surfaces.compare.render import COMPARE_FORMATS, comparison_table, detail_table
 from ._evaluate import evaluate_given, warn_coverage, write_frame, write_text
 from ._gate import analysis_table, gate_baseline, one_table, run_gate
 from ._options import (
     baseline_name,
+    declared_options,
     evaluating,
     inputs_and_measures,
     output_option,
@@ -37,30 +37,7 @@ __all__ = ["compare_cmd"]
 @click.option("--baseline", type=str, default=None, metavar="RUN",
               help="Compare each run with this one (its name, or its RUN argument as "
                    "given). Default: every pair of runs.")
-@click.option("--test", type=click.Choice(TESTS), default=None,
-              help="Paired test (default: t); tukey and randomized-tukey compare 3+ runs "
-                   "family-wise.")
-@click.option("--correction", type=click.Choice(CORRECTIONS), default=None,
-              help="Multiple-testing correction over each measure's comparisons (default: "
-                   "holm; a Tukey test's own; a Tukey name with another --test is an "
-                   "error).")
-@click.option("--correction-scope", type=click.Choice(["measure", "all"]), default="measure",
-              show_default=True, help="One family per measure, or all measures pooled.")
-@click.option("--alpha", type=float, default=0.05, show_default=True,
-              help="Significance level of the marks (adjusted p < alpha).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the permutation and bootstrap streams (0 to 2**63 - 1).")
-@click.option("--permutations", type=click.IntRange(1, MAX_DRAWS), default=9999,
-              show_default=True,
-              help="Sign patterns sampled when a randomization test is not exact "
-                   "(100000 for publication).")
-@click.option("--ci", type=click.Choice(CI_METHODS), default="t", show_default=True,
-              help="Interval of the difference: t, or a paired bootstrap.")
-@click.option("--confidence", type=float, default=0.95, show_default=True,
-              help="Level of the intervals.")
-@click.option("--resamples", type=click.IntRange(1, MAX_DRAWS), default=9999,
-              show_default=True,
-              help="Bootstrap resamples (with --ci percentile/basic/bca).")
+@declared_options(CompareOptions)
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output format (csv, tsv, jsonl: one row per "
                                       "comparison, with intervals and effect sizes).")

@@ -18,13 +18,14 @@ from .._base.outputs import refuse_overwriting_inputs
 from .._base.validate import Boolean, Choice, Integer
 from .._pipeline.options import DEFAULT_MEASURES, Declared, EvaluateOptions, declared
 
-__all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP", "MEMORY_LIMIT_HELP",
-           "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name", "columns_option",
-           "context_options", "engine_options", "evaluated_inputs", "evaluating",
-           "evaluation_options", "fuse_option", "inputs", "inputs_and_measures",
-           "judgment_options", "name_systems", "output_option", "read_given", "read_qrels",
-           "refuse", "refuse_unread_context", "run_columns", "runs_by_name", "split_context",
-           "split_measures", "split_name", "split_options", "stacked"]
+__all__ = ["CONTEXT_OPTIONS", "DEFAULT_MEASURES", "FUSE_HELP", "JOBS_HELP",
+           "MEMORY_LIMIT_HELP", "NAME_HELP", "PAIRS_HELP", "Given", "baseline_name",
+           "columns_option", "context_options", "declared_options", "engine_options",
+           "evaluated_inputs", "evaluating", "evaluation_options", "fuse_option", "inputs",
+           "inputs_and_measures", "judgment_options", "name_systems", "output_option",
+           "read_given", "read_qrels", "refuse", "refuse_unread_context", "run_columns",
+           "runs_by_name", "split_context", "split_measures", "split_name", "split_options",
+           "stacked"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -109,14 +110,15 @@ def engine_options(command: F) -> F:
                         metavar="SIZE", help=MEMORY_LIMIT_HELP)(command)
 
 
-def _click_option(name: str, decl: Declared) -> Callable[[F], F]:
-    """The click option of one declared evaluation option."""
+def _click_option(name: str, decl: Declared, default: Any) -> Callable[[F], F]:
+    """The click option of one declared option."""
     c = decl.constraint
-    default = EvaluateOptions.__dataclass_fields__[name].default
     if isinstance(c, Boolean):
         return click.option(decl.flag, name, is_flag=True, help=decl.help)
-    if isinstance(c, Integer):
-        kind: Any = click.IntRange(min=c.low, max=c.high)
+    if decl.kind is not None:
+        kind: Any = decl.kind
+    elif isinstance(c, Integer):
+        kind = click.IntRange(min=c.low, max=c.high)
     elif decl.choices is not None or isinstance(c, Choice):
         values = decl.choices if decl.choices is not None else c.values  # type: ignore[attr-defined]
         kind = click.Choice([str(v) for v in values])
@@ -126,15 +128,22 @@ def _click_option(name: str, decl: Declared) -> Callable[[F], F]:
                         show_default=default is not None, help=decl.help)
 
 
+def declared_options(of: Any = EvaluateOptions) -> Callable[[F], F]:
+    """Add every option the options dataclass ``of`` declares with a help text (every
+    evaluation option by default; not ``--pairs``), in declaration order."""
+    fields = of.__dataclass_fields__
+    return stacked(*(_click_option(name, decl, fields[name].default)
+                     for name, decl in declared(of).items()))
+
+
+#: every evaluation option (not ``--pairs``), in declaration order
+judgment_options = declared_options()
+
+
 def evaluation_options(command: F) -> F:
     """Add every evaluation option (and ``--pairs``) to ``command``, in declaration order."""
     return click.option("--pairs", "pairs", multiple=True, metavar="FILE.jsonl",
                         help=PAIRS_HELP)(judgment_options(command))
-
-
-def judgment_options(command: F) -> F:
-    """Add every evaluation option (not ``--pairs``) to ``command``, in declaration order."""
-    return stacked(*(_click_option(name, decl) for name, decl in declared().items()))(command)
 
 
 #: the beyond-accuracy tables, as ``evaluate``'s keyword -> (flag, help); each a file in

@@ -14,6 +14,7 @@ from typing import Any, Literal, TypedDict, get_args
 from ..._base.draws import MAX_DRAWS
 from ..._base.errors import ParameterError
 from ..._base.validate import Choice, Constraint, Integer, Interval, check
+from ..._pipeline.options import Declared
 
 __all__ = ["CI_METHODS", "CORRECTIONS", "TESTS", "CompareKwargs", "CompareOptions",
            "compare_options"]
@@ -32,8 +33,9 @@ TUKEY = ("tukey", "randomized-tukey")
 SEED_MAX = 2 ** 63 - 1
 
 
-def _option(default: Any, constraint: Constraint) -> Any:
-    return field(default=default, metadata={"constraint": constraint})
+def _option(default: Any, constraint: Constraint, help: str = "",
+            kind: type | None = None) -> Any:
+    return field(default=default, metadata={"declared": Declared(constraint, help, kind=kind)})
 
 
 @dataclass(frozen=True)
@@ -66,21 +68,31 @@ class CompareOptions:
     """
 
     baseline: str | None = _option(None, Choice((), none=True))  # checked against the runs
-    test: Test = _option(None, Choice(TESTS, none=True))
-    correction: CorrectionName = _option(None, Choice(CORRECTIONS, none=True))
-    alpha: float = _option(0.05, Interval(0, 1))
-    seed: int = _option(0, Integer(0, SEED_MAX))
-    permutations: int = _option(9999, Integer(1, MAX_DRAWS))
-    ci: CiMethod = _option("t", Choice(CI_METHODS))
-    confidence: float = _option(0.95, Interval(0, 1))
-    resamples: int = _option(9999, Integer(1, MAX_DRAWS))
-    correction_scope: Scope = _option("measure", Choice(("measure", "all")))
+    test: Test = _option(None, Choice(TESTS, none=True),
+        "Paired test (default: t); tukey and randomized-tukey compare 3+ runs family-wise.")
+    correction: CorrectionName = _option(None, Choice(CORRECTIONS, none=True),
+        "Multiple-testing correction over each measure's comparisons (default: holm; a "
+        "Tukey test's own; a Tukey name with another --test is an error).")
+    correction_scope: Scope = _option("measure", Choice(("measure", "all")),
+        "One family per measure, or all measures pooled.")
+    alpha: float = _option(0.05, Interval(0, 1),
+        "Significance level of the marks (adjusted p < alpha).", float)
+    seed: int = _option(0, Integer(0, SEED_MAX),
+        "Seed of the permutation and bootstrap streams (0 to 2**63 - 1).", int)
+    permutations: int = _option(9999, Integer(1, MAX_DRAWS),
+        "Sign patterns sampled when a randomization test is not exact (100000 for "
+        "publication).")
+    ci: CiMethod = _option("t", Choice(CI_METHODS),
+        "Interval of the difference: t, or a paired bootstrap.")
+    confidence: float = _option(0.95, Interval(0, 1), "Level of the intervals.", float)
+    resamples: int = _option(9999, Integer(1, MAX_DRAWS),
+        "Bootstrap resamples (with --ci percentile/basic/bca).")
     block_size: int = _option(512, Integer(1))
 
     def __post_init__(self) -> None:
         for f in fields(self):
             if f.name != "baseline":
-                check(f.name, getattr(self, f.name), f.metadata["constraint"])
+                check(f.name, getattr(self, f.name), f.metadata["declared"].constraint)
         if self.baseline is not None and not isinstance(self.baseline, str):
             raise ParameterError("the 'baseline' option must be a run's name; got "
                                  f"{self.baseline!r}")
@@ -111,13 +123,13 @@ class CompareKwargs(TypedDict, total=False):
     baseline: str | None
     test: Test | None
     correction: CorrectionName | None
+    correction_scope: Scope
     alpha: float
     seed: int
     permutations: int
     ci: CiMethod
     confidence: float
     resamples: int
-    correction_scope: Scope
     block_size: int
 
 
