@@ -237,13 +237,6 @@ def grades(data: ReportData) -> Spec:
                          "tooltip": _tips("run", "category", ("docs", ".2f"))}}
 
 
-def _histogram(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
-    kept = values[~np.isnan(values)]
-    edges = np.linspace(lo, hi, BINS + 1)
-    counts, _ = np.histogram(kept, bins=edges)
-    return counts, edges
-
-
 def distributions(data: ReportData) -> Spec:
     """Histogram of each measure's per-query values, one row per run; a menu picks the
     measure."""
@@ -256,8 +249,9 @@ def distributions(data: ReportData) -> Spec:
         hi = max(hi, 1.0) if hi <= 1.0 and lo >= 0.0 else hi
         if hi <= lo:
             hi = lo + 1.0
+        edges = np.linspace(lo, hi, BINS + 1)
         for j, run in enumerate(data.run_names):
-            counts, edges = _histogram(values[:, j], lo, hi)
+            counts, _ = np.histogram(values[:, j][~np.isnan(values[:, j])], bins=edges)
             rows += [{"measure": m, "run": run, "lo": _num(edges[b]), "hi": _num(edges[b + 1]),
                       "queries": int(counts[b])} for b in range(BINS)]
     return {**_base("Per-query distributions", "number of queries in each range of values "
@@ -369,14 +363,9 @@ def beyond(data: ReportData) -> Spec | None:
 
 def chart_specs(data: ReportData) -> dict[str, Spec]:
     """Every chart of the report, by the id of its place in the page, in page order."""
-    specs = {"pr": _picked(data, pr_curve(data)), "at-k": _picked(data, at_k(data))}
-    diff = differences(data)  # one run at a time already (its menu)
-    if diff is not None:
-        specs["differences"] = diff
-    specs["distributions"] = _picked(data, distributions(data))
-    specs["judged"] = _picked(data, judged(data))
-    specs["grades"] = _picked(data, grades(data))
-    panel = beyond(data)
-    if panel is not None:
-        specs["beyond"] = panel
-    return specs
+    # differences shows one run at a time already (its menu), beyond filters its bars only
+    specs = {"pr": _picked(data, pr_curve(data)), "at-k": _picked(data, at_k(data)),
+             "differences": differences(data), "distributions": _picked(data, distributions(data)),
+             "judged": _picked(data, judged(data)), "grades": _picked(data, grades(data)),
+             "beyond": beyond(data)}
+    return {key: spec for key, spec in specs.items() if spec is not None}
