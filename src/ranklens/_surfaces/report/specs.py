@@ -338,15 +338,13 @@ def beyond(data: ReportData) -> Spec | None:
          "title": "catalogue items by popularity in the training interactions, in bands of "
                   "equal size", "axis": {"labelAngle": 0, "labelLimit": 120}}
     y = {"field": "share", "type": "quantitative", "title": f"share of the top {b.k}"}
+    picked = _picked(data, {})  # with many runs, the menu's parameter and its filter
     bars: Spec = {"data": {"values": rows}, "mark": {"type": "bar"},
                   "encoding": {"x": x, "y": y, "xOffset": {"field": "run",
                                                             "sort": list(data.run_names)},
                                "color": _run_colour(data),
-                               "tooltip": _tips("run", "band", ("share", ".1%"))}}
-    shown: list[Spec] = []
-    if picks_runs(data):
-        shown = [{"name": "shown", "value": shown_runs(data)}]
-        bars["transform"] = [{"filter": "indexof(shown, datum.run) >= 0"}]
+                               "tooltip": _tips("run", "band", ("share", ".1%"))},
+                  **({"transform": picked["transform"]} if picked else {})}
     ticks: Spec = {"data": {"values": catalogue},
                    "mark": {"type": "tick", "color": "#1b1f24", "thickness": 2},
                    "encoding": {"x": x, "y": y,
@@ -357,7 +355,7 @@ def beyond(data: ReportData) -> Spec | None:
                     f"share of each run's top {b.k} recommendations in each popularity band "
                     "of the catalogue (bars) against the band's share of the catalogue "
                     "(black ticks)"),
-            **({"params": shown} if shown else {}),
+            **({"params": picked["params"]} if picked else {}),
             "width": _WIDTH, "height": _HEIGHT, "layer": [bars, ticks]}
 
 
