@@ -145,29 +145,24 @@ def rank_gains(h: Hits, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return h.q[start], h.rank[start], total
 
 
-# (gains, ranks) -> each gain discounted at its rank (ranks from 1): how a novelty measure
-# weighs the documents of a ranking, and of the rankings it is divided by
-Discounted = Callable[[np.ndarray, np.ndarray], np.ndarray]
+# (gains, ranks, measure) -> each gain discounted at its rank (ranks from 1): how a novelty
+# measure weighs the documents of a ranking, and of the rankings it is divided by
+Discounted = Callable[[np.ndarray, np.ndarray, Measure], np.ndarray]
 
 
-def log_discounted(gains: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+def log_discounted(gains: np.ndarray, ranks: np.ndarray, m: Measure) -> np.ndarray:
     """alpha-DCG's weighing: each gain times ndeval's discount ``log(2) / log(rank + 1)``."""
     return gains * (np.log(2.0) / np.log(np.asarray(ranks, dtype=np.float64) + 1.0))
 
 
-def rank_discounted(gains: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+def rank_discounted(gains: np.ndarray, ranks: np.ndarray, m: Measure) -> np.ndarray:
     """ERR-IA's weighing: each gain divided by its rank."""
     return gains / ranks
 
 
-def patience_discounted(m: Measure) -> Discounted:
+def patience_discounted(gains: np.ndarray, ranks: np.ndarray, m: Measure) -> np.ndarray:
     """NRBP's weighing: each gain times ``beta^(rank - 1)``, ``beta`` being ``m``'s."""
-    beta = float(m.get("beta"))
-
-    def discounted(gains: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-        return gains * beta ** (ranks - 1.0)
-
-    return discounted
+    return gains * float(m.get("beta")) ** (ranks - 1.0)
 
 
 def novelty_sum(a: Aligned, m: Measure, discounted: Discounted) -> np.ndarray:
@@ -175,7 +170,7 @@ def novelty_sum(a: Aligned, m: Measure, discounted: Discounted) -> np.ndarray:
     it has a cutoff), each discounted at its rank."""
     h = hits(a, m, m.cutoff)
     q, rank, gain = rank_gains(h, novelty_gains(h, alpha_of(m)))
-    return np.bincount(q, weights=discounted(gain, rank), minlength=a.nq)
+    return np.bincount(q, weights=discounted(gain, rank, m), minlength=a.nq)
 
 
 def over_ideal_ideal(a: Aligned, m: Measure, discounted: Discounted) -> np.ndarray:
@@ -188,7 +183,7 @@ def over_ideal_ideal(a: Aligned, m: Measure, discounted: Discounted) -> np.ndarr
     if k == 1:  # ndeval's normalisation loop starts at its second rank
         return total
     r = np.arange(1, k + 1)
-    every = float(np.sum(discounted((1.0 - alpha_of(m)) ** (r - 1.0), r)))
+    every = float(np.sum(discounted((1.0 - alpha_of(m)) ** (r - 1.0), r, m)))
     return divide(total, n_subtopics(a, m) * every)
 
 
@@ -197,21 +192,22 @@ def over_greedy_ideal(a: Aligned, m: Measure, discounted: Discounted) -> np.ndar
     judged documents, cut at ``m``'s depth (without one, the whole ideal: it ends where
     every remaining gain is 0); 0 where either is 0."""
     depth = None if m.cutoff is None else int(m.cutoff)
-    ideal = np.array([float(np.sum(discounted(g[:depth], np.arange(1, g[:depth].size + 1))))
+    ideal = np.array([float(np.sum(discounted(g[:depth], np.arange(1, g[:depth].size + 1), m)))
                       for g in ideal_gains(a, m, alpha_of(m), depth)])
     return divide(novelty_sum(a, m, discounted), ideal)
 
 
 def novelty_measure(module: str, name: str, doc: str, aliases: tuple[str, ...],
                     normalised: Callable[..., np.ndarray],
-                    discounted: Discounted) -> None:
-    """Register, as measure module ``module``'s own, a measure of the novelty gains at depth
-    k: ``normalised`` (one of the ideals above) with the discount ``discounted``."""
+                    discounted: Discounted, facts: dict[str, Any] = NOVELTY_AT_K) -> None:
+    """Register, as measure module ``module``'s own, a measure of the novelty gains (at depth
+    k, unless ``facts`` are another's): ``normalised`` (one of the ideals above) with the
+    discount ``discounted``."""
     def kernel(a: Aligned, m: Measure) -> np.ndarray:
         return normalised(a, m, discounted)
 
     kernel.__module__ = module  # the registry finds each measure by its module
-    register(name, doc, aliases=aliases, **NOVELTY_AT_K)(kernel)
+    register(name, doc, aliases=aliases, **facts)(kernel)
 
 
 def ideal_gains(a: Aligned, m: Measure, alpha: float,

@@ -9,17 +9,10 @@ ranking with nothing relevant in its top k.
 
 from __future__ import annotations
 
-import numpy as np
+from ._diversity import novelty_measure, over_greedy_ideal, rank_discounted
 
-from .._model.aligned import Aligned
-from ._diversity import NOVELTY_AT_K, over_greedy_ideal, rank_discounted
-from ._registry import Measure, register
-
-
-def nerr_ia(a: Aligned, m: Measure) -> np.ndarray:
-    return over_greedy_ideal(a, m, rank_discounted)
-
-
-register("nERR-IA", "intent-aware expected reciprocal rank normalised by ndeval's greedy ideal "
-         "ranking (Chapelle et al. 2009, ndeval); needs subtopic judgments",
-         aliases=("nerr_ia", "nerr-ia"), **NOVELTY_AT_K)(nerr_ia)
+novelty_measure(
+    __name__, "nERR-IA",
+    "intent-aware expected reciprocal rank normalised by ndeval's greedy ideal "
+    "ranking (Chapelle et al. 2009, ndeval); needs subtopic judgments",
+    ("nerr_ia", "nerr-ia"), over_greedy_ideal, rank_discounted)

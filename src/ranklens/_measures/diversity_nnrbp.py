@@ -7,18 +7,11 @@ ideal ranking of every judged document. A query without a relevant subtopic scor
 
 from __future__ import annotations
 
-import numpy as np
+from ._diversity import PATIENT, novelty_measure, over_greedy_ideal, patience_discounted
 
-from .._model.aligned import Aligned
-from ._diversity import PATIENT, over_greedy_ideal, patience_discounted
-from ._registry import Measure, register
-
-
-def nnrbp(a: Aligned, m: Measure) -> np.ndarray:
-    # no cutoff: the whole ranking over the whole greedy ideal
-    return over_greedy_ideal(a, m, patience_discounted(m))
-
-
-register("nNRBP", "NRBP divided by the NRBP of ndeval's greedy ideal ranking (Clarke et al. 2009, "
-         "ndeval); needs subtopic judgments",
-         aliases=("nnrbp",), **PATIENT)(nnrbp)
+# no cutoff: the whole ranking over the whole greedy ideal
+novelty_measure(
+    __name__, "nNRBP",
+    "NRBP divided by the NRBP of ndeval's greedy ideal ranking (Clarke et al. 2009, "
+    "ndeval); needs subtopic judgments",
+    ("nnrbp",), over_greedy_ideal, patience_discounted, PATIENT)

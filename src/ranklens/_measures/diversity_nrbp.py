@@ -22,7 +22,7 @@ from ._registry import Measure, register
 
 
 def nrbp(a: Aligned, m: Measure) -> np.ndarray:
-    total = novelty_sum(a, m, patience_discounted(m))
+    total = novelty_sum(a, m, patience_discounted)
     return divide(total * (1.0 - (1.0 - alpha_of(m)) * float(m.get("beta"))),
                   n_subtopics(a, m))
 

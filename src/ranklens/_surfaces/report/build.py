@@ -30,6 +30,10 @@ __all__ = ["DEFAULT_MEASURES", "report", "report_data"]
 
 #: evaluate's keywords that are not evaluation options (how it runs, not what it computes)
 _NOT_PLANNED = ("run_name", "options", "memory_limit", "jobs", "columns")
+#: the beyond-accuracy tables, by their keyword, and how each is read
+_LOADERS: dict[str, Callable[[Any], Any]] = {"train": load_interactions, "items": load_items,
+                                             "item_features": load_item_features,
+                                             "item_groups": load_item_groups}
 
 
 
@@ -138,7 +142,7 @@ def report(qrels: Any, runs: Any, measures: str | Iterable[str] | None = None, *
                                        *(t for t in tables.values() if t is not None)],
                               option="the 'output' option")
     results, data = _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k,
-                               top_k=top_k, **tables, **options)
+                               top_k=top_k, tables=tables, **options)
     marks, note = significance_marks(results, data.baseline, data.measures, test=test,
                                      correction=correction, alpha=alpha)
     lower = {m: bool(results.measures[m].definition.lower_is_better) for m in data.measures}
@@ -186,21 +190,17 @@ def _run_paths(runs: Any) -> list[Any]:
     return list(runs) if isinstance(runs, (list, tuple)) else [runs]
 
 
-def _context(train: Any, items: Any, item_features: Any,
-             item_groups: Any) -> tuple[dict[str, Any], ItemContext | None]:
+def _context(tables: Mapping[str, Any]) -> tuple[dict[str, Any], ItemContext | None]:
     """The beyond-accuracy tables loaded once (for the evaluation and the panel), and the
     panel's item context (None without training interactions: no popularity to draw)."""
-    loaders: tuple[Callable[[Any], Any], ...] = (load_interactions, load_items,
-                                                 load_item_features, load_item_groups)
-    loaded = [None if table is None else load(table) for load, table in
-              zip(loaders, (train, items, item_features, item_groups), strict=True)]
-    tables = dict(zip(("train", "items", "item_features", "item_groups"), loaded, strict=True))
-    return tables, None if loaded[0] is None else ItemContext.of(*loaded)
+    loaded = {name: None if tables.get(name) is None else load(tables[name])
+              for name, load in _LOADERS.items()}
+    return loaded, None if loaded["train"] is None else ItemContext.of(*loaded.values())
 
 
 def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
-               baseline: str | None, max_k: int, top_k: int, train: Any = None,
-               items: Any = None, item_features: Any = None, item_groups: Any = None,
+               baseline: str | None, max_k: int, top_k: int,
+               tables: Mapping[str, Any] | None = None,
                **options: Any) -> tuple[Results, ReportData]:
     """Every run evaluated once on the requested measures, the curves' measures and (with
     training interactions) the beyond-accuracy panel's."""
@@ -215,7 +215,7 @@ def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
     top_k = _positive("top_k", top_k, 1000)
     q = load_qrels(qrels)
     levels = grade_levels(q.frame["relevance"].to_numpy())
-    tables, context = _context(train, items, item_features, item_groups)
+    loaded, context = _context(tables or {})
     panel = beyond_measures(top_k) if context is not None else []
     # the curves counting relevance are drawn at each measure's own level (AP(rel=2))
     plan = planned(wanted, options.get("options"),
@@ -225,7 +225,7 @@ def _evaluated(qrels: Any, runs: Any, measures: str | Iterable[str] | None, *,
                        if any(p.name == "rel" for p in m.definition.params)], base)
     extra = [m for m in [*curve_measures(max_k, top_k, levels, rels, base), *panel]
              if m not in wanted]
-    evaluated = evaluate(q, runs, [*wanted, *extra], **tables, **options)
+    evaluated = evaluate(q, runs, [*wanted, *extra], **loaded, **options)
     results = evaluated if isinstance(evaluated, Results) else Results((evaluated,))
     warn_order_flips(means_of(results), wanted)  # both forms of a measure: the coverage rule
     data = collect(results, wanted, baseline=baseline, max_k=max_k, top_k=top_k,
@@ -242,5 +242,5 @@ def report_data(qrels: Any, runs: Any, measures: str | Iterable[str] | None = No
                 item_groups: Any = None, **options: Any) -> ReportData:
     """The numbers :func:`report` draws (arguments as for :func:`report`)."""
     return _evaluated(qrels, runs, measures, baseline=baseline, max_k=max_k, top_k=top_k,
-                      train=train, items=items, item_features=item_features,
-                      item_groups=item_groups, **options)[1]
+                      tables={"train": train, "items": items, "item_features": item_features,
+                              "item_groups": item_groups}, **options)[1]

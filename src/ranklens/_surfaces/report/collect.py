@@ -24,8 +24,9 @@ from .beyond import BeyondData
 __all__ = ["CI_LEVEL", "CURVES", "PR_LEVELS", "ReportData", "collect", "curve_measures",
            "curve_rels", "grade_levels"]
 
-#: The metric@k curves: label -> measure name pattern (``{rel}``: ``(rel=2)`` or nothing).
-CURVES = {"P@k": "P{rel}@{k}", "R@k": "R{rel}@{k}", "nDCG@k": "nDCG@{k}"}
+#: The metric@k curves and Judged@k: label -> measure name pattern (``{rel}``: ``(rel=2)``
+#: or nothing).
+CURVES = {"P@k": "P{rel}@{k}", "R@k": "R{rel}@{k}", "nDCG@k": "nDCG@{k}", "Judged@k": "Judged@{k}"}
 #: The curves that count relevance from a level: drawn again at each further level.
 _LEVELLED = ("P@k", "R@k")
 #: Recall levels of the full interpolated precision-recall curve (every tenth: 11-point).
@@ -124,7 +125,6 @@ def curve_measures(max_k: int, top_k: int, levels: list[int],
     """Every measure the curves and panels read, in canonical spelling (``rels``: the
     levels the curves are drawn at, ``base``: the evaluation's)."""
     names = [n for group in _names(max_k, rels, base).values() for n in group]
-    names += [f"Judged@{k}" for k in range(1, max_k + 1)]
     names += [f"Hits(rel={g})@{top_k}" for g in levels if g > 0]
     names += [f"Hits(rel=0)@{top_k}", f"Judged(denom=k)@{top_k}", "NumRet"]
     return names
@@ -149,7 +149,6 @@ def collect(results: Results, measures: list[str], *, baseline: str | None, max_
               for key, names in _names(max_k, rels, base).items()}
     at_k = {label if rel == rels[0] else f"{label} (rel {rel})": values
             for (label, rel), values in curves.items() if label != "pr"}
-    at_k["Judged@k"] = np.array([means(f"Judged@{k}") for k in ks])
     return ReportData(
         run_names=names, baseline=baseline, measures=tuple(measures),
         query_ids=tuple(results.query_ids.tolist()),

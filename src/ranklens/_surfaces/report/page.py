@@ -40,7 +40,6 @@ def _fmt(value: float) -> str:
 def _summary(data: ReportData, marks: Marks,
              lower_is_better: dict[str, bool]) -> str:
     """The runs x measures table of aggregates, the best of each column in bold."""
-    head = "".join(f"<th scope=\"col\">{html_text(m)}</th>" for m in data.measures)
     rows = []
     for j, run in enumerate(data.run_names):
         cells = []
@@ -57,8 +56,13 @@ def _summary(data: ReportData, marks: Marks,
         tag = " class=\"baseline\"" if run == data.baseline and len(data.run_names) > 1 else ""
         label = html_text(run) + (" (baseline)" if tag else "")
         rows.append(f"<tr{tag}><td>{label}</td>{''.join(cells)}</tr>")
-    return (f"<table id=\"summary-table\"><thead><tr><th scope=\"col\">run</th>{head}</tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table>")
+    return _table("summary-table", data.measures, "".join(rows))
+
+
+def _table(ident: str, measures: tuple[str, ...], rows: str) -> str:
+    """A table of runs (``rows``, HTML) by ``measures``, headed "run" and each measure."""
+    head = "".join(f"<th scope=\"col\">{html_text(m)}</th>" for m in ["run", *measures])
+    return f"<table id=\"{ident}\"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
 def _plus_minus(value: float, data: ReportData, measure: str, run: int) -> str:
@@ -123,7 +127,6 @@ def _beyond_table(data: ReportData) -> str:
     b = data.beyond
     if b is None:
         return ""
-    head = "".join(f"<th scope=\"col\">{html_text(m)}</th>" for m in b.measures)
     rows = "".join(
         f"<tr><td>{html_text(run)}</td>"
         + "".join(f"<td>{_fmt(float(b.aggregates[m][j]))}</td>" for m in b.measures)
@@ -131,8 +134,7 @@ def _beyond_table(data: ReportData) -> str:
     note = (f"The catalogue: {b.catalogue_size} items, {_fmt(b.catalogue_popularity)} "
             f"training users per item on average (ARP's scale), {_fmt(b.catalogue_tail)} of "
             "them in the long tail (APLT's scale).")
-    return (f"<table id=\"beyond-table\"><thead><tr><th scope=\"col\">run</th>{head}</tr>"
-            f"</thead><tbody>{rows}</tbody></table><p class=\"note\">{note}</p>")
+    return _table("beyond-table", b.measures, rows) + f"<p class=\"note\">{note}</p>"
 
 
 def page(data: ReportData, *, title: str, marks: Marks,

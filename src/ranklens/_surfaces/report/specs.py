@@ -237,13 +237,6 @@ def grades(data: ReportData) -> Spec:
                          "tooltip": _tips("run", "category", ("docs", ".2f"))}}
 
 
-def _histogram(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
-    kept = values[~np.isnan(values)]
-    edges = np.linspace(lo, hi, BINS + 1)
-    counts, _ = np.histogram(kept, bins=edges)
-    return counts, edges
-
-
 def distributions(data: ReportData) -> Spec:
     """Histogram of each measure's per-query values, one row per run; a menu picks the
     measure."""
@@ -256,8 +249,9 @@ def distributions(data: ReportData) -> Spec:
         hi = max(hi, 1.0) if hi <= 1.0 and lo >= 0.0 else hi
         if hi <= lo:
             hi = lo + 1.0
+        edges = np.linspace(lo, hi, BINS + 1)
         for j, run in enumerate(data.run_names):
-            counts, edges = _histogram(values[:, j], lo, hi)
+            counts, _ = np.histogram(values[:, j][~np.isnan(values[:, j])], bins=edges)
             rows += [{"measure": m, "run": run, "lo": _num(edges[b]), "hi": _num(edges[b + 1]),
                       "queries": int(counts[b])} for b in range(BINS)]
     return {**_base("Per-query distributions", "number of queries in each range of values "
@@ -344,15 +338,13 @@ def beyond(data: ReportData) -> Spec | None:
          "title": "catalogue items by popularity in the training interactions, in bands of "
                   "equal size", "axis": {"labelAngle": 0, "labelLimit": 120}}
     y = {"field": "share", "type": "quantitative", "title": f"share of the top {b.k}"}
+    picked = _picked(data, {})  # with many runs, the menu's parameter and its filter
     bars: Spec = {"data": {"values": rows}, "mark": {"type": "bar"},
                   "encoding": {"x": x, "y": y, "xOffset": {"field": "run",
                                                             "sort": list(data.run_names)},
                                "color": _run_colour(data),
-                               "tooltip": _tips("run", "band", ("share", ".1%"))}}
-    shown: list[Spec] = []
-    if picks_runs(data):
-        shown = [{"name": "shown", "value": shown_runs(data)}]
-        bars["transform"] = [{"filter": "indexof(shown, datum.run) >= 0"}]
+                               "tooltip": _tips("run", "band", ("share", ".1%"))},
+                  **({"transform": picked["transform"]} if picked else {})}
     ticks: Spec = {"data": {"values": catalogue},
                    "mark": {"type": "tick", "color": "#1b1f24", "thickness": 2},
                    "encoding": {"x": x, "y": y,
@@ -363,20 +355,15 @@ def beyond(data: ReportData) -> Spec | None:
                     f"share of each run's top {b.k} recommendations in each popularity band "
                     "of the catalogue (bars) against the band's share of the catalogue "
                     "(black ticks)"),
-            **({"params": shown} if shown else {}),
+            **({"params": picked["params"]} if picked else {}),
             "width": _WIDTH, "height": _HEIGHT, "layer": [bars, ticks]}
 
 
 def chart_specs(data: ReportData) -> dict[str, Spec]:
     """Every chart of the report, by the id of its place in the page, in page order."""
-    specs = {"pr": _picked(data, pr_curve(data)), "at-k": _picked(data, at_k(data))}
-    diff = differences(data)  # one run at a time already (its menu)
-    if diff is not None:
-        specs["differences"] = diff
-    specs["distributions"] = _picked(data, distributions(data))
-    specs["judged"] = _picked(data, judged(data))
-    specs["grades"] = _picked(data, grades(data))
-    panel = beyond(data)
-    if panel is not None:
-        specs["beyond"] = panel
-    return specs
+    # differences shows one run at a time already (its menu), beyond filters its bars only
+    specs = {"pr": _picked(data, pr_curve(data)), "at-k": _picked(data, at_k(data)),
+             "differences": differences(data), "distributions": _picked(data, distributions(data)),
+             "judged": _picked(data, judged(data)), "grades": _picked(data, grades(data)),
+             "beyond": beyond(data)}
+    return {key: spec for key, spec in specs.items() if spec is not None}
