@@ -26,7 +26,7 @@ import polars as pl
 
 from ..._base.errors import InputError
 from ..._ingest.tables import Run
-from ..._model.keys import PairKeys
+from ..._model.keys import PairKeys, sorted_blocks
 from .order import group_positions, ranked, starts_of
 
 __all__ = ["Candidates", "align_runs", "run_ranks"]
@@ -87,35 +87,21 @@ class Candidates:
 
 def run_ranks(run: Run, query: np.ndarray, *, ranx: bool) -> np.ndarray:
     """1-based rank of each row of ``run`` within its query (``query``: each row's query
-    code), in the convention's order.
-
-    A run whose queries each come in one block of adjacent rows is ranked block by block
-    (the block number as the query: no sort when the blocks are already ranked, as TREC
-    files mostly are).
+    code), in the convention's order (blocks already ranked, as TREC files mostly are, are
+    not sorted again).
     """
-    lengths = run.block_lengths
-    heads = query[np.cumsum(lengths) - lengths] if lengths.size else query[:0]
-    group = query
-    if np.unique(heads).size == heads.size:
-        group = np.repeat(np.arange(lengths.size, dtype=np.int64), lengths)
-    order = ranked(group, run.score, ranx=ranx, docs=None if ranx else run.doc_id)
+    order = ranked(query, run.score, ranx=ranx, docs=None if ranx else run.doc_id)
     rank = np.empty(query.size, dtype=np.int64)
-    rank[order] = group_positions(group[order]) + 1
+    rank[order] = group_positions(query[order]) + 1
     return rank
 
 
 def _query_codes(runs: Sequence[Run]) -> tuple[list[np.ndarray], pl.Series]:
     """Each run's row query codes, and the sorted distinct query ids."""
-    blocks = pl.concat([r.block_ids for r in runs])
-    if blocks.len() == 0:
-        return [np.empty(0, dtype=np.int64) for _ in runs], blocks
-    codes = blocks.rank("dense").to_numpy().astype(np.int64) - 1
-    out, b0 = [], 0
-    for r in runs:
-        nb = r.block_lengths.size
-        out.append(np.repeat(codes[b0:b0 + nb], r.block_lengths))
-        b0 += nb
-    return out, blocks.unique().sort()
+    query_ids, codes = sorted_blocks(pl.concat([r.block_ids for r in runs]))
+    bounds = np.cumsum([0, *(r.block_lengths.size for r in runs)])
+    return [np.repeat(codes[a:b], r.block_lengths)
+            for r, a, b in zip(runs, bounds[:-1], bounds[1:], strict=True)], query_ids
 
 
 def _hash_keys(runs: Sequence[Run], queries: list[np.ndarray],
@@ -170,9 +156,7 @@ def align_runs(runs: Sequence[Run], names: Sequence[str], *, ranx: bool = False,
         rows = keep[r]
         rank_m[at[r], r] = ranks[r] if rows is None else ranks[r][rows]
         score_m[at[r], r] = run.score if rows is None else run.score[rows]
-        kept_queries = queries[r] if rows is None else queries[r][rows]
-        per_query = np.bincount(kept_queries, minlength=n_queries)
-        length_m[:, r] = per_query[query]
+        length_m[:, r] = np.bincount(query[at[r]], minlength=n_queries)[query]
     with_rows = set(query_ids.gather(query[starts[:-1]]).to_list()) if n_rows else set()
     empty = tuple(dict.fromkeys(q for r in runs for q in r.empty_queries if q not in with_rows))
     return Candidates(query=query, doc=np.arange(n_rows, dtype=np.int64), rank=rank_m,
@@ -185,8 +169,8 @@ def _match(runs: Sequence[Run], keys: list[np.ndarray], keep: list[np.ndarray | 
     """The sorted distinct keys of the kept rows, each run's rows' places among them, and
     each place's doc id (None when two different ids share a key).
 
-    One sort of all the kept rows' keys (polars's, with the row numbers) gives the distinct
-    keys and every row's place at once.
+    One dense rank of all the kept rows' keys (polars's) gives every row's place among the
+    distinct keys; each key's first row stands for it.
     """
     kept = [k if rows is None else k[rows] for k, rows in zip(keys, keep, strict=True)]
     every = np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)
@@ -194,25 +178,17 @@ def _match(runs: Sequence[Run], keys: list[np.ndarray], keep: list[np.ndarray | 
                       for run, rows in zip(runs, keep, strict=True)])
     if every.size == 0:
         return every, [k[:0] for k in kept], docs
-    ordered = pl.DataFrame({"k": every}).with_row_index("i").sort("k")
-    sorted_keys = ordered["k"].to_numpy()
-    rows_in_order = ordered["i"].to_numpy()
-    new = np.empty(every.size, dtype=bool)
-    new[0] = True
-    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new[1:])
-    place = np.empty(every.size, dtype=np.int64)
-    place[rows_in_order] = np.cumsum(new) - 1
-    representative = rows_in_order[new]
-    doc_ids = docs.gather(representative)
-    # every other row's id against its place's first: the match is exact, whatever the keys
-    others = ~new
-    if others.any():
-        first = representative[place[rows_in_order[others]]]
-        if not (docs.gather(rows_in_order[others]) == docs.gather(first)).all():
-            return sorted_keys[new], [], None
+    place = pl.Series(every).rank("dense").to_numpy().astype(np.int64) - 1
+    representative = np.empty(int(place.max()) + 1, dtype=np.int64)
+    representative[place[::-1]] = np.arange(every.size - 1, -1, -1)  # the last write wins
+    # every other row's id against its key's first row's: the match is exact, whatever the keys
+    others = np.flatnonzero(representative[place] != np.arange(every.size))
+    if others.size and not (docs.gather(others)
+                            == docs.gather(representative[place[others]])).all():
+        return every[representative], [], None
     bounds = np.cumsum([0, *(k.size for k in kept)])
     at = [place[a:b] for a, b in itertools.pairwise(bounds)]
-    return sorted_keys[new], at, doc_ids.alias("doc_id")
+    return every[representative], at, docs.gather(representative).alias("doc_id")
 
 
 def _refuse_duplicates(run: Run, at: np.ndarray, n_rows: int, query_ids: pl.Series,

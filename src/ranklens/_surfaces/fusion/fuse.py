@@ -252,8 +252,6 @@ def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     where it does not), in the convention's order; ranx's starts from the previous ranks."""
     rank = np.zeros_like(c.rank)
     length = np.zeros_like(c.length)
-    n_queries = c.starts.size - 1
-    per_query = np.repeat(np.arange(n_queries), np.diff(c.starts))
     for r in range(c.runs):
         rows = np.flatnonzero(~np.isnan(score[:, r]))
         before = np.where(c.rank[rows, r] > 0, c.rank[rows, r],
@@ -261,8 +259,7 @@ def _rerank(c: Candidates, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         order = ranked(c.query[rows], score[rows, r], ranx=c.ranx, arrival=before,
                        docs=None if c.ranx else c.doc_ids.gather(rows))
         rank[rows[order], r] = group_positions(c.query[rows[order]]) + 1
-        counts = np.bincount(per_query[rows], minlength=n_queries)
-        length[:, r] = counts[per_query]
+        length[:, r] = np.bincount(c.query[rows], minlength=c.query_ids.len())[c.query]
     return rank, length
 
 

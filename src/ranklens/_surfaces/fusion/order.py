@@ -105,34 +105,6 @@ def _partition(a: list[float], r: list[int], low: int, high: int) -> int:
     return i
 
 
-def _sort_rows(query: np.ndarray, score: np.ndarray, arrival: np.ndarray) -> np.ndarray:
-    """The stable permutation sorting by query, score descending, then ``arrival``
-    ascending (polars's multi-key sort: several times faster than ``np.lexsort`` on
-    millions of rows)."""
-    out = pl.DataFrame({"q": query, "s": score, "t": arrival}).with_row_index("i").sort(
-        ["q", "s", "t"], descending=[False, True, False], maintain_order=True)
-    return out["i"].to_numpy().astype(np.int64, copy=False)
-
-
-def _is_ranked(query: np.ndarray, score: np.ndarray) -> bool:
-    """Whether the rows are grouped by query (ascending) with scores non-increasing."""
-    if query.size < 2:
-        return True
-    dq = np.diff(query)
-    if np.any(dq < 0):
-        return False
-    return bool(np.all((dq > 0) | (score[1:] <= score[:-1])))
-
-
-def _docid_order(query: np.ndarray, score: np.ndarray, docs: pl.Series) -> np.ndarray:
-    """ranklens's order: the one ranker of every run (:func:`~ranklens._model.ranking.
-    rank_rows`), each block of equal adjacent ``query`` values handed over as a block."""
-    starts = starts_of(query)
-    _, moves = rank_rows(query[starts[:-1]], np.diff(starts), int(query.max()) + 1, score,
-                         docs.gather, True)
-    return full_src(query.size, moves).astype(np.int64)
-
-
 def ranked(query: np.ndarray, score: np.ndarray, *, ranx: bool,
            docs: pl.Series | None = None, arrival: np.ndarray | None = None) -> np.ndarray:
     """The rows in ranked order: by query, score descending, then ties.
@@ -145,14 +117,19 @@ def ranked(query: np.ndarray, score: np.ndarray, *, ranx: bool,
     """
     if query.size == 0:
         return np.empty(0, dtype=np.int64)
+    if not ranx and docs is None:
+        raise ValueError("ranklens's order of ties needs the doc ids")
+    key = arrival if arrival is not None else np.arange(query.size, dtype=np.int64)
+    # the one ranker of every run (:func:`~ranklens._model.ranking.rank_rows`), each block
+    # of equal adjacent ``query`` values handed over as a block
+    starts = starts_of(query)
+    tiebreak = docs.gather if docs is not None and not ranx else (
+        lambda rows: pl.Series(key[rows]))
+    _, moves = rank_rows(query[starts[:-1]], np.diff(starts), int(query.max()) + 1, score,
+                         tiebreak, not ranx)
+    order = full_src(query.size, moves).astype(np.int64)
     if not ranx:
-        if docs is None:
-            raise ValueError("ranklens's order of ties needs the doc ids")
-        return _docid_order(query, score, docs)
-    if _is_ranked(query, score) and arrival is None:
-        order = np.arange(query.size, dtype=np.int64)
-    else:
-        order = _sort_rows(query, score, np.arange(query.size) if arrival is None else arrival)
+        return order
     q, s = query[order], score[order]
     starts = starts_of(q)
     sizes = np.diff(starts)
@@ -160,7 +137,6 @@ def ranked(query: np.ndarray, score: np.ndarray, *, ranx: bool,
     tie[1:] = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     has_tie = np.add.reduceat(tie.astype(np.int64), starts[:-1]) > 0
     tied_blocks = np.flatnonzero(has_tie & (sizes > SMALL))
-    key = arrival if arrival is not None else np.arange(query.size, dtype=np.int64)
     for b in tied_blocks:  # only long queries with a tie: numba's partitioning replayed
         lo, hi = starts[b], starts[b + 1]
         rows = order[lo:hi]

@@ -26,6 +26,7 @@ from ..._base.errors import ParameterError
 from ..._base.validate import Boolean, Integer
 from ..._ingest.columns import shared_keys, twice_error
 from ..._ingest.tables import Qrels
+from ..._model.keys import block_index, numbered
 from .candidates import Candidates
 from .registry import Inputs, Kernel, Param
 
@@ -66,10 +67,8 @@ def training_arrays(c: Candidates, train: Qrels, rel: int
             "query_id", pl.col("count").cast(pl.UInt32))
         counts = pl.concat([counts.cast({"count": pl.UInt32}), more]).group_by(
             "query_id").agg(pl.col("count").sum())
-    per_query = (pl.DataFrame({"query_id": c.query_ids}).join(counts, on="query_id",
-                                                                how="left",
-                                                                maintain_order="left")
-                 ["count"].fill_null(0).to_numpy().astype(np.int64))
+    per_query = np.append(counts["count"].to_numpy().astype(np.int64), 0)[
+        block_index(c.query_ids, numbered(counts["query_id"]))]  # -1 (none): the 0
     is_train = c.query_ids.is_in(judged["query_id"].unique().implode()).to_numpy()
     return grade, per_query[c.query], is_train
 
@@ -157,14 +156,9 @@ def _fuse_supervised(t: Training, c: Candidates, params: Mapping[str, Any], fold
 
 def query_folds(query_ids: pl.Series, parts: list[np.ndarray]) -> np.ndarray:
     """Each query code's part number in ``parts`` (arrays of ids), -1 when in none."""
-    sizes = [len(p) for p in parts]
-    ids = pl.Series("query_id", np.concatenate(parts).tolist() if parts else [],
-                    dtype=pl.String)
-    table = pl.DataFrame({"query_id": ids,
-                          "fold": np.repeat(np.arange(len(parts), dtype=np.int64), sizes)})
-    return (pl.DataFrame({"query_id": query_ids}).join(table, on="query_id", how="left",
-                                                        maintain_order="left")
-            ["fold"].fill_null(-1).to_numpy().astype(np.int64))
+    ids = [str(x) for p in parts for x in p.tolist()]
+    fold = np.repeat(np.arange(len(parts), dtype=np.int64), [len(p) for p in parts])
+    return np.append(fold, -1)[block_index(query_ids, numbered(ids))]  # -1 (none): the -1
 
 
 def fold_mean(values: Mapping[str, float], queries: Sequence[str]) -> float:

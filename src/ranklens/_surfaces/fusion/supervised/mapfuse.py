@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..order import group_positions
 from ._common import REL, Model, Training, read_only, run_sum
 
 __all__ = ["PARAMS", "MAPFuseModel", "fuse", "learn"]
@@ -70,8 +71,7 @@ def learn(query: np.ndarray, doc: np.ndarray, rank: np.ndarray, length: np.ndarr
         order = np.lexsort((position, t.group[rows]))
         g, position = t.group[rows][order], position[order]
         # the hit's number among its query's hits, in rank order
-        first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-        seen = np.arange(len(g)) - np.repeat(first, np.diff(np.r_[first, len(g)])) + 1
+        seen = group_positions(g) + 1
         total = np.bincount(g, seen / position, minlength=t.n_queries)
         ap = np.divide(total, n_relevant, out=np.zeros(t.n_queries), where=n_relevant > 0)
         maps[r] = ap[t.has[:, r]].mean()
