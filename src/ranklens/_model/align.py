@@ -25,7 +25,7 @@ from .._base.vocabulary import IR, Vocabulary, vocabulary_of
 from .._ingest.tables import Qrels, Run, Slot, SubtopicQrels
 from .aligned import Aligned
 from .diagnostics import Diagnostics
-from .keys import block_index
+from .keys import block_index, codes
 from .matching import JudgedNumbers, JudgedPairs, QrelsIndex, qrels_index
 from .policies import Policies, check_coverage
 from .ranking import RunIndex, run_index
@@ -402,8 +402,11 @@ def _match(index: RunIndex, run: Run, code: np.ndarray | None, at: np.ndarray | 
     step = 1 << 18  # rows at a time: small temporaries
     for i in range(0, doc.size, step):
         part = doc[i:i + step]
-        pos = np.flatnonzero(judged.maybe(part)) + i
-        query = judged_of[index.code_at(pos) if code is None else code[pos]]
+        at_part = np.flatnonzero(judged.maybe(part))
+        # the slice's query codes at once: most rows may be judged (a recommender's)
+        query = judged_of[(codes(index.offsets, i, i + part.size) if code is None else
+                           code[i:i + part.size])[at_part]]
+        pos = at_part + i
         if (query < 0).any():  # rows of queries without judgments
             inside = query >= 0
             pos, query = pos[inside], query[inside]
