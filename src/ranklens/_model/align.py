@@ -411,7 +411,12 @@ def _match(index: RunIndex, run: Run, code: np.ndarray | None, at: np.ndarray | 
             inside = query >= 0
             pos, query = pos[inside], query[inside]
         hit, rows = judged.find(query, doc[pos])
-        found.append(pos[hit])
+        pos = pos[hit]
+        if isinstance(judged, JudgedPairs):  # found through a hash: the ids compared
+            same = judged.confirmed(doc[pos], run.doc_ids_at(
+                index.src_at(pos if at is None else at[pos])))
+            pos, rows = pos[same], rows[same]
+        found.append(pos)
         grade.append(relevance[rows])
     return np.concatenate(found), np.concatenate(grade).astype(np.float64, copy=False)
 

@@ -106,16 +106,19 @@ class JudgedPairs:
     #: the dictionary's hash table (None: two of its ids share a hash), built on first use
     #: and shared by the judgments cut from one table
     _table: list[HashCodes | None] = field(default_factory=list, repr=False)
+    #: :meth:`find`'s screen of the keys' low bits, built on first use
+    _screen: list[np.ndarray] = field(default_factory=list, repr=False)
 
     def codes_of(self, doc_ids: pl.Series) -> np.ndarray:
-        """The doc code of each of ``doc_ids`` (strings), :data:`NOT_JUDGED` where the
-        dictionary has none (a fresh, writable array).
+        """The doc code each of ``doc_ids`` (strings) may have, :data:`NOT_JUDGED` where
+        the dictionary has none (a fresh, writable array).
 
         The ids' 64-bit hashes are looked up in the dictionary's
-        (:class:`~ranklens._ingest.hashcodes.HashCodes`), and each id found is compared with
-        its code's: one that only shares a hash with a judged doc is not judged. When two of
-        the dictionary's own ids share a hash, the strings are looked up instead (a cast to
-        the Enum of the dictionary, several times slower).
+        (:class:`~ranklens._ingest.hashcodes.HashCodes`): a code found is that of the one
+        judged id sharing the hash, so a judged pair found through it is then
+        :meth:`confirmed` on the ids (strings compared for the matches only, not for every
+        row). When two of the dictionary's own ids share a hash, the strings are looked up
+        instead (exact codes: a cast to the Enum of the dictionary, several times slower).
         """
         if not self._table:
             hashes = doc_hashes(self.dictionary)
@@ -127,14 +130,13 @@ class JudgedPairs:
             return found.fill_null(NOT_JUDGED).to_numpy().astype(np.uint32)
         codes = np.empty(doc_ids.len(), dtype=np.uint32)
         for i in range(0, codes.size, _STEP):  # a slice at a time: small temporaries
-            ids = doc_ids.slice(i, _STEP)
-            part = table.find(doc_hashes(ids)).astype(np.uint32)  # -1: NOT_JUDGED
-            at = np.flatnonzero(part != NOT_JUDGED)
-            same = (self.dictionary.gather(part[at]) == ids.gather(at)).to_numpy()
-            if not same.all():
-                part[at[~same]] = NOT_JUDGED
-            codes[i:i + part.size] = part
+            # (-1, no such hash, is NOT_JUDGED as uint32)
+            codes[i:i + _STEP] = table.find(doc_hashes(doc_ids.slice(i, _STEP)))
         return codes
+
+    def confirmed(self, code: np.ndarray, doc_ids: pl.Series) -> np.ndarray:
+        """Whether each of ``doc_ids`` is the dictionary's id of its ``code`` (a mask)."""
+        return (self.dictionary.gather(code) == doc_ids).to_numpy()
 
     def maybe(self, doc: np.ndarray) -> np.ndarray:
         """Whether each code of ``doc`` may be judged: it is a code (a Boolean mask)."""
@@ -144,10 +146,17 @@ class JudgedPairs:
         """Which of the pairs (``query`` number, ``doc`` code) are judged (a Boolean mask),
         and the judgment row of each judged one."""
         key = self.scheme.of(query, doc)
+        hit = np.zeros(key.size, dtype=bool)
         if not self.keys.size:
-            return np.zeros(key.size, dtype=bool), np.zeros(0, dtype=np.int64)
-        at, hit = locate(self.keys, key)
-        at = at[hit]
+            return hit, np.zeros(0, dtype=np.int64)
+        if not self._screen:  # whether some judged key has these low bits
+            self._screen.append(np.zeros(_SCREEN, dtype=bool))
+            self._screen[0][self.keys & self.keys.dtype.type(_SCREEN - 1)] = True
+        # most keys ruled out by one read; the others searched for
+        maybe = np.flatnonzero(self._screen[0][key & key.dtype.type(_SCREEN - 1)])
+        at, found = locate(self.keys, key[maybe])
+        hit[maybe[found]] = True
+        at = at[found]
         return hit, at if self.rows is None else self.rows[at]
 
 
